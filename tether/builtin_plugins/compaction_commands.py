@@ -1,0 +1,3 @@
+"""Built-in plugin `compaction_commands` (not yet implemented)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Built-in plugin `compaction_strategy` (not yet implemented)."""
+
+from __future__ import annotations

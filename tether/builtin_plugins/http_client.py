@@ -1,0 +1,3 @@
+"""Built-in plugin `http_client` (not yet implemented)."""
+
+from __future__ import annotations

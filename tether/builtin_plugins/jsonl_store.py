@@ -1,0 +1,3 @@
+"""Built-in plugin `jsonl_store` (not yet implemented)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Built-in plugin `provider_openai` (not yet implemented)."""
+
+from __future__ import annotations

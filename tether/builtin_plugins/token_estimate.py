@@ -1,0 +1,3 @@
+"""Built-in plugin `token_estimate` (not yet implemented)."""
+
+from __future__ import annotations

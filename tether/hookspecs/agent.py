@@ -1,0 +1,126 @@
+"""Hooks around one agent turn: user input, system prompt, context, tool calls, events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tether.hookspecs import hookspec
+from tether.hookspecs.events import (
+    AgentEvent,
+    BeforeAgentStartEvent,
+    BeforeToolCallEvent,
+    Block,
+    ContextEvent,
+    InputEvent,
+    Message,
+    ToolResultEvent,
+)
+
+
+@hookspec
+def input(event: InputEvent, session: Any) -> None:  # noqa: A001 - pi's event name
+    """Transform or handle user text before anything else sees it (pi's ``input``).
+
+    When: for every prompt typed in chat, given to ``tether run`` or sent by a plugin, before
+    ``before_agent_start``. Arguments: ``event`` — mutable :class:`InputEvent`; ``session`` — the
+    harness's read-only session view. Return: nothing; edit ``event.text``/``event.images`` or
+    set ``event.handled = True`` to stop the prompt (nothing is sent or stored).
+    Ordering: chain — every implementation runs, in plugin order, each sees earlier edits.
+
+    Example::
+
+        @hookimpl
+        def input(event):
+            event.text = event.text.replace("$BRANCH", current_branch())
+    """
+
+
+@hookspec
+def before_agent_start(event: BeforeAgentStartEvent, session: Any) -> list[Message] | None:
+    """Adjust the system prompt and inject messages before a run (pi's ``before_agent_start``).
+
+    When: once per user prompt, after ``input``, before the user message is stored.
+    Arguments: ``event.prompt`` (the user text), ``event.images``, ``event.system_prompt``
+    (editable; later implementations see earlier edits); ``session``.
+    Return: ``None`` or a list of custom messages ``{"customType", "content", "display",
+    "details"?}``; each is stored as a ``custom_message`` entry before the user message and
+    sent to the model as a user message. Ordering: chain for the prompt, collect for messages
+    (plugin order).
+
+    Example::
+
+        @hookimpl
+        def before_agent_start(event):
+            event.system_prompt += "\\nBe brief."
+            return [{"customType": "note", "content": "It is Friday.", "display": False}]
+    """
+
+
+@hookspec
+def context(event: ContextEvent, session: Any) -> None:
+    """Edit the messages about to be sent to the model (pi's ``context``).
+
+    When: before every model call of a run, on a deep copy of the agent messages (the
+    session is not changed). Arguments: ``event.messages`` (agent messages, editable in place
+    or by assignment); ``session``. Return: nothing. Ordering: chain, plugin order.
+
+    Example::
+
+        @hookimpl
+        def context(event):
+            event.messages = [m for m in event.messages if m.get("customType") != "debug"]
+    """
+
+
+@hookspec(firstresult=True)
+def before_tool_call(event: BeforeToolCallEvent, session: Any) -> Block | None:
+    """Inspect, patch or refuse a tool call (pi's ``tool_call``).
+
+    When: after the model asked for a tool and its arguments were validated, before it runs.
+    Arguments: ``event.tool_name``, ``event.tool_call_id``, ``event.input`` (may be patched in
+    place); ``session``. Return: :class:`Block` with a reason to refuse — the reason is the
+    error tool result the model sees — or ``None`` to allow. Ordering: firstresult, third-party
+    plugins before built-ins; the first ``Block`` wins.
+
+    Example::
+
+        @hookimpl
+        def before_tool_call(event):
+            if event.tool_name == "bash" and "rm -rf /" in event.input.get("command", ""):
+                return Block("refusing to delete the filesystem")
+    """
+
+
+@hookspec
+def tool_result(event: ToolResultEvent, session: Any) -> None:
+    """Patch a tool's result before it is stored and sent (pi's ``tool_result``).
+
+    When: after a tool finished (or failed, or was blocked). Arguments: ``event`` with
+    ``content``, ``details``, ``is_error`` (editable), ``tool_name``, ``input``; ``session``.
+    Return: nothing. Ordering: chain, plugin order.
+
+    Example::
+
+        @hookimpl
+        def tool_result(event):
+            if event.tool_name == "bash":
+                event.content.append({"type": "text", "text": "(ran in sandbox)"})
+    """
+
+
+@hookspec
+def agent_event(event: AgentEvent, session: Any) -> None:
+    """Observe the agent's lifecycle: runs, turns, messages, tool executions, compactions.
+
+    When: as each event happens, synchronously in the agent's thread. Arguments: ``event.type``
+    and ``event.data`` (e.g. ``{"message": …}`` for message events, ``{"tool_call_id", "tool_name",
+    "result"}`` for tool events); ``session``. Return: ignored. Ordering: notify — all run; an
+    exception is reported and does not stop the agent.
+
+    Example::
+
+        @hookimpl
+        def agent_event(event):
+            if event.type == "turn_end":
+                log.info("turn done")
+    """

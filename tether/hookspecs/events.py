@@ -1,0 +1,242 @@
+"""Event and result objects passed to and returned from hooks.
+
+Events are mutable dataclasses: in a chained hook every implementation receives the same
+object, so a later implementation sees what an earlier one changed (pi's semantics).
+Messages and entries are plain JSON-shaped dicts in pi's session format (see ``tether.core.format``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Message = dict[str, Any]
+Entry = dict[str, Any]
+
+
+@dataclass
+class Block:
+    """Returned from ``before_tool_call`` to refuse a tool call; ``reason`` becomes the tool result."""
+
+    reason: str
+
+
+@dataclass
+class Cancel:
+    """Returned from a ``session_before_*`` hook to cancel the operation."""
+
+    reason: str = "cancelled by a plugin"
+
+
+@dataclass
+class InputEvent:
+    """User text about to be sent. Set ``text``/``images`` to transform it, ``handled`` to swallow it."""
+
+    text: str
+    images: list[dict[str, Any]] = field(default_factory=list)
+    source: Literal["interactive", "run", "plugin"] = "interactive"
+    handled: bool = False
+
+
+@dataclass
+class BeforeAgentStartEvent:
+    """Fired once per user prompt before the agent runs."""
+
+    prompt: str
+    images: list[dict[str, Any]] = field(default_factory=list)
+    system_prompt: str = ""
+
+
+@dataclass
+class ContextEvent:
+    """A deep copy of the messages about to be converted and sent to the model."""
+
+    messages: list[Message]
+
+
+@dataclass
+class BeforeToolCallEvent:
+    """A tool call the model asked for, before it executes; ``input`` may be patched in place."""
+
+    tool_call_id: str
+    tool_name: str
+    input: dict[str, Any]
+
+
+@dataclass
+class ToolResultEvent:
+    """A finished tool call; patch ``content``, ``details`` or ``is_error`` to change the result."""
+
+    tool_call_id: str
+    tool_name: str
+    input: dict[str, Any]
+    content: list[dict[str, Any]]
+    details: Any = None
+    is_error: bool = False
+
+
+@dataclass
+class AgentEvent:
+    """A lifecycle event: ``type`` is one of agent_start, agent_end, turn_start, turn_end,
+    message_start, message_update, message_end, tool_execution_start, tool_execution_update,
+    tool_execution_end, compaction_start, compaction_end, auto_retry_start, auto_retry_end."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class CompactionSettings:
+    """pi's compaction settings (defaults: enabled, reserve 16384, keep 20000)."""
+
+    enabled: bool = True
+    reserve_tokens: int = 16384
+    keep_recent_tokens: int = 20000
+
+
+@dataclass
+class CompactionPreparation:
+    """What a compaction strategy decided: what to summarize and where the kept part starts.
+
+    ``messages_to_summarize`` and ``turn_prefix_messages`` are agent messages (pi's
+    ``AgentMessage`` dicts); the ``*_entry_ids`` name the entries they came from.
+    """
+
+    first_kept_entry_id: str
+    messages_to_summarize: list[Message]
+    turn_prefix_messages: list[Message]
+    is_split_turn: bool
+    tokens_before: int
+    previous_summary: str | None
+    file_ops: dict[str, list[str]]
+    settings: CompactionSettings
+    summarized_entry_ids: list[str] = field(default_factory=list)
+    turn_prefix_entry_ids: list[str] = field(default_factory=list)
+    strategy: str = "pi"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class NothingToCompact:
+    """Returned by a strategy when there is nothing to compact; ``reason`` is shown to the user."""
+
+    reason: str
+
+
+@dataclass
+class CustomCompaction:
+    """Returned from ``session_before_compact`` to supply the compaction instead of the summarizer."""
+
+    summary: str
+    first_kept_entry_id: str
+    tokens_before: int
+    details: Any = None
+
+
+@dataclass
+class BeforeCompactEvent:
+    """Fired before a compaction is summarized and written."""
+
+    preparation: CompactionPreparation
+    branch_entries: list[Entry]
+    custom_instructions: str | None = None
+    reason: Literal["manual", "threshold", "overflow"] = "manual"
+
+
+@dataclass
+class CompactEvent:
+    """Fired after the compaction entry is on disk."""
+
+    entry: Entry
+    from_hook: bool
+
+
+@dataclass
+class SummarizeRequest:
+    """Input of the ``summarize`` hook.
+
+    ``kind`` is ``compaction`` (history before the cut, folded into ``previous_summary`` when
+    given), ``turn_prefix`` (the early part of a turn that was split) or ``branch`` (an abandoned
+    branch). ``messages`` are agent messages; ``max_tokens`` is the output budget.
+    """
+
+    kind: Literal["compaction", "turn_prefix", "branch"]
+    messages: list[Message]
+    previous_summary: str | None = None
+    custom_instructions: str | None = None
+    max_tokens: int = 2048
+    settings: dict[str, Any] = field(default_factory=dict)
+    model: dict[str, Any] | None = None
+
+
+@dataclass
+class Summary:
+    """Output of the ``summarize`` hook; ``summarizer`` names who wrote it."""
+
+    text: str
+    summarizer: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class BeforeTreeEvent:
+    """Fired before the leaf moves to ``target_id``; ``entries_to_summarize`` is the abandoned part."""
+
+    target_id: str | None
+    old_leaf_id: str | None
+    common_ancestor_id: str | None
+    entries_to_summarize: list[Entry]
+    summarize: bool
+    custom_instructions: str | None = None
+    label: str | None = None
+
+
+@dataclass
+class CustomBranchSummary:
+    """Returned from ``session_before_tree`` to supply the branch summary text."""
+
+    summary: str
+    details: Any = None
+
+
+@dataclass
+class TreeEvent:
+    """Fired after navigation; ``summary_entry`` is the written branch summary, if any."""
+
+    new_leaf_id: str | None
+    old_leaf_id: str | None
+    summary_entry: Entry | None = None
+
+
+@dataclass
+class BeforeForkEvent:
+    """Fired before a fork (``position='before'`` a user message) or clone (``'at'`` an entry)."""
+
+    entry_id: str | None
+    position: Literal["before", "at"]
+
+
+__all__ = [
+    "AgentEvent",
+    "BeforeAgentStartEvent",
+    "BeforeCompactEvent",
+    "BeforeForkEvent",
+    "BeforeToolCallEvent",
+    "BeforeTreeEvent",
+    "Block",
+    "Cancel",
+    "CompactEvent",
+    "CompactionPreparation",
+    "CompactionSettings",
+    "ContextEvent",
+    "CustomBranchSummary",
+    "CustomCompaction",
+    "Entry",
+    "InputEvent",
+    "Message",
+    "NothingToCompact",
+    "SummarizeRequest",
+    "Summary",
+    "ToolResultEvent",
+    "TreeEvent",
+]

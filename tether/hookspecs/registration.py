@@ -1,0 +1,103 @@
+"""Registration hooks: plugins contribute tools, providers, commands, prompt sections, clients."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tether.hookspecs import hookspec
+
+
+@hookspec
+def register_tools(register: Callable[[Any], None]) -> None:
+    """Contribute tools the model may call.
+
+    When: once per agent set-up (``tether chat``/``run``, ``tether prompt``), after all plugins
+    are loaded. Arguments: ``register(tool)`` — call it once per tool; ``tool`` is any object
+    with ``name``, ``description``, ``parameters`` (JSON schema dict), optional
+    ``prompt_snippet``/``prompt_guidelines`` and ``execute(tool_call_id, args, context)``
+    returning a :class:`tether.core.tools.ToolResult` (see ``tether.core.tools.Tool``).
+    Return: nothing (collect hook). Ordering: every implementation runs; a later registration
+    with the same name replaces an earlier one, and third-party plugins run after the
+    built-ins, so a plugin can replace ``read``, ``bash`` and so on.
+
+    Example::
+
+        @hookimpl
+        def register_tools(register):
+            register(Tool(name="hello", description="Say hi", parameters={...}, execute=run))
+    """
+
+
+@hookspec
+def register_providers(register: Callable[[Any], None]) -> None:
+    """Contribute LLM API adapters.
+
+    When: the first time a model is resolved in a process. Arguments: ``register(provider)``,
+    where ``provider`` has an ``api`` name (e.g. ``"openai-completions"``,
+    ``"anthropic-messages"``, ``"faux"``) and ``stream(model, context, options)`` /
+    ``complete(...)`` methods (see ``tether.core.providers``). ``models.json`` entries pick an
+    adapter by its ``api``. Return: nothing. Ordering: all run; last registration of an ``api``
+    wins (third-party after built-ins).
+
+    Example::
+
+        @hookimpl
+        def register_providers(register):
+            register(MyGatewayProvider())
+    """
+
+
+@hookspec
+def register_commands(app: Any) -> None:
+    """Add commands to the ``tether`` command line.
+
+    When: while the CLI is built (every ``tether`` invocation). Arguments: ``app`` — the root
+    ``typer.Typer``; add commands with ``@app.command()`` or sub-apps with ``app.add_typer``.
+    Keep imports inside the command functions so start-up stays fast. Return: nothing.
+    Ordering: all run, built-ins first; a duplicate command name is reported as an error.
+
+    Example::
+
+        @hookimpl
+        def register_commands(app):
+            @app.command()
+            def hello():
+                print("hi")
+    """
+
+
+@hookspec
+def system_prompt_sections(options: Any) -> list[Any] | Any | None:
+    """Contribute sections of the system prompt.
+
+    When: before every agent run (the prompt is rebuilt each run) and by ``tether prompt``.
+    Arguments: ``options`` — a ``tether.core.prompt.PromptOptions`` (cwd, active tools with their
+    snippets and guidelines, custom prompt, appended prompt, context files, skills, now).
+    Return: one ``tether.core.prompt.Section`` (``name``, ``order``, ``text``) or a list of them,
+    or ``None``. Sections are joined in ascending ``order``; ties keep plugin call order.
+    ``tether prompt --explain`` shows which plugin wrote each section. Ordering: all run.
+
+    Example::
+
+        @hookimpl
+        def system_prompt_sections(options):
+            return Section(name="house-rules", order=450, text="Always run the tests.")
+    """
+
+
+@hookspec(firstresult=True)
+def http_client(purpose: str) -> Any | None:
+    """Provide the ``httpx.Client`` used for a purpose.
+
+    When: whenever tether is about to make HTTP requests (a provider call, a summary).
+    Arguments: ``purpose`` — e.g. ``"provider:openai-completions"``, ``"summarize"``.
+    Return: an ``httpx.Client`` or ``None`` to let the next implementation answer.
+    Ordering: firstresult; the built-in answer is ``trylast`` so a plugin (proxy, tests,
+    custom TLS) always wins.
+
+    Example::
+
+        @hookimpl
+        def http_client(purpose):
+            return httpx.Client(proxy="http://proxy:3128")
+    """

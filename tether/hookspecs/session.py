@@ -1,0 +1,157 @@
+"""Session hooks: lifecycle, compaction and tree navigation events, fork, storage backends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tether.hookspecs import hookspec
+from tether.hookspecs.events import (
+    BeforeCompactEvent,
+    BeforeForkEvent,
+    BeforeTreeEvent,
+    Cancel,
+    CompactEvent,
+    CustomBranchSummary,
+    CustomCompaction,
+    TreeEvent,
+)
+
+
+@hookspec
+def session_start(session: Any, reason: str) -> None:
+    """A session became active.
+
+    When: after a session is opened or created for an agent (``reason`` is ``"startup"``,
+    ``"new"``, ``"resume"`` or ``"fork"``). Arguments: ``session`` — the session view;
+    ``reason``. Return: ignored. Ordering: notify, all run.
+
+    Example::
+
+        @hookimpl
+        def session_start(session, reason):
+            print("working in", session.file)
+    """
+
+
+@hookspec
+def session_shutdown(session: Any, reason: str) -> None:
+    """A session is being left (``reason``: ``"quit"``, ``"new"``, ``"resume"``, ``"fork"``).
+
+    When: before the harness switches away from or closes a session. Arguments: ``session``,
+    ``reason``. Return: ignored. Ordering: notify, all run.
+
+    Example::
+
+        @hookimpl
+        def session_shutdown(session, reason):
+            flush_my_cache()
+    """
+
+
+@hookspec(firstresult=True)
+def session_before_compact(
+    event: BeforeCompactEvent, session: Any
+) -> Cancel | CustomCompaction | None:
+    """Cancel a compaction or supply it yourself (pi's ``session_before_compact``).
+
+    When: after the strategy prepared a compaction, before any summarizer runs.
+    Arguments: ``event.preparation`` (what would be summarized and kept),
+    ``event.branch_entries`` (the active path), ``event.custom_instructions``, ``event.reason``
+    (``manual``/``threshold``/``overflow``); ``session``.
+    Return: :class:`Cancel` — nothing is written; :class:`CustomCompaction` — written verbatim
+    with ``fromHook: true``; ``None`` — the default summarizer runs. Ordering: firstresult,
+    third-party plugins first.
+
+    Example::
+
+        @hookimpl
+        def session_before_compact(event):
+            if event.reason == "threshold" and on_battery():
+                return Cancel("not now")
+    """
+
+
+@hookspec
+def session_compact(event: CompactEvent, session: Any) -> None:
+    """A compaction entry was written (``event.entry``; ``event.from_hook`` if a plugin made it).
+
+    When: right after the entry is durably appended, before the context is rebuilt.
+    Arguments: ``event``, ``session``. Return: ignored. Ordering: notify, all run.
+
+    Example::
+
+        @hookimpl
+        def session_compact(event):
+            print("compacted", event.entry["tokensBefore"], "tokens")
+    """
+
+
+@hookspec(firstresult=True)
+def session_before_tree(
+    event: BeforeTreeEvent, session: Any
+) -> Cancel | CustomBranchSummary | None:
+    """Cancel a tree navigation or supply the branch summary (pi's ``session_before_tree``).
+
+    When: before the leaf moves to ``event.target_id``, after the abandoned entries were
+    collected. Arguments: ``event`` (target, old leaf, common ancestor, entries to summarize,
+    whether a summary was asked for, instructions, label); ``session``.
+    Return: :class:`Cancel`, :class:`CustomBranchSummary` (used instead of the summarizer,
+    written with ``fromHook: true``) or ``None``. Ordering: firstresult.
+
+    Example::
+
+        @hookimpl
+        def session_before_tree(event):
+            if event.summarize:
+                return CustomBranchSummary(summary="Tried approach A; abandoned.")
+    """
+
+
+@hookspec
+def session_tree(event: TreeEvent, session: Any) -> None:
+    """The leaf moved (``event.new_leaf_id``), possibly with a branch summary entry.
+
+    When: after navigation and any summary entry are persisted. Arguments: ``event``,
+    ``session``. Return: ignored. Ordering: notify.
+
+    Example::
+
+        @hookimpl
+        def session_tree(event):
+            print("now at", event.new_leaf_id)
+    """
+
+
+@hookspec(firstresult=True)
+def session_before_fork(event: BeforeForkEvent, session: Any) -> Cancel | None:
+    """Cancel a fork or clone.
+
+    When: before ``/fork`` (``position="before"`` a user message) or ``/clone`` / ``tether session
+    clone`` (``position="at"`` an entry) writes a new session. Arguments: ``event``, ``session``.
+    Return: :class:`Cancel` to stop, ``None`` to go on. Ordering: firstresult.
+
+    Example::
+
+        @hookimpl
+        def session_before_fork(event):
+            return Cancel("forks are disabled in this repository")
+    """
+
+
+@hookspec(firstresult=True)
+def open_store(uri: str, settings: Any) -> Any | None:
+    """Open the storage backend for a session.
+
+    When: whenever a session is opened or created. Arguments: ``uri`` — a file path or a
+    backend URI (``sqlite:///…``); ``settings`` — the resolved ``tether.core.settings.Settings``.
+    Return: an object implementing ``tether.core.store.SessionStore`` for URIs this plugin
+    handles, else ``None``. Ordering: firstresult; the built-in JSONL store is ``trylast`` and
+    answers for plain paths.
+
+    Example::
+
+        @hookimpl
+        def open_store(uri, settings):
+            if uri.startswith("sqlite://"):
+                return SqliteStore(uri)
+    """

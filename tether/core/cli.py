@@ -36,6 +36,25 @@ def _hook_kind(pm: PluginManager, hook_name: str) -> str:
     return "firstresult" if opts.get("firstresult") else "all"
 
 
+def command_group(app: typer.Typer, name: str, help: str = "") -> typer.Typer:
+    """Return the sub-app ``name`` of ``app``, creating it on first use.
+
+    Several plugins may add commands to one group (``tether session …``): each calls
+    ``command_group(app, "session")`` and decorates with ``@group.command()``.
+    """
+    groups: dict[str, typer.Typer] = app.__dict__.setdefault("_tether_groups", {})
+    group = groups.get(name)
+    if group is None:
+        group = typer.Typer(name=name, help=help or None, no_args_is_help=True,
+                            add_completion=False, pretty_exceptions_enable=False,
+                            rich_markup_mode=None)
+        app.add_typer(group, name=name)
+        groups[name] = group
+    elif help and not group.info.help:
+        group.info.help = help
+    return group
+
+
 def create_app(pm: PluginManager) -> typer.Typer:
     """Build the ``tether`` app for one plugin manager (plugins add their commands)."""
     app = typer.Typer(
@@ -209,4 +228,4 @@ def _report(exc: Exception) -> int:
     )
 
 
-__all__ = ["create_app", "main"]
+__all__ = ["command_group", "create_app", "main"]

@@ -45,9 +45,14 @@ def command_group(app: typer.Typer, name: str, help: str = "") -> typer.Typer:
     groups: dict[str, typer.Typer] = app.__dict__.setdefault("_tether_groups", {})
     group = groups.get(name)
     if group is None:
-        group = typer.Typer(name=name, help=help or None, no_args_is_help=True,
-                            add_completion=False, pretty_exceptions_enable=False,
-                            rich_markup_mode=None)
+        group = typer.Typer(
+            name=name,
+            help=help or None,
+            no_args_is_help=True,
+            add_completion=False,
+            pretty_exceptions_enable=False,
+            rich_markup_mode=None,
+        )
         app.add_typer(group, name=name)
         groups[name] = group
     elif help and not group.info.help:
@@ -59,7 +64,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
     """Build the ``tether`` app for one plugin manager (plugins add their commands)."""
     app = typer.Typer(
         name="tether",
-        help="tether — a plugin-first agent harness with a session memory that never loses history.",
+        help="tether — a plugin-first agent harness whose memory never loses history.",
         no_args_is_help=False,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -71,7 +76,9 @@ def create_app(pm: PluginManager) -> typer.Typer:
         ctx: typer.Context,
         disable_plugin: Annotated[
             list[str] | None,
-            typer.Option("--disable-plugin", metavar="NAME", help="Do not load the plugin NAME (repeatable)."),
+            typer.Option(
+                "--disable-plugin", metavar="NAME", help="Do not load the plugin NAME (repeatable)."
+            ),
         ] = None,
         version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
     ) -> None:
@@ -83,7 +90,9 @@ def create_app(pm: PluginManager) -> typer.Typer:
             raise typer.Exit()
         if ctx.invoked_subcommand is None:
             group = ctx.command
-            default = group.get_command(ctx, DEFAULT_COMMAND) if hasattr(group, "get_command") else None
+            default = (
+                group.get_command(ctx, DEFAULT_COMMAND) if hasattr(group, "get_command") else None
+            )
             if default is None:
                 typer.echo(ctx.get_help())
                 raise typer.Exit()

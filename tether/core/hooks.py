@@ -24,7 +24,9 @@ class Hooks:
         self.pm = pm
         self._hook = pm.hook
 
-    def count_tokens(self, messages: list[Message], model: dict[str, Any] | None = None) -> list[int]:
+    def count_tokens(
+        self, messages: list[Message], model: dict[str, Any] | None = None
+    ) -> list[int]:
         result = self._hook.count_tokens(messages=messages, model=model)
         if result is None:
             raise RuntimeError("no plugin answered count_tokens (is 'token_estimate' disabled?)")

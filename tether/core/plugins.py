@@ -167,7 +167,12 @@ def create_plugin_manager(
             continue
         pm.register(obj, name=name)
         pm.records[name] = PluginRecord(
-            name, "(registered)", "", False, "loaded", getattr(obj, "__name__", type(obj).__name__),
+            name,
+            "(registered)",
+            "",
+            False,
+            "loaded",
+            getattr(obj, "__name__", type(obj).__name__),
             hooks=_hooks_of(pm, obj),
         )
 

@@ -141,7 +141,9 @@ def load_settings(
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         names = ", ".join(str(path) for path, data in sources if data)
-        raise TetherError(f"settings ({names or 'defaults'}): field '{where}': {first['msg']}") from exc
+        raise TetherError(
+            f"settings ({names or 'defaults'}): field '{where}': {first['msg']}"
+        ) from exc
 
 
 __all__ = ["Settings", "load_settings", "tether_home"]

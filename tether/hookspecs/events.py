@@ -2,7 +2,8 @@
 
 Events are mutable dataclasses: in a chained hook every implementation receives the same
 object, so a later implementation sees what an earlier one changed (pi's semantics).
-Messages and entries are plain JSON-shaped dicts in pi's session format (see ``tether.core.format``).
+Messages and entries are plain JSON-shaped dicts in pi's session format
+(see ``tether.core.format``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ Entry = dict[str, Any]
 
 @dataclass
 class Block:
-    """Returned from ``before_tool_call`` to refuse a tool call; ``reason`` becomes the tool result."""
+    """Returned from ``before_tool_call`` to refuse a call; ``reason`` becomes the tool result."""
 
     reason: str
 
@@ -30,7 +31,7 @@ class Cancel:
 
 @dataclass
 class InputEvent:
-    """User text about to be sent. Set ``text``/``images`` to transform it, ``handled`` to swallow it."""
+    """User text about to be sent: edit ``text``/``images``, or set ``handled`` to swallow it."""
 
     text: str
     images: list[dict[str, Any]] = field(default_factory=list)
@@ -125,7 +126,7 @@ class NothingToCompact:
 
 @dataclass
 class CustomCompaction:
-    """Returned from ``session_before_compact`` to supply the compaction instead of the summarizer."""
+    """Returned from ``session_before_compact`` to supply the compaction itself."""
 
     summary: str
     first_kept_entry_id: str
@@ -180,7 +181,7 @@ class Summary:
 
 @dataclass
 class BeforeTreeEvent:
-    """Fired before the leaf moves to ``target_id``; ``entries_to_summarize`` is the abandoned part."""
+    """Fired before the leaf moves to ``target_id``; ``entries_to_summarize`` were abandoned."""
 
     target_id: str | None
     old_leaf_id: str | None

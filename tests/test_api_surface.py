@@ -1,0 +1,68 @@
+"""The public API is curated; the built-in plugins and their entry points match."""
+
+from __future__ import annotations
+
+import inspect
+import tomllib
+from pathlib import Path
+
+import tether
+from tether.core.plugins import create_plugin_manager
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_public_names_are_exactly_the_curated_list() -> None:
+    expected = {
+        "__version__",
+        "hookimpl",
+        "hookspec",
+        "create_plugin_manager",
+        "PluginManager",
+        "PluginError",
+        "TetherError",
+        "SessionFileError",
+        "Hooks",
+    }
+    assert set(tether.__all__) >= expected
+    for name in tether.__all__:
+        assert getattr(tether, name) is not None, name
+    assert not [n for n in tether.__all__ if n.startswith("_") and n != "__version__"]
+
+
+def test_builtin_modules_and_entry_points_are_the_same_set() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = pyproject["project"]["entry-points"]["tether.plugins"]
+    modules = {
+        p.stem
+        for p in (ROOT / "tether" / "builtin_plugins").glob("*.py")
+        if not p.name.startswith("_")
+    }
+    assert set(declared) == modules
+    assert all(target == f"tether.builtin_plugins.{name}" for name, target in declared.items())
+
+
+def test_every_builtin_is_loaded_as_a_builtin() -> None:
+    pm = create_plugin_manager(environ={})
+    builtins = {r.name for r in pm.records.values() if r.builtin and r.status == "loaded"}
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert builtins == set(pyproject["project"]["entry-points"]["tether.plugins"])
+
+
+def test_hookspec_docstrings_are_full_contracts() -> None:
+    pm = create_plugin_manager(environ={}, load_entry_points=False)
+    for name in pm.hook_names():
+        spec = getattr(pm.hook, name).spec
+        doc = inspect.getdoc(spec.function) or ""
+        for part in ("When:", "Return", "Ordering:", "Example"):
+            assert part in doc, f"hook {name}: docstring lacks {part!r}"
+
+
+def test_kernel_does_not_import_builtin_plugins() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in (ROOT / "tether" / "core").rglob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.strip().startswith(("import tether.builtin_plugins", "from tether.builtin_plugins"))
+    ]
+    assert offenders == []

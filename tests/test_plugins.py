@@ -1,0 +1,175 @@
+"""The plugin kernel: discovery, load order, blocking, allowlisting, failures, collisions."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.plugin_fakes import (
+    BROKEN_PLUGIN,
+    COLLIDING_PLUGIN,
+    COUNTING_PLUGIN,
+    write_distribution,
+)
+from tether.core.hooks import Hooks
+from tether.core.plugins import PluginError, create_plugin_manager
+
+MESSAGES = [{"role": "user", "content": "x" * 40, "timestamp": 0}]
+
+
+@pytest.fixture
+def fake_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    write_distribution(
+        site,
+        "tether-fake-counter",
+        "1.2.3",
+        {"fake_counter": "fake_counter"},
+        {"fake_counter": COUNTING_PLUGIN},
+    )
+    monkeypatch.syspath_prepend(str(site))
+    return site
+
+
+def test_third_party_plugin_is_discovered_and_overrides_builtin(fake_site: Path) -> None:
+    pm = create_plugin_manager(environ={})
+    record = pm.records["fake_counter"]
+    assert (record.status, record.distribution, record.version, record.builtin) == (
+        "loaded",
+        "tether-fake-counter",
+        "1.2.3",
+        False,
+    )
+    assert record.hooks == ["count_tokens"]
+    assert Hooks(pm).count_tokens(MESSAGES) == [7]
+
+
+def test_builtins_answer_without_third_party(fake_site: Path) -> None:
+    pm = create_plugin_manager(environ={"TETHER_DISABLE_PLUGINS": "fake_counter"})
+    assert pm.records["fake_counter"].status == "blocked"
+    assert pm.get_plugin("fake_counter") is None
+    assert Hooks(pm).count_tokens(MESSAGES) == [10]  # pi's chars/4 estimate
+
+
+def test_disable_argument_blocks_like_the_environment(fake_site: Path) -> None:
+    pm = create_plugin_manager(environ={}, disabled=["fake_counter"])
+    assert pm.records["fake_counter"].status == "blocked"
+
+
+def test_allowlist_loads_only_named_third_party_plugins(fake_site: Path) -> None:
+    write_distribution(
+        fake_site,
+        "tether-other",
+        "0.1",
+        {"other_counter": "other_counter"},
+        {"other_counter": COUNTING_PLUGIN},
+    )
+    pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": "other_counter"})
+    assert pm.records["fake_counter"].status == "not-allowed"
+    assert pm.records["other_counter"].status == "loaded"
+    assert pm.records["jsonl_store"].status == "loaded"  # built-ins are not subject to it
+
+    empty = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""})
+    assert {r.status for r in empty.records.values() if not r.builtin} == {"not-allowed"}
+
+
+def test_broken_plugin_is_reported_in_one_line_and_skipped(fake_site: Path) -> None:
+    write_distribution(
+        fake_site,
+        "tether-broken",
+        "0.9",
+        {"broken": "broken_plugin"},
+        {"broken_plugin": BROKEN_PLUGIN},
+    )
+    err = io.StringIO()
+    pm = create_plugin_manager(environ={}, stderr=err)
+    assert pm.records["broken"].status == "failed"
+    assert "unobtainium" in pm.records["broken"].error
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1
+    assert "'broken'" in lines[0] and "tether-broken" in lines[0] and "unobtainium" in lines[0]
+    assert pm.records["fake_counter"].status == "loaded"
+
+
+def test_name_collision_with_a_builtin_is_an_error_naming_both(fake_site: Path) -> None:
+    write_distribution(
+        fake_site,
+        "tether-imposter",
+        "2.0",
+        {"jsonl_store": "imposter"},
+        {"imposter": COLLIDING_PLUGIN},
+    )
+    with pytest.raises(PluginError) as info:
+        create_plugin_manager(environ={})
+    message = str(info.value)
+    assert "jsonl_store" in message and "tether-imposter" in message and "'tether'" in message
+
+
+def test_tracing_writes_hook_calls_to_stderr(fake_site: Path) -> None:
+    err = io.StringIO()
+    pm = create_plugin_manager(environ={"TETHER_TRACE_PLUGINS": "1"}, stderr=err)
+    Hooks(pm).count_tokens(MESSAGES)
+    assert "count_tokens" in err.getvalue() and "fake_counter" in err.getvalue()
+
+
+def test_programmatic_plugins_register_after_entry_points() -> None:
+    class Upper:
+        from tether.hookspecs import hookimpl
+
+        @hookimpl
+        def count_tokens(self, messages, model):
+            return [1] * len(messages)
+
+    pm = create_plugin_manager(environ={}, plugins=[("upper", Upper())])
+    assert Hooks(pm).count_tokens(MESSAGES) == [1]
+    assert pm.records["upper"].hooks == ["count_tokens"]
+
+
+def _run_cli(args: list[str], site: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {**os.environ, "PYTHONPATH": str(site), **env}
+    environ.pop("TETHER_LOAD_PLUGINS", None)
+    return subprocess.run(
+        [sys.executable, "-m", "tether", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=60,
+    )
+
+
+def test_cli_lists_blocks_and_reports_plugins(fake_site: Path) -> None:
+    import json
+
+    listed = _run_cli(["plugins", "--json"], fake_site)
+    assert listed.returncode == 0, listed.stderr
+    rows = {row["name"]: row for row in json.loads(listed.stdout)}
+    assert rows["fake_counter"]["status"] == "loaded"
+    assert not any(row["builtin"] for row in rows.values())
+
+    blocked = _run_cli(["--disable-plugin", "fake_counter", "plugins", "--json"], fake_site)
+    rows = {row["name"]: row for row in json.loads(blocked.stdout)}
+    assert rows["fake_counter"]["status"] == "blocked"
+
+    order = _run_cli(["hooks", "count_tokens", "--json"], fake_site)
+    impls = [i["plugin"] for i in json.loads(order.stdout)["implementations"]]
+    assert impls[0] == "fake_counter" and "token_estimate" in impls
+
+
+def test_cli_collision_is_one_line_and_nonzero(fake_site: Path) -> None:
+    write_distribution(
+        fake_site,
+        "tether-imposter",
+        "2.0",
+        {"jsonl_store": "imposter"},
+        {"imposter": COLLIDING_PLUGIN},
+    )
+    result = _run_cli(["plugins"], fake_site)
+    assert result.returncode == 3
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "tether-imposter" in result.stderr

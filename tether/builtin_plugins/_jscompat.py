@@ -15,6 +15,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _INDEX_KEY = re.compile(r"^(?:0|[1-9][0-9]{0,9})$")
 _MAX_INDEX = 2**32 - 2
+_encode_str = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) uses
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def js_len(text: str) -> int:
@@ -72,8 +74,10 @@ def _decompose(text: str) -> tuple[str, int]:
 
 def js_stringify(value: Any) -> str:
     """``JSON.stringify(value)`` (compact) for JSON-shaped Python data."""
+    if type(value) is str:
+        return _quote(value)
     if _plain(value):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return _encode(value)
     return _stringify(value)
 
 
@@ -94,8 +98,8 @@ def _plain(value: Any) -> bool:
 
 
 def _quote(text: str) -> str:
-    out = json.dumps(text, ensure_ascii=False)
-    if not text.isascii():
+    out = _encode_str(text)
+    if not text.isascii() and _SURROGATE.search(text):
         out = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
     return out
 

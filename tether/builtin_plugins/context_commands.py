@@ -1,3 +1,229 @@
-"""Built-in plugin `context_commands` (not yet implemented)."""
+"""Built-in plugin ``context_commands``: ``tether session context`` and ``tether session estimate``.
+
+``context FILE [--leaf ID|null]`` shows what the model would see at a leaf: the agent messages
+of the branch and their LLM form. ``estimate FILE`` shows pi's per-entry token estimates and
+the usage-anchored size of the context, with the compaction threshold test. ``--json`` output
+uses the field names of pi's oracle, so it compares directly with pi's goldens.
+"""
 
 from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tether.core.cli import command_group
+from tether.hookspecs import hookimpl
+
+SESSION_HELP = "Inspect and change session files."
+DEFAULT_WINDOW = 128000
+DEFAULT_RESERVE = 16384
+DEFAULT_KEEP = 20000
+TEXT_PREVIEW = 240
+
+FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
+LeafOpt = Annotated[
+    str | None,
+    typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
+
+
+def _open(path: Path) -> Any:
+    """Open ``path`` read-only (legacy files are migrated in memory, never rewritten) and
+    report skipped lines and notes on stderr."""
+    from tether.core.session import Session
+
+    session = Session.open(path, readonly=True)
+    for problem in session.problems:
+        sys.stderr.write(f"tether: warning: {path}:{problem.line}: {problem.message}\n")
+    for note in session.notes:
+        sys.stderr.write(f"tether: note: {path}: {note}\n")
+    return session
+
+
+def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
+    """``--leaf`` → the leaf entry id (``None`` = before the first entry)."""
+    from tether.core.errors import UsageError
+
+    if leaf is None:
+        return session.leaf_id
+    if leaf == "null":
+        return None
+    if not session.has_entry(leaf):
+        raise UsageError(f"{path}: --leaf: no entry with id '{leaf}'")
+    return leaf
+
+
+def _write_json(value: Any) -> None:
+    """JSON on stdout; lone surrogates (from cut UTF-16 strings) are written as ``\\udXXX``."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = _escape_surrogates(text).encode("utf-8")
+    out = sys.stdout
+    out.flush()
+    out.buffer.write(data + b"\n")
+    out.buffer.flush()
+
+
+def _escape_surrogates(text: str) -> str:
+    import re
+
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def context_command(
+    file: FileArg,
+    leaf: LeafOpt = None,
+    as_json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="Print only counts.")] = False,
+) -> None:
+    """Show the context the model sees at the leaf: messages and their LLM form."""
+    from tether.core.context import convert_to_llm
+
+    session = _open(file)
+    leaf_id = _resolve_leaf(session, leaf, file)
+    context = session.build_context(leaf_id)
+    llm_messages = convert_to_llm(context.messages)
+    summary = {
+        "leafId": leaf_id,
+        "thinkingLevel": context.thinking_level,
+        "model": context.model,
+        "entryCount": len(session),
+        "messageCount": len(context.messages),
+        "llmMessageCount": len(llm_messages),
+    }
+    if quiet:
+        if as_json:
+            _write_json(summary)
+        else:
+            typer.echo(
+                f"entries {summary['entryCount']}  messages {summary['messageCount']}"
+                f"  llm messages {summary['llmMessageCount']}"
+            )
+        return
+    if as_json:
+        _write_json(
+            {
+                "header": session.header,
+                **summary,
+                "messages": context.messages,
+                "llmMessages": llm_messages,
+            }
+        )
+        return
+    from tether.builtin_plugins._context_render import render_context
+
+    sys.stdout.write(render_context(summary, context.messages, TEXT_PREVIEW))
+
+
+def estimate_report(
+    pm: Any,
+    *,
+    entries: list[dict[str, Any]],
+    branch: list[dict[str, Any]],
+    leaf_id: str | None,
+    window: int,
+    settings: dict[str, Any],
+) -> dict[str, Any]:
+    """The ``estimate`` JSON: per-entry estimates, the built context's size, threshold test.
+
+    Token counts come from the ``count_tokens`` hook of ``pm`` (pi's chars/4 by default).
+    """
+    from tether.core import tokens
+    from tether.core.context import build_context_from_path, message_from_entry
+
+    context = build_context_from_path(branch)
+    model = None
+    if context.model is not None:
+        model = {
+            "provider": context.model.get("provider"),
+            "id": context.model.get("modelId"),
+            "contextWindow": window,
+        }
+    rows: list[dict[str, Any]] = []
+    counted_rows: list[dict[str, Any]] = []
+    counted_messages: list[dict[str, Any]] = []
+    for entry in entries:
+        row: dict[str, Any] = {"id": entry.get("id"), "type": entry.get("type")}
+        if entry.get("type") == "message":
+            message = entry.get("message")
+            if isinstance(message, dict) and "role" in message:
+                row["role"] = message["role"]
+        row["tokens"] = None
+        message = message_from_entry(entry)
+        if message is not None:
+            counted_rows.append(row)
+            counted_messages.append(message)
+        rows.append(row)
+    counts = tokens.count_with(pm, counted_messages, model)
+    for row, count in zip(counted_rows, counts, strict=True):
+        row["tokens"] = count
+    context_counts = tokens.count_with(pm, context.messages, model)
+    estimate = tokens.estimate_context_tokens(context.messages, context_counts)
+    last_usage = tokens.get_last_assistant_usage(branch)
+    return {
+        "leafId": leaf_id,
+        "window": window,
+        "settings": settings,
+        "entries": rows,
+        "totalEntryTokens": sum(counts),
+        "context": {
+            "messageCount": len(context.messages),
+            "messageTokens": context_counts,
+            "estimateContextTokens": estimate,
+        },
+        "contextTokens": estimate["tokens"],
+        "lastAssistantUsage": last_usage,
+        "lastAssistantContextTokens": (
+            tokens.calculate_context_tokens(last_usage) if last_usage is not None else None
+        ),
+        "contextUsage": tokens.context_usage(branch, context.messages, context_counts, window),
+        "checkCompaction": tokens.threshold_check(
+            branch, context.messages, context_counts, window, settings
+        ),
+    }
+
+
+def estimate_command(
+    ctx: typer.Context,
+    file: FileArg,
+    window: Annotated[int, typer.Option("--window", help="Context window.")] = DEFAULT_WINDOW,
+    reserve: Annotated[
+        int, typer.Option("--reserve", help="Tokens reserved for the answer.")
+    ] = DEFAULT_RESERVE,
+    keep: Annotated[
+        int, typer.Option("--keep", help="Recent tokens kept verbatim.")
+    ] = DEFAULT_KEEP,
+    leaf: LeafOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Per-entry token estimates, the context size and the compaction threshold test."""
+    session = _open(file)
+    leaf_id = _resolve_leaf(session, leaf, file)
+    report = estimate_report(
+        ctx.obj,
+        entries=session.entries(),
+        branch=session.get_branch(leaf_id) if leaf_id is not None else [],
+        leaf_id=leaf_id,
+        window=window,
+        settings={"enabled": True, "reserveTokens": reserve, "keepRecentTokens": keep},
+    )
+    if as_json:
+        _write_json(report)
+        return
+    from tether.builtin_plugins._context_render import render_estimate
+
+    sys.stdout.write(render_estimate(report))
+
+
+@hookimpl
+def register_commands(app: typer.Typer) -> None:
+    group = command_group(app, "session", SESSION_HELP)
+    group.command("context")(context_command)
+    group.command("estimate")(estimate_command)

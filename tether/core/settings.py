@@ -15,13 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tether.core.errors import TetherError
-
-
-def tether_home(environ: dict[str, str] | None = None) -> Path:
-    """``TETHER_HOME`` or ``~/.tether``."""
-    env = os.environ if environ is None else environ
-    raw = env.get("TETHER_HOME")
-    return Path(raw).expanduser() if raw else Path.home() / ".tether"
+from tether.core.paths import tether_home
 
 
 class _Section(BaseModel):

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from tether.core.abort import AbortSignal
+
+if TYPE_CHECKING:
+    import pluggy
+
+#: pi's order of its built-in tools; ``order_tools`` lists these first, others after.
+BUILTIN_TOOL_ORDER: tuple[str, ...] = ("read", "bash", "edit", "write", "grep", "find", "ls")
 
 
 @dataclass
@@ -67,4 +73,67 @@ class FunctionTool:
         return self.run(tool_call_id, args, ctx)
 
 
-__all__ = ["FunctionTool", "Tool", "ToolContext", "ToolError", "ToolResult"]
+def collect_tools(
+    pm: pluggy.PluginManager, *, origins: dict[str, str] | None = None
+) -> dict[str, Tool]:
+    """Every tool contributed through ``register_tools``, by name.
+
+    Implementations run in registration order (built-ins first, then third-party plugins),
+    so a later registration of a name replaces the earlier one and keeps its position.
+    ``origins``, when given, is filled with ``tool name -> plugin name``.
+    """
+    tools: dict[str, Tool] = {}
+    for impl in pm.hook.register_tools.get_hookimpls():
+        plugin_name = pm.get_name(impl.plugin) or "?"
+
+        def register(tool: Any, _plugin: str = plugin_name) -> None:
+            name = getattr(tool, "name", None)
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"plugin '{_plugin}' registered a tool without a name: {tool!r}")
+            tools[name] = tool
+            if origins is not None:
+                origins[name] = _plugin
+
+        kwargs = {"register": register}
+        impl.function(*[kwargs[arg] for arg in impl.argnames])
+    return tools
+
+
+def order_tools(tools: dict[str, Tool]) -> list[Tool]:
+    """Tools in :data:`BUILTIN_TOOL_ORDER` first, then the others in registration order."""
+    rank = {name: i for i, name in enumerate(BUILTIN_TOOL_ORDER)}
+    position = {name: i for i, name in enumerate(tools)}
+    names = sorted(tools, key=lambda n: (rank.get(n, len(rank)), position[n]))
+    return [tools[name] for name in names]
+
+
+def error_result(message: str, details: Any = None) -> ToolResult:
+    """pi's error result: one text block, ``is_error``; ``details`` default to ``{}``."""
+    return ToolResult.text(message, details={} if details is None else details, is_error=True)
+
+
+def execute_tool(
+    tool: Tool, tool_call_id: str, args: dict[str, Any], ctx: ToolContext
+) -> ToolResult:
+    """Run ``tool``; any exception becomes an error result carrying its message (pi's rule)."""
+    try:
+        result = tool.execute(tool_call_id, args, ctx)
+    except Exception as exc:  # a tool may fail in any way; the model reads the message
+        return error_result(str(exc) or type(exc).__name__)
+    if not isinstance(result, ToolResult):
+        return error_result(f"Tool {tool.name} returned {type(result).__name__}, not a ToolResult")
+    return result
+
+
+__all__ = [
+    "BUILTIN_TOOL_ORDER",
+    "FunctionTool",
+    "Tool",
+    "ToolContext",
+    "ToolError",
+    "ToolResult",
+    "collect_tools",
+    "error_result",
+    "execute_tool",
+    "order_tools",
+]

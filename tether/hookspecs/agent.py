@@ -95,7 +95,8 @@ def before_tool_call(event: BeforeToolCallEvent, session: Any) -> Block | None:
 def tool_result(event: ToolResultEvent, session: Any) -> None:
     """Patch a tool's result before it is stored and sent (pi's ``tool_result``).
 
-    When: after a tool finished (or failed, or was blocked). Arguments: ``event`` with
+    When: after a tool executed (successfully or by raising); not for calls that were
+    blocked, named an unknown tool or failed argument validation. Arguments: ``event`` with
     ``content``, ``details``, ``is_error`` (editable), ``tool_name``, ``input``; ``session``.
     Return: nothing. Ordering: chain, plugin order.
 

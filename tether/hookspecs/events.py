@@ -74,6 +74,7 @@ class ToolResultEvent:
     content: list[dict[str, Any]]
     details: Any = None
     is_error: bool = False
+    terminate: bool = False  # True: no further model call for this batch (pi 0.73)
 
 
 @dataclass
@@ -168,6 +169,17 @@ class SummarizeRequest:
     max_tokens: int = 2048
     settings: dict[str, Any] = field(default_factory=dict)
     model: dict[str, Any] | None = None
+    # Added for the LLM summarizer: the caller's ``ProviderRegistry`` (models.json, keys, the
+    # ``http_client`` hook; ``None`` = a fresh one), the session's thinking level (passed as
+    # reasoning on reasoning models), an abort signal, and pi's ``replaceInstructions`` for
+    # branch summaries (``custom_instructions`` replace the built-in instructions).
+    registry: Any = None
+    thinking_level: str | None = None
+    signal: Any = None
+    replace_instructions: bool = False
+    # The full resolved ``tether.core.settings.Settings`` (``None`` outside a session): a
+    # summarizer plugin reads its own section with ``request.app_settings.extra("myPlugin")``.
+    app_settings: Any = None
 
 
 @dataclass

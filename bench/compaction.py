@@ -1,0 +1,124 @@
+"""Benchmark: compaction preparation, tether vs pi, on 1k–100k-entry sessions.
+
+For each session file prints the median wall time and peak RSS of a whole
+``tether session prepare FILE --quiet --json`` process, the in-process phases (open, branch,
+prepare, serialize), and — with ``--pi-oracle DIR`` — the same for pi's
+``node oracle.mjs prepare FILE --quiet`` and the ratios (target: at most 0.50). Sessions come
+from ``bench/sessions.py``'s seeded generator; ``--file`` adds others (e.g. the oracle's
+``/tmp/perf/perf-100k.jsonl``, on which pi's PERF.md figures were measured).
+
+    python bench/compaction.py                               # generate + measure (tether only)
+    python bench/compaction.py --pi-oracle /work/oracle --runs 5
+    python bench/compaction.py --sizes none --file /tmp/perf/perf-100k.jsonl --pi-oracle ../oracle
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sessions import count_entries, generate, median_of, run_measured  # noqa: E402
+
+SETTINGS = ["--reserve", "16384", "--keep", "20000", "--window", "200000"]
+
+IN_PROCESS = """
+import gc, json, resource, sys, time
+gc.disable()
+t0 = time.perf_counter()
+from tether.builtin_plugins._prepare import prepare_compaction_entries
+from tether.builtin_plugins._serialize import serialize_messages
+from tether.builtin_plugins.token_estimate import estimate_tokens
+from tether.core.session import Session
+from tether.hookspecs.events import CompactionSettings, NothingToCompact
+t1 = time.perf_counter()
+session = Session.open(sys.argv[1])
+t2 = time.perf_counter()
+branch = session.get_branch()
+t3 = time.perf_counter()
+settings = CompactionSettings(reserve_tokens=16384, keep_recent_tokens=20000)
+prep = prepare_compaction_entries(branch, settings, lambda ms: [estimate_tokens(m) for m in ms])
+t4 = time.perf_counter()
+messages = [] if isinstance(prep, NothingToCompact) else prep.messages_to_summarize
+text = serialize_messages(messages)
+t5 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "open": t2 - t1, "branch": t3 - t2, "prepare": t4 - t3,
+                  "serialize": t5 - t4, "total": t4 - t1, "branchLength": len(branch),
+                  "summarized": len(messages),
+                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def in_process(runs: int, path: Path) -> dict[str, float] | None:
+    """Median phases of the pure functions (one fresh process per run)."""
+    samples = []
+    for _ in range(runs):
+        try:
+            _, _, out = run_measured([sys.executable, "-c", IN_PROCESS, str(path)])
+        except SystemExit as exc:
+            print(f"  in-process: skipped ({str(exc).strip().splitlines()[-1]})")
+            return None
+        samples.append(json.loads(out))
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+
+
+def report(path: Path, runs: int, pi_oracle: Path | None) -> dict[str, float]:
+    size_mb = path.stat().st_size / 1e6
+    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
+    command = [
+        sys.executable,
+        "-m",
+        "tether",
+        "session",
+        "prepare",
+        str(path),
+        *SETTINGS,
+        "--quiet",
+        "--json",
+    ]
+    ours = median_of(runs, command)
+    print(f"  tether process   {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
+    phases = in_process(runs, path)
+    if phases:
+        detail = "  ".join(f"{k} {phases[k]:.3f}" for k in ("open", "branch", "prepare"))
+        print(
+            f"  tether in-proc   {phases['total']:7.3f} s  {phases['rss']:7.1f} MB  ({detail};"
+            f" serialize {phases['summarized']:.0f} msgs {phases['serialize']:.3f})"
+        )
+    result = {"wall": ours["wall"], "rss": ours["rss"]}
+    if pi_oracle is not None:
+        pi_command = ["node", "oracle.mjs", "prepare", str(path.resolve()), "--quiet", *SETTINGS]
+        pi = median_of(runs, pi_command, cwd=pi_oracle)
+        print(f"  pi process       {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
+        result.update(time_ratio=ours["wall"] / pi["wall"], memory_ratio=ours["rss"] / pi["rss"])
+        print(
+            f"  ratio tether/pi  time {result['time_ratio']:.2f}"
+            f"  memory {result['memory_ratio']:.2f}  (target <= 0.50)"
+        )
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("/tmp/tether-bench-sessions"))
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
+    parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
+    parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
+    args = parser.parse_args(argv)
+    files = [] if args.sizes == "none" else generate(args.out)
+    if args.sizes not in ("all", "none"):
+        wanted = set(args.sizes.split(","))
+        files = [f for f in files if f.stem in wanted]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs")
+    for path in [*files, *args.file]:
+        report(path, args.runs, args.pi_oracle)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,329 @@
+"""Benchmark: open a session and build its context, tether vs pi, on 1k–100k-entry sessions.
+
+Generates seeded sessions itself (branched trees and one long branch), then for each file
+prints the median wall time and peak RSS of a whole ``tether session context FILE --quiet``
+process, the in-process phases (open, branch, context, LLM conversion), and — with
+``--pi-oracle DIR`` — the same for ``node oracle.mjs context FILE --quiet`` and the ratios.
+
+    python bench/sessions.py                          # generate + measure (tether only)
+    python bench/sessions.py --pi-oracle ../pi-oracle --runs 5
+    python bench/sessions.py --file some.jsonl --sizes none
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+WORDS = (
+    "the a session branch leaf tree token window summary compaction context model provider "
+    "request response stream buffer parse render build test fix refactor import export async "
+    "await promise function class module config value index path file directory line column "
+    "error output input map list set key object array byte theme editor component"
+).split()
+TOOLS = ("read", "bash", "edit", "write", "grep", "find", "ls")
+SIZES = {
+    "branched-1k": (1_000, True),
+    "branched-10k": (10_000, True),
+    "branched-100k": (100_000, True),
+    "linear-10k": (10_000, False),
+    "linear-100k": (100_000, False),
+}
+
+
+class SessionWriter:
+    """A seeded generator of pi v3 session files (key order as pi writes them)."""
+
+    def __init__(self, seed: int, branched: bool) -> None:
+        self.rng = random.Random(seed)
+        self.branched = branched
+        self.clock = 1_736_000_000_000 + seed * 1000
+        self.lines: list[str] = []
+        self.ids: list[str] = []
+        self.used: set[str] = set()
+        self.leaf: str | None = None
+        self.context_tokens = 2000
+        self.since_compaction = 0
+
+    def _iso(self) -> str:
+        self.clock += self.rng.randint(5, 30_000)
+        seconds, ms = divmod(self.clock, 1000)
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{ms:03d}Z"
+
+    def _id(self) -> str:
+        while True:
+            candidate = f"{self.rng.getrandbits(32):08x}"
+            if candidate not in self.used:
+                self.used.add(candidate)
+                return candidate
+
+    def _text(self, lo: int, hi: int) -> str:
+        return " ".join(self.rng.choice(WORDS) for _ in range(self.rng.randint(lo, hi)))
+
+    def _emit(self, record: dict[str, Any]) -> None:
+        self.lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+
+    def append(self, kind: str, **fields: Any) -> str:
+        entry_id = self._id()
+        base = {"type": kind, "id": entry_id, "parentId": self.leaf, "timestamp": self._iso()}
+        if kind in ("custom", "custom_message"):  # pi writes these with the base keys last
+            self._emit({"type": kind, **fields, **{k: v for k, v in base.items() if k != "type"}})
+        else:
+            self._emit({**base, **fields})
+        self.ids.append(entry_id)
+        self.leaf = entry_id
+        self.since_compaction += 1
+        return entry_id
+
+    def message(self, message: dict[str, Any]) -> str:
+        message["timestamp"] = self.clock
+        return self.append("message", message=message)
+
+    def _usage(self, output: int) -> dict[str, Any]:
+        self.context_tokens += output + self.rng.randint(50, 900)
+        total = self.context_tokens
+        cost = {"input": total * 3e-6, "output": output * 15e-6, "cacheRead": 0, "cacheWrite": 0}
+        cost["total"] = cost["input"] + cost["output"]
+        return {
+            "input": total - output,
+            "output": output,
+            "cacheRead": 0,
+            "cacheWrite": 0,
+            "totalTokens": total,
+            "cost": cost,
+        }
+
+    def assistant(self, blocks: list[dict[str, Any]], stop: str) -> str:
+        return self.message(
+            {
+                "role": "assistant",
+                "content": blocks,
+                "api": "anthropic-messages",
+                "provider": "anthropic",
+                "model": "claude-sonnet-4-5",
+                "usage": self._usage(self.rng.randint(20, 600)),
+                "stopReason": stop,
+            }
+        )
+
+    def turn(self) -> None:
+        text = self._text(5, 60)
+        self.message({"role": "user", "content": [{"type": "text", "text": text}]})
+        for _ in range(self.rng.choice((0, 1, 1, 2, 3))):
+            calls = [self._tool_call() for _ in range(self.rng.choice((1, 1, 2)))]
+            blocks: list[dict[str, Any]] = []
+            if self.rng.random() < 0.4:
+                blocks.append({"type": "thinking", "thinking": self._text(10, 80)})
+            blocks.append({"type": "text", "text": self._text(3, 30)})
+            self.assistant(blocks + calls, "toolUse")
+            for call in calls:
+                self.message(self._tool_result(call))
+        stop = self.rng.choices(("stop", "aborted", "error"), (20, 1, 1))[0]
+        self.assistant([{"type": "text", "text": self._text(10, 150)}], stop)
+
+    def _tool_call(self) -> dict[str, Any]:
+        name = self.rng.choice(TOOLS)
+        path = f"src/{self.rng.choice(WORDS)}/{self.rng.choice(WORDS)}.ts"
+        arguments: dict[str, Any] = {"path": path}
+        if name == "bash":
+            arguments = {"command": f"npm run {self.rng.choice(WORDS)}", "timeout": 60}
+        elif name == "write":
+            arguments["content"] = self._text(20, 200)
+        elif name == "edit":
+            arguments["edits"] = [{"oldText": self._text(2, 12), "newText": self._text(2, 12)}]
+        call_id = f"toolu_{self.rng.getrandbits(64):016x}"
+        return {"type": "toolCall", "id": call_id, "name": name, "arguments": arguments}
+
+    def _tool_result(self, call: dict[str, Any]) -> dict[str, Any]:
+        lines = self.rng.choice((1, 2, 4, 8, 16, 30)) if self.rng.random() < 0.95 else 120
+        body = "\n".join(f"{i + 1:6d}\t{self._text(2, 12)}" for i in range(lines))
+        content: list[dict[str, Any]] = [{"type": "text", "text": body}]
+        if self.rng.random() < 0.01:
+            content.append({"type": "image", "data": "iVBORw0KGgo" * 40, "mimeType": "image/png"})
+        return {
+            "role": "toolResult",
+            "toolCallId": call["id"],
+            "toolName": call["name"],
+            "content": content,
+            "isError": self.rng.random() < 0.05,
+        }
+
+    def misc(self) -> None:
+        kind = self.rng.choice(("model", "thinking", "label", "info", "custom", "note", "bash"))
+        if kind == "model":
+            self.append("model_change", provider="openai", modelId="gpt-4o")
+        elif kind == "thinking":
+            level = self.rng.choice(("off", "low", "medium", "high"))
+            self.append("thinking_level_change", thinkingLevel=level)
+        elif kind == "label":
+            self.append("label", targetId=self.rng.choice(self.ids), label=self.rng.choice(WORDS))
+        elif kind == "info":
+            self.append("session_info", name=self._text(1, 4))
+        elif kind == "custom":
+            self.append("custom", customType="bench-state", data={"n": len(self.ids)})
+        elif kind == "note":
+            self.append(
+                "custom_message", customType="note", content=self._text(5, 40), display=True
+            )
+        else:
+            output = "\n".join(self._text(3, 10) for _ in range(self.rng.randint(0, 15)))
+            bash = {"role": "bashExecution", "command": "make test", "output": output}
+            self.message({**bash, "exitCode": 0, "cancelled": False, "truncated": False})
+
+    def navigate(self) -> None:
+        target = self.rng.choice(self.ids)
+        self.leaf = target
+        if self.rng.random() < 0.5:
+            self.append("branch_summary", fromId=target, summary=self._text(20, 120))
+
+    def compaction(self) -> None:
+        kept = self.ids[-min(len(self.ids), self.rng.randint(4, 30))]
+        details = {"readFiles": ["src/a.ts"], "modifiedFiles": ["src/b.ts"]}
+        self.append(
+            "compaction",
+            summary=self._text(100, 400),
+            firstKeptEntryId=kept,
+            tokensBefore=self.context_tokens,
+            details=details,
+            fromHook=False,
+        )
+        self.context_tokens = 4000
+        self.since_compaction = 0
+
+    def build(self, entries: int) -> list[str]:
+        stamp = self._iso()
+        header = {"type": "session", "version": 3, "id": f"bench-{self.rng.getrandbits(64):016x}"}
+        self._emit({**header, "timestamp": stamp, "cwd": "/home/dev/project"})
+        while len(self.ids) < entries:
+            roll = self.rng.random()
+            if self.branched and self.ids and roll < 0.04:
+                self.navigate()
+            elif roll < 0.12:
+                self.misc()
+            elif self.since_compaction > 600 and roll < 0.2:
+                self.compaction()
+            else:
+                self.turn()
+        return self.lines[: entries + 1]
+
+
+def generate(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for index, (name, (entries, branched)) in enumerate(SIZES.items()):
+        path = out / f"{name}.jsonl"
+        if not path.exists():
+            lines = SessionWriter(seed=7100 + index, branched=branched).build(entries)
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def run_measured(command: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MB, ``ru_maxrss`` of the child) and stdout of one process."""
+    started = time.perf_counter()
+    child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    stdout = child.stdout.read()
+    stderr = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{stderr.decode(errors='replace')}")
+    return wall, usage.ru_maxrss / 1024, stdout.decode()
+
+
+IN_PROCESS = """
+import json, resource, sys, time
+t0 = time.perf_counter()
+from tether.core.context import build_context_from_path, convert_to_llm
+from tether.core.session import Session
+t1 = time.perf_counter()
+session = Session.open(sys.argv[1])
+t2 = time.perf_counter()
+branch = session.get_branch()
+t3 = time.perf_counter()
+context = build_context_from_path(branch)
+t4 = time.perf_counter()
+llm = convert_to_llm(context.messages)
+t5 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "open": t2 - t1, "branch": t3 - t2, "context": t4 - t3,
+                  "convert": t5 - t4, "total": t5 - t1, "messages": len(context.messages),
+                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def median_of(runs: int, command: list[str], cwd: Path | None = None) -> dict[str, float]:
+    walls, rss = [], []
+    for _ in range(runs):
+        wall, peak, _ = run_measured(command, cwd)
+        walls.append(wall)
+        rss.append(peak)
+    return {"wall": statistics.median(walls), "rss": statistics.median(rss)}
+
+
+def in_process(runs: int, path: Path) -> dict[str, float] | None:
+    samples = []
+    for _ in range(runs):
+        try:
+            _, _, out = run_measured([sys.executable, "-c", IN_PROCESS, str(path)])
+        except SystemExit as exc:
+            print(f"  in-process: skipped ({str(exc).strip().splitlines()[-1]})")
+            return None
+        samples.append(json.loads(out))
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+
+
+def count_entries(path: Path) -> int:
+    with path.open("rb") as f:
+        return sum(1 for _ in f) - 1
+
+
+def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
+    size_mb = path.stat().st_size / 1e6
+    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
+    command = [sys.executable, "-m", "tether", "session", "context", str(path), "--quiet"]
+    ours = median_of(runs, command)
+    print(f"  tether process   {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
+    phases = in_process(runs, path)
+    if phases:
+        detail = "  ".join(f"{k} {phases[k]:.3f}" for k in ("open", "branch", "context", "convert"))
+        print(f"  tether in-proc   {phases['total']:7.3f} s  {phases['rss']:7.1f} MB  ({detail})")
+    if pi_oracle is not None:
+        pi_command = ["node", "oracle.mjs", "context", str(path.resolve()), "--quiet"]
+        pi = median_of(runs, pi_command, cwd=pi_oracle)
+        print(f"  pi process       {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
+        print(
+            f"  ratio tether/pi  time {ours['wall'] / pi['wall']:.2f}"
+            f"  memory {ours['rss'] / pi['rss']:.2f}  (target <= 0.50)"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("/tmp/tether-bench-sessions"))
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
+    parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
+    parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
+    args = parser.parse_args(argv)
+    files = [] if args.sizes == "none" else generate(args.out)
+    if args.sizes not in ("all", "none"):
+        wanted = set(args.sizes.split(","))
+        files = [f for f in files if f.stem in wanted]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs")
+    for path in [*files, *args.file]:
+        report(path, args.runs, args.pi_oracle)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Shared pytest fixtures. Keep each fixture small and documented; group by area."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.servers import AnthropicServer, OpenAIServer
+
+# -- loopback LLM servers (tests/servers) --------------------------------------------------------
+
+
+@pytest.fixture
+def openai_server() -> Iterator[OpenAIServer]:
+    """A scripted OpenAI chat-completions server; models.json ``baseUrl`` = ``.base_url``."""
+    with OpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def anthropic_server() -> Iterator[AnthropicServer]:
+    """A scripted Anthropic Messages server; models.json ``baseUrl`` = ``.base_url``."""
+    with AnthropicServer() as server:
+        yield server

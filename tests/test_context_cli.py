@@ -1,0 +1,118 @@
+"""``tether session context`` / ``estimate`` as a user runs them: options, errors, speed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.context_loader import GEN, load_entries
+from tether.core.context import build_session_context
+
+BRANCHED = GEN / "g16-branched.jsonl"
+SMALL = GEN / "g01-tiny-linear.jsonl"
+
+
+def tether(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tether", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+
+
+def context_json(*args: str) -> dict:
+    done = tether("session", "context", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_leaf_option_selects_a_branch_and_null_means_before_the_first_entry() -> None:
+    _, entries = load_entries(BRANCHED)
+    other_leaf = next(e["id"] for e in entries[:40] if e["type"] == "message")
+    result = context_json(str(BRANCHED), "--leaf", other_leaf)
+    expected = build_session_context(entries, other_leaf)
+    assert result["leafId"] == other_leaf
+    assert result["messages"] == expected.messages
+    assert len(result["messages"]) < len(context_json(str(BRANCHED))["messages"])
+    empty = context_json(str(BRANCHED), "--leaf", "null")
+    assert empty["leafId"] is None and empty["messages"] == [] and empty["llmMessages"] == []
+    assert (empty["thinkingLevel"], empty["model"]) == ("off", None)
+
+
+def test_unknown_leaf_and_missing_file_are_one_line_errors() -> None:
+    done = tether("session", "context", str(BRANCHED), "--leaf", "nope")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"tether: error: {BRANCHED}: --leaf: no entry with id 'nope'"
+    ]
+    missing = tether("session", "context", str(GEN / "does-not-exist.jsonl"))
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1
+    assert "does-not-exist.jsonl" in missing.stderr
+
+
+def test_quiet_prints_only_counts() -> None:
+    _, entries = load_entries(BRANCHED)
+    expected = len(build_session_context(entries).messages)
+    done = tether("session", "context", str(BRANCHED), "--quiet", "--json")
+    summary = json.loads(done.stdout)
+    assert summary["messageCount"] == expected and "messages" not in summary
+    text = tether("session", "context", str(BRANCHED), "--quiet").stdout
+    assert text.strip().splitlines() == [
+        f"entries {len(entries)}  messages {expected}  llm messages {summary['llmMessageCount']}"
+    ]
+
+
+def test_text_mode_shows_role_headers_and_truncates_long_content() -> None:
+    path = GEN / "g08-long-outputs.jsonl"
+    done = tether("session", "context", str(path))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("leaf ") and "model " in lines[0]
+    assert any(line.startswith("[1] user") for line in lines)
+    assert any(line.startswith("[") and "toolResult" in line for line in lines)
+    assert any("chars)" in line for line in lines)
+    assert max(len(line) for line in lines) < 400  # >50 KB outputs are not dumped
+
+
+def test_lone_surrogates_survive_the_json_output(tmp_path: Path) -> None:
+    header = {"type": "session", "version": 3, "id": "s1", "timestamp": "2025-01-01T00:00:00.000Z"}
+    message = {"role": "user", "content": [{"type": "text", "text": "cut \ud83d"}], "timestamp": 1}
+    entry = {"type": "message", "id": "a1", "parentId": None, "timestamp": header["timestamp"]}
+    path = tmp_path / "s.jsonl"
+    lines = [json.dumps(header), json.dumps({**entry, "message": message})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = context_json(str(path))
+    assert result["messages"][0]["content"][0]["text"] == "cut \ud83d"
+
+
+def test_estimate_text_mode_lists_entries_and_the_threshold() -> None:
+    done = tether("session", "estimate", str(SMALL), "--window", "1000", "--reserve", "100")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.splitlines()[0].split() == ["id", "type", "role", "tokens"]
+    assert "context tokens" in out and "compaction           yes" in out
+
+
+def test_context_on_a_small_file_is_fast_and_imports_no_heavy_modules() -> None:
+    probe = (
+        "import sys\n"
+        "from tether.core.cli import main\n"
+        f"code = main(['session', 'context', {str(SMALL)!r}, '--quiet'])\n"
+        "loaded = {m.split('.')[0] for m in sys.modules}\n"
+        "heavy = sorted(loaded & {'httpx', 'pydantic', 'tiktoken'})\n"
+        "print(code, heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        assert tether("session", "context", str(SMALL)).returncode == 0
+        timings.append(time.perf_counter() - started)
+    assert min(timings) < 0.3, f"tether session context took {min(timings):.3f}s"

@@ -1,0 +1,249 @@
+"""Shared machinery of the HTTP provider plugins (not a plugin itself).
+
+- :class:`HttpCall` — one POST run in a worker thread; the caller reads lines (SSE) or the
+  body from a queue, so an :class:`AbortSignal` ends the call at once, even before headers.
+- :class:`HttpProvider` — the base class: prepares messages for the provider, builds the
+  request (subclass), feeds an :class:`Assembler` (subclass) and turns every failure into a
+  final ``error`` event with a typed :class:`ProviderError`.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from tether.builtin_plugins._http_errors import exception_error, http_error, structured_error
+from tether.builtin_plugins._stream_parsing import SseEvent, SseParser
+from tether.core.providers import (
+    AbortedError,
+    LlmContext,
+    Model,
+    PermanentError,
+    ProviderError,
+    StreamEvent,
+    StreamOptions,
+    fail_message,
+    new_assistant_message,
+    order_message,
+)
+
+
+@dataclass
+class HttpRequest:
+    url: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+class HttpCall:
+    """One POST whose response is read by a worker thread into a queue.
+
+    :meth:`items` yields ``("open", None)`` once the status is OK, then ``("line", str)`` for
+    each line (``stream=True``) or ``("body", bytes)``; failures raise typed errors.
+    """
+
+    def __init__(
+        self, client: httpx.Client, request: HttpRequest, options: StreamOptions, *, stream: bool
+    ) -> None:
+        self.client, self.request, self.options, self.stream = client, request, options, stream
+        self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.cancelled = False
+        self.response: httpx.Response | None = None
+        self.thread = threading.Thread(target=self._work, name="tether-http", daemon=True)
+
+    def _timeout(self) -> Any:
+        if self.options.timeout is None:
+            return httpx.USE_CLIENT_DEFAULT
+        return httpx.Timeout(self.options.timeout, connect=min(self.options.timeout, 30.0))
+
+    def _work(self) -> None:
+        req = self.request
+        try:
+            with self.client.stream(
+                "POST", req.url, json=req.body, headers=req.headers, timeout=self._timeout()
+            ) as response:
+                self.response = response
+                if self.cancelled:
+                    return
+                status = response.status_code
+                if status >= 400:
+                    error = http_error(status, response.read(), response.headers)
+                    self.queue.put(("error", error))
+                    return
+                self.queue.put(("open", None))
+                if self.stream:
+                    for line in response.iter_lines():
+                        if self.cancelled:
+                            return
+                        self.queue.put(("line", line))
+                else:
+                    self.queue.put(("body", response.read()))
+            self.queue.put(("end", None))
+        except BaseException as exc:  # everything is reported to the reading side
+            self.queue.put(("error", exc))
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        signal = self.options.signal
+        if signal is not None:
+            if signal.aborted:
+                raise AbortedError("Request was aborted")
+            signal.on_abort(lambda: self.queue.put(("abort", None)))
+        self.thread.start()
+        while True:
+            kind, value = self.queue.get()
+            if kind == "abort" or (signal is not None and signal.aborted):
+                raise AbortedError("Request was aborted")
+            if kind == "end":
+                return
+            if kind == "error":
+                raise exception_error(value)
+            yield kind, value
+
+    def close(self) -> None:
+        """Stop the worker: mark cancelled and shut the socket so a blocked read returns."""
+        self.cancelled = True
+        response = self.response
+        if response is None or not self.thread.is_alive():
+            return
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+class Assembler:
+    """Builds the assistant message from one API's events (subclass per API)."""
+
+    def __init__(self, model: Model, context: LlmContext) -> None:
+        self.model = model
+        self.context = context
+        self.message = new_assistant_message(model)
+
+    def feed(self, event: SseEvent) -> Iterator[StreamEvent]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def parse_body(self, data: dict[str, Any]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def finish(self, *, failed: bool = False) -> None:
+        """Finalize blocks and usage; unless ``failed``, raise if the answer is incomplete."""
+
+
+class HttpProvider:
+    """Base of the HTTP adapters: ``stream`` and ``complete`` over :class:`HttpCall`."""
+
+    api = ""
+    assembler: type[Assembler] = Assembler
+
+    def build_request(
+        self, model: Model, context: LlmContext, options: StreamOptions, *, stream: bool
+    ) -> HttpRequest:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def stream(
+        self, model: Model, context: LlmContext, options: StreamOptions
+    ) -> Iterator[StreamEvent]:
+        context = prepared_context(model, context)
+        asm = self.assembler(model, context)
+        with _client(options) as client:
+            call: HttpCall | None = None
+            try:
+                call = HttpCall(
+                    client,
+                    self.build_request(model, context, options, stream=True),
+                    options,
+                    stream=True,
+                )
+                parser = SseParser()
+                for kind, value in call.items():
+                    if kind == "open":
+                        yield StreamEvent("start", partial=asm.message)
+                        continue
+                    event = parser.line(value)
+                    if event is not None:
+                        yield from asm.feed(event)
+                tail = parser.flush()
+                if tail is not None:
+                    yield from asm.feed(tail)
+                asm.finish()
+            except Exception as exc:
+                error = exception_error(exc)
+                asm.finish(failed=True)
+                yield StreamEvent("error", message=fail_message(asm.message, error), error=error)
+                return
+            finally:
+                if call is not None:
+                    call.close()
+        yield StreamEvent("done", message=order_message(asm.message))
+
+    def complete(self, model: Model, context: LlmContext, options: StreamOptions) -> StreamEvent:
+        context = prepared_context(model, context)
+        asm = self.assembler(model, context)
+        with _client(options) as client:
+            call: HttpCall | None = None
+            try:
+                call = HttpCall(
+                    client,
+                    self.build_request(model, context, options, stream=False),
+                    options,
+                    stream=False,
+                )
+                for kind, value in call.items():
+                    if kind == "body":
+                        data = json.loads(value)
+                        if isinstance(data, dict) and data.get("error"):
+                            raise structured_error(data["error"])
+                        asm.parse_body(data if isinstance(data, dict) else {})
+                asm.finish()
+            except Exception as exc:
+                error = exception_error(exc)
+                if isinstance(exc, ValueError) and not isinstance(exc, ProviderError):
+                    error = PermanentError(f"invalid JSON from the provider: {exc}")
+                asm.finish(failed=True)
+                return StreamEvent("error", message=fail_message(asm.message, error), error=error)
+            finally:
+                if call is not None:
+                    call.close()
+        return StreamEvent("done", message=order_message(asm.message))
+
+
+class _client:
+    """``options.client`` as is, or a temporary default client closed afterwards."""
+
+    def __init__(self, options: StreamOptions) -> None:
+        self.given = options.client
+        self.own: httpx.Client | None = None
+
+    def __enter__(self) -> httpx.Client:
+        if self.given is not None:
+            return self.given
+        from tether.builtin_plugins.http_client import new_client
+
+        self.own = new_client()
+        return self.own
+
+    def __exit__(self, *exc: object) -> None:
+        if self.own is not None:
+            self.own.close()
+
+
+def prepared_context(model: Model, context: LlmContext) -> LlmContext:
+    """The context with pi's provider-side transforms applied (spec §3.1)."""
+    from tether.core.context import prepare_for_provider
+
+    messages = prepare_for_provider(context.messages, model)
+    return LlmContext(context.system_prompt, messages, context.tools)
+
+
+def data_url(block: dict[str, Any]) -> str:
+    return f"data:{block.get('mimeType', 'image/png')};base64,{block.get('data', '')}"

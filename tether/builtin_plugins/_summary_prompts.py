@@ -1,0 +1,193 @@
+"""The LLM summarizer's prompts (tether's own wording) and the layout of its request.
+
+The request has pi's structure: a system prompt and ONE user message whose single text block
+is ``<conversation>\\n…\\n</conversation>\\n\\n``, then — in update mode —
+``<previous-summary>\\n…\\n</previous-summary>\\n\\n``, then the instructions, optionally
+followed by ``\\n\\nAdditional focus: <text>``. The sections asked for are exactly pi's.
+"""
+
+from __future__ import annotations
+
+SYSTEM_PROMPT = (
+    "You write context checkpoints. You are shown the transcript of a working session between "
+    "a user and an AI coding assistant, and your only job is to condense it into the "
+    "structured summary that the instructions describe.\n\n"
+    "You are not a participant: do not reply to the user, do not carry on the assistant's "
+    "work and do not answer questions found in the transcript. Output the summary and nothing "
+    "else."
+)
+
+_EXACT = "Copy file paths, function names and error messages exactly as they appear."
+
+_CHECKPOINT_LAYOUT = """## Goal
+{goal}
+
+## Constraints & Preferences
+- {constraints}
+
+## Progress
+### Done
+- [x] {done}
+
+### In Progress
+- [ ] {in_progress}
+
+### Blocked
+- {blocked}
+
+## Key Decisions
+- **[Decision]**: {decision}
+
+## Next Steps
+1. {next_steps}
+"""
+
+_CRITICAL = """
+## Critical Context
+- {critical}
+"""
+
+HISTORY_INSTRUCTIONS = (
+    "Condense the transcript above into a checkpoint that a different assistant will read to "
+    "pick the work up where it stopped. That assistant sees only this checkpoint and the most "
+    "recent messages, so keep everything it needs to continue.\n\n"
+    "Answer with these sections, headings spelled exactly as shown:\n\n"
+    + _CHECKPOINT_LAYOUT.format(
+        goal="[The outcome the user wants; several lines if the session covered several tasks]",
+        constraints='[Rules, requirements and preferences the user stated, or "(none)"]',
+        done="[Finished work and changes]",
+        in_progress="[Work that was under way]",
+        blocked="[Problems that stop progress, if any]",
+        decision="[Why it was made]",
+        next_steps="[What to do next, in order]",
+    )
+    + _CRITICAL.format(
+        critical='[Facts, data and references the work cannot continue without, or "(none)"]'
+    )
+    + f"\nBe brief in every section. {_EXACT}"
+)
+
+UPDATE_INSTRUCTIONS = (
+    "The transcript above holds only the messages that came AFTER the checkpoint given in "
+    "<previous-summary>. Write the new checkpoint by folding them into it:\n"
+    "- keep every fact of the previous checkpoint unless the new messages make it obsolete;\n"
+    "- add the new progress, decisions and context;\n"
+    "- move items from In Progress to Done once they are finished;\n"
+    "- rewrite Next Steps for the state the work is in now.\n\n"
+    "Answer with the same sections, headings spelled exactly as shown:\n\n"
+    + _CHECKPOINT_LAYOUT.format(
+        goal="[The goals so far, plus any new ones]",
+        constraints="[Earlier ones kept, new ones added]",
+        done="[Earlier finished items and the newly finished ones]",
+        in_progress="[What is under way now]",
+        blocked="[Blockers that still hold; drop the resolved ones]",
+        decision="[Why it was made] (earlier decisions kept)",
+        next_steps="[What to do next, given the current state]",
+    )
+    + _CRITICAL.format(critical="[Earlier context kept, new context added]")
+    + f"\nBe brief in every section. {_EXACT}"
+)
+
+TURN_PREFIX_INSTRUCTIONS = (
+    "The transcript above is the beginning of a single turn that was too long to keep whole. "
+    "The end of that turn (the most recent work) stays in the context word for word; this "
+    "beginning is replaced by your summary. Write what a reader of the kept end needs to know "
+    "from the beginning:\n\n"
+    "## Original Request\n[What the user asked for in this turn]\n\n"
+    "## Early Progress\n- [Work done and decisions taken in this beginning]\n\n"
+    "## Context for Suffix\n- [Facts needed to make sense of the kept recent work]\n\n"
+    f"Keep it short: only what the kept part depends on. {_EXACT}"
+)
+
+TURN_PREFIX_UPDATE_INSTRUCTIONS = (
+    "The transcript above continues the beginning of a long turn whose earlier part is "
+    "summarized in <previous-summary>. Fold it into that summary, keeping its facts, with the "
+    "same three sections, headings spelled exactly as shown:\n\n"
+    "## Original Request\n[What the user asked for in this turn]\n\n"
+    "## Early Progress\n- [Work done and decisions taken so far]\n\n"
+    "## Context for Suffix\n- [Facts needed to make sense of the kept recent work]\n\n"
+    f"Keep it short. {_EXACT}"
+)
+
+BRANCH_INSTRUCTIONS = (
+    "The transcript above is a branch of the conversation that the user is now leaving. "
+    "Summarize it so that whoever comes back to it later knows what was tried and how far it "
+    "got.\n\n"
+    "Answer with these sections, headings spelled exactly as shown:\n\n"
+    + _CHECKPOINT_LAYOUT.format(
+        goal="[What the user was trying to achieve in this branch]",
+        constraints='[Rules, requirements and preferences the user stated, or "(none)"]',
+        done="[Finished work and changes]",
+        in_progress="[Work started but not finished]",
+        blocked="[Problems that stopped progress, if any]",
+        decision="[Why it was made]",
+        next_steps="[What would continue this work]",
+    )
+    + f"\nBe brief in every section. {_EXACT}"
+)
+
+BRANCH_UPDATE_INSTRUCTIONS = (
+    "The transcript above continues the branch summarized in <previous-summary>. Fold it into "
+    "that summary, keeping its facts and adding the new ones, with the same sections "
+    "(Goal, Constraints & Preferences, Progress with Done / In Progress / Blocked, "
+    f"Key Decisions, Next Steps), headings spelled exactly as before. {_EXACT}"
+)
+
+INSTRUCTIONS: dict[str, str] = {
+    "summary": HISTORY_INSTRUCTIONS,
+    "updateSummary": UPDATE_INSTRUCTIONS,
+    "turnPrefix": TURN_PREFIX_INSTRUCTIONS,
+    "updateTurnPrefix": TURN_PREFIX_UPDATE_INSTRUCTIONS,
+    "branchSummary": BRANCH_INSTRUCTIONS,
+    "updateBranchSummary": BRANCH_UPDATE_INSTRUCTIONS,
+}
+
+SECTION_HEADINGS = (
+    "## Goal",
+    "## Constraints & Preferences",
+    "## Progress",
+    "### Done",
+    "### In Progress",
+    "### Blocked",
+    "## Key Decisions",
+    "## Next Steps",
+    "## Critical Context",
+)
+
+
+def prompt_kind(request_kind: str, *, update: bool) -> str:
+    """pi's request kind for a ``SummarizeRequest.kind`` (``update`` = a summary to fold into)."""
+    base = {"compaction": "summary", "turn_prefix": "turnPrefix", "branch": "branchSummary"}
+    kind = base.get(request_kind, "summary")
+    if not update:
+        return kind
+    return {"summary": "updateSummary"}.get(kind, "update" + kind[0].upper() + kind[1:])
+
+
+def instructions_for(
+    kind: str, custom_instructions: str | None = None, *, replace: bool = False
+) -> str:
+    """The instruction text; ``Additional focus`` appended, or replacing it when ``replace``."""
+    custom = (custom_instructions or "").strip()
+    if custom and replace:
+        return custom
+    base = INSTRUCTIONS[kind]
+    return f"{base}\n\nAdditional focus: {custom}" if custom else base
+
+
+def user_text(conversation: str, instructions: str, previous_summary: str | None = None) -> str:
+    """The single user text block of a summarization request (pi's layout)."""
+    text = f"<conversation>\n{conversation}\n</conversation>\n\n"
+    if previous_summary:
+        text += f"<previous-summary>\n{previous_summary}\n</previous-summary>\n\n"
+    return text + instructions
+
+
+__all__ = [
+    "INSTRUCTIONS",
+    "SECTION_HEADINGS",
+    "SYSTEM_PROMPT",
+    "instructions_for",
+    "prompt_kind",
+    "user_text",
+]

@@ -1,0 +1,315 @@
+"""Compaction orchestration: pi's manual/automatic compaction flow, run entirely through hooks.
+
+:func:`compact` asks ``prepare_compaction`` what to summarize, lets ``session_before_compact``
+cancel or supply the compaction, asks ``summarize`` for the history (and, for a split turn,
+the turn prefix), appends the cumulative ``<read-files>``/``<modified-files>`` lists, writes
+one ``compaction`` entry and fires ``session_compact``. The kernel decides nothing about
+*how* to summarize or where to cut: those are plugins.
+
+Guarantees: nothing to compact → no summarizer call (design §8.10); a split turn with no new
+history keeps the previous summary instead of pi's "No prior history." (§8.9); a failing
+strategy, hook or summarizer raises a :class:`TetherError` naming the plugin, and the session
+file is left byte-for-byte as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tether.core.errors import TetherError
+from tether.core.file_tracking import file_lists, format_file_lists, strip_file_lists
+from tether.core.hook_calls import SessionView, call_hook, notify_hook
+from tether.hookspecs.events import (
+    BeforeCompactEvent,
+    Cancel,
+    CompactEvent,
+    CompactionPreparation,
+    CompactionSettings,
+    CustomCompaction,
+    Entry,
+    NothingToCompact,
+    SummarizeRequest,
+    Summary,
+)
+
+Progress = Callable[[str], None]
+Reason = Literal["manual", "threshold", "overflow"]
+
+SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
+NO_PRIOR_HISTORY = "No prior history."
+HISTORY_SHARE = 0.8  # history summary output budget: 80% of reserveTokens (pi)
+TURN_PREFIX_SHARE = 0.5  # turn-prefix summary output budget: 50% of reserveTokens (pi)
+
+
+@dataclass
+class CompactionOutcome:
+    """What :func:`compact` did.
+
+    ``status``: ``compacted`` (``entry`` written), ``nothing`` (``reason`` says why; no model
+    call) or ``cancelled`` (a plugin's ``Cancel``; ``reason`` is its reason). ``summarizer``
+    names who wrote the summary (a ``Summary.summarizer``, or ``"plugin"`` for a compaction
+    supplied by ``session_before_compact``). ``warnings`` are failures after the entry was
+    written (a ``session_compact`` observer that raised).
+    """
+
+    status: Literal["compacted", "nothing", "cancelled"]
+    entry: Entry | None = None
+    preparation: CompactionPreparation | None = None
+    reason: str = ""
+    summarizer: str = ""
+    from_hook: bool = False
+    summaries: list[Summary] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def compaction_settings(settings: Any) -> CompactionSettings:
+    """The ``compaction`` block of tether's settings as the hooks' :class:`CompactionSettings`."""
+    block = getattr(settings, "compaction", None)
+    if block is None:
+        return CompactionSettings()
+    return CompactionSettings(
+        enabled=block.enabled,
+        reserve_tokens=block.reserve_tokens,
+        keep_recent_tokens=block.keep_recent_tokens,
+    )
+
+
+def summarizer_settings(settings: Any, section: str = "compaction") -> dict[str, Any]:
+    """A settings block as camelCase JSON for ``SummarizeRequest.settings``."""
+    block = getattr(settings, section, None)
+    if block is None:
+        return {}
+    return block.model_dump(by_alias=True, exclude_none=True)
+
+
+@contextmanager
+def summary_request_base(
+    hooks: Any,
+    settings: Any,
+    context: Any,
+    signal: Any = None,
+    overrides: dict[str, Any] | None = None,
+) -> Iterator[SummarizeRequest]:
+    """The fields every summarize request of one operation shares, with a provider registry
+    (closed afterwards) so LLM summarizers reuse models.json and the ``http_client`` hook.
+
+    ``settings`` of the request is the ``compaction`` block (``summarizer``, ``model``…)
+    updated with ``overrides`` (a branch summary passes ``branchSummary``'s reserve)."""
+    from tether.core.models import ProviderRegistry
+
+    registry = ProviderRegistry(hooks.pm, settings=settings)
+    try:
+        yield SummarizeRequest(
+            kind="compaction",
+            messages=[],
+            settings={**summarizer_settings(settings), **(overrides or {})},
+            model=context.model,
+            registry=registry,
+            thinking_level=context.thinking_level,
+            signal=signal,
+            app_settings=settings,
+        )
+    finally:
+        registry.close()
+
+
+def _failure(session: Any) -> str:
+    return f"{getattr(session, 'file', None) or 'session'}: compaction failed (session unchanged)"
+
+
+def compact(
+    session: Any,
+    hooks: Any,
+    settings: Any,
+    *,
+    custom_instructions: str | None = None,
+    reason: Reason = "manual",
+    progress: Progress | None = None,
+    signal: Any = None,
+) -> CompactionOutcome:
+    """Compact the active branch of ``session`` and return what happened.
+
+    ``session`` is a :class:`tether.core.session.Session`; ``hooks`` a
+    :class:`tether.core.hooks.Hooks`; ``settings`` the resolved :class:`Settings`.
+    ``progress`` receives short status lines (``"summarizing 42 messages"``…); ``signal``
+    (an :class:`~tether.core.abort.AbortSignal`) is handed to the summarizers.
+    """
+    say = progress or (lambda _line: None)
+    failure = _failure(session)
+    context = session.build_context()
+    view = SessionView(session, hooks, context.model)
+    path = session.get_branch()
+    say("preparing compaction")
+    preparation = call_hook(
+        hooks,
+        "prepare_compaction",
+        failure=failure,
+        path=path,
+        settings=compaction_settings(settings),
+        session=view,
+    )
+    if preparation is None:
+        raise TetherError(f"{failure}: no plugin answered prepare_compaction")
+    if isinstance(preparation, NothingToCompact):
+        return CompactionOutcome("nothing", reason=preparation.reason)
+
+    event = BeforeCompactEvent(preparation, path, custom_instructions, reason)
+    answer = call_hook(hooks, "session_before_compact", failure=failure, event=event, session=view)
+    if isinstance(answer, Cancel):
+        return CompactionOutcome("cancelled", preparation=preparation, reason=answer.reason)
+    if isinstance(answer, CustomCompaction):
+        summary, first_kept, tokens_before = (
+            answer.summary,
+            answer.first_kept_entry_id,
+            answer.tokens_before,
+        )
+        details, from_hook, summaries = answer.details, True, []
+    else:
+        with summary_request_base(hooks, settings, context, signal) as base:
+            text, summaries = summarize_preparation(
+                hooks, preparation, base, event.custom_instructions, say, failure
+            )
+        read_files, modified_files = file_lists(preparation.file_ops)
+        summary = text + format_file_lists(read_files, modified_files)
+        details = {"readFiles": read_files, "modifiedFiles": modified_files}
+        strategy_details = preparation.extra.get("details")
+        if isinstance(strategy_details, dict):
+            details.update(strategy_details)
+        first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
+        from_hook = False
+
+    written = session.append_compaction(
+        summary, first_kept, tokens_before, details=details, from_hook=from_hook
+    )
+    entry = _entry_of(session, written)
+    outcome = CompactionOutcome(
+        "compacted",
+        entry,
+        preparation,
+        summarizer=summarizer_names(summaries) if summaries else "plugin",
+        from_hook=from_hook,
+        summaries=summaries,
+    )
+    say(f"wrote compaction entry {entry.get('id')}")
+    notify_hook(
+        hooks,
+        "session_compact",
+        outcome.warnings,
+        event=CompactEvent(entry, from_hook),
+        session=view,
+    )
+    return outcome
+
+
+def summarize_preparation(
+    hooks: Any,
+    preparation: CompactionPreparation,
+    base: SummarizeRequest,
+    custom_instructions: str | None,
+    say: Progress,
+    failure: str,
+) -> tuple[str, list[Summary]]:
+    """The summary text of a preparation (without file lists) and the summarizers' answers.
+
+    A split turn gets two requests — the history (kind ``compaction``) and the turn prefix
+    (kind ``turn_prefix``) — merged as pi merges them.
+    """
+    reserve = preparation.settings.reserve_tokens
+    history_budget = int(HISTORY_SHARE * reserve)
+    if not (preparation.is_split_turn and preparation.turn_prefix_messages):
+        history = _ask(
+            hooks, base, "compaction", preparation.messages_to_summarize, history_budget,
+            preparation.previous_summary, custom_instructions, say, failure,
+        )
+        return history.text, [history]
+    answers: list[Summary] = []
+    if preparation.messages_to_summarize:
+        answer = _ask(
+            hooks, base, "compaction", preparation.messages_to_summarize, history_budget,
+            preparation.previous_summary, custom_instructions, say, failure,
+        )
+        history_text = answer.text
+        answers.append(answer)
+    elif preparation.previous_summary:
+        history_text = strip_file_lists(preparation.previous_summary)  # §8.9: keep it
+    else:
+        history_text = NO_PRIOR_HISTORY
+    prefix = _ask(
+        hooks, base, "turn_prefix", preparation.turn_prefix_messages,
+        int(TURN_PREFIX_SHARE * reserve), None, None, say, failure,
+    )
+    answers.append(prefix)
+    return history_text + SPLIT_TURN_SEPARATOR + prefix.text, answers
+
+
+def summarizer_names(summaries: list[Summary]) -> str:
+    """``"llm"``, or ``"a+b"`` when two summarizers answered the two parts of a split turn."""
+    return "+".join(dict.fromkeys(s.summarizer for s in summaries))
+
+
+def _ask(
+    hooks: Any,
+    base: SummarizeRequest,
+    kind: Literal["compaction", "turn_prefix", "branch"],
+    messages: list[dict[str, Any]],
+    max_tokens: int,
+    previous_summary: str | None,
+    custom_instructions: str | None,
+    say: Progress,
+    failure: str,
+) -> Summary:
+    label = {"compaction": "history", "turn_prefix": "split-turn prefix", "branch": "branch"}[kind]
+    say(f"summarizing {len(messages)} messages ({label})")
+    request = SummarizeRequest(
+        kind=kind,
+        messages=messages,
+        previous_summary=previous_summary,
+        custom_instructions=custom_instructions,
+        max_tokens=max_tokens,
+        settings=dict(base.settings),
+        model=base.model,
+        registry=base.registry,
+        thinking_level=base.thinking_level,
+        signal=base.signal,
+        app_settings=base.app_settings,
+    )
+    return request_summary(hooks, request, failure)
+
+
+def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summary:
+    """Call ``summarize``; no answer, a failure or an empty text is a :class:`TetherError`."""
+    answer = call_hook(hooks, "summarize", failure=failure, request=request)
+    if answer is None:
+        wanted = request.settings.get("summarizer")
+        hint = f" (setting compaction.summarizer is '{wanted}')" if wanted else ""
+        raise TetherError(f"{failure}: no summarizer answered the {request.kind} request{hint}")
+    if not isinstance(answer, Summary):
+        raise TetherError(f"{failure}: summarize returned {type(answer).__name__}, not a Summary")
+    if not answer.text.strip():
+        raise TetherError(f"{failure}: summarizer '{answer.summarizer}' returned an empty summary")
+    return answer
+
+
+def _entry_of(session: Any, written: Any) -> Entry:
+    """``append_*`` returns the new entry or its id; give back the entry."""
+    if isinstance(written, dict):
+        return written
+    entry = session.get_entry(written)
+    if entry is None:
+        raise TetherError(f"session did not return the entry it appended ({written!r})")
+    return entry
+
+
+__all__ = [
+    "NO_PRIOR_HISTORY",
+    "SPLIT_TURN_SEPARATOR",
+    "CompactionOutcome",
+    "compact",
+    "compaction_settings",
+    "request_summary",
+    "summarize_preparation",
+    "summarizer_settings",
+]

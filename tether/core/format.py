@@ -1,0 +1,478 @@
+"""pi's session format v3: records as plain dicts, written exactly as pi's ``JSON.stringify``.
+
+Hot paths work on plain dicts. This module gives:
+
+- :func:`dumps_record` — one record as JS ``JSON.stringify`` writes it (byte-identical lines);
+- :func:`new_entry_id`, :func:`new_session_id`, :func:`iso_now`, :func:`date_parse_ms`;
+- entry constructors (``make_*``) producing dicts in pi's key order (§1.5 of the spec), unset
+  optionals omitted, ``parentId: null`` kept.
+
+The pydantic models of the format (header, the nine entry types, messages, content blocks) live
+in :mod:`tether.core.format_models` and are importable from here lazily (``from
+tether.core.format import SessionHeader``), so that importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+import uuid
+from collections.abc import Container, Mapping
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from typing import Any, Final
+
+CURRENT_SESSION_VERSION: Final = 3
+ENTRY_TYPES: Final = (
+    "message",
+    "thinking_level_change",
+    "model_change",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "label",
+    "session_info",
+)
+THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh")
+
+# --------------------------------------------------------------------------------------------
+# JSON.stringify
+# --------------------------------------------------------------------------------------------
+
+_MAX_SAFE = 2**53
+_SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
+
+
+def js_number(value: float | int) -> str:
+    """``JSON.stringify`` of a number: ``1`` not ``1.0``, ``1e-7`` not ``1e-07``, NaN → ``null``."""
+    if isinstance(value, int):
+        if -_MAX_SAFE < value < _MAX_SAFE:
+            return str(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            return "null"
+    if not math.isfinite(value):
+        return "null"
+    if value == 0:
+        return "0"
+    text = repr(abs(value))
+    mantissa, _, exp_text = text.partition("e")
+    int_part, _, frac = mantissa.partition(".")
+    digits = int_part + frac
+    point = len(int_part) + (int(exp_text) if exp_text else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    k = len(digits)
+    sign = "-" if value < 0 else ""
+    if k <= point <= 21:
+        return sign + digits + "0" * (point - k)
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * (-point) + digits
+    exponent = point - 1
+    exp_part = f"e+{exponent}" if exponent >= 0 else f"e-{-exponent}"
+    body = digits if k == 1 else digits[0] + "." + digits[1:]
+    return sign + body + exp_part
+
+
+def _is_index_key(key: str) -> bool:
+    return key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 4294967295
+
+
+def _ordered_keys(obj: Mapping[Any, Any]) -> list[tuple[str, Any]]:
+    items = [(k if isinstance(k, str) else _key_text(k), v) for k, v in obj.items()]
+    if not any(k[:1].isdigit() for k, _ in items):
+        return items
+    index = sorted((it for it in items if _is_index_key(it[0])), key=lambda it: int(it[0]))
+    return index + [it for it in items if not _is_index_key(it[0])]
+
+
+def _key_text(key: Any) -> str:
+    if isinstance(key, bool) or key is None:
+        return "true" if key is True else "false" if key is False else "null"
+    if isinstance(key, (int, float)):
+        return js_number(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+
+
+def _encode(obj: Any, out: list[str]) -> None:
+    kind = type(obj)
+    if kind is str:
+        out.append(encode_basestring(obj))
+    elif kind is dict or isinstance(obj, Mapping):
+        first = True
+        out.append("{")
+        for key, value in _ordered_keys(obj):
+            if not first:
+                out.append(",")
+            first = False
+            out.append(encode_basestring(key))
+            out.append(":")
+            _encode(value, out)
+        out.append("}")
+    elif kind is list or kind is tuple:
+        out.append("[")
+        for i, value in enumerate(obj):
+            if i:
+                out.append(",")
+            _encode(value, out)
+        out.append("]")
+    elif obj is None:
+        out.append("null")
+    elif obj is True:
+        out.append("true")
+    elif obj is False:
+        out.append("false")
+    elif isinstance(obj, (int, float)):
+        out.append(js_number(obj))
+    elif isinstance(obj, str):
+        out.append(encode_basestring(str(obj)))
+    elif isinstance(obj, (list, tuple)):
+        _encode(list(obj), out)
+    else:
+        raise TypeError(f"cannot serialize {type(obj).__name__} in a session record")
+
+
+def _escape_surrogates(match: re.Match[str]) -> str:
+    text = match.group(0)
+    if len(text) == 2:  # a split pair is one character to JS
+        return (text.encode("utf-16-le", "surrogatepass")).decode("utf-16-le")
+    return f"\\u{ord(text):04x}"
+
+
+def dumps_record(obj: Any) -> str:
+    """``JSON.stringify(obj)``: compact, raw non-ASCII, key order kept, JS number formatting.
+
+    Array-index keys (``"0"``, ``"12"``) come first in ascending order as in a JS object; a lone
+    surrogate is escaped (``\\udc00``) as JS does. No trailing newline.
+    """
+    out: list[str] = []
+    _encode(obj, out)
+    text = "".join(out)
+    if _SURROGATES.search(text) is not None:
+        text = _SURROGATES.sub(_escape_surrogates, text)
+    return text
+
+
+def dumps_line(obj: Any) -> bytes:
+    """One JSONL line (UTF-8, ending in ``\\n``) for ``obj``."""
+    return (dumps_record(obj) + "\n").encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+# Ids and time
+# --------------------------------------------------------------------------------------------
+
+
+def new_entry_id(existing: Container[str]) -> str:
+    """An 8-hex entry id not in ``existing`` (100 tries, then a full UUID), like pi's."""
+    for _ in range(100):
+        candidate = uuid.uuid4().hex[:8]
+        if candidate not in existing:
+            return candidate
+    return str(uuid.uuid4())
+
+
+def new_session_id() -> str:
+    """A UUIDv7 (time-ordered), as pi 0.73 uses for session ids."""
+    ms = time.time_ns() // 1_000_000
+    rand = int.from_bytes(os.urandom(10), "big")
+    value = (ms & (2**48 - 1)) << 80 | 0x7 << 76 | (rand >> 68) << 64 | 0b10 << 62
+    value |= rand & (2**62 - 1)
+    return str(uuid.UUID(int=value))
+
+
+def now_ms() -> int:
+    """Wall clock in epoch milliseconds (``Date.now()``)."""
+    return time.time_ns() // 1_000_000
+
+
+def iso_from_ms(ms: int) -> str:
+    """``new Date(ms).toISOString()``: ``YYYY-MM-DDTHH:mm:ss.sssZ``."""
+    seconds, millis = divmod(int(ms), 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"
+
+
+def iso_now() -> str:
+    """The current time as pi writes entry timestamps."""
+    return iso_from_ms(now_ms())
+
+
+_ISO = re.compile(
+    r"([+-]\d{6}|\d{4})(?:-(\d\d)(?:-(\d\d))?)?"
+    r"(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d+))?)?(Z|[+-]\d\d:\d\d)?)?"
+)
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    year -= month <= 2
+    era = (year if year >= 0 else year - 399) // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def date_parse_ms(value: Any) -> int | None:
+    """``Date.parse`` for ISO timestamps (zone-less read as UTC); ``None`` where JS gives NaN.
+
+    Follows V8's leniency for the ISO form (day up to 31 rolls over, ``24:00`` is midnight,
+    any number of fraction digits); other textual date formats are not supported (``None``).
+    """
+    if not isinstance(value, str):
+        return None
+    match = _ISO.fullmatch(value)
+    if match is None:
+        return None
+    year_t, month_t, day_t, hour_t, minute_t, second_t, frac_t, zone = match.groups()
+    if year_t == "-000000":
+        return None
+    month, day = int(month_t or 1), int(day_t or 1)
+    hour, minute, second = int(hour_t or 0), int(minute_t or 0), int(second_t or 0)
+    millis = int((frac_t or "0")[:3].ljust(3, "0"))
+    if not (1 <= month <= 12 and 1 <= day <= 31 and minute <= 59 and second <= 59):
+        return None
+    if hour > 24 or (hour == 24 and (minute or second or millis)):
+        return None
+    offset = 0
+    if zone and zone not in ("Z", "z"):
+        oh, om = int(zone[1:3]), int(zone[4:6])
+        if oh > 23 or om > 59:
+            return None
+        offset = (oh * 60 + om) * (1 if zone[0] == "+" else -1)
+    days = _days_from_civil(int(year_t), month, day)
+    total = ((days * 24 + hour) * 60 + minute - offset) * 60 + second
+    ms = total * 1000 + millis
+    return ms if abs(ms) <= 8.64e15 else None
+
+
+# --------------------------------------------------------------------------------------------
+# Records in pi's key order
+# --------------------------------------------------------------------------------------------
+
+
+def _base(kind: str, entry_id: str, parent_id: str | None, timestamp: str | None) -> dict[str, Any]:
+    return {
+        "type": kind,
+        "id": entry_id,
+        "parentId": parent_id,
+        "timestamp": timestamp or iso_now(),
+    }
+
+
+def make_header(
+    cwd: str,
+    session_id: str | None = None,
+    timestamp: str | None = None,
+    parent_session: str | None = None,
+) -> dict[str, Any]:
+    """A v3 session header: type, version, id, timestamp, cwd[, parentSession]."""
+    header: dict[str, Any] = {
+        "type": "session",
+        "version": CURRENT_SESSION_VERSION,
+        "id": session_id or new_session_id(),
+        "timestamp": timestamp or iso_now(),
+        "cwd": cwd,
+    }
+    if parent_session is not None:
+        header["parentSession"] = parent_session
+    return header
+
+
+def make_message_entry(
+    entry_id: str, parent_id: str | None, message: dict[str, Any], timestamp: str | None = None
+) -> dict[str, Any]:
+    entry = _base("message", entry_id, parent_id, timestamp)
+    entry["message"] = message
+    return entry
+
+
+def make_thinking_level_change(
+    entry_id: str, parent_id: str | None, thinking_level: str, timestamp: str | None = None
+) -> dict[str, Any]:
+    entry = _base("thinking_level_change", entry_id, parent_id, timestamp)
+    entry["thinkingLevel"] = thinking_level
+    return entry
+
+
+def make_model_change(
+    entry_id: str, parent_id: str | None, provider: str, model_id: str, timestamp: str | None = None
+) -> dict[str, Any]:
+    entry = _base("model_change", entry_id, parent_id, timestamp)
+    entry["provider"] = provider
+    entry["modelId"] = model_id
+    return entry
+
+
+def make_compaction(
+    entry_id: str,
+    parent_id: str | None,
+    summary: str,
+    first_kept_entry_id: str,
+    tokens_before: int,
+    details: Any = None,
+    from_hook: bool | None = None,
+    timestamp: str | None = None,
+) -> dict[str, Any]:
+    """``details``/``from_hook`` left ``None`` are omitted (pi's ``undefined``)."""
+    entry = _base("compaction", entry_id, parent_id, timestamp)
+    entry["summary"] = summary
+    entry["firstKeptEntryId"] = first_kept_entry_id
+    entry["tokensBefore"] = tokens_before
+    if details is not None:
+        entry["details"] = details
+    if from_hook is not None:
+        entry["fromHook"] = from_hook
+    return entry
+
+
+def make_branch_summary(
+    entry_id: str,
+    parent_id: str | None,
+    from_id: str,
+    summary: str,
+    details: Any = None,
+    from_hook: bool | None = None,
+    timestamp: str | None = None,
+) -> dict[str, Any]:
+    entry = _base("branch_summary", entry_id, parent_id, timestamp)
+    entry["fromId"] = from_id
+    entry["summary"] = summary
+    if details is not None:
+        entry["details"] = details
+    if from_hook is not None:
+        entry["fromHook"] = from_hook
+    return entry
+
+
+def make_custom(
+    entry_id: str,
+    parent_id: str | None,
+    custom_type: str,
+    data: Any = None,
+    timestamp: str | None = None,
+) -> dict[str, Any]:
+    """A ``custom`` entry; pi's order is type, customType, data, id, parentId, timestamp."""
+    entry: dict[str, Any] = {"type": "custom", "customType": custom_type}
+    if data is not None:
+        entry["data"] = data
+    entry.update(id=entry_id, parentId=parent_id, timestamp=timestamp or iso_now())
+    return entry
+
+
+def make_custom_message(
+    entry_id: str,
+    parent_id: str | None,
+    custom_type: str,
+    content: str | list[dict[str, Any]],
+    display: bool,
+    details: Any = None,
+    timestamp: str | None = None,
+) -> dict[str, Any]:
+    """pi's order: type, customType, content, display, details, id, parentId, timestamp."""
+    entry: dict[str, Any] = {
+        "type": "custom_message",
+        "customType": custom_type,
+        "content": content,
+        "display": display,
+    }
+    if details is not None:
+        entry["details"] = details
+    entry.update(id=entry_id, parentId=parent_id, timestamp=timestamp or iso_now())
+    return entry
+
+
+def make_label(
+    entry_id: str,
+    parent_id: str | None,
+    target_id: str,
+    label: str | None = None,
+    timestamp: str | None = None,
+) -> dict[str, Any]:
+    """A ``label`` entry; ``label=None`` clears the target's label (the key is omitted)."""
+    entry = _base("label", entry_id, parent_id, timestamp)
+    entry["targetId"] = target_id
+    if label is not None:
+        entry["label"] = label
+    return entry
+
+
+def make_session_info(
+    entry_id: str, parent_id: str | None, name: str, timestamp: str | None = None
+) -> dict[str, Any]:
+    entry = _base("session_info", entry_id, parent_id, timestamp)
+    entry["name"] = name.strip()
+    return entry
+
+
+_MODEL_NAMES = frozenset(
+    {
+        "SessionHeader",
+        "TextContent",
+        "ThinkingContent",
+        "ImageContent",
+        "ToolCall",
+        "Usage",
+        "UsageCost",
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResultMessage",
+        "BashExecutionMessage",
+        "CustomMessage",
+        "BranchSummaryMessage",
+        "CompactionSummaryMessage",
+        "MessageEntry",
+        "ThinkingLevelChangeEntry",
+        "ModelChangeEntry",
+        "CompactionEntry",
+        "BranchSummaryEntry",
+        "CustomEntry",
+        "CustomMessageEntry",
+        "LabelEntry",
+        "SessionInfoEntry",
+        "UnknownEntry",
+        "validate_entry",
+        "validate_header",
+        "validate_message",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODEL_NAMES:
+        from tether.core import format_models
+
+        return getattr(format_models, name)
+    raise AttributeError(f"module 'tether.core.format' has no attribute {name!r}")
+
+
+__all__ = [
+    "CURRENT_SESSION_VERSION",
+    "ENTRY_TYPES",
+    "THINKING_LEVELS",
+    "date_parse_ms",
+    "dumps_line",
+    "dumps_record",
+    "iso_from_ms",
+    "iso_now",
+    "js_number",
+    "make_branch_summary",
+    "make_compaction",
+    "make_custom",
+    "make_custom_message",
+    "make_header",
+    "make_label",
+    "make_message_entry",
+    "make_model_change",
+    "make_session_info",
+    "make_thinking_level_change",
+    "new_entry_id",
+    "new_session_id",
+    "now_ms",
+    *sorted(_MODEL_NAMES),
+]

@@ -1,0 +1,82 @@
+"""Calling hooks on the kernel's behalf: a failing plugin is named in one clear error.
+
+:func:`call_hook` runs a hook through pluggy (so ordering, ``firstresult`` and tracing are
+unchanged) and turns any exception into a :class:`TetherError` naming the plugin that raised.
+:class:`SessionView` is the ``session`` argument plugins receive outside a harness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tether.core.errors import TetherError
+
+
+def plugin_that_raised(pm: Any, hook_name: str, exc: BaseException) -> str | None:
+    """The name of the plugin whose implementation of ``hook_name`` raised ``exc``."""
+    caller = getattr(pm.hook, hook_name, None)
+    if caller is None:
+        return None
+    owners = {}
+    for impl in caller.get_hookimpls():
+        code = getattr(impl.function, "__code__", None)
+        if code is not None:
+            owners[code] = pm.get_name(impl.plugin) or repr(impl.plugin)
+    tb = exc.__traceback__
+    while tb is not None:
+        name = owners.get(tb.tb_frame.f_code)
+        if name is not None:
+            return name
+        tb = tb.tb_next
+    return None
+
+
+def describe_failure(pm: Any, hook_name: str, exc: BaseException) -> str:
+    """``plugin 'x' failed in <hook>: <one line>``."""
+    plugin = plugin_that_raised(pm, hook_name, exc)
+    who = f"plugin '{plugin}'" if plugin else "a plugin"
+    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if not isinstance(exc, TetherError) and detail != type(exc).__name__:
+        detail = f"{type(exc).__name__}: {detail}"
+    return f"{who} failed in {hook_name}: {detail}"
+
+
+def call_hook(hooks: Any, hook_name: str, *, failure: str, **kwargs: Any) -> Any:
+    """``hooks.call(hook_name, **kwargs)``; an exception becomes ``TetherError(failure + why)``.
+
+    ``failure`` says what did not happen, e.g. ``"compaction failed (session unchanged)"``.
+    """
+    try:
+        return hooks.call(hook_name, **kwargs)
+    except TetherError as exc:
+        raise TetherError(f"{failure}: {describe_failure(hooks.pm, hook_name, exc)}") from exc
+    except Exception as exc:  # a plugin can fail in any way; the user gets one line
+        raise TetherError(f"{failure}: {describe_failure(hooks.pm, hook_name, exc)}") from exc
+
+
+def notify_hook(hooks: Any, hook_name: str, warnings: list[str], **kwargs: Any) -> None:
+    """Call a notify hook after a change is on disk: failures become ``warnings``, not errors."""
+    try:
+        hooks.call(hook_name, **kwargs)
+    except Exception as exc:  # the change is already written; report, do not undo
+        warnings.append(describe_failure(hooks.pm, hook_name, exc))
+
+
+class SessionView:
+    """What plugins get as ``session`` from the kernel: the session plus ``hooks`` and ``model``.
+
+    Attribute reads fall through to the wrapped session (``file``, ``get_branch``…);
+    ``model`` is the session's current model record (``provider``, ``modelId``…) or ``None``.
+    """
+
+    def __init__(self, session: Any, hooks: Any, model: dict[str, Any] | None = None) -> None:
+        self.session = session
+        self.hooks = hooks
+        self.pm = hooks.pm
+        self.model = model
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+
+__all__ = ["SessionView", "call_hook", "describe_failure", "notify_hook", "plugin_that_raised"]

@@ -1,0 +1,348 @@
+"""models.json and the provider registry: "provider/model" → (Model, Provider), keys, clients.
+
+``<tether home>/models.json`` (``TETHER_HOME`` or ``~/.tether``), pi-like::
+
+    {"providers": {
+       "<name>": {
+         "baseUrl": "https://api.openai.com/v1",
+         "api": "openai-completions" | "anthropic-messages" | "faux" | <a plugin's api>,
+         "apiKeyEnv": "OPENAI_API_KEY",      # env var holding the key (preferred)
+         "apiKey": "sk-...",                 # or a literal key (the env var wins if set)
+         "headers": {"X-Extra": "1"},        # sent with every request
+         "compat": {...},                    # adapter options, see the adapter's docstring
+         "models": [{"id": "gpt-4o", "name": "GPT-4o", "contextWindow": 128000,
+                     "maxTokens": 16384, "reasoning": false, "input": ["text", "image"],
+                     "cost": {"input": 2.5, "output": 10, "cacheRead": 1.25, "cacheWrite": 0}}]
+       }}}
+
+``cost`` is $ per million tokens (usage cost stays 0 without it). Provider-level
+``contextWindow``/``maxTokens``/``reasoning``/``input`` are defaults for its models. Known names
+need no ``baseUrl``/``api``/``apiKeyEnv``: ``openai``, ``anthropic``, ``openrouter``,
+``ollama`` (local, no key) and ``faux`` (offline; model ``faux/faux-1`` is always available).
+A model id not listed under a configured provider is used with the provider's defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from tether.core.providers import (
+    LlmContext,
+    Model,
+    Provider,
+    ProviderConfigError,
+    StreamEvent,
+    StreamOptions,
+    complete,
+    fail_message,
+    new_assistant_message,
+)
+from tether.core.settings import tether_home
+
+MODELS_FILE = "models.json"
+FAUX_MODEL = {"id": "faux-1", "name": "Faux (offline, scripted)", "input": ["text", "image"]}
+
+#: Providers that work by name alone (models.json entries of the same name extend them).
+KNOWN_PROVIDERS: dict[str, dict[str, Any]] = {
+    "openai": {
+        "baseUrl": "https://api.openai.com/v1",
+        "api": "openai-completions",
+        "apiKeyEnv": "OPENAI_API_KEY",
+    },
+    "anthropic": {
+        "baseUrl": "https://api.anthropic.com",
+        "api": "anthropic-messages",
+        "apiKeyEnv": "ANTHROPIC_API_KEY",
+        "contextWindow": 200000,
+        "maxTokens": 32000,
+        "input": ["text", "image"],
+    },
+    "openrouter": {
+        "baseUrl": "https://openrouter.ai/api/v1",
+        "api": "openai-completions",
+        "apiKeyEnv": "OPENROUTER_API_KEY",
+    },
+    "ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions"},
+    "faux": {"api": "faux", "reasoning": True, "models": [FAUX_MODEL]},
+}
+_MODEL_KEYS = {"id", "name", "contextWindow", "maxTokens", "reasoning", "input", "cost", "headers"}
+_PROVIDER_KEYS = {"baseUrl", "api", "apiKeyEnv", "apiKey", "headers", "models"}
+
+
+def models_path(home: Path | None = None) -> Path:
+    return (home or tether_home()) / MODELS_FILE
+
+
+def load_models_file(path: Path) -> dict[str, dict[str, Any]]:
+    """The ``providers`` object of a models.json (``{}`` when the file is absent)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ProviderConfigError(f"{path}: cannot read: {exc.strerror}") from exc
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise ProviderConfigError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    providers = data.get("providers", {}) if isinstance(data, dict) else None
+    if not isinstance(providers, dict):
+        raise ProviderConfigError(f'{path}: expected {{"providers": {{"<name>": {{...}}}}}}')
+    for name, entry in providers.items():
+        if not isinstance(entry, dict):
+            raise ProviderConfigError(f"{path}: providers.{name}: expected an object")
+        models = entry.get("models", [])
+        if not isinstance(models, list):
+            raise ProviderConfigError(f"{path}: providers.{name}.models: expected a list")
+        for i, item in enumerate(models):
+            if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                raise ProviderConfigError(
+                    f"{path}: providers.{name}.models[{i}]: expected an object with a string 'id'"
+                )
+    return providers
+
+
+def _merge_provider(name: str, entry: dict[str, Any]) -> dict[str, Any]:
+    merged = {**KNOWN_PROVIDERS.get(name, {}), **entry}
+    listed = {m["id"]: m for m in KNOWN_PROVIDERS.get(name, {}).get("models", [])}
+    listed.update({m["id"]: m for m in entry.get("models", [])})
+    merged["models"] = list(listed.values())
+    return merged
+
+
+def build_model(name: str, provider: dict[str, Any], entry: dict[str, Any]) -> Model:
+    """A :class:`Model` from a provider object and one of its model objects (or ``{"id"}``)."""
+
+    def pick(key: str, default: Any) -> Any:
+        return entry.get(key, provider.get(key, default))
+
+    extra = {k: v for k, v in provider.items() if k not in _PROVIDER_KEYS | _MODEL_KEYS}
+    extra.update({k: v for k, v in entry.items() if k not in _MODEL_KEYS})
+    return Model(
+        provider=name,
+        id=entry["id"],
+        api=str(pick("api", "openai-completions")),
+        base_url=str(pick("baseUrl", "")),
+        api_key_env=provider.get("apiKeyEnv"),
+        context_window=int(pick("contextWindow", 128000)),
+        max_tokens=int(pick("maxTokens", 16384)),
+        reasoning=bool(pick("reasoning", False)),
+        input=list(pick("input", ["text"])),
+        headers={**(provider.get("headers") or {}), **(entry.get("headers") or {})},
+        name=str(entry.get("name") or entry["id"]),
+        extra=extra,
+        cost=dict(entry.get("cost") or {}),
+        api_key=provider.get("apiKey"),
+    )
+
+
+class ProviderRegistry:
+    """Providers registered by plugins plus the models of models.json, for one plugin manager.
+
+    ``ProviderRegistry(pm)`` reads ``<tether home>/models.json``; ``resolve("openai/gpt-4o")``
+    → ``(Model, Provider)``; ``stream``/``complete`` fill in the API key and the HTTP client
+    (``http_client`` hook, purpose ``"provider:<api>"``). Close it (or use ``with``) to close
+    the clients.
+    """
+
+    def __init__(
+        self,
+        pm: Any,
+        *,
+        home: Path | None = None,
+        environ: Mapping[str, str] | None = None,
+        settings: Any = None,
+    ) -> None:
+        self.pm = pm
+        self.path = models_path(home)
+        self.environ = os.environ if environ is None else environ
+        self.settings = settings
+        self._apis: dict[str, Provider] | None = None
+        self._config: dict[str, dict[str, Any]] | None = None
+        self._clients: dict[str, Any] = {}
+
+    # -- what is configured ------------------------------------------------------------------
+
+    @property
+    def apis(self) -> dict[str, Provider]:
+        """Adapters by api name. pluggy calls later-loaded plugins first, so the first
+        registration of an api wins: a third-party plugin overrides a built-in adapter."""
+        if self._apis is None:
+            found: dict[str, Provider] = {}
+
+            def register(provider: Any) -> None:
+                found.setdefault(str(provider.api), provider)
+
+            self.pm.hook.register_providers(register=register)
+            self._apis = found
+        return self._apis
+
+    @property
+    def config(self) -> dict[str, dict[str, Any]]:
+        """Provider objects: the known ones merged with models.json."""
+        if self._config is None:
+            file = load_models_file(self.path)
+            names = list(dict.fromkeys([*file, *KNOWN_PROVIDERS]))
+            self._config = {n: _merge_provider(n, file.get(n, {})) for n in names}
+        return self._config
+
+    def models(self) -> list[Model]:
+        """Every listed model, models.json order first."""
+        return [build_model(n, p, m) for n, p in self.config.items() for m in p["models"]]
+
+    # -- resolution --------------------------------------------------------------------------
+
+    def resolve(
+        self, ref: str | None = None, *, provider: str | None = None, model: str | None = None
+    ) -> tuple[Model, Provider]:
+        """``"provider/model"`` (or ``provider=``/``model=``, or the settings' defaults) →
+        (Model, Provider). Raises :class:`ProviderConfigError` saying what to configure."""
+        if ref:
+            provider, model = self._split_ref(ref, provider)
+        if provider is None and model is None and self.settings is not None:
+            provider = getattr(self.settings, "default_provider", None)
+            model = getattr(self.settings, "default_model", None)
+            if provider is None and model and "/" in model:
+                return self.resolve(model)
+        found = self._find(provider, model)
+        return found, self.adapter(found)
+
+    def _split_ref(self, ref: str, provider: str | None) -> tuple[str | None, str]:
+        """``"p/m"`` → (p, m) when p is a provider; a listed id containing ``/`` (OpenRouter's
+        ``"vendor/model"``) wins over reading its vendor as a provider of the same name."""
+        head, sep, tail = ref.partition("/")
+        if not sep or head not in self.config or provider not in (None, head):
+            return provider, ref
+        if any(m["id"] == tail for m in self.config[head]["models"]) or provider == head:
+            return head, tail
+        if sum(m.id == ref for m in self.models()) == 1:
+            return None, ref
+        return head, tail
+
+    def adapter(self, model: Model) -> Provider:
+        """The registered adapter for ``model.api``."""
+        adapter = self.apis.get(model.api)
+        if adapter is None:
+            raise ProviderConfigError(
+                f"provider '{model.provider}' uses api '{model.api}' but no installed plugin "
+                f"provides it (available: {', '.join(sorted(self.apis)) or 'none'})"
+            )
+        return adapter
+
+    def _find(self, provider: str | None, model: str | None) -> Model:
+        where = str(self.path)
+        if provider is None and model is None:
+            raise ProviderConfigError(
+                "no model selected: pass --provider/--model (try --provider faux), or set "
+                f"defaultProvider/defaultModel in {self.path.parent / 'settings.json'} "
+                f"and the provider in {where}"
+            )
+        if provider is None:
+            hits = [m for m in self.models() if m.id == model]
+            if len(hits) == 1:
+                return hits[0]
+            detail = "is listed by several providers" if hits else "is not listed"
+            raise ProviderConfigError(
+                f"model '{model}' {detail} in {where}: pass it as <provider>/{model}"
+            )
+        entry = self.config.get(provider)
+        if entry is None:
+            known = ", ".join(self.config)
+            raise ProviderConfigError(
+                f"unknown provider '{provider}': add it under \"providers\" in {where} "
+                f"(known: {known})"
+            )
+        listed = {m["id"]: m for m in entry["models"]}
+        if model is None:
+            if not listed:
+                raise ProviderConfigError(
+                    f"provider '{provider}' lists no models: pass --model or add "
+                    f"providers.{provider}.models in {where}"
+                )
+            model = next(iter(listed))
+        if (
+            provider not in KNOWN_PROVIDERS
+            and not entry.get("baseUrl")
+            and entry.get("api") != "faux"
+        ):
+            raise ProviderConfigError(f"providers.{provider} in {where} needs a 'baseUrl'")
+        return build_model(provider, entry, listed.get(model, {"id": model}))
+
+    def api_key(self, model: Model) -> str | None:
+        """The key for ``model``: its ``apiKeyEnv`` variable, else the literal ``apiKey``.
+        ``None`` for providers that need none (local servers, faux)."""
+        if model.api_key_env and self.environ.get(model.api_key_env):
+            return self.environ[model.api_key_env]
+        if model.api_key:
+            return model.api_key
+        if model.api_key_env:
+            raise ProviderConfigError(
+                f"no API key for provider '{model.provider}': set {model.api_key_env} "
+                f"(or apiKey/apiKeyEnv of providers.{model.provider} in {self.path})"
+            )
+        return None
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def client(self, purpose: str) -> Any:
+        """The ``httpx.Client`` for ``purpose`` from the ``http_client`` hook (cached)."""
+        if purpose not in self._clients:
+            self._clients[purpose] = self.pm.hook.http_client(purpose=purpose)
+        return self._clients[purpose]
+
+    def _options(self, model: Model, options: StreamOptions | None) -> StreamOptions:
+        """A copy of ``options`` with the key and client filled in."""
+        options = replace(options) if options is not None else StreamOptions()
+        if options.api_key is None:
+            options.api_key = self.api_key(model)
+        if options.client is None and model.api != "faux":
+            options.client = self.client(f"provider:{model.api}")
+        return options
+
+    def stream(
+        self, model: Model, context: LlmContext, options: StreamOptions | None = None
+    ) -> Iterator[StreamEvent]:
+        """``provider.stream`` with key and client filled in. A configuration problem (no
+        key, no adapter) comes back as a single ``error`` event, never as an exception."""
+        try:
+            adapter = self.adapter(model)
+            options = self._options(model, options)
+        except ProviderConfigError as error:
+            message = fail_message(new_assistant_message(model), error)
+            return iter([StreamEvent("error", message=message, error=error)])
+        return adapter.stream(model, context, options)
+
+    def complete(
+        self,
+        model: Model,
+        context: LlmContext,
+        options: StreamOptions | None = None,
+        *,
+        raise_on_error: bool = False,
+    ) -> dict[str, Any]:
+        """One non-streaming call (summaries); see :func:`tether.core.providers.complete`."""
+        adapter = self.adapter(model)
+        return complete(
+            adapter, model, context, self._options(model, options), raise_on_error=raise_on_error
+        )
+
+    def close(self) -> None:
+        for client in self._clients.values():
+            close = getattr(client, "close", None)
+            if callable(close):
+                close()
+        self._clients.clear()
+
+    def __enter__(self) -> ProviderRegistry:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = ["KNOWN_PROVIDERS", "ProviderRegistry", "build_model", "load_models_file", "models_path"]

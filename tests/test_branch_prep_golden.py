@@ -39,7 +39,7 @@ def entries_of(path: Path) -> list[dict[str, Any]]:
         return entries
     from tether.core.session import Session
 
-    return Session.open(path).entries()
+    return Session.open(path, readonly=True).entries()  # never rewrite a fixture
 
 
 def lookup(entries: list[dict[str, Any]]):

@@ -231,16 +231,7 @@ def test_third_party_adapter_overrides_builtin(tmp_path: Path) -> None:
 
 
 def test_stream_uses_env_key_and_hooked_client(tmp_path: Path, openai_server: OpenAIServer) -> None:
-    write_models(
-        tmp_path,
-        {
-            "local": {
-                "baseUrl": openai_server.base_url,
-                "apiKeyEnv": "LOCAL_KEY",
-                "models": [openai_server.model_entry()],
-            }
-        },
-    )
+    openai_server.write_models_json(tmp_path, "local", api_key_env="LOCAL_KEY")
     purposes: list[str] = []
 
     class Clients:
@@ -262,16 +253,7 @@ def test_stream_uses_env_key_and_hooked_client(tmp_path: Path, openai_server: Op
 
 
 def test_stream_without_key_is_an_error_event(tmp_path: Path, openai_server: OpenAIServer) -> None:
-    write_models(
-        tmp_path,
-        {
-            "local": {
-                "baseUrl": openai_server.base_url,
-                "apiKeyEnv": "LOCAL_KEY",
-                "models": [openai_server.model_entry()],
-            }
-        },
-    )
+    openai_server.write_models_json(tmp_path, "local", api_key_env="LOCAL_KEY")
     reg = registry(tmp_path)
     events = list(reg.stream(reg.resolve("local/test-model")[0], CONTEXT))
     assert [e.type for e in events] == ["error"]

@@ -53,7 +53,7 @@ def branch_of(path: Path, leaf: str | None = None) -> list[dict[str, Any]]:
     else:  # v1/v2: ids come from the migration
         from tether.core.session import Session
 
-        session = Session.open(path)
+        session = Session.open(path, readonly=True)  # never rewrite a fixture
         get_entry = session.get_entry
         leaf_entry = session.get_entry(leaf or session.leaf_id) if session.leaf_id else None
     return [] if leaf_entry is None else path_to_root(leaf_entry, get_entry)

@@ -420,3 +420,48 @@ def test_partial_arguments_visible_while_streaming(openai_server: OpenAIServer) 
     assert {"path": "notes.md"} in partials
     assert any(p.get("path") == "notes.md" and 0 < len(p.get("content", "")) < 60 for p in partials)
     assert partials[-1] == {"path": "notes.md", "content": "x" * 60}
+
+
+def test_server_answering_json_to_a_stream_request(openai_server: OpenAIServer) -> None:
+    """Some OpenAI-compatible servers ignore ``stream: true``: the JSON answer is used."""
+    body = {
+        "choices": [{"message": {"content": "plain"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+    }
+    openai_server.reply(
+        raw_body=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
+    events = run(model_for(openai_server), LlmContext("", [user("q")]))
+    assert [e.type for e in events] == ["start", "done"]
+    assert events[-1].message["content"] == [{"type": "text", "text": "plain"}]
+    assert events[-1].message["usage"]["totalTokens"] == 4
+
+
+def test_stream_option_false_sends_one_request_without_sse(openai_server: OpenAIServer) -> None:
+    openai_server.text("whole")
+    events = run(model_for(openai_server), LlmContext("", [user("q")]), stream=False)
+    assert openai_server.last_request.body["stream"] is False
+    assert events[-1].type == "done"
+    assert events[-1].message["content"] == [{"type": "text", "text": "whole"}]
+
+
+def test_parallel_calls_sharing_an_index(openai_server: OpenAIServer) -> None:
+    """Some gateways send every parallel call with ``index: 0``; ids tell them apart."""
+    chunk = {"id": "x", "model": "test-model"}
+
+    def call(call_id: str, name: str, args: str) -> Any:
+        tool = {"index": 0, "id": call_id, "function": {"name": name, "arguments": args}}
+        return (None, {**chunk, "choices": [{"index": 0, "delta": {"tool_calls": [tool]}}]})
+
+    finish = (
+        None,
+        {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    )
+    openai_server.reply(
+        events=[call("a", "read", '{"path": "1"}'), call("b", "read", '{"path": "2"}'), finish]
+    )
+    message = run(model_for(openai_server), LlmContext("", [user("q")]))[-1].message
+    assert [(c["id"], c["arguments"]) for c in message["content"]] == [
+        ("a", {"path": "1"}),
+        ("b", {"path": "2"}),
+    ]

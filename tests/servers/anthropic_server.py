@@ -30,6 +30,7 @@ def stop_reason(reply: Reply) -> str:
 
 
 class AnthropicServer(ScriptedServer):
+    api = "anthropic-messages"
     endpoint = "/v1/messages"
 
     def overflow(self, message: str = OVERFLOW_MESSAGE) -> Reply:

@@ -16,6 +16,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 SseItem = tuple[str | None, Any]  # (event name or None, data: dict/list → JSON, str as is)
@@ -86,6 +87,7 @@ class ScriptedServer:
     """Base class: subclasses set ``endpoint`` and render replies (``sse_events``/``json_body``)."""
 
     endpoint = "/"
+    api = ""  # the tether api name of the adapter that talks to this server
     default_model = "test-model"
 
     def __init__(self) -> None:
@@ -182,6 +184,24 @@ class ScriptedServer:
             **fields,
         }
 
+    def models_json(
+        self, provider: str = "test", *, api_key_env: str | None = None, **model_fields: Any
+    ) -> dict[str, Any]:
+        """A whole models.json pointing provider ``provider`` at this server."""
+        entry: dict[str, Any] = {"baseUrl": self.base_url, "api": self.api}
+        if api_key_env:
+            entry["apiKeyEnv"] = api_key_env
+        entry["models"] = [self.model_entry(**model_fields)]
+        return {"providers": {provider: entry}}
+
+    def write_models_json(self, home: Path, provider: str = "test", **kwargs: Any) -> Path:
+        """Write :meth:`models_json` to ``<home>/models.json``; select it with
+        ``--provider <provider>`` (model ``test-model``) and ``TETHER_HOME=<home>``."""
+        home.mkdir(parents=True, exist_ok=True)
+        path = home / "models.json"
+        path.write_text(json.dumps(self.models_json(provider, **kwargs), indent=2))
+        return path
+
 
 def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
@@ -210,10 +230,9 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 if reply.raw_body is not None:
                     return self._send(reply.status, reply.raw_body, reply.headers)
                 return self._json(reply.status, server.error_body(reply), reply.headers)
-            stream = isinstance(body, dict) and body.get("stream") is True
-            if not stream:
-                if reply.raw_body is not None:
-                    return self._send(200, reply.raw_body, reply.headers)
+            if reply.raw_body is not None:
+                return self._send(200, reply.raw_body, reply.headers)
+            if not (isinstance(body, dict) and body.get("stream") is True):
                 return self._json(200, server.json_body(reply, body), reply.headers)
             self._stream(reply, body)
 

@@ -36,6 +36,7 @@ def finish_reason(reply: Reply) -> str:
 
 
 class OpenAIServer(ScriptedServer):
+    api = "openai-completions"
     endpoint = "/chat/completions"
 
     @property

@@ -215,8 +215,11 @@ class OpenAIAssembler(Assembler):
     def _call_block(self, call: dict[str, Any]) -> dict[str, Any]:
         key = call.get("index", call.get("id", len(self.calls)))
         block = self.calls.get(key)
-        if block is None and call.get("id"):
-            block = next((b for b in self.calls.values() if b["id"] == call["id"]), None)
+        new_id = call.get("id")
+        if block is not None and new_id and block["id"] and block["id"] != new_id:
+            key, block = f"{key}:{new_id}", None  # same index reused for another call
+        if block is None and new_id:
+            block = next((b for b in self.calls.values() if b["id"] == new_id), None)
         if block is None:
             block = {"type": "toolCall", "id": "", "name": "", "arguments": {}}
             self.calls[key] = block

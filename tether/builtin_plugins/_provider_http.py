@@ -26,7 +26,6 @@ from tether.core.providers import (
     LlmContext,
     Model,
     PermanentError,
-    ProviderError,
     StreamEvent,
     StreamOptions,
     fail_message,
@@ -78,7 +77,8 @@ class HttpCall:
                     self.queue.put(("error", error))
                     return
                 self.queue.put(("open", None))
-                if self.stream:
+                is_json = response.headers.get("content-type", "").startswith("application/json")
+                if self.stream and not is_json:
                     for line in response.iter_lines():
                         if self.cancelled:
                             return
@@ -153,25 +153,33 @@ class HttpProvider:
     def stream(
         self, model: Model, context: LlmContext, options: StreamOptions
     ) -> Iterator[StreamEvent]:
-        context = prepared_context(model, context)
+        """SSE streaming (``options.stream`` false: one JSON response, then done/error)."""
+        return self._run(model, context, options, stream=options.stream)
+
+    def complete(self, model: Model, context: LlmContext, options: StreamOptions) -> StreamEvent:
+        """One non-streaming request (``"stream": false``); the final done/error event."""
+        return list(self._run(model, context, options, stream=False))[-1]
+
+    def _run(
+        self, model: Model, context: LlmContext, options: StreamOptions, *, stream: bool
+    ) -> Iterator[StreamEvent]:
         asm = self.assembler(model, context)
         with _client(options) as client:
             call: HttpCall | None = None
             try:
-                call = HttpCall(
-                    client,
-                    self.build_request(model, context, options, stream=True),
-                    options,
-                    stream=True,
-                )
+                context = asm.context = prepared_context(model, context)
+                request = self.build_request(model, context, options, stream=stream)
+                call = HttpCall(client, request, options, stream=stream)
                 parser = SseParser()
                 for kind, value in call.items():
                     if kind == "open":
                         yield StreamEvent("start", partial=asm.message)
-                        continue
-                    event = parser.line(value)
-                    if event is not None:
-                        yield from asm.feed(event)
+                    elif kind == "body":
+                        _parse_body(asm, value)
+                    else:
+                        event = parser.line(value)
+                        if event is not None:
+                            yield from asm.feed(event)
                 tail = parser.flush()
                 if tail is not None:
                     yield from asm.feed(tail)
@@ -186,35 +194,16 @@ class HttpProvider:
                     call.close()
         yield StreamEvent("done", message=order_message(asm.message))
 
-    def complete(self, model: Model, context: LlmContext, options: StreamOptions) -> StreamEvent:
-        context = prepared_context(model, context)
-        asm = self.assembler(model, context)
-        with _client(options) as client:
-            call: HttpCall | None = None
-            try:
-                call = HttpCall(
-                    client,
-                    self.build_request(model, context, options, stream=False),
-                    options,
-                    stream=False,
-                )
-                for kind, value in call.items():
-                    if kind == "body":
-                        data = json.loads(value)
-                        if isinstance(data, dict) and data.get("error"):
-                            raise structured_error(data["error"])
-                        asm.parse_body(data if isinstance(data, dict) else {})
-                asm.finish()
-            except Exception as exc:
-                error = exception_error(exc)
-                if isinstance(exc, ValueError) and not isinstance(exc, ProviderError):
-                    error = PermanentError(f"invalid JSON from the provider: {exc}")
-                asm.finish(failed=True)
-                return StreamEvent("error", message=fail_message(asm.message, error), error=error)
-            finally:
-                if call is not None:
-                    call.close()
-        return StreamEvent("done", message=order_message(asm.message))
+
+def _parse_body(asm: Assembler, raw: bytes) -> None:
+    """A whole JSON response (non-streaming, or a server that ignored ``stream: true``)."""
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise PermanentError(f"invalid JSON from the provider: {raw[:200]!r}") from exc
+    if isinstance(data, dict) and data.get("error"):
+        raise structured_error(data["error"])
+    asm.parse_body(data if isinstance(data, dict) else {})
 
 
 class _client:

@@ -47,25 +47,24 @@ class CountingView:
 
 
 def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dict[str, Any]]]:
-    """Open ``file``; return ``(session, leaf_id, root-first branch)``.
+    """Open ``file`` read-only; return ``(session, leaf_id, root-first branch)``.
 
     ``leaf`` is an entry id, ``"null"`` (before the first entry) or ``None`` (the file's leaf).
+    Read-only: an old-format file is migrated in memory, never rewritten by a dry run.
     """
-    from tether.core.context import path_to_root
     from tether.core.errors import UsageError
     from tether.core.session import Session
 
-    session = Session.open(file)
+    session = Session.open(file, readonly=True)
     if leaf is None:
         leaf_id = session.leaf_id
     elif leaf == "null":
         leaf_id = None
-    elif session.get_entry(leaf) is None:
+    elif not session.has_entry(leaf):
         raise UsageError(f"{file}: --leaf: no entry with id '{leaf}'")
     else:
         leaf_id = leaf
-    start = session.get_entry(leaf_id) if leaf_id is not None else None
-    branch = [] if start is None else path_to_root(start, session.get_entry)
+    branch = [] if leaf_id is None else session.get_branch(leaf_id)
     return session, leaf_id, branch
 
 

@@ -33,16 +33,19 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's 
 
 
 def _open(path: Path) -> Any:
-    """Open ``path`` read-only (legacy files are migrated in memory, never rewritten) and
-    report skipped lines and notes on stderr."""
+    """Open ``path`` read-only: legacy files are migrated in memory, never rewritten."""
     from tether.core.session import Session
 
-    session = Session.open(path, readonly=True)
+    return Session.open(path, readonly=True)
+
+
+def _report_problems(session: Any, path: Path) -> None:
+    """Skipped lines (with their line numbers) and notes, on stderr, after the work is done
+    (entries are parsed lazily, so problems surface while reading)."""
     for problem in session.problems:
         sys.stderr.write(f"tether: warning: {path}:{problem.line}: {problem.message}\n")
     for note in session.notes:
         sys.stderr.write(f"tether: note: {path}: {note}\n")
-    return session
 
 
 def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
@@ -90,6 +93,7 @@ def context_command(
     leaf_id = _resolve_leaf(session, leaf, file)
     context = session.build_context(leaf_id)
     llm_messages = convert_to_llm(context.messages)
+    _report_problems(session, file)
     summary = {
         "leafId": leaf_id,
         "thinkingLevel": context.thinking_level,
@@ -214,6 +218,7 @@ def estimate_command(
         window=window,
         settings={"enabled": True, "reserveTokens": reserve, "keepRecentTokens": keep},
     )
+    _report_problems(session, file)
     if as_json:
         _write_json(report)
         return

@@ -223,7 +223,10 @@ def navigate_tree(
     details: Any = None
     if summarize and isinstance(answer, CustomBranchSummary):
         summary, details, outcome.from_hook, outcome.summarizer = (
-            answer.summary, answer.details, True, "plugin",
+            answer.summary,
+            answer.details,
+            True,
+            "plugin",
         )
     elif summarize and entries:
         messages = [m for m in (branch_message(e) for e in entries) if m is not None]
@@ -231,8 +234,15 @@ def navigate_tree(
         details = {"readFiles": read_files, "modifiedFiles": modified_files}
         if messages:
             body = _summarize_branch(
-                hooks, settings, context, messages, event.custom_instructions, say, signal,
-                failure, outcome,
+                hooks,
+                settings,
+                context,
+                messages,
+                event.custom_instructions,
+                say,
+                signal,
+                failure,
+                outcome,
             )
             summary = BRANCH_PREAMBLE + body + format_file_lists(read_files, modified_files)
         else:

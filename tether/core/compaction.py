@@ -70,10 +70,14 @@ def compaction_settings(settings: Any) -> CompactionSettings:
     block = getattr(settings, "compaction", None)
     if block is None:
         return CompactionSettings()
+    options = block.model_dump(by_alias=True, exclude_none=True)
+    strategy = options.get("strategy")
     return CompactionSettings(
         enabled=block.enabled,
         reserve_tokens=block.reserve_tokens,
         keep_recent_tokens=block.keep_recent_tokens,
+        strategy=strategy if isinstance(strategy, str) and strategy else None,
+        options=options,
     )
 
 
@@ -143,18 +147,25 @@ def compact(
     view = SessionView(session, hooks, context.model)
     path = session.get_branch()
     say("preparing compaction")
+    strategy_settings = compaction_settings(settings)
     preparation = call_hook(
         hooks,
         "prepare_compaction",
         failure=failure,
         path=path,
-        settings=compaction_settings(settings),
+        settings=strategy_settings,
         session=view,
     )
     if preparation is None:
         raise TetherError(f"{failure}: no plugin answered prepare_compaction")
     if isinstance(preparation, NothingToCompact):
         return CompactionOutcome("nothing", reason=preparation.reason)
+    wanted = strategy_settings.strategy
+    if wanted and preparation.strategy != wanted:
+        raise TetherError(
+            f"{failure}: setting compaction.strategy is '{wanted}' but the '{preparation.strategy}'"
+            " strategy answered; is the plugin providing it installed and enabled?"
+        )
 
     event = BeforeCompactEvent(preparation, path, custom_instructions, reason)
     answer = call_hook(hooks, "session_before_compact", failure=failure, event=event, session=view)
@@ -221,15 +232,29 @@ def summarize_preparation(
     history_budget = int(HISTORY_SHARE * reserve)
     if not (preparation.is_split_turn and preparation.turn_prefix_messages):
         history = _ask(
-            hooks, base, "compaction", preparation.messages_to_summarize, history_budget,
-            preparation.previous_summary, custom_instructions, say, failure,
+            hooks,
+            base,
+            "compaction",
+            preparation.messages_to_summarize,
+            history_budget,
+            preparation.previous_summary,
+            custom_instructions,
+            say,
+            failure,
         )
         return history.text, [history]
     answers: list[Summary] = []
     if preparation.messages_to_summarize:
         answer = _ask(
-            hooks, base, "compaction", preparation.messages_to_summarize, history_budget,
-            preparation.previous_summary, custom_instructions, say, failure,
+            hooks,
+            base,
+            "compaction",
+            preparation.messages_to_summarize,
+            history_budget,
+            preparation.previous_summary,
+            custom_instructions,
+            say,
+            failure,
         )
         history_text = answer.text
         answers.append(answer)
@@ -238,8 +263,15 @@ def summarize_preparation(
     else:
         history_text = NO_PRIOR_HISTORY
     prefix = _ask(
-        hooks, base, "turn_prefix", preparation.turn_prefix_messages,
-        int(TURN_PREFIX_SHARE * reserve), None, None, say, failure,
+        hooks,
+        base,
+        "turn_prefix",
+        preparation.turn_prefix_messages,
+        int(TURN_PREFIX_SHARE * reserve),
+        None,
+        None,
+        say,
+        failure,
     )
     answers.append(prefix)
     return history_text + SPLIT_TURN_SEPARATOR + prefix.text, answers

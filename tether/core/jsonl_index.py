@@ -1,21 +1,20 @@
-"""Index the raw lines of a session file without parsing every entry.
+"""The entry table of one session: tree fields of every entry, full entries parsed on demand.
 
-Loading a 100k-entry, 87 MB session must not build 100k dicts. Each line is matched against
-pi's usual key order (``{"type":…,"id":…,"parentId":…,"timestamp":…``) to read the four
-tree fields (and a message's ``role``) straight from the bytes; lines that do not match are
-parsed in full. An entry is parsed when someone asks for it and the parsed dict replaces the
-raw bytes. Malformed lines are skipped (pi's semantics: their children become orphans) and
-reported with their line numbers.
+Loading a 100k-entry, 87 MB session must not build 100k dicts. The scanner
+(:mod:`tether.core.jsonl_scan`) fills the columns ``ids``/``parents``/``types`` straight from
+the bytes; an entry is parsed when someone asks for it, and the parsed dict replaces the raw
+line. Timestamps and message roles are read from the raw line when first asked for.
 
-A line that matches the prefix but is broken further on (e.g. a torn write glued to the next
-line) is caught either by the glue check below or when it is first parsed: the row is then
-removed, the problem recorded and :attr:`EntryTable.generation` bumped, so callers recompute.
+A line whose prefix looked fine but which is broken further on is found when it is parsed: the
+row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
+bumped; :class:`StaleRow` tells the caller to recompute (pi never had that entry).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -25,19 +24,9 @@ try:  # pydantic_core parses ~1.5x faster than json and imports in ~20 ms
 except ImportError:  # pragma: no cover - pydantic is a dependency
     _from_json = None
 
-_PREFIX = re.compile(
-    rb'\{"type":"([^"\\]*)","id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)"),'
-    rb'"timestamp":"([^"\\]*)"(?:,"message":\{"role":"([^"\\]*)")?'
-)
-_CUSTOM_PREFIX = re.compile(rb'\{"type":"custom(?:_message)?","customType":"')
-_CUSTOM_TAIL = re.compile(
-    rb',"id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)"),"timestamp":"([^"\\]*)"\}$'
-)
-# The start of a record where it can only be a record (quotes inside strings are escaped).
-_GLUE = re.compile(
-    rb'\{"type":"(?:[^"\\]*","id":"[^"\\]*","parentId":|custom(?:_message)?","customType":|session",)'
-)
-_BOM = b"\xef\xbb\xbf"
+_STAMP = re.compile(rb'"parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"')
+_ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
+_UNKNOWN: Any = object()
 
 
 class StaleRow(Exception):
@@ -46,10 +35,10 @@ class StaleRow(Exception):
 
 @dataclass(frozen=True)
 class Problem:
-    """Something wrong in a session file, with its 1-based line number."""
+    """Something wrong in a session file, with its 1-based line number (0: not from a line)."""
 
     line: int
-    kind: str  # malformed | torn | not-an-entry | duplicate-header | unterminated
+    kind: str  # malformed | torn | unterminated | not-an-entry | duplicate-header | cycle
     message: str
 
     def __str__(self) -> str:
@@ -84,29 +73,35 @@ def json_error(raw: bytes) -> str:
     return "invalid JSON"
 
 
-def _intern(cache: dict[bytes, str], raw: bytes) -> str:
-    text = cache.get(raw)
-    if text is None:
-        text = cache[raw] = raw.decode("utf-8", "replace")
-    return text
+class BadRef:
+    """A ``parentId`` that is neither a string nor null: it never resolves (an orphan, as in pi)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"BadRef({self.value!r})"
 
 
 class EntryTable:
-    """The entries of one session (header excluded), in file order, parsed on demand.
+    """The entries of one session (header excluded) in file order.
 
-    Parallel lists hold the tree fields of every row; ``by_id`` maps an id to its row (a later
-    duplicate wins, as in pi). Rows appended in memory carry their dict and no raw line.
+    Row ``r`` has ``ids[r]``, ``parents[r]``, ``types[r]`` and came from line ``linenos[r]``
+    (1-based; 0 for entries appended in memory). ``by_id`` maps an id to its last row (a later
+    duplicate wins, as in pi). Entries returned by :meth:`entry` are shared: treat as read-only.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, lines: list[bytes | None] | None = None) -> None:
         self.ids: list[str] = []
         self.parents: list[Any] = []
         self.types: list[str] = []
-        self.stamps: list[Any] = []
-        self.roles: list[str | None] = []
-        self.linenos: list[int] = []
-        self._raw: list[bytes | None] = []
+        self.linenos: array[int] = array("l")
+        self._stamps: list[Any] = []
+        self._roles: list[Any] = []
         self._parsed: list[dict[str, Any] | None] = []
+        self._lines: list[bytes | None] = lines if lines is not None else []
         self.by_id: dict[str, int] = {}
         self.problems: list[Problem] = []
         self.generation = 0
@@ -115,33 +110,22 @@ class EntryTable:
     def __len__(self) -> int:
         return len(self.ids)
 
-    # ---- building ---------------------------------------------------------------------------
-
-    def add_raw(self, raw: bytes, lineno: int, fields: tuple[Any, ...] | None) -> None:
-        """Add a row from a file line; ``fields`` = (type, id, parentId, timestamp, role)."""
-        if fields is None:
-            self._add_parsed_line(raw, lineno)
-            return
-        kind, entry_id, parent, stamp, role = fields
-        self._add_row(kind, entry_id, parent, stamp, role, lineno, raw, None)
-
-    def _add_parsed_line(self, raw: bytes, lineno: int) -> None:
-        try:
-            record = parse_json_line(raw)
-        except ValueError:
-            self.problems.append(Problem(lineno, "malformed", json_error(raw) + ", skipped"))
-            return
-        self.add_record(record, lineno)
+    def finish_scan(self) -> None:
+        """Size the lazy columns after the scanner filled ``ids``/``parents``/``types``."""
+        missing = len(self.ids) - len(self._parsed)
+        self._stamps.extend([_UNKNOWN] * missing)
+        self._roles.extend([_UNKNOWN] * missing)
+        self._parsed.extend([None] * missing)
+        self.by_id = dict(zip(self.ids, range(len(self.ids)), strict=True))
 
     def add_record(self, record: Any, lineno: int = 0) -> int:
-        """Add a parsed record; returns its row or -1 when it is not an entry (problem noted)."""
+        """Add a parsed record; returns its row, or -1 if it is not an entry (problem noted)."""
+        if len(self._parsed) != len(self.ids):
+            self.finish_scan()
         if not isinstance(record, dict):
+            kind = type(record).__name__
             self.problems.append(
-                Problem(
-                    lineno,
-                    "not-an-entry",
-                    f"a JSON {type(record).__name__}, not an object; skipped",
-                )
+                Problem(lineno, "not-an-entry", f"a JSON {kind}, not an object; skipped")
             )
             return -1
         kind = record.get("type")
@@ -154,35 +138,17 @@ class EntryTable:
         if not isinstance(entry_id, str):
             self.problems.append(Problem(lineno, "not-an-entry", "entry has no string id; skipped"))
             return -1
-        message = record.get("message") if kind == "message" else None
-        role = message.get("role") if isinstance(message, dict) else None
         parent = record.get("parentId")
         if parent is not None and not isinstance(parent, str):
-            parent = _BadRef(parent)
-        return self._add_row(
-            kind, entry_id, parent, record.get("timestamp"), role, lineno, None, record
-        )
-
-    def _add_row(
-        self,
-        kind: Any,
-        entry_id: str,
-        parent: Any,
-        stamp: Any,
-        role: Any,
-        lineno: int,
-        raw: bytes | None,
-        parsed: dict[str, Any] | None,
-    ) -> int:
+            parent = BadRef(parent)
         row = len(self.ids)
         self.ids.append(entry_id)
         self.parents.append(parent)
         self.types.append(kind if isinstance(kind, str) else "")
-        self.stamps.append(stamp)
-        self.roles.append(role if isinstance(role, str) else None)
         self.linenos.append(lineno)
-        self._raw.append(raw)
-        self._parsed.append(parsed)
+        self._stamps.append(_UNKNOWN)
+        self._roles.append(_UNKNOWN)
+        self._parsed.append(record)
         self.by_id[entry_id] = row
         if self._children is not None:
             self._children.setdefault(parent, []).append(row)
@@ -190,31 +156,84 @@ class EntryTable:
 
     # ---- reading ----------------------------------------------------------------------------
 
+    def raw_line(self, row: int) -> bytes | None:
+        """The row's original bytes while it is unparsed, else ``None``."""
+        lineno = self.linenos[row]
+        return self._lines[lineno - 1] if lineno else None
+
     def entry(self, row: int) -> dict[str, Any]:
-        """The full entry of ``row`` (parsed once, then cached; treat it as read-only)."""
+        """The full entry of ``row`` (parsed once and cached)."""
         parsed = self._parsed[row]
         if parsed is not None:
             return parsed
-        raw = self._raw[row]
-        assert raw is not None
+        return self._parse_row(row)
+
+    def entries(self, rows: list[int]) -> list[dict[str, Any]]:
+        """The full entries of ``rows`` (a tight loop for bulk use)."""
+        parsed = self._parsed
+        out = []
+        append = out.append
+        for row in rows:
+            entry = parsed[row]
+            append(entry if entry is not None else self._parse_row(row))
+        return out
+
+    def _parse_row(self, row: int) -> dict[str, Any]:
+        lineno = self.linenos[row]
+        raw = self._lines[lineno - 1] if lineno else None
+        assert raw is not None, "unparsed row without a line"
         try:
             record = parse_json_line(raw)
         except ValueError:
             record = None
+        entry_id = self.ids[row]
         if (
             not isinstance(record, dict)
-            or record.get("id") != self.ids[row]
+            or record.get("id") != entry_id
             or record.get("type") != self.types[row]
         ):
             self._drop(row, json_error(raw) if record is None else "inconsistent entry")
-            raise StaleRow(self.linenos[row])
+            raise StaleRow(lineno)
+        record["id"] = entry_id  # share the index's strings (saves ~10 MB per 100k entries)
+        parent = self.parents[row]
+        if parent is not None and parent.__class__ is str and record.get("parentId") == parent:
+            record["parentId"] = parent
         self._parsed[row] = record
-        self._raw[row] = None
+        self._lines[lineno - 1] = None
         return record
 
-    def raw_line(self, row: int) -> bytes | None:
-        """The row's original bytes while it is unparsed, else ``None``."""
-        return self._raw[row]
+    def is_parsed(self, row: int) -> bool:
+        return self._parsed[row] is not None
+
+    def stamp(self, row: int) -> Any:
+        """The entry's ``timestamp`` (read from the raw line when possible)."""
+        value = self._stamps[row]
+        if value is _UNKNOWN:
+            raw = None if self._parsed[row] is not None else self.raw_line(row)
+            match = _STAMP.search(raw, 0, 600) if raw is not None else None
+            if match is not None:
+                value = match.group(1).decode("utf-8", "replace")
+            else:
+                value = self.entry(row).get("timestamp")
+            self._stamps[row] = value
+        return value
+
+    def role(self, row: int) -> str | None:
+        """``message.role`` of a ``message`` entry (``None`` for other types)."""
+        value = self._roles[row]
+        if value is _UNKNOWN:
+            value = None
+            if self.types[row] == "message":
+                raw = None if self._parsed[row] is not None else self.raw_line(row)
+                match = _ROLE.search(raw, 0, 600) if raw is not None else None
+                if match is not None:
+                    value = match.group(1).decode("utf-8", "replace")
+                else:
+                    message = self.entry(row).get("message")
+                    value = message.get("role") if isinstance(message, dict) else None
+                    value = value if isinstance(value, str) else None
+            self._roles[row] = value
+        return value
 
     def row_of(self, entry_id: Any) -> int | None:
         if not isinstance(entry_id, str):
@@ -243,171 +262,15 @@ class EntryTable:
             self.ids,
             self.parents,
             self.types,
-            self.stamps,
-            self.roles,
             self.linenos,
-            self._raw,
+            self._stamps,
+            self._roles,
             self._parsed,
         ):
             del column[row]
-        self.by_id = {entry_id: i for i, entry_id in enumerate(self.ids)}
+        self.by_id = dict(zip(self.ids, range(len(self.ids)), strict=True))
         self._children = None
         self.generation += 1
 
 
-class _BadRef:
-    """A ``parentId`` that is neither a string nor null: never resolves (an orphan, as in pi)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"_BadRef({self.value!r})"
-
-
-@dataclass
-class ScannedFile:
-    """The result of :func:`scan_lines`: the header, its line, the entries and the problems."""
-
-    header: dict[str, Any] | None
-    header_lineno: int
-    header_error: str
-    table: EntryTable
-    ends_with_newline: bool
-    line_count: int
-
-    @property
-    def problems(self) -> list[Problem]:
-        return self.table.problems
-
-
-def _header_error(record: Any) -> str:
-    if not isinstance(record, dict):
-        return f"a JSON {type(record).__name__}, not an object"
-    if record.get("type") != "session":
-        return f'"type" is {json.dumps(record.get("type"), ensure_ascii=False)}, expected "session"'
-    if not isinstance(record.get("id"), str):
-        return '"id" is not a string'
-    return ""
-
-
-def scan_lines(lines: list[bytes], *, validate_all: bool = False) -> ScannedFile:
-    """Index ``lines`` (a file split on ``\\n``; the last item is what follows the last newline).
-
-    The first parsable record must be the header (pi skips unparsable lines before it).
-    ``validate_all`` parses every line (``session show``/``repair``) instead of trusting the
-    prefix match.
-    """
-    table = EntryTable()
-    ends_with_newline = not lines or lines[-1].strip() == b""
-    header: dict[str, Any] | None = None
-    header_lineno = 0
-    header_error = ""
-    prefix_match = _PREFIX.match
-    glue_search = _GLUE.search
-    type_cache: dict[bytes, str] = {}
-    role_cache: dict[bytes, str] = {}
-    last = len(lines) - 1
-    for index, raw in enumerate(lines):
-        lineno = index + 1
-        if header is None:
-            stripped = raw.strip()
-            if stripped.startswith(_BOM):
-                stripped = stripped[3:].strip()
-            if not stripped:
-                continue
-            try:
-                record = parse_json_line(stripped)
-            except ValueError:
-                if not header_error:
-                    header_lineno, header_error = lineno, json_error(stripped)
-                table.problems.append(
-                    Problem(lineno, "malformed", json_error(stripped) + ", skipped")
-                )
-                continue
-            error = _header_error(record)
-            if error:
-                header_lineno, header_error = lineno, error
-                break
-            header, header_lineno, header_error = record, lineno, ""
-            continue
-        if not raw or (raw[:1].isspace() and not raw.strip()):
-            continue
-        match = None if validate_all else prefix_match(raw)
-        if match is not None and raw[-1:] == b"}" and glue_search(raw, 1) is None:
-            kind, entry_id, parent, stamp, role = match.groups()
-            table._add_row(
-                _intern(type_cache, kind),
-                entry_id.decode("utf-8", "replace"),
-                None if parent is None else parent.decode("utf-8", "replace"),
-                stamp.decode("utf-8", "replace"),
-                None if role is None else _intern(role_cache, role),
-                lineno,
-                raw,
-                None,
-            )
-            continue
-        if not validate_all and _CUSTOM_PREFIX.match(raw) and glue_search(raw, 1) is None:
-            tail = _CUSTOM_TAIL.search(raw, max(0, len(raw) - 400))
-            if tail is not None:
-                entry_id, parent, stamp = tail.groups()
-                kind = (
-                    b"custom_message" if raw.startswith(b'{"type":"custom_message"') else b"custom"
-                )
-                table._add_row(
-                    _intern(type_cache, kind),
-                    entry_id.decode("utf-8", "replace"),
-                    None if parent is None else parent.decode("utf-8", "replace"),
-                    stamp.decode("utf-8", "replace"),
-                    None,
-                    lineno,
-                    raw,
-                    None,
-                )
-                continue
-        try:
-            record = parse_json_line(raw)
-        except ValueError:
-            if index == last and not ends_with_newline:
-                table.problems.append(
-                    Problem(
-                        lineno,
-                        "torn",
-                        "incomplete last line (no newline): a torn write; "
-                        "it is set aside on the next append",
-                    )
-                )
-            else:
-                table.problems.append(Problem(lineno, "malformed", json_error(raw) + ", skipped"))
-            continue
-        table.add_record(record, lineno)
-    if header is not None and not ends_with_newline and lines and lines[-1].strip():
-        torn = any(p.kind == "torn" for p in table.problems)
-        if not torn:
-            table.problems.append(
-                Problem(
-                    len(lines),
-                    "unterminated",
-                    "last line has no newline (valid; one is added before the next append)",
-                )
-            )
-    return ScannedFile(header, header_lineno, header_error, table, ends_with_newline, len(lines))
-
-
-def split_lines(data: bytes) -> list[bytes]:
-    """``data.split(b"\\n")`` (the last item is the text after the final newline)."""
-    return data.split(b"\n")
-
-
-__all__ = [
-    "EntryTable",
-    "Problem",
-    "ScannedFile",
-    "StaleRow",
-    "json_error",
-    "parse_json_line",
-    "scan_lines",
-    "split_lines",
-]
+__all__ = ["BadRef", "EntryTable", "Problem", "StaleRow", "json_error", "parse_json_line"]

@@ -245,8 +245,7 @@ class Session:
         """All entries in file order (header excluded). Treat them as read-only."""
 
         def compute() -> list[dict[str, Any]]:
-            entry = self._table.entry
-            return [entry(row) for row in range(len(self._table))]
+            return self._table.entries(list(range(len(self._table))))
 
         with _bulk():
             return self._stable(compute)
@@ -274,15 +273,30 @@ class Session:
         """Rows from the root down to ``row``; stops at a missing parent or a cycle."""
         table = self._table
         parents, by_id = table.parents, table.by_id
+        limit = len(table)
         rows = [row]
-        seen = {row}
+        append = rows.append
         current = row
         while True:
             parent = parents[current]
-            if not parent or not isinstance(parent, str):
+            if not parent or parent.__class__ is not str:
                 break
-            nxt = by_id.get(parent)
-            if nxt is None:
+            current = by_id.get(parent, -1)
+            if current < 0:
+                break
+            append(current)
+            if len(rows) > limit:  # longer than the table: there is a cycle
+                return self._path_rows_checked(row)
+        rows.reverse()
+        return rows
+
+    def _path_rows_checked(self, row: int) -> list[int]:
+        table = self._table
+        rows, seen, current = [row], {row}, row
+        while True:
+            parent = table.parents[current]
+            nxt = table.by_id.get(parent, -1) if isinstance(parent, str) and parent else -1
+            if nxt < 0:
                 break
             if nxt in seen:
                 self._note_cycle(table.ids[current], parent)
@@ -320,8 +334,7 @@ class Session:
             row = self._start_row(from_id)
             if row is None:
                 return []
-            entry = self._table.entry
-            return [entry(r) for r in self._path_rows(row)]
+            return self._table.entries(self._path_rows(row))
 
         with _bulk():
             return self._stable(compute)
@@ -387,11 +400,7 @@ class Session:
     # ---- context ------------------------------------------------------------------------------
 
     def _role(self, row: int) -> str | None:
-        role = self._table.roles[row]
-        if role is None and self._table.types[row] == "message":
-            message = self._table.entry(row).get("message")
-            role = message.get("role") if isinstance(message, dict) else None
-        return role
+        return self._table.role(row)
 
     def _context_rows(self, path: list[int]) -> list[int]:
         """The rows of ``path`` that can change its context (the rest is skipped unparsed)."""
@@ -439,7 +448,7 @@ class Session:
                     return SessionContext()
                 row = len(table) - 1
             rows = self._context_rows(self._path_rows(row))
-            return build_context_from_path([table.entry(r) for r in rows])
+            return build_context_from_path(table.entries(rows))
 
         with _bulk():
             return self._stable(compute)

@@ -71,8 +71,7 @@ class Labels:
 def _sort_children(children: list[TreeNode], table: EntryTable) -> None:
     if len(children) < 2:
         return
-    stamps = table.stamps
-    keys = [date_parse_ms(stamps[node.row]) for node in children]
+    keys = [date_parse_ms(table.stamp(node.row)) for node in children]
     if None not in keys:
         order = sorted(range(len(children)), key=keys.__getitem__)
     else:  # NaN compares as "equal" in JS: emulate the comparator (V8 and CPython share TimSort)
@@ -174,7 +173,7 @@ def tree_json(
                 "id": table.ids[row],
                 "parentId": _plain(table.parents[row]),
                 "type": table.types[row],
-                "timestamp": table.stamps[row],
+                "timestamp": table.stamp(row),
             }
             for row in range(len(table))
         ],

@@ -27,17 +27,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import IO, Any, Protocol, runtime_checkable
 
 from tether.core.errors import SessionFileError
 from tether.core.format import dumps_record, iso_now
-from tether.core.jsonl_index import (
-    EntryTable,
-    Problem,
-    ScannedFile,
-    parse_json_line,
-    scan_lines,
-)
+from tether.core.jsonl_index import EntryTable, Problem, parse_json_line
+from tether.core.jsonl_scan import ScannedFile, scan_bytes, scan_stream
 from tether.core.migration import IdFactory, MigratedRecord, header_version, migrate
 
 Warn = Callable[[str], None]
@@ -163,29 +158,49 @@ class JsonlStore:
 
     # ---- reading ----------------------------------------------------------------------------
 
-    def read_bytes(self) -> bytes | None:
-        """The file's bytes; ``None`` if it does not exist; clear errors otherwise."""
+    def _open_for_reading(self) -> IO[bytes] | None:
         try:
-            with open(self._path, "rb") as handle:
-                return handle.read()
+            return open(self._path, "rb")
         except FileNotFoundError:
             return None
         except IsADirectoryError:
             raise SessionFileError(f"{self._path}: is a directory, not a session file") from None
         except NotADirectoryError:
-            raise SessionFileError(
-                f"{self._path}: a parent of this path is not a directory"
-            ) from None
+            raise SessionFileError(f"{self._path}: a parent folder is not a directory") from None
         except OSError as exc:
             raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
 
-    def scan(self, data: bytes, *, validate_all: bool = False) -> ScannedFile:
-        """Index ``data``; ``FILE:LINE: not a tether/pi session header (…)`` if it has none."""
-        scanned = scan_lines(data.split(b"\n"), validate_all=validate_all)
+    def read_bytes(self) -> bytes | None:
+        """The file's bytes; ``None`` if it does not exist; clear errors otherwise."""
+        handle = self._open_for_reading()
+        if handle is None:
+            return None
+        try:
+            with handle:
+                return handle.read()
+        except OSError as exc:
+            raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
+
+    def _header_failure(self, scanned: ScannedFile) -> SessionFileError:
+        line = scanned.header_lineno or 1
+        why = scanned.header_error or "no JSON record found"
+        return SessionFileError(f"{self._path}:{line}: not a tether/pi session header ({why})")
+
+    def scan(self, *, validate_all: bool = False) -> ScannedFile | None:
+        """Index the file as it is (no migration); ``None`` if it is missing or blank.
+        Raises ``FILE:LINE: not a tether/pi session header (…)`` when it has no header."""
+        handle = self._open_for_reading()
+        if handle is None:
+            return None
+        try:
+            with handle:
+                scanned, content = scan_stream(handle, validate_all=validate_all)
+        except OSError as exc:
+            raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
+        if not content:
+            return None
         if scanned.header is None:
-            line = scanned.header_lineno or 1
-            why = scanned.header_error or "no JSON record found"
-            raise SessionFileError(f"{self._path}:{line}: not a tether/pi session header ({why})")
+            raise self._header_failure(scanned)
         return scanned
 
     def load(self, *, readonly: bool = False, validate_all: bool = False) -> LoadedSession:
@@ -195,18 +210,21 @@ class JsonlStore:
 
         A missing file or one holding only whitespace is a new session (``header=None``).
         """
-        data = self.read_bytes()
-        if data is None or not data.strip():
-            return LoadedSession(None, EntryTable(), exists=data is not None)
-        scanned = self.scan(data, validate_all=validate_all)
+        scanned = self.scan(validate_all=validate_all)
+        if scanned is None:
+            return LoadedSession(None, EntryTable(), exists=self._path.exists())
         assert scanned.header is not None
         version = header_version(scanned.header)
         if version >= 3:
             return LoadedSession(scanned.header, scanned.table, True, version)
+        data = self.read_bytes() or b""
         lines, _ = self._migrated_lines(data)
         content = b"".join(line + b"\n" for line in lines)
-        migrated = self.scan(content)
-        migrated.table.problems[:0] = scanned.table.problems
+        migrated = scan_bytes(content)
+        if migrated.header is None:
+            raise self._header_failure(migrated)
+        carried = [p for p in scanned.table.problems if p.kind in ("malformed", "torn")]
+        migrated.table.problems[:0] = carried
         note = (
             f"v{version:g} session migrated to v3 in memory (the file is rewritten on first write)"
         )

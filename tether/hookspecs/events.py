@@ -94,6 +94,11 @@ class CompactionSettings:
     enabled: bool = True
     reserve_tokens: int = 16384
     keep_recent_tokens: int = 20000
+    # The strategy the settings ask for (``compaction.strategy``; ``None`` = the built-in, pi's)
+    # and the whole ``compaction`` block (camelCase) for strategy-specific keys. A strategy
+    # plugin that is installed but not asked for should return ``None``.
+    strategy: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

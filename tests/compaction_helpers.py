@@ -1,0 +1,137 @@
+"""Helpers for the compaction and branching tests: a scripted summarizer plugin, a plugin
+manager with extra plugins, settings without the user's files, and a growing session."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from tether.core.hooks import Hooks
+from tether.core.plugins import create_plugin_manager
+from tether.core.session import Session
+from tether.core.settings import Settings
+from tether.hookspecs import hookimpl
+from tether.hookspecs.events import SummarizeRequest, Summary
+
+CANNED = {
+    "compaction": "[oracle summary]",
+    "turn_prefix": "[oracle turn-prefix summary]",
+    "branch": "[oracle branch summary]",
+}
+USAGE = {
+    "input": 100,
+    "output": 20,
+    "cacheRead": 0,
+    "cacheWrite": 0,
+    "totalTokens": 120,
+    "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+}
+
+
+class ScriptedSummarizer:
+    """A ``summarize`` plugin answering pi's oracle texts; records every request."""
+
+    def __init__(self, *, fail: Exception | None = None, texts: dict[str, str] | None = None):
+        self.requests: list[SummarizeRequest] = []
+        self.fail = fail
+        self.texts = texts or CANNED
+
+    @hookimpl
+    def summarize(self, request: SummarizeRequest) -> Summary:
+        self.requests.append(request)
+        if self.fail is not None:
+            raise self.fail
+        return Summary(text=self.texts[request.kind], summarizer="scripted")
+
+
+def hooks_with(*plugins: tuple[str, object]) -> Hooks:
+    """Hooks over the installed plugins plus ``plugins`` (registered last, so called first)."""
+    return Hooks(create_plugin_manager(plugins=plugins, environ={}))
+
+
+def settings(**compaction: Any) -> Settings:
+    """Settings with only the given ``compaction`` keys (no user or project files read)."""
+    return Settings.model_validate({"compaction": compaction} if compaction else {})
+
+
+def copy_fixture(source: Path, directory: Path) -> Path:
+    target = directory / source.name
+    shutil.copyfile(source, target)
+    return target
+
+
+def pi_request_kind(request: SummarizeRequest) -> str:
+    """Our request in the words of pi's golden ``requests[].kind``."""
+    if request.kind == "turn_prefix":
+        return "turnPrefix"
+    if request.kind == "branch":
+        return "branchSummary"
+    return "updateSummary" if request.previous_summary else "summary"
+
+
+def add_round(session: Session, n: int, *, words: int = 60) -> dict[str, list[str]]:
+    """Append one tool-using turn touching files of round ``n``; return the paths by operation."""
+    read, written, edited = f"src/read_{n}.py", f"src/new_{n}.py", f"src/edit_{n}.py"
+    filler = " ".join(f"word{i}" for i in range(words))
+    session.append_message(
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": f"round {n}: {filler}"}],
+            "timestamp": 1_700_000_000_000 + n,
+        }
+    )
+    calls = [
+        ("read", {"path": read}),
+        ("write", {"path": written, "content": filler}),
+        ("edit", {"path": edited, "edits": [{"oldText": "a", "newText": "b"}]}),
+    ]
+    session.append_message(
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": f"working on round {n}"}]
+            + [
+                {"type": "toolCall", "id": f"call_{n}_{i}", "name": name, "arguments": args}
+                for i, (name, args) in enumerate(calls)
+            ],
+            "api": "openai-completions",
+            "provider": "openai",
+            "model": "gpt-4o",
+            "usage": USAGE,
+            "stopReason": "toolUse",
+            "timestamp": 1_700_000_000_000 + n,
+        }
+    )
+    for i, (name, _args) in enumerate(calls):
+        session.append_message(
+            {
+                "role": "toolResult",
+                "toolCallId": f"call_{n}_{i}",
+                "toolName": name,
+                "content": [{"type": "text", "text": f"{name} ok {filler}"}],
+                "isError": False,
+                "timestamp": 1_700_000_000_000 + n,
+            }
+        )
+    session.append_message(
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": f"round {n} done"}],
+            "api": "openai-completions",
+            "provider": "openai",
+            "model": "gpt-4o",
+            "usage": USAGE,
+            "stopReason": "stop",
+            "timestamp": 1_700_000_000_000 + n,
+        }
+    )
+    return {"read": [read], "modified": [written, edited]}
+
+
+def new_session(path: Path) -> Session:
+    return Session.open(path, create=True, cwd=str(path.parent))
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]

@@ -1,0 +1,226 @@
+"""``tether session compact`` and ``tether session branch`` as real subprocesses.
+
+The LLM summarizer talks to a real loopback OpenAI-compatible server; a server error or a
+timeout leaves the session file byte-for-byte unchanged and prints one line, no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compaction_helpers import add_round, copy_fixture, new_session, records
+from tests.context_loader import GEN
+from tests.servers import OpenAIServer
+from tether.core.session import Session
+
+SUMMARY = "## Goal\nShip the parser.\n\n## Progress\n### Done\n- [x] tokenizer"
+
+
+def tether(cwd: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "TETHER_HOME": str(cwd / "home"),
+        "TETHER_FSYNC": "0",
+        "TETHER_LOAD_PLUGINS": "",  # only the built-ins: no installed example plugin interferes
+    }
+    env.pop("TETHER_DISABLE_PLUGINS", None)
+    return subprocess.run(
+        [sys.executable, "-m", "tether", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def project(tmp_path: Path, compaction: dict[str, Any] | None = None, models: Any = None) -> Path:
+    (tmp_path / "home").mkdir()
+    if compaction is not None:
+        (tmp_path / ".tether").mkdir()
+        (tmp_path / ".tether" / "settings.json").write_text(
+            json.dumps({"compaction": compaction}), encoding="utf-8"
+        )
+    if models is not None:
+        (tmp_path / "home" / "models.json").write_text(json.dumps(models), encoding="utf-8")
+    return tmp_path
+
+
+def loopback_models(server: OpenAIServer) -> dict[str, Any]:
+    return {
+        "providers": {
+            "loop": {
+                "baseUrl": server.base_url,
+                "api": "openai-completions",
+                "models": [{"id": "summarizer-1", "contextWindow": 64000, "maxTokens": 4096}],
+            }
+        }
+    }
+
+
+def context_json(cwd: Path, file: Path) -> dict[str, Any]:
+    result = tether(cwd, "session", "context", str(file), "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_compact_then_context_shows_summary_then_kept_entries(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
+    result = tether(
+        cwd, "session", "compact", str(file), "--summarizer", "offline", "--keep", "3000"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "summarizer: offline" in result.stdout
+    assert "tether: summarizing" in result.stderr  # progress while the summarizer runs
+    entries = records(file)[1:]
+    compaction = entries[-1]
+    assert compaction["type"] == "compaction" and compaction["fromHook"] is False
+    context = context_json(cwd, file)
+    assert context["leafId"] == compaction["id"]
+    first, *rest = context["messages"]
+    assert first["role"] == "compactionSummary" and first["summary"] == compaction["summary"]
+    ids = [e["id"] for e in entries]
+    kept = entries[ids.index(compaction["firstKeptEntryId"]) : -1]
+    assert rest == [e["message"] for e in kept if e["type"] == "message"]
+    assert "<modified-files>" in compaction["summary"]
+
+
+def test_nothing_to_compact_is_a_message_not_a_model_call(tmp_path: Path) -> None:
+    cwd = project(tmp_path, {"summarizer": "llm", "model": "loop/summarizer-1"})
+    file = copy_fixture(GEN / "g01-tiny-linear.jsonl", tmp_path)
+    before = file.read_bytes()
+    result = tether(cwd, "session", "compact", str(file))  # default keep: everything fits
+    assert result.returncode == 0, result.stderr
+    assert "nothing to compact" in result.stdout
+    assert file.read_bytes() == before
+
+
+def test_llm_summarizer_request_goes_to_the_loopback_server(tmp_path: Path) -> None:
+    with OpenAIServer() as server:
+        server.text(SUMMARY)
+        server.text("## Original Request\nparse it")
+        cwd = project(tmp_path, {"model": "loop/summarizer-1"}, loopback_models(server))
+        file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
+        result = tether(
+            cwd, "session", "compact", str(file), "--keep", "3000", "--instructions", "the parser"
+        )
+        assert result.returncode == 0, result.stderr
+        assert "summarizer: llm (loop/summarizer-1)" in result.stdout
+        bodies = [r.body for r in server.requests]
+    assert [b["model"] for b in bodies] == ["summarizer-1", "summarizer-1"]  # history + prefix
+    history_text = json.dumps(bodies[0]["messages"])
+    assert "<conversation>" in history_text and "the parser" in history_text
+    summary = records(file)[-1]["summary"]
+    assert summary.startswith(SUMMARY + "\n\n---\n\n**Turn Context (split turn):**\n\n")
+
+
+@pytest.mark.parametrize("failure", ["server error", "timeout"])
+def test_failing_llm_summarizer_leaves_the_file_untouched(tmp_path: Path, failure: str) -> None:
+    with OpenAIServer() as server:
+        if failure == "server error":
+            for _ in range(8):
+                server.error(500, "upstream exploded")
+        else:
+            for _ in range(8):
+                server.reply(text="late", headers_delay=5.0)
+        compaction = {"model": "loop/summarizer-1", "timeoutSeconds": 1}
+        cwd = project(tmp_path, compaction, loopback_models(server))
+        file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
+        before = file.read_bytes()
+        result = tether(cwd, "session", "compact", str(file), "--keep", "3000", timeout=120)
+        assert server.requests, "the summarizer did call the server"
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("tether: error: ") and "compaction failed" in lines[-1]
+    assert "llm_summarizer" in lines[-1] and "session unchanged" in lines[-1]
+    assert "Traceback" not in result.stderr
+    assert file.read_bytes() == before
+
+
+def test_five_compactions_in_a_row_keep_every_file(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    file = tmp_path / "grow.jsonl"
+    seen: set[str] = set()
+    lists: list[set[str]] = []
+    for step in range(5):
+        session = Session.open(file, create=True) if file.exists() else new_session(file)
+        for n in range(3):
+            add_round(session, step * 3 + n, words=30)
+        result = tether(
+            cwd, "session", "compact", str(file), "--summarizer", "offline", "--keep", "120"
+        )
+        assert result.returncode == 0, result.stderr
+        entry = records(file)[-1]
+        assert entry["type"] == "compaction"
+        listed = set(entry["details"]["readFiles"]) | set(entry["details"]["modifiedFiles"])
+        assert seen <= listed, f"compaction {step} lost {sorted(seen - listed)}"
+        seen = listed
+        lists.append(listed)
+        context = context_json(cwd, file)
+        assert context["messages"][0]["summary"] == entry["summary"]
+        for earlier in range(step * 3):  # the requests of every summarized round are still there
+            assert f"round {earlier}:" in entry["summary"]
+    assert len(lists[-1]) >= 3 * 12
+
+
+def test_branch_command_with_summary_and_label(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    file = copy_fixture(GEN / "g16-branched.jsonl", tmp_path)
+    result = tether(
+        cwd,
+        "session",
+        "branch",
+        str(file),
+        "--to",
+        "53bdd9e9",
+        "--summarize",
+        "--label",
+        "back",
+        "--summarizer",
+        "offline",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    summary, label = records(file)[-2:]
+    assert report["summaryEntry"] == summary and report["labelEntry"] == label
+    assert (summary["type"], summary["parentId"], summary["fromId"]) == (
+        "branch_summary",
+        "53bdd9e9",
+        "53bdd9e9",
+    )
+    assert summary["details"]["abandonedLeafId"] == "b158c406" == report["oldLeafId"]
+    assert (label["targetId"], label["label"]) == (summary["id"], "back")
+    assert report["summarizer"] == "offline"
+    context = context_json(cwd, file)
+    assert context["leafId"] == label["id"]
+    assert context["messages"][-1]["role"] == "branchSummary"
+
+
+def test_branch_command_without_summary_moves_the_leaf_for_good(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    file = copy_fixture(GEN / "g16-branched.jsonl", tmp_path)
+    result = tether(cwd, "session", "branch", str(file), "--to", "53bdd9e9")
+    assert result.returncode == 0, result.stderr
+    assert "leaf moved from b158c406 to 53bdd9e9" in result.stdout
+    assert context_json(cwd, file)["leafId"] == "53bdd9e9"
+
+
+def test_branch_command_errors_are_one_line(tmp_path: Path) -> None:
+    cwd = project(tmp_path)
+    file = copy_fixture(GEN / "g16-branched.jsonl", tmp_path)
+    before = file.read_bytes()
+    unknown = tether(cwd, "session", "branch", str(file), "--to", "feedbeef")
+    assert unknown.returncode == 1
+    assert unknown.stderr.strip() == f"tether: error: {file}: no entry with id 'feedbeef'"
+    usage = tether(cwd, "session", "branch", str(file), "--to", "53bdd9e9", "--instructions", "x")
+    assert usage.returncode == 2 and "--instructions needs --summarize" in usage.stderr
+    assert file.read_bytes() == before

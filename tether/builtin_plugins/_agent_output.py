@@ -1,0 +1,233 @@
+"""Output of ``tether chat`` / ``tether run``: JSON event lines, streamed text, progress.
+
+- :func:`event_json` — an agent/harness event as one JSON object (``tether run --json``):
+  ``{"type": …}`` plus the event's fields in camelCase (pi's JSON mode names);
+- :class:`ChatPrinter` — answer text streamed to stdout as it arrives, tool calls, retries and
+  errors on stderr, a spinner on stderr while compacting or summarizing;
+- :func:`run_interruptibly` — run work in a thread; Ctrl-C calls ``abort`` instead of
+  killing the program.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, TextIO, TypeVar
+
+T = TypeVar("T")
+SPINNER = "|/-\\"
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def jsonable(value: Any) -> Any:
+    """Event payloads as JSON values: tool results, stream events and errors as objects."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, BaseException):
+        out = {"kind": getattr(value, "kind", type(value).__name__), "message": str(value)}
+        if getattr(value, "status", None) is not None:
+            out["status"] = value.status  # type: ignore[attr-defined]
+        return out
+    if hasattr(value, "content") and hasattr(value, "is_error"):  # a ToolResult
+        return {
+            "content": jsonable(value.content),
+            "details": jsonable(value.details),
+            "isError": bool(value.is_error),
+        }
+    if hasattr(value, "delta") and hasattr(value, "content_index"):  # a StreamEvent
+        return {"type": value.type, "contentIndex": value.content_index, "delta": value.delta}
+    return str(value)
+
+
+def event_json(event: Any) -> dict[str, Any]:
+    data = {camel(k): jsonable(v) for k, v in event.data.items()}
+    return {"type": event.type, **data}
+
+
+class JsonLines:
+    """Writes every event as one JSON line (message updates included)."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+        self.lock = threading.Lock()
+
+    def write(self, record: dict[str, Any]) -> None:
+        line = json.dumps(record, ensure_ascii=False)
+        with self.lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def __call__(self, event: Any) -> None:
+        if event.type != "progress":
+            self.write(event_json(event))
+
+
+class Spinner:
+    """A progress indicator on stderr: an animated line on a terminal, plain lines otherwise."""
+
+    def __init__(self, err: TextIO | None = None) -> None:
+        self.err = err or sys.stderr
+        self.tty = bool(getattr(self.err, "isatty", lambda: False)())
+        self.label = ""
+        self.stop_event: threading.Event | None = None
+        self.thread: threading.Thread | None = None
+
+    def start(self, label: str) -> None:
+        self.stop()
+        self.label = label
+        if not self.tty:
+            self.err.write(f"{label}…\n")
+            self.err.flush()
+            return
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._spin, args=(self.stop_event,), daemon=True)
+        self.thread.start()
+
+    def update(self, line: str) -> None:
+        if self.tty:
+            self.label = line
+        elif self.stop_event is not None or self.label:
+            self.err.write(f"  {line}\n")
+            self.err.flush()
+
+    def _spin(self, stop: threading.Event) -> None:
+        frame = 0
+        while not stop.wait(0.1):
+            self.err.write(f"\r{SPINNER[frame % len(SPINNER)]} {self.label[:70]:<70}")
+            self.err.flush()
+            frame += 1
+
+    def stop(self, final: str | None = None) -> None:
+        if self.stop_event is not None:
+            self.stop_event.set()
+            if self.thread is not None:
+                self.thread.join()
+            self.err.write("\r" + " " * 74 + "\r")
+            self.stop_event = self.thread = None
+        self.label = ""
+        if final:
+            self.err.write(final + "\n")
+            self.err.flush()
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    text = text.replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class ChatPrinter:
+    """Streams the assistant's text to stdout; tools, retries, compactions to stderr."""
+
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.spinner = Spinner(self.err)
+        self.open_line = False
+
+    def _text(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+        self.open_line = not text.endswith("\n")
+
+    def _note(self, text: str) -> None:
+        if self.open_line:
+            self._text("\n")
+        self.err.write(text + "\n")
+        self.err.flush()
+
+    def __call__(self, event: Any) -> None:
+        kind, data = event.type, event.data
+        if kind == "message_update":
+            stream = data.get("assistant_message_event")
+            if getattr(stream, "type", None) == "text_delta":
+                self._text(stream.delta)
+        elif kind == "message_end" and (data.get("message") or {}).get("role") == "assistant":
+            message = data["message"]
+            if self.open_line:
+                self._text("\n")
+            if message.get("stopReason") == "aborted":
+                self._note("(aborted)")
+            elif message.get("stopReason") == "error":
+                self._note(f"error: {message.get('errorMessage')}")
+        elif kind == "tool_execution_start":
+            self._note(f"· {data.get('tool_name')} {_short(data.get('args'))}")
+        elif kind == "tool_execution_end" and data.get("is_error"):
+            content = getattr(data.get("result"), "content", None) or [{}]
+            self._note(f"  ! {_short(content[0].get('text', ''))}")
+        elif kind == "auto_retry_start":
+            self._note(
+                f"retrying in {data.get('delay_ms')} ms (attempt {data.get('attempt')}/"
+                f"{data.get('max_attempts')}): {_short(data.get('error_message'))}"
+            )
+        elif kind == "auto_retry_end" and not data.get("success"):
+            self._note(f"giving up: {_short(data.get('final_error'))}")
+        elif kind == "compaction_start":
+            self.spinner.start(f"compacting ({data.get('reason')})")
+        elif kind == "progress":
+            self.spinner.update(str(data.get("line", "")))
+        elif kind == "compaction_end":
+            self.spinner.stop(_compaction_line(data))
+
+
+def _compaction_line(data: dict[str, Any]) -> str:
+    entry = data.get("result")
+    if entry:
+        return f"compacted: {entry.get('tokensBefore')} tokens summarized (entry {entry.get('id')})"
+    if data.get("error_message"):
+        return f"compaction failed: {data['error_message']}"
+    if data.get("aborted"):
+        return "compaction cancelled"
+    return f"nothing compacted: {data.get('message') or 'nothing to compact'}"
+
+
+def run_interruptibly(work: Callable[[], T], abort: Callable[[], None]) -> tuple[T, bool]:
+    """Run ``work`` in a thread; Ctrl-C (SIGINT) calls ``abort`` and waits for the work to end.
+
+    Returns ``(result, interrupted)``; an exception of ``work`` is re-raised here.
+    """
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["result"] = work()
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    interrupted = threading.Event()
+    thread = threading.Thread(target=target, daemon=True, name="tether-turn")
+    main = threading.current_thread() is threading.main_thread()
+    previous = None
+    if main:
+
+        def on_sigint(signum: int, frame: Any) -> None:
+            interrupted.set()
+            sys.stderr.write("\n^C aborting…\n")
+            sys.stderr.flush()
+            abort()
+
+        previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.05)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    if "error" in box:
+        raise box["error"]
+    return box.get("result"), interrupted.is_set()
+
+
+__all__ = ["ChatPrinter", "JsonLines", "Spinner", "event_json", "jsonable", "run_interruptibly"]

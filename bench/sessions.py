@@ -1,6 +1,7 @@
 """Benchmark: open a session and build its context, tether vs pi, on 1k–100k-entry sessions.
 
-Generates seeded sessions itself (branched trees and one long branch), then for each file
+Generates seeded sessions itself (branched trees with compactions, and one long branch with
+none: everything in the context — the worst case), then for each file
 prints the median wall time and peak RSS of a whole ``tether session context FILE --quiet``
 process, the in-process phases (open, branch, context, LLM conversion), and — with
 ``--pi-oracle DIR`` — the same for ``node oracle.mjs context FILE --quiet`` and the ratios.
@@ -208,7 +209,7 @@ class SessionWriter:
                 self.navigate()
             elif roll < 0.12:
                 self.misc()
-            elif self.since_compaction > 600 and roll < 0.2:
+            elif self.branched and self.since_compaction > 600 and roll < 0.2:
                 self.compaction()
             else:
                 self.turn()

@@ -254,3 +254,26 @@ def test_branch_summary_lists_files_of_the_whole_abandoned_branch(tmp_path: Path
     (asked,) = summarizer.requests
     assert asked.custom_instructions == "what broke?"
     assert all(m["role"] != "toolResult" for m in asked.messages)  # pi leaves them out
+
+
+def test_abort_while_summarizing_cancels_the_navigation(tmp_path: Path) -> None:
+    from tether.core.abort import AbortSignal
+
+    class Aborting:
+        @hookimpl
+        def summarize(self, request):
+            request.signal.abort()
+            raise RuntimeError("request aborted")
+
+    session, file, users = _three_turn_session(tmp_path)
+    before, leaf = file.read_bytes(), session.leaf_id
+    outcome = navigate_tree(
+        session,
+        hooks_with(("aborting", Aborting())),
+        settings(),
+        users[1],
+        summarize=True,
+        signal=AbortSignal(),
+    )
+    assert (outcome.status, outcome.reason) == ("cancelled", "aborted")
+    assert file.read_bytes() == before and session.leaf_id == leaf

@@ -319,3 +319,62 @@ def test_repeated_compaction_with_the_offline_summarizer_keeps_summary_items(
         summaries.append(outcome.entry["summary"])
     for step in range(4):  # every round's request is still in the last summary
         assert f"round {step * 2}" in summaries[-1]
+
+
+class AbortingSummarizer:
+    """Stands for Ctrl-C / Escape while the model call runs: the signal fires, the call fails."""
+
+    @hookimpl
+    def summarize(self, request):
+        request.signal.abort()
+        raise RuntimeError("request aborted")
+
+
+def test_abort_while_summarizing_cancels_and_writes_nothing(tmp_path: Path) -> None:
+    from tether.core.abort import AbortSignal
+
+    file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
+    before = file.read_bytes()
+    outcome = compact(
+        Session.open(file),
+        hooks_with(("aborting", AbortingSummarizer())),
+        settings(keepRecentTokens=2000),
+        signal=AbortSignal(),
+    )
+    assert (outcome.status, outcome.reason) == ("cancelled", "aborted")
+    assert file.read_bytes() == before
+
+
+def test_custom_compaction_keeping_an_unknown_entry_is_written_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    """pi writes it without a check; tether writes it too, and says what it will do."""
+
+    class Careless:
+        @hookimpl
+        def session_before_compact(self, event):
+            return CustomCompaction("s", "feedbeef", 1)
+
+    file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
+    outcome = compact(
+        Session.open(file), hooks_with(("careless", Careless())), settings(keepRecentTokens=2000)
+    )
+    assert outcome.entry["firstKeptEntryId"] == "feedbeef"
+    assert "not on the branch" in outcome.warnings[0]
+    assert [m["role"] for m in Session.open(file).build_context().messages] == ["compactionSummary"]
+
+
+def test_entries_of_a_session_without_assistant_stay_in_memory_like_pis(tmp_path: Path) -> None:
+    file = tmp_path / "users-only.jsonl"
+    session = new_session(file)
+    for n in range(6):
+        session.append_message(
+            {"role": "user", "content": [{"type": "text", "text": f"note {n} " * 50}],
+             "timestamp": n}
+        )  # fmt: skip
+    outcome = compact(
+        session, hooks_with(("s", ScriptedSummarizer())), settings(keepRecentTokens=50)
+    )
+    assert outcome.status == "compacted"
+    assert "not written to disk yet" in outcome.warnings[0]
+    assert not file.exists()

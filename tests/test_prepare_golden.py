@@ -17,14 +17,15 @@ from typing import Any
 
 import pytest
 
-from tests.context_loader import GEN, fixture_names, golden, golden_request, load_entries
-from tether.builtin_plugins._file_ops import FileOps, compute_file_lists
-from tether.builtin_plugins._prepare import (
-    NO_PRIOR_HISTORY,
-    history_summary_fallback,
-    prepare_compaction_entries,
-    strip_file_operations,
+from tests.context_loader import (
+    GEN,
+    fixture_names,
+    golden,
+    golden_request,
+    load_entries,
 )
+from tether.builtin_plugins._file_ops import FileOps, compute_file_lists
+from tether.builtin_plugins._prepare import prepare_compaction_entries
 from tether.builtin_plugins._serialize import serialize_messages
 from tether.builtin_plugins.token_estimate import estimate_tokens
 from tether.core.context import path_to_root
@@ -42,21 +43,41 @@ def count(messages: list[dict[str, Any]]) -> list[int]:
     return [estimate_tokens(m) for m in messages]
 
 
+def header_version(path: Path) -> int:
+    header, _ = load_entries(path)
+    if header is not None:
+        return int(header.get("version", 1))
+    first = json.loads(path.read_text(encoding="utf-8").split("\n", 1)[0])
+    return int(first.get("version", 1))
+
+
+def pi_numbered(entry: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
+    """``entry`` with the ids pi's oracle gives a migrated v1 file (00000001… in file order)."""
+    out = dict(entry)
+    for key in ("id", "parentId", "firstKeptEntryId", "fromId", "targetId"):
+        if out.get(key) in ids:
+            out[key] = ids[out[key]]
+    return out
+
+
 def branch_of(path: Path, leaf: str | None = None) -> list[dict[str, Any]]:
     """The root-first branch of a session file at ``leaf`` (default: the file's leaf)."""
-    header, entries = load_entries(path)
-    if header is not None and header.get("version") == 3:
+    if header_version(path) == 3:
+        _, entries = load_entries(path)
         by_id = {e.get("id"): e for e in entries}
-        get_entry, leaf_entry = by_id.get, by_id.get(leaf) if leaf else None
+        leaf_entry = by_id.get(leaf) if leaf else None
         if leaf_entry is None and entries:
             leaf_entry = entries[-1]
-    else:  # v1/v2: ids come from the migration
-        from tether.core.session import Session
+        return [] if leaf_entry is None else path_to_root(leaf_entry, by_id.get)
+    from tether.core.session import Session
 
-        session = Session.open(path, readonly=True)  # never rewrite a fixture
-        get_entry = session.get_entry
-        leaf_entry = session.get_entry(leaf or session.leaf_id) if session.leaf_id else None
-    return [] if leaf_entry is None else path_to_root(leaf_entry, get_entry)
+    session = Session.open(path, readonly=True)  # migrated in memory; a fixture is never rewritten
+    branch = session.get_branch(leaf) if leaf else session.get_branch()
+    if header_version(path) >= 2:
+        return branch
+    # a v1 file gets fresh random ids from the migration; pi's oracle numbers them instead
+    ids = {e["id"]: f"{i + 1:08x}" for i, e in enumerate(session.entries())}
+    return [pi_numbered(e, ids) for e in branch]
 
 
 def settings_of(request: dict[str, Any]) -> CompactionSettings:
@@ -163,33 +184,46 @@ def test_fix_8_bookkeeping_before_user_message_is_not_a_split_turn() -> None:
 def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
     """§8.9: one huge turn spans two compactions, so nothing precedes the turn prefix. pi's
     summary becomes "No prior history." + the prefix summary: the first summary is lost.
-    tether keeps the previous summary as the history part."""
+    With tether's preparation, the kernel's summarization keeps the previous summary."""
+    from tether.core.compaction import SPLIT_TURN_SEPARATOR, summarize_preparation
+    from tether.core.hooks import Hooks
+    from tether.core.plugins import create_plugin_manager
+    from tether.hookspecs import hookimpl
+    from tether.hookspecs.events import SummarizeRequest, Summary
+
     name = "fix09-repeated-split-turn"
     recorded = _recorded(name)
     ours = _prepare_fixture(name)
-    assert as_pi_fields(ours) == pi_fields(recorded["prepare"])  # same preparation
+    assert as_pi_fields(ours) == pi_fields(recorded["prepare"])  # the same preparation
     assert ours.is_split_turn and ours.messages_to_summarize == [] and ours.previous_summary
     pi_summary = recorded["compact"]["result"]["summary"]
-    assert pi_summary.startswith(NO_PRIOR_HISTORY + "\n\n---\n\n**Turn Context (split turn):**")
+    assert [r["kind"] for r in recorded["compact"]["requests"]] == ["turnPrefix"]
+    assert pi_summary.startswith("No prior history." + SPLIT_TURN_SEPARATOR)
     assert "Project set up" not in pi_summary
-    history = history_summary_fallback(ours)
-    assert history == strip_file_operations(ours.previous_summary)
-    assert "Project set up" in history and "<read-files>" not in history
-    assert (
-        history_summary_fallback(
-            CompactionPreparation(
-                first_kept_entry_id="x",
-                messages_to_summarize=[],
-                turn_prefix_messages=[{}],
-                is_split_turn=True,
-                tokens_before=0,
-                previous_summary=None,
-                file_ops={},
-                settings=CompactionSettings(),
-            )
-        )
-        == NO_PRIOR_HISTORY
+
+    asked: list[str] = []
+
+    class Stub:
+        @hookimpl(tryfirst=True)
+        def summarize(self, request: SummarizeRequest) -> Summary:
+            asked.append(request.kind)
+            return Summary(text=f"[{request.kind} summary]", summarizer="stub")
+
+    pm = create_plugin_manager()
+    pm.register(Stub(), name="stub-summarizer")
+    text, _ = summarize_preparation(
+        Hooks(pm),
+        ours,
+        SummarizeRequest(kind="compaction", messages=[]),
+        None,
+        lambda _line: None,
+        "test",
     )
+    assert asked == ["turn_prefix"]  # no model call for an empty history, as in pi
+    history, prefix = text.split(SPLIT_TURN_SEPARATOR)
+    assert "Project set up" in history and history.startswith("## Goal")
+    assert "<read-files>" not in history  # the cumulative lists are appended once, at the end
+    assert prefix == "[turn_prefix summary]"
 
 
 def test_fix_10_nothing_to_compact_on_a_small_session() -> None:
@@ -303,6 +337,10 @@ def test_prepare_command_json_equals_pi(name: str, pm: Any, capsys: Any) -> None
     if name == "g09-bash-exec":  # §8.8
         assert expected["isSplitTurn"] is True and report["isSplitTurn"] is False
         expected["isSplitTurn"] = False
+    if header_version(GEN / f"{name}.jsonl") == 1:  # fresh random ids from the migration
+        for key in ("summarizedEntryIds", "turnPrefixEntryIds"):
+            assert len(report.pop(key)) == len(expected.pop(key))
+        assert report.pop("firstKeptEntryId") and expected.pop("firstKeptEntryId")
     assert {k: report.get(k) for k in expected} == expected
     if "reason" not in report:
         serialized = golden(name, "serialize")
@@ -372,7 +410,10 @@ def test_prepare_command_at_a_leaf_and_before_the_root(pm: Any, capsys: Any) -> 
     )
     assert code == 0
     report = json.loads(out)
-    assert report["summarizedEntryIds"] == ["00000001", "00000002", "00000003"]
+    # the walk back from 00000006 crosses 100 tokens at a tool result: the cut moves on to the
+    # next assistant message, inside the first turn
     assert report["firstKeptEntryId"] == "00000004" and report["isSplitTurn"] is True
+    assert report["summarizedEntryIds"] == []
+    assert report["turnPrefixEntryIds"] == ["00000001", "00000002", "00000003"]
     code, out, _ = run_cli(pm, capsys, "session", "prepare", str(file), "--leaf", "null", "--json")
     assert json.loads(out)["reason"] == "Nothing to compact (session too small)"

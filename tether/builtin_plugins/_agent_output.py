@@ -61,12 +61,18 @@ class JsonLines:
     def __init__(self, out: TextIO | None = None) -> None:
         self.out = out or sys.stdout
         self.lock = threading.Lock()
+        self.closed = False  # the reader went away (``| head``): stop writing, keep working
 
     def write(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False)
         with self.lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            if self.closed:
+                return
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except BrokenPipeError:
+                self.closed = True
 
     def __call__(self, event: Any) -> None:
         if event.type != "progress":

@@ -8,7 +8,6 @@ Every step is one linear pass at most; token counts are asked only for the messa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +25,6 @@ from tether.hookspecs.events import CompactionPreparation, CompactionSettings, N
 ALREADY_COMPACTED = "Already compacted"
 TOO_SMALL = "Nothing to compact (session too small)"
 ALL_KEPT = "Nothing to compact: the whole context fits in the kept recent tokens ({tokens} tokens)"
-NO_PRIOR_HISTORY = "No prior history."
 
 
 def message_for_compaction(entry: Entry) -> dict[str, Any] | None:
@@ -186,41 +184,12 @@ def prepare_compaction_entries(
     )
 
 
-_FILE_LISTS_SUFFIX = re.compile(
-    r"(?:\n\n<read-files>\n(?:[^\n]*\n)*?</read-files>)?"
-    r"(?:\n\n<modified-files>\n(?:[^\n]*\n)*?</modified-files>)?\Z"
-)
-
-
-def strip_file_operations(summary: str) -> str:
-    """A summary without its trailing ``<read-files>``/``<modified-files>`` blocks."""
-    match = _FILE_LISTS_SUFFIX.search(summary)
-    return summary[: match.start()] if match else summary
-
-
-def history_summary_fallback(preparation: CompactionPreparation) -> str | None:
-    """What stands for the history of a split turn when there is nothing new to summarize.
-
-    pi writes ``"No prior history."`` and so drops the previous summary; tether keeps the
-    previous summary (§8.9), without its file lists (the new summary appends the cumulative
-    ones). ``None`` means there are messages, so the history must be summarized.
-    """
-    if preparation.messages_to_summarize:
-        return None
-    if preparation.previous_summary:
-        return strip_file_operations(preparation.previous_summary)
-    return NO_PRIOR_HISTORY
-
-
 __all__ = [
     "ALREADY_COMPACTED",
-    "NO_PRIOR_HISTORY",
     "TOO_SMALL",
     "boundary_start",
-    "history_summary_fallback",
     "last_compaction_index",
     "message_for_compaction",
     "prepare_compaction_entries",
-    "strip_file_operations",
     "tokens_before",
 ]

@@ -1,3 +1,160 @@
-"""Built-in plugin `agent_commands` (not yet implemented)."""
+"""Built-in plugin ``agent_commands``: the agent itself — ``tether chat`` and ``tether run``.
+
+``tether`` / ``tether chat [PROMPT]`` is the interactive chat (see ``_agent_chat``);
+``tether run PROMPT`` is print mode: the final answer on stdout (``--json``: every event as
+one JSON line, the session header first), then exit — 0 on success, 1 when the model call
+failed (one ``tether: error:`` line), 130 when interrupted. ``PROMPT`` ``-`` reads stdin.
+
+Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
+``--fork PATH|ID``, ``--no-session``, ``--name`` and the model options ``--provider``,
+``--model``, ``--thinking``. ``tether run --provider faux "hello"`` works with no
+configuration and no network.
+"""
 
 from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from tether.hookspecs import hookimpl
+
+ContinueOpt = Annotated[
+    bool, typer.Option("--continue", "-c", help="Continue the most recent session here.")
+]
+ResumeOpt = Annotated[
+    bool, typer.Option("--resume", "-r", help="Pick a session to resume (run: the most recent).")
+]
+SessionOpt = Annotated[
+    str | None, typer.Option("--session", metavar="PATH|ID", help="Open this session.")
+]
+ForkOpt = Annotated[
+    str | None,
+    typer.Option("--fork", metavar="PATH|ID", help="Copy this session into a new one here."),
+]
+NoSessionOpt = Annotated[
+    bool, typer.Option("--no-session", help="Keep the session in memory only.")
+]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Name the session.")]
+ProviderOpt = Annotated[
+    str | None, typer.Option("--provider", help="Provider from models.json (e.g. faux).")
+]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model id, or provider/model.")]
+ThinkingOpt = Annotated[
+    str | None,
+    typer.Option("--thinking", help="off, minimal, low, medium, high or xhigh."),
+]
+
+
+def _plugin_manager(ctx: typer.Context) -> Any:
+    """The app's plugin manager. ``tether`` without a command reaches ``chat`` through the
+    kernel's default-command path, which starts a fresh context without it: build one then."""
+    if ctx.obj is not None:
+        return ctx.obj
+    from tether.core.plugins import create_plugin_manager
+
+    return create_plugin_manager()
+
+
+def _options(**values: Any) -> Any:
+    from tether.builtin_plugins._agent_setup import SessionOptions
+
+    return SessionOptions(**values)
+
+
+def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
+    """``tether run``: one prompt, the answer (or the events) on stdout.
+
+    A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130)."""
+    from tether.builtin_plugins._agent_output import JsonLines, run_interruptibly
+    from tether.builtin_plugins._agent_setup import build_harness
+    from tether.core.errors import TetherError
+
+    if prompt == "-":
+        prompt = sys.stdin.read()
+    harness, reason = build_harness(pm, options)
+    lines = JsonLines() if as_json else None
+    if lines is not None:
+        lines.write(dict(harness.session.header))
+        harness.subscribe(lines)
+    harness.start(reason)
+    try:
+        result, interrupted = run_interruptibly(
+            lambda: harness.prompt(prompt, source="run"), harness.abort
+        )
+    finally:
+        harness.close("quit")
+    if interrupted or result.stop_reason == "aborted":
+        raise TetherError("interrupted", exit_code=130)
+    if result.handled:
+        return
+    if result.stop_reason == "error":
+        raise TetherError(f"model call failed: {result.error}")
+    if lines is None:
+        sys.stdout.write(result.text + ("" if result.text.endswith("\n") else "\n"))
+        sys.stdout.flush()
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    @app.command("chat")
+    def chat(
+        ctx: typer.Context,
+        prompt: Annotated[str | None, typer.Argument(help="A first prompt.")] = None,
+        continue_recent: ContinueOpt = False,
+        resume: ResumeOpt = False,
+        session: SessionOpt = None,
+        fork: ForkOpt = None,
+        no_session: NoSessionOpt = False,
+        name: NameOpt = None,
+        provider: ProviderOpt = None,
+        model: ModelOpt = None,
+        thinking: ThinkingOpt = None,
+    ) -> None:
+        """Chat with the agent in this project (the default command)."""
+        from tether.builtin_plugins._agent_chat import run_chat
+
+        options = _options(
+            continue_recent=continue_recent,
+            resume=resume,
+            session=session,
+            fork=fork,
+            no_session=no_session,
+            name=name,
+            provider=provider,
+            model=model,
+            thinking=thinking,
+        )
+        run_chat(_plugin_manager(ctx), options, prompt)
+
+    @app.command("run")
+    def run(
+        ctx: typer.Context,
+        prompt: Annotated[str, typer.Argument(help="The prompt ('-': read stdin).")],
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Print every event as a JSON line.")
+        ] = False,
+        continue_recent: ContinueOpt = False,
+        resume: ResumeOpt = False,
+        session: SessionOpt = None,
+        fork: ForkOpt = None,
+        no_session: NoSessionOpt = False,
+        name: NameOpt = None,
+        provider: ProviderOpt = None,
+        model: ModelOpt = None,
+        thinking: ThinkingOpt = None,
+    ) -> None:
+        """Run one prompt and print the answer (print mode)."""
+        options = _options(
+            continue_recent=continue_recent,
+            resume=resume,
+            session=session,
+            fork=fork,
+            no_session=no_session,
+            name=name,
+            provider=provider,
+            model=model,
+            thinking=thinking,
+        )
+        run_print(_plugin_manager(ctx), options, prompt, as_json)

@@ -80,7 +80,22 @@ def _escape_surrogates(text: str) -> str:
     return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def _after_context_hooks(pm: Any, session: Any, leaf_id: str | None, context: Any, file: Path):
+    """The messages as installed plugins' ``context`` hooks leave them (unchanged if none)."""
+    if pm is None or not pm.hook.context.get_hookimpls():
+        return context.messages
+    from tether.core.hook_calls import SessionView, apply_context_hook
+    from tether.core.hooks import Hooks
+
+    hooks = Hooks(pm)
+    branch = session.get_branch(leaf_id) if leaf_id is not None else []
+    view = SessionView(session, hooks, context.model, branch=branch)
+    failure = f"{file}: context hook failed"
+    return apply_context_hook(hooks, context.messages, view, failure=failure)
+
+
 def context_command(
+    ctx: typer.Context,
     file: FileArg,
     leaf: LeafOpt = None,
     as_json: JsonOpt = False,
@@ -92,6 +107,11 @@ def context_command(
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
     context = session.build_context(leaf_id)
+    hooked = _after_context_hooks(ctx.obj, session, leaf_id, context, file)
+    if hooked is not context.messages:  # a plugin's context hook ran: show what it sends
+        from dataclasses import replace
+
+        context = replace(context, messages=hooked)
     llm_messages = convert_to_llm(context.messages)
     _report_problems(session, file)
     summary = {

@@ -1,3 +1,204 @@
-"""Built-in plugin `session_commands` (not yet implemented)."""
+"""Built-in plugin ``session_commands``: list sessions and inspect, copy and repair session files.
+
+``tether sessions [--all] [--dir D] [--json]`` lists sessions (most recent first, one notion of
+"most recent" shared with ``--continue``). ``tether session show|tree|fork|clone|export|repair
+FILE`` work on one file; ``show`` and ``tree`` never modify it (legacy files are migrated in
+memory only). ``tree --json`` uses the field names of pi's oracle (``roots, children, labels,
+labelTimestamps, sessionName, branch``…), so it compares directly with pi's goldens.
+"""
 
 from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tether.core.cli import command_group
+from tether.hookspecs import hookimpl
+
+SESSION_HELP = "Inspect and change session files."
+FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+OutOpt = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Where to write (must not exist).")
+]
+
+
+def _open(path: Path, *, readonly: bool = True) -> Any:
+    from tether.core.session import Session
+
+    return Session.open(path, readonly=readonly)
+
+
+def _print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=1) + "\n")
+
+
+def _warn_problems(session: Any, path: Path) -> None:
+    for problem in session.problems:
+        sys.stderr.write(f"tether: warning: {path}:{problem.line}: {problem.message}\n")
+
+
+def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
+    from tether.core.paths import default_session_dir, sessions_root
+    from tether.core.session_list import list_sessions, project_folders
+
+    if folder is not None:
+        folders = project_folders(folder) if all_ else [folder]
+    elif all_:
+        folders = project_folders(sessions_root())
+    else:
+        folders = [default_session_dir(os.getcwd())]
+    infos = list_sessions(folders)
+    if as_json:
+        _print_json([info.to_json() for info in infos])
+        return
+    if not infos:
+        where = ", ".join(str(f) for f in folders) or "(no folders)"
+        typer.echo(f"No sessions in {where}.")
+        return
+    for info in infos:
+        title = info.name or info.first_message
+        title = " ".join(title.split())
+        title = title if len(title) <= 60 else title[:59] + "…"
+        typer.echo(f"{info.modified[:19].replace('T', ' ')}  {info.message_count:>5} msgs  {title}")
+        typer.echo(f"    {info.path}")
+
+
+def _fork_or_clone(path: Path, entry_id: str | None, position: str, output: Path | None) -> None:
+    from tether.core.errors import TetherError
+
+    session = _open(path)
+    if position == "before":
+        assert entry_id is not None
+        new, text = session.fork(entry_id, position="before", output=output)
+    else:
+        if entry_id is not None and not session.has_entry(entry_id):
+            raise TetherError(f"{path}: --at: no entry with id '{entry_id}'")
+        new = session.clone(entry_id, output=output)
+        text = None
+    new.flush(force=True)
+    typer.echo(str(new.file))
+    if text:
+        sys.stderr.write(f"tether: the forked message was: {text}\n")
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    @app.command("sessions")
+    def sessions_command(
+        all_: Annotated[
+            bool, typer.Option("--all", help="Every project, not just this one.")
+        ] = False,
+        folder: Annotated[
+            Path | None, typer.Option("--dir", help="List this folder (e.g. pi's sessions).")
+        ] = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """List sessions, most recent first (this project's, or --all)."""
+        _sessions(all_, folder, as_json)
+
+    group = command_group(app, "session", SESSION_HELP)
+
+    @group.command("show")
+    def show_command(
+        file: FileArg,
+        as_json: JsonOpt = False,
+        validate: Annotated[
+            bool, typer.Option("--validate", help="Also check every entry against the format.")
+        ] = False,
+    ) -> None:
+        """Header, counts by type, name, leaf and every problem with its line number."""
+        from tether.builtin_plugins._session_render import show_summary, show_text
+        from tether.core.session import Session
+        from tether.core.store import JsonlStore
+
+        store = JsonlStore(file)
+        session = Session(
+            store=store, loaded=store.load(readonly=True, validate_all=True), readonly=True
+        )
+        if not session.on_disk:
+            from tether.core.errors import SessionFileError
+
+            raise SessionFileError(
+                f"{file}: no such session file"
+                if not file.exists()
+                else f"{file}: empty file (no session header)"
+            )
+        summary = show_summary(session)
+        if validate:
+            summary["schemaProblems"] = _schema_problems(session)
+        if as_json:
+            _print_json(summary)
+            return
+        for line in show_text(summary):
+            typer.echo(line)
+        for problem in summary.get("schemaProblems", []):
+            typer.echo(f"  line {problem['line']}: entry {problem['id']}: {problem['message']}")
+
+    @group.command("tree")
+    def tree_command(file: FileArg, as_json: JsonOpt = False) -> None:
+        """The entry tree (children by time, labels, the leaf marked *)."""
+        from tether.builtin_plugins._session_render import render_tree
+
+        session = _open(file)
+        if as_json:
+            _print_json(session.tree_json())
+        else:
+            for line in render_tree(session):
+                typer.echo(line)
+        _warn_problems(session, file)
+
+    @group.command("fork")
+    def fork_command(
+        file: FileArg,
+        before: Annotated[str, typer.Option("--before", help="A user message's entry id.")],
+        output: OutOpt = None,
+    ) -> None:
+        """New session with the history before a user message; prints its path."""
+        _fork_or_clone(file, before, "before", output)
+
+    @group.command("clone")
+    def clone_command(
+        file: FileArg,
+        at: Annotated[
+            str | None, typer.Option("--at", help="Entry id (default: the leaf).")
+        ] = None,
+        output: OutOpt = None,
+    ) -> None:
+        """New session with the branch up to an entry (labels kept); prints its path."""
+        _fork_or_clone(file, at, "at", output)
+
+    @group.command("export")
+    def export_command(file: FileArg, output: OutOpt = None) -> None:
+        """The current branch as a linear session file; prints its path."""
+        typer.echo(str(_open(file).export_jsonl(output)))
+
+    @group.command("repair")
+    def repair_command(
+        file: FileArg,
+        cwd: Annotated[
+            str | None, typer.Option("--cwd", help="cwd for a new header (default: here).")
+        ] = None,
+    ) -> None:
+        """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
+        from tether.core.repair import repair_file
+
+        typer.echo(repair_file(file, cwd=cwd).summary())
+
+
+def _schema_problems(session: Any) -> list[dict[str, Any]]:
+    from tether.core.format_models import validate_entry
+
+    out = []
+    table = session.table
+    for row in range(len(table)):
+        try:
+            validate_entry(table.entry(row))
+        except ValueError as exc:
+            out.append({"line": table.linenos[row], "id": table.ids[row], "message": str(exc)})
+    return out

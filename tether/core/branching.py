@@ -18,7 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tether.core.compaction import Progress, request_summary, summary_request_base
+from tether.core.compaction import (
+    Progress,
+    request_summary,
+    summary_request_base,
+    unsaved_warning,
+)
 from tether.core.context import (
     branch_summary_message,
     compaction_summary_message,
@@ -219,35 +224,23 @@ def navigate_tree(
         outcome.status, outcome.reason = "cancelled", answer.reason
         return outcome
 
-    summary: str | None = None
-    details: Any = None
+    job = _SummaryJob(hooks, settings, context, say, signal, failure)
     if summarize and isinstance(answer, CustomBranchSummary):
-        summary, details, outcome.from_hook, outcome.summarizer = (
-            answer.summary,
-            answer.details,
-            True,
-            "plugin",
-        )
+        summary, details = answer.summary, answer.details
+        outcome.from_hook, outcome.summarizer = True, "plugin"
     elif summarize and entries:
-        messages = [m for m in (branch_message(e) for e in entries) if m is not None]
-        read_files, modified_files = branch_file_lists(entries, messages)
-        details = {"readFiles": read_files, "modifiedFiles": modified_files}
-        if messages:
-            body = _summarize_branch(
-                hooks,
-                settings,
-                context,
-                messages,
-                event.custom_instructions,
-                say,
-                signal,
-                failure,
-                outcome,
+        try:
+            summary, details = _summarize_abandoned(
+                job, entries, event.custom_instructions, outcome
             )
-            summary = BRANCH_PREAMBLE + body + format_file_lists(read_files, modified_files)
-        else:
-            summary = NO_CONTENT
+        except TetherError:
+            if signal is not None and signal.aborted:  # pi: cancelled, nothing written
+                outcome.status, outcome.reason = "cancelled", "aborted"
+                return outcome
+            raise
         details["abandonedLeafId"] = old_leaf
+    else:  # no summary asked for, or nothing abandoned (pi: silently none)
+        summary, details = None, None
 
     new_leaf, outcome.editor_text = new_leaf_for(target)
     label = event.label
@@ -266,6 +259,7 @@ def navigate_tree(
             outcome.label_entry = _entry_of(session, session.append_label_change(target_id, label))
     outcome.new_leaf_id = session.leaf_id
     say(f"leaf moved to {outcome.new_leaf_id}")
+    outcome.warnings.extend(unsaved_warning(session))
     notify_hook(
         hooks,
         "session_tree",
@@ -276,36 +270,46 @@ def navigate_tree(
     return outcome
 
 
-def _summarize_branch(
-    hooks: Any,
-    settings: Any,
-    context: Any,
-    messages: list[dict[str, Any]],
-    custom_instructions: str | None,
-    say: Progress,
-    signal: Any,
-    failure: str,
-    outcome: TreeOutcome,
-) -> str:
-    reserve = getattr(getattr(settings, "branch_summary", None), "reserve_tokens", None)
+@dataclass
+class _SummaryJob:
+    """What a branch summary request needs from the navigation."""
+
+    hooks: Any
+    settings: Any
+    context: Any
+    say: Progress
+    signal: Any
+    failure: str
+
+
+def _summarize_abandoned(
+    job: _SummaryJob, entries: list[Entry], instructions: str | None, outcome: TreeOutcome
+) -> tuple[str, dict[str, Any]]:
+    """The summary text (preamble + summarizer text + file lists) and its ``details``."""
+    messages = [m for m in (branch_message(e) for e in entries) if m is not None]
+    read_files, modified_files = branch_file_lists(entries, messages)
+    details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
+    if not messages:
+        return NO_CONTENT, details
+    reserve = getattr(getattr(job.settings, "branch_summary", None), "reserve_tokens", None)
     overrides = {"reserveTokens": reserve} if reserve is not None else {}
-    with summary_request_base(hooks, settings, context, signal, overrides) as base:
-        say(f"summarizing {len(messages)} messages (abandoned branch)")
+    with summary_request_base(job.hooks, job.settings, job.context, job.signal, overrides) as base:
+        job.say(f"summarizing {len(messages)} messages (abandoned branch)")
         request = SummarizeRequest(
             kind="branch",
             messages=messages,
-            custom_instructions=custom_instructions,
+            custom_instructions=instructions,
             max_tokens=BRANCH_SUMMARY_MAX_TOKENS,
             settings=base.settings,
             model=base.model,
             registry=base.registry,
             thinking_level=base.thinking_level,
-            signal=signal,
-            app_settings=settings,
+            signal=job.signal,
+            app_settings=job.settings,
         )
-        answer = request_summary(hooks, request, failure)
+        answer = request_summary(job.hooks, request, job.failure)
     outcome.summarizer = answer.summarizer
-    return answer.text
+    return BRANCH_PREAMBLE + answer.text + format_file_lists(read_files, modified_files), details
 
 
 def _move_leaf(session: Any, new_leaf: str | None) -> None:

@@ -139,7 +139,8 @@ def compact(
     ``session`` is a :class:`tether.core.session.Session`; ``hooks`` a
     :class:`tether.core.hooks.Hooks`; ``settings`` the resolved :class:`Settings`.
     ``progress`` receives short status lines (``"summarizing 42 messages"``…); ``signal``
-    (an :class:`~tether.core.abort.AbortSignal`) is handed to the summarizers.
+    (an :class:`~tether.core.abort.AbortSignal`) is handed to the summarizers — once it
+    fired, the outcome is ``cancelled`` and nothing is written.
     """
     say = progress or (lambda _line: None)
     failure = _failure(session)
@@ -147,72 +148,97 @@ def compact(
     view = SessionView(session, hooks, context.model)
     path = session.get_branch()
     say("preparing compaction")
-    strategy_settings = compaction_settings(settings)
-    preparation = call_hook(
-        hooks,
-        "prepare_compaction",
-        failure=failure,
-        path=path,
-        settings=strategy_settings,
-        session=view,
-    )
-    if preparation is None:
-        raise TetherError(f"{failure}: no plugin answered prepare_compaction")
+    preparation = _prepare(hooks, path, compaction_settings(settings), view, failure)
     if isinstance(preparation, NothingToCompact):
         return CompactionOutcome("nothing", reason=preparation.reason)
-    wanted = strategy_settings.strategy
-    if wanted and preparation.strategy != wanted:
-        raise TetherError(
-            f"{failure}: setting compaction.strategy is '{wanted}' but the '{preparation.strategy}'"
-            " strategy answered; is the plugin providing it installed and enabled?"
-        )
 
     event = BeforeCompactEvent(preparation, path, custom_instructions, reason)
     answer = call_hook(hooks, "session_before_compact", failure=failure, event=event, session=view)
+    outcome = CompactionOutcome("compacted", preparation=preparation)
     if isinstance(answer, Cancel):
-        return CompactionOutcome("cancelled", preparation=preparation, reason=answer.reason)
+        outcome.status, outcome.reason = "cancelled", answer.reason
+        return outcome
     if isinstance(answer, CustomCompaction):
         summary, first_kept, tokens_before = (
             answer.summary,
             answer.first_kept_entry_id,
             answer.tokens_before,
         )
-        details, from_hook, summaries = answer.details, True, []
-    else:
-        with summary_request_base(hooks, settings, context, signal) as base:
-            text, summaries = summarize_preparation(
-                hooks, preparation, base, event.custom_instructions, say, failure
+        details, outcome.from_hook, outcome.summarizer = answer.details, True, "plugin"
+        if all(entry.get("id") != first_kept for entry in path):
+            outcome.warnings.append(
+                f"the plugin's compaction keeps from '{first_kept}', which is not on the "
+                "branch: the context will start with the summary"
             )
-        read_files, modified_files = file_lists(preparation.file_ops)
-        summary = text + format_file_lists(read_files, modified_files)
-        details = {"readFiles": read_files, "modifiedFiles": modified_files}
-        strategy_details = preparation.extra.get("details")
-        if isinstance(strategy_details, dict):
-            details.update(strategy_details)
+    else:
+        try:
+            with summary_request_base(hooks, settings, context, signal) as base:
+                text, outcome.summaries = summarize_preparation(
+                    hooks, preparation, base, event.custom_instructions, say, failure
+                )
+        except TetherError:
+            if signal is not None and signal.aborted:
+                outcome.status, outcome.reason = "cancelled", "aborted"
+                return outcome
+            raise
+        outcome.summarizer = summarizer_names(outcome.summaries)
+        summary, details = _with_file_lists(text, preparation)
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
-        from_hook = False
 
     written = session.append_compaction(
-        summary, first_kept, tokens_before, details=details, from_hook=from_hook
+        summary, first_kept, tokens_before, details=details, from_hook=outcome.from_hook
     )
-    entry = _entry_of(session, written)
-    outcome = CompactionOutcome(
-        "compacted",
-        entry,
-        preparation,
-        summarizer=summarizer_names(summaries) if summaries else "plugin",
-        from_hook=from_hook,
-        summaries=summaries,
-    )
-    say(f"wrote compaction entry {entry.get('id')}")
+    outcome.entry = _entry_of(session, written)
+    say(f"wrote compaction entry {outcome.entry.get('id')}")
+    outcome.warnings.extend(unsaved_warning(session))
     notify_hook(
         hooks,
         "session_compact",
         outcome.warnings,
-        event=CompactEvent(entry, from_hook),
+        event=CompactEvent(outcome.entry, outcome.from_hook),
         session=view,
     )
     return outcome
+
+
+def _prepare(
+    hooks: Any, path: list[Entry], settings: CompactionSettings, view: Any, failure: str
+) -> CompactionPreparation | NothingToCompact:
+    """Ask the strategy; check that the one the settings name is the one that answered."""
+    preparation = call_hook(
+        hooks, "prepare_compaction", failure=failure, path=path, settings=settings, session=view
+    )
+    if preparation is None:
+        raise TetherError(f"{failure}: no plugin answered prepare_compaction")
+    wanted = settings.strategy
+    if wanted and isinstance(preparation, CompactionPreparation) and preparation.strategy != wanted:
+        raise TetherError(
+            f"{failure}: setting compaction.strategy is '{wanted}' but the "
+            f"'{preparation.strategy}' strategy answered; is the plugin providing it installed?"
+        )
+    return preparation
+
+
+def _with_file_lists(text: str, preparation: CompactionPreparation) -> tuple[str, dict[str, Any]]:
+    """The stored summary (text + ``<read-files>``/``<modified-files>``) and its ``details``;
+    a strategy's ``extra["details"]`` is merged into the details."""
+    read_files, modified_files = file_lists(preparation.file_ops)
+    details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
+    strategy_details = preparation.extra.get("details")
+    if isinstance(strategy_details, dict):
+        details.update(strategy_details)
+    return text + format_file_lists(read_files, modified_files), details
+
+
+def unsaved_warning(session: Any) -> list[str]:
+    """A warning when appended entries are only in memory (pi's lazy persistence rule)."""
+    persisted = getattr(session, "persisted_count", None)
+    if getattr(session, "file", None) is None or persisted is None or persisted >= len(session):
+        return []
+    return [
+        "not written to disk yet: like pi, tether writes a session file only once it has an "
+        "assistant message"
+    ]
 
 
 def summarize_preparation(

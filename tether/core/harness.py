@@ -304,7 +304,9 @@ class Harness(SessionActions):
             )
             injected = [as_custom_message(m) for m in _flatten(answers)]
             self.agent.state.system_prompt = start.system_prompt
-            messages = [*self.next_turn, *injected, user_message(event.text, event.images)]
+            # pi's order: the prompt, then held next-turn messages, then injected ones (so a
+            # fork or /tree "before" the user message drops what was injected with it)
+            messages = [user_message(event.text, event.images), *self.next_turn, *injected]
             self.next_turn = []
             return RunResult(self.runs.run(lambda: self.agent.prompt(messages), new_prompt=True))
         finally:

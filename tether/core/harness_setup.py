@@ -3,9 +3,10 @@
 Model: the one asked for (``--provider``/``--model``); else, for a session with messages, the
 model of its context if it can still be used (configured, key present); else the current or
 the settings' default (``defaultProvider``/``defaultModel``) — with a warning when a stored
-model could not be restored (see ``SessionActions.bind_session``). Thinking level: the one asked for; else the branch's last
-``thinking_level_change`` for a session that has one; else ``defaultThinkingLevel`` or
-``"medium"``; always clamped to what the model supports (``"off"`` without reasoning).
+model could not be restored (see ``SessionActions.bind_session``). Thinking level: the one
+asked for; else the branch's last ``thinking_level_change`` for a session that has one; else
+``defaultThinkingLevel`` or ``"medium"``; always clamped to what the model supports
+(``"off"`` without reasoning).
 """
 
 from __future__ import annotations
@@ -74,12 +75,25 @@ def choose_thinking_level(
 
 
 def branch_thinking_level(session: Any) -> str | None:
-    """The ``thinkingLevel`` of the last ``thinking_level_change`` on the active branch."""
-    level = None
-    for entry in session.get_branch():
-        if entry.get("type") == "thinking_level_change":
-            level = entry.get("thinkingLevel")
-    return level if isinstance(level, str) else None
+    """The ``thinkingLevel`` of the last ``thinking_level_change`` on the active branch.
+
+    Walks the branch's ids and the entry types of the session's index, parsing one entry at
+    most (a 100k-entry session is not read in full)."""
+    table = getattr(session, "table", None)
+    if table is None or not hasattr(session, "branch_ids"):
+        levels = [
+            e.get("thinkingLevel")
+            for e in session.get_branch()
+            if e.get("type") == "thinking_level_change"
+        ]
+        level = levels[-1] if levels else None
+        return level if isinstance(level, str) else None
+    for entry_id in reversed(session.branch_ids()):
+        row = table.row_of(entry_id)
+        if row is not None and table.types[row] == "thinking_level_change":
+            level = table.entry(row).get("thinkingLevel")
+            return level if isinstance(level, str) else None
+    return None
 
 
 __all__ = [

@@ -108,6 +108,9 @@ class HarnessView:
     def is_idle(self) -> bool:
         return not self.harness.busy
 
+    def __len__(self) -> int:
+        return len(self.harness.session)
+
     def __getattr__(self, name: str) -> Any:
         if name == "harness":  # not yet set (copy/pickle): do not recurse
             raise AttributeError(name)

@@ -69,14 +69,50 @@ class SessionView:
     ``model`` is the session's current model record (``provider``, ``modelId``…) or ``None``.
     """
 
-    def __init__(self, session: Any, hooks: Any, model: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        session: Any,
+        hooks: Any,
+        model: dict[str, Any] | None = None,
+        branch: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.session = session
         self.hooks = hooks
         self.pm = hooks.pm
         self.model = model
+        self._branch = branch
+
+    def get_branch(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        """The session's branch; without arguments, the branch this view was made for."""
+        if self._branch is not None and not args and not kwargs:
+            return self._branch
+        return self.session.get_branch(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.session, name)
 
 
-__all__ = ["SessionView", "call_hook", "describe_failure", "notify_hook", "plugin_that_raised"]
+def apply_context_hook(
+    hooks: Any, messages: list[dict[str, Any]], session: Any, *, failure: str
+) -> list[dict[str, Any]]:
+    """The messages after the ``context`` hook (on a deep copy); the same list if no plugin
+    implements it. A failing plugin is a :class:`TetherError` naming it."""
+    if not hooks.pm.hook.context.get_hookimpls():
+        return messages
+    import copy
+
+    from tether.hookspecs.events import ContextEvent
+
+    event = ContextEvent(copy.deepcopy(messages))
+    call_hook(hooks, "context", failure=failure, event=event, session=session)
+    return event.messages
+
+
+__all__ = [
+    "SessionView",
+    "apply_context_hook",
+    "call_hook",
+    "describe_failure",
+    "notify_hook",
+    "plugin_that_raised",
+]

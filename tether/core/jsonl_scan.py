@@ -20,7 +20,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from tether.core.jsonl_index import BadRef, EntryTable, Problem, json_error, parse_json_line
+from tether.core.jsonl_index import (
+    EntryTable,
+    Problem,
+    entry_problem,
+    json_error,
+    parent_of,
+    parse_json_line,
+)
 
 BLOCK_SIZE = 8 << 20
 MAX_LINES_BEFORE_HEADER = 1000
@@ -66,8 +73,7 @@ def _header_error(record: Any) -> str:
 
 class _Scanner:
     def __init__(self, *, validate_all: bool) -> None:
-        self.lines: list[bytes | None] = []
-        self.table = EntryTable(self.lines)
+        self.table = EntryTable()
         self.validate_all = validate_all
         self.header: dict[str, Any] | None = None
         self.header_lineno = 0
@@ -75,33 +81,43 @@ class _Scanner:
         self.stopped = False
         self.parsed: dict[int, dict[str, Any]] = {}
         self.type_names: dict[bytes, str] = {}
+        self.line_count = 0
 
     def feed(self, block: bytes, *, final: bool) -> None:
-        if self.stopped:
-            return
         lines = block.split(b"\n")
         if block.endswith(b"\n"):
             lines.pop()
-        base = len(self.lines)
-        self.lines.extend(lines)
-        start = 0
+        base = self.line_count
+        self.line_count += len(lines)
+        if self.stopped:
+            return
+        start = offset = 0
         if self.header is None:
-            start = self._find_header(lines, base)
+            start, offset = self._find_header(lines, base)
             if self.header is None:
                 return
         careful = start > 0 or block.count(b'"parentId":') != block.count(
             b'\n{"type":"'
         ) + block.startswith(b'{"type":"')
         unterminated = final and not block.endswith(b"\n")
-        self._scan(lines, base, start, careful, unterminated)
+        table = self.table
+        table._blocks.append(block)
+        table._unparsed.append(0)
+        first_row = len(table.ids)
+        fast = self._scan(lines, base, start, offset, careful, unterminated)
+        table._unparsed[-1] = fast
+        table._block_size.append(fast)
+        table._block_rows.append((first_row, len(table.ids)))
 
-    def _find_header(self, lines: list[bytes], base: int) -> int:
+    def _find_header(self, lines: list[bytes], base: int) -> tuple[int, int]:
+        offset = 0
         for i, raw in enumerate(lines):
+            offset += len(raw) + 1
             lineno = base + i + 1
             if lineno > MAX_LINES_BEFORE_HEADER:
                 self.stopped = True
                 self.header_error = self.header_error or "no header in the first lines"
-                return len(lines)
+                return len(lines), offset
             text = raw.strip()
             if lineno == 1 and text.startswith(_BOM):
                 text = text[3:].strip()
@@ -120,24 +136,30 @@ class _Scanner:
             if error:
                 self.header_error = error
                 self.stopped = True
-                return len(lines)
+                return len(lines), offset
             self.header, self.header_error = record, ""
-            return i + 1
-        return len(lines)
+            return i + 1, offset
+        return len(lines), offset
 
     def _scan(
-        self, lines: list[bytes], base: int, start: int, careful: bool, unterminated: bool
-    ) -> None:
+        self,
+        lines: list[bytes],
+        base: int,
+        start: int,
+        offset: int,
+        careful: bool,
+        unterminated: bool,
+    ) -> int:
+        """Index ``lines[start:]``; returns how many rows point into this block (unparsed)."""
+        table = self.table
         match = None if self.validate_all else _PREFIX.match
         glue = _GLUE.search
-        ids, parents, types, linenos = (
-            self.table.ids,
-            self.table.parents,
-            self.table.types,
-            self.table.linenos,
-        )
+        ids, parents, types = table.ids, table.parents, table.types
+        linenos, starts, block_ix = table.linenos, table._starts, table._block_ix
+        block = len(table._blocks) - 1
         names = self.type_names
         last = len(lines) - 1
+        fast = 0
         for i in range(start, len(lines)):
             raw = lines[i]
             found = match(raw) if match is not None else None
@@ -150,20 +172,28 @@ class _Scanner:
                 parents.append(None if parent is None else parent.decode("utf-8", "replace"))
                 types.append(name)
                 linenos.append(base + i + 1)
+                starts.append(offset)
+                block_ix.append(block)
+                fast += 1
             elif raw.strip():
-                self._slow_line(raw, base + i + 1, unterminated and i == last)
+                fast += self._slow_line(raw, base + i + 1, offset, unterminated and i == last)
+            offset += len(raw) + 1
+        return fast
 
-    def _slow_line(self, raw: bytes, lineno: int, is_unterminated: bool) -> None:
+    def _slow_line(self, raw: bytes, lineno: int, offset: int, is_unterminated: bool) -> int:
+        table = self.table
         custom = None if self.validate_all else _CUSTOM_PREFIX.match(raw)
         if custom is not None and _GLUE.search(raw, 1) is None:
             tail = _CUSTOM_TAIL.search(raw, max(0, len(raw) - 400))
             if tail is not None:
                 entry_id, parent = tail.groups()
-                self.table.ids.append(entry_id.decode("utf-8", "replace"))
-                self.table.parents.append(None if parent is None else parent.decode())
-                self.table.types.append(custom.group(1).decode())
-                self.table.linenos.append(lineno)
-                return
+                table.ids.append(entry_id.decode("utf-8", "replace"))
+                table.parents.append(None if parent is None else parent.decode())
+                table.types.append(custom.group(1).decode())
+                table.linenos.append(lineno)
+                table._starts.append(offset)
+                table._block_ix.append(len(table._blocks) - 1)
+                return 1
         try:
             record = parse_json_line(raw)
         except ValueError:
@@ -171,51 +201,31 @@ class _Scanner:
                 message = (
                     "incomplete last line (no newline): a torn write, set aside on next append"
                 )
-                self.table.problems.append(Problem(lineno, "torn", message))
+                table.problems.append(Problem(lineno, "torn", message))
             else:
-                self.table.problems.append(
-                    Problem(lineno, "malformed", json_error(raw) + ", skipped")
-                )
-            return
+                table.problems.append(Problem(lineno, "malformed", json_error(raw) + ", skipped"))
+            return 0
         if is_unterminated:
             message = "last line has no newline (valid; one is added before the next append)"
-            self.table.problems.append(Problem(lineno, "unterminated", message))
-        self._add_record(record, lineno)
-
-    def _add_record(self, record: Any, lineno: int) -> None:
-        problems = self.table.problems
-        if not isinstance(record, dict):
-            kind = type(record).__name__
-            problems.append(
-                Problem(lineno, "not-an-entry", f"a JSON {kind}, not an object; skipped")
-            )
-            return
+            table.problems.append(Problem(lineno, "unterminated", message))
+        problem = entry_problem(record, lineno)
+        if problem is not None:
+            table.problems.append(problem)
+            return 0
+        self.parsed[len(table.ids)] = record
         kind = record.get("type")
-        if kind == "session":
-            message = "another session header; ignored (as pi does)"
-            problems.append(Problem(lineno, "duplicate-header", message))
-            return
-        entry_id = record.get("id")
-        if not isinstance(entry_id, str):
-            problems.append(Problem(lineno, "not-an-entry", "entry has no string id; skipped"))
-            return
-        parent = record.get("parentId")
-        if parent is not None and not isinstance(parent, str):
-            parent = BadRef(parent)
-        self.parsed[len(self.table.ids)] = record
-        self.table.ids.append(entry_id)
-        self.table.parents.append(parent)
-        self.table.types.append(kind if isinstance(kind, str) else "")
-        self.table.linenos.append(lineno)
+        table.ids.append(record["id"])
+        table.parents.append(parent_of(record))
+        table.types.append(kind if isinstance(kind, str) else "")
+        table.linenos.append(lineno)
+        table._starts.append(0)
+        table._block_ix.append(-1)
+        return 0
 
     def result(self, ends_with_newline: bool) -> ScannedFile:
-        table = self.table
-        table.finish_scan()
-        for row, record in self.parsed.items():
-            table._parsed[row] = record
-            table._lines[table.linenos[row] - 1] = None
+        self.table.finish_scan(self.parsed)
         return ScannedFile(
-            self.header, self.header_lineno, self.header_error, table, ends_with_newline
+            self.header, self.header_lineno, self.header_error, self.table, ends_with_newline
         )
 
 

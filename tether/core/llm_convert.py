@@ -101,13 +101,18 @@ def convert_to_llm(messages: Iterable[Message], *, block_images: bool = False) -
     ``block_images`` (pi's ``images.blockImages``) replaces image blocks of user and tool-result
     messages with ``Image reading is disabled.`` (consecutive duplicates collapsed).
     """
-    out = []
+    out: list[Message] = []
+    append = out.append
     for message in messages:
         if not isinstance(message, dict):
             continue
+        role = message.get("role")
+        if role == "user" or role == "assistant" or role == "toolResult":
+            append(message)  # the common case, without a call
+            continue
         converted = _to_llm(message)
         if converted is not None:
-            out.append(converted)
+            append(converted)
     if block_images:
         out = [_block_images(m) for m in out]
     return out

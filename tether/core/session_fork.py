@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tether.core import format as fmt
+from tether.core import format_records as rec
 from tether.core.errors import SessionFileError, TetherError
 from tether.core.paths import default_session_dir, session_file_name
 from tether.core.store import JsonlStore, write_file_durably
@@ -29,7 +30,7 @@ def _new_session_like(source: Session, output: Path | None, parent: str | None) 
 
     if source.store is None:
         return Session.in_memory(source.cwd)
-    header = fmt.make_header(source.cwd, parent_session=parent)
+    header = rec.make_header(source.cwd, parent_session=parent)
     if output is None:
         folder = source.session_dir or default_session_dir(source.cwd)
         output = folder / session_file_name(header["timestamp"], header["id"])
@@ -142,7 +143,7 @@ def fork_from(
     if not original.on_disk:
         raise SessionFileError(f"{source_path}: cannot fork: the source session is empty")
     folder = Path(session_dir) if session_dir else default_session_dir(target_cwd, home)
-    header = fmt.make_header(target_cwd, parent_session=str(source_path))
+    header = rec.make_header(target_cwd, parent_session=str(source_path))
     path = folder / session_file_name(header["timestamp"], header["id"])
     store = JsonlStore(path, fsync=getattr(original.store, "fsync", None))
     entries = original.entries()

@@ -30,7 +30,17 @@ from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
 from tether.core.errors import SessionFileError
-from tether.core.format import dumps_record, iso_now
+from tether.core.fileio import (
+    file_stamp,
+    fsync_dir,
+    last_line_start,
+    read_fd,
+    read_first_line,
+    unique_sidecar,
+    write_all,
+    write_file_durably,
+)
+from tether.core.format import dumps_record
 from tether.core.jsonl_index import EntryTable, Problem, parse_json_line
 from tether.core.jsonl_scan import ScannedFile, scan_bytes, scan_stream
 from tether.core.migration import IdFactory, MigratedRecord, header_version, migrate
@@ -82,51 +92,6 @@ def fsync_default() -> bool:
 
 def _stderr_warning(message: str) -> None:
     sys.stderr.write(f"tether: warning: {message}\n")
-
-
-def _stamp() -> str:
-    return iso_now().replace(":", "").replace("-", "").replace(".", "-")
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def write_file_durably(path: Path, data: bytes, *, fsync: bool = True, mode: int = 0o644) -> None:
-    """Create ``path`` (exclusively) with ``data``, fsynced."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
-    try:
-        _write_all(fd, data)
-        if fsync:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def unique_sidecar(path: Path, suffix: str) -> Path:
-    """``<path><suffix>``, or with a counter if that exists."""
-    candidate = path.with_name(path.name + suffix)
-    counter = 1
-    while candidate.exists():
-        counter += 1
-        candidate = path.with_name(f"{path.name}{suffix}.{counter}")
-    return candidate
 
 
 class JsonlStore:
@@ -241,7 +206,7 @@ class JsonlStore:
             return None
         digest, content = loaded.pending_rewrite
         with self._locked() as fd:
-            data = _read_fd(fd)
+            data = read_fd(fd)
             if hashlib.sha256(data).digest() != digest:
                 raise SessionFileError(
                     f"{self._path}: changed on disk since it was loaded; reopen it before writing"
@@ -314,8 +279,6 @@ class JsonlStore:
         """Append ``records`` (one line each) under the lock; the header goes first if the file
         is empty. Refuses to write into a file whose first record is another session's."""
         payload = b"".join((dumps_record(r) + "\n").encode("utf-8") for r in records)
-        if not payload:
-            return
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -328,20 +291,22 @@ class JsonlStore:
             prefix = b""
             if size == 0:
                 prefix = (dumps_record(header) + "\n").encode("utf-8")
+            elif not payload:
+                return
             else:
                 self._check_header(fd, header)
                 prefix = self._settle_tail(fd, size)
             try:
-                _write_all(fd, prefix + payload)
+                write_all(fd, prefix + payload)
                 if self.fsync:
                     os.fsync(fd)
             except OSError as exc:
                 raise SessionFileError(f"{self._path}: cannot append: {exc.strerror}") from None
         if created and self.fsync:
-            _fsync_dir(self._path.parent)
+            fsync_dir(self._path.parent)
 
     def _check_header(self, fd: int, header: Mapping[str, Any]) -> None:
-        first = _read_first_line(fd)
+        first = read_first_line(fd)
         try:
             record = parse_json_line(first)
         except ValueError:
@@ -360,14 +325,14 @@ class JsonlStore:
         """Make sure the file ends with a newline; set a torn last line aside. Returns a prefix."""
         if os.pread(fd, 1, size - 1) == b"\n":
             return b""
-        start = _last_line_start(fd, size)
+        start = last_line_start(fd, size)
         tail = os.pread(fd, size - start, start)
         try:
             parse_json_line(tail)
             return b"\n"  # a complete record that only lacks its newline
         except ValueError:
             pass
-        sidecar = unique_sidecar(self._path, f".torn-{_stamp()}")
+        sidecar = unique_sidecar(self._path, f".torn-{file_stamp()}")
         write_file_durably(sidecar, tail, fsync=self.fsync)
         os.ftruncate(fd, start)
         if self.fsync:
@@ -389,56 +354,19 @@ class JsonlStore:
             temp.unlink(missing_ok=True)
             raise SessionFileError(f"{self._path}: cannot rewrite: {exc.strerror}") from None
         if self.fsync:
-            _fsync_dir(self._path.parent)
+            fsync_dir(self._path.parent)
 
-    def rewrite(self, data: bytes, *, backup_suffix: str) -> Path:
-        """Replace the whole file atomically, keeping the old bytes in a backup; returns it."""
+    def rewrite(self, data: bytes, *, backup_suffix: str, expected: bytes | None = None) -> Path:
+        """Replace the whole file atomically, keeping the old bytes in a backup; returns it.
+        With ``expected``, refuse if the file no longer holds exactly those bytes."""
         with self._locked() as fd:
-            old = _read_fd(fd)
+            old = read_fd(fd)
+            if expected is not None and old != expected:
+                raise SessionFileError(f"{self._path}: changed on disk meanwhile; nothing written")
             backup = unique_sidecar(self._path, backup_suffix)
             write_file_durably(backup, old, fsync=self.fsync)
             self._replace(data, fd)
         return backup
-
-
-def _read_fd(fd: int) -> bytes:
-    size = os.fstat(fd).st_size
-    chunks = []
-    offset = 0
-    while offset < size:
-        chunk = os.pread(fd, min(1 << 24, size - offset), offset)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        offset += len(chunk)
-    return b"".join(chunks)
-
-
-def _read_first_line(fd: int, limit: int = 1 << 20) -> bytes:
-    data = b""
-    offset = 0
-    while len(data) < limit:
-        chunk = os.pread(fd, 65536, offset)
-        if not chunk:
-            break
-        data += chunk
-        offset += len(chunk)
-        if b"\n" in chunk:
-            break
-    return data.split(b"\n", 1)[0]
-
-
-def _last_line_start(fd: int, size: int) -> int:
-    """Offset just after the last newline before ``size`` (0 if none)."""
-    end = size
-    while end > 0:
-        start = max(0, end - 65536)
-        chunk = os.pread(fd, end - start, start)
-        pos = chunk.rfind(b"\n")
-        if pos >= 0:
-            return start + pos + 1
-        end = start
-    return 0
 
 
 __all__ = [

@@ -1,0 +1,405 @@
+"""The harness with the offline ``faux`` provider: persistence, hooks, plugin actions, setup."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.harness_helpers import open_harness, plugin_manager, read_entries, write_home
+from tether.core.harness import Harness
+from tether.core.session import Session
+from tether.core.settings import load_settings
+from tether.hookspecs import hookimpl
+from tether.hookspecs.events import Block
+
+FAUX = "faux/faux-1"
+FIXTURES = Path(__file__).parent / "fixtures" / "pi" / "gen"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = write_home(tmp_path / "home")
+    monkeypatch.setenv("TETHER_HOME", str(home))
+    monkeypatch.setenv("TETHER_FSYNC", "0")
+    return home
+
+
+def script(monkeypatch: pytest.MonkeyPatch, *steps: Any) -> None:
+    monkeypatch.setenv("TETHER_FAUX_SCRIPT", json.dumps(list(steps)))
+
+
+def sent(harness: Harness) -> Any:
+    """The last request the faux provider received (an LlmContext)."""
+    return harness.registry.apis["faux"].last_context
+
+
+def test_new_session_file_and_context(home, tmp_path):
+    with open_harness(plugin_manager(), tmp_path, home, FAUX, thinking="high") as harness:
+        harness.prompt("one")
+        harness.prompt("two")
+        file, messages = harness.session.file, list(harness.agent.state.messages)
+    entries = read_entries(file)
+    assert [e["type"] for e in entries[:3]] == ["session", "model_change", "thinking_level_change"]
+    assert (entries[1]["provider"], entries[1]["modelId"]) == ("faux", "faux-1")
+    assert entries[2]["thinkingLevel"] == "high"
+    assert Session.open(file).build_context().messages == messages
+    assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]
+
+
+def test_resume_restores_model_and_thinking(home, tmp_path):
+    with open_harness(plugin_manager(), tmp_path, home, FAUX, thinking="low") as harness:
+        harness.prompt("hello")
+        file = harness.session.file
+    size = file.stat().st_size
+    settings = load_settings(tmp_path, home=home)
+    resumed = Harness(plugin_manager(), Session.open(file), settings=settings, cwd=str(tmp_path))
+    assert (resumed.model.ref, resumed.thinking_level) == (FAUX, "low")
+    assert file.stat().st_size == size  # nothing to record: model and level come from the file
+    assert [m["role"] for m in resumed.agent.state.messages] == ["user", "assistant"]
+
+
+def test_resume_pi_session_without_thinking_entry(home, tmp_path):
+    write_home(home, settings={"defaultProvider": "faux", "defaultModel": "faux-1"})
+    copy = tmp_path / "g02.jsonl"
+    shutil.copy(FIXTURES / "g02-linear-text.jsonl", copy)
+    before = Session.open(copy).build_context().messages
+    warnings: list[str] = []
+    harness = Harness(
+        plugin_manager(),
+        Session.open(copy),
+        settings=load_settings(tmp_path, home=home),
+        cwd=str(tmp_path),
+        on_warning=warnings.append,
+        registry=None,
+    )
+    # anthropic has no key here: pi's fallback, with pi's warning
+    assert warnings == ["Could not restore model anthropic/claude-sonnet-4-5. Using faux/faux-1"]
+    assert harness.agent.state.messages == before
+    last = read_entries(copy)[-1]
+    assert last["type"] == "thinking_level_change" and last["thinkingLevel"] == "medium"
+
+
+class Recorder:
+    """A plugin recording what it sees, with a few knobs."""
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+        self.lifecycle: list[tuple[str, str]] = []
+        self.context_seen: list[Any] = []
+
+    @hookimpl
+    def input(self, event):
+        if event.text == "swallow":
+            event.handled = True
+        event.text = event.text.replace("$WHO", "world")
+
+    @hookimpl
+    def before_agent_start(self, event, session):
+        event.system_prompt += "\nRULE-A"
+        return [{"customType": "note", "content": "injected note", "display": False}]
+
+    @hookimpl
+    def context(self, event):
+        self.context_seen.append(event.messages)
+        prompt = [m for m in event.messages if m["role"] == "user"][-1]
+        prompt["content"][0]["text"] += " (edited by context)"
+
+    @hookimpl
+    def agent_event(self, event):
+        self.events.append(event.type)
+
+    @hookimpl
+    def session_start(self, session, reason):
+        self.lifecycle.append(("start", reason))
+
+    @hookimpl
+    def session_shutdown(self, session, reason):
+        self.lifecycle.append(("shutdown", reason))
+
+
+class SecondPrompt:
+    @hookimpl
+    def before_agent_start(self, event):
+        assert "RULE-A" not in event.system_prompt  # pluggy: later registered runs first
+        event.system_prompt += "\nRULE-B"
+
+
+def test_hooks_around_a_turn(home, tmp_path):
+    recorder = Recorder()
+    pm = plugin_manager(("recorder", recorder), ("second", SecondPrompt()))
+    harness = open_harness(pm, tmp_path, home, FAUX)
+    assert harness.prompt("swallow").handled
+    result = harness.prompt("hello $WHO")
+    request = sent(harness)
+    harness.close()
+
+    assert request.system_prompt.endswith("\nRULE-B\nRULE-A")
+    assert [m["role"] for m in request.messages] == ["user", "user"]
+    assert request.messages[0]["content"][0]["text"] == "hello world (edited by context)"
+    assert request.messages[1]["content"] == [{"type": "text", "text": "injected note"}]
+    assert result.text == "You said: injected note"  # faux echoes the last user-role message
+    # the context hook edited a copy: the agent and the file keep the real text
+    stored = [e for e in read_entries(harness.session.file) if e["type"] != "session"]
+    # pi's order: the prompt, then what before_agent_start injected
+    assert [e["type"] for e in stored[2:]] == ["message", "custom_message", "message"]
+    assert stored[3]["customType"] == "note" and stored[3]["display"] is False
+    assert stored[2]["message"]["content"][0]["text"] == "hello world"
+    assert harness.agent.state.messages[0]["content"][0]["text"] == "hello world"
+    assert Session.open(harness.session.file).build_context().messages == (
+        harness.agent.state.messages
+    )
+    for kind in (
+        "agent_start",
+        "turn_start",
+        "message_start",
+        "message_update",
+        "message_end",
+        "turn_end",
+        "agent_end",
+    ):
+        assert kind in recorder.events
+    assert recorder.lifecycle == [("start", "startup"), ("shutdown", "quit")]
+
+
+class Guard:
+    def __init__(self) -> None:
+        self.results: list[Any] = []
+
+    @hookimpl
+    def before_tool_call(self, event):
+        if "forbidden" in event.input.get("command", ""):
+            return Block("no forbidden things here")
+        event.input["command"] = event.input["command"].replace("WORD", "patched")
+        return None
+
+    @hookimpl
+    def tool_result(self, event):
+        self.results.append((event.tool_name, event.is_error))
+        if not event.is_error:
+            event.content = [{"type": "text", "text": event.content[0]["text"].upper()}]
+
+
+def test_tool_hooks_block_patch_and_rewrite(home, tmp_path, monkeypatch):
+    script(
+        monkeypatch,
+        {
+            "toolCalls": [
+                {"name": "bash", "arguments": {"command": "echo forbidden"}, "id": "c1"},
+                {"name": "bash", "arguments": {"command": "echo WORD"}, "id": "c2"},
+            ]
+        },
+        "done",
+    )
+    guard = Guard()
+    with open_harness(plugin_manager(("guard", guard)), tmp_path, home, FAUX) as harness:
+        harness.prompt("run things")
+        request = sent(harness)
+        file = harness.session.file
+    results = [m for m in request.messages if m["role"] == "toolResult"]
+    assert results[0]["isError"] and results[0]["content"][0]["text"] == "no forbidden things here"
+    assert not results[1]["isError"] and "PATCHED" in results[1]["content"][0]["text"]
+    assert guard.results == [("bash", False)]  # a blocked call never ran: no tool_result (pi)
+    stored = [e["message"] for e in read_entries(file) if e["type"] == "message"]
+    assert [m["role"] for m in stored] == [
+        "user",
+        "assistant",
+        "toolResult",
+        "toolResult",
+        "assistant",
+    ]
+    assert stored[2]["content"][0]["text"] == "no forbidden things here"
+
+
+class Messenger:
+    """Uses the plugin actions of the ``session`` object."""
+
+    def __init__(self) -> None:
+        self.session: Any = None
+
+    @hookimpl
+    def session_start(self, session):
+        self.session = session
+
+    @hookimpl
+    def agent_event(self, event, session):
+        if event.type == "tool_execution_start":
+            session.send_message({"customType": "steer", "content": "steered in", "display": True})
+
+
+def test_plugin_actions_deliver_messages(home, tmp_path, monkeypatch):
+    script(
+        monkeypatch,
+        {"toolCalls": [{"name": "ls", "arguments": {}, "id": "c1"}]},
+        "after tools",
+        "next turn answer",
+        "triggered answer",
+    )
+    messenger = Messenger()
+    with open_harness(plugin_manager(("messenger", messenger)), tmp_path, home, FAUX) as h:
+        view = messenger.session
+        h.prompt("list")  # the steering message lands after the tool batch, same run
+        after_tools = sent(h).messages
+        assert [m["role"] for m in after_tools] == ["user", "assistant", "toolResult", "user"]
+        assert after_tools[-1]["content"] == [{"type": "text", "text": "steered in"}]
+
+        view.send_message(
+            {"customType": "later", "content": "for next turn"}, deliver_as="next_turn"
+        )
+        view.append_entry("my-state", {"counter": 1})
+        view.send_message({"customType": "idle", "content": "stored now"})
+        h.prompt("next")
+        last = sent(h).messages
+        texts = [m["content"][0]["text"] for m in last[-3:]]
+        assert texts == ["stored now", "next", "for next turn"]
+
+        view.send_message({"customType": "go", "content": "run on this"}, trigger_turn=True)
+        assert sent(h).messages[-1]["content"][0]["text"] == "run on this"
+        assert h.agent.state.messages[-1]["content"][0]["text"] == "triggered answer"
+        file = h.session.file
+        agent_messages = list(h.agent.state.messages)
+    entries = read_entries(file)
+    custom = [e for e in entries if e["type"] == "custom"]
+    assert custom == [{**custom[0], "customType": "my-state", "data": {"counter": 1}}]
+    assert Session.open(file).build_context().messages == agent_messages
+
+
+def test_fork_clone_new_resume(home, tmp_path):
+    recorder = Recorder()
+    with open_harness(plugin_manager(("recorder", recorder)), tmp_path, home, FAUX) as h:
+        h.prompt("first")
+        h.prompt("second")
+        original = h.session.file
+        users = [
+            e["id"] for e in read_entries(original) if e.get("message", {}).get("role") == "user"
+        ]
+        text = h.fork(users[1])
+        assert text == "second"
+        forked = h.session.file
+        assert forked != original
+        assert [m["role"] for m in h.agent.state.messages] == ["user", "custom", "assistant"]
+        h.prompt("second, again")
+        assert h.clone()
+        assert h.session.build_context().messages == h.agent.state.messages
+        h.new_session()
+        assert h.agent.state.messages == []
+        h.resume(original)
+        users = [m for m in h.agent.state.messages if m["role"] == "user"]
+        assert [m["content"][0]["text"] for m in users] == ["first", "second"]
+    assert recorder.lifecycle == [
+        ("start", "startup"),
+        ("shutdown", "fork"),
+        ("start", "fork"),
+        ("shutdown", "fork"),
+        ("start", "fork"),
+        ("shutdown", "new"),
+        ("start", "new"),
+        ("shutdown", "resume"),
+        ("start", "resume"),
+        ("shutdown", "quit"),
+    ]
+    header = read_entries(forked)[0]
+    assert header["parentSession"] == str(original)
+
+
+class NoForks:
+    @hookimpl
+    def session_before_fork(self, event):
+        from tether.hookspecs.events import Cancel
+
+        return Cancel("forks are off")
+
+
+def test_fork_can_be_cancelled(home, tmp_path):
+    with open_harness(
+        plugin_manager(("nofork", NoForks())), tmp_path, home, FAUX, on_warning=lambda _m: None
+    ) as h:
+        h.prompt("first")
+        file = h.session.file
+        assert h.clone() is False
+        assert h.session.file == file
+
+
+def test_tree_navigation_with_branch_summary(home, tmp_path):
+    write_home(home, settings={"compaction": {"summarizer": "offline"}})
+    with open_harness(plugin_manager(), tmp_path, home, FAUX) as h:
+        h.prompt("first")
+        h.prompt("try approach A")
+        first_answer = [
+            e
+            for e in read_entries(h.session.file)
+            if e.get("message", {}).get("role") == "assistant"
+        ][0]["id"]
+        outcome = h.navigate(first_answer, summarize=True)
+        assert outcome.summary_entry is not None
+        assert [m["role"] for m in h.agent.state.messages] == ["user", "assistant", "branchSummary"]
+        h.prompt("try approach B")
+        request = sent(h)
+        file = h.session.file
+    summary = request.messages[2]["content"][0]["text"]
+    assert "approach A" in summary
+    reopened = Session.open(file).build_context().messages
+    assert [m["role"] for m in reopened] == [
+        "user",
+        "assistant",
+        "branchSummary",
+        "user",
+        "assistant",
+    ]
+
+
+def test_manual_compaction(home, tmp_path):
+    write_home(home, settings={"compaction": {"summarizer": "offline", "keepRecentTokens": 10}})
+    with open_harness(plugin_manager(), tmp_path, home, FAUX) as h:
+        assert h.compact().status == "nothing"
+        for n in range(4):
+            h.prompt(f"question number {n} " * 10)
+        outcome = h.compact("focus on numbers")
+        assert outcome.status == "compacted"
+        assert h.agent.state.messages[0]["role"] == "compactionSummary"
+        h.prompt("after")
+        file, messages = h.session.file, list(h.agent.state.messages)
+    assert Session.open(file).build_context().messages == messages
+
+
+class Broken:
+    @hookimpl
+    def context(self, event):
+        raise RuntimeError("context plugin exploded")
+
+
+def test_agent_level_failure_is_stored(home, tmp_path):
+    with open_harness(plugin_manager(("broken", Broken())), tmp_path, home, FAUX) as h:
+        result = h.prompt("hello")
+        file = h.session.file
+    assert result.stop_reason == "error"
+    assert "plugin 'broken' failed in context" in result.error
+    stored = [e["message"] for e in read_entries(file) if e["type"] == "message"]
+    assert [m["role"] for m in stored] == ["user", "assistant"]
+    assert stored[1]["stopReason"] == "error"  # pi keeps this one in memory only (§13.5 #33)
+
+
+def test_threshold_compaction_with_faux_usage(home, tmp_path, monkeypatch):
+    write_home(
+        home,
+        settings={
+            "compaction": {"summarizer": "offline", "reserveTokens": 100, "keepRecentTokens": 50}
+        },
+    )
+    script(
+        monkeypatch,
+        {"text": "a", "usage": {"input": 10}},
+        {"text": "b", "usage": {"input": 127950}},
+        "c",
+    )
+    seen: list[str] = []
+    with open_harness(plugin_manager(), tmp_path, home, FAUX) as h:
+        h.subscribe(lambda e: seen.append(e.data["reason"]) if e.type == "compaction_end" else 0)
+        h.prompt("one " * 50)
+        h.prompt("two " * 50)
+        assert seen == ["threshold"]
+        h.prompt("three")
+        assert seen == ["threshold"]  # the usage before the compaction no longer counts

@@ -1,0 +1,141 @@
+"""Text rendering for ``tether session show|tree`` and ``tether sessions`` (shared helpers)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+PREVIEW = 72
+
+
+def _one_line(text: str, limit: int = PREVIEW) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text":
+                parts.append(str(block.get("text", "")))
+            elif kind == "toolCall":
+                parts.append(f"[{block.get('name')}]")
+            elif kind == "image":
+                parts.append("[image]")
+        return " ".join(parts)
+    return ""
+
+
+def describe(entry: dict[str, Any]) -> str:
+    """``type[:role]`` and a short preview of an entry."""
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message") if isinstance(entry.get("message"), dict) else {}
+        role = message.get("role")
+        if role == "bashExecution":
+            text = f"$ {message.get('command', '')}"
+        elif role == "toolResult":
+            text = f"{message.get('toolName', '')}: {_content_text(message.get('content'))}"
+        else:
+            text = _content_text(message.get("content"))
+        return f"{role}: {_one_line(text)}"
+    if kind == "thinking_level_change":
+        return f"thinking → {entry.get('thinkingLevel')}"
+    if kind == "model_change":
+        return f"model → {entry.get('provider')}/{entry.get('modelId')}"
+    if kind in ("compaction", "branch_summary"):
+        return f"{kind}: {_one_line(str(entry.get('summary', '')))}"
+    if kind == "custom":
+        return f"custom {entry.get('customType')}"
+    if kind == "custom_message":
+        preview = _one_line(_content_text(entry.get("content")))
+        return f"custom_message {entry.get('customType')}: {preview}"
+    if kind == "label":
+        return f"label {entry.get('targetId')} = {entry.get('label')!r}"
+    if kind == "session_info":
+        return f"name = {entry.get('name')!r}"
+    return f"{kind} (unknown type)"
+
+
+def render_tree(session: Any) -> list[str]:
+    """An indented tree: a new indent level only where the conversation branches.
+
+    ``*`` marks the leaf, ``>`` the other entries on the active branch; labels in brackets.
+    """
+    roots = session.get_tree()
+    on_branch = set(session.branch_ids())
+    leaf = session.leaf_id
+    lines: list[str] = []
+    stack: list[tuple[Any, int]] = [(node, 1 if len(roots) > 1 else 0) for node in reversed(roots)]
+    seen: set[int] = set()
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        mark = "*" if node.id == leaf else ">" if node.id in on_branch else " "
+        label = f" [{node.label}]" if node.label is not None else ""
+        entry = session.entry_of(node)
+        lines.append(f"{mark} {'  ' * depth}{node.id}{label} {describe(entry)}")
+        children = node.children
+        child_depth = depth + 1 if len(children) > 1 else depth
+        stack.extend((child, child_depth) for child in reversed(children))
+    return lines
+
+
+def show_summary(session: Any) -> dict[str, Any]:
+    """The facts ``tether session show`` prints (JSON shape)."""
+    table = session.table
+    types = Counter(table.types)
+    roles = Counter(table.role(row) for row, kind in enumerate(table.types) if kind == "message")
+    return {
+        "file": str(session.file) if session.file else None,
+        "header": session.header,
+        "versionOnDisk": session.version_on_disk,
+        "sessionId": session.session_id,
+        "cwd": session.cwd,
+        "sessionName": session.session_name,
+        "entryCount": len(table),
+        "types": dict(sorted(types.items())),
+        "roles": dict(sorted((str(k), v) for k, v in roles.items())),
+        "leafId": session.leaf_id,
+        "branchLength": len(session.branch_ids()),
+        "roots": sum(1 for _ in session.get_tree()),
+        "labels": session.labels(),
+        "problems": [
+            {"line": p.line, "kind": p.kind, "message": p.message} for p in session.problems
+        ],
+        "notes": list(session.notes),
+    }
+
+
+def show_text(summary: dict[str, Any]) -> list[str]:
+    lines = [
+        f"file:      {summary['file']}",
+        f"session:   {summary['sessionId']}  (format v{summary['versionOnDisk']:g} on disk)",
+        f"cwd:       {summary['cwd']}",
+        f"name:      {summary['sessionName'] or '-'}",
+        f"entries:   {summary['entryCount']}  ({summary['roots']} root(s))",
+        "types:     " + ", ".join(f"{k} {v}" for k, v in summary["types"].items()),
+        "messages:  " + (", ".join(f"{k} {v}" for k, v in summary["roles"].items()) or "-"),
+        f"leaf:      {summary['leafId'] or '-'}  (branch of {summary['branchLength']} entries)",
+    ]
+    if summary["labels"]:
+        lines.append("labels:    " + ", ".join(f"{k}={v}" for k, v in summary["labels"].items()))
+    for note in summary["notes"]:
+        lines.append(f"note:      {note}")
+    if summary["problems"]:
+        lines.append(f"problems:  {len(summary['problems'])}")
+        lines.extend(f"  line {p['line']}: {p['message']}" for p in summary["problems"])
+    else:
+        lines.append("problems:  none")
+    return lines
+
+
+__all__ = ["describe", "render_tree", "show_summary", "show_text"]

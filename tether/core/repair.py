@@ -1,0 +1,108 @@
+"""Repair a damaged session file without losing a byte.
+
+Every line that is not a readable record (malformed JSON, a torn last line, a JSON value that
+is not an object, an entry without an id) is moved, as it was, into ``<file>.damaged-<time>``;
+every readable line is kept byte-for-byte, in order. A file whose first record is not a
+session header gets a new header (the damaged first line goes to the sidecar). The file is then
+replaced atomically, the original kept in ``<file>.bak-<time>``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tether.core.errors import SessionFileError
+from tether.core.fileio import file_stamp, unique_sidecar, write_file_durably
+from tether.core.format import dumps_line, iso_now
+from tether.core.format_records import make_header
+from tether.core.jsonl_index import Problem
+from tether.core.jsonl_scan import scan_bytes
+from tether.core.store import JsonlStore
+
+DAMAGE_KINDS = frozenset({"malformed", "torn", "not-an-entry"})
+
+
+@dataclass
+class RepairReport:
+    """What :func:`repair_file` did (``changed`` is False when the file was healthy)."""
+
+    path: Path
+    changed: bool = False
+    moved_lines: list[int] = field(default_factory=list)
+    new_header: bool = False
+    added_newline: bool = False
+    sidecar: Path | None = None
+    backup: Path | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+    def summary(self) -> str:
+        if not self.changed:
+            return f"{self.path}: nothing to repair"
+        parts = []
+        if self.moved_lines:
+            lines = ", ".join(str(n) for n in self.moved_lines[:20])
+            more = "…" if len(self.moved_lines) > 20 else ""
+            parts.append(
+                f"moved {len(self.moved_lines)} damaged line(s) ({lines}{more}) to "
+                f"{self.sidecar.name if self.sidecar else '?'}"
+            )
+        if self.new_header:
+            parts.append("wrote a new session header")
+        if self.added_newline:
+            parts.append("added the missing final newline")
+        backup = self.backup.name if self.backup else "?"
+        return f"{self.path}: " + "; ".join(parts) + f" (original kept in {backup})"
+
+
+def repair_file(path: str | os.PathLike[str], *, cwd: str | None = None) -> RepairReport:
+    """Repair ``path`` in place (see the module docstring); ``cwd`` for a new header."""
+    store = JsonlStore(path)
+    data = store.read_bytes()
+    if data is None:
+        raise SessionFileError(f"{store.path}: no such session file")
+    report = RepairReport(store.path)
+    if not data.strip():
+        return report
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    scanned = scan_bytes(data, validate_all=True)
+    header_line: bytes | None = None
+    offset = 0
+    if scanned.header is None:
+        header = make_header(cwd or os.getcwd(), timestamp=iso_now())
+        header_line = dumps_line(header)
+        scanned = scan_bytes(header_line + data, validate_all=True)
+        offset = 1
+        report.new_header = True
+    damaged = sorted(
+        {p.line - offset for p in scanned.problems if p.kind in DAMAGE_KINDS and p.line > offset}
+    )
+    if scanned.header is not None and offset == 0:
+        first = scanned.header_lineno
+        damaged = [n for n in damaged if n != first]
+    report.problems = list(scanned.problems)
+    report.moved_lines = damaged
+    report.added_newline = not data.endswith(b"\n") and (len(lines) not in damaged)
+    if not damaged and not report.new_header and not report.added_newline:
+        return report
+    drop = set(damaged)
+    kept = [line for n, line in enumerate(lines, 1) if n not in drop and line.strip()]
+    content = (header_line or b"") + b"".join(line + b"\n" for line in kept)
+    if damaged:
+        sidecar = unique_sidecar(store.path, f".damaged-{file_stamp()}")
+        write_file_durably(sidecar, b"".join(lines[n - 1] + b"\n" for n in damaged))
+        report.sidecar = sidecar
+    try:
+        report.backup = store.rewrite(content, backup_suffix=f".bak-{file_stamp()}", expected=data)
+    except SessionFileError:
+        if report.sidecar is not None:
+            report.sidecar.unlink(missing_ok=True)
+        raise
+    report.changed = True
+    return report
+
+
+__all__ = ["RepairReport", "repair_file"]

@@ -1,10 +1,11 @@
 """Benchmark: open a session and build its context, tether vs pi, on 1k–100k-entry sessions.
 
 Generates seeded sessions itself (branched trees with compactions, and one long branch with
-none: everything in the context — the worst case), then for each file
-prints the median wall time and peak RSS of a whole ``tether session context FILE --quiet``
-process, the in-process phases (open, branch, context, LLM conversion), and — with
-``--pi-oracle DIR`` — the same for ``node oracle.mjs context FILE --quiet`` and the ratios.
+none: everything in the context — the worst case), then for each file prints the median wall
+time and peak RSS of a whole ``tether session context FILE --quiet`` process (built-in plugins
+only: ``TETHER_LOAD_PLUGINS=""``), the in-process phases (open, context, LLM conversion), and
+— with ``--pi-oracle DIR`` — the same for ``node oracle.mjs context FILE --quiet`` and the
+ratios.
 
     python bench/sessions.py                          # generate + measure (tether only)
     python bench/sessions.py --pi-oracle ../pi-oracle --runs 5
@@ -229,9 +230,16 @@ def generate(out: Path) -> list[Path]:
 
 
 def run_measured(command: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (MB, ``ru_maxrss`` of the child) and stdout of one process."""
+    """Wall seconds, peak RSS (MB, ``ru_maxrss`` of the child) and stdout of one process.
+
+    Linux carries the parent's peak RSS into a forked child's ``ru_maxrss``, so this process
+    stays small: sessions are generated in a separate process.
+    """
+    env = {**os.environ, "TETHER_LOAD_PLUGINS": ""}  # built-in plugins only
     started = time.perf_counter()
-    child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     assert child.stdout is not None and child.stderr is not None
     stdout = child.stdout.read()
     stderr = child.stderr.read()
@@ -324,8 +332,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
     parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
     parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
+    parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    files = [] if args.sizes == "none" else generate(args.out)
+    if args.generate_only:
+        generate(args.out)
+        return
+    files = []
+    if args.sizes != "none":
+        generator = [sys.executable, __file__, "--generate-only", "--out", str(args.out)]
+        subprocess.run(generator, check=True)
+        files = [args.out / f"{name}.jsonl" for name in SIZES]
     if args.sizes not in ("all", "none"):
         wanted = set(args.sizes.split(","))
         files = [f for f in files if f.stem in wanted]

@@ -43,15 +43,20 @@ def counter_ids() -> Any:
     return next_id
 
 
-def run_tether(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-               timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run_tether(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     full_env = dict(os.environ)
     full_env.pop("TETHER_DEBUG", None)
     if env:
         full_env.update(env)
     return subprocess.run(
         [sys.executable, "-m", "tether", *args],
-        capture_output=True, text=True, cwd=cwd, env=full_env, timeout=timeout,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=full_env,
+        timeout=timeout,
     )
 
 
@@ -67,9 +72,18 @@ def assistant_message(text: str, ts: int = 1735689601000) -> dict[str, Any]:
         "provider": "fake",
         "model": "fake-a",
         "usage": {
-            "input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15,
-            "cost": {"input": 6e-05, "output": 0.0001, "cacheRead": 0, "cacheWrite": 0,
-                     "total": 0.00016},
+            "input": 10,
+            "output": 5,
+            "cacheRead": 0,
+            "cacheWrite": 0,
+            "totalTokens": 15,
+            "cost": {
+                "input": 6e-05,
+                "output": 0.0001,
+                "cacheRead": 0,
+                "cacheWrite": 0,
+                "total": 0.00016,
+            },
         },
         "stopReason": "stop",
         "timestamp": ts,

@@ -66,3 +66,12 @@ def test_kernel_does_not_import_builtin_plugins() -> None:
         if line.strip().startswith(("import tether.builtin_plugins", "from tether.builtin_plugins"))
     ]
     assert offenders == []
+
+
+def test_hook_reference_document_is_up_to_date() -> None:
+    from tether.core.hook_docs import hooks_markdown
+
+    document = (ROOT / "docs" / "hooks.md").read_text(encoding="utf-8")
+    assert document == hooks_markdown(), "regenerate with: tether hooks --markdown > docs/hooks.md"
+    pm = create_plugin_manager(environ={}, load_entry_points=False)
+    assert document.count("\n### `") == len(pm.hook_names())

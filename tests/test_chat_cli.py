@@ -66,8 +66,11 @@ def test_tree_fork_clone_new_and_resume(home, project):
     assert first.returncode == 0, first.stderr
     [original] = files(home)
     entries = read_entries(original)
-    user_two = [e["id"] for e in entries if e.get("message", {}).get("content") == [
-        {"type": "text", "text": "two"}]][0]
+    user_two = [
+        e["id"]
+        for e in entries
+        if e.get("message", {}).get("content") == [{"type": "text", "text": "two"}]
+    ][0]
     answer_one = [e["id"] for e in entries if e.get("message", {}).get("role") == "assistant"][0]
 
     done = chat(
@@ -94,8 +97,13 @@ def test_tree_fork_clone_new_and_resume(home, project):
     assert "(to resend) two" in done.stderr
     assert "forked into" in done.stderr and "cloned into" in done.stderr
     context = Session.open(original).build_context().messages
-    assert [m["role"] for m in context] == ["user", "assistant", "branchSummary", "user",
-                                           "assistant"]
+    assert [m["role"] for m in context] == [
+        "user",
+        "assistant",
+        "branchSummary",
+        "user",
+        "assistant",
+    ]
     assert len(files(home)) == 4  # original, fork, clone, new ("four")
     assert "resumed" in done.stderr
 
@@ -133,7 +141,8 @@ def test_ctrl_c_aborts_the_turn_not_the_program(home, project):
     [file] = files(home)
     messages = Session.open(file).build_context().messages
     assert [m.get("stopReason") for m in messages if m["role"] == "assistant"] == [
-        "aborted", "stop",
+        "aborted",
+        "stop",
     ]
     assert 0 < len(messages[1]["content"][0]["text"]) < 3000
 

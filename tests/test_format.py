@@ -8,9 +8,9 @@ import uuid
 
 import pytest
 
+from tests.store_helpers import CORPUS, STORE_PI, golden
 from tether.core import format as fmt
 from tether.core import format_records as rec
-from tests.store_helpers import CORPUS, STORE_PI, golden
 
 
 def test_dumps_record_is_javascripts_json_stringify() -> None:
@@ -50,8 +50,13 @@ def test_every_corpus_record_round_trips_through_the_models() -> None:
 
 
 def test_unknown_entry_types_and_fields_round_trip_unchanged() -> None:
-    record = {"type": "future_thing", "id": "abcd1234", "parentId": None,
-              "timestamp": "2025-01-01T00:00:00.000Z", "payload": {"z": 1, "a": [1.5]}}
+    record = {
+        "type": "future_thing",
+        "id": "abcd1234",
+        "parentId": None,
+        "timestamp": "2025-01-01T00:00:00.000Z",
+        "payload": {"z": 1, "a": [1.5]},
+    }
     model = fmt.validate_entry(record)
     assert type(model).__name__ == "UnknownEntry"
     assert fmt.dumps_record(model.to_record()) == fmt.dumps_record(record)
@@ -62,8 +67,9 @@ def test_unknown_entry_types_and_fields_round_trip_unchanged() -> None:
 
 def test_validation_names_the_field() -> None:
     with pytest.raises(ValueError, match="thinkingLevel"):
-        fmt.validate_entry({"type": "thinking_level_change", "id": "a", "parentId": None,
-                            "timestamp": "t"})
+        fmt.validate_entry(
+            {"type": "thinking_level_change", "id": "a", "parentId": None, "timestamp": "t"}
+        )
     with pytest.raises(ValueError, match="message.role"):
         fmt.validate_entry(rec.make_message_entry("a", None, {"role": "robot"}))
 

@@ -7,12 +7,23 @@ from pathlib import Path
 
 import pytest
 
+from tests.store_helpers import CORPUS, copy_fixture, counter_ids, golden, run_tether
 from tether.core.session import Session
 from tether.core.store import JsonlStore
-from tests.store_helpers import CORPUS, copy_fixture, counter_ids, golden, run_tether
 
-FIELDS = ("roots", "children", "labels", "labelTimestamps", "sessionName", "branch", "preorder",
-          "treeLeaves", "leafId", "entries", "entryCount")
+FIELDS = (
+    "roots",
+    "children",
+    "labels",
+    "labelTimestamps",
+    "sessionName",
+    "branch",
+    "preorder",
+    "treeLeaves",
+    "leafId",
+    "entries",
+    "entryCount",
+)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])

@@ -106,6 +106,9 @@ class Chat:
         except TetherError as exc:
             self.say(f"error: {exc}")
             return
+        except Exception as exc:  # keep the chat alive; the session is already saved
+            self.say(f"error: {type(exc).__name__}: {exc}")
+            return
         if result is not None and result.handled:
             self.say("(handled by a plugin)")
 
@@ -121,6 +124,9 @@ class Chat:
             return bool(handler(args))
         except (TetherError, ValueError) as exc:
             self.say(f"error: {exc}")
+            return False
+        except Exception as exc:  # keep the chat alive
+            self.say(f"error: {type(exc).__name__}: {exc}")
             return False
 
     def _busy(self, label: str, work: Callable[[], Any]) -> Any:
@@ -174,9 +180,7 @@ class Chat:
             self.say(f"cloned into {self.harness.session.file or '(memory)'}")
 
     def cmd_compact(self, args: list[str]) -> None:
-        outcome = self.harness.compact(args[0] or None)
-        if outcome is not None and outcome.status == "nothing":
-            self.say(f"nothing to compact: {outcome.reason}")
+        self.harness.compact(args[0] or None)  # the printer reports compaction_end
 
     def cmd_name(self, args: list[str]) -> None:
         if not args[0]:

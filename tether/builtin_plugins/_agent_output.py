@@ -159,6 +159,10 @@ class ChatPrinter:
             stream = data.get("assistant_message_event")
             if getattr(stream, "type", None) == "text_delta":
                 self._text(stream.delta)
+        elif kind == "message_end" and (data.get("message") or {}).get("role") == "custom":
+            message = data["message"]
+            if message.get("display"):
+                self._note(f"[{message.get('customType')}] {_text_of(message.get('content'))}")
         elif kind == "message_end" and (data.get("message") or {}).get("role") == "assistant":
             message = data["message"]
             if self.open_line:
@@ -185,6 +189,14 @@ class ChatPrinter:
             self.spinner.update(str(data.get("line", "")))
         elif kind == "compaction_end":
             self.spinner.stop(_compaction_line(data))
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text"
+    )
 
 
 def _compaction_line(data: dict[str, Any]) -> str:

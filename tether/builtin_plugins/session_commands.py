@@ -31,7 +31,30 @@ OutOpt = Annotated[
 def _open(path: Path, *, readonly: bool = True) -> Any:
     from tether.core.session import Session
 
-    return Session.open(path, readonly=readonly)
+    session = Session.open(path, readonly=readonly)
+    _require_session(session, path)
+    return session
+
+
+def _require_session(session: Any, path: Path) -> None:
+    from tether.core.errors import SessionFileError
+
+    if not session.on_disk:
+        why = "empty file (no session header)" if path.exists() else "no such session file"
+        raise SessionFileError(f"{path}: {why}")
+
+
+def _open_validated(path: Path) -> Any:
+    """Read-only, every line parsed: a broken line is dropped exactly as pi drops it."""
+    from tether.core.session import Session
+    from tether.core.store import JsonlStore
+
+    store = JsonlStore(path)
+    session = Session(
+        store=store, loaded=store.load(readonly=True, validate_all=True), readonly=True
+    )
+    _require_session(session, path)
+    return session
 
 
 def _print_json(value: Any) -> None:
@@ -114,21 +137,8 @@ def register_commands(app: Any) -> None:
     ) -> None:
         """Header, counts by type, name, leaf and every problem with its line number."""
         from tether.builtin_plugins._session_render import show_summary, show_text
-        from tether.core.session import Session
-        from tether.core.store import JsonlStore
 
-        store = JsonlStore(file)
-        session = Session(
-            store=store, loaded=store.load(readonly=True, validate_all=True), readonly=True
-        )
-        if not session.on_disk:
-            from tether.core.errors import SessionFileError
-
-            raise SessionFileError(
-                f"{file}: no such session file"
-                if not file.exists()
-                else f"{file}: empty file (no session header)"
-            )
+        session = _open_validated(file)
         summary = show_summary(session)
         if validate:
             summary["schemaProblems"] = _schema_problems(session)
@@ -145,7 +155,7 @@ def register_commands(app: Any) -> None:
         """The entry tree (children by time, labels, the leaf marked *)."""
         from tether.builtin_plugins._session_render import render_tree
 
-        session = _open(file)
+        session = _open_validated(file)
         if as_json:
             _print_json(session.tree_json())
         else:

@@ -137,8 +137,16 @@ def create_app(pm: PluginManager) -> typer.Typer:
     def hooks_command(
         name: Annotated[str | None, typer.Argument(help="One hook: show its contract.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        markdown: Annotated[
+            bool, typer.Option("--markdown", help="Print the hook reference (docs/hooks.md).")
+        ] = False,
     ) -> None:
         """List hookspecs and the plugins implementing them, in call order."""
+        if markdown:
+            from tether.core.hook_docs import hooks_markdown
+
+            typer.echo(hooks_markdown(), nl=False)
+            return
         names = pm.hook_names()
         if name is not None:
             if name not in names:

@@ -159,10 +159,11 @@ class _Scanner:
         block = len(table._blocks) - 1
         names = self.type_names
         last = len(lines) - 1
+        tail = last if unterminated else -1  # a last line without newline is always parsed
         fast = 0
         for i in range(start, len(lines)):
             raw = lines[i]
-            found = match(raw) if match is not None else None
+            found = match(raw) if match is not None and i != tail else None
             if found is not None and raw[-1:] == b"}" and (not careful or glue(raw, 1) is None):
                 kind, entry_id, parent = found.groups()
                 name = names.get(kind)
@@ -182,7 +183,7 @@ class _Scanner:
 
     def _slow_line(self, raw: bytes, lineno: int, offset: int, is_unterminated: bool) -> int:
         table = self.table
-        custom = None if self.validate_all else _CUSTOM_PREFIX.match(raw)
+        custom = None if self.validate_all or is_unterminated else _CUSTOM_PREFIX.match(raw)
         if custom is not None and _GLUE.search(raw, 1) is None:
             tail = _CUSTOM_TAIL.search(raw, max(0, len(raw) - 400))
             if tail is not None:

@@ -1,0 +1,30 @@
+"""A writer process for the fault tests: appends N messages to a session, printing each id
+after ``append`` returned (so the test knows what must be on disk).
+
+Usage: python tests/store_writer.py FILE COUNT TAG
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    path, count, tag = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    from tether.core.session import Session
+
+    session = Session.open(path)
+    filler = ("x" * 61 + "\n") * 32  # ~2 KB per line: big enough to tear
+    for index in range(count):
+        message = {
+            "role": "user",
+            "content": [{"type": "text", "text": f"{tag} {index}\n{filler}"}],
+            "timestamp": 1735689600000 + index,
+        }
+        entry_id = session.append_message(message)
+        sys.stdout.write(entry_id + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

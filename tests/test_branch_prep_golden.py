@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from tests.context_loader import GEN, GOLDEN, golden, golden_request, load_entries
-from tether.builtin_plugins._branch_prep import (
-    branch_token_budget,
-    collect_branch_entries,
-    prepare_branch_entries,
-)
-from tether.builtin_plugins._file_ops import compute_file_lists, format_file_operations
 from tether.builtin_plugins._serialize import serialize_messages
 from tether.builtin_plugins.token_estimate import estimate_tokens
+from tether.core.branch_input import (
+    branch_token_budget,
+    collect_abandoned_entries,
+    prepare_branch_entries,
+)
+from tether.core.file_tracking import file_lists, format_file_lists
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BRANCH_NAMES = sorted(p.name.split(".")[0] for p in GOLDEN.glob("*.branch.json.gz"))
@@ -52,7 +52,7 @@ def test_branch_preparation_equals_pi(name: str) -> None:
     request = golden_request(name, "branch")
     entries = entries_of(GEN / f"{name}.jsonl")
     old_leaf = request.get("from", entries[-1]["id"] if entries else None)
-    collected, ancestor = collect_branch_entries(lookup(entries), old_leaf, request["to"])
+    collected, ancestor = collect_abandoned_entries(lookup(entries), old_leaf, request["to"])
     assert ancestor == expected["commonAncestorId"]
     assert [e["id"] for e in collected] == expected["entryIds"]
     budget = branch_token_budget(request.get("window"), request.get("reserve", 16384))
@@ -62,9 +62,9 @@ def test_branch_preparation_equals_pi(name: str) -> None:
     assert prepared.messages == want["messages"]
     assert prepared.total_tokens == want["totalTokens"]
     assert prepared.file_ops.to_json() == want["fileOps"]
-    read, modified = compute_file_lists(prepared.file_ops)
+    read, modified = file_lists(prepared.file_ops)
     assert [read, modified] == [want["fileLists"]["readFiles"], want["fileLists"]["modifiedFiles"]]
-    assert format_file_operations(read, modified) == want["fileOpsText"]
+    assert format_file_lists(read, modified) == want["fileOpsText"]
     # branch input has no tool results, so tether's text (§8.12) equals pi's here
     assert serialize_messages(prepared.messages) == want["serialized"]
     unlimited = prepare_branch_entries(collected, 0, count)
@@ -85,7 +85,7 @@ BUDGET_CASES = json.loads(
 def test_budgeted_branch_preparation_equals_pi(case: dict[str, Any]) -> None:
     request = case["request"]
     entries = entries_of(FIXTURES / request["file"])
-    collected, ancestor = collect_branch_entries(lookup(entries), request["from"], request["to"])
+    collected, ancestor = collect_abandoned_entries(lookup(entries), request["from"], request["to"])
     assert ancestor == case["commonAncestorId"]
     assert [e["id"] for e in collected] == case["entryIds"]
     prepared = prepare_branch_entries(collected, request["budget"], count)
@@ -116,8 +116,8 @@ def test_collect_without_old_leaf_or_across_roots() -> None:
         {"type": "message", "id": "b", "parentId": "a", "message": {"role": "assistant"}},
         {"type": "message", "id": "c", "parentId": None, "message": {"role": "user"}},
     ]
-    assert collect_branch_entries(lookup(entries), None, "a") == ([], None)
-    collected, ancestor = collect_branch_entries(lookup(entries), "b", "c")
+    assert collect_abandoned_entries(lookup(entries), None, "a") == ([], None)
+    collected, ancestor = collect_abandoned_entries(lookup(entries), "b", "c")
     assert ancestor is None and [e["id"] for e in collected] == ["a", "b"]
-    collected, ancestor = collect_branch_entries(lookup(entries), "a", "b")
+    collected, ancestor = collect_abandoned_entries(lookup(entries), "a", "b")
     assert ancestor == "a" and collected == []

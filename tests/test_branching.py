@@ -8,6 +8,8 @@ leaf. Hooks can cancel, supply the summary or change the label; failures write n
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -24,11 +26,13 @@ from tests.context_loader import GEN, GOLDEN, golden, golden_request
 from tether.core.branching import BRANCH_PREAMBLE, NO_CONTENT, navigate_tree
 from tether.core.errors import TetherError
 from tether.core.session import Session
+from tether.core.settings import Settings
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import Cancel, CustomBranchSummary
 
 BRANCH_NAMES = sorted(p.name.split(".")[0] for p in GOLDEN.glob("*.branch.json.gz"))
 PI_PREAMBLE_END = "Summary of that exploration:\n\n"
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def pi_ids(session: Session):
@@ -277,3 +281,55 @@ def test_abort_while_summarizing_cancels_the_navigation(tmp_path: Path) -> None:
     )
     assert (outcome.status, outcome.reason) == ("cancelled", "aborted")
     assert file.read_bytes() == before and session.leaf_id == leaf
+
+
+BUDGET_CASES = {
+    case["request"]["budget"]: case
+    for case in json.loads(
+        gzip.decompress((FIXTURES / "compaction" / "branch-budget.pi.json.gz").read_bytes())
+    )
+    if case["request"]["file"] == "compaction/branch-budget.jsonl"
+}
+
+
+@pytest.mark.parametrize("budget", [100, 300, 800, 2000])
+def test_summary_input_is_what_fits_pis_budget(
+    budget: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pi's prepareBranchEntries: the newest messages within the session model's
+    ``contextWindow − branchSummary.reserveTokens``, file lists from what was walked (pi's
+    recorded answers); nothing fits → "No content to summarize" with empty lists, as pi."""
+    case = BUDGET_CASES[budget]
+    home = tmp_path / "home"
+    home.mkdir()
+    window = 50000
+    models = {"anthropic": {"models": [{"id": "claude-sonnet-4-5", "contextWindow": window}]}}
+    (home / "models.json").write_text(json.dumps({"providers": models}), encoding="utf-8")
+    monkeypatch.setenv("TETHER_HOME", str(home))
+    session = Session.open(copy_fixture(FIXTURES / case["request"]["file"], tmp_path))
+    session.branch(case["request"]["from"])
+    summarizer = ScriptedSummarizer()
+    outcome = navigate_tree(
+        session,
+        hooks_with(("scripted", summarizer)),
+        Settings.model_validate({"branchSummary": {"reserveTokens": window - budget}}),
+        case["request"]["to"],
+        summarize=True,
+    )
+    assert outcome.abandoned_entry_ids == case["entryIds"]
+    want = case["prepared"]
+    details = outcome.summary_entry["details"]
+    if want["messageCount"] == 0:
+        assert want["fileOps"] != {"read": [], "written": [], "edited": []}  # walked, not kept
+        assert outcome.summary_entry["summary"] == NO_CONTENT and summarizer.requests == []
+        assert (details["readFiles"], details["modifiedFiles"]) == ([], [])
+        return
+    (asked,) = summarizer.requests
+    assert [m.get("role") for m in asked.messages] == case["messageRoles"]
+    assert [m.get("timestamp") for m in asked.messages] == case["messageTimestamps"]
+    lists = want["fileLists"]
+    assert (details["readFiles"], details["modifiedFiles"]) == (
+        lists["readFiles"],
+        lists["modifiedFiles"],
+    )
+    assert outcome.summary_entry["summary"].endswith(want["fileOpsText"])

@@ -8,6 +8,7 @@ from a temporary copy (migration rewrites the file).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,9 @@ CLI_NAMES = [
     "g23-compaction-split-turn",
     "e37-malformed-lines",
 ]
+
+# pi parity is about the built-ins: installed third-party plugins (e.g. a context hook) stay off
+BUILTINS_ONLY = {**os.environ, "TETHER_LOAD_PLUGINS": ""}
 
 
 def test_the_corpus_is_complete() -> None:
@@ -88,6 +92,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         encoding="utf-8",
         timeout=60,
+        env=BUILTINS_ONLY,
     )
 
 

@@ -198,3 +198,38 @@ def test_configuration_errors_are_one_line(tmp_path, project, args, expected):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tether: error: ") and expected in lines[0]
     assert done.stdout == ""
+
+
+def test_session_options(tmp_path, project):
+    home = tmp_path / "home"
+    faux = ["--provider", "faux"]
+    first = run_tether(
+        "run", *faux, "--name", "origin", "--thinking", "low", "one", home=home, cwd=project
+    )
+    assert first.returncode == 0, first.stderr
+    [original] = session_files(home)
+    session_id = read_entries(original)[0]["id"]
+    assert any(
+        e["type"] == "session_info" and e["name"] == "origin" for e in read_entries(original)
+    )
+
+    by_id = run_tether("run", *faux, "--session", session_id[:8], "two", home=home, cwd=project)
+    assert by_id.returncode == 0, by_id.stderr
+    assert session_files(home) == [original]
+    context = Session.open(original).build_context()
+    assert context.thinking_level == "low"  # restored, not re-chosen
+    assert [m["role"] for m in context.messages] == ["user", "assistant"] * 2
+
+    forked = run_tether("run", *faux, "--fork", session_id[:8], "three", home=home, cwd=project)
+    assert forked.returncode == 0, forked.stderr
+    [copy] = [f for f in session_files(home) if f != original]
+    assert read_entries(copy)[0]["parentSession"] == str(original)
+    assert len(Session.open(copy).build_context().messages) == 6
+
+    memory = run_tether("run", *faux, "--no-session", "four", home=home, cwd=project)
+    assert memory.returncode == 0 and memory.stdout == "You said: four\n"
+    assert len(session_files(home)) == 2
+
+    missing = run_tether("run", *faux, "--session", "zzzz", "x", home=home, cwd=project)
+    assert missing.returncode != 0
+    assert "no session with an id starting with 'zzzz'" in missing.stderr

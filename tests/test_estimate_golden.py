@@ -8,6 +8,7 @@ reserve, keep) come from ``golden/requests.json``.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -36,7 +37,11 @@ COMPARED += ("lastAssistantUsage", "lastAssistantContextTokens", "contextUsage",
 
 @pytest.fixture(scope="module")
 def pm() -> Any:
-    return create_plugin_manager()
+    return create_plugin_manager(environ=BUILTINS_ONLY)
+
+
+# pi parity is about the built-ins: installed third-party plugins (e.g. a context hook) stay off
+BUILTINS_ONLY = {**os.environ, "TETHER_LOAD_PLUGINS": ""}
 
 
 def settings_of(request: dict[str, Any]) -> dict[str, Any]:
@@ -92,6 +97,7 @@ def run_estimate(path: Path, request: dict[str, Any]) -> dict[str, Any]:
         text=True,
         encoding="utf-8",
         timeout=60,
+        env=BUILTINS_ONLY,
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

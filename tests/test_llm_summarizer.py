@@ -20,7 +20,8 @@ from tests.servers import OpenAIServer
 from tether.builtin_plugins import llm_summarizer, offline_summarizer
 from tether.builtin_plugins._serialize import serialize_conversation
 from tether.builtin_plugins._summary_prompts import SYSTEM_PROMPT
-from tether.builtin_plugins.llm_summarizer import BRANCH_MAX_TOKENS, summary_budgets
+from tether.core.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
+from tether.core.compaction import summary_budgets
 from tether.core.context import convert_to_llm
 from tether.core.hooks import Hooks
 from tether.core.models import ProviderRegistry

@@ -24,11 +24,11 @@ from tests.context_loader import (
     golden_request,
     load_entries,
 )
-from tether.builtin_plugins._file_ops import FileOps, compute_file_lists
 from tether.builtin_plugins._prepare import prepare_compaction_entries
 from tether.builtin_plugins._serialize import serialize_messages
 from tether.builtin_plugins.token_estimate import estimate_tokens
 from tether.core.context import path_to_root
+from tether.core.file_tracking import file_lists
 from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
 
 COMPACTION = Path(__file__).parent / "fixtures" / "compaction"
@@ -94,7 +94,7 @@ def as_pi_fields(result: CompactionPreparation | NothingToCompact) -> dict[str, 
     """Our result in the golden's terms (preparation fields + derived entry ids)."""
     if isinstance(result, NothingToCompact):
         return {"reason": result.reason}
-    read, modified = compute_file_lists(FileOps.from_json(result.file_ops))
+    read, modified = file_lists(result.file_ops)
     return {
         "reason": None,
         "firstKeptEntryId": result.first_kept_entry_id,

@@ -13,12 +13,6 @@ from typing import Any
 import pytest
 
 from tests.context_loader import fixture_names, golden
-from tether.builtin_plugins._file_ops import (
-    FileOps,
-    compute_file_lists,
-    extract_file_ops,
-    format_file_operations,
-)
 from tether.builtin_plugins._jscompat import js_len, js_slice, js_sort_key, js_stringify
 from tether.builtin_plugins._serialize import (
     TOOL_RESULT_MAX_CHARS,
@@ -27,6 +21,7 @@ from tether.builtin_plugins._serialize import (
     truncate_head,
     truncate_head_tail,
 )
+from tether.core.file_tracking import FileOps, file_lists, format_file_lists
 from tether.core.llm_convert import convert_to_llm
 
 WITH_PREPARATION = [n for n in fixture_names() if golden(n, "prepare")["preparation"]]
@@ -177,15 +172,15 @@ def test_js_stringify_matches_json_stringify() -> None:
 @pytest.mark.parametrize("name", WITH_PREPARATION)
 def test_file_lists_and_format_equal_pi(name: str) -> None:
     prep = golden(name, "prepare")["preparation"]
-    read, modified = compute_file_lists(FileOps.from_json(prep["fileOps"]))
+    read, modified = file_lists(prep["fileOps"])
     assert [read, modified] == [prep["fileLists"]["readFiles"], prep["fileLists"]["modifiedFiles"]]
-    assert format_file_operations(read, modified) == prep["fileOpsText"]
+    assert format_file_lists(read, modified) == prep["fileOpsText"]
 
 
 def test_file_ops_rules() -> None:
     ops = FileOps()
     ops.add_details({"readFiles": ["old.md"], "modifiedFiles": ["x.py"]})
-    extract_file_ops(
+    ops.add_message(
         {
             "role": "assistant",
             "content": [
@@ -198,20 +193,18 @@ def test_file_ops_rules() -> None:
                 {"type": "toolCall", "name": "read", "arguments": {"path": ""}},
                 {"type": "toolCall", "name": "read", "arguments": {"path": 3}},
             ],
-        },
-        ops,
+        }
     )
-    extract_file_ops(
+    ops.add_message(
         {
             "role": "user",
             "content": [{"type": "toolCall", "name": "read", "arguments": {"path": "user.py"}}],
-        },
-        ops,
+        }
     )
-    read, modified = compute_file_lists(ops)
+    read, modified = file_lists(ops)
     assert read == ["b.py", "old.md"]
     # JS sorts by UTF-16 code units: the astral 😀 (0xD83D…) sorts before U+FF21
     assert modified == ["x.py", "é.py", "😀.py", "\uff21.py"]
     assert sorted(["\uff21", "😀"], key=js_sort_key) == ["😀", "\uff21"]
-    assert format_file_operations(read, []) == "\n\n<read-files>\nb.py\nold.md\n</read-files>"
-    assert format_file_operations([], []) == ""
+    assert format_file_lists(read, []) == "\n\n<read-files>\nb.py\nold.md\n</read-files>"
+    assert format_file_lists([], []) == ""

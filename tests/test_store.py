@@ -59,11 +59,11 @@ def test_nothing_is_written_twice_after_a_failed_write(tmp_path: Path) -> None:
     class FlakyStore(JsonlStore):
         fail = True
 
-        def append(self, records, *, header):  # type: ignore[no-untyped-def]
+        def append(self, records, *, header, header_written=False):  # type: ignore[no-untyped-def]
             if self.fail:
                 self.fail = False
                 raise SessionFileError("disk full (simulated)")
-            super().append(records, header=header)
+            super().append(records, header=header, header_written=header_written)
 
     store = FlakyStore(tmp_path / "s.jsonl")
     session = Session(store=store, cwd="/proj")
@@ -289,3 +289,28 @@ def test_the_open_store_plugin_answers_for_paths(tmp_path: Path) -> None:
     session = Session.from_store(store, cwd="/proj")
     session.append_message(assistant_message("via the hook"))
     assert Session.open(tmp_path / "s.jsonl").entries()[0]["message"]["role"] == "assistant"
+
+
+def test_a_line_found_broken_later_does_not_confuse_what_is_on_disk(tmp_path: Path) -> None:
+    path = copy_fixture("g02-linear-text.jsonl", tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    lines[3] = lines[3].replace(b'"text":"', b'"text":"\x01', 1)  # found only when parsed
+    path.write_bytes(b"\n".join(lines))
+    session = Session.open(path)
+    session.get_branch()  # parsing drops the broken row
+    assert any(p.line == 4 for p in session.problems)
+    new_id = session.append_message(assistant_message("after the drop"))
+    assert json.loads(path.read_bytes().split(b"\n")[-2])["id"] == new_id
+
+
+def test_a_file_removed_behind_the_sessions_back_is_not_half_rewritten(tmp_path: Path) -> None:
+    path = copy_fixture("g01-tiny-linear.jsonl", tmp_path)
+    session = Session.open(path)
+    path.unlink()
+    with pytest.raises(SessionFileError, match="cannot open for writing"):
+        session.append_message(assistant_message("x"))
+    assert not path.exists()
+    path.write_bytes(b"")
+    with pytest.raises(SessionFileError, match="emptied or removed"):
+        session.append_message(assistant_message("y"))
+    assert path.read_bytes() == b""

@@ -113,7 +113,7 @@ def test_bash_summaries_and_unknown_roles() -> None:
 
 
 def test_builtin_count_tokens_hook_answers_through_the_plugin_manager() -> None:
-    pm = create_plugin_manager()
+    pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""})  # built-ins only
     messages = [ask("x" * 8), ask("y" * 12)]
     assert count_with(pm, messages, None) == [2, 3]
     assert count_with(Hooks(pm), messages) == count_tokens(messages, None)

@@ -197,13 +197,13 @@ class Chat:
         self.say(f"label of {entry_id}: {text.strip() or '(cleared)'}")
 
     def cmd_resume(self, _args: list[str]) -> None:
-        from tether.core.session_catalog import list_sessions, project_folder
+        from tether.builtin_plugins._agent_setup import project_folder
+        from tether.core.session_list import list_sessions
 
         h = self.harness
+        current = str(h.session.file) if h.session.file is not None else None
         sessions = [
-            s
-            for s in list_sessions(project_folder(h.cwd, h.settings))
-            if h.session.file is None or s.path != h.session.file
+            s for s in list_sessions([project_folder(h.cwd, h.settings)]) if s.path != current
         ]
         chosen = pick_from_list(sessions, ask=self.ask, say=self.say)
         if chosen is not None:

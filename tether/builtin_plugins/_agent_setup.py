@@ -5,7 +5,7 @@ Session options (spec §2.14): ``-c/--continue`` opens the most recent session o
 ``--session PATH|ID`` opens a file or an id prefix (this project first, then all);
 ``--fork PATH|ID`` copies a session into a new one of this project; ``--no-session`` keeps
 everything in memory; by default a new session is created. "Most recent" is
-:mod:`tether.core.session_catalog`'s single notion (design §8.14).
+:mod:`tether.core.session_list`'s single notion, shared with ``tether sessions`` (design §8.14).
 """
 
 from __future__ import annotations
@@ -19,6 +19,43 @@ from typing import Any
 from tether.core.errors import UsageError
 
 Picker = Callable[[list[Any]], Path | None]
+
+
+def project_folder(cwd: str, settings: Any = None) -> Path:
+    """Where the sessions of ``cwd`` live: setting ``session.dir`` or the per-project folder."""
+    from tether.core.paths import default_session_dir
+
+    configured = getattr(getattr(settings, "session", None), "dir", None)
+    return Path(os.path.expanduser(configured)) if configured else default_session_dir(cwd)
+
+
+def looks_like_path(ref: str) -> bool:
+    """pi's rule: a ``/`` or ``\\`` or a ``.jsonl`` ending makes ``--session`` a path."""
+    return "/" in ref or "\\" in ref or ref.endswith(".jsonl")
+
+
+def find_session(ref: str, folder: Path) -> Path:
+    """``--session PATH|ID``: a path as is, else an id prefix — this project first, then all."""
+    from tether.core.paths import sessions_root
+    from tether.core.session_list import project_folders, read_header, session_files
+
+    if looks_like_path(ref):
+        path = Path(os.path.expanduser(ref))
+        if not path.exists():
+            raise UsageError(f"{path}: no such session file")
+        return path
+    for folders in ([folder], project_folders(sessions_root())):
+        hits = {}
+        for path in (p for f in folders for p in session_files(f)):
+            header = read_header(path)
+            if header is not None and header["id"].startswith(ref):
+                hits[path] = header["id"]
+        if len(hits) == 1:
+            return next(iter(hits))
+        if hits:
+            ids = ", ".join(sorted(set(hits.values()))[:5])
+            raise UsageError(f"session id prefix '{ref}' is ambiguous: {ids}")
+    raise UsageError(f"no session with an id starting with '{ref}' (see: tether sessions --all)")
 
 
 @dataclass
@@ -65,7 +102,7 @@ def open_session(
 ) -> tuple[Any, str]:
     """``(session, reason)`` for the options; ``reason`` is the ``session_start`` reason."""
     from tether.core.session import Session
-    from tether.core.session_catalog import find_session, list_sessions, project_folder
+    from tether.core.session_list import list_sessions, most_recent_session
 
     options.check()
     folder = project_folder(cwd, settings)
@@ -77,15 +114,17 @@ def open_session(
         return Session.fork_from(source, cwd, folder), "fork"
     if options.session:
         return Session.open(find_session(options.session, folder), fsync=fsync), "resume"
-    if options.continue_recent or options.resume:
-        sessions = list_sessions(folder)
-        if options.resume and pick is not None:
+    if options.resume and pick is not None:
+        sessions = list_sessions([folder])
+        if sessions:
             chosen = pick(sessions)
             if chosen is None:
                 raise UsageError("no session chosen")
             return Session.open(chosen, fsync=fsync), "resume"
-        if sessions:
-            return Session.open(sessions[0].path, fsync=fsync), "resume"
+    if options.continue_recent or options.resume:
+        recent = most_recent_session(folder)
+        if recent is not None:
+            return Session.open(recent, fsync=fsync), "resume"
     return Session.create(cwd, folder, fsync=fsync), "startup"
 
 
@@ -112,36 +151,12 @@ def build_harness(
     return harness, reason
 
 
-def describe_session(summary: Any) -> str:
+def describe_session(info: Any) -> str:
     """One line for a numbered list: time, name or first message, file name."""
-    from datetime import datetime
-
-    from tether.core.session import Session
-
-    when = datetime.fromtimestamp(summary.modified_ms / 1000).strftime("%Y-%m-%d %H:%M")
-    title = ""
-    try:
-        session = Session.open(summary.path, readonly=True)
-        title = session.session_name or _first_user_text(session) or "(no messages)"
-    except Exception:  # noqa: BLE001 - a damaged file still gets a line
-        title = "(unreadable)"
-    title = title.replace("\n", " ")
+    title = " ".join((info.name or info.first_message).split())
     if len(title) > 60:
         title = title[:59] + "…"
-    return f"{when}  {title}  [{summary.path.name}]"
-
-
-def _first_user_text(session: Any) -> str:
-    for entry in session.entries():
-        message = entry.get("message") if entry.get("type") == "message" else None
-        if isinstance(message, dict) and message.get("role") == "user":
-            content = message.get("content")
-            if isinstance(content, str):
-                return content
-            texts = [b.get("text", "") for b in content or [] if b.get("type") == "text"]
-            if any(texts):
-                return " ".join(texts)
-    return ""
+    return f"{info.modified[:16].replace('T', ' ')}  {title}  [{Path(info.path).name}]"
 
 
 def pick_from_list(
@@ -169,7 +184,10 @@ __all__ = [
     "SessionOptions",
     "build_harness",
     "describe_session",
+    "find_session",
+    "looks_like_path",
     "model_request",
     "open_session",
     "pick_from_list",
+    "project_folder",
 ]

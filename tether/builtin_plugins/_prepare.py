@@ -12,31 +12,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from tether.builtin_plugins._cut_points import Count, CutPoint, Entry, find_cut_point
-from tether.builtin_plugins._file_ops import FileOps, extract_file_ops
-from tether.core.context import (
-    branch_summary_message,
-    compaction_summary_message,
-    context_message,
-    custom_message_from_entry,
-)
+from tether.core.context import compaction_summary_message, context_message, message_from_entry
+from tether.core.file_tracking import FileOps
 from tether.core.tokens import assistant_usage, calculate_context_tokens
 from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
 
 ALREADY_COMPACTED = "Already compacted"
 TOO_SMALL = "Nothing to compact (session too small)"
 ALL_KEPT = "Nothing to compact: the whole context fits in the kept recent tokens ({tokens} tokens)"
-
-
-def message_for_compaction(entry: Entry) -> dict[str, Any] | None:
-    """The agent message an entry contributes to a compaction (compactions contribute none)."""
-    kind = entry.get("type")
-    if kind == "message":
-        return entry.get("message")
-    if kind == "custom_message":
-        return custom_message_from_entry(entry)
-    if kind == "branch_summary":
-        return branch_summary_message(entry)
-    return None
 
 
 def last_compaction_index(path: Sequence[Entry]) -> int:
@@ -106,7 +89,7 @@ def _collect(path: Sequence[Entry], start: int, end: int) -> tuple[list[dict], l
         if kind == "message":
             message = entry.get("message")
         elif kind == "custom_message" or kind == "branch_summary":
-            message = message_for_compaction(entry)
+            message = message_from_entry(entry)
         else:
             continue
         if isinstance(message, dict):
@@ -116,15 +99,13 @@ def _collect(path: Sequence[Entry], start: int, end: int) -> tuple[list[dict], l
 
 
 def _file_ops(path: Sequence[Entry], previous_index: int, *groups: list[dict]) -> FileOps:
+    """The previous (non-plugin) compaction's file lists plus the tool calls summarized now."""
     ops = FileOps()
-    if previous_index >= 0:
-        previous = path[previous_index]
-        if not previous.get("fromHook") and previous.get("details"):
-            ops.add_details(previous["details"])
+    if previous_index >= 0 and not path[previous_index].get("fromHook"):
+        ops.add_details(path[previous_index].get("details"))
     for group in groups:
         for message in group:
-            if message.get("role") == "assistant":
-                extract_file_ops(message, ops)
+            ops.add_message(message)
     return ops
 
 
@@ -189,7 +170,6 @@ __all__ = [
     "TOO_SMALL",
     "boundary_start",
     "last_compaction_index",
-    "message_for_compaction",
     "prepare_compaction_entries",
     "tokens_before",
 ]

@@ -52,6 +52,7 @@ def _plugin_manager(ctx: typer.Context) -> Any:
     kernel's default-command path, which starts a fresh context without it: build one then."""
     if ctx.obj is not None:
         return ctx.obj
+    raise RuntimeError("no plugin manager on the context")
     from tether.core.plugins import create_plugin_manager
 
     return create_plugin_manager()

@@ -95,10 +95,10 @@ def prepare_report(
 
     ``quiet`` (as the oracle's ``--quiet``): id lists become their lengths, no serialized text.
     """
-    from tether.builtin_plugins._file_ops import FileOps, compute_file_lists
     from tether.builtin_plugins._prepare import tokens_before
     from tether.builtin_plugins._serialize import serialize_messages
     from tether.builtin_plugins.compaction_strategy import counter_for
+    from tether.core.file_tracking import file_lists
     from tether.core.hooks import Hooks
     from tether.core.tokens import should_compact
     from tether.hookspecs.events import CompactionSettings, NothingToCompact
@@ -114,7 +114,7 @@ def prepare_report(
             "tokensBefore": context_size,
             "shouldCompact": should_compact(context_size, window, settings),
         }
-    read_files, modified_files = compute_file_lists(FileOps.from_json(result.file_ops))
+    read_files, modified_files = file_lists(result.file_ops)
     report: dict[str, Any] = {
         "firstKeptEntryId": result.first_kept_entry_id,
         "isSplitTurn": result.is_split_turn,
@@ -213,6 +213,16 @@ def _summarizer_line(name: str, summaries: list[Any]) -> str:
     return f"{name} ({', '.join(models)})" if models else name
 
 
+def _warn_or_fail_if_cancelled(outcome: Any, what: str) -> None:
+    """Print the outcome's warnings; a plugin's ``Cancel`` is an error naming its reason."""
+    from tether.core.errors import TetherError
+
+    for warning in outcome.warnings:
+        sys.stderr.write(f"tether: warning: {warning}\n")
+    if outcome.status == "cancelled":
+        raise TetherError(f"{what} cancelled by a plugin: {outcome.reason}")
+
+
 def compact_command(
     ctx: typer.Context,
     file: FileArg,
@@ -230,7 +240,6 @@ def compact_command(
     """Compact the session: summarize the older part of the branch into a compaction entry."""
     from tether.builtin_plugins._progress import StderrProgress
     from tether.core.compaction import compact
-    from tether.core.errors import TetherError
     from tether.core.hooks import Hooks
     from tether.core.session import Session
 
@@ -240,10 +249,7 @@ def compact_command(
         outcome = compact(
             session, Hooks(ctx.obj), settings, custom_instructions=instructions, progress=progress
         )
-    for warning in outcome.warnings:
-        sys.stderr.write(f"tether: warning: {warning}\n")
-    if outcome.status == "cancelled":
-        raise TetherError(f"{file}: compaction cancelled by a plugin: {outcome.reason}")
+    _warn_or_fail_if_cancelled(outcome, f"{file}: compaction")
     if as_json:
         write_json(
             {
@@ -291,7 +297,7 @@ def branch_command(
     """Move the session's leaf to another entry, optionally summarizing the branch left."""
     from tether.builtin_plugins._progress import StderrProgress
     from tether.core.branching import navigate_tree
-    from tether.core.errors import TetherError, UsageError
+    from tether.core.errors import UsageError
     from tether.core.hooks import Hooks
     from tether.core.session import Session
 
@@ -310,10 +316,7 @@ def branch_command(
             label=label,
             progress=progress,
         )
-    for warning in outcome.warnings:
-        sys.stderr.write(f"tether: warning: {warning}\n")
-    if outcome.status == "cancelled":
-        raise TetherError(f"{file}: navigation cancelled by a plugin: {outcome.reason}")
+    _warn_or_fail_if_cancelled(outcome, f"{file}: navigation")
     if as_json:
         write_json(
             {

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,6 +39,20 @@ def _open(path: Path) -> Any:
     from tether.core.session import Session
 
     return Session.open(path, readonly=True)
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """Entries are acyclic: full collections over 100k parsed entries would cost seconds."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _report_problems(session: Any, path: Path) -> None:
@@ -80,7 +96,9 @@ def _escape_surrogates(text: str) -> str:
     return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def _after_context_hooks(pm: Any, session: Any, leaf_id: str | None, context: Any, file: Path):
+def _after_context_hooks(
+    pm: Any, session: Any, leaf_id: str | None, context: Any, file: Path
+) -> list[dict[str, Any]]:
     """The messages as installed plugins' ``context`` hooks leave them (unchanged if none)."""
     if pm is None or not pm.hook.context.get_hookimpls():
         return context.messages
@@ -102,6 +120,11 @@ def context_command(
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only counts.")] = False,
 ) -> None:
     """Show the context the model sees at the leaf: messages and their LLM form."""
+    with _without_cyclic_gc():
+        _context(ctx, file, leaf, as_json, quiet)
+
+
+def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, quiet: bool) -> None:
     from tether.core.context import convert_to_llm
 
     session = _open(file)
@@ -228,6 +251,19 @@ def estimate_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Per-entry token estimates, the context size and the compaction threshold test."""
+    with _without_cyclic_gc():
+        _estimate(ctx, file, window, reserve, keep, leaf, as_json)
+
+
+def _estimate(
+    ctx: typer.Context,
+    file: Path,
+    window: int,
+    reserve: int,
+    keep: int,
+    leaf: str | None,
+    as_json: bool,
+) -> None:
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
     report = estimate_report(

@@ -9,12 +9,13 @@ offline summarizer answers.
 Each request is isolated and has pi's structure: the system prompt and one user message
 ``<conversation>…</conversation>`` (+ ``<previous-summary>`` in update mode) + instructions
 (+ ``Additional focus: …``); ``max_tokens`` is ``request.max_tokens`` (capped at the model's
-output limit). The CALLER computes ``request.max_tokens`` — :func:`summary_budgets` gives pi's
-numbers (history ``0.8 × reserve``, turn prefix ``0.5 × reserve``; branch summaries
-:data:`BRANCH_MAX_TOKENS`). When the serialized history does not fit the model's window it is
-summarized in chunks, each folded into the running summary with the update prompt (design
-§8.11). The returned text is the model's alone: the caller appends the
-``<read-files>``/``<modified-files>`` blocks (and the branch-summary preamble).
+output limit). The CALLER computes ``request.max_tokens`` — the kernel uses pi's numbers
+(:func:`tether.core.compaction.summary_budgets`: history ``0.8 × reserve``, turn prefix
+``0.5 × reserve``; branch summaries ``tether.core.branching.BRANCH_SUMMARY_MAX_TOKENS``).
+When the serialized history does not fit the model's window it is summarized in chunks, each
+folded into the running summary with the update prompt (design §8.11). The returned text is
+the model's alone: the caller appends the ``<read-files>``/``<modified-files>`` blocks (and
+the branch-summary preamble).
 
 Failures raise the provider's typed error (:class:`~tether.core.providers.ProviderError`:
 ``TransientError`` for 5xx/timeouts, ``AbortedError``, ``ProviderConfigError``…); the session
@@ -23,7 +24,6 @@ is then left untouched by the caller.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -39,17 +39,7 @@ from tether.hookspecs.events import SummarizeRequest, Summary
 if TYPE_CHECKING:
     from tether.core.providers import Model
 
-BRANCH_MAX_TOKENS = 2048
-HISTORY_SHARE = 0.8
-TURN_PREFIX_SHARE = 0.5
 EMPTY_TEXT = {"branch": "No content to summarize", "turn_prefix": "No prior history."}
-
-
-def summary_budgets(reserve_tokens: int) -> tuple[int, int]:
-    """pi's output budgets ``(history, turn_prefix)``: ``floor(0.8 × r)``, ``floor(0.5 × r)``."""
-    return math.floor(HISTORY_SHARE * reserve_tokens), math.floor(
-        TURN_PREFIX_SHARE * reserve_tokens
-    )
 
 
 def _request_messages(text: str, timestamp: int) -> list[dict[str, Any]]:
@@ -185,4 +175,4 @@ def summarize(request: SummarizeRequest) -> Summary | None:
     return Summary(text=text, summarizer=LLM, details=details)
 
 
-__all__ = ["BRANCH_MAX_TOKENS", "LlmSummarizer", "summarize", "summary_budgets"]
+__all__ = ["LlmSummarizer", "summarize"]

@@ -67,7 +67,8 @@ def _warn_problems(session: Any, path: Path) -> None:
 
 
 def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
-    from tether.core.paths import default_session_dir, sessions_root
+    from tether.builtin_plugins._agent_setup import project_folder
+    from tether.core.paths import sessions_root
     from tether.core.session_list import list_sessions, project_folders
 
     if folder is not None:
@@ -75,7 +76,10 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
     elif all_:
         folders = project_folders(sessions_root())
     else:
-        folders = [default_session_dir(os.getcwd())]
+        from tether.core.settings import load_settings
+
+        cwd = os.getcwd()
+        folders = [project_folder(cwd, load_settings(cwd))]
     infos = list_sessions(folders)
     if as_json:
         _print_json([info.to_json() for info in infos])

@@ -6,44 +6,39 @@
 ``branch_summary`` entry placed exactly where pi places it — a child of the new position
 (the target, or the parent of a target user message), followed by the label if one was given.
 
-Budgeting is the summarizer's business: the kernel hands over every abandoned message (pi's
-mapping: tool results left out, compactions as their summaries) and the summarizer fits them
-into its model's window (the built-in LLM summarizer folds them in chunks, design §8.11), so
-the file lists cover the whole abandoned branch. ``details`` also names the abandoned leaf.
+The input is pi's (:mod:`tether.core.branch_input`): the newest abandoned messages that fit
+``contextWindow − branchSummary.reserveTokens`` of the session's model, counted with the
+``count_tokens`` hook; the file lists cover the messages walked and earlier branch summaries.
+A summarizer whose own model is smaller still folds the input in chunks (design §8.11).
+``details`` also names the abandoned leaf.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tether.core.branch_input import (
+    BranchPreparation,
+    branch_token_budget,
+    collect_abandoned_entries,
+    prepare_branch_entries,
+)
 from tether.core.compaction import (
     Progress,
-    request_summary,
+    appended_entry,
+    ask_summary,
     summary_request_base,
     unsaved_warning,
 )
-from tether.core.context import (
-    branch_summary_message,
-    compaction_summary_message,
-    custom_message_from_entry,
-)
 from tether.core.errors import TetherError
-from tether.core.file_tracking import (
-    add_details_file_ops,
-    add_message_file_ops,
-    empty_file_ops,
-    file_lists,
-    format_file_lists,
-)
+from tether.core.file_tracking import file_lists, format_file_lists
 from tether.core.hook_calls import SessionView, call_hook, notify_hook
 from tether.hookspecs.events import (
     BeforeTreeEvent,
     Cancel,
     CustomBranchSummary,
     Entry,
-    SummarizeRequest,
     TreeEvent,
 )
 
@@ -80,75 +75,8 @@ class TreeOutcome:
 
 
 # ---------------------------------------------------------------------------------------------
-# Pure helpers: the abandoned entries and what they say
+# Where the leaf goes
 # ---------------------------------------------------------------------------------------------
-
-
-def _ids_to_root(get_entry: Callable[[str], Entry | None], leaf_id: str | None) -> list[str]:
-    """Ids from ``leaf_id`` up to its root, leaf first (stops at a missing parent or a cycle)."""
-    ids: list[str] = []
-    seen: set[str] = set()
-    current = leaf_id
-    while current and current not in seen:
-        entry = get_entry(current)
-        if entry is None:
-            break
-        seen.add(current)
-        ids.append(current)
-        current = entry.get("parentId")
-    return ids
-
-
-def collect_abandoned_entries(
-    get_entry: Callable[[str], Entry | None], old_leaf_id: str | None, target_id: str
-) -> tuple[list[Entry], str | None]:
-    """pi's ``collectEntriesForBranchSummary``: ``(entries, common_ancestor_id)``.
-
-    The entries run from just below the deepest common ancestor of the old leaf and the
-    target down to the old leaf, chronologically; compactions on the way are included.
-    """
-    if not old_leaf_id:
-        return [], None
-    old_path = _ids_to_root(get_entry, old_leaf_id)
-    on_old_path = set(old_path)
-    ancestor = next((i for i in _ids_to_root(get_entry, target_id) if i in on_old_path), None)
-    abandoned: list[Entry] = []
-    for entry_id in old_path:
-        if entry_id == ancestor:
-            break
-        abandoned.append(get_entry(entry_id))  # type: ignore[arg-type]
-    abandoned.reverse()
-    return abandoned, ancestor
-
-
-def branch_message(entry: Entry) -> dict[str, Any] | None:
-    """The message an abandoned entry contributes to its summary (tool results: none, as pi)."""
-    kind = entry.get("type")
-    if kind == "message":
-        message = entry.get("message")
-        if isinstance(message, dict) and message.get("role") != "toolResult":
-            return message
-        return None
-    if kind == "custom_message":
-        return custom_message_from_entry(entry)
-    if kind == "branch_summary":
-        return branch_summary_message(entry)
-    if kind == "compaction":
-        return compaction_summary_message(entry)
-    return None
-
-
-def branch_file_lists(
-    entries: list[Entry], messages: list[dict[str, Any]]
-) -> tuple[list[str], list[str]]:
-    """Files read/modified on the abandoned branch, earlier branch summaries' lists included."""
-    ops = empty_file_ops()
-    for entry in entries:
-        if entry.get("type") == "branch_summary" and not entry.get("fromHook"):
-            add_details_file_ops(ops, entry.get("details"))
-    for message in messages:
-        add_message_file_ops(ops, message)
-    return file_lists(ops)
 
 
 def new_leaf_for(target: Entry) -> tuple[str | None, str | None]:
@@ -248,15 +176,17 @@ def navigate_tree(
         written = session.branch_with_summary(
             new_leaf, summary, details=details, from_hook=outcome.from_hook
         )
-        outcome.summary_entry = _entry_of(session, written)
+        outcome.summary_entry = appended_entry(session, written)
         if label:
-            outcome.label_entry = _entry_of(
+            outcome.label_entry = appended_entry(
                 session, session.append_label_change(outcome.summary_entry["id"], label)
             )
     else:
         _move_leaf(session, new_leaf)
         if label:
-            outcome.label_entry = _entry_of(session, session.append_label_change(target_id, label))
+            outcome.label_entry = appended_entry(
+                session, session.append_label_change(target_id, label)
+            )
     outcome.new_leaf_id = session.leaf_id
     say(f"leaf moved to {outcome.new_leaf_id}")
     outcome.warnings.extend(unsaved_warning(session))
@@ -281,34 +211,67 @@ class _SummaryJob:
     signal: Any
     failure: str
 
+    def count(self, messages: list[dict[str, Any]]) -> list[int]:
+        """Token counts from the ``count_tokens`` hook, for the session's model."""
+        counts = call_hook(
+            self.hooks,
+            "count_tokens",
+            failure=self.failure,
+            messages=messages,
+            model=self.context.model,
+        )
+        if counts is None:
+            raise TetherError(f"{self.failure}: no plugin answered count_tokens")
+        return list(counts)
+
+    @property
+    def reserve(self) -> int:
+        """The setting ``branchSummary.reserveTokens``."""
+        return self.settings.branch_summary.reserve_tokens
+
+    def prepare(self, entries: list[Entry], registry: Any) -> BranchPreparation:
+        """pi's input: the newest messages within the model's window minus the reserve."""
+        window = _context_window(registry, self.context.model)
+        budget = branch_token_budget(window, self.reserve)
+        return prepare_branch_entries(entries, budget, self.count)
+
+
+def _context_window(registry: Any, model: dict[str, Any] | None) -> int | None:
+    """The context window of the session's model, if the provider registry knows it."""
+    if not model or not model.get("modelId") or registry is None:
+        return None
+    from tether.core.provider_errors import ProviderConfigError
+
+    try:
+        found, _adapter = registry.resolve(provider=model.get("provider"), model=model["modelId"])
+    except ProviderConfigError:
+        return None
+    return getattr(found, "context_window", None)
+
 
 def _summarize_abandoned(
     job: _SummaryJob, entries: list[Entry], instructions: str | None, outcome: TreeOutcome
 ) -> tuple[str, dict[str, Any]]:
     """The summary text (preamble + summarizer text + file lists) and its ``details``."""
-    messages = [m for m in (branch_message(e) for e in entries) if m is not None]
-    read_files, modified_files = branch_file_lists(entries, messages)
-    details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
-    if not messages:
-        return NO_CONTENT, details
-    reserve = getattr(getattr(job.settings, "branch_summary", None), "reserve_tokens", None)
-    overrides = {"reserveTokens": reserve} if reserve is not None else {}
+    overrides = {"reserveTokens": job.reserve}
     with summary_request_base(job.hooks, job.settings, job.context, job.signal, overrides) as base:
-        job.say(f"summarizing {len(messages)} messages (abandoned branch)")
-        request = SummarizeRequest(
-            kind="branch",
-            messages=messages,
-            custom_instructions=instructions,
-            max_tokens=BRANCH_SUMMARY_MAX_TOKENS,
-            settings=base.settings,
-            model=base.model,
-            registry=base.registry,
-            thinking_level=base.thinking_level,
-            signal=job.signal,
-            app_settings=job.settings,
+        prepared = job.prepare(entries, base.registry)
+        if not prepared.messages:  # pi: no text, no file lists
+            return NO_CONTENT, {"readFiles": [], "modifiedFiles": []}
+        answer = ask_summary(
+            job.hooks,
+            base,
+            "branch",
+            prepared.messages,
+            BRANCH_SUMMARY_MAX_TOKENS,
+            None,
+            instructions,
+            job.say,
+            job.failure,
         )
-        answer = request_summary(job.hooks, request, job.failure)
     outcome.summarizer = answer.summarizer
+    read_files, modified_files = file_lists(prepared.file_ops)
+    details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
     return BRANCH_PREAMBLE + answer.text + format_file_lists(read_files, modified_files), details
 
 
@@ -323,22 +286,11 @@ def _move_leaf(session: Any, new_leaf: str | None) -> None:
         session.branch(new_leaf)
 
 
-def _entry_of(session: Any, written: Any) -> Entry:
-    if isinstance(written, dict):
-        return written
-    entry = session.get_entry(written)
-    if entry is None:
-        raise TetherError(f"session did not return the entry it appended ({written!r})")
-    return entry
-
-
 __all__ = [
     "BRANCH_PREAMBLE",
+    "BRANCH_SUMMARY_MAX_TOKENS",
     "NO_CONTENT",
     "TreeOutcome",
-    "branch_file_lists",
-    "branch_message",
-    "collect_abandoned_entries",
     "navigate_tree",
     "new_leaf_for",
 ]

@@ -96,7 +96,8 @@ def create_app(pm: PluginManager) -> typer.Typer:
             if default is None:
                 typer.echo(ctx.get_help())
                 raise typer.Exit()
-            ctx.invoke(default)
+            with default.make_context(DEFAULT_COMMAND, [], parent=ctx, obj=pm) as sub:
+                default.invoke(sub)
 
     @app.command("plugins")
     def plugins_command(
@@ -212,8 +213,8 @@ def main(argv: Sequence[str] | None = None, *, pm: PluginManager | None = None) 
         if pm is None:
             pm = create_plugin_manager(disabled=_preparse_disabled(args))
         command = typer.main.get_command(create_app(pm))
-        command.main(args=args, prog_name="tether", standalone_mode=False)
-        return 0
+        result = command.main(args=args, prog_name="tether", standalone_mode=False)
+        return result if isinstance(result, int) else 0
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:

@@ -14,6 +14,7 @@ file is left byte-for-byte as it was.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,6 +43,11 @@ SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 NO_PRIOR_HISTORY = "No prior history."
 HISTORY_SHARE = 0.8  # history summary output budget: 80% of reserveTokens (pi)
 TURN_PREFIX_SHARE = 0.5  # turn-prefix summary output budget: 50% of reserveTokens (pi)
+_PROGRESS_LABELS = {
+    "compaction": "history",
+    "turn_prefix": "split-turn prefix",
+    "branch": "abandoned branch",
+}
 
 
 @dataclass
@@ -120,6 +126,14 @@ def summary_request_base(
         registry.close()
 
 
+def summary_budgets(reserve_tokens: int) -> tuple[int, int]:
+    """pi's output budgets ``(history, turn_prefix)``: ``floor(0.8 × r)``, ``floor(0.5 × r)``."""
+    return (
+        math.floor(HISTORY_SHARE * reserve_tokens),
+        math.floor(TURN_PREFIX_SHARE * reserve_tokens),
+    )
+
+
 def _failure(session: Any) -> str:
     return f"{getattr(session, 'file', None) or 'session'}: compaction failed (session unchanged)"
 
@@ -188,7 +202,7 @@ def compact(
     written = session.append_compaction(
         summary, first_kept, tokens_before, details=details, from_hook=outcome.from_hook
     )
-    outcome.entry = _entry_of(session, written)
+    outcome.entry = appended_entry(session, written)
     say(f"wrote compaction entry {outcome.entry.get('id')}")
     outcome.warnings.extend(unsaved_warning(session))
     notify_hook(
@@ -254,24 +268,11 @@ def summarize_preparation(
     A split turn gets two requests — the history (kind ``compaction``) and the turn prefix
     (kind ``turn_prefix``) — merged as pi merges them.
     """
-    reserve = preparation.settings.reserve_tokens
-    history_budget = int(HISTORY_SHARE * reserve)
-    if not (preparation.is_split_turn and preparation.turn_prefix_messages):
-        history = _ask(
-            hooks,
-            base,
-            "compaction",
-            preparation.messages_to_summarize,
-            history_budget,
-            preparation.previous_summary,
-            custom_instructions,
-            say,
-            failure,
-        )
-        return history.text, [history]
+    history_budget, prefix_budget = summary_budgets(preparation.settings.reserve_tokens)
+    split = preparation.is_split_turn and bool(preparation.turn_prefix_messages)
     answers: list[Summary] = []
-    if preparation.messages_to_summarize:
-        answer = _ask(
+    if preparation.messages_to_summarize or not split:
+        history = ask_summary(
             hooks,
             base,
             "compaction",
@@ -282,18 +283,20 @@ def summarize_preparation(
             say,
             failure,
         )
-        history_text = answer.text
-        answers.append(answer)
+        history_text = history.text
+        answers.append(history)
     elif preparation.previous_summary:
         history_text = strip_file_lists(preparation.previous_summary)  # §8.9: keep it
     else:
         history_text = NO_PRIOR_HISTORY
-    prefix = _ask(
+    if not split:
+        return history_text, answers
+    prefix = ask_summary(
         hooks,
         base,
         "turn_prefix",
         preparation.turn_prefix_messages,
-        int(TURN_PREFIX_SHARE * reserve),
+        prefix_budget,
         None,
         None,
         say,
@@ -308,7 +311,7 @@ def summarizer_names(summaries: list[Summary]) -> str:
     return "+".join(dict.fromkeys(s.summarizer for s in summaries))
 
 
-def _ask(
+def ask_summary(
     hooks: Any,
     base: SummarizeRequest,
     kind: Literal["compaction", "turn_prefix", "branch"],
@@ -319,8 +322,8 @@ def _ask(
     say: Progress,
     failure: str,
 ) -> Summary:
-    label = {"compaction": "history", "turn_prefix": "split-turn prefix", "branch": "branch"}[kind]
-    say(f"summarizing {len(messages)} messages ({label})")
+    """One ``summarize`` request sharing ``base``'s fields; progress says what is summarized."""
+    say(f"summarizing {len(messages)} messages ({_PROGRESS_LABELS[kind]})")
     request = SummarizeRequest(
         kind=kind,
         messages=messages,
@@ -351,8 +354,8 @@ def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summ
     return answer
 
 
-def _entry_of(session: Any, written: Any) -> Entry:
-    """``append_*`` returns the new entry or its id; give back the entry."""
+def appended_entry(session: Any, written: Any) -> Entry:
+    """The entry an ``append_*`` call wrote (it returns the entry or its id)."""
     if isinstance(written, dict):
         return written
     entry = session.get_entry(written)
@@ -365,9 +368,13 @@ __all__ = [
     "NO_PRIOR_HISTORY",
     "SPLIT_TURN_SEPARATOR",
     "CompactionOutcome",
+    "Progress",
+    "appended_entry",
+    "ask_summary",
     "compact",
     "compaction_settings",
     "request_summary",
     "summarize_preparation",
     "summarizer_settings",
+    "summary_budgets",
 ]

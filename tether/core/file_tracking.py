@@ -10,66 +10,76 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 _TOOL_TO_OPERATION = {"read": "read", "write": "written", "edit": "edited"}
-
-FileOps = dict[str, list[str]]
-"""``{"read": [...], "written": [...], "edited": [...]}`` in first-seen order."""
+_DETAILS_TO_OPERATION = (("readFiles", "read"), ("modifiedFiles", "edited"))
 
 
-def empty_file_ops() -> FileOps:
-    return {"read": [], "written": [], "edited": []}
+@dataclass
+class FileOps:
+    """Paths seen per operation (pi's three ``Set``s), in first-seen order.
 
+    Dicts serve as ordered sets; :meth:`to_json` gives the ``{"read", "written", "edited"}``
+    lists a :class:`~tether.hookspecs.events.CompactionPreparation` carries.
+    """
 
-def _add(ops: FileOps, operation: str, path: str) -> None:
-    paths = ops.setdefault(operation, [])
-    if path not in paths:
-        paths.append(path)
+    read: dict[str, None] = field(default_factory=dict)
+    written: dict[str, None] = field(default_factory=dict)
+    edited: dict[str, None] = field(default_factory=dict)
 
+    def add_message(self, message: Mapping[str, Any]) -> None:
+        """Add the read/write/edit tool calls of an assistant ``message``."""
+        content = message.get("content")
+        if message.get("role") != "assistant" or not isinstance(content, list):
+            return
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "toolCall":
+                continue
+            operation = _TOOL_TO_OPERATION.get(str(block.get("name")))
+            args = block.get("arguments")
+            if operation and isinstance(args, dict):
+                path = args.get("path")
+                if isinstance(path, str) and path:
+                    getattr(self, operation)[path] = None
 
-def add_message_file_ops(ops: FileOps, message: Mapping[str, Any]) -> None:
-    """Add the read/write/edit tool calls of an assistant ``message`` to ``ops``."""
-    if message.get("role") != "assistant" or not isinstance(message.get("content"), list):
-        return
-    for block in message["content"]:
-        if not isinstance(block, dict) or block.get("type") != "toolCall":
-            continue
-        operation = _TOOL_TO_OPERATION.get(str(block.get("name")))
-        args = block.get("arguments")
-        if operation and isinstance(args, dict):
-            path = args.get("path")
-            if isinstance(path, str) and path:
-                _add(ops, operation, path)
+    def add_details(self, details: Any) -> None:
+        """Fold an earlier summary's ``details`` lists in (read → read, modified → edited)."""
+        if not isinstance(details, Mapping):
+            return
+        for key, operation in _DETAILS_TO_OPERATION:
+            paths = details.get(key)
+            if isinstance(paths, list):
+                getattr(self, operation).update((p, None) for p in paths if isinstance(p, str))
 
+    def to_json(self) -> dict[str, list[str]]:
+        """``{"read": [...], "written": [...], "edited": [...]}``, as pi's oracle prints them."""
+        return {"read": list(self.read), "written": list(self.written), "edited": list(self.edited)}
 
-def add_details_file_ops(ops: FileOps, details: Any) -> None:
-    """Fold an earlier summary's ``details`` lists in (read → read, modified → edited)."""
-    if not isinstance(details, Mapping):
-        return
-    for key, operation in (("readFiles", "read"), ("modifiedFiles", "edited")):
-        paths = details.get(key)
-        if isinstance(paths, list):
-            for path in paths:
-                if isinstance(path, str):
-                    _add(ops, operation, path)
-
-
-def file_ops_of(messages: Iterable[Mapping[str, Any]]) -> FileOps:
-    ops = empty_file_ops()
-    for message in messages:
-        add_message_file_ops(ops, message)
-    return ops
+    @classmethod
+    def from_json(cls, data: Mapping[str, Iterable[str]]) -> FileOps:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            read=dict.fromkeys(data.get("read", ())),
+            written=dict.fromkeys(data.get("written", ())),
+            edited=dict.fromkeys(data.get("edited", ())),
+        )
 
 
 def _js_order(path: str) -> bytes:
     return path.encode("utf-16-be", "surrogatepass")
 
 
-def file_lists(ops: Mapping[str, Iterable[str]]) -> tuple[list[str], list[str]]:
-    """``(readFiles, modifiedFiles)``: modified = edited ∪ written, read = read − modified."""
-    modified = dict.fromkeys([*ops.get("edited", ()), *ops.get("written", ())])
-    read_only = [p for p in dict.fromkeys(ops.get("read", ())) if p not in modified]
+def file_lists(ops: FileOps | Mapping[str, Iterable[str]]) -> tuple[list[str], list[str]]:
+    """``(readFiles, modifiedFiles)`` of ``ops`` (a :class:`FileOps` or its JSON form).
+
+    modified = edited ∪ written, read = read − modified; both sorted in JS order.
+    """
+    if not isinstance(ops, FileOps):
+        ops = FileOps.from_json(ops)
+    modified = dict.fromkeys([*ops.edited, *ops.written])
+    read_only = [p for p in ops.read if p not in modified]
     return sorted(read_only, key=_js_order), sorted(modified, key=_js_order)
 
 
@@ -95,13 +105,4 @@ def strip_file_lists(summary: str) -> str:
     return summary[: match.start()] if match else summary
 
 
-__all__ = [
-    "FileOps",
-    "add_details_file_ops",
-    "add_message_file_ops",
-    "empty_file_ops",
-    "file_lists",
-    "file_ops_of",
-    "format_file_lists",
-    "strip_file_lists",
-]
+__all__ = ["FileOps", "file_lists", "format_file_lists", "strip_file_lists"]

@@ -28,7 +28,6 @@ from __future__ import annotations
 import copy
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from tether.core.abort import AbortSignal
@@ -36,7 +35,7 @@ from tether.core.agent import Agent
 from tether.core.context import convert_to_llm, timestamp_ms
 from tether.core.errors import TetherError
 from tether.core.harness_compaction import CompactionRunner
-from tether.core.harness_run import RunController
+from tether.core.harness_run import RunController, RunResult
 from tether.core.harness_session import SessionActions
 from tether.core.harness_setup import ModelRequest
 from tether.core.harness_view import HarnessView, as_custom_message
@@ -58,39 +57,6 @@ from tether.hookspecs.events import (
 
 Listener = Callable[[AgentEvent], None]
 PERSISTED_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution"})
-
-
-@dataclass
-class RunResult:
-    """What one prompt did: the messages it produced (retries included) and how it ended."""
-
-    messages: list[Message] = field(default_factory=list)
-    handled: bool = False  # an ``input`` hook swallowed the prompt
-
-    @property
-    def final(self) -> Message | None:
-        """The last assistant message of the run."""
-        return next((m for m in reversed(self.messages) if m.get("role") == "assistant"), None)
-
-    @property
-    def text(self) -> str:
-        final = self.final or {}
-        return "".join(
-            block.get("text", "")
-            for block in final.get("content") or []
-            if isinstance(block, dict) and block.get("type") == "text"
-        )
-
-    @property
-    def stop_reason(self) -> str | None:
-        return (self.final or {}).get("stopReason")
-
-    @property
-    def error(self) -> str | None:
-        final = self.final or {}
-        return (
-            final.get("errorMessage") if final.get("stopReason") in ("error", "aborted") else None
-        )
 
 
 def json_copy(value: Any) -> Any:

@@ -18,6 +18,7 @@ are done (pi resolves ``prompt()`` earlier, §13.3 #27).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tether.core.harness_compaction import OVERFLOW_GAVE_UP, compaction_end_event, over_threshold
@@ -30,6 +31,39 @@ if TYPE_CHECKING:
     from tether.core.harness import Harness
 
 MAX_CONTINUATIONS = 50  # a safety net against a plugin that queues a message after every run
+
+
+@dataclass
+class RunResult:
+    """What one prompt did: the messages it produced (retries included) and how it ended."""
+
+    messages: list[Message] = field(default_factory=list)
+    handled: bool = False  # an ``input`` hook swallowed the prompt
+
+    @property
+    def final(self) -> Message | None:
+        """The last assistant message of the run."""
+        return next((m for m in reversed(self.messages) if m.get("role") == "assistant"), None)
+
+    @property
+    def text(self) -> str:
+        final = self.final or {}
+        return "".join(
+            block.get("text", "")
+            for block in final.get("content") or []
+            if isinstance(block, dict) and block.get("type") == "text"
+        )
+
+    @property
+    def stop_reason(self) -> str | None:
+        return (self.final or {}).get("stopReason")
+
+    @property
+    def error(self) -> str | None:
+        final = self.final or {}
+        return (
+            final.get("errorMessage") if final.get("stopReason") in ("error", "aborted") else None
+        )
 
 
 class RunController:
@@ -202,4 +236,4 @@ def _drop_trailing(messages: list[Message], message: Message) -> None:
         messages.pop()
 
 
-__all__ = ["MAX_CONTINUATIONS", "RunController"]
+__all__ = ["MAX_CONTINUATIONS", "RunController", "RunResult"]

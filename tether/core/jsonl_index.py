@@ -15,14 +15,12 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-try:  # pydantic_core parses ~1.5x faster than json and imports in ~20 ms
-    from pydantic_core import from_json as _from_json
-except ImportError:  # pragma: no cover - pydantic is a dependency
-    _from_json = None
+_from_json: Any = None  # pydantic_core's parser, loaded for bulk work (see use_fast_parser)
+FAST_PARSER_ROWS = 2000
 
 _STAMP = re.compile(rb'"parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"')
 _ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
@@ -49,6 +47,18 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"invalid JSON literal {name}")
 
 
+def use_fast_parser() -> None:
+    """Switch to pydantic_core's parser (~1.5x faster than json; ~25 ms to import, so only
+    worth it for bulk parsing)."""
+    global _from_json
+    if _from_json is None:
+        try:
+            from pydantic_core import from_json
+        except ImportError:  # pragma: no cover - pydantic is a dependency
+            return
+        _from_json = from_json
+
+
 def parse_json_line(raw: bytes) -> Any:
     """``JSON.parse`` of one line read as UTF-8 (bad bytes → U+FFFD); ``ValueError`` if invalid."""
     if _from_json is not None:
@@ -57,7 +67,11 @@ def parse_json_line(raw: bytes) -> Any:
         except ValueError:
             pass  # lone surrogate escapes, invalid UTF-8, …: let json decide
     try:
-        return json.loads(raw.decode("utf-8", "replace"), parse_constant=_reject_constant)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", "replace")  # what node's readFileSync(…, "utf8") does
+        return json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
         raise ValueError("nested too deeply") from None
 
@@ -129,6 +143,7 @@ class EntryTable:
         self.by_id: dict[str, int] = {}
         self.problems: list[Problem] = []
         self.generation = 0
+        self.on_drop: Callable[[int], None] | None = None  # told the row of a dropped entry
         self._children: dict[Any, list[int]] | None = None
 
     def __len__(self) -> int:
@@ -200,6 +215,8 @@ class EntryTable:
 
     def entries(self, rows: list[int]) -> list[dict[str, Any]]:
         """The full entries of ``rows`` (a tight loop for bulk use)."""
+        if len(rows) > FAST_PARSER_ROWS:
+            use_fast_parser()
         parsed = self._parsed
         out = []
         append = out.append
@@ -343,6 +360,8 @@ class EntryTable:
         self.by_id = dict(zip(self.ids, range(len(self.ids)), strict=True))
         self._children = None
         self.generation += 1
+        if self.on_drop is not None:
+            self.on_drop(row)
 
 
 __all__ = [

@@ -132,11 +132,12 @@ class _Scanner:
                 self.table.problems.append(Problem(lineno, "malformed", error + ", skipped"))
                 continue
             error = _header_error(record)
-            self.header_lineno = lineno
             if error:
-                self.header_error = error
+                if not self.header_error:  # report the first bad line
+                    self.header_lineno, self.header_error = lineno, error
                 self.stopped = True
                 return len(lines), offset
+            self.header_lineno = lineno
             self.header, self.header_error = record, ""
             return i + 1, offset
         return len(lines), offset

@@ -71,7 +71,10 @@ def repair_file(path: str | os.PathLike[str], *, cwd: str | None = None) -> Repa
     scanned = scan_bytes(data, validate_all=True)
     header_line: bytes | None = None
     offset = 0
+    invalid_header: set[int] = set()
     if scanned.header is None:
+        if scanned.header_error.startswith('"id"'):  # a header record without an id
+            invalid_header.add(scanned.header_lineno)
         header = make_header(cwd or os.getcwd(), timestamp=iso_now())
         header_line = dumps_line(header)
         scanned = scan_bytes(header_line + data, validate_all=True)
@@ -79,6 +82,7 @@ def repair_file(path: str | os.PathLike[str], *, cwd: str | None = None) -> Repa
         report.new_header = True
     damaged = sorted(
         {p.line - offset for p in scanned.problems if p.kind in DAMAGE_KINDS and p.line > offset}
+        | invalid_header
     )
     if scanned.header is not None and offset == 0:
         first = scanned.header_lineno

@@ -43,6 +43,7 @@ class Session(SessionView):
         self._loaded = loaded
         self._readonly = readonly
         self._table = loaded.table
+        self._table.on_drop = self._row_dropped
         self._header = loaded.header or header or rec.make_header(cwd or os.getcwd())
         self._header_on_disk = loaded.header is not None
         self._persisted = len(self._table) if loaded.header is not None else 0
@@ -197,9 +198,14 @@ class Session(SessionView):
         commit = getattr(self._store, "commit_migration", None)
         if self._loaded.pending_rewrite is not None and commit is not None:
             self.backup = commit(self._loaded)
-        self._store.append(pending, header=self._header)
+        self._store.append(pending, header=self._header, header_written=self._header_on_disk)
         self._persisted = end
         self._header_on_disk = True
+
+    def _row_dropped(self, row: int) -> None:
+        """A loaded line turned out broken and left the table: one fewer row on disk."""
+        if row < self._persisted:
+            self._persisted -= 1
 
     def _adopt(self, entries: list[dict[str, Any]]) -> None:
         """Fill an empty session with ``entries`` (fork/clone), then apply the persistence rule."""

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -80,8 +79,16 @@ class SessionStore(Protocol):
     def load(self, *, readonly: bool = False) -> LoadedSession:
         """Read the session; migrate old versions (not when ``readonly``)."""
 
-    def append(self, records: Sequence[Mapping[str, Any]], *, header: Mapping[str, Any]) -> None:
-        """Append records; write ``header`` first if the storage holds none yet."""
+    def append(
+        self,
+        records: Sequence[Mapping[str, Any]],
+        *,
+        header: Mapping[str, Any],
+        header_written: bool = False,
+    ) -> None:
+        """Append records; write ``header`` first if the storage holds none yet. With
+        ``header_written`` (the session was read from this storage) an empty storage is an
+        error: it was emptied or removed behind the session's back."""
 
 
 def fsync_default() -> bool:
@@ -195,6 +202,8 @@ class JsonlStore:
         )
         loaded = LoadedSession(migrated.header, migrated.table, True, version, True, None, [note])
         if not readonly:
+            import hashlib
+
             loaded.pending_rewrite = (hashlib.sha256(data).digest(), content)
         return loaded
 
@@ -204,6 +213,8 @@ class JsonlStore:
         changed since it was loaded. Returns the backup path (``None`` if nothing to do)."""
         if loaded.pending_rewrite is None:
             return None
+        import hashlib
+
         digest, content = loaded.pending_rewrite
         with self._locked() as fd:
             data = read_fd(fd)
@@ -275,9 +286,16 @@ class JsonlStore:
             finally:
                 os.close(fd)
 
-    def append(self, records: Sequence[Mapping[str, Any]], *, header: Mapping[str, Any]) -> None:
+    def append(
+        self,
+        records: Sequence[Mapping[str, Any]],
+        *,
+        header: Mapping[str, Any],
+        header_written: bool = False,
+    ) -> None:
         """Append ``records`` (one line each) under the lock; the header goes first if the file
-        is empty. Refuses to write into a file whose first record is another session's."""
+        is empty. Refuses to write into a file whose first record is another session's, or
+        into an emptied/removed file when ``header_written`` says it held this session."""
         payload = b"".join((dumps_record(r) + "\n").encode("utf-8") for r in records)
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
@@ -286,9 +304,17 @@ class JsonlStore:
                 f"{self._path}: cannot create the session folder: {exc.strerror}"
             ) from None
         created = not self._path.exists()
-        with self._locked(create=True) as fd:
+        with self._locked(create=not header_written) as fd:
             size = os.fstat(fd).st_size
             prefix = b""
+            if size and not read_first_line(fd).strip() and not read_fd(fd).strip():
+                os.ftruncate(fd, 0)  # only blank lines: nothing to keep
+                size = 0
+            if size == 0 and header_written:
+                raise SessionFileError(
+                    f"{self._path}: was emptied or removed after the session was read; "
+                    "not writing a partial session (the entries are still in memory)"
+                )
             if size == 0:
                 prefix = (dumps_record(header) + "\n").encode("utf-8")
             elif not payload:

@@ -61,7 +61,8 @@ def test_appends_chain_from_the_leaf_and_branch_resets(tmp_path: Path) -> None:
     assert [n.id for n in session.get_tree()] == [ids[0], root]
     with pytest.raises(TetherError, match="Entry nope not found"):
         session.branch("nope")
-    assert session.get_branch(None) == [] and session.get_branch("nope") == []
+    assert session.get_branch("nope") == []
+    assert [e["id"] for e in session.get_branch(None)] == [root]  # None: the leaf, as in pi
 
 
 def test_branch_with_summary_writes_fromid_as_pi_does(tmp_path: Path) -> None:

@@ -188,10 +188,10 @@ class SessionView:
             self.problems.append(Problem(self._table.linenos[row], "cycle", message))
 
     def _start_row(self, from_id: Any) -> int | None:
-        entry_id = self.leaf_id if is_current(from_id) else from_id
+        entry_id = self.leaf_id if from_id is None or is_current(from_id) else from_id
         return self._table.row_of(entry_id)
 
-    def branch_ids(self, from_id: Any = CURRENT) -> list[str]:
+    def branch_ids(self, from_id: str | None = None) -> list[str]:
         """Ids of :meth:`get_branch` without parsing entries."""
 
         def compute() -> list[str]:
@@ -201,8 +201,9 @@ class SessionView:
 
         return self._stable(compute)
 
-    def get_branch(self, from_id: Any = CURRENT) -> list[dict[str, Any]]:
-        """Entries from the root to ``from_id`` (default: the leaf); ``[]`` if unknown/None."""
+    def get_branch(self, from_id: str | None = None) -> list[dict[str, Any]]:
+        """Entries from the root to ``from_id`` (``None``: the leaf, as pi's ``getBranch``);
+        ``[]`` for an unknown id or when the leaf is before the first entry."""
 
         def compute() -> list[dict[str, Any]]:
             row = self._start_row(from_id)

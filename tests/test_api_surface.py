@@ -20,14 +20,52 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "create_plugin_manager",
         "PluginManager",
         "PluginError",
+        "Hooks",
         "TetherError",
         "SessionFileError",
-        "Hooks",
+        "Session",
+        "SessionContext",
+        "build_session_context",
+        "convert_to_llm",
+        "load_settings",
+        "Settings",
+        "Harness",
+        "Agent",
+        "ProviderRegistry",
+        "Model",
+        "ProviderError",
+        "compact",
+        "navigate_tree",
+        "FunctionTool",
+        "ToolResult",
+        "ToolContext",
+        "Section",
+        "Block",
+        "Cancel",
+        "CustomCompaction",
+        "CustomBranchSummary",
+        "CompactionPreparation",
+        "NothingToCompact",
+        "SummarizeRequest",
+        "Summary",
     }
-    assert set(tether.__all__) >= expected
+    assert set(tether.__all__) == expected
     for name in tether.__all__:
         assert getattr(tether, name) is not None, name
-    assert not [n for n in tether.__all__ if n.startswith("_") and n != "__version__"]
+    assert "tether.core.harness" not in dir(tether)
+
+
+def test_import_tether_is_cheap() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, tether; "
+        "print(sorted(m for m in ('httpx', 'pydantic', 'typer', 'tether.core.session') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
 def test_builtin_modules_and_entry_points_are_the_same_set() -> None:

@@ -12,14 +12,45 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
+    # plugins
     "hookimpl": "tether.hookspecs",
     "hookspec": "tether.hookspecs",
     "create_plugin_manager": "tether.core.plugins",
     "PluginManager": "tether.core.plugins",
     "PluginError": "tether.core.plugins",
+    "Hooks": "tether.core.hooks",
+    # errors
     "TetherError": "tether.core.errors",
     "SessionFileError": "tether.core.errors",
-    "Hooks": "tether.core.hooks",
+    # sessions and context
+    "Session": "tether.core.session",
+    "SessionContext": "tether.core.context",
+    "build_session_context": "tether.core.context",
+    "convert_to_llm": "tether.core.context",
+    "load_settings": "tether.core.settings",
+    "Settings": "tether.core.settings",
+    # the agent
+    "Harness": "tether.core.harness",
+    "Agent": "tether.core.agent",
+    "ProviderRegistry": "tether.core.models",
+    "Model": "tether.core.providers",
+    "ProviderError": "tether.core.providers",
+    # memory
+    "compact": "tether.core.compaction",
+    "navigate_tree": "tether.core.branching",
+    # what plugins build and return
+    "FunctionTool": "tether.core.tools",
+    "ToolResult": "tether.core.tools",
+    "ToolContext": "tether.core.tools",
+    "Section": "tether.core.prompt",
+    "Block": "tether.hookspecs.events",
+    "Cancel": "tether.hookspecs.events",
+    "CustomCompaction": "tether.hookspecs.events",
+    "CustomBranchSummary": "tether.hookspecs.events",
+    "CompactionPreparation": "tether.hookspecs.events",
+    "NothingToCompact": "tether.hookspecs.events",
+    "SummarizeRequest": "tether.hookspecs.events",
+    "Summary": "tether.hookspecs.events",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

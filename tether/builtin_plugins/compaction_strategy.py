@@ -8,12 +8,13 @@ module only finds the token counter to use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tether.builtin_plugins._cut_points import Count
-from tether.builtin_plugins._prepare import prepare_compaction_entries
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
+
+if TYPE_CHECKING:
+    from tether.builtin_plugins._cut_points import Count
 
 
 def _estimate(messages: list[dict[str, Any]]) -> list[int]:
@@ -52,6 +53,8 @@ def prepare_compaction(
     path: list[dict[str, Any]], settings: CompactionSettings, session: Any
 ) -> CompactionPreparation | NothingToCompact:
     """pi's preparation of ``path`` (root-first branch) with tether's fixes."""
+    from tether.builtin_plugins._prepare import prepare_compaction_entries
+
     return prepare_compaction_entries(path, settings, counter_for(session))
 
 

@@ -27,12 +27,6 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from tether.builtin_plugins._summarizer_choice import (
-    LLM,
-    choose_summarizer,
-    setting,
-    summarizer_model_spec,
-)
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import SummarizeRequest, Summary
 
@@ -61,6 +55,7 @@ class LlmSummarizer:
     def _call(self, request: SummarizeRequest, kind: str, text: str, max_output: int) -> str:
         import time
 
+        from tether.builtin_plugins._summarizer_choice import setting
         from tether.builtin_plugins._summary_prompts import SYSTEM_PROMPT
         from tether.core.providers import LlmContext, PermanentError, StreamOptions
 
@@ -141,6 +136,7 @@ class LlmSummarizer:
 
 def _resolve(request: SummarizeRequest) -> tuple[Any, Model, bool]:
     """(registry, model, whether the registry is ours to close)."""
+    from tether.builtin_plugins._summarizer_choice import summarizer_model_spec
     from tether.core.providers import ProviderConfigError
 
     spec = summarizer_model_spec(request)
@@ -162,6 +158,8 @@ def _resolve(request: SummarizeRequest) -> tuple[Any, Model, bool]:
 @hookimpl(trylast=True)
 def summarize(request: SummarizeRequest) -> Summary | None:
     """The model's summary when the LLM summarizer is the chosen one, else pass."""
+    from tether.builtin_plugins._summarizer_choice import LLM, choose_summarizer
+
     if choose_summarizer(request) != LLM:
         return None
     registry, model, owned = _resolve(request)

@@ -13,9 +13,6 @@ of the previous summary is kept. The text is the summary alone; the caller appen
 
 from __future__ import annotations
 
-from tether.builtin_plugins._offline_facts import build_checkpoint, read_facts
-from tether.builtin_plugins._offline_sections import merge, parse_summary, render
-from tether.builtin_plugins._summarizer_choice import OFFLINE, choose_summarizer
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import SummarizeRequest, Summary
 
@@ -24,6 +21,10 @@ CHARS_PER_TOKEN = 4  # pi's estimate; the rendered summary stays within max_toke
 
 def offline_summary(request: SummarizeRequest) -> Summary:
     """Summarize ``request`` deterministically (no network, linear in the messages)."""
+    from tether.builtin_plugins._offline_facts import build_checkpoint, read_facts
+    from tether.builtin_plugins._offline_sections import merge, parse_summary, render
+    from tether.builtin_plugins._summarizer_choice import OFFLINE
+
     facts = read_facts(request.messages)
     checkpoint = build_checkpoint(facts, request.custom_instructions)
     if request.previous_summary:
@@ -40,6 +41,8 @@ def offline_summary(request: SummarizeRequest) -> Summary:
 @hookimpl(trylast=True)
 def summarize(request: SummarizeRequest) -> Summary | None:
     """The offline summary when it is the chosen summarizer, else pass."""
+    from tether.builtin_plugins._summarizer_choice import OFFLINE, choose_summarizer
+
     if choose_summarizer(request) != OFFLINE:
         return None
     return offline_summary(request)

@@ -8,13 +8,14 @@ date and working directory (900). Also adds ``tether prompt [--explain] [--json]
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-from xml.sax.saxutils import escape
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tether.core.prompt import PromptOptions, Section
 from tether.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from tether.core.prompt import PromptOptions, Section
 
 INTRO = (
     "You are a coding agent working in the user's project through tether. You read and "
@@ -83,6 +84,8 @@ def skills_text(options: PromptOptions) -> str:
     visible = [s for s in options.skills if not s.disable_model_invocation]
     if not visible or "read" not in options.tool_names:
         return ""
+    from xml.sax.saxutils import escape  # imports urllib.request: only when needed
+
     quote = {'"': "&quot;", "'": "&apos;"}
     lines = [*SKILLS_PREAMBLE, "", "<available_skills>"]
     for skill in visible:
@@ -104,6 +107,8 @@ def environment_text(options: PromptOptions) -> str:
 
 @hookimpl
 def system_prompt_sections(options: PromptOptions) -> list[Section]:
+    from tether.core.prompt import Section
+
     sections = [Section("intro", 100, intro_text(options))]
     if not options.custom_prompt:
         sections.append(Section("tools", 200, tools_text(options)))

@@ -18,199 +18,24 @@ A step is a string (the answer text) or an object::
      "error": {"kind": "transient|overflow|permanent", "message": "...", "status": 429,
                "retryAfter": 1.5},
      "chunkDelayMs": 50}                           # slow streaming (abortable)
+
+The adapter lives in :mod:`tether.builtin_plugins._faux_provider`, imported when providers
+are registered, so that loading this plugin stays cheap.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from tether.core.providers import (
-    AbortedError,
-    ContextOverflowError,
-    LlmContext,
-    Model,
-    PermanentError,
-    ProviderConfigError,
-    ProviderError,
-    StreamEvent,
-    StreamOptions,
-    TransientError,
-    fail_message,
-    finish_usage,
-    new_assistant_message,
-)
+from tether.builtin_plugins._lazy import forward_to
 from tether.hookspecs import hookimpl
-
-API = "faux"
-ENV_SCRIPT = "TETHER_FAUX_SCRIPT"
-CHUNK_CHARS = 12
-ERROR_KINDS: dict[str, type[ProviderError]] = {
-    "transient": TransientError,
-    "overflow": ContextOverflowError,
-    "permanent": PermanentError,
-}
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content or []:
-        kind = block.get("type")
-        if kind == "text":
-            parts.append(block.get("text", ""))
-        elif kind == "thinking":
-            parts.append(block.get("thinking", ""))
-        elif kind == "toolCall":
-            parts.append(f"{block.get('name')}:{json.dumps(block.get('arguments'))}")
-        elif kind == "image":
-            parts.append(f"[image:{block.get('mimeType')}:{len(block.get('data', ''))}]")
-    return "\n".join(parts)
-
-
-def estimate_tokens(text: str) -> int:
-    return math.ceil(len(text) / 4)
-
-
-def default_answer(context: LlmContext) -> str:
-    """The deterministic reply to a context without a script step."""
-    for msg in reversed(context.messages):
-        if msg.get("role") == "user":
-            return f"You said: {_text_of(msg.get('content'))}"
-        if msg.get("role") == "toolResult":
-            first = _text_of(msg.get("content")).strip().splitlines()
-            return f"Tool {msg.get('toolName', '?')} returned: {first[0] if first else '(empty)'}"
-    return "Hello from faux."
-
-
-def _prompt_text(context: LlmContext) -> str:
-    parts = [context.system_prompt] if context.system_prompt else []
-    parts += [f"{m.get('role')}:{_text_of(m.get('content'))}" for m in context.messages]
-    if context.tools:
-        parts.append(json.dumps(context.tools))
-    return "\n\n".join(parts)
-
-
-def load_script(model: Model, environ: Any = None) -> tuple[str, list[Any]]:
-    """(source key, steps) from ``TETHER_FAUX_SCRIPT`` or the model's ``script`` field."""
-    env = os.environ if environ is None else environ
-    raw = env.get(ENV_SCRIPT, "").strip()
-    if raw:
-        text = raw
-        if not raw.startswith(("[", "{")):
-            try:
-                text = Path(raw).expanduser().read_text(encoding="utf-8")
-            except OSError as exc:
-                raise ProviderConfigError(
-                    f"{ENV_SCRIPT}={raw}: cannot read the faux script: {exc.strerror}"
-                ) from exc
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise ProviderConfigError(f"{ENV_SCRIPT}: invalid JSON in the script: {exc}") from exc
-        source = f"env:{raw}"
-    else:
-        data, source = model.extra.get("script") or [], f"model:{model.ref}"
-    steps = data.get("steps", []) if isinstance(data, dict) else data
-    if not isinstance(steps, list):
-        raise ProviderConfigError(f"{source}: a faux script must be a list of steps")
-    return source, steps
-
-
-class FauxProvider:
-    """The ``faux`` adapter: scripted or echoing answers, streamed without a network."""
-
-    api = API
-
-    def __init__(self) -> None:
-        self.cursor: dict[str, int] = {}
-        self.call_count = 0
-        self.last_context: LlmContext | None = None  # the latest request, for tests and demos
-
-    def next_step(self, model: Model) -> Any:
-        source, steps = load_script(model)
-        index = self.cursor.get(source, 0)
-        self.cursor[source] = index + 1
-        return steps[index] if index < len(steps) else None
-
-    def stream(
-        self, model: Model, context: LlmContext, options: StreamOptions
-    ) -> Iterator[StreamEvent]:
-        self.call_count += 1
-        self.last_context = context
-        message = new_assistant_message(model)
-        signal = options.signal
-        try:
-            step = self.next_step(model)
-            if isinstance(step, str) or step is None:
-                step = {"text": default_answer(context) if step is None else step}
-            if not isinstance(step, dict):
-                raise ProviderConfigError(f"faux script step must be a string or object: {step!r}")
-            if signal is not None and signal.aborted:
-                raise AbortedError("Request was aborted")
-            if step.get("error"):
-                raise _step_error(step["error"])
-            yield StreamEvent("start", partial=message)
-            delay = float(step.get("chunkDelayMs", 0)) / 1000
-            for kind, key, text in (
-                ("thinking_delta", "thinking", step.get("thinking")),
-                ("text_delta", "text", step.get("text")),
-            ):
-                if not text:
-                    continue
-                block = {"type": key, key: ""}
-                message["content"].append(block)
-                for start in range(0, len(text), CHUNK_CHARS):
-                    if signal is not None and (signal.wait(delay) if delay else signal.aborted):
-                        raise AbortedError("Request was aborted")
-                    piece = text[start : start + CHUNK_CHARS]
-                    block[key] += piece
-                    index = len(message["content"]) - 1
-                    yield StreamEvent(kind, partial=message, delta=piece, content_index=index)
-            for n, call in enumerate(step.get("toolCalls") or []):
-                block = {
-                    "type": "toolCall",
-                    "id": call.get("id") or f"faux_call_{self.call_count}_{n}",
-                    "name": call["name"],
-                    "arguments": call.get("arguments") or {},
-                }
-                message["content"].append(block)
-                delta, index = json.dumps(block["arguments"]), len(message["content"]) - 1
-                yield StreamEvent("toolcall_delta", message, delta, content_index=index)
-            default_stop = "toolUse" if step.get("toolCalls") else "stop"
-            message["stopReason"] = step.get("stopReason", default_stop)
-            usage = {
-                "input": estimate_tokens(_prompt_text(context)),
-                "output": estimate_tokens(_text_of(message["content"])),
-                "cacheRead": 0,
-                "cacheWrite": 0,
-            }
-            usage.update({k: int(v) for k, v in (step.get("usage") or {}).items() if k in usage})
-            message["usage"].update(usage)
-            finish_usage(model, message["usage"])
-        except ProviderError as error:
-            finish_usage(model, message["usage"])
-            yield StreamEvent("error", message=fail_message(message, error), error=error)
-            return
-        yield StreamEvent("done", message=message)
-
-
-def _step_error(spec: Any) -> ProviderError:
-    if isinstance(spec, str):
-        return PermanentError(spec)
-    cls = ERROR_KINDS.get(str(spec.get("kind", "permanent")), PermanentError)
-    return cls(
-        str(spec.get("message", "faux error")),
-        status=spec.get("status"),
-        retry_after=spec.get("retryAfter"),
-    )
 
 
 @hookimpl(trylast=True)
 def register_providers(register: Any) -> None:
+    from tether.builtin_plugins._faux_provider import FauxProvider
+
     register(FauxProvider())
+
+
+__getattr__ = forward_to("tether.builtin_plugins._faux_provider", __name__)

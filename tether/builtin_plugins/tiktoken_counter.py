@@ -15,8 +15,6 @@ including images in user messages, which pi's estimate ignores.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -94,6 +92,9 @@ SHIPPED_ENCODINGS: dict[str, EncodingSpec] = {
 
 def read_ranks(rank_file: Path, sha256: str | None) -> dict[bytes, int]:
     """Parse a ``.tiktoken`` rank file (``base64-token rank`` per line), checking its hash."""
+    import base64
+    import hashlib
+
     try:
         data = rank_file.read_bytes()
     except OSError as exc:

@@ -1,0 +1,90 @@
+"""The ``ls`` tool itself; the plugin that registers it is ``tool_ls``."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from tether.builtin_plugins._paths import optional_int, require_str, resolve_to_cwd
+from tether.builtin_plugins._truncate import (
+    DEFAULT_MAX_BYTES,
+    NO_LINE_LIMIT,
+    format_size,
+    truncate_head,
+)
+from tether.core.tools import FunctionTool, ToolContext, ToolError, ToolResult
+
+DEFAULT_LIMIT = 500
+
+DESCRIPTION = (
+    "List the entries of a directory, sorted by name, directories marked with a trailing '/', "
+    f"hidden files included. At most {DEFAULT_LIMIT} entries or {DEFAULT_MAX_BYTES // 1024}KB "
+    "are returned."
+)
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "Directory to list (default: cwd)"},
+        "limit": {
+            "type": "number",
+            "description": f"Most entries to return (default: {DEFAULT_LIMIT})",
+        },
+    },
+}
+
+
+def run_ls(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    """Execute ``ls``: ``{path?, limit?}``."""
+    directory = resolve_to_cwd(require_str(args, "path", default=".") or ".", ctx.cwd)
+    raw_limit = optional_int(args, "limit")
+    limit = DEFAULT_LIMIT if raw_limit is None else raw_limit
+    if ctx.signal.aborted:
+        raise ToolError("Operation aborted")
+    if not os.path.exists(directory):
+        raise ToolError(f"Path not found: {directory}")
+    if not os.path.isdir(directory):
+        raise ToolError(f"Not a directory: {directory}")
+    try:
+        names = os.listdir(directory)
+    except OSError as exc:
+        raise ToolError(f"Cannot read directory: {exc.strerror or exc}") from exc
+    names.sort(key=lambda n: (n.lower(), n))
+
+    entries: list[str] = []
+    limit_reached = False
+    for name in names:
+        if len(entries) >= limit:
+            limit_reached = True
+            break
+        try:
+            suffix = "/" if os.path.isdir(os.path.join(directory, name)) else ""
+            os.stat(os.path.join(directory, name))
+        except OSError:
+            continue  # e.g. a dangling symlink: pi skips entries it cannot stat
+        entries.append(name + suffix)
+
+    if not entries:
+        return ToolResult.text("(empty directory)")
+    cut = truncate_head("\n".join(entries), max_lines=NO_LINE_LIMIT)
+    notices: list[str] = []
+    details: dict[str, Any] = {}
+    if limit_reached:
+        notices.append(f"{limit} entries limit reached. Use limit={limit * 2} for more")
+        details["entryLimitReached"] = limit
+    if cut.truncated:
+        notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
+        details["truncation"] = cut.to_json()
+    text = cut.content + (f"\n\n[{'. '.join(notices)}]" if notices else "")
+    return ToolResult.text(text, details=details or None)
+
+
+def make_ls_tool() -> FunctionTool:
+    return FunctionTool(
+        name="ls",
+        label="ls",
+        description=DESCRIPTION,
+        parameters=PARAMETERS,
+        run=run_ls,
+        prompt_snippet="List what a directory contains",
+    )

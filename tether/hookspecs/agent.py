@@ -44,8 +44,8 @@ def before_agent_start(event: BeforeAgentStartEvent, session: Any) -> list[Messa
     (editable; later implementations see earlier edits); ``session``.
     Return: ``None`` or a list of custom messages ``{"customType", "content", "display",
     "details"?}``; each is stored as a ``custom_message`` entry right after the user
-    message (pi's order) and sent to the model as a user message. Ordering: chain for the prompt, collect for messages
-    (plugin order).
+    message (pi's order) and sent to the model as a user message. Ordering: chain for the
+    prompt, collect for messages (plugin order).
 
     Example::
 

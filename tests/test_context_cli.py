@@ -105,34 +105,45 @@ def test_estimate_text_mode_lists_entries_and_the_threshold() -> None:
     assert "context tokens" in out and "compaction           yes" in out
 
 
-def test_context_on_a_small_file_is_fast_and_imports_no_heavy_modules() -> None:
-    # (pydantic is not checked: typer itself imports it to convert command parameters)
+# Session commands never need these: HTTP, pydantic, token encodings, prompt assembly, providers.
+HEAVY_MODULES = (
+    "httpx",
+    "pydantic",
+    "tiktoken",
+    "tether.core.prompt",
+    "tether.core.providers",
+    "tether.core.models",
+    "tether.core.tools",
+)
+
+
+def test_context_on_a_small_file_imports_only_what_it_needs() -> None:
     probe = (
         "import sys\n"
         "from tether.core.cli import main\n"
         f"code = main(['session', 'context', {str(SMALL)!r}, '--quiet'])\n"
-        "loaded = {m.split('.')[0] for m in sys.modules}\n"
-        "heavy = sorted(loaded & {'httpx', 'tiktoken', 'anthropic', 'openai'})\n"
-        "print(code, heavy)\n"
+        f"heavy = sorted(set(sys.modules) & {set(HEAVY_MODULES)!r})\n"
+        "helpers = sorted(m for m in sys.modules if m.startswith('tether.builtin_plugins._'))\n"
+        "print(code, heavy, helpers)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=BUILTINS_ONLY
     )
-    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+    # every built-in plugin is loaded, yet no tool, summarizer or provider code is imported
+    expected = "0 [] ['tether.builtin_plugins._lazy']"
+    assert done.stdout.strip().splitlines()[-1] == expected, done.stdout + done.stderr
 
-    # The command itself must add little to tether's start-up (plugin loading, typer): the
-    # < 0.3 s budget for the whole process is shared with every built-in plugin.
-    def fastest(*args: str) -> float:
-        timings = []
-        for _ in range(5):
-            started = time.perf_counter()
-            assert tether(*args).returncode == 0
-            timings.append(time.perf_counter() - started)
-        return min(timings)
 
-    baseline = fastest("--version")
-    command = fastest("session", "context", str(SMALL))
-    assert command - baseline < 0.15, f"context {command:.3f}s vs start-up {baseline:.3f}s"
+def test_context_on_a_small_file_finishes_in_under_0_3_s() -> None:
+    # The whole process counts: interpreter, plugin discovery and loading, typer, the command.
+    # Best of 5, so that one run slowed down by a busy machine does not decide.
+    timings = []
+    for _ in range(5):
+        started = time.perf_counter()
+        done = tether("session", "context", str(SMALL), "--quiet")
+        timings.append(time.perf_counter() - started)
+        assert done.returncode == 0, done.stderr
+    assert min(timings) < 0.3, f"best of 5: {min(timings):.3f}s (all: {timings})"
 
 
 def test_skipped_lines_are_reported_with_line_numbers_unlike_pi() -> None:

@@ -6,6 +6,7 @@ import io
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from tests.plugin_fakes import (
     COUNTING_PLUGIN,
     write_distribution,
 )
+from tether.core import plugins as plugins_module
 from tether.core.hooks import Hooks
 from tether.core.plugins import PluginError, create_plugin_manager
 
@@ -173,3 +175,43 @@ def test_cli_collision_is_one_line_and_nonzero(fake_site: Path) -> None:
     assert result.returncode == 3
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert "tether-imposter" in result.stderr
+
+
+def _rows(found: list) -> list[tuple[str, str, str, str]]:
+    return [(dist, version, name, entry_point.value) for dist, version, name, entry_point in found]
+
+
+def test_fast_discovery_reads_exactly_what_importlib_metadata_reads(fake_site: Path) -> None:
+    # Start-up reads the entry_points.txt files itself (importlib.metadata costs ~30 ms);
+    # the installed built-ins, the example plugins and the fake site must all come out the same.
+    fast = plugins_module._scan_sys_path(plugins_module.ENTRY_POINT_GROUP)
+    slow = plugins_module._scan_importlib_metadata(plugins_module.ENTRY_POINT_GROUP)
+    assert fast is not None
+    assert _rows(fast) == _rows(slow)
+    assert ("tether-fake-counter", "1.2.3", "fake_counter", "fake_counter") in _rows(fast)
+    assert {name for dist, _, name, _ in _rows(fast) if dist == "tether"} >= {"jsonl_store"}
+
+
+def test_a_zipped_distribution_falls_back_to_importlib_metadata(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    unpacked = tmp_path / "unpacked"
+    write_distribution(
+        unpacked,
+        "tether-zipped",
+        "0.2",
+        {"zipped_counter": "zipped_counter"},
+        {"zipped_counter": COUNTING_PLUGIN},
+    )
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in sorted(unpacked.rglob("*")):
+            if path.is_file():
+                zipped.write(path, path.relative_to(unpacked).as_posix())
+    monkeypatch.syspath_prepend(str(archive))
+    assert plugins_module._scan_sys_path(plugins_module.ENTRY_POINT_GROUP) is None
+    pm = create_plugin_manager(environ={})
+    record = pm.records["zipped_counter"]
+    assert (record.status, record.distribution) == ("loaded", "tether-zipped")
+    assert record.version == "0.2"
+    assert Hooks(pm).count_tokens(MESSAGES) == [7]

@@ -76,6 +76,14 @@ def parse_json_line(raw: bytes) -> Any:
         raise ValueError("nested too deeply") from None
 
 
+def _try_fast(parse: Any, raw: bytes | None) -> Any:
+    """pydantic_core's parse of ``raw``, or ``None`` (the caller then takes the careful path)."""
+    try:
+        return parse(raw, allow_inf_nan=False)
+    except ValueError:
+        return None
+
+
 def json_error(raw: bytes) -> str:
     """A short description of why ``raw`` is not valid JSON."""
     try:
@@ -121,9 +129,8 @@ class EntryTable:
 
     Row ``r`` has ``ids[r]``, ``parents[r]``, ``types[r]`` and came from line ``linenos[r]``
     (1-based; 0 for entries appended in memory). ``by_id`` maps an id to its last row (a later
-    duplicate wins, as in pi). Unparsed rows point into blocks of the file's bytes; a block is
-    released once all its rows are parsed. Entries returned by :meth:`entry` are shared: treat
-    them as read-only.
+    duplicate wins, as in pi). An unparsed row keeps its line's bytes; parsing replaces them
+    with the entry. Entries returned by :meth:`entry` are shared: treat them as read-only.
     """
 
     def __init__(self) -> None:
@@ -131,12 +138,7 @@ class EntryTable:
         self.parents: list[Any] = []
         self.types: list[str] = []
         self.linenos: array[int] = array("l")
-        self._block_ix: array[int] = array("l")
-        self._starts: array[int] = array("l")
-        self._blocks: list[bytes | None] = []
-        self._unparsed: list[int] = []
-        self._block_rows: list[tuple[int, int]] = []  # rows [first, end) pointing into a block
-        self._block_size: list[int] = []  # how many rows pointed into it when it was made
+        self._raw: list[bytes | None] = []  # the line of an unparsed row, else None
         self._stamps: list[Any] = []
         self._roles: list[Any] = []
         self._parsed: list[dict[str, Any] | None] = []
@@ -160,15 +162,8 @@ class EntryTable:
             self._parsed[row] = record
         ids = self.ids
         by_id = self.by_id = dict(zip(ids, range(len(ids)), strict=True))
-        parents = self.parents
-        for row, parent in enumerate(parents):  # one string object per id (saves ~6 MB/100k)
-            if parent.__class__ is str:
-                owner = by_id.get(parent)
-                if owner is not None:
-                    parents[row] = ids[owner]
-        for index, count in enumerate(self._unparsed):
-            if not count:
-                self._blocks[index] = None
+        get = by_id.get  # one string object per id (saves ~6 MB per 100k entries)
+        self.parents = [p if (i := get(p)) is None else ids[i] for p in self.parents]
 
     def add_record(self, record: Any, lineno: int = 0) -> int:
         """Add a parsed record; returns its row, or -1 if it is not an entry (problem noted)."""
@@ -184,8 +179,7 @@ class EntryTable:
         self.parents.append(parent)
         self.types.append(kind if isinstance(kind, str) else "")
         self.linenos.append(lineno)
-        self._block_ix.append(-1)
-        self._starts.append(0)
+        self._raw.append(None)
         self._stamps.append(_UNKNOWN)
         self._roles.append(_UNKNOWN)
         self._parsed.append(record)
@@ -198,13 +192,7 @@ class EntryTable:
 
     def raw_line(self, row: int) -> bytes | None:
         """The row's original bytes while it is unparsed, else ``None``."""
-        index = self._block_ix[row]
-        block = self._blocks[index] if index >= 0 else None
-        if block is None:
-            return None
-        start = self._starts[row]
-        end = block.find(b"\n", start)
-        return block[start:] if end < 0 else block[start:end]
+        return self._raw[row]
 
     def entry(self, row: int) -> dict[str, Any]:
         """The full entry of ``row`` (parsed once and cached)."""
@@ -214,55 +202,56 @@ class EntryTable:
         return self._parse_row(row)
 
     def entries(self, rows: list[int]) -> list[dict[str, Any]]:
-        """The full entries of ``rows`` (a tight loop for bulk use)."""
+        """The full entries of ``rows``, parsed once and cached (a tight loop for bulk use)."""
         if len(rows) > FAST_PARSER_ROWS:
             use_fast_parser()
-        parsed = self._parsed
-        out = []
+        parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
+        parse = _from_json
+        out: list[dict[str, Any]] = []
         append = out.append
         for row in rows:
             entry = parsed[row]
-            append(entry if entry is not None else self._parse_row(row))
+            if entry is None:
+                entry = None if parse is None else _try_fast(parse, raw[row])
+                entry_id = ids[row]
+                if (
+                    entry.__class__ is dict
+                    and entry.get("id") == entry_id
+                    and entry.get("type") == types[row]
+                ):
+                    entry["id"] = entry_id  # share the index's strings (~10 MB per 100k)
+                    parent = entry.get("parentId")
+                    if parent is not None and parent == self.parents[row]:
+                        entry["parentId"] = self.parents[row]
+                    parsed[row] = entry
+                    raw[row] = None
+                else:
+                    entry = self._parse_row(row)
+            append(entry)
         return out
 
-    def _release(self, row: int) -> None:
-        index = self._block_ix[row]
-        if index < 0:
-            return
-        self._block_ix[row] = -1
-        left = self._unparsed[index] - 1
-        self._unparsed[index] = left
-        if not left:
-            self._blocks[index] = None
-        elif left * 8 < self._block_size[index]:
-            self._compact(index)
-
-    def _compact(self, index: int) -> None:
-        """Copy a mostly parsed block's few unparsed lines into a small block; free the big one."""
-        block = self._blocks[index]
-        assert block is not None
-        first, end = self._block_rows[index]
-        rows = [row for row in range(first, end) if self._block_ix[row] == index]
-        pieces = []
-        offset = 0
-        new_index = len(self._blocks)
+    def iter_entries(self, rows: list[int]) -> Iterator[dict[str, Any]]:
+        """The full entries of ``rows`` one at a time, without caching the ones not parsed
+        yet: a single pass over a large branch holds one entry at a time. A malformed line
+        raises :class:`StaleRow` (after dropping it), as :meth:`entry` does."""
+        if len(rows) > FAST_PARSER_ROWS:
+            use_fast_parser()
+        parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
+        parse = _from_json
         for row in rows:
-            start = self._starts[row]
-            stop = block.find(b"\n", start)
-            piece = block[start:] if stop < 0 else block[start:stop]
-            pieces.append(piece)
-            self._starts[row] = offset
-            self._block_ix[row] = new_index
-            offset += len(piece) + 1
-        self._blocks[index] = None
-        self._unparsed[index] = 0
-        self._blocks.append(b"\n".join(pieces) + b"\n")
-        self._unparsed.append(len(rows))
-        self._block_size.append(len(rows))
-        self._block_rows.append((rows[0], rows[-1] + 1))
+            entry = parsed[row]
+            if entry is None:
+                entry = None if parse is None else _try_fast(parse, raw[row])
+                if not (
+                    entry.__class__ is dict
+                    and entry.get("id") == ids[row]
+                    and entry.get("type") == types[row]
+                ):
+                    entry = self._parse_row(row, cache=False)
+            yield entry
 
-    def _parse_row(self, row: int) -> dict[str, Any]:
-        raw = self.raw_line(row)
+    def _parse_row(self, row: int, *, cache: bool = True) -> dict[str, Any]:
+        raw = self._raw[row]
         assert raw is not None, "unparsed row without a line"
         try:
             record = parse_json_line(raw)
@@ -277,12 +266,14 @@ class EntryTable:
             lineno = self.linenos[row]
             self._drop(row, json_error(raw) if record is None else "inconsistent entry")
             raise StaleRow(lineno)
+        if not cache:
+            return record
         record["id"] = entry_id  # share the index's strings (saves ~10 MB per 100k entries)
         parent = self.parents[row]
         if parent is not None and parent.__class__ is str and record.get("parentId") == parent:
             record["parentId"] = parent
         self._parsed[row] = record
-        self._release(row)
+        self._raw[row] = None
         return record
 
     def is_parsed(self, row: int) -> bool:
@@ -341,22 +332,17 @@ class EntryTable:
 
     def _drop(self, row: int, why: str) -> None:
         self.problems.append(Problem(self.linenos[row], "malformed", f"{why}, skipped"))
-        self._release(row)
         for column in (
             self.ids,
             self.parents,
             self.types,
             self.linenos,
-            self._block_ix,
-            self._starts,
+            self._raw,
             self._stamps,
             self._roles,
             self._parsed,
         ):
             del column[row]
-        self._block_rows = [
-            (first - (first > row), end - (end > row)) for first, end in self._block_rows
-        ]
         self.by_id = dict(zip(self.ids, range(len(self.ids)), strict=True))
         self._children = None
         self.generation += 1

@@ -31,9 +31,13 @@ from tether.core.jsonl_index import (
 
 BLOCK_SIZE = 8 << 20
 MAX_LINES_BEFORE_HEADER = 1000
-_PREFIX = re.compile(
-    rb'\{"type":"([^"\\]*)","id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)"),"timestamp":"'
+_PREFIX_TEXT = (
+    rb'\{"type":"([^"\\\n]*)","id":"([^"\\\n]+)","parentId":(null|"[^"\\\n]*"),"timestamp":"'
 )
+_PREFIX = re.compile(_PREFIX_TEXT)
+# Every newline, with the prefix of the line after it when that line has one.
+_LINE_PREFIX = re.compile(rb"\n(?:" + _PREFIX_TEXT + rb")?")
+_NO_PREFIX = (b"", b"", b"")
 _CUSTOM_PREFIX = re.compile(rb'\{"type":"(custom(?:_message)?)","customType":"')
 _CUSTOM_TAIL = re.compile(
     rb',"id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)"),"timestamp":"[^"\\]*"\}$'
@@ -58,6 +62,14 @@ class ScannedFile:
     @property
     def problems(self) -> list[Problem]:
         return self.table.problems
+
+
+def _decode_all(items: tuple[bytes, ...]) -> list[str]:
+    """Decode many short UTF-8 strings at once (bad bytes → U+FFFD, as one by one)."""
+    decoded = b"\0".join(items).decode("utf-8", "replace").split("\0")
+    if len(decoded) != len(items):  # a NUL inside an item (invalid JSON anyway)
+        decoded = [item.decode("utf-8", "replace") for item in items]
+    return decoded
 
 
 def _header_error(record: Any) -> str:
@@ -96,18 +108,14 @@ class _Scanner:
             start, offset = self._find_header(lines, base)
             if self.header is None:
                 return
-        careful = start > 0 or block.count(b'"parentId":') != block.count(
-            b'\n{"type":"'
-        ) + block.startswith(b'{"type":"')
-        unterminated = final and not block.endswith(b"\n")
-        table = self.table
-        table._blocks.append(block)
-        table._unparsed.append(0)
-        first_row = len(table.ids)
-        fast = self._scan(lines, base, start, offset, careful, unterminated)
-        table._unparsed[-1] = fast
-        table._block_size.append(fast)
-        table._block_rows.append((first_row, len(table.ids)))
+        stop = len(lines)
+        if final and not block.endswith(b"\n") and stop > start:
+            stop -= 1  # a last line without newline is always parsed
+        end = len(block) - (len(lines[-1]) if stop < len(lines) else 0)
+        if not self._bulk(block, lines, base, start, stop, offset, end):
+            self._scan(lines, base, start, stop, careful=True)
+        if stop < len(lines) and lines[-1].strip():
+            self._slow_line(lines[-1], base + len(lines), True)
 
     def _find_header(self, lines: list[bytes], base: int) -> tuple[int, int]:
         offset = 0
@@ -142,47 +150,81 @@ class _Scanner:
             return i + 1, offset
         return len(lines), offset
 
-    def _scan(
-        self,
-        lines: list[bytes],
-        base: int,
-        start: int,
-        offset: int,
-        careful: bool,
-        unterminated: bool,
-    ) -> int:
-        """Index ``lines[start:]``; returns how many rows point into this block (unparsed)."""
+    def _bulk(
+        self, block: bytes, lines: list[bytes], base: int, start: int, stop: int, pos: int, end: int
+    ) -> bool:
+        """Index ``lines[start:stop]`` (bytes ``block[pos:end]``, ending with a newline) with a
+        few passes over the bytes instead of one regex match per line. ``False`` (nothing done)
+        when the block may hold glued records or ``validate_all`` is set."""
+        count = stop - start
+        if not count:
+            return True
+        starts = block.count(b'\n{"type":"', pos, end) + block.startswith(b'{"type":"', pos)
+        if (
+            self.validate_all
+            or block.count(b'"parentId":', pos, end) != starts
+            or block.find(b'{"type":"session"', pos, end) >= 0
+        ):
+            return False
+        first = _PREFIX.match(block, pos, end)
+        found = _LINE_PREFIX.findall(block, pos, end - 1)  # one tuple per following line
+        if len(found) != count - 1:  # pragma: no cover - one newline per line
+            return False
+        found.insert(0, _NO_PREFIX if first is None else first.groups())
+        kinds, id_bytes, parent_bytes = zip(*found, strict=True)
+        names = self.type_names
+        for kind in set(kinds):
+            if kind not in names:
+                names[kind] = kind.decode("utf-8", "replace")
+        types = list(map(names.__getitem__, kinds))
+        ids = _decode_all(id_bytes)
+        parents = [None if p == "null" else p[1:-1] for p in _decode_all(parent_bytes)]
+        odd: list[int] = []  # lines that are not plain entries: taken one by one
+        if b"" in parent_bytes or block.count(b"}\n", pos, end) != count:
+            odd = [i for i in range(count) if not parent_bytes[i] or lines[start + i][-1:] != b"}"]
+        table = self.table
+        done = 0
+        for i in [*odd, count]:
+            if i > done:
+                table.ids += ids[done:i]
+                table.parents += parents[done:i]
+                table.types += types[done:i]
+                table.linenos.extend(range(base + start + done + 1, base + start + i + 1))
+                table._raw += lines[start + done : start + i]
+            if i < count and lines[start + i].strip():
+                self._slow_line(lines[start + i], base + start + i + 1, False)
+            done = i + 1
+        return True
+
+    def _scan(self, lines: list[bytes], base: int, start: int, stop: int, careful: bool) -> None:
+        """Index ``lines[start:stop]`` one line at a time (``careful``: look for glued records
+        in every line)."""
         table = self.table
         match = None if self.validate_all else _PREFIX.match
         glue = _GLUE.search
         ids, parents, types = table.ids, table.parents, table.types
-        linenos, starts, block_ix = table.linenos, table._starts, table._block_ix
-        block = len(table._blocks) - 1
+        linenos, raws = table.linenos, table._raw
         names = self.type_names
-        last = len(lines) - 1
-        tail = last if unterminated else -1  # a last line without newline is always parsed
-        fast = 0
-        for i in range(start, len(lines)):
+        slow_line = self._slow_line
+        for i in range(start, stop):
             raw = lines[i]
-            found = match(raw) if match is not None and i != tail else None
+            found = match(raw) if match is not None else None
             if found is not None and raw[-1:] == b"}" and (not careful or glue(raw, 1) is None):
                 kind, entry_id, parent = found.groups()
                 name = names.get(kind)
                 if name is None:
                     name = names[kind] = kind.decode("utf-8", "replace")
                 ids.append(entry_id.decode("utf-8", "replace"))
-                parents.append(None if parent is None else parent.decode("utf-8", "replace"))
+                parents.append(
+                    None if parent == b"null" else parent[1:-1].decode("utf-8", "replace")
+                )
                 types.append(name)
                 linenos.append(base + i + 1)
-                starts.append(offset)
-                block_ix.append(block)
-                fast += 1
+                raws.append(raw)
             elif raw.strip():
-                fast += self._slow_line(raw, base + i + 1, offset, unterminated and i == last)
-            offset += len(raw) + 1
-        return fast
+                slow_line(raw, base + i + 1, False)
 
-    def _slow_line(self, raw: bytes, lineno: int, offset: int, is_unterminated: bool) -> int:
+    def _slow_line(self, raw: bytes, lineno: int, is_unterminated: bool) -> None:
         table = self.table
         custom = None if self.validate_all or is_unterminated else _CUSTOM_PREFIX.match(raw)
         if custom is not None and _GLUE.search(raw, 1) is None:
@@ -193,9 +235,8 @@ class _Scanner:
                 table.parents.append(None if parent is None else parent.decode())
                 table.types.append(custom.group(1).decode())
                 table.linenos.append(lineno)
-                table._starts.append(offset)
-                table._block_ix.append(len(table._blocks) - 1)
-                return 1
+                table._raw.append(raw)
+                return
         try:
             record = parse_json_line(raw)
         except ValueError:
@@ -206,23 +247,21 @@ class _Scanner:
                 table.problems.append(Problem(lineno, "torn", message))
             else:
                 table.problems.append(Problem(lineno, "malformed", json_error(raw) + ", skipped"))
-            return 0
+            return
         if is_unterminated:
             message = "last line has no newline (valid; one is added before the next append)"
             table.problems.append(Problem(lineno, "unterminated", message))
         problem = entry_problem(record, lineno)
         if problem is not None:
             table.problems.append(problem)
-            return 0
+            return
         self.parsed[len(table.ids)] = record
         kind = record.get("type")
         table.ids.append(record["id"])
         table.parents.append(parent_of(record))
         table.types.append(kind if isinstance(kind, str) else "")
         table.linenos.append(lineno)
-        table._starts.append(0)
-        table._block_ix.append(-1)
-        return 0
+        table._raw.append(None)
 
     def result(self, ends_with_newline: bool) -> ScannedFile:
         self.table.finish_scan(self.parsed)

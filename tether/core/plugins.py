@@ -9,10 +9,12 @@ earlier for ordinary hooks. Every app or test builds its own manager with
 from __future__ import annotations
 
 import os
+import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
+from importlib.machinery import PathFinder
 from typing import Any, TextIO
 
 import pluggy
@@ -59,27 +61,136 @@ def _split_names(raw: str | None) -> set[str]:
     return {part.strip() for part in raw.replace(";", ",").split(",") if part.strip()}
 
 
+# importlib.metadata's syntax of an entry point's value: ``module[:attr.path] [extras]``.
+_ENTRY_POINT_VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((\[.*\])\s*)?$")
+
+
+@dataclass(frozen=True)
+class _EntryPoint:
+    """An entry point read by :func:`_scan_sys_path`; ``load`` as ``importlib.metadata``'s."""
+
+    value: str
+
+    def load(self) -> Any:
+        match = _ENTRY_POINT_VALUE.match(self.value)
+        if match is None:
+            raise ValueError(f"invalid entry point value {self.value!r}")
+        target: Any = import_module(match.group("module"))
+        for attr in filter(None, (match.group("attr") or "").split(".")):
+            target = getattr(target, attr)
+        return target
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _group_entries(text: str, group: str) -> Iterator[tuple[str, str]]:
+    """``(name, value)`` of the ``[group]`` section of an ``entry_points.txt``."""
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line.strip("[]")
+        elif section == group and "=" in line:
+            name, value = line.split("=", 1)
+            yield name.strip(), value.strip()
+
+
+def _name_and_version(info: str) -> tuple[str, str]:
+    """``Name`` and ``Version`` from the headers of a dist-info's METADATA (or PKG-INFO)."""
+    text = _read_text(os.path.join(info, "METADATA"))
+    text = text or _read_text(os.path.join(info, "PKG-INFO")) or ""
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            break  # the headers end at the first empty line
+        if line[0] in " \t":  # a folded header's continuation
+            continue
+        key, colon, value = line.partition(":")
+        if not colon:
+            break  # not a header: the email parser ends the headers here too
+        found.setdefault(key.strip().lower(), value.strip())
+        if "name" in found and "version" in found:
+            break
+    return found.get("name", ""), found.get("version", "")
+
+
+def _scan_sys_path(group: str) -> list[tuple[str, str, str, Any]] | None:
+    """``(distribution, version, name, entry point)`` for ``group``, read straight from the
+    ``*.dist-info`` / ``*.egg-info`` folders on ``sys.path``, in path order (as importlib does).
+
+    Importing ``importlib.metadata`` and parsing every distribution's metadata costs ~30 ms at
+    each start; this reads only the files that matter. Returns ``None`` when ``sys.path`` holds
+    what only ``importlib.metadata`` reads (zip files, eggs, other distribution finders).
+    """
+    if any(f is not PathFinder and hasattr(f, "find_distributions") for f in sys.meta_path):
+        return None
+    header = f"[{group}]"
+    found: list[tuple[str, str, str, Any]] = []
+    for root in sys.path:
+        if not isinstance(root, str) or root.lower().endswith(".egg"):
+            return None
+        try:
+            children = os.listdir(root or ".")
+        except NotADirectoryError:  # a zip file
+            return None
+        except OSError:
+            continue
+        for child in children:
+            if not child.lower().endswith((".dist-info", ".egg-info")):
+                continue
+            info = os.path.join(root, child)
+            text = _read_text(os.path.join(info, "entry_points.txt"))
+            if not text or header not in text:
+                continue
+            entries = list(_group_entries(text, group))
+            if entries:
+                dist_name, version = _name_and_version(info)
+                found += [(dist_name, version, n, _EntryPoint(v)) for n, v in entries]
+    return found
+
+
+def _scan_importlib_metadata(group: str) -> list[tuple[str, str, str, Any]]:
+    """What :func:`_scan_sys_path` returns, through ``importlib_metadata`` (any finder).
+
+    The ``importlib-metadata`` backport gives the same behaviour on every Python version.
+    """
+    from importlib_metadata import distributions
+
+    found: list[tuple[str, str, str, Any]] = []
+    for dist in distributions():
+        entries = [ep for ep in dist.entry_points if ep.group == group]
+        if entries:
+            dist_name = (dist.metadata["Name"] or "").strip()
+            found += [(dist_name, dist.version or "", ep.name, ep) for ep in entries]
+    return found
+
+
 def _discover() -> tuple[list[_Candidate], list[_Candidate]]:
     """Return (built-in, third-party) entry points of the ``tether.plugins`` group."""
-    from importlib.metadata import distributions
-
+    entries = _scan_sys_path(ENTRY_POINT_GROUP)
+    if entries is None:
+        entries = _scan_importlib_metadata(ENTRY_POINT_GROUP)
     builtins: list[_Candidate] = []
     third: list[_Candidate] = []
     seen: set[tuple[str, str]] = set()
-    for dist in distributions():
-        dist_name = (dist.metadata["Name"] or "").strip()
-        for ep in dist.entry_points:
-            if ep.group != ENTRY_POINT_GROUP:
-                continue
-            key = (dist_name.lower(), ep.name)
-            if key in seen:  # the same distribution visible twice on sys.path
-                continue
-            seen.add(key)
-            candidate = _Candidate(ep.name, ep.value, dist_name, dist.version or "", ep)
-            if dist_name.lower() == BUILTIN_DISTRIBUTION:
-                builtins.append(candidate)
-            else:
-                third.append(candidate)
+    for dist_name, version, name, entry_point in entries:
+        key = (dist_name.lower(), name)
+        if key in seen:  # the same distribution visible twice on sys.path
+            continue
+        seen.add(key)
+        candidate = _Candidate(name, entry_point.value, dist_name, version, entry_point)
+        if dist_name.lower() == BUILTIN_DISTRIBUTION:
+            builtins.append(candidate)
+        else:
+            third.append(candidate)
     third.sort(key=lambda c: (c.distribution.lower(), c.name))
     return builtins, third
 

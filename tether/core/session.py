@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.core import format as fmt
 from tether.core import format_records as rec
 from tether.core.errors import SessionFileError, TetherError
 from tether.core.jsonl_index import EntryTable
 from tether.core.paths import default_session_dir, session_file_name
-from tether.core.session_view import CURRENT, LEAF_MARKER, SessionView
+from tether.core.session_view import CURRENT, LEAF_MARKER, SessionView, bulk, is_current
 from tether.core.store import JsonlStore, LoadedSession, SessionStore
+
+if TYPE_CHECKING:
+    from tether.core.context import ContextSummary
 
 
 class Session(SessionView):
@@ -152,6 +155,31 @@ class Session(SessionView):
 
     def __repr__(self) -> str:
         return f"Session({self.session_id!r}, file={str(self.file) if self.file else None!r})"
+
+    # ---- context ------------------------------------------------------------------------------
+
+    def context_summary(self, leaf_id: Any = CURRENT) -> ContextSummary:
+        """The counts and settings of :meth:`build_context` (messages, LLM messages, thinking
+        level, model) without building it: the entries are parsed one at a time and not kept,
+        so a 100k-entry branch costs no more memory than its index."""
+        from tether.core.context import ContextSummary, summarize_context
+
+        leaf = self.leaf_id if is_current(leaf_id) else leaf_id
+        if leaf is None:
+            return ContextSummary()
+
+        def compute() -> ContextSummary:
+            table = self._table
+            row = table.row_of(leaf)
+            if row is None:  # as build_context: pi falls back to the last entry
+                if not len(table):
+                    return ContextSummary()
+                row = len(table) - 1
+            rows = self._context_rows(self._path_rows(row))
+            return summarize_context(table.iter_entries(rows))
+
+        with bulk():
+            return self._stable(compute)
 
     # ---- appending ----------------------------------------------------------------------------
 

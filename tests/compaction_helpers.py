@@ -15,6 +15,23 @@ from tether.core.settings import Settings
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import SummarizeRequest, Summary
 
+# pi's checkpoint headings, in order (compaction; a branch summary has all but the last) and
+# those of a turn-prefix summary.
+PI_CHECKPOINT_HEADINGS = [
+    "## Goal",
+    "## Constraints & Preferences",
+    "## Progress",
+    "### Done",
+    "### In Progress",
+    "### Blocked",
+    "## Key Decisions",
+    "## Next Steps",
+    "## Critical Context",
+]
+PI_TURN_PREFIX_HEADINGS = ["## Original Request", "## Early Progress", "## Context for Suffix"]
+
+COMPACTION = Path(__file__).parent / "fixtures" / "compaction"
+
 CANNED = {
     "compaction": "[oracle summary]",
     "turn_prefix": "[oracle turn-prefix summary]",
@@ -60,6 +77,21 @@ def copy_fixture(source: Path, directory: Path) -> Path:
     target = directory / source.name
     shutil.copyfile(source, target)
     return target
+
+
+def pi_recording(name: str) -> dict[str, Any]:
+    """pi's recorded answers (``<name>.pi.json``) for the hand-made ``COMPACTION/<name>.jsonl``."""
+    return json.loads((COMPACTION / f"{name}.pi.json").read_text(encoding="utf-8"))
+
+
+def compact_scripted(session: Session, reserve: int, keep: int) -> tuple[Any, ScriptedSummarizer]:
+    """``compact`` with pi's ``reserve``/``keep`` budgets and a fresh :class:`ScriptedSummarizer`
+    (returned with the outcome, for its requests)."""
+    from tether.core.compaction import compact
+
+    summarizer = ScriptedSummarizer()
+    budgets = settings(reserveTokens=reserve, keepRecentTokens=keep)
+    return compact(session, hooks_with(("scripted", summarizer)), budgets), summarizer
 
 
 def pi_request_kind(request: SummarizeRequest) -> str:

@@ -4,12 +4,11 @@ plugin managers without third-party plugins, and the "file context = what was se
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from tests import store_helpers
 from tether.core.plugins import create_plugin_manager
 
 PROVIDER = "loop"
@@ -38,6 +37,13 @@ def write_home(
         }
     (home / "models.json").write_text(json.dumps({"providers": providers}))
     (home / "settings.json").write_text(json.dumps({**FAST_RETRY, **(settings or {})}))
+    return home
+
+
+def use_home(home: Path, monkeypatch: Any) -> Path:
+    """Point ``TETHER_HOME`` at ``home`` (fsync off) for the rest of the test; ``home``."""
+    monkeypatch.setenv("TETHER_HOME", str(home))
+    monkeypatch.setenv("TETHER_FSYNC", "0")
     return home
 
 
@@ -89,28 +95,21 @@ def run_tether(
     *args: str,
     home: Path,
     cwd: Path,
-    env: dict[str, str] | None = None,
+    env: dict[str, str | None] | None = None,
     stdin_text: str | None = None,
     timeout: float = 60,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m tether ARGS`` in ``cwd`` with ``TETHER_HOME=home`` (no third-party plugins);
     ``stdin_text`` is fed to stdin (else stdin is empty)."""
     full_env = {
-        **os.environ,
         "TETHER_HOME": str(home),
         "TETHER_FSYNC": "0",
         "PYTHONPATH": str(REPO),
         **NO_THIRD_PARTY,
         **(env or {}),
     }
-    return subprocess.run(
-        [sys.executable, "-m", "tether", *args],
-        cwd=cwd,
-        env=full_env,
-        input=stdin_text if stdin_text is not None else "",
-        capture_output=True,
-        text=True,
-        timeout=timeout,
+    return store_helpers.run_tether(
+        *args, cwd=cwd, env=full_env, stdin_text=stdin_text or "", timeout=timeout
     )
 
 

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,18 +45,29 @@ def counter_ids() -> Any:
 
 
 def run_tether(
-    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 60
+    *args: str,
+    cwd: Path | None = None,
+    env: Mapping[str, str | None] | None = None,
+    stdin_text: str | None = None,
+    timeout: float = 60,
 ) -> subprocess.CompletedProcess[str]:
+    """``python -m tether ARGS`` in this environment without ``TETHER_DEBUG``, with ``env`` laid
+    over it (``None`` unsets a variable); ``stdin_text`` is fed to stdin, else it is inherited."""
     full_env = dict(os.environ)
     full_env.pop("TETHER_DEBUG", None)
-    if env:
-        full_env.update(env)
+    for name, value in (env or {}).items():
+        if value is None:
+            full_env.pop(name, None)
+        else:
+            full_env[name] = value
     return subprocess.run(
         [sys.executable, "-m", "tether", *args],
         capture_output=True,
         text=True,
+        encoding="utf-8",
         cwd=cwd,
         env=full_env,
+        input=stdin_text,
         timeout=timeout,
     )
 

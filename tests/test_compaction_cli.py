@@ -7,9 +7,7 @@ timeout leaves the session file byte-for-byte unchanged and prints one line, no 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import pytest
 
 from tests.compaction_helpers import add_round, copy_fixture, new_session, records
 from tests.context_loader import GEN
+from tests.harness_helpers import run_tether
 from tests.servers import OpenAIServer
 from tether.core.session import Session
 
@@ -24,21 +23,9 @@ SUMMARY = "## Goal\nShip the parser.\n\n## Progress\n### Done\n- [x] tokenizer"
 
 
 def tether(cwd: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "TETHER_HOME": str(cwd / "home"),
-        "TETHER_FSYNC": "0",
-        "TETHER_LOAD_PLUGINS": "",  # only the built-ins: no installed example plugin interferes
-    }
-    env.pop("TETHER_DISABLE_PLUGINS", None)
-    return subprocess.run(
-        [sys.executable, "-m", "tether", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    """Only the built-ins (no installed example plugin interferes), the home in ``cwd/home``."""
+    unset = {"TETHER_DISABLE_PLUGINS": None}
+    return run_tether(*args, home=cwd / "home", cwd=cwd, env=unset, timeout=timeout)
 
 
 def project(tmp_path: Path, compaction: dict[str, Any] | None = None, models: Any = None) -> Path:

@@ -9,17 +9,19 @@ recorded answers.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.compaction_helpers import (
+    COMPACTION,
     ScriptedSummarizer,
     add_round,
+    compact_scripted,
     copy_fixture,
     hooks_with,
     new_session,
+    pi_recording,
     pi_request_kind,
     settings,
 )
@@ -30,7 +32,6 @@ from tether.core.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import Cancel, CustomCompaction
 
-COMPACTION = Path(__file__).parent / "fixtures" / "compaction"
 FIXED = {  # corpus files where tether's strategy deliberately differs (tests/test_prepare_golden)
     "g09-bash-exec": "§8.8 a cut at a bash execution is not a split turn",
     "e40-no-messages": "§8.10 nothing to compact",
@@ -61,12 +62,7 @@ def test_compaction_entry_equals_pis(name: str, tmp_path: Path) -> None:
     request = golden_request(name, "compact")
     file = copy_fixture(GEN / f"{name}.jsonl", tmp_path)
     session = Session.open(file)
-    summarizer = ScriptedSummarizer()
-    outcome = compact(
-        session,
-        hooks_with(("scripted", summarizer)),
-        settings(reserveTokens=request["reserve"], keepRecentTokens=request["keep"]),
-    )
+    outcome, summarizer = compact_scripted(session, request["reserve"], request["keep"])
     assert outcome.status == "compacted", outcome.reason
     ours, theirs = outcome.entry, expected["appendedEntry"]
     assert ours is not None
@@ -90,18 +86,13 @@ def test_compaction_entry_equals_pis(name: str, tmp_path: Path) -> None:
 def test_nothing_to_compact_makes_no_model_call(tmp_path: Path) -> None:
     """§8.10: pi asks the model to summarize an empty conversation and writes the result."""
     name = "fix10-nothing-to-compact"
-    pi = json.loads((COMPACTION / f"{name}.pi.json").read_text(encoding="utf-8"))
+    pi = pi_recording(name)
     assert pi["compact"]["appendedEntry"]["type"] == "compaction"  # pi: an entry anyway
     assert pi["compact"]["requests"], "pi made a summarization request"
     file = copy_fixture(COMPACTION / f"{name}.jsonl", tmp_path)
     before = file.read_bytes()
-    summarizer = ScriptedSummarizer()
     params = pi["params"]
-    outcome = compact(
-        Session.open(file),
-        hooks_with(("scripted", summarizer)),
-        settings(reserveTokens=params["reserve"], keepRecentTokens=params["keep"]),
-    )
+    outcome, summarizer = compact_scripted(Session.open(file), params["reserve"], params["keep"])
     assert outcome.status == "nothing" and "Nothing to compact" in outcome.reason
     assert summarizer.requests == []
     assert file.read_bytes() == before
@@ -110,18 +101,13 @@ def test_nothing_to_compact_makes_no_model_call(tmp_path: Path) -> None:
 def test_repeated_split_turn_keeps_previous_summary(tmp_path: Path) -> None:
     """§8.9: pi replaces the history by "No prior history." and loses the previous summary."""
     name = "fix09-repeated-split-turn"
-    pi = json.loads((COMPACTION / f"{name}.pi.json").read_text(encoding="utf-8"))
+    pi = pi_recording(name)
     pi_summary = pi["compact"]["result"]["summary"]
     assert pi_summary.startswith(NO_PRIOR_HISTORY + SPLIT_TURN_SEPARATOR)
     previous = pi["prepare"]["preparation"]["previousSummary"]
     file = copy_fixture(COMPACTION / f"{name}.jsonl", tmp_path)
-    summarizer = ScriptedSummarizer()
     params = pi["params"]
-    outcome = compact(
-        Session.open(file),
-        hooks_with(("scripted", summarizer)),
-        settings(reserveTokens=params["reserve"], keepRecentTokens=params["keep"]),
-    )
+    outcome, summarizer = compact_scripted(Session.open(file), params["reserve"], params["keep"])
     assert outcome.entry is not None
     ours = outcome.entry["summary"]
     kept_part = previous.split("\n\n<read-files>")[0]  # without its old file lists

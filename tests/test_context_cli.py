@@ -11,24 +11,19 @@ import time
 from pathlib import Path
 
 from tests.context_loader import GEN, golden, load_entries
+from tests.harness_helpers import NO_THIRD_PARTY
+from tests.store_helpers import run_tether
 from tether.core.context import build_session_context
 
 BRANCHED = GEN / "g16-branched.jsonl"
 SMALL = GEN / "g01-tiny-linear.jsonl"
 
 # pi parity is about the built-ins: installed third-party plugins (e.g. a context hook) stay off
-BUILTINS_ONLY = {**os.environ, "TETHER_LOAD_PLUGINS": ""}
+BUILTINS_ONLY = {**os.environ, **NO_THIRD_PARTY}
 
 
 def tether(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tether", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-        env=BUILTINS_ONLY,
-    )
+    return run_tether(*args, env=NO_THIRD_PARTY)
 
 
 def context_json(*args: str) -> dict:

@@ -8,16 +8,16 @@ from a temporary copy (migration rewrites the file).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.context_loader import GEN, fixture_names, golden, load_entries
+from tests.harness_helpers import NO_THIRD_PARTY
+from tests.store_helpers import run_tether
 from tether.core.context import build_context_from_path, build_session_context, convert_to_llm
 
 NAMES = fixture_names()
@@ -29,9 +29,6 @@ CLI_NAMES = [
     "g23-compaction-split-turn",
     "e37-malformed-lines",
 ]
-
-# pi parity is about the built-ins: installed third-party plugins (e.g. a context hook) stay off
-BUILTINS_ONLY = {**os.environ, "TETHER_LOAD_PLUGINS": ""}
 
 
 def test_the_corpus_is_complete() -> None:
@@ -86,14 +83,9 @@ def test_legacy_context_through_session_matches_pi(name: str, tmp_path: Path) ->
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tether", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-        env=BUILTINS_ONLY,
-    )
+    """pi parity is about the built-ins: installed third-party plugins (e.g. a context hook)
+    stay off."""
+    return run_tether(*args, env=NO_THIRD_PARTY)
 
 
 @pytest.mark.parametrize("name", CLI_NAMES)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness_helpers import open_harness, plugin_manager, read_entries, write_home
+from tests.harness_helpers import open_harness, plugin_manager, read_entries, use_home, write_home
 from tests.servers import ToolCall
 from tether.core.session import Session
 
@@ -24,9 +24,7 @@ def expected_anthropic_messages(file: Path, model) -> list:
 
 
 def test_anthropic_multi_turn_with_tools_and_retry(anthropic_server, tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    monkeypatch.setenv("TETHER_HOME", str(home))
-    monkeypatch.setenv("TETHER_FSYNC", "0")
+    home = use_home(tmp_path / "home", monkeypatch)
     project = tmp_path / "project"
     project.mkdir()
     (project / "todo.md").write_text("- ship it\n")

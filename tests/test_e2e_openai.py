@@ -17,6 +17,7 @@ from tests.harness_helpers import (
     open_harness,
     plugin_manager,
     read_entries,
+    use_home,
     write_home,
 )
 from tests.servers import ToolCall, Usage
@@ -27,10 +28,7 @@ MODEL = "loop/test-model"
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("TETHER_HOME", str(home))
-    monkeypatch.setenv("TETHER_FSYNC", "0")
-    return home
+    return use_home(tmp_path / "home", monkeypatch)
 
 
 @pytest.fixture

@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from tests.harness_helpers import open_harness, plugin_manager, read_entries, write_home
+from tests.harness_helpers import (
+    open_harness,
+    plugin_manager,
+    read_entries,
+    use_home,
+    write_home,
+)
 from tether.core.harness import Harness
 from tether.core.session import Session
 from tether.hookspecs import hookimpl
@@ -20,10 +26,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "pi" / "gen"
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = write_home(tmp_path / "home")
-    monkeypatch.setenv("TETHER_HOME", str(home))
-    monkeypatch.setenv("TETHER_FSYNC", "0")
-    return home
+    return use_home(write_home(tmp_path / "home"), monkeypatch)
 
 
 def script(monkeypatch: pytest.MonkeyPatch, *steps: Any) -> None:

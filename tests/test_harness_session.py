@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness_helpers import open_harness, plugin_manager, read_entries, write_home
+from tests.harness_helpers import (
+    open_harness,
+    plugin_manager,
+    read_entries,
+    use_home,
+    write_home,
+)
 from tests.test_harness import FAUX, FIXTURES, Recorder, script, sent
 from tether.core.harness import Harness
 from tether.core.session import Session
@@ -18,10 +24,7 @@ from tether.hookspecs import hookimpl
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = write_home(tmp_path / "home")
-    monkeypatch.setenv("TETHER_HOME", str(home))
-    monkeypatch.setenv("TETHER_FSYNC", "0")
-    return home
+    return use_home(write_home(tmp_path / "home"), monkeypatch)
 
 
 def test_resume_restores_model_and_thinking(home, tmp_path):

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
 from tests.servers import OpenAIServer
 from tether.builtin_plugins import llm_summarizer, offline_summarizer
 from tether.builtin_plugins._serialize import serialize_conversation
@@ -167,10 +168,7 @@ def test_history_request_matches_pis_structure(setup: Setup) -> None:
     )
     assert golden_previous is None
     assert headings(instructions) == headings(golden_instructions)
-    assert headings(instructions) == [
-        "## Goal", "## Constraints & Preferences", "## Progress", "### Done", "### In Progress",
-        "### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context",
-    ]  # fmt: skip
+    assert headings(instructions) == PI_CHECKPOINT_HEADINGS
     assert golden["systemPrompt"] != SYSTEM_PROMPT  # our own wording, same role
     assert instructions != golden_instructions
 
@@ -200,9 +198,7 @@ def test_turn_prefix_and_branch_requests(setup: Setup) -> None:
     golden, _ = golden_request("turnPrefix")
     ours = split_user_text(setup.user_text())[2]
     theirs = split_user_text(golden["messages"][0]["content"][0]["text"])[2]
-    assert headings(ours) == headings(theirs) == [
-        "## Original Request", "## Early Progress", "## Context for Suffix",
-    ]  # fmt: skip
+    assert headings(ours) == headings(theirs) == PI_TURN_PREFIX_HEADINGS
     branch = setup.request(kind="branch", max_tokens=BRANCH_MAX_TOKENS)
     assert setup.hooks.summarize(branch).text == "branch summary"
     assert setup.server.last_request.body["max_tokens"] == 2048

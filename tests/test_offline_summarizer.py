@@ -9,23 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
 from tether.builtin_plugins._offline_sections import parse_summary
 from tether.builtin_plugins.offline_summarizer import offline_summary
 from tether.core.hooks import Hooks
 from tether.core.plugins import create_plugin_manager
 from tether.hookspecs.events import SummarizeRequest
 
-SECTIONS = [
-    "## Goal",
-    "## Constraints & Preferences",
-    "## Progress",
-    "### Done",
-    "### In Progress",
-    "### Blocked",
-    "## Key Decisions",
-    "## Next Steps",
-    "## Critical Context",
-]
 TRACEBACK = (
     "Traceback (most recent call last):\n"
     '  File "src/app/loader.py", line 42, in load_config\n'
@@ -100,7 +90,7 @@ def summarize(messages: list[dict[str, Any]], **fields: Any) -> str:
 
 def test_sections_in_pis_order() -> None:
     text = summarize(session())
-    assert re.findall(r"^#{2,3} .+$", text, flags=re.MULTILINE) == SECTIONS
+    assert re.findall(r"^#{2,3} .+$", text, flags=re.MULTILINE) == PI_CHECKPOINT_HEADINGS
 
 
 def test_goal_and_verbatim_constraints() -> None:
@@ -197,7 +187,7 @@ def test_update_mode_keeps_every_previous_item() -> None:
         assert item in text, item
     assert "<read-files>" not in text  # the caller re-appends the cumulative file lists
     again = summarize([user("Thanks.")], previous_summary=text)
-    for heading in SECTIONS:
+    for heading in PI_CHECKPOINT_HEADINGS:
         if heading != "## Progress":  # its content is the three ### subsections
             assert section(again, heading).strip(), heading
     assert parse_summary(again).done == parse_summary(text).done
@@ -217,11 +207,9 @@ def test_summaries_inside_the_messages_are_merged() -> None:
 
 def test_turn_prefix_and_branch_layouts() -> None:
     prefix = summarize(session(), kind="turn_prefix", max_tokens=8192)
-    assert re.findall(r"^## .+$", prefix, flags=re.MULTILINE) == [
-        "## Original Request", "## Early Progress", "## Context for Suffix",
-    ]  # fmt: skip
+    assert re.findall(r"^## .+$", prefix, flags=re.MULTILINE) == PI_TURN_PREFIX_HEADINGS
     branch = summarize(session(), kind="branch", max_tokens=2048)
-    assert re.findall(r"^#{2,3} .+$", branch, flags=re.MULTILINE) == SECTIONS[:-1]
+    assert re.findall(r"^#{2,3} .+$", branch, flags=re.MULTILINE) == PI_CHECKPOINT_HEADINGS[:-1]
 
 
 def test_stays_within_the_output_budget() -> None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import io
-import os
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from tests.plugin_fakes import (
     COUNTING_PLUGIN,
     write_distribution,
 )
+from tests.store_helpers import run_tether
 from tether.core import plugins as plugins_module
 from tether.core.hooks import Hooks
 from tether.core.plugins import PluginError, create_plugin_manager
@@ -134,15 +133,7 @@ def test_programmatic_plugins_register_after_entry_points() -> None:
 
 
 def _run_cli(args: list[str], site: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {**os.environ, "PYTHONPATH": str(site), **env}
-    environ.pop("TETHER_LOAD_PLUGINS", None)
-    return subprocess.run(
-        [sys.executable, "-m", "tether", *args],
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=60,
-    )
+    return run_tether(*args, env={"PYTHONPATH": str(site), "TETHER_LOAD_PLUGINS": None, **env})
 
 
 def test_cli_lists_blocks_and_reports_plugins(fake_site: Path) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.compaction_helpers import COMPACTION, pi_recording
 from tests.context_loader import (
     GEN,
     fixture_names,
@@ -31,7 +32,6 @@ from tether.core.context import path_to_root
 from tether.core.file_tracking import file_lists
 from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
 
-COMPACTION = Path(__file__).parent / "fixtures" / "compaction"
 NAMES = fixture_names()
 FIXED = {
     "g09-bash-exec": "§8.8 a cut at a bash execution is not a split turn",
@@ -150,12 +150,8 @@ def test_fix_8_bash_cut_is_not_a_split_turn_on_corpus_file() -> None:
     assert {**ours, "isSplitTurn": True} == pi
 
 
-def _recorded(name: str) -> dict[str, Any]:
-    return json.loads((COMPACTION / f"{name}.pi.json").read_text(encoding="utf-8"))
-
-
 def _prepare_fixture(name: str, *, pi_quirks: bool = False) -> Any:
-    params = _recorded(name)["params"]
+    params = pi_recording(name)["params"]
     settings = CompactionSettings(
         reserve_tokens=params["reserve"], keep_recent_tokens=params["keep"]
     )
@@ -169,11 +165,12 @@ def test_fix_8_bookkeeping_before_user_message_is_not_a_split_turn() -> None:
     the cut onto the model change, calls it a split turn and summarizes the whole previous turn
     with the turn-prefix prompt; tether summarizes it as ordinary history."""
     name = "fix08-bookkeeping-before-user"
-    pi = pi_fields(_recorded(name)["prepare"])
+    recorded = pi_recording(name)
+    pi = pi_fields(recorded["prepare"])
     assert as_pi_fields(_prepare_fixture(name, pi_quirks=True)) == pi
     ours = as_pi_fields(_prepare_fixture(name))
     assert pi["isSplitTurn"] is True and len(pi["turnPrefixEntryIds"]) == 4
-    assert [r["kind"] for r in _recorded(name)["compact"]["requests"]] == ["summary", "turnPrefix"]
+    assert [r["kind"] for r in recorded["compact"]["requests"]] == ["summary", "turnPrefix"]
     assert ours["isSplitTurn"] is False and ours["turnPrefixEntryIds"] == []
     assert ours["firstKeptEntryId"] == pi["firstKeptEntryId"]
     assert ours["summarizedEntryIds"] == pi["summarizedEntryIds"] + pi["turnPrefixEntryIds"]
@@ -192,7 +189,7 @@ def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
     from tether.hookspecs.events import SummarizeRequest, Summary
 
     name = "fix09-repeated-split-turn"
-    recorded = _recorded(name)
+    recorded = pi_recording(name)
     ours = _prepare_fixture(name)
     assert as_pi_fields(ours) == pi_fields(recorded["prepare"])  # the same preparation
     assert ours.is_split_turn and ours.messages_to_summarize == [] and ours.previous_summary
@@ -230,7 +227,7 @@ def test_fix_10_nothing_to_compact_on_a_small_session() -> None:
     """§8.10: everything fits in keepRecentTokens. pi still prepares (zero messages) and asks
     the model to summarize an empty conversation; tether answers "nothing to compact"."""
     name = "fix10-nothing-to-compact"
-    recorded = _recorded(name)
+    recorded = pi_recording(name)
     pi = pi_fields(recorded["prepare"])
     assert (
         pi["reason"] is None and pi["messagesToSummarize"] == [] and pi["turnPrefixMessages"] == []

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from tether.builtin_plugins._filewalk import compile_glob, walk
-from tether.builtin_plugins._paths import optional_int, require_str, resolve_to_cwd
-from tether.builtin_plugins._truncate import (
-    DEFAULT_MAX_BYTES,
-    NO_LINE_LIMIT,
-    format_size,
-    truncate_head,
+from tether.builtin_plugins._listing import REFINE, limit_notice, listing_result
+from tether.builtin_plugins._paths import (
+    optional_int,
+    require_directory,
+    require_str,
+    resolve_to_cwd,
 )
+from tether.builtin_plugins._truncate import DEFAULT_MAX_BYTES
 from tether.core.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 DEFAULT_LIMIT = 1000
@@ -57,10 +57,7 @@ def run_find(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
     search = resolve_to_cwd(require_str(args, "path", default=".") or ".", ctx.cwd)
     raw_limit = optional_int(args, "limit")
     limit = max(1, DEFAULT_LIMIT if raw_limit is None else raw_limit)
-    if not os.path.exists(search):
-        raise ToolError(f"Path not found: {search}")
-    if not os.path.isdir(search):
-        raise ToolError(f"Not a directory: {search}")
+    require_directory(search)
     regex, target = _matcher(pattern)
 
     results: list[str] = []
@@ -75,19 +72,8 @@ def run_find(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
 
     if not results:
         return ToolResult.text("No files found matching pattern")
-    cut = truncate_head("\n".join(results), max_lines=NO_LINE_LIMIT)
-    notices: list[str] = []
-    details: dict[str, Any] = {}
-    if len(results) >= limit:
-        notices.append(
-            f"{limit} results limit reached. Use limit={limit * 2} for more, or refine pattern"
-        )
-        details["resultLimitReached"] = limit
-    if cut.truncated:
-        notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-        details["truncation"] = cut.to_json()
-    text = cut.content + (f"\n\n[{'. '.join(notices)}]" if notices else "")
-    return ToolResult.text(text, details=details or None)
+    reached = limit_notice(limit, "results", "resultLimitReached", REFINE)
+    return listing_result(results, reached if len(results) >= limit else None)
 
 
 def make_find_tool() -> FunctionTool:

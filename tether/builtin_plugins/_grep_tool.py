@@ -8,13 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from tether.builtin_plugins._filewalk import compile_glob, walk
+from tether.builtin_plugins._listing import REFINE, limit_notice, listing_result
 from tether.builtin_plugins._paths import optional_int, require_str, resolve_to_cwd
 from tether.builtin_plugins._truncate import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
-    NO_LINE_LIMIT,
-    format_size,
-    truncate_head,
     truncate_line,
 )
 from tether.core.tools import FunctionTool, ToolContext, ToolError, ToolResult
@@ -144,24 +142,15 @@ def run_grep(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
 
     if matches == 0:
         return ToolResult.text("No matches found")
-    cut = truncate_head("\n".join(out), max_lines=NO_LINE_LIMIT)
-    notices: list[str] = []
-    details: dict[str, Any] = {}
-    if matches >= limit:
-        notices.append(
-            f"{limit} matches limit reached. Use limit={limit * 2} for more, or refine pattern"
-        )
-        details["matchLimitReached"] = limit
-    if cut.truncated:
-        notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-        details["truncation"] = cut.to_json()
-    if cut_lines:
-        notices.append(
-            f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines"
-        )
-        details["linesTruncated"] = True
-    text = cut.content + (f"\n\n[{'. '.join(notices)}]" if notices else "")
-    return ToolResult.text(text, details=details or None)
+    reached = limit_notice(limit, "matches", "matchLimitReached", REFINE)
+    long_lines = (
+        f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines",
+        "linesTruncated",
+        True,
+    )
+    return listing_result(
+        out, reached if matches >= limit else None, long_lines if cut_lines else None
+    )
 
 
 def make_grep_tool() -> FunctionTool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tether.builtin_plugins._paths import optional_int, require_str, resolve_to_cwd
-from tether.builtin_plugins._truncate import (
-    DEFAULT_MAX_BYTES,
-    NO_LINE_LIMIT,
-    format_size,
-    truncate_head,
+from tether.builtin_plugins._listing import limit_notice, listing_result
+from tether.builtin_plugins._paths import (
+    optional_int,
+    require_directory,
+    require_str,
+    resolve_to_cwd,
 )
+from tether.builtin_plugins._truncate import DEFAULT_MAX_BYTES
 from tether.core.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 DEFAULT_LIMIT = 500
@@ -41,10 +42,7 @@ def run_ls(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolRes
     limit = DEFAULT_LIMIT if raw_limit is None else raw_limit
     if ctx.signal.aborted:
         raise ToolError("Operation aborted")
-    if not os.path.exists(directory):
-        raise ToolError(f"Path not found: {directory}")
-    if not os.path.isdir(directory):
-        raise ToolError(f"Not a directory: {directory}")
+    require_directory(directory)
     try:
         names = os.listdir(directory)
     except OSError as exc:
@@ -66,17 +64,8 @@ def run_ls(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolRes
 
     if not entries:
         return ToolResult.text("(empty directory)")
-    cut = truncate_head("\n".join(entries), max_lines=NO_LINE_LIMIT)
-    notices: list[str] = []
-    details: dict[str, Any] = {}
-    if limit_reached:
-        notices.append(f"{limit} entries limit reached. Use limit={limit * 2} for more")
-        details["entryLimitReached"] = limit
-    if cut.truncated:
-        notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-        details["truncation"] = cut.to_json()
-    text = cut.content + (f"\n\n[{'. '.join(notices)}]" if notices else "")
-    return ToolResult.text(text, details=details or None)
+    reached = limit_notice(limit, "entries", "entryLimitReached")
+    return listing_result(entries, reached if limit_reached else None)
 
 
 def make_ls_tool() -> FunctionTool:

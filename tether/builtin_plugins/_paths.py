@@ -54,6 +54,14 @@ def resolve_read_path(path: str, cwd: str) -> str:
     return resolved
 
 
+def require_directory(path: str) -> None:
+    """Raise the :class:`ToolError` pi gives when ``path`` is missing or not a directory."""
+    if not os.path.exists(path):
+        raise ToolError(f"Path not found: {path}")
+    if not os.path.isdir(path):
+        raise ToolError(f"Not a directory: {path}")
+
+
 def require_str(args: dict[str, Any], name: str, *, default: str | None = None) -> str:
     """A string argument, or a :class:`ToolError` naming it."""
     value = args.get(name, default)

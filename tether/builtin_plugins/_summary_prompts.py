@@ -47,45 +47,60 @@ _CRITICAL = """
 - {critical}
 """
 
-HISTORY_INSTRUCTIONS = (
+
+def _checkpoint_instructions(
+    task: str, answer_with: str, *, critical: str | None = None, **placeholders: str
+) -> str:
+    """``task``, then pi's checkpoint sections (with Critical Context when ``critical``)."""
+    sections = _CHECKPOINT_LAYOUT.format(**placeholders)
+    if critical is not None:
+        sections += _CRITICAL.format(critical=critical)
+    return (
+        f"{task}\n\n{answer_with}, headings spelled exactly as shown:\n\n{sections}"
+        f"\nBe brief in every section. {_EXACT}"
+    )
+
+
+def _turn_prefix_sections(progress: str) -> str:
+    """pi's three turn-prefix sections; ``progress`` is the Early Progress placeholder."""
+    return (
+        "## Original Request\n[What the user asked for in this turn]\n\n"
+        f"## Early Progress\n- [{progress}]\n\n"
+        "## Context for Suffix\n- [Facts needed to make sense of the kept recent work]\n\n"
+    )
+
+
+HISTORY_INSTRUCTIONS = _checkpoint_instructions(
     "Condense the transcript above into a checkpoint that a different assistant will read to "
     "pick the work up where it stopped. That assistant sees only this checkpoint and the most "
-    "recent messages, so keep everything it needs to continue.\n\n"
-    "Answer with these sections, headings spelled exactly as shown:\n\n"
-    + _CHECKPOINT_LAYOUT.format(
-        goal="[The outcome the user wants; several lines if the session covered several tasks]",
-        constraints='[Rules, requirements and preferences the user stated, or "(none)"]',
-        done="[Finished work and changes]",
-        in_progress="[Work that was under way]",
-        blocked="[Problems that stop progress, if any]",
-        decision="[Why it was made]",
-        next_steps="[What to do next, in order]",
-    )
-    + _CRITICAL.format(
-        critical='[Facts, data and references the work cannot continue without, or "(none)"]'
-    )
-    + f"\nBe brief in every section. {_EXACT}"
+    "recent messages, so keep everything it needs to continue.",
+    "Answer with these sections",
+    critical='[Facts, data and references the work cannot continue without, or "(none)"]',
+    goal="[The outcome the user wants; several lines if the session covered several tasks]",
+    constraints='[Rules, requirements and preferences the user stated, or "(none)"]',
+    done="[Finished work and changes]",
+    in_progress="[Work that was under way]",
+    blocked="[Problems that stop progress, if any]",
+    decision="[Why it was made]",
+    next_steps="[What to do next, in order]",
 )
 
-UPDATE_INSTRUCTIONS = (
+UPDATE_INSTRUCTIONS = _checkpoint_instructions(
     "The transcript above holds only the messages that came AFTER the checkpoint given in "
     "<previous-summary>. Write the new checkpoint by folding them into it:\n"
     "- keep every fact of the previous checkpoint unless the new messages make it obsolete;\n"
     "- add the new progress, decisions and context;\n"
     "- move items from In Progress to Done once they are finished;\n"
-    "- rewrite Next Steps for the state the work is in now.\n\n"
-    "Answer with the same sections, headings spelled exactly as shown:\n\n"
-    + _CHECKPOINT_LAYOUT.format(
-        goal="[The goals so far, plus any new ones]",
-        constraints="[Earlier ones kept, new ones added]",
-        done="[Earlier finished items and the newly finished ones]",
-        in_progress="[What is under way now]",
-        blocked="[Blockers that still hold; drop the resolved ones]",
-        decision="[Why it was made] (earlier decisions kept)",
-        next_steps="[What to do next, given the current state]",
-    )
-    + _CRITICAL.format(critical="[Earlier context kept, new context added]")
-    + f"\nBe brief in every section. {_EXACT}"
+    "- rewrite Next Steps for the state the work is in now.",
+    "Answer with the same sections",
+    critical="[Earlier context kept, new context added]",
+    goal="[The goals so far, plus any new ones]",
+    constraints="[Earlier ones kept, new ones added]",
+    done="[Earlier finished items and the newly finished ones]",
+    in_progress="[What is under way now]",
+    blocked="[Blockers that still hold; drop the resolved ones]",
+    decision="[Why it was made] (earlier decisions kept)",
+    next_steps="[What to do next, given the current state]",
 )
 
 TURN_PREFIX_INSTRUCTIONS = (
@@ -93,37 +108,30 @@ TURN_PREFIX_INSTRUCTIONS = (
     "The end of that turn (the most recent work) stays in the context word for word; this "
     "beginning is replaced by your summary. Write what a reader of the kept end needs to know "
     "from the beginning:\n\n"
-    "## Original Request\n[What the user asked for in this turn]\n\n"
-    "## Early Progress\n- [Work done and decisions taken in this beginning]\n\n"
-    "## Context for Suffix\n- [Facts needed to make sense of the kept recent work]\n\n"
-    f"Keep it short: only what the kept part depends on. {_EXACT}"
+    + _turn_prefix_sections("Work done and decisions taken in this beginning")
+    + f"Keep it short: only what the kept part depends on. {_EXACT}"
 )
 
 TURN_PREFIX_UPDATE_INSTRUCTIONS = (
     "The transcript above continues the beginning of a long turn whose earlier part is "
     "summarized in <previous-summary>. Fold it into that summary, keeping its facts, with the "
     "same three sections, headings spelled exactly as shown:\n\n"
-    "## Original Request\n[What the user asked for in this turn]\n\n"
-    "## Early Progress\n- [Work done and decisions taken so far]\n\n"
-    "## Context for Suffix\n- [Facts needed to make sense of the kept recent work]\n\n"
-    f"Keep it short. {_EXACT}"
+    + _turn_prefix_sections("Work done and decisions taken so far")
+    + f"Keep it short. {_EXACT}"
 )
 
-BRANCH_INSTRUCTIONS = (
+BRANCH_INSTRUCTIONS = _checkpoint_instructions(
     "The transcript above is a branch of the conversation that the user is now leaving. "
     "Summarize it so that whoever comes back to it later knows what was tried and how far it "
-    "got.\n\n"
-    "Answer with these sections, headings spelled exactly as shown:\n\n"
-    + _CHECKPOINT_LAYOUT.format(
-        goal="[What the user was trying to achieve in this branch]",
-        constraints='[Rules, requirements and preferences the user stated, or "(none)"]',
-        done="[Finished work and changes]",
-        in_progress="[Work started but not finished]",
-        blocked="[Problems that stopped progress, if any]",
-        decision="[Why it was made]",
-        next_steps="[What would continue this work]",
-    )
-    + f"\nBe brief in every section. {_EXACT}"
+    "got.",
+    "Answer with these sections",
+    goal="[What the user was trying to achieve in this branch]",
+    constraints='[Rules, requirements and preferences the user stated, or "(none)"]',
+    done="[Finished work and changes]",
+    in_progress="[Work started but not finished]",
+    blocked="[Problems that stopped progress, if any]",
+    decision="[Why it was made]",
+    next_steps="[What would continue this work]",
 )
 
 BRANCH_UPDATE_INSTRUCTIONS = (
@@ -141,18 +149,6 @@ INSTRUCTIONS: dict[str, str] = {
     "branchSummary": BRANCH_INSTRUCTIONS,
     "updateBranchSummary": BRANCH_UPDATE_INSTRUCTIONS,
 }
-
-SECTION_HEADINGS = (
-    "## Goal",
-    "## Constraints & Preferences",
-    "## Progress",
-    "### Done",
-    "### In Progress",
-    "### Blocked",
-    "## Key Decisions",
-    "## Next Steps",
-    "## Critical Context",
-)
 
 
 def prompt_kind(request_kind: str, *, update: bool) -> str:
@@ -185,7 +181,6 @@ def user_text(conversation: str, instructions: str, previous_summary: str | None
 
 __all__ = [
     "INSTRUCTIONS",
-    "SECTION_HEADINGS",
     "SYSTEM_PROMPT",
     "instructions_for",
     "prompt_kind",

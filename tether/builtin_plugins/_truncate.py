@@ -79,49 +79,6 @@ def _untouched(content: str, lines: int, size: int, max_lines: int, max_bytes: i
     )
 
 
-def truncate_head(
-    content: str, *, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
-) -> Truncation:
-    """Keep the first lines that fit both limits (for file reads)."""
-    total_bytes = utf8_len(content)
-    lines = content.split("\n")
-    total_lines = len(lines)
-    if total_lines <= max_lines and total_bytes <= max_bytes:
-        return _untouched(content, total_lines, total_bytes, max_lines, max_bytes)
-    if utf8_len(lines[0]) > max_bytes:
-        return Truncation(
-            "", True, "bytes", total_lines, total_bytes, 0, 0, False, True, max_lines, max_bytes
-        )
-    kept: list[str] = []
-    used = 0
-    truncated_by: Literal["lines", "bytes"] = "lines"
-    for index, line in enumerate(lines):
-        if index >= max_lines:
-            break
-        size = utf8_len(line) + (1 if index > 0 else 0)
-        if used + size > max_bytes:
-            truncated_by = "bytes"
-            break
-        kept.append(line)
-        used += size
-    if len(kept) >= max_lines and used <= max_bytes:
-        truncated_by = "lines"
-    out = "\n".join(kept)
-    return Truncation(
-        out,
-        True,
-        truncated_by,
-        total_lines,
-        total_bytes,
-        len(kept),
-        utf8_len(out),
-        False,
-        False,
-        max_lines,
-        max_bytes,
-    )
-
-
 def _tail_bytes(line: str, max_bytes: int) -> str:
     """The last ``max_bytes`` bytes of ``line``, starting on a UTF-8 character boundary."""
     raw = line.encode("utf-8", "surrogatepass")
@@ -133,26 +90,28 @@ def _tail_bytes(line: str, max_bytes: int) -> str:
     return raw[start:].decode("utf-8", "surrogatepass")
 
 
-def truncate_tail(
-    content: str, *, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
-) -> Truncation:
-    """Keep the last lines that fit both limits (for command output: errors live at the end)."""
+def _truncate(content: str, max_lines: int, max_bytes: int, *, from_end: bool) -> Truncation:
+    """pi's ``truncateHead`` (``from_end=False``) and ``truncateTail`` in one walk."""
     total_bytes = utf8_len(content)
     lines = content.split("\n")
     total_lines = len(lines)
     if total_lines <= max_lines and total_bytes <= max_bytes:
         return _untouched(content, total_lines, total_bytes, max_lines, max_bytes)
+    if not from_end and utf8_len(lines[0]) > max_bytes:
+        return Truncation(
+            "", True, "bytes", total_lines, total_bytes, 0, 0, False, True, max_lines, max_bytes
+        )
     kept: list[str] = []
     used = 0
     truncated_by: Literal["lines", "bytes"] = "lines"
     partial = False
-    for line in reversed(lines):
+    for line in reversed(lines) if from_end else lines:
         if len(kept) >= max_lines:
             break
         size = utf8_len(line) + (1 if kept else 0)
         if used + size > max_bytes:
             truncated_by = "bytes"
-            if not kept:
+            if not kept:  # only a tail gets here: a head's too-long first line returned above
                 cut = _tail_bytes(line, max_bytes)
                 kept.append(cut)
                 used = utf8_len(cut)
@@ -162,7 +121,8 @@ def truncate_tail(
         used += size
     if len(kept) >= max_lines and used <= max_bytes:
         truncated_by = "lines"
-    kept.reverse()
+    if from_end:
+        kept.reverse()
     out = "\n".join(kept)
     return Truncation(
         out,
@@ -177,6 +137,20 @@ def truncate_tail(
         max_lines,
         max_bytes,
     )
+
+
+def truncate_head(
+    content: str, *, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
+) -> Truncation:
+    """Keep the first lines that fit both limits (for file reads)."""
+    return _truncate(content, max_lines, max_bytes, from_end=False)
+
+
+def truncate_tail(
+    content: str, *, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
+) -> Truncation:
+    """Keep the last lines that fit both limits (for command output: errors live at the end)."""
+    return _truncate(content, max_lines, max_bytes, from_end=True)
 
 
 def truncate_line(line: str, max_chars: int = GREP_MAX_LINE_LENGTH) -> tuple[str, bool]:

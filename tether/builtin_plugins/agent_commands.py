@@ -13,7 +13,9 @@ configuration and no network.
 
 from __future__ import annotations
 
+import inspect
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -46,16 +48,38 @@ ThinkingOpt = Annotated[
     typer.Option("--thinking", help="off, minimal, low, medium, high or xhigh."),
 ]
 
+# The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
+# ``_agent_setup.SessionOptions``).
+SESSION_PARAMETERS = tuple(
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option)
+    for name, option, default in (
+        ("continue_recent", ContinueOpt, False),
+        ("resume", ResumeOpt, False),
+        ("session", SessionOpt, None),
+        ("fork", ForkOpt, None),
+        ("no_session", NoSessionOpt, False),
+        ("name", NameOpt, None),
+        ("provider", ProviderOpt, None),
+        ("model", ModelOpt, None),
+        ("thinking", ThinkingOpt, None),
+    )
+)
+
+
+def with_session_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Declare :data:`SESSION_PARAMETERS` as ``command``'s last CLI parameters, in place of
+    its ``**session_options``, which receives them."""
+    own = inspect.signature(command, eval_str=True).parameters.values()
+    kept = [p for p in own if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    command.__signature__ = inspect.Signature([*kept, *SESSION_PARAMETERS])
+    return command
+
 
 def _plugin_manager(ctx: typer.Context) -> Any:
-    """The app's plugin manager. ``tether`` without a command reaches ``chat`` through the
-    kernel's default-command path, which starts a fresh context without it: build one then."""
-    if ctx.obj is not None:
-        return ctx.obj
-    raise RuntimeError("no plugin manager on the context")
-    from tether.core.plugins import create_plugin_manager
-
-    return create_plugin_manager()
+    """The app's plugin manager: the kernel puts it on every context it creates."""
+    if ctx.obj is None:
+        raise RuntimeError("no plugin manager on the command context")
+    return ctx.obj
 
 
 def _options(**values: Any) -> Any:
@@ -100,62 +124,26 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
 @hookimpl
 def register_commands(app: Any) -> None:
     @app.command("chat")
+    @with_session_options
     def chat(
         ctx: typer.Context,
         prompt: Annotated[str | None, typer.Argument(help="A first prompt.")] = None,
-        continue_recent: ContinueOpt = False,
-        resume: ResumeOpt = False,
-        session: SessionOpt = None,
-        fork: ForkOpt = None,
-        no_session: NoSessionOpt = False,
-        name: NameOpt = None,
-        provider: ProviderOpt = None,
-        model: ModelOpt = None,
-        thinking: ThinkingOpt = None,
+        **session_options: Any,
     ) -> None:
         """Chat with the agent in this project (the default command)."""
         from tether.builtin_plugins._agent_chat import run_chat
 
-        options = _options(
-            continue_recent=continue_recent,
-            resume=resume,
-            session=session,
-            fork=fork,
-            no_session=no_session,
-            name=name,
-            provider=provider,
-            model=model,
-            thinking=thinking,
-        )
-        run_chat(_plugin_manager(ctx), options, prompt)
+        run_chat(_plugin_manager(ctx), _options(**session_options), prompt)
 
     @app.command("run")
+    @with_session_options
     def run(
         ctx: typer.Context,
         prompt: Annotated[str, typer.Argument(help="The prompt ('-': read stdin).")],
         as_json: Annotated[
             bool, typer.Option("--json", help="Print every event as a JSON line.")
         ] = False,
-        continue_recent: ContinueOpt = False,
-        resume: ResumeOpt = False,
-        session: SessionOpt = None,
-        fork: ForkOpt = None,
-        no_session: NoSessionOpt = False,
-        name: NameOpt = None,
-        provider: ProviderOpt = None,
-        model: ModelOpt = None,
-        thinking: ThinkingOpt = None,
+        **session_options: Any,
     ) -> None:
         """Run one prompt and print the answer (print mode)."""
-        options = _options(
-            continue_recent=continue_recent,
-            resume=resume,
-            session=session,
-            fork=fork,
-            no_session=no_session,
-            name=name,
-            provider=provider,
-            model=model,
-            thinking=thinking,
-        )
-        run_print(_plugin_manager(ctx), options, prompt, as_json)
+        run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json)

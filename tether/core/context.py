@@ -305,6 +305,44 @@ def summarize_context(path: Iterable[Entry]) -> ContextSummary:
     return ContextSummary(thinking_level, model, messages, llm_messages)
 
 
+_OUTLINE_VALIDATOR: Any = None
+# What summarize_context reads of a message entry (see build_context_from_path, convert_to_llm).
+_OUTLINE_MESSAGE_FIELDS = ("role", "provider", "model", "excludeFromContext")
+
+
+def message_entry_outline(raw: bytes) -> dict[str, Any] | None:
+    """A ``message`` line parsed only as far as :func:`summarize_context` looks (``type``,
+    ``id`` and the message's role, provider, model, ``excludeFromContext``), about twice as
+    fast as a full parse and building next to nothing. ``None`` when the line is not a plain
+    valid JSON object; it is then parsed in full. The JSON is still checked completely, by the
+    same parser as the full parse; ``NaN``/``Infinity``, which it would accept here, send the
+    line to the full parse."""
+    global _OUTLINE_VALIDATOR
+    if b"NaN" in raw or b"Infinity" in raw:
+        return None
+    if _OUTLINE_VALIDATOR is None:
+        _OUTLINE_VALIDATOR = _outline_validator()
+    try:
+        return _OUTLINE_VALIDATOR.validate_json(raw)  # type: ignore[no-any-return]
+    except ValueError:  # pydantic_core.ValidationError: invalid JSON, not an object, …
+        return None
+
+
+def _outline_validator() -> Any:
+    from pydantic_core import SchemaValidator
+    from pydantic_core import core_schema as cs
+
+    def fields(*names: str) -> dict[str, Any]:
+        return {name: cs.typed_dict_field(cs.any_schema(), required=False) for name in names}
+
+    message = cs.typed_dict_schema(fields(*_OUTLINE_MESSAGE_FIELDS), extra_behavior="ignore")
+    entry = fields("type", "id")
+    entry["message"] = cs.typed_dict_field(
+        cs.union_schema([message, cs.any_schema()], mode="left_to_right"), required=False
+    )
+    return SchemaValidator(cs.typed_dict_schema(entry, extra_behavior="ignore"))
+
+
 def _produces_message(entry: Entry) -> bool:
     kind = entry.get("type")
     if kind == "message":
@@ -359,6 +397,7 @@ __all__ = [
     "context_message",
     "convert_to_llm",
     "custom_message_from_entry",
+    "message_entry_outline",
     "message_from_entry",
     "path_to_root",
     "prepare_for_provider",

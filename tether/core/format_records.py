@@ -11,13 +11,20 @@ from typing import Any
 from tether.core.format import CURRENT_SESSION_VERSION, iso_now, new_session_id
 
 
-def _base(kind: str, entry_id: str, parent_id: str | None, timestamp: str | None) -> dict[str, Any]:
-    return {
-        "type": kind,
-        "id": entry_id,
-        "parentId": parent_id,
-        "timestamp": timestamp or iso_now(),
-    }
+def _ids(entry_id: str, parent_id: str | None, timestamp: str | None) -> dict[str, Any]:
+    return {"id": entry_id, "parentId": parent_id, "timestamp": timestamp or iso_now()}
+
+
+def _entry(
+    kind: str, entry_id: str, parent_id: str | None, timestamp: str | None, /, **fields: Any
+) -> dict[str, Any]:
+    """type, id, parentId, timestamp, then ``fields`` in the order given."""
+    return {"type": kind, **_ids(entry_id, parent_id, timestamp), **fields}
+
+
+def _set(**fields: Any) -> dict[str, Any]:
+    """The optional ``fields`` that are set: ``None`` is pi's ``undefined``, the key omitted."""
+    return {key: value for key, value in fields.items() if value is not None}
 
 
 def make_header(
@@ -27,41 +34,36 @@ def make_header(
     parent_session: str | None = None,
 ) -> dict[str, Any]:
     """A v3 session header: type, version, id, timestamp, cwd[, parentSession]."""
-    header: dict[str, Any] = {
+    return {
         "type": "session",
         "version": CURRENT_SESSION_VERSION,
         "id": session_id or new_session_id(),
         "timestamp": timestamp or iso_now(),
         "cwd": cwd,
+        **_set(parentSession=parent_session),
     }
-    if parent_session is not None:
-        header["parentSession"] = parent_session
-    return header
 
 
 def make_message_entry(
     entry_id: str, parent_id: str | None, message: dict[str, Any], timestamp: str | None = None
 ) -> dict[str, Any]:
-    entry = _base("message", entry_id, parent_id, timestamp)
-    entry["message"] = message
-    return entry
+    return _entry("message", entry_id, parent_id, timestamp, message=message)
 
 
 def make_thinking_level_change(
     entry_id: str, parent_id: str | None, thinking_level: str, timestamp: str | None = None
 ) -> dict[str, Any]:
-    entry = _base("thinking_level_change", entry_id, parent_id, timestamp)
-    entry["thinkingLevel"] = thinking_level
-    return entry
+    return _entry(
+        "thinking_level_change", entry_id, parent_id, timestamp, thinkingLevel=thinking_level
+    )
 
 
 def make_model_change(
     entry_id: str, parent_id: str | None, provider: str, model_id: str, timestamp: str | None = None
 ) -> dict[str, Any]:
-    entry = _base("model_change", entry_id, parent_id, timestamp)
-    entry["provider"] = provider
-    entry["modelId"] = model_id
-    return entry
+    return _entry(
+        "model_change", entry_id, parent_id, timestamp, provider=provider, modelId=model_id
+    )
 
 
 def make_compaction(
@@ -75,15 +77,16 @@ def make_compaction(
     timestamp: str | None = None,
 ) -> dict[str, Any]:
     """``details``/``from_hook`` left ``None`` are omitted (pi's ``undefined``)."""
-    entry = _base("compaction", entry_id, parent_id, timestamp)
-    entry["summary"] = summary
-    entry["firstKeptEntryId"] = first_kept_entry_id
-    entry["tokensBefore"] = tokens_before
-    if details is not None:
-        entry["details"] = details
-    if from_hook is not None:
-        entry["fromHook"] = from_hook
-    return entry
+    return _entry(
+        "compaction",
+        entry_id,
+        parent_id,
+        timestamp,
+        summary=summary,
+        firstKeptEntryId=first_kept_entry_id,
+        tokensBefore=tokens_before,
+        **_set(details=details, fromHook=from_hook),
+    )
 
 
 def make_branch_summary(
@@ -95,14 +98,15 @@ def make_branch_summary(
     from_hook: bool | None = None,
     timestamp: str | None = None,
 ) -> dict[str, Any]:
-    entry = _base("branch_summary", entry_id, parent_id, timestamp)
-    entry["fromId"] = from_id
-    entry["summary"] = summary
-    if details is not None:
-        entry["details"] = details
-    if from_hook is not None:
-        entry["fromHook"] = from_hook
-    return entry
+    return _entry(
+        "branch_summary",
+        entry_id,
+        parent_id,
+        timestamp,
+        fromId=from_id,
+        summary=summary,
+        **_set(details=details, fromHook=from_hook),
+    )
 
 
 def make_custom(
@@ -113,11 +117,12 @@ def make_custom(
     timestamp: str | None = None,
 ) -> dict[str, Any]:
     """A ``custom`` entry; pi's order is type, customType, data, id, parentId, timestamp."""
-    entry: dict[str, Any] = {"type": "custom", "customType": custom_type}
-    if data is not None:
-        entry["data"] = data
-    entry.update(id=entry_id, parentId=parent_id, timestamp=timestamp or iso_now())
-    return entry
+    return {
+        "type": "custom",
+        "customType": custom_type,
+        **_set(data=data),
+        **_ids(entry_id, parent_id, timestamp),
+    }
 
 
 def make_custom_message(
@@ -130,16 +135,14 @@ def make_custom_message(
     timestamp: str | None = None,
 ) -> dict[str, Any]:
     """pi's order: type, customType, content, display, details, id, parentId, timestamp."""
-    entry: dict[str, Any] = {
+    return {
         "type": "custom_message",
         "customType": custom_type,
         "content": content,
         "display": display,
+        **_set(details=details),
+        **_ids(entry_id, parent_id, timestamp),
     }
-    if details is not None:
-        entry["details"] = details
-    entry.update(id=entry_id, parentId=parent_id, timestamp=timestamp or iso_now())
-    return entry
 
 
 def make_label(
@@ -150,19 +153,13 @@ def make_label(
     timestamp: str | None = None,
 ) -> dict[str, Any]:
     """A ``label`` entry; ``label=None`` clears the target's label (the key is omitted)."""
-    entry = _base("label", entry_id, parent_id, timestamp)
-    entry["targetId"] = target_id
-    if label is not None:
-        entry["label"] = label
-    return entry
+    return _entry("label", entry_id, parent_id, timestamp, targetId=target_id, **_set(label=label))
 
 
 def make_session_info(
     entry_id: str, parent_id: str | None, name: str, timestamp: str | None = None
 ) -> dict[str, Any]:
-    entry = _base("session_info", entry_id, parent_id, timestamp)
-    entry["name"] = name.strip()
-    return entry
+    return _entry("session_info", entry_id, parent_id, timestamp, name=name.strip())
 
 
 __all__ = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -230,18 +230,30 @@ class EntryTable:
             append(entry)
         return out
 
-    def iter_entries(self, rows: list[int]) -> Iterator[dict[str, Any]]:
-        """The full entries of ``rows`` one at a time, without caching the ones not parsed
-        yet: a single pass over a large branch holds one entry at a time. A malformed line
-        raises :class:`StaleRow` (after dropping it), as :meth:`entry` does."""
+    def iter_entries(
+        self, rows: list[int], outlines: Mapping[str, Callable[[bytes], Any]] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """The entries of ``rows`` one at a time, without caching the ones not parsed yet: a
+        single pass over a large branch holds one entry at a time. A malformed line raises
+        :class:`StaleRow` (after dropping it), as :meth:`entry` does.
+
+        ``outlines`` maps an entry type to a parser that returns only some fields of a valid
+        line, or ``None`` when unsure (the line is then parsed in full); it must never accept
+        a line the full parser rejects. Outlined entries have at least ``type`` and ``id``.
+        """
         if len(rows) > FAST_PARSER_ROWS:
             use_fast_parser()
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         parse = _from_json
+        outline_of = (outlines or {}).get
         for row in rows:
             entry = parsed[row]
             if entry is None:
-                entry = None if parse is None else _try_fast(parse, raw[row])
+                outline = outline_of(types[row])
+                if outline is not None:
+                    entry = outline(raw[row])
+                elif parse is not None:
+                    entry = _try_fast(parse, raw[row])
                 if not (
                     entry.__class__ is dict
                     and entry.get("id") == ids[row]

@@ -162,7 +162,7 @@ class Session(SessionView):
         """The counts and settings of :meth:`build_context` (messages, LLM messages, thinking
         level, model) without building it: the entries are parsed one at a time and not kept,
         so a 100k-entry branch costs no more memory than its index."""
-        from tether.core.context import ContextSummary, summarize_context
+        from tether.core.context import ContextSummary, message_entry_outline, summarize_context
 
         leaf = self.leaf_id if is_current(leaf_id) else leaf_id
         if leaf is None:
@@ -176,7 +176,7 @@ class Session(SessionView):
                     return ContextSummary()
                 row = len(table) - 1
             rows = self._context_rows(self._path_rows(row))
-            return summarize_context(table.iter_entries(rows))
+            return summarize_context(table.iter_entries(rows, {"message": message_entry_outline}))
 
         with bulk():
             return self._stable(compute)

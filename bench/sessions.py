@@ -3,13 +3,15 @@
 Generates seeded sessions itself (branched trees with compactions, and one long branch with
 none: everything in the context — the worst case), then for each file prints the median wall
 time and peak RSS of a whole ``tether session context FILE --quiet`` process (built-in plugins
-only: ``TETHER_LOAD_PLUGINS=""``), the in-process phases (open, context, LLM conversion), and
+only: ``TETHER_LOAD_PLUGINS=""``; it counts the messages without keeping them), the in-process
+phases of a full build (open, ``build_context``, LLM conversion: every message in memory), and
 — with ``--pi-oracle DIR`` — the same for ``node oracle.mjs context FILE --quiet`` and the
-ratios.
+ratios. ``--full`` also times the whole JSON output (``--json`` vs the oracle without
+``--quiet``), written to /dev/null.
 
     python bench/sessions.py                          # generate + measure (tether only)
     python bench/sessions.py --pi-oracle ../pi-oracle --runs 5
-    python bench/sessions.py --file some.jsonl --sizes none
+    python bench/sessions.py --file some.jsonl --sizes none --full
 """
 
 from __future__ import annotations
@@ -229,19 +231,21 @@ def generate(out: Path) -> list[Path]:
     return paths
 
 
-def run_measured(command: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (MB, ``ru_maxrss`` of the child) and stdout of one process.
+def run_measured(
+    command: list[str], cwd: Path | None = None, *, discard: bool = False
+) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MB, ``ru_maxrss`` of the child) and stdout of one process
+    (``discard``: stdout goes to /dev/null).
 
     Linux carries the parent's peak RSS into a forked child's ``ru_maxrss``, so this process
     stays small: sessions are generated in a separate process.
     """
     env = {**os.environ, "TETHER_LOAD_PLUGINS": ""}  # built-in plugins only
     started = time.perf_counter()
-    child = subprocess.Popen(
-        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert child.stdout is not None and child.stderr is not None
-    stdout = child.stdout.read()
+    out = subprocess.DEVNULL if discard else subprocess.PIPE
+    child = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.PIPE)
+    assert child.stderr is not None
+    stdout = child.stdout.read() if child.stdout is not None else b""
     stderr = child.stderr.read()
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
@@ -275,10 +279,12 @@ print(json.dumps({"import": t1 - t0, "open": t2 - t1, "context": t3 - t2, "conve
 """
 
 
-def median_of(runs: int, command: list[str], cwd: Path | None = None) -> dict[str, float]:
+def median_of(
+    runs: int, command: list[str], cwd: Path | None = None, *, discard: bool = False
+) -> dict[str, float]:
     walls, rss = [], []
     for _ in range(runs):
-        wall, peak, _ = run_measured(command, cwd)
+        wall, peak, _ = run_measured(command, cwd, discard=discard)
         walls.append(wall)
         rss.append(peak)
     return {"wall": statistics.median(walls), "rss": statistics.median(rss)}
@@ -301,6 +307,25 @@ def count_entries(path: Path) -> int:
         return sum(1 for _ in f) - 1
 
 
+def _ratio_line(ours: dict[str, float], pi: dict[str, float]) -> str:
+    return (
+        f"  ratio tether/pi  time {ours['wall'] / pi['wall']:.2f}"
+        f"  memory {ours['rss'] / pi['rss']:.2f}  (target <= 0.50)"
+    )
+
+
+def report_full(path: Path, runs: int, pi_oracle: Path | None) -> None:
+    """The whole context as JSON (every message built and printed), to /dev/null."""
+    command = [sys.executable, "-m", "tether", "session", "context", str(path), "--json"]
+    ours = median_of(runs, command, discard=True)
+    print(f"  tether --json    {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
+    if pi_oracle is not None:
+        pi_command = ["node", "oracle.mjs", "context", str(path.resolve())]
+        pi = median_of(runs, pi_command, cwd=pi_oracle, discard=True)
+        print(f"  pi (JSON)        {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
+        print(_ratio_line(ours, pi))
+
+
 def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
     size_mb = path.stat().st_size / 1e6
     print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
@@ -319,10 +344,7 @@ def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
         pi_command = ["node", "oracle.mjs", "context", str(path.resolve()), "--quiet"]
         pi = median_of(runs, pi_command, cwd=pi_oracle)
         print(f"  pi process       {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
-        print(
-            f"  ratio tether/pi  time {ours['wall'] / pi['wall']:.2f}"
-            f"  memory {ours['rss'] / pi['rss']:.2f}  (target <= 0.50)"
-        )
+        print(_ratio_line(ours, pi))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -332,6 +354,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
     parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
     parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
+    parser.add_argument("--full", action="store_true", help="also time the whole JSON output")
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.generate_only:
@@ -348,6 +371,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs")
     for path in [*files, *args.file]:
         report(path, args.runs, args.pi_oracle)
+        if args.full:
+            report_full(path, args.runs, args.pi_oracle)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -72,19 +73,25 @@ def _body_lines(message: dict[str, Any], limit: int) -> list[str]:
 
 def render_context(summary: dict[str, Any], messages: list[dict[str, Any]], limit: int) -> str:
     """A readable view of a context: a summary line, then each message with a role header."""
+    return "".join(context_chunks(summary, messages, limit))
+
+
+def context_chunks(
+    summary: dict[str, Any], messages: list[dict[str, Any]], limit: int
+) -> Iterator[str]:
+    """:func:`render_context` one message at a time (a 100k-message view is never one string)."""
     model = summary.get("model") or {}
     model_text = f"{model.get('provider')}/{model.get('modelId')}" if model else "none"
-    out = [
+    yield (
         f"leaf {summary.get('leafId')} · model {model_text}"
-        f" · thinking {summary.get('thinkingLevel')}",
+        f" · thinking {summary.get('thinkingLevel')}\n"
         f"entries {summary['entryCount']} · messages {summary['messageCount']}"
-        f" · llm messages {summary['llmMessageCount']}",
-    ]
+        f" · llm messages {summary['llmMessageCount']}\n"
+    )
     for index, message in enumerate(messages, 1):
-        out.append("")
-        out.append(_title(index, message))
-        out.extend("  " + line for line in _body_lines(message, limit))
-    return "\n".join(out) + "\n"
+        lines = ["", _title(index, message)]
+        lines.extend("  " + line for line in _body_lines(message, limit))
+        yield "\n".join(lines) + "\n"
 
 
 def render_estimate(report: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -96,20 +96,54 @@ def _write_json(value: Any) -> None:
 def _write_json_stream(head: dict[str, Any], **lists: list[Any]) -> None:
     """``_write_json({**head, **lists})``, byte for byte, one list item at a time: the text of
     100k messages is never one string (Python would hold it at 4 bytes a character)."""
-    out = sys.stdout
-    out.flush()
-    write = out.buffer.write
-    text = json.dumps(head, ensure_ascii=False)
-    write(_utf8(text[:-1] if lists else text))
-    separator = ", " if head else ""
-    for key, items in lists.items():
-        write(_utf8(f"{separator}{json.dumps(key)}: ["))
-        for index, item in enumerate(items):
-            write(_utf8((", " if index else "") + json.dumps(item, ensure_ascii=False)))
-        write(b"]")
-        separator = ", "
-    write(b"}\n" if lists else b"\n")
-    out.buffer.flush()
+    sys.stdout.flush()
+    with _batched(sys.stdout.buffer.write, b"") as write:
+        text = json.dumps(head, ensure_ascii=False)
+        write(_utf8(text[:-1] if lists else text))
+        separator = ", " if head else ""
+        encode = _item_encoder()
+        for key, items in lists.items():
+            write(_utf8(f"{separator}{json.dumps(key)}: ["))
+            for index, item in enumerate(items):
+                write(_utf8((", " if index else "") + encode(item)))
+            write(b"]")
+            separator = ", "
+        write(b"}\n" if lists else b"\n")
+    sys.stdout.buffer.flush()
+
+
+@contextmanager
+def _batched(write: Callable[[Any], Any], empty: Any, size: int = 1 << 20) -> Iterator[Any]:
+    """A ``write`` that hands ``write`` about ``size`` bytes (or characters) at a time: one
+    system call per batch even when stdout is unbuffered (``PYTHONUNBUFFERED``, ``-u``)."""
+    pending: list[Any] = []
+    held = 0
+
+    def add(data: Any) -> None:
+        nonlocal held
+        pending.append(data)
+        held += len(data)
+        if held >= size:
+            write(empty.join(pending))
+            pending.clear()
+            held = 0
+
+    yield add
+    write(empty.join(pending))
+
+
+def _item_encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, ensure_ascii=False)`` from one encoder built once (``json.dumps``
+    builds one per call: a third of the time for a message)."""
+    from json import encoder
+
+    make = getattr(encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython always has the C encoder
+        return lambda value: json.dumps(value, ensure_ascii=False)
+    default = json.JSONEncoder().default
+    args = ({}, default, encoder.encode_basestring, None, ": ", ", ", False, False, True)
+    iterencode = make(*args)
+    return lambda value: "".join(iterencode(value, 0))
 
 
 def _utf8(text: str) -> bytes:
@@ -202,9 +236,11 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
             llmMessages=llm_messages,
         )
     else:
-        from tether.builtin_plugins._context_render import render_context
+        from tether.builtin_plugins._context_render import context_chunks
 
-        sys.stdout.write(render_context(summary, context.messages, TEXT_PREVIEW))
+        with _batched(sys.stdout.write, "") as write:
+            for chunk in context_chunks(summary, context.messages, TEXT_PREVIEW):
+                write(chunk)
 
 
 def _print_summary(summary: dict[str, Any], as_json: bool) -> None:

@@ -3,7 +3,9 @@
 Loading a 100k-entry, 87 MB session must not build 100k dicts. The scanner
 (:mod:`tether.core.jsonl_scan`) fills the columns ``ids``/``parents``/``types`` straight from
 the bytes; an entry is parsed when someone asks for it, and the parsed dict replaces the raw
-line. Timestamps and message roles are read from the raw line when first asked for.
+line (whose bytes are released at once). Timestamps and message roles are read from the raw
+line when first asked for. :meth:`EntryTable.iter_entries` parses without keeping anything,
+optionally only the fields a caller needs (``outlines``), for one pass over a huge branch.
 
 A line whose prefix looked fine but which is broken further on is found when it is parsed: the
 row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
@@ -240,12 +242,14 @@ class EntryTable:
         ``outlines`` maps an entry type to a parser that returns only some fields of a valid
         line, or ``None`` when unsure (the line is then parsed in full); it must never accept
         a line the full parser rejects. Outlined entries have at least ``type`` and ``id``.
+        Like the fast parser, outlines are for bulk work (more than ``FAST_PARSER_ROWS``).
         """
-        if len(rows) > FAST_PARSER_ROWS:
+        bulk = len(rows) > FAST_PARSER_ROWS
+        if bulk:
             use_fast_parser()
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         parse = _from_json
-        outline_of = (outlines or {}).get
+        outline_of = (outlines if bulk and outlines else {}).get
         for row in rows:
             entry = parsed[row]
             if entry is None:

@@ -6,17 +6,21 @@ Lines that do not match (another key order, ``custom`` entries, odd spacing) are
 pi's semantics are kept: blank lines are ignored, unparsable lines skipped (reported here with
 their line numbers), the first parsable record must be the header.
 
+The file is read in 8 MB chunks and each chunk is indexed with a few passes over its bytes
+(one regex ``findall`` for every line's prefix, ``bytes.count``) rather than one match per
+line: 100k entries in about a quarter of a second. Each row keeps its line's bytes until the
+entry is parsed.
+
 Glued lines — a torn write followed by a complete record on the same line, which pi drops — are
-caught cheaply: in a healthy block of lines every line starts a record and holds exactly one
-``"parentId":``; when the counts disagree the block is scanned line by line for a second record
-start. The file is read in blocks so the raw bytes are never held twice.
+caught cheaply: a plain entry line ends with ``}`` and holds exactly one ``"parentId":`` (in its
+prefix); when a chunk's counts disagree, or a line does not end with ``}``, the chunk is scanned
+line by line and every line searched for a second record start.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -35,8 +39,8 @@ _PREFIX_TEXT = (
     rb'\{"type":"([^"\\\n]*)","id":"([^"\\\n]+)","parentId":(null|"[^"\\\n]*"),"timestamp":"'
 )
 _PREFIX = re.compile(_PREFIX_TEXT)
-# Every newline, with the prefix of the line after it when that line has one.
-_LINE_PREFIX = re.compile(rb"\n(?:" + _PREFIX_TEXT + rb")?")
+# Every end of a line closing an object, with the prefix of the line after it if it has one.
+_LINE_END = re.compile(rb"\}\n(?:" + _PREFIX_TEXT + rb")?")
 _NO_PREFIX = (b"", b"", b"")
 _CUSTOM_PREFIX = re.compile(rb'\{"type":"(custom(?:_message)?)","customType":"')
 _CUSTOM_TAIL = re.compile(
@@ -47,6 +51,7 @@ _GLUE = re.compile(
     rb'\{"type":"(?:[^"\\]*","id":"[^"\\]*","parentId":|custom(?:_message)?","customType":|session",)'
 )
 _BOM = b"\xef\xbb\xbf"
+_NON_BLANK = re.compile(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
 
 
 @dataclass
@@ -95,10 +100,34 @@ class _Scanner:
         self.type_names: dict[bytes, str] = {}
         self.line_count = 0
 
-    def feed(self, block: bytes, *, final: bool) -> None:
-        lines = block.split(b"\n")
-        if block.endswith(b"\n"):
-            lines.pop()
+    def feed(self, chunk: bytes, carry: bytes = b"") -> bytes:
+        """Index the complete lines of ``carry + chunk``; returns what follows the last
+        newline (the start of a line that the next chunk continues)."""
+        lines = chunk.split(b"\n")
+        rest = lines.pop()
+        if not lines:
+            return carry + rest
+        if carry:
+            lines[0] = carry + lines[0]
+        self._lines(lines, chunk, len(carry), len(chunk) - len(rest))
+        return rest
+
+    def finish(self, rest: bytes) -> None:
+        """The last line of the file when it has no newline (always parsed)."""
+        if rest:
+            self._lines([rest], b"", 0, 0, unterminated=True)
+
+    def _lines(
+        self,
+        lines: list[bytes],
+        chunk: bytes,
+        shift: int,
+        end: int,
+        *,
+        unterminated: bool = False,
+    ) -> None:
+        """Index ``lines``: the lines of ``chunk[:end]``, except that the first one starts
+        ``shift`` bytes before the chunk."""
         base = self.line_count
         self.line_count += len(lines)
         if self.stopped:
@@ -106,16 +135,18 @@ class _Scanner:
         start = offset = 0
         if self.header is None:
             start, offset = self._find_header(lines, base)
-            if self.header is None:
+            if self.header is None or start == len(lines):
                 return
-        stop = len(lines)
-        if final and not block.endswith(b"\n") and stop > start:
-            stop -= 1  # a last line without newline is always parsed
-        end = len(block) - (len(lines[-1]) if stop < len(lines) else 0)
-        if not self._bulk(block, lines, base, start, stop, offset, end):
-            self._scan(lines, base, start, stop, careful=True)
-        if stop < len(lines) and lines[-1].strip():
-            self._slow_line(lines[-1], base + len(lines), True)
+        if unterminated:
+            if lines[-1].strip():
+                self._slow_line(lines[-1], base + len(lines), True)
+            return
+        if start == 0:  # it may have begun in the previous chunk: on its own
+            self._scan(lines, base, 0, 1, careful=True)
+            start, offset = 1, len(lines[0]) + 1
+        pos = offset - shift
+        if not self._bulk(chunk, lines, base, start, len(lines), pos, end):
+            self._scan(lines, base, start, len(lines), careful=True)
 
     def _find_header(self, lines: list[bytes], base: int) -> tuple[int, int]:
         offset = 0
@@ -155,23 +186,24 @@ class _Scanner:
     ) -> bool:
         """Index ``lines[start:stop]`` (bytes ``block[pos:end]``, ending with a newline) with a
         few passes over the bytes instead of one regex match per line. ``False`` (nothing done)
-        when the block may hold glued records or ``validate_all`` is set."""
+        when a line does not end with ``}``, when the block may hold glued records (a plain
+        entry line holds one ``"parentId":``, in its prefix) or with ``validate_all``."""
         count = stop - start
         if not count:
             return True
-        starts = block.count(b'\n{"type":"', pos, end) + block.startswith(b'{"type":"', pos)
-        if (
-            self.validate_all
-            or block.count(b'"parentId":', pos, end) != starts
-            or block.find(b'{"type":"session"', pos, end) >= 0
-        ):
+        if self.validate_all:
             return False
+        found = _LINE_END.findall(block, pos, end)  # one tuple per line end
+        if len(found) != count:
+            return False
+        found.pop()  # nothing follows the last line
         first = _PREFIX.match(block, pos, end)
-        found = _LINE_PREFIX.findall(block, pos, end - 1)  # one tuple per following line
-        if len(found) != count - 1:  # pragma: no cover - one newline per line
-            return False
         found.insert(0, _NO_PREFIX if first is None else first.groups())
         kinds, id_bytes, parent_bytes = zip(*found, strict=True)
+        odd = [i for i, p in enumerate(parent_bytes) if not p] if b"" in parent_bytes else []
+        in_odd = sum(lines[start + i].count(b'"parentId":') for i in odd)
+        if block.count(b'"parentId":', pos, end) != count - len(odd) + in_odd:
+            return False
         names = self.type_names
         for kind in set(kinds):
             if kind not in names:
@@ -179,19 +211,16 @@ class _Scanner:
         types = list(map(names.__getitem__, kinds))
         ids = _decode_all(id_bytes)
         parents = [None if p == "null" else p[1:-1] for p in _decode_all(parent_bytes)]
-        odd: list[int] = []  # lines that are not plain entries: taken one by one
-        if b"" in parent_bytes or block.count(b"}\n", pos, end) != count:
-            odd = [i for i in range(count) if not parent_bytes[i] or lines[start + i][-1:] != b"}"]
         table = self.table
         done = 0
-        for i in [*odd, count]:
+        for i in [*odd, count]:  # runs of plain entries, then one odd line
             if i > done:
                 table.ids += ids[done:i]
                 table.parents += parents[done:i]
                 table.types += types[done:i]
                 table.linenos.extend(range(base + start + done + 1, base + start + i + 1))
                 table._raw += lines[start + done : start + i]
-            if i < count and lines[start + i].strip():
+            if i < count:
                 self._slow_line(lines[start + i], base + start + i + 1, False)
             done = i + 1
         return True
@@ -270,47 +299,25 @@ class _Scanner:
         )
 
 
-def _blocks(handle: IO[bytes]) -> Iterator[tuple[bytes, bool]]:
-    """Blocks of whole lines (the last one may lack its newline), flagged when final."""
-    carry = b""
-    while True:
-        chunk = handle.read(BLOCK_SIZE)
-        if not chunk:
-            if carry:
-                yield carry, True
-            return
-        if carry:
-            chunk = carry + chunk
-        cut = chunk.rfind(b"\n") + 1
-        if cut == 0:
-            carry = chunk
-        elif cut == len(chunk):
-            carry = b""
-            yield chunk, False
-        else:
-            carry = chunk[cut:]
-            yield chunk[:cut], False
-
-
 def scan_stream(handle: IO[bytes], *, validate_all: bool = False) -> tuple[ScannedFile, bool]:
     """Scan an open binary file. Returns the result and whether the file held any non-blank
     byte. ``validate_all`` parses every line (``session show``/``repair``)."""
     scanner = _Scanner(validate_all=validate_all)
-    last = b""
+    rest = b""
     content = False
-    for block, final in _blocks(handle):
-        content = content or bool(block.strip())
-        last = block[-1:]
-        scanner.feed(block, final=final or not block.endswith(b"\n"))
-    return scanner.result(last in (b"", b"\n")), content
+    while chunk := handle.read(BLOCK_SIZE):
+        content = content or _NON_BLANK.search(chunk) is not None
+        rest = scanner.feed(chunk, rest)
+    scanner.finish(rest)
+    return scanner.result(not rest), content
 
 
 def scan_bytes(data: bytes, *, validate_all: bool = False) -> ScannedFile:
     """Scan file content held in memory."""
     scanner = _Scanner(validate_all=validate_all)
-    if data:
-        scanner.feed(data, final=True)
-    return scanner.result(data.endswith(b"\n") or not data)
+    rest = scanner.feed(data)
+    scanner.finish(rest)
+    return scanner.result(not rest)
 
 
 __all__ = ["ScannedFile", "scan_bytes", "scan_stream"]

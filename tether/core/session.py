@@ -25,7 +25,7 @@ from tether.core.session_view import CURRENT, LEAF_MARKER, SessionView, bulk, is
 from tether.core.store import JsonlStore, LoadedSession, SessionStore
 
 if TYPE_CHECKING:
-    from tether.core.context import ContextSummary
+    from tether.core.context_summary import ContextSummary
 
 
 class Session(SessionView):
@@ -162,7 +162,11 @@ class Session(SessionView):
         """The counts and settings of :meth:`build_context` (messages, LLM messages, thinking
         level, model) without building it: the entries are parsed one at a time and not kept,
         so a 100k-entry branch costs no more memory than its index."""
-        from tether.core.context import ContextSummary, message_entry_outline, summarize_context
+        from tether.core.context_summary import (
+            ContextSummary,
+            message_entry_outline,
+            summarize_context,
+        )
 
         leaf = self.leaf_id if is_current(leaf_id) else leaf_id
         if leaf is None:

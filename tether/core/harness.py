@@ -25,7 +25,6 @@ Example::
 
 from __future__ import annotations
 
-import copy
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -39,7 +38,7 @@ from tether.core.harness_run import RunController, RunResult
 from tether.core.harness_session import SessionActions
 from tether.core.harness_setup import ModelRequest
 from tether.core.harness_view import HarnessView, as_custom_message
-from tether.core.hook_calls import call_hook
+from tether.core.hook_calls import call_hook, copy_json
 from tether.core.hooks import Hooks
 from tether.core.loop import user_message
 from tether.core.providers import Model
@@ -57,17 +56,6 @@ from tether.hookspecs.events import (
 
 Listener = Callable[[AgentEvent], None]
 PERSISTED_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution"})
-
-
-def json_copy(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (dicts, lists, scalars) — much faster than deepcopy."""
-    if isinstance(value, dict):
-        return {key: json_copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [json_copy(item) for item in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    return copy.deepcopy(value)
 
 
 class Harness(SessionActions):
@@ -199,7 +187,7 @@ class Harness(SessionActions):
     def _transform_context(self, messages: list[Message]) -> list[Message] | None:
         if not self._context_hooked:
             return None
-        event = ContextEvent(json_copy(messages))
+        event = ContextEvent(copy_json(messages))
         call_hook(self.hooks, "context", failure="context hook", event=event, session=self.view)
         return event.messages
 
@@ -359,4 +347,4 @@ def _stderr_warning(message: str) -> None:
     sys.stderr.write(f"tether: warning: {message}\n")
 
 
-__all__ = ["Harness", "ModelRequest", "RunResult", "json_copy"]
+__all__ = ["Harness", "ModelRequest", "RunResult"]

@@ -70,7 +70,7 @@ def test_default_answer_after_a_tool_result(reg: ProviderRegistry) -> None:
         "timestamp": 2,
     }
     message = reg.complete(model, LlmContext("", [user("read"), result]))
-    assert message["content"][0]["text"] == "Tool read returned: line one"
+    assert message["content"][0]["text"] == "Tool read returned: line one, line two"
 
 
 def test_inline_script_is_consumed_in_order(
@@ -201,3 +201,15 @@ def test_abort_slow_faux_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert time.monotonic() - started < 1.0  # the whole answer would take 2.5 s
     assert isinstance(error, AbortedError) and message["stopReason"] == "aborted"
     assert 0 < len(message["content"][0]["text"]) < 600
+
+
+def test_offline_demo_lists_files_with_the_ls_tool(reg: ProviderRegistry) -> None:
+    model, _ = reg.resolve("faux/faux-1")
+    tools = [{"name": "ls", "description": "list", "parameters": {}}]
+    ask = LlmContext("", [user("please list the files here")], tools)
+    message = reg.complete(model, ask)
+    assert message["stopReason"] == "toolUse"
+    assert message["content"][0]["name"] == "ls"
+    assert message["content"][0]["arguments"] == {"path": "."}
+    no_tool = reg.complete(model, LlmContext("", [user("please list the files here")]))
+    assert no_tool["content"][0]["text"] == "You said: please list the files here"

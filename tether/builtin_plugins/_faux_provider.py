@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,10 @@ def _text_of(content: Any) -> str:
     return "\n".join(parts)
 
 
+DEMO_LINES = 20
+LIST_FILES = re.compile(r"\blist\b.*\bfiles?\b", re.IGNORECASE | re.DOTALL)
+
+
 def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
@@ -62,9 +67,22 @@ def default_answer(context: LlmContext) -> str:
         if msg.get("role") == "user":
             return f"You said: {_text_of(msg.get('content'))}"
         if msg.get("role") == "toolResult":
-            first = _text_of(msg.get("content")).strip().splitlines()
-            return f"Tool {msg.get('toolName', '?')} returned: {first[0] if first else '(empty)'}"
+            lines = [line for line in _text_of(msg.get("content")).strip().splitlines() if line]
+            shown = ", ".join(lines[:DEMO_LINES]) or "(empty)"
+            more = f" (+{len(lines) - DEMO_LINES} more)" if len(lines) > DEMO_LINES else ""
+            return f"Tool {msg.get('toolName', '?')} returned: {shown}{more}"
     return "Hello from faux."
+
+
+def default_step(context: LlmContext) -> dict[str, Any]:
+    """Without a script: answer, or — so the offline demo shows the agent at work — call ``ls``
+    when the latest user message asks to list files and the ``ls`` tool is offered."""
+    last = context.messages[-1] if context.messages else {}
+    offered = {tool.get("name") for tool in context.tools}
+    if last.get("role") == "user" and "ls" in offered:
+        if LIST_FILES.search(_text_of(last.get("content"))):
+            return {"toolCalls": [{"name": "ls", "arguments": {"path": "."}}]}
+    return {"text": default_answer(context)}
 
 
 def _prompt_text(context: LlmContext) -> str:
@@ -126,8 +144,10 @@ class FauxProvider:
         signal = options.signal
         try:
             step = self.next_step(model)
-            if isinstance(step, str) or step is None:
-                step = {"text": default_answer(context) if step is None else step}
+            if step is None:
+                step = default_step(context)
+            elif isinstance(step, str):
+                step = {"text": step}
             if not isinstance(step, dict):
                 raise ProviderConfigError(f"faux script step must be a string or object: {step!r}")
             if signal is not None and signal.aborted:

@@ -15,15 +15,13 @@ from ``bench/sessions.py``'s seeded generator; ``--file`` adds others (e.g. the 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessions import count_entries, generate, median_of, run_measured  # noqa: E402
+from sessions import count_entries, generate, in_process, median_of  # noqa: E402
 
 SETTINGS = ["--reserve", "16384", "--keep", "20000", "--window", "200000"]
 
@@ -54,19 +52,6 @@ print(json.dumps({"import": t1 - t0, "open": t2 - t1, "branch": t3 - t2, "prepar
 """
 
 
-def in_process(runs: int, path: Path) -> dict[str, float] | None:
-    """Median phases of the pure functions (one fresh process per run)."""
-    samples = []
-    for _ in range(runs):
-        try:
-            _, _, out = run_measured([sys.executable, "-c", IN_PROCESS, str(path)])
-        except SystemExit as exc:
-            print(f"  in-process: skipped ({str(exc).strip().splitlines()[-1]})")
-            return None
-        samples.append(json.loads(out))
-    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
-
-
 def report(path: Path, runs: int, pi_oracle: Path | None) -> dict[str, float]:
     size_mb = path.stat().st_size / 1e6
     print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
@@ -83,7 +68,7 @@ def report(path: Path, runs: int, pi_oracle: Path | None) -> dict[str, float]:
     ]
     ours = median_of(runs, command)
     print(f"  tether process   {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
-    phases = in_process(runs, path)
+    phases = in_process(runs, path, IN_PROCESS)
     if phases:
         detail = "  ".join(f"{k} {phases[k]:.3f}" for k in ("open", "branch", "prepare"))
         print(

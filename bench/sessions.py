@@ -290,11 +290,12 @@ def median_of(
     return {"wall": statistics.median(walls), "rss": statistics.median(rss)}
 
 
-def in_process(runs: int, path: Path) -> dict[str, float] | None:
+def in_process(runs: int, path: Path, script: str = IN_PROCESS) -> dict[str, float] | None:
+    """Median phases printed (as JSON) by ``script`` run on ``path``; one process per run."""
     samples = []
     for _ in range(runs):
         try:
-            _, _, out = run_measured([sys.executable, "-c", IN_PROCESS, str(path)])
+            _, _, out = run_measured([sys.executable, "-c", script, str(path)])
         except SystemExit as exc:
             print(f"  in-process: skipped ({str(exc).strip().splitlines()[-1]})")
             return None

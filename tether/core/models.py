@@ -24,13 +24,13 @@ A model id not listed under a configured provider is used with the provider's de
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tether.core.paths import read_json_file, tether_home
 from tether.core.providers import (
     LlmContext,
     Model,
@@ -42,7 +42,6 @@ from tether.core.providers import (
     fail_message,
     new_assistant_message,
 )
-from tether.core.settings import tether_home
 
 MODELS_FILE = "models.json"
 FAUX_MODEL = {"id": "faux-1", "name": "Faux (offline, scripted)", "input": ["text", "image"]}
@@ -80,16 +79,7 @@ def models_path(home: Path | None = None) -> Path:
 
 def load_models_file(path: Path) -> dict[str, dict[str, Any]]:
     """The ``providers`` object of a models.json (``{}`` when the file is absent)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise ProviderConfigError(f"{path}: cannot read: {exc.strerror}") from exc
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        raise ProviderConfigError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+    data = read_json_file(path, ProviderConfigError, "models.json")
     providers = data.get("providers", {}) if isinstance(data, dict) else None
     if not isinstance(providers, dict):
         raise ProviderConfigError(f'{path}: expected {{"providers": {{"<name>": {{...}}}}}}')

@@ -6,9 +6,11 @@ settings. ``tether.core.settings`` re-exports :func:`tether_home`.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 
 def tether_home(environ: Mapping[str, str] | None = None) -> Path:
@@ -45,7 +47,25 @@ def session_file_name(timestamp: str, session_id: str) -> str:
     return f"{timestamp.replace(':', '-').replace('.', '-')}_{session_id}.jsonl"
 
 
+def read_json_file(path: Path, error: type[Exception], what: str) -> Any:
+    """The JSON value in ``path`` (``{}`` when absent or blank); ``error`` names the file, the
+    line and what is wrong in one line. ``what`` names the file's role ("settings", …)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what}: {exc.strerror}") from exc
+    try:
+        return json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise error(
+            f"{path}:{exc.lineno}: invalid JSON in {what}: {exc.msg} (column {exc.colno})"
+        ) from exc
+
+
 __all__ = [
+    "read_json_file",
     "default_session_dir",
     "encode_cwd",
     "session_file_name",

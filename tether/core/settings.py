@@ -7,7 +7,6 @@ pydantic is not imported by fast read-only commands.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tether.core.errors import TetherError
-from tether.core.paths import tether_home
+from tether.core.paths import read_json_file, tether_home
 
 
 class _Section(BaseModel):
@@ -75,18 +74,7 @@ class Settings(_Section):
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise TetherError(f"{path}: cannot read settings: {exc.strerror}") from exc
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except json.JSONDecodeError as exc:
-        raise TetherError(
-            f"{path}:{exc.lineno}: invalid JSON in settings: {exc.msg} (column {exc.colno})"
-        ) from exc
+    data = read_json_file(path, TetherError, "settings")
     if not isinstance(data, dict):
         raise TetherError(f"{path}: settings must be a JSON object, got {type(data).__name__}")
     return data

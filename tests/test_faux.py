@@ -211,5 +211,7 @@ def test_offline_demo_lists_files_with_the_ls_tool(reg: ProviderRegistry) -> Non
     assert message["stopReason"] == "toolUse"
     assert message["content"][0]["name"] == "ls"
     assert message["content"][0]["arguments"] == {"path": "."}
+    injected = LlmContext("", [user("please list the files here"), user("branch: main")], tools)
+    assert reg.complete(model, injected)["content"][0]["name"] == "ls"
     no_tool = reg.complete(model, LlmContext("", [user("please list the files here")]))
     assert no_tool["content"][0]["text"] == "You said: please list the files here"

@@ -77,11 +77,14 @@ def default_answer(context: LlmContext) -> str:
 def default_step(context: LlmContext) -> dict[str, Any]:
     """Without a script: answer, or — so the offline demo shows the agent at work — call ``ls``
     when the latest user message asks to list files and the ``ls`` tool is offered."""
-    last = context.messages[-1] if context.messages else {}
+    turn: list[dict[str, Any]] = []  # the user messages of this turn (prompt + injected ones)
+    for msg in reversed(context.messages):
+        if msg.get("role") != "user":
+            break
+        turn.append(msg)
     offered = {tool.get("name") for tool in context.tools}
-    if last.get("role") == "user" and "ls" in offered:
-        if LIST_FILES.search(_text_of(last.get("content"))):
-            return {"toolCalls": [{"name": "ls", "arguments": {"path": "."}}]}
+    if "ls" in offered and any(LIST_FILES.search(_text_of(m.get("content"))) for m in turn):
+        return {"toolCalls": [{"name": "ls", "arguments": {"path": "."}}]}
     return {"text": default_answer(context)}
 
 

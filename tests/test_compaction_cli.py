@@ -87,6 +87,7 @@ def test_nothing_to_compact_is_a_message_not_a_model_call(tmp_path: Path) -> Non
     result = tether(cwd, "session", "compact", str(file))  # default keep: everything fits
     assert result.returncode == 0, result.stderr
     assert "nothing to compact" in result.stdout
+    assert result.stdout.lower().count("nothing to compact") == 1  # said once, not echoed
     assert file.read_bytes() == before
 
 

@@ -207,6 +207,17 @@ def _settings_with(**compaction: Any) -> Any:
     return load_settings(overrides={"compaction": overrides} if overrides else None)
 
 
+def _nothing_line(reason: str | None) -> str:
+    """``nothing to compact: <why>``, without repeating a reason that already says so."""
+    lead = "Nothing to compact"
+    why = (reason or "").strip()
+    if why.startswith(lead):
+        why = why[len(lead) :].lstrip(": ")
+    if not why:
+        return "nothing to compact"
+    return f"nothing to compact {why}" if why.startswith("(") else f"nothing to compact: {why}"
+
+
 def _summarizer_line(name: str, summaries: list[Any]) -> str:
     models = [s.details.get("model") for s in summaries if isinstance(s.details, dict)]
     models = [m for m in dict.fromkeys(models) if m]
@@ -266,7 +277,7 @@ def compact_command(
         )
         return
     if outcome.status == "nothing":
-        typer.echo(f"{file}: nothing to compact: {outcome.reason}")
+        typer.echo(f"{file}: {_nothing_line(outcome.reason)}")
         return
     entry = outcome.entry or {}
     typer.echo(

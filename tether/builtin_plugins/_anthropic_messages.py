@@ -17,6 +17,7 @@ from typing import Any
 from tether.builtin_plugins._http_errors import structured_error
 from tether.builtin_plugins._provider_http import Assembler, HttpProvider, HttpRequest
 from tether.builtin_plugins._stream_parsing import SseEvent, parse_partial_json
+from tether.core.numbers import token_count
 from tether.core.providers import (
     LlmContext,
     Model,
@@ -149,8 +150,9 @@ def usage_of(raw: dict[str, Any], usage: dict[str, Any]) -> None:
         ("cache_read_input_tokens", "cacheRead"),
         ("cache_creation_input_tokens", "cacheWrite"),
     ):
-        if raw.get(src) is not None:
-            usage[dst] = int(raw[src])
+        count = token_count(raw, src, "provider response: usage")  # non-finite: absent
+        if count is not None:
+            usage[dst] = count
 
 
 class AnthropicAssembler(Assembler):

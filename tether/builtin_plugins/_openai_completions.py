@@ -18,6 +18,7 @@ from typing import Any
 from tether.builtin_plugins._http_errors import structured_error
 from tether.builtin_plugins._provider_http import Assembler, HttpProvider, HttpRequest, data_url
 from tether.builtin_plugins._stream_parsing import SseEvent, parse_partial_json
+from tether.core.numbers import token_count
 from tether.core.providers import (
     ContextOverflowError,
     LlmContext,
@@ -29,6 +30,7 @@ from tether.core.providers import (
     finish_usage,
     is_overflow_wording,
 )
+from tether.core.text_safety import dumps_clean
 
 API = "openai-completions"
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
@@ -125,7 +127,7 @@ def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
                 "type": "function",
                 "function": {
                     "name": c.get("name", ""),
-                    "arguments": json.dumps(c.get("arguments") or {}),
+                    "arguments": dumps_clean(c.get("arguments") or {}),
                 },
             }
             for c in calls
@@ -137,14 +139,19 @@ def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
 
 def usage_of(raw: dict[str, Any]) -> dict[str, Any]:
     """OpenAI usage → pi's usage (cache hits and writes taken out of ``input``)."""
-    prompt = int(raw.get("prompt_tokens") or 0)
+    where = "provider response: usage"  # a non-finite count is absent (one warning)
+    prompt = token_count(raw, "prompt_tokens", where) or 0
     details = raw.get("prompt_tokens_details") or {}
-    cached = int(details.get("cached_tokens") or raw.get("prompt_cache_hit_tokens") or 0)
-    write = int(details.get("cache_write_tokens") or 0)
+    cached = (
+        token_count(details, "cached_tokens", f"{where}.prompt_tokens_details")
+        or token_count(raw, "prompt_cache_hit_tokens", where)
+        or 0
+    )
+    write = token_count(details, "cache_write_tokens", f"{where}.prompt_tokens_details") or 0
     cache_read = max(0, cached - write) if write > 0 else cached
     return {
         "input": max(0, prompt - cache_read - write),
-        "output": int(raw.get("completion_tokens") or 0),
+        "output": token_count(raw, "completion_tokens", where) or 0,
         "cacheRead": cache_read,
         "cacheWrite": write,
     }

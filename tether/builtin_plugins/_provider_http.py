@@ -32,6 +32,7 @@ from tether.core.providers import (
     new_assistant_message,
     order_message,
 )
+from tether.core.text_safety import encode_json_body
 
 
 @dataclass
@@ -65,8 +66,10 @@ class HttpCall:
     def _work(self) -> None:
         req = self.request
         try:
+            body = encode_json_body(req.body)  # lone surrogates → U+FFFD
+            headers = {"content-type": "application/json", **req.headers}
             with self.client.stream(
-                "POST", req.url, json=req.body, headers=req.headers, timeout=self._timeout()
+                "POST", req.url, content=body, headers=headers, timeout=self._timeout()
             ) as response:
                 self.response = response
                 if self.cancelled:

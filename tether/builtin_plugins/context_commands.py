@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.core.cli import command_group
+from tether.core.numbers import json_text
 from tether.hookspecs import hookimpl
 
 SESSION_HELP = "Inspect and change session files."
@@ -81,8 +82,9 @@ def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
 
 
 def _write_json(value: Any) -> None:
-    """JSON on stdout; lone surrogates (from cut UTF-16 strings) are written as ``\\udXXX``."""
-    text = json.dumps(value, ensure_ascii=False)
+    """JSON on stdout; lone surrogates (from cut UTF-16 strings) are written as ``\\udXXX``,
+    non-finite numbers (``1e999``) as ``null`` (both as ``JSON.stringify`` does)."""
+    text = json_text(value)
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
@@ -98,7 +100,7 @@ def _write_json_stream(head: dict[str, Any], **lists: list[Any]) -> None:
     100k messages is never one string (Python would hold it at 4 bytes a character)."""
     sys.stdout.flush()
     with _batched(sys.stdout.buffer.write, b"") as write:
-        text = json.dumps(head, ensure_ascii=False)
+        text = json_text(head)
         write(_utf8(text[:-1] if lists else text))
         separator = ", " if head else ""
         encode = _item_encoder()
@@ -141,9 +143,16 @@ def _item_encoder() -> Callable[[Any], str]:
     if make is None:  # pragma: no cover - CPython always has the C encoder
         return lambda value: json.dumps(value, ensure_ascii=False)
     default = json.JSONEncoder().default
-    args = ({}, default, encoder.encode_basestring, None, ": ", ", ", False, False, True)
+    args = (None, default, encoder.encode_basestring, None, ": ", ", ", False, False, False)
     iterencode = make(*args)
-    return lambda value: "".join(iterencode(value, 0))
+
+    def encode(value: Any) -> str:
+        try:
+            return "".join(iterencode(value, 0))
+        except ValueError:  # a non-finite number (1e999): null, as JSON.stringify writes it
+            return json_text(value)
+
+    return encode
 
 
 def _utf8(text: str) -> bytes:

@@ -9,7 +9,6 @@ labelTimestamps, sessionName, branch``…), so it compares directly with pi's go
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -58,7 +57,9 @@ def _open_validated(path: Path) -> Any:
 
 
 def _print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=1) + "\n")
+    from tether.core.numbers import json_text
+
+    sys.stdout.write(json_text(value, indent=1) + "\n")  # 1e999 → null, as pi writes it
 
 
 def _warn_problems(session: Any, path: Path) -> None:
@@ -145,14 +146,19 @@ def register_commands(app: Any) -> None:
         session = _open_validated(file)
         summary = show_summary(session)
         if validate:
-            summary["schemaProblems"] = _schema_problems(session)
+            from tether.builtin_plugins._session_validate import validation_findings
+
+            summary["schemaProblems"], summary["warnings"] = validation_findings(session)
         if as_json:
             _print_json(summary)
             return
         for line in show_text(summary):
             typer.echo(line)
-        for problem in summary.get("schemaProblems", []):
-            typer.echo(f"  line {problem['line']}: entry {problem['id']}: {problem['message']}")
+        if validate:
+            from tether.builtin_plugins._session_validate import validation_lines
+
+            for line in validation_lines(file, summary):
+                typer.echo(f"  {line}")
 
     @group.command("tree")
     def tree_command(file: FileArg, as_json: JsonOpt = False) -> None:
@@ -203,16 +209,3 @@ def register_commands(app: Any) -> None:
         from tether.core.repair import repair_file
 
         typer.echo(repair_file(file, cwd=cwd).summary())
-
-
-def _schema_problems(session: Any) -> list[dict[str, Any]]:
-    from tether.core.format_models import validate_entry
-
-    out = []
-    table = session.table
-    for row in range(len(table)):
-        try:
-            validate_entry(table.entry(row))
-        except ValueError as exc:
-            out.append({"line": table.linenos[row], "id": table.ids[row], "message": str(exc)})
-    return out

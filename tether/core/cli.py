@@ -17,6 +17,7 @@ import typer
 
 from tether.core.errors import TetherError
 from tether.core.plugins import PluginError, PluginManager, create_plugin_manager
+from tether.core.text_safety import install_output_handler
 
 DEFAULT_COMMAND = "chat"
 
@@ -209,6 +210,7 @@ def main(argv: Sequence[str] | None = None, *, pm: PluginManager | None = None) 
     """Run the CLI; return the exit code. Errors become one line on stderr."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
+    install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
         if pm is None:
             pm = create_plugin_manager(disabled=_preparse_disabled(args))

@@ -30,6 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tether.core.numbers import drop_non_finite, warn_once
 from tether.core.paths import read_json_file, tether_home
 from tether.core.providers import (
     LlmContext,
@@ -86,6 +87,8 @@ def load_models_file(path: Path) -> dict[str, dict[str, Any]]:
     for name, entry in providers.items():
         if not isinstance(entry, dict):
             raise ProviderConfigError(f"{path}: providers.{name}: expected an object")
+        for message in drop_non_finite(entry, f"{path}: providers.{name}"):  # 1e999, NaN
+            warn_once(message)
         models = entry.get("models", [])
         if not isinstance(models, list):
             raise ProviderConfigError(f"{path}: providers.{name}.models: expected a list")

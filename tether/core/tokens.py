@@ -7,6 +7,7 @@ it; only the messages after it are estimated. Per-message estimates come from th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,15 +29,19 @@ def _js_truthy(value: Any) -> bool:
 
 
 def calculate_context_tokens(usage: Mapping[str, Any]) -> int:
-    """``usage.totalTokens``, or the sum of its parts when that is 0 or missing."""
+    """``usage.totalTokens``, or the sum of its parts when that is 0 or missing. A number that
+    is not finite (``1e999`` reads as inf; ``NaN``) counts as missing."""
     total = usage.get("totalTokens")
-    if _js_truthy(total):
+    if _js_truthy(total) and not (isinstance(total, float) and math.isinf(total)):
         return total
     return sum(_number(usage.get(part)) for part in _USAGE_PARTS)
 
 
 def _number(value: Any) -> Any:
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    """A JSON number as is; anything else, and a non-finite float, as 0."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else 0
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def assistant_usage(message: Any) -> Mapping[str, Any] | None:

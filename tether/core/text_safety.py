@@ -1,0 +1,131 @@
+"""Lone surrogates: valid in JSON (pi writes them when it cuts UTF-16 text), not in UTF-8.
+
+A session may hold ``"\\ud83d"``; Python reads it as a lone surrogate code point that UTF-8
+cannot encode. The stored bytes stay as they are; whatever *leaves* tether is made encodable:
+
+- :func:`clean_text` — a split pair becomes its character, a lone surrogate U+FFFD;
+- :func:`encode_json_body` — a provider request body as UTF-8 JSON, cleaned the same way;
+- :func:`install_output_handler` — stdout/stderr write U+FFFD instead of failing;
+- :func:`surrogate_paths` — where a JSON value holds lone surrogates (for ``show --validate``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+REPLACEMENT = "\ufffd"
+HANDLER = "tether-replace-surrogates"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PAIR_OR_LONE = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
+
+
+def _fix(match: re.Match[str]) -> str:
+    text = match.group(0)
+    if len(text) == 2:  # a pair split across two JSON strings and joined again: one character
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    return REPLACEMENT
+
+
+def has_surrogates(text: str) -> bool:
+    return _SURROGATE.search(text) is not None
+
+
+def clean_text(text: str) -> str:
+    """``text`` encodable as UTF-8: pairs joined, lone surrogates → U+FFFD (same object if
+    there is nothing to do)."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _PAIR_OR_LONE.sub(_fix, text)
+
+
+def encode_json_body(body: Any) -> bytes:
+    """``body`` as compact UTF-8 JSON (what httpx's ``json=`` sends), lone surrogates → U+FFFD."""
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return clean_text(text).encode("utf-8")
+
+
+def clean_value(value: Any) -> Any:
+    """A JSON value with :func:`clean_text` applied to every string (keys included)."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {
+            clean_text(str(k)) if isinstance(k, str) else k: clean_value(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [clean_value(item) for item in value]
+    return value
+
+
+def dumps_clean(value: Any) -> str:
+    """``json.dumps(value)`` (ASCII, escapes) without lone surrogates: for JSON carried inside a
+    string of a request, such as tool-call arguments."""
+    text = json.dumps(value)
+    if "\\ud" in text or "\\uD" in text:  # maybe a surrogate escape: redo from clean values
+        text = json.dumps(clean_value(value))
+    return text
+
+
+def _handler(exc: UnicodeError) -> tuple[bytes, int]:
+    """Codec error handler: the UTF-8 bytes of U+FFFD (the encoder takes only ASCII text or
+    bytes from a handler)."""
+    if isinstance(exc, UnicodeEncodeError):
+        return clean_text(exc.object[exc.start : exc.end]).encode("utf-8"), exc.end
+    raise exc
+
+
+def install_output_handler() -> None:
+    """Make ``sys.stdout``/``sys.stderr`` write U+FFFD for lone surrogates instead of raising."""
+    try:
+        codecs.lookup_error(HANDLER)
+    except LookupError:
+        codecs.register_error(HANDLER, _handler)
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and _is_utf8(getattr(stream, "encoding", None)):
+            try:
+                reconfigure(errors=HANDLER)
+            except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
+                pass
+
+
+def _is_utf8(encoding: Any) -> bool:
+    try:
+        return isinstance(encoding, str) and codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+
+
+def surrogate_paths(value: Any, path: str = "") -> Iterator[str]:
+    """Field paths (``message.content[0].text``) of the strings in ``value`` with a surrogate;
+    keys holding one are reported too."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value) is not None:
+            yield path or "(value)"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            child = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and _SURROGATE.search(key) is not None:
+                yield child
+            yield from surrogate_paths(item, child)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from surrogate_paths(item, f"{path}[{index}]")
+
+
+__all__ = [
+    "REPLACEMENT",
+    "clean_text",
+    "clean_value",
+    "dumps_clean",
+    "encode_json_body",
+    "has_surrogates",
+    "install_output_handler",
+    "surrogate_paths",
+]

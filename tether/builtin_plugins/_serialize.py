@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tether.builtin_plugins._jscompat import js_len, js_slice, js_stringify
+from tether.builtin_plugins._jscompat import js_len, js_number, js_slice, js_stringify
 
 TOOL_RESULT_MAX_CHARS = 2000
 """Longest tool result (UTF-16 units) serialized whole, as in pi."""
@@ -21,13 +21,31 @@ TAIL_SHARE = 4
 """A cut tool result keeps 1/TAIL_SHARE of the budget from its end, the rest from its start."""
 
 
+def js_text(value: Any) -> str:
+    """``String(value)`` as a JS ``join`` writes it (``null``/absent: empty) — a malformed
+    stored block whose text is not a string must not stop a compaction."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number(value)
+    if isinstance(value, list):
+        return ",".join(js_text(item) for item in value)
+    return "[object Object]"
+
+
 def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
         return ""
     return "".join(
-        b.get("text") or "" for b in content if isinstance(b, dict) and b.get("type") == "text"
+        js_text(b.get("text") or "")
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "text"
     )
 
 
@@ -81,9 +99,9 @@ def _assistant_parts(message: dict[str, Any]) -> list[str]:
     for block in content if isinstance(content, list) else ():
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text":
-            texts.append(block.get("text") or "")
+            texts.append(js_text(block.get("text") or ""))
         elif kind == "thinking":
-            thinking.append(block.get("thinking") or "")
+            thinking.append(js_text(block.get("thinking") or ""))
         elif kind == "toolCall":
             calls.append(_tool_call_text(block))
     parts = []

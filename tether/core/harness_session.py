@@ -14,6 +14,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from tether.core.abort import AbortSignal
+from tether.core.context_check import context_warnings
 from tether.core.errors import TetherError
 from tether.core.harness_setup import (
     ModelRequest,
@@ -86,6 +87,8 @@ class SessionActions:
         agent = self.agent
         agent.reset()
         agent.state.messages = context.messages
+        for warning in context_warnings(session, context.messages):  # file never changed
+            self.warn(warning)
         agent.state.model = model
         agent.state.thinking_level = level
         agent.state.system_prompt = ""

@@ -12,6 +12,8 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tether.core.message_check import sanitize_message
+
 Message = dict[str, Any]
 
 COMPACTION_SUMMARY_PREFIX = (
@@ -179,6 +181,7 @@ def prepare_for_provider(
     - without image support (``supports_images``, default: ``"image"`` in the model's ``input``,
       or true without a model), image blocks become ``(image omitted: …)`` text (tool results:
       ``(tool image omitted: …)``), consecutive placeholders collapsed;
+    - a malformed message is repaired or left out (:mod:`tether.core.message_check`);
     - with a ``model`` (an object or mapping with ``provider``, ``api``, ``id``), assistant
       messages from another model lose redacted and empty thinking, keep other thinking as
       text and drop ``thoughtSignature``; empty unsigned thinking is dropped for the same model.
@@ -198,7 +201,10 @@ def prepare_for_provider(
         pending.clear()
         answered.clear()
 
-    for message in llm_messages:
+    for original in llm_messages:
+        message = sanitize_message(original)  # malformed stored messages: repaired or left out
+        if message is None:
+            continue
         role = message.get("role")
         if not supports_images:
             message = _omit_images(message)

@@ -1,0 +1,177 @@
+"""Malformed stored messages (issue 7, item 8): the context stays pi's, requests cope.
+
+A user ``content`` that is an object, an assistant ``content`` that is a string, a tool result
+without ``toolCallId``…: ``tether run --session F`` against the loopback servers works, with
+one warning naming ``FILE:LINE`` and the field; ``show --validate`` reports the same; the
+context (``session context --json``) equals pi's (oracle output in ``pi-context.json``); the
+file is never changed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.harness_helpers import run_tether, write_home
+from tether.builtin_plugins._serialize import serialize_conversation
+from tether.core.context import convert_to_llm
+from tether.core.message_check import message_issues, sanitize_message
+from tether.core.session import Session
+
+FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"
+PI_CONTEXT = json.loads((FIXTURES / "pi-context.json").read_text())
+MODEL = ("--model", "loop/test-model")
+
+Check = Callable[[list[dict[str, Any]]], bool]
+
+
+def _roles(sent: list[dict[str, Any]]) -> list[str]:
+    return [m["role"] for m in sent]
+
+
+def _tool(sent: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(m for m in sent if m["role"] == "tool")
+
+
+def _user_texts(sent: list[dict[str, Any]]) -> list[Any]:
+    return [m["content"] for m in sent if m["role"] == "user"]
+
+
+# fixture → (line, field, what the OpenAI request shows)
+CASES: dict[str, tuple[int, str, Check]] = {
+    "user-content-object": (
+        2,
+        "message.content",
+        lambda sent: _roles(sent) == ["system", "assistant", "user"],  # the bad user left out
+    ),
+    "user-no-content": (2, "message.content", lambda sent: _roles(sent)[1] == "assistant"),
+    "assistant-content-string": (
+        3,
+        "message.content",
+        lambda sent: sent[2] == {"role": "assistant", "content": "plain string"},
+    ),
+    "assistant-block-null": (
+        3,
+        "message.content[0]",
+        lambda sent: sent[2] == {"role": "assistant", "content": "ok"},
+    ),
+    "toolresult-no-id": (
+        4,
+        "message.toolCallId",
+        lambda sent: _tool(sent)["content"] == "No result provided",  # pi's synthetic result
+    ),
+    "toolresult-content-string": (
+        4,
+        "message.content",
+        lambda sent: _tool(sent) == {"role": "tool", "content": "plain", "tool_call_id": "c1"},
+    ),
+    "user-block-string": (
+        2,
+        "message.content[0]",
+        lambda sent: _user_texts(sent)[0] == "x",
+    ),
+    "text-not-a-string": (2, "message.content[0]", lambda sent: _roles(sent)[1] == "assistant"),
+    "toolcall-arguments-string": (
+        3,
+        "message.content[0].arguments",
+        lambda sent: sent[2]["tool_calls"][0]["function"]["arguments"] == "{}",
+    ),
+}
+
+
+def _copy(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    project = tmp_path / "project"
+    project.mkdir()
+    file = project / f"{name}.jsonl"
+    shutil.copyfile(FIXTURES / f"{name}.jsonl", file)
+    return project, file
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_run_with_a_malformed_message(name: str, openai_server: Any, tmp_path: Path) -> None:
+    line, field, check = CASES[name]
+    home = write_home(tmp_path / "home", openai_server)
+    project, file = _copy(tmp_path, name)
+    before = file.read_bytes()
+    openai_server.text("answer")
+    done = run_tether("run", *MODEL, "--session", str(file), "go on", home=home, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "model call failed" not in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == "answer\n"
+    warnings = [w for w in done.stderr.splitlines() if w.startswith("tether: warning:")]
+    assert len(warnings) == 1, done.stderr
+    assert warnings[0].startswith(f"tether: warning: {file}:{line}: {field}: "), warnings
+    sent = openai_server.last_request.body["messages"]
+    assert check(sent), sent
+    assert sent[-1]["role"] == "user"  # the new prompt went out
+    assert file.read_bytes().startswith(before)  # the file is never changed, only appended to
+
+    validate = run_tether(
+        "session", "show", "--validate", "--json", str(file), home=home, cwd=project
+    )
+    assert validate.returncode == 0, validate.stderr
+    problems = json.loads(validate.stdout)["schemaProblems"]
+    assert [(p["line"], p["field"]) for p in problems] == [(line, field)]
+    text = run_tether("session", "show", "--validate", str(file), home=home, cwd=project).stdout
+    assert f"{file}:{line}: entry " in text and f": {field}: " in text
+
+
+def test_anthropic_requests_leave_out_what_cannot_be_sent(
+    anthropic_server: Any, tmp_path: Path
+) -> None:
+    home = write_home(tmp_path / "home", anthropic_server, api="anthropic-messages")
+    project, file = _copy(tmp_path, "toolresult-no-id")
+    anthropic_server.text("answer")
+    done = run_tether("run", *MODEL, "--session", str(file), "go on", home=home, cwd=project)
+    assert done.returncode == 0 and "model call failed" not in done.stderr, done.stderr
+    sent = anthropic_server.last_request.body["messages"]
+    results = [b for m in sent for b in m["content"] if b.get("type") == "tool_result"]
+    assert [(r["tool_use_id"], r["is_error"]) for r in results] == [("c1", True)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_context_is_pis(name: str, tmp_path: Path) -> None:
+    file = FIXTURES / f"{name}.jsonl"
+    shown = run_tether("session", "context", "--json", str(file), home=tmp_path, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    ours, pi = json.loads(shown.stdout), PI_CONTEXT[name]
+    assert ours["messages"] == pi["messages"] and ours["llmMessages"] == pi["llmMessages"]
+    for command in ("tree", "context", "estimate"):
+        result = run_tether("session", command, str(file), home=tmp_path, cwd=tmp_path)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_compaction_serializes_a_text_that_is_not_a_string_as_pi_does() -> None:
+    messages = Session.open(FIXTURES / "text-not-a-string.jsonl", readonly=True).build_context()
+    text = serialize_conversation(convert_to_llm(messages.messages))
+    assert text == "[User]: [object Object]\n\n[Assistant]: ok"  # the oracle's activePathText
+    prepared = run_tether(
+        "session",
+        "prepare",
+        "--keep",
+        "1",
+        "--reserve",
+        "1",
+        str(FIXTURES / "text-not-a-string.jsonl"),
+        home=FIXTURES,
+        cwd=FIXTURES,
+    )
+    assert prepared.returncode == 0 and "Traceback" not in prepared.stderr, prepared.stderr
+
+
+def test_sanitize_keeps_good_messages_as_they_are() -> None:
+    good = {"role": "user", "content": [{"type": "text", "text": "hi"}], "timestamp": 1}
+    assert sanitize_message(good) is good and message_issues(good) == []
+    bad = {"role": "assistant", "content": [{"type": "toolCall", "id": 5, "name": "x"}]}
+    assert sanitize_message(bad) is None
+    assert message_issues(bad) == [
+        (
+            "message.content[0]",
+            "id: expected a string, got number; no block left: message left out of model requests",
+        )
+    ]

@@ -100,6 +100,18 @@ def test_printed_answer_with_a_lone_surrogate(openai_server: Any, tmp_path: Path
     assert b'"text":"cut \\ud83d"' in file.read_bytes()  # stored as pi writes it
 
 
+def test_chat_with_lone_surrogates(openai_server: Any, tmp_path: Path) -> None:
+    home, project, file = _setup(tmp_path, openai_server, "lone-surrogates", "openai-completions")
+    openai_server.text("reply \ud83d")
+    args = ("chat", *MODEL, "--session", str(file))
+    done = run_tether(*args, home=home, cwd=project, stdin_text="hello\n/tree\n")
+    assert done.returncode == 0, done.stderr
+    _clean(done)
+    assert "reply \ufffd" in done.stdout
+    assert "cut here \ufffd" in done.stderr and "output \ufffd truncated" in done.stderr  # /tree
+    assert "cut here \ufffd" in json.dumps(openai_server.last_request.body, ensure_ascii=False)
+
+
 def test_session_commands_cope_with_lone_surrogates(tmp_path: Path) -> None:
     file = tmp_path / "s.jsonl"
     shutil.copyfile(FIXTURES / "lone-surrogates.jsonl", file)
@@ -136,6 +148,12 @@ def test_session_commands_cope_with_lone_surrogates(tmp_path: Path) -> None:
     assert f"warning: {file}:2: entry a0000001: message.content[0].text: lone surrogate" in (
         text_report
     )
+    exported = tmp_path / "export.jsonl"
+    done = run_tether(
+        "session", "export", str(file), "-o", str(exported), home=tmp_path, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert exported.read_bytes().split(b"\n")[1:] == before.split(b"\n")[1:]  # same bytes
     repaired = run_tether("session", "repair", str(file), home=tmp_path, cwd=tmp_path)
     assert repaired.returncode == 0 and "nothing to repair" in repaired.stdout
     assert file.read_bytes() == before

@@ -175,3 +175,35 @@ def test_sanitize_keeps_good_messages_as_they_are() -> None:
             "id: expected a string, got number; no block left: message left out of model requests",
         )
     ]
+
+
+def test_no_malformed_message_breaks_a_request() -> None:
+    """3000 random malformed messages: both adapters build (and encode) every request."""
+    import random
+
+    from tether.builtin_plugins._anthropic_messages import AnthropicMessagesProvider
+    from tether.builtin_plugins._openai_completions import OpenAICompletionsProvider
+    from tether.builtin_plugins._provider_http import prepared_context
+    from tether.core.providers import LlmContext, Model, StreamOptions
+    from tether.core.text_safety import encode_json_body
+
+    values: list[Any] = [None, 1, 1.5, "s\ud83d", True, [], {}, ["x"], {"a": 1}, [None]]
+    values += [[{"type": "text"}], [{"type": "text", "text": 5}], [{"type": "image"}]]
+    values += [[{"type": "toolCall"}], [{"type": "thinking"}], [{"type": "toolCall", "id": "i"}]]
+    roles = ["user", "assistant", "toolResult", "custom", "bashExecution", "branchSummary"]
+    keys = ["content", "toolCallId", "toolName", "isError", "stopReason", "usage", "summary"]
+    adapters = [
+        (OpenAICompletionsProvider(), "openai-completions"),
+        (AnthropicMessagesProvider(), "anthropic-messages"),
+    ]
+    rng = random.Random(7)
+    for _ in range(3000):
+        message: dict[str, Any] = {"role": rng.choice(roles)}
+        for key in rng.sample(keys, rng.randint(0, 5)):
+            message[key] = rng.choice(values)
+        llm = convert_to_llm([{"role": "user", "content": "hi", "timestamp": 1}, message])
+        for adapter, api in adapters:
+            model = Model(provider="loop", id="m", api=api, input=["text", "image"])
+            context = prepared_context(model, LlmContext("system", llm))
+            request = adapter.build_request(model, context, StreamOptions(), stream=True)
+            assert json.loads(encode_json_body(request.body)), message

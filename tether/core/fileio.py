@@ -32,8 +32,8 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_file_durably(path: Path, data: bytes, *, fsync: bool = True, mode: int = 0o644) -> None:
-    """Create ``path`` (exclusively) with ``data``, fsynced."""
+def write_file_durably(path: Path, data: bytes, *, fsync: bool = True, mode: int = 0o600) -> None:
+    """Create ``path`` (exclusively, private by default) with ``data``, fsynced."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     try:
         write_all(fd, data)

@@ -142,6 +142,13 @@ def test_a_failed_backup_write_leaves_no_partial_backup(tmp_path: Path) -> None:
     assert path.read_bytes() == before
     line = one_error_line(result)
     assert line == f"tether: error: {path}.v1.bak: cannot write the backup: File too large"
+    # the backup fits but the migrated file (longer: ids added) does not: neither stays
+    result = run_limited(
+        "run", "--provider", "faux", "--session", str(path), "hi", home=tmp_path, fsize=len(before)
+    )
+    assert one_error_line(result) == f"tether: error: {path}: cannot rewrite: File too large"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["legacy.jsonl"]
+    assert path.read_bytes() == before
 
 
 def test_a_failed_append_is_truncated_back(tmp_path: Path) -> None:

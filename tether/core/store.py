@@ -202,7 +202,11 @@ class JsonlStore:
                 )
             backup = unique_sidecar(self.target, f".v{loaded.version_on_disk:g}.bak")
             write_sidecar(backup, data, fsync=self.fsync, what="backup")
-            self._replace(content, fd)
+            try:
+                self._replace(content, fd)
+            except SessionFileError:
+                backup.unlink(missing_ok=True)  # the original is still in place
+                raise
         loaded.pending_rewrite = None
         loaded.backup = backup
         self.on_warning(

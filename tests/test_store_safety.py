@@ -111,6 +111,19 @@ def test_a_bom_file_is_read_like_pi_and_written_to(tmp_path: Path) -> None:
     assert (tmp_path / "legacy.jsonl.v1.bak").read_bytes().startswith(BOM)
 
 
+def test_a_file_read_with_lines_before_its_header_is_also_written_to(tmp_path: Path) -> None:
+    # pi skips blank and malformed lines before the header (and so does every tether reader);
+    # the writer must find the header where the readers do, or the file is read-only forever.
+    original = (GEN / "g01-tiny-linear.jsonl").read_bytes()
+    for name, lead in (("blank", b"\n  \n"), ("broken", b'{"type":"sess\n')):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_bytes(lead + original)
+        result = _branch(path, tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert path.read_bytes().startswith(lead + original)
+        assert b"tether.leaf" in path.read_bytes()[len(lead + original) :]
+
+
 # ---- item 5: leftovers -----------------------------------------------------------------------
 
 

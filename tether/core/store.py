@@ -55,7 +55,7 @@ from tether.core.filesafety import (
 )
 from tether.core.format import dumps_record
 from tether.core.jsonl_index import EntryTable, parse_json_line
-from tether.core.jsonl_scan import ScannedFile, scan_bytes, scan_stream
+from tether.core.jsonl_scan import ScannedFile, first_record, scan_bytes, scan_stream
 from tether.core.migration import BOM, IdFactory, header_version, migrate_bytes
 from tether.core.store_types import LoadedSession, SessionStore
 
@@ -300,20 +300,14 @@ class JsonlStore:
             fsync_dir(self._path.parent)
 
     def _check_header(self, fd: int, header: Mapping[str, Any]) -> None:
-        first = read_first_line(fd).strip()
-        if first.startswith(BOM):  # pi reads (and keeps) a BOM before the header
-            first = first[len(BOM) :]
-        try:
-            record = parse_json_line(first)
-        except ValueError:
-            record = None
+        lineno, record = first_record(fd)  # where every reader (and pi) finds the header
         if not isinstance(record, dict) or record.get("type") != "session":
             raise SessionFileError(
-                f"{self._path}:1: not a tether/pi session header; refusing to append"
+                f"{self._path}:{lineno or 1}: not a tether/pi session header; refusing to append"
             )
         if record.get("id") != header.get("id"):
             raise SessionFileError(
-                f"{self._path}:1: belongs to session {record.get('id')!r}, not "
+                f"{self._path}:{lineno}: belongs to session {record.get('id')!r}, not "
                 f"{header.get('id')!r}; refusing to append"
             )
 

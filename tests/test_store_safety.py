@@ -137,6 +137,14 @@ def test_a_stale_temp_file_is_reported_then_removed_at_the_next_write(tmp_path: 
     assert f"note:      {stale.name}: temp file left by a crashed rewrite" in shown.stdout
     assert f"note:      {live.name}: temp file of a rewrite in progress" in shown.stdout
     assert stale.exists()  # showing changes nothing
+
+    legacy = tmp_path / "legacy.jsonl"  # a migration killed while writing its backup
+    shutil.copyfile(GEN / "e35-legacy-v1.jsonl", legacy)
+    Path(f"{legacy}.v1.bak").write_bytes(legacy.read_bytes()[:1000])
+    shown = run_limited("session", "show", str(legacy), home=tmp_path)
+    assert "note:      legacy.jsonl.v1.bak: partial backup of an interrupted migration" in (
+        shown.stdout
+    )
     result = _branch(path, tmp_path)
     assert result.returncode == 0
     assert not stale.exists() and live.exists()
@@ -277,3 +285,4 @@ def test_sessions_are_private_whatever_the_umask(tmp_path: Path) -> None:
         assert fixed.returncode == 0, fixed.stderr
         sidecars = list(tmp_path.glob(f"damaged-{umask:o}.jsonl.*"))
         assert len(sidecars) == 2 and {mode_of(p) for p in sidecars} == {0o600}
+        assert mode_of(damaged) == 0o600

@@ -190,9 +190,35 @@ def sweep_stale_temps(path: Path, warn: Callable[[str], None]) -> None:
         warn(f"{temp}: removed a temp file left by a crashed rewrite (pid {pid})")
 
 
+def partial_backups(path: Path) -> list[Path]:
+    """``<file>.v<N>.bak`` files holding only the start of the (still unmigrated) file: a
+    migration was killed while writing its backup."""
+    target = real_target(path)
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(target.name + ".v")]
+        data = target.read_bytes() if names else b""
+    except OSError:
+        return []
+    found = []
+    for name in sorted(names):
+        if ".bak" not in name:
+            continue
+        try:
+            backup = (target.parent / name).read_bytes()
+        except OSError:
+            continue
+        if len(backup) < len(data) and data.startswith(backup):
+            found.append(target.parent / name)
+    return found
+
+
 def leftover_notes(path: Path) -> list[str]:
-    """One line per leftover temp file (for ``session show``)."""
-    notes = []
+    """One line per leftover of a crash (for ``session show``)."""
+    notes = [
+        f"{backup.name}: partial backup of an interrupted migration (the session file is "
+        "intact; safe to delete)"
+        for backup in partial_backups(path)
+    ]
     for temp, pid, alive in leftover_temps(path):
         if alive:
             notes.append(f"{temp.name}: temp file of a rewrite in progress (pid {pid})")
@@ -233,6 +259,7 @@ __all__ = [
     "make_private_dirs",
     "not_regular_error",
     "open_regular",
+    "partial_backups",
     "real_target",
     "sweep_stale_temps",
     "write_sidecar",

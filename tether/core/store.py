@@ -324,9 +324,12 @@ class JsonlStore:
             pass
         sidecar = unique_sidecar(self.target, f".torn-{file_stamp()}")
         write_sidecar(sidecar, tail, fsync=self.fsync, what="torn last line")
-        os.ftruncate(fd, start)
-        if self.fsync:
-            os.fsync(fd)
+        try:
+            os.ftruncate(fd, start)
+            if self.fsync:
+                os.fsync(fd)
+        except OSError as exc:
+            raise SessionFileError(f"{self._path}: cannot append: {exc.strerror}") from None
         self.on_warning(
             f"{self._path}: the last line was incomplete (a torn write, {len(tail)} bytes); "
             f"moved it to {sidecar.name} before appending"

@@ -142,9 +142,11 @@ def register_commands(app: Any) -> None:
     ) -> None:
         """Header, counts by type, name, leaf and every problem with its line number."""
         from tether.builtin_plugins._session_render import show_summary, show_text
+        from tether.core.filesafety import leftover_notes
 
         session = _open_validated(file)
         summary = show_summary(session)
+        summary["notes"].extend(leftover_notes(session.file))
         if validate:
             from tether.builtin_plugins._session_validate import validation_findings
 

@@ -32,8 +32,8 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_file_durably(path: Path, data: bytes, *, fsync: bool = True, mode: int = 0o644) -> None:
-    """Create ``path`` (exclusively) with ``data``, fsynced."""
+def write_file_durably(path: Path, data: bytes, *, fsync: bool = True, mode: int = 0o600) -> None:
+    """Create ``path`` (exclusively, private by default) with ``data``, fsynced."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     try:
         write_all(fd, data)
@@ -67,8 +67,14 @@ def read_fd(fd: int) -> bytes:
 
 
 def read_first_line(fd: int, limit: int = 1 << 20) -> bytes:
+    return read_line_at(fd, 0, limit)[0]
+
+
+def read_line_at(fd: int, offset: int, limit: int = 1 << 20) -> tuple[bytes, int]:
+    """The line starting at ``offset`` (at most about ``limit`` bytes of it, without its
+    newline) and the offset of the next line (the file size at the end)."""
+    start = offset
     data = b""
-    offset = 0
     while len(data) < limit:
         chunk = os.pread(fd, 65536, offset)
         if not chunk:
@@ -77,7 +83,8 @@ def read_first_line(fd: int, limit: int = 1 << 20) -> bytes:
         offset += len(chunk)
         if b"\n" in chunk:
             break
-    return data.split(b"\n", 1)[0]
+    line = data.split(b"\n", 1)[0]
+    return line, start + len(line) + (1 if len(line) < len(data) else 0)
 
 
 def last_line_start(fd: int, size: int) -> int:
@@ -99,6 +106,7 @@ __all__ = [
     "last_line_start",
     "read_fd",
     "read_first_line",
+    "read_line_at",
     "unique_sidecar",
     "write_all",
     "write_file_durably",

@@ -39,6 +39,7 @@ class Problem:
 
     line: int
     kind: str  # malformed | torn | unterminated | not-an-entry | duplicate-header | cycle
+    #            | duplicate-id
     message: str
 
     def __str__(self) -> str:
@@ -147,6 +148,7 @@ class EntryTable:
         self.by_id: dict[str, int] = {}
         self.problems: list[Problem] = []
         self.generation = 0
+        self.duplicates: dict[str, list[int]] = {}  # id → rows, for ids used more than once
         self.on_drop: Callable[[int], None] | None = None  # told the row of a dropped entry
         self._children: dict[Any, list[int]] | None = None
 
@@ -166,6 +168,20 @@ class EntryTable:
         by_id = self.by_id = dict(zip(ids, range(len(ids)), strict=True))
         get = by_id.get  # one string object per id (saves ~6 MB per 100k entries)
         self.parents = [p if (i := get(p)) is None else ids[i] for p in self.parents]
+        if len(by_id) != len(ids):
+            self._note_duplicates()
+
+    def _note_duplicates(self) -> None:
+        """One problem per id used by more than one entry (pi keeps the last one; so do we)."""
+        rows_of: dict[str, list[int]] = {}
+        for row, entry_id in enumerate(self.ids):
+            rows_of.setdefault(entry_id, []).append(row)
+        self.duplicates = {i: rows for i, rows in rows_of.items() if len(rows) > 1}
+        for entry_id, rows in self.duplicates.items():
+            lines = [self.linenos[r] for r in rows]
+            where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
+            message = f"duplicate id {entry_id} at lines {where} (the last one is used, as in pi)"
+            self.problems.append(Problem(lines[-1], "duplicate-id", message))
 
     def add_record(self, record: Any, lineno: int = 0) -> int:
         """Add a parsed record; returns its row, or -1 if it is not an entry (problem noted)."""

@@ -20,10 +20,12 @@ line by line and every line searched for a second record start.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from typing import IO, Any
 
+from tether.core.fileio import read_line_at
 from tether.core.jsonl_index import (
     EntryTable,
     Problem,
@@ -299,6 +301,27 @@ class _Scanner:
         )
 
 
+def first_record(fd: int) -> tuple[int, Any]:
+    """The first parsable record of an open file as every reader finds it (blank and
+    malformed lines and a BOM before it skipped, as pi does): ``(line number, record)``, or
+    ``(0, None)`` if there is none in the first lines."""
+    offset, size = 0, os.fstat(fd).st_size
+    for lineno in range(1, MAX_LINES_BEFORE_HEADER + 1):
+        if offset >= size:
+            break
+        raw, offset = read_line_at(fd, offset, 16 << 20)
+        text = raw.strip()
+        if lineno == 1 and text.startswith(_BOM):
+            text = text[len(_BOM) :].strip()
+        if not text:
+            continue
+        try:
+            return lineno, parse_json_line(text)
+        except ValueError:
+            continue
+    return 0, None
+
+
 def scan_stream(handle: IO[bytes], *, validate_all: bool = False) -> tuple[ScannedFile, bool]:
     """Scan an open binary file. Returns the result and whether the file held any non-blank
     byte. ``validate_all`` parses every line (``session show``/``repair``)."""
@@ -320,4 +343,4 @@ def scan_bytes(data: bytes, *, validate_all: bool = False) -> ScannedFile:
     return scanner.result(not rest)
 
 
-__all__ = ["ScannedFile", "scan_bytes", "scan_stream"]
+__all__ = ["ScannedFile", "first_record", "scan_bytes", "scan_stream"]

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tether.core.format import CURRENT_SESSION_VERSION, dumps_record, new_entry_id
+from tether.core.jsonl_index import parse_json_line
 
 IdFactory = Callable[[set[str]], str]
+BOM = b"\xef\xbb\xbf"
 
 
 def header_version(header: dict[str, Any]) -> float:
@@ -70,6 +72,26 @@ def migrate(records: list[MigratedRecord], new_id: IdFactory | None = None) -> b
     return True
 
 
+def migrate_bytes(data: bytes, new_id: IdFactory | None = None) -> bytes:
+    """A whole v1/v2 file migrated to v3: every readable record, one per line (malformed lines
+    are dropped, as pi's rewrite does; a UTF-8 BOM before the header is dropped too)."""
+    items: list[MigratedRecord] = []
+    for raw in data.split(b"\n"):
+        raw = raw.strip()
+        if not items and raw.startswith(BOM):
+            raw = raw[len(BOM) :].strip()
+        if not raw:
+            continue
+        try:
+            record = parse_json_line(raw)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            items.append(MigratedRecord(record, raw))
+    migrate(items, new_id)
+    return b"".join(item.line() + b"\n" for item in items)
+
+
 def _set(item: MigratedRecord, key: str, value: Any) -> None:
     if key in item.appended:
         pass
@@ -116,4 +138,4 @@ def _v2_to_v3(records: list[MigratedRecord]) -> None:
             item.rewritten = True
 
 
-__all__ = ["IdFactory", "MigratedRecord", "header_version", "migrate"]
+__all__ = ["BOM", "IdFactory", "MigratedRecord", "header_version", "migrate", "migrate_bytes"]

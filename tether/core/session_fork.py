@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tether.core import format as fmt
 from tether.core import format_records as rec
 from tether.core.errors import SessionFileError, TetherError
+from tether.core.filesafety import make_private_dirs
 from tether.core.paths import default_session_dir, session_file_name
 from tether.core.store import JsonlStore, write_file_durably
 
@@ -35,7 +36,7 @@ def _new_session_like(source: Session, output: Path | None, parent: str | None) 
         folder = source.session_dir or default_session_dir(source.cwd)
         output = folder / session_file_name(header["timestamp"], header["id"])
     output = Path(os.path.abspath(output))
-    if output.exists():
+    if os.path.lexists(output):  # a dangling symlink too: never create a file elsewhere
         raise SessionFileError(f"{output}: already exists; refusing to overwrite")
     fsync = getattr(source.store, "fsync", None)
     return Session(
@@ -150,7 +151,7 @@ def fork_from(
     if entries:
         store.append(entries, header=header)
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         write_file_durably(path, fmt.dumps_line(header), fsync=store.fsync)
     return Session.open(path, cwd=target_cwd, session_dir=folder)
 
@@ -176,7 +177,7 @@ def export_jsonl(source: Session, output: str | os.PathLike[str] | None = None) 
         lines.append(fmt.dumps_line(linear))
         previous = entry.get("id")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         write_file_durably(path, b"".join(lines))
     except FileExistsError:
         raise SessionFileError(f"{path}: already exists; refusing to overwrite") from None

@@ -182,7 +182,15 @@ class SessionView:
         return rows
 
     def _note_cycle(self, entry_id: str, parent: str) -> None:
-        message = f"parentId cycle: entry {entry_id} points back to {parent}; walk stopped there"
+        if parent in self._table.duplicates:  # reported as "duplicate id" already
+            message = (
+                f"entry {entry_id} points to {parent}, a duplicate id that closes a loop "
+                "(pi would loop forever); walk stopped there"
+            )
+        else:
+            message = (
+                f"parentId cycle: entry {entry_id} points back to {parent}; walk stopped there"
+            )
         if not any(p.message == message for p in self.problems):
             row = self._table.by_id.get(entry_id, 0)
             self.problems.append(Problem(self._table.linenos[row], "cycle", message))

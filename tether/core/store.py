@@ -14,19 +14,23 @@
   tether/pi session header (…)``;
 - v1/v2 files are migrated to v3 in memory on load, and on disk before the first append by
   an atomic rewrite (temp file, fsync, rename) after the original is copied to
-  ``<file>.v<N>.bak``; merely opening a file never changes it.
+  ``<file>.v<N>.bak``; merely opening a file never changes it;
+- file-level safety (:mod:`tether.core.filesafety`): only regular files are opened (a FIFO
+  or device is refused at once); a symlinked path is written through to its target (temp
+  file, backups and sidecars next to the target); files are created ``0600`` and folders
+  ``0700``; another process's lock is waited for at most ``TETHER_LOCK_TIMEOUT`` seconds;
+  a failed append is truncated back and a failed backup removed; temp files of crashed
+  rewrites are removed at the next write. A UTF-8 BOM before the header is kept (as pi does).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import IO, Any
 
 from tether.core.errors import SessionFileError
 from tether.core.fileio import (
@@ -39,56 +43,23 @@ from tether.core.fileio import (
     write_all,
     write_file_durably,
 )
+from tether.core.filesafety import (
+    PRIVATE_FILE,
+    lock_bounded,
+    lock_timeout_default,
+    make_private_dirs,
+    open_regular,
+    real_target,
+    sweep_stale_temps,
+    write_sidecar,
+)
 from tether.core.format import dumps_record
-from tether.core.jsonl_index import EntryTable, Problem, parse_json_line
-from tether.core.jsonl_scan import ScannedFile, scan_bytes, scan_stream
-from tether.core.migration import IdFactory, MigratedRecord, header_version, migrate
+from tether.core.jsonl_index import EntryTable, parse_json_line
+from tether.core.jsonl_scan import ScannedFile, first_record, scan_bytes, scan_stream
+from tether.core.migration import BOM, IdFactory, header_version, migrate_bytes
+from tether.core.store_types import LoadedSession, SessionStore
 
 Warn = Callable[[str], None]
-
-
-@dataclass
-class LoadedSession:
-    """What a store read: the header (``None`` for a new/empty session), entries, problems."""
-
-    header: dict[str, Any] | None
-    table: EntryTable
-    exists: bool = False
-    version_on_disk: float | None = None
-    migrated: bool = False
-    backup: Path | None = None
-    notes: list[str] = field(default_factory=list)
-    pending_rewrite: tuple[bytes, bytes] | None = None  # (sha256 of the original, new content)
-
-    @property
-    def problems(self) -> list[Problem]:
-        return self.table.problems
-
-
-@runtime_checkable
-class SessionStore(Protocol):
-    """Where a session's records live. ``append`` must be atomic per call and durable."""
-
-    @property
-    def uri(self) -> str: ...
-
-    @property
-    def path(self) -> Path | None:
-        """The session file, if the backend has one (used for ``parentSession``)."""
-
-    def load(self, *, readonly: bool = False) -> LoadedSession:
-        """Read the session; migrate old versions (not when ``readonly``)."""
-
-    def append(
-        self,
-        records: Sequence[Mapping[str, Any]],
-        *,
-        header: Mapping[str, Any],
-        header_written: bool = False,
-    ) -> None:
-        """Append records; write ``header`` first if the storage holds none yet. With
-        ``header_written`` (the session was read from this storage) an empty storage is an
-        error: it was emptied or removed behind the session's back."""
 
 
 def fsync_default() -> bool:
@@ -111,11 +82,14 @@ class JsonlStore:
         fsync: bool | None = None,
         on_warning: Warn | None = None,
         id_factory: IdFactory | None = None,
+        lock_timeout: float | None = None,
     ) -> None:
         self._path = Path(os.path.abspath(os.fspath(path)))
         self.fsync = fsync_default() if fsync is None else fsync
         self.on_warning = on_warning or _stderr_warning
         self.id_factory = id_factory
+        self.lock_timeout = lock_timeout_default() if lock_timeout is None else lock_timeout
+        self._swept = False
 
     @property
     def uri(self) -> str:
@@ -130,9 +104,14 @@ class JsonlStore:
 
     # ---- reading ----------------------------------------------------------------------------
 
+    @property
+    def target(self) -> Path:
+        """The file writes land in (``path`` with symlinks resolved)."""
+        return real_target(self._path)
+
     def _open_for_reading(self) -> IO[bytes] | None:
         try:
-            return open(self._path, "rb")
+            return os.fdopen(open_regular(self._path, os.O_RDONLY), "rb")
         except FileNotFoundError:
             return None
         except IsADirectoryError:
@@ -169,8 +148,8 @@ class JsonlStore:
                 scanned, content = scan_stream(handle, validate_all=validate_all)
         except OSError as exc:
             raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
-        if not content:
-            return None
+        if not content or (scanned.header is None and not scanned.header_error):
+            return None  # blank (perhaps a lone BOM): a new session, as for pi
         if scanned.header is None:
             raise self._header_failure(scanned)
         return scanned
@@ -190,8 +169,7 @@ class JsonlStore:
         if version >= 3:
             return LoadedSession(scanned.header, scanned.table, True, version)
         data = self.read_bytes() or b""
-        lines, _ = self._migrated_lines(data)
-        content = b"".join(line + b"\n" for line in lines)
+        content = migrate_bytes(data, self.id_factory)
         migrated = scan_bytes(content)
         if migrated.header is None:
             raise self._header_failure(migrated)
@@ -222,12 +200,13 @@ class JsonlStore:
                 raise SessionFileError(
                     f"{self._path}: changed on disk since it was loaded; reopen it before writing"
                 )
-            backup = unique_sidecar(self._path, f".v{loaded.version_on_disk:g}.bak")
+            backup = unique_sidecar(self.target, f".v{loaded.version_on_disk:g}.bak")
+            write_sidecar(backup, data, fsync=self.fsync, what="backup")
             try:
-                write_file_durably(backup, data, fsync=self.fsync)
-            except OSError as exc:
-                raise SessionFileError(f"{backup}: cannot write a backup: {exc.strerror}") from None
-            self._replace(content, fd)
+                self._replace(content, fd)
+            except SessionFileError:
+                backup.unlink(missing_ok=True)  # the original is still in place
+                raise
         loaded.pending_rewrite = None
         loaded.backup = backup
         self.on_warning(
@@ -236,31 +215,15 @@ class JsonlStore:
         )
         return backup
 
-    def _migrated_lines(self, data: bytes) -> tuple[list[bytes], float]:
-        """Migrate every readable record (malformed lines are dropped, as pi's rewrite does)."""
-        items: list[MigratedRecord] = []
-        for raw in data.split(b"\n"):
-            if not raw.strip():
-                continue
-            try:
-                record = parse_json_line(raw)
-            except ValueError:
-                continue
-            if isinstance(record, dict):
-                items.append(MigratedRecord(record, raw.strip()))
-        version = header_version(items[0].record) if items else 3
-        migrate(items, self.id_factory)
-        return [item.line() for item in items], version
-
     # ---- writing ----------------------------------------------------------------------------
 
     @contextmanager
     def _locked(self, *, create: bool = False) -> Iterator[int]:
         """An fd of the current file under an exclusive lock (reopened if replaced meanwhile)."""
-        flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | (os.O_CREAT if create else 0)
+        flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
         while True:
             try:
-                fd = os.open(self._path, flags, 0o644)
+                fd = open_regular(self._path, flags, PRIVATE_FILE)
             except IsADirectoryError:
                 raise SessionFileError(
                     f"{self._path}: is a directory, not a session file"
@@ -270,7 +233,7 @@ class JsonlStore:
                     f"{self._path}: cannot open for writing: {exc.strerror}"
                 ) from None
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                lock_bounded(fd, self._path, self.lock_timeout, self.on_warning)
                 opened = os.fstat(fd)
                 try:
                     current = os.stat(self._path)
@@ -298,16 +261,19 @@ class JsonlStore:
         into an emptied/removed file when ``header_written`` says it held this session."""
         payload = b"".join((dumps_record(r) + "\n").encode("utf-8") for r in records)
         try:
-            self._path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self._path.parent)
         except OSError as exc:
             raise SessionFileError(
                 f"{self._path}: cannot create the session folder: {exc.strerror}"
             ) from None
         created = not self._path.exists()
+        if not self._swept:
+            self._swept = True
+            sweep_stale_temps(self._path, self.on_warning)
         with self._locked(create=not header_written) as fd:
             size = os.fstat(fd).st_size
             prefix = b""
-            if size and not read_first_line(fd).strip() and not read_fd(fd).strip():
+            if size and _blank(read_first_line(fd)) and _blank(read_fd(fd)):
                 os.ftruncate(fd, 0)  # only blank lines: nothing to keep
                 size = 0
             if size == 0 and header_written:
@@ -322,28 +288,26 @@ class JsonlStore:
             else:
                 self._check_header(fd, header)
                 prefix = self._settle_tail(fd, size)
+            start = os.fstat(fd).st_size
             try:
                 write_all(fd, prefix + payload)
                 if self.fsync:
                     os.fsync(fd)
             except OSError as exc:
+                _truncate_back(fd, start)
                 raise SessionFileError(f"{self._path}: cannot append: {exc.strerror}") from None
         if created and self.fsync:
             fsync_dir(self._path.parent)
 
     def _check_header(self, fd: int, header: Mapping[str, Any]) -> None:
-        first = read_first_line(fd)
-        try:
-            record = parse_json_line(first)
-        except ValueError:
-            record = None
+        lineno, record = first_record(fd)  # where every reader (and pi) finds the header
         if not isinstance(record, dict) or record.get("type") != "session":
             raise SessionFileError(
-                f"{self._path}:1: not a tether/pi session header; refusing to append"
+                f"{self._path}:{lineno or 1}: not a tether/pi session header; refusing to append"
             )
         if record.get("id") != header.get("id"):
             raise SessionFileError(
-                f"{self._path}:1: belongs to session {record.get('id')!r}, not "
+                f"{self._path}:{lineno}: belongs to session {record.get('id')!r}, not "
                 f"{header.get('id')!r}; refusing to append"
             )
 
@@ -358,11 +322,14 @@ class JsonlStore:
             return b"\n"  # a complete record that only lacks its newline
         except ValueError:
             pass
-        sidecar = unique_sidecar(self._path, f".torn-{file_stamp()}")
-        write_file_durably(sidecar, tail, fsync=self.fsync)
-        os.ftruncate(fd, start)
-        if self.fsync:
-            os.fsync(fd)
+        sidecar = unique_sidecar(self.target, f".torn-{file_stamp()}")
+        write_sidecar(sidecar, tail, fsync=self.fsync, what="torn last line")
+        try:
+            os.ftruncate(fd, start)
+            if self.fsync:
+                os.fsync(fd)
+        except OSError as exc:
+            raise SessionFileError(f"{self._path}: cannot append: {exc.strerror}") from None
         self.on_warning(
             f"{self._path}: the last line was incomplete (a torn write, {len(tail)} bytes); "
             f"moved it to {sidecar.name} before appending"
@@ -371,16 +338,19 @@ class JsonlStore:
 
     def _replace(self, data: bytes, locked_fd: int) -> None:
         """Atomically replace the file's content (temp + fsync + rename) while holding its lock."""
-        mode = os.fstat(locked_fd).st_mode & 0o7777
-        temp = unique_sidecar(self._path, f".tmp-{os.getpid()}")
+        target = self.target
+        if not self._swept:
+            self._swept = True
+            sweep_stale_temps(self._path, self.on_warning)
+        temp = unique_sidecar(target, f".tmp-{os.getpid()}")
         try:
-            write_file_durably(temp, data, fsync=self.fsync, mode=mode)
-            os.replace(temp, self._path)
+            write_file_durably(temp, data, fsync=self.fsync, mode=PRIVATE_FILE)
+            os.replace(temp, target)
         except OSError as exc:
             temp.unlink(missing_ok=True)
             raise SessionFileError(f"{self._path}: cannot rewrite: {exc.strerror}") from None
         if self.fsync:
-            fsync_dir(self._path.parent)
+            fsync_dir(target.parent)
 
     def rewrite(self, data: bytes, *, backup_suffix: str, expected: bytes | None = None) -> Path:
         """Replace the whole file atomically, keeping the old bytes in a backup; returns it.
@@ -389,10 +359,28 @@ class JsonlStore:
             old = read_fd(fd)
             if expected is not None and old != expected:
                 raise SessionFileError(f"{self._path}: changed on disk meanwhile; nothing written")
-            backup = unique_sidecar(self._path, backup_suffix)
-            write_file_durably(backup, old, fsync=self.fsync)
-            self._replace(data, fd)
+            backup = unique_sidecar(self.target, backup_suffix)
+            write_sidecar(backup, old, fsync=self.fsync, what="backup")
+            try:
+                self._replace(data, fd)
+            except SessionFileError:
+                backup.unlink(missing_ok=True)
+                raise
         return backup
+
+
+def _blank(data: bytes) -> bool:
+    """Only whitespace (and perhaps a BOM at the start)."""
+    data = data.strip()
+    return not (data[len(BOM) :].strip() if data.startswith(BOM) else data)
+
+
+def _truncate_back(fd: int, size: int) -> None:
+    """Undo a partial append (a full disk, a file-size limit): nothing half-written stays."""
+    try:
+        os.ftruncate(fd, size)
+    except OSError:
+        pass
 
 
 __all__ = [

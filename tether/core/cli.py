@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.core.errors import TetherError
+from tether.core.hook_calls import call_registration
 from tether.core.plugins import PluginError, PluginManager, create_plugin_manager
 
 DEFAULT_COMMAND = "chat"
@@ -172,8 +173,39 @@ def create_app(pm: PluginManager) -> typer.Typer:
                 typer.echo("")
                 typer.echo(_dedent(doc or ""))
 
-    pm.hook.register_commands(app=app)
+    call_registration(pm, "register_commands", _CommandRegistration(app))
     return app
+
+
+class _CommandRegistration:
+    """``register_commands`` one plugin at a time: a plugin that raises loses the commands
+    and groups it added (to the app and to shared groups), nobody else's."""
+
+    def __init__(self, app: typer.Typer) -> None:
+        self.app = app
+        self.mark: list[tuple[typer.Typer, int, int]] = []
+        self.groups: dict[str, typer.Typer] = {}
+
+    def _typers(self) -> list[typer.Typer]:
+        shared: dict[str, typer.Typer] = self.app.__dict__.get("_tether_groups", {})
+        return [self.app, *shared.values()]
+
+    def arguments(self, plugin: str) -> dict[str, Any]:
+        self.mark = [
+            (t, len(t.registered_commands), len(t.registered_groups)) for t in self._typers()
+        ]
+        self.groups = dict(self.app.__dict__.get("_tether_groups", {}))
+        return {"app": self.app}
+
+    def keep(self, plugin: str) -> None:
+        pass
+
+    def drop(self, plugin: str) -> None:
+        for typer_app, commands, groups in self.mark:
+            del typer_app.registered_commands[commands:]
+            del typer_app.registered_groups[groups:]
+        if "_tether_groups" in self.app.__dict__:
+            self.app.__dict__["_tether_groups"] = self.groups
 
 
 def _dedent(doc: str) -> str:
@@ -205,13 +237,21 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def main(argv: Sequence[str] | None = None, *, pm: PluginManager | None = None) -> int:
-    """Run the CLI; return the exit code. Errors become one line on stderr."""
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    pm: PluginManager | None = None,
+    plugin_path: Sequence[str] | None = None,
+) -> int:
+    """Run the CLI; return the exit code. Errors become one line on stderr.
+
+    ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
+    the ``tether`` command passes :func:`tether.core.plugins.installed_path`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     try:
         if pm is None:
-            pm = create_plugin_manager(disabled=_preparse_disabled(args))
+            pm = create_plugin_manager(disabled=_preparse_disabled(args), path=plugin_path)
         command = typer.main.get_command(create_app(pm))
         result = command.main(args=args, prog_name="tether", standalone_mode=False)
         return result if isinstance(result, int) else 0

@@ -200,7 +200,7 @@ def _trace_lines(stderr: str, hook: str) -> list[str]:
     return [ln for ln in stderr.splitlines() if ln.startswith(f"[tether trace] {hook}")]
 
 
-def test_tracing_covers_every_hook_in_call_order_and_names_the_answer(tmp_path: Path) -> None:
+def _counter_site(tmp_path: Path) -> Path:
     site = tmp_path / "site"
     write_distribution(
         site,
@@ -209,6 +209,11 @@ def test_tracing_covers_every_hook_in_call_order_and_names_the_answer(tmp_path: 
         {"fake_counter": "fake_counter"},
         {"fake_counter": COUNTING_PLUGIN},
     )
+    return site
+
+
+def test_tracing_covers_the_hooks_called_plugin_by_plugin(tmp_path: Path) -> None:
+    site = _counter_site(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
     run = _tether(
@@ -234,6 +239,9 @@ def test_tracing_covers_every_hook_in_call_order_and_names_the_answer(tmp_path: 
     sections = _trace_lines(run.stderr, "system_prompt_sections(options) ->")[0]
     assert "prompt_sections" in sections
 
+
+def test_tracing_lists_call_order_and_names_who_answered(tmp_path: Path) -> None:
+    site = _counter_site(tmp_path)
     estimate = _tether(
         site,
         "session",

@@ -68,6 +68,10 @@ def register_commands(app):
     def x():
         print("half")
 
+    @app.callback(invoke_without_command=True)
+    def hijacked_root():
+        print("the root callback of a failing plugin")
+
     raise RuntimeError("commands plugin broke halfway")
 """
 

@@ -178,32 +178,31 @@ def create_app(pm: PluginManager) -> typer.Typer:
 
 
 class _CommandRegistration:
-    """``register_commands`` one plugin at a time: a plugin that raises loses the commands
-    and groups it added (to the app and to shared groups), nobody else's."""
+    """``register_commands`` one plugin at a time: a plugin that raises loses the commands,
+    groups and callbacks it added (to the app and to shared groups), nobody else's."""
 
     def __init__(self, app: typer.Typer) -> None:
         self.app = app
-        self.mark: list[tuple[typer.Typer, int, int]] = []
+        self.mark: list[tuple[typer.Typer, int, int, Any]] = []
         self.groups: dict[str, typer.Typer] = {}
 
-    def _typers(self) -> list[typer.Typer]:
-        shared: dict[str, typer.Typer] = self.app.__dict__.get("_tether_groups", {})
-        return [self.app, *shared.values()]
-
     def arguments(self, plugin: str) -> dict[str, Any]:
+        shared: dict[str, typer.Typer] = self.app.__dict__.get("_tether_groups", {})
+        self.groups = dict(shared)
         self.mark = [
-            (t, len(t.registered_commands), len(t.registered_groups)) for t in self._typers()
+            (t, len(t.registered_commands), len(t.registered_groups), t.registered_callback)
+            for t in (self.app, *shared.values())
         ]
-        self.groups = dict(self.app.__dict__.get("_tether_groups", {}))
         return {"app": self.app}
 
     def keep(self, plugin: str) -> None:
         pass
 
     def drop(self, plugin: str) -> None:
-        for typer_app, commands, groups in self.mark:
+        for typer_app, commands, groups, callback in self.mark:
             del typer_app.registered_commands[commands:]
             del typer_app.registered_groups[groups:]
+            typer_app.registered_callback = callback
         if "_tether_groups" in self.app.__dict__:
             self.app.__dict__["_tether_groups"] = self.groups
 

@@ -214,3 +214,21 @@ def test_a_zipped_distribution_falls_back_to_importlib_metadata(
     assert (record.status, record.distribution) == ("loaded", "tether-zipped")
     assert record.version == "0.2"
     assert Hooks(pm).count_tokens(MESSAGES) == [7]
+
+
+def test_a_wrapper_of_a_register_hook_is_reported_not_silently_ignored() -> None:
+    from tether.core.tools import collect_tools
+    from tether.hookspecs import hookimpl
+
+    class Wrapping:
+        @hookimpl(wrapper=True)
+        def register_tools(self, register):
+            return (yield)
+
+    err = io.StringIO()
+    pm = create_plugin_manager(environ={}, plugins=[("wrapping", Wrapping())], stderr=err)
+    tools = collect_tools(pm)
+    assert "bash" in tools
+    assert err.getvalue() == (
+        "tether: warning: plugin 'wrapping': a wrapper of register_tools is not supported\n"
+    )

@@ -43,3 +43,78 @@ from tether.hookspecs import hookimpl
 def open_store(uri, settings):
     return None
 """
+
+
+def marker_plugin(marker: str, body: str = "") -> str:
+    """A plugin module that writes ``marker`` when it is imported, then defines ``body``."""
+    return f"import pathlib\npathlib.Path({marker!r}).write_text('imported')\n{body}"
+
+
+HALF_COMMANDS_PLUGIN = """
+from tether.core.cli import command_group
+from tether.hookspecs import hookimpl
+
+@hookimpl
+def register_commands(app):
+    @app.command("half-done")
+    def half_done():
+        print("half")
+
+    @command_group(app, "session").command("half-session")
+    def half_session():
+        print("half")
+
+    @command_group(app, "halfgroup", help="a group of a failing plugin").command("x")
+    def x():
+        print("half")
+
+    @app.callback(invoke_without_command=True)
+    def hijacked_root():
+        print("the root callback of a failing plugin")
+
+    raise RuntimeError("commands plugin broke halfway")
+"""
+
+GOOD_COMMANDS_PLUGIN = """
+from tether.hookspecs import hookimpl
+
+@hookimpl
+def register_commands(app):
+    @app.command("good-one")
+    def good_one():
+        print("good command ran")
+"""
+
+TOOLS_PLUGIN = """
+from tether.core.tools import FunctionTool, ToolResult
+from tether.hookspecs import hookimpl
+
+def _tool(name):
+    return FunctionTool(
+        name=name,
+        description=name,
+        parameters={{"type": "object", "properties": {{}}}},
+        run=lambda call_id, args, ctx: ToolResult.text(name),
+        prompt_snippet=f"{{name}} SNIPPET",
+    )
+
+@hookimpl
+def register_tools(register):
+    register(_tool({name!r}))
+    {tail}
+"""
+
+PROVIDERS_PLUGIN = """
+from tether.hookspecs import hookimpl
+
+class Hijack:
+    api = "faux"
+
+    def stream(self, model, context, options):
+        raise AssertionError("a dropped provider must never be used")
+
+@hookimpl
+def register_providers(register):
+    register(Hijack())
+    raise ValueError("providers plugin broke halfway")
+"""

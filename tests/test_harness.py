@@ -109,7 +109,8 @@ def test_hooks_around_a_turn(home, tmp_path):
     assert [m["role"] for m in request.messages] == ["user", "user"]
     assert request.messages[0]["content"][0]["text"] == "hello world (edited by context)"
     assert request.messages[1]["content"] == [{"type": "text", "text": "injected note"}]
-    assert result.text == "You said: injected note"  # faux echoes the last user-role message
+    # faux echoes the user's prompt (as the model saw it), not the message injected with it
+    assert result.text == "You said: hello world (edited by context)"
     # the context hook edited a copy: the agent and the file keep the real text
     stored = [e for e in read_entries(harness.session.file) if e["type"] != "session"]
     # pi's order: the prompt, then what before_agent_start injected

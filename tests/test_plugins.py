@@ -1,9 +1,10 @@
-"""The plugin kernel: discovery, load order, blocking, allowlisting, failures, collisions."""
+"""The plugin kernel: discovery, load order, blocking, allowlisting, failures, name clashes."""
 
 from __future__ import annotations
 
 import io
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from tests.plugin_fakes import (
 from tests.store_helpers import run_tether
 from tether.core import plugins as plugins_module
 from tether.core.hooks import Hooks
-from tether.core.plugins import PluginError, create_plugin_manager
+from tether.core.plugins import create_plugin_manager
 
 MESSAGES = [{"role": "user", "content": "x" * 40, "timestamp": 0}]
 
@@ -98,7 +99,9 @@ def test_broken_plugin_is_reported_in_one_line_and_skipped(fake_site: Path) -> N
     assert pm.records["fake_counter"].status == "loaded"
 
 
-def test_name_collision_with_a_builtin_is_an_error_naming_both(fake_site: Path) -> None:
+def test_name_collision_with_a_builtin_is_reported_naming_both_and_skipped(
+    fake_site: Path,
+) -> None:
     write_distribution(
         fake_site,
         "tether-imposter",
@@ -106,10 +109,15 @@ def test_name_collision_with_a_builtin_is_an_error_naming_both(fake_site: Path) 
         {"jsonl_store": "imposter"},
         {"imposter": COLLIDING_PLUGIN},
     )
-    with pytest.raises(PluginError) as info:
-        create_plugin_manager(environ={})
-    message = str(info.value)
+    err = io.StringIO()
+    pm = create_plugin_manager(environ={}, stderr=err)
+    message = err.getvalue()
+    assert message.count("\n") == 1 and message.startswith("tether: warning: ")
     assert "jsonl_store" in message and "tether-imposter" in message and "'tether'" in message
+    assert pm.records["jsonl_store"].distribution == "tether"  # the built-in keeps its name
+    assert pm.records["tether-imposter:jsonl_store"].status == "skipped"
+    assert "imposter" not in sys.modules
+    assert pm.get_plugin("jsonl_store").__name__ == "tether.builtin_plugins.jsonl_store"
 
 
 def test_tracing_writes_hook_calls_to_stderr(fake_site: Path) -> None:
@@ -154,7 +162,7 @@ def test_cli_lists_blocks_and_reports_plugins(fake_site: Path) -> None:
     assert impls[0] == "fake_counter" and "token_estimate" in impls
 
 
-def test_cli_collision_is_one_line_and_nonzero(fake_site: Path) -> None:
+def test_cli_collision_is_one_warning_line_and_the_command_runs(fake_site: Path) -> None:
     write_distribution(
         fake_site,
         "tether-imposter",
@@ -163,9 +171,9 @@ def test_cli_collision_is_one_line_and_nonzero(fake_site: Path) -> None:
         {"imposter": COLLIDING_PLUGIN},
     )
     result = _run_cli(["plugins"], fake_site)
-    assert result.returncode == 3
+    assert result.returncode == 0 and "fake_counter" in result.stdout
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert "tether-imposter" in result.stderr
+    assert "tether-imposter" in result.stderr and "skipped" in result.stderr
 
 
 def _rows(found: list) -> list[tuple[str, str, str, str]]:
@@ -206,3 +214,21 @@ def test_a_zipped_distribution_falls_back_to_importlib_metadata(
     assert (record.status, record.distribution) == ("loaded", "tether-zipped")
     assert record.version == "0.2"
     assert Hooks(pm).count_tokens(MESSAGES) == [7]
+
+
+def test_a_wrapper_of_a_register_hook_is_reported_not_silently_ignored() -> None:
+    from tether.core.tools import collect_tools
+    from tether.hookspecs import hookimpl
+
+    class Wrapping:
+        @hookimpl(wrapper=True)
+        def register_tools(self, register):
+            return (yield)
+
+    err = io.StringIO()
+    pm = create_plugin_manager(environ={}, plugins=[("wrapping", Wrapping())], stderr=err)
+    tools = collect_tools(pm)
+    assert "bash" in tools
+    assert err.getvalue() == (
+        "tether: warning: plugin 'wrapping': a wrapper of register_tools is not supported\n"
+    )

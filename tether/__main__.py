@@ -6,9 +6,13 @@ import sys
 
 
 def main() -> None:
+    # first, before anything changes sys.path: plugins come from installed distributions only
+    from tether.core.plugins import installed_path
+
+    path = installed_path()
     from tether.core.cli import main as run
 
-    _exit_now(run())
+    _exit_now(run(plugin_path=path))
 
 
 def _exit_now(code: int) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tether.core.llm_convert import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
 from tether.core.providers import (
     AbortedError,
     ContextOverflowError,
@@ -54,6 +55,7 @@ def _text_of(content: Any) -> str:
 
 
 DEMO_LINES = 20
+CONVERTED_PREFIXES = ("Ran `", BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX)
 LIST_FILES = re.compile(r"\blist\b.*\bfiles?\b", re.IGNORECASE | re.DOTALL)
 
 
@@ -61,11 +63,40 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
 
+def _is_converted(message: dict[str, Any]) -> bool:
+    """A user-role message that ``convert_to_llm`` made from a bash execution or a summary."""
+    text = _text_of(message.get("content"))
+    return text.startswith(CONVERTED_PREFIXES)
+
+
+def prompt_of_turn(turn: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The user's prompt among the trailing user-role messages (oldest first).
+
+    After conversion the prompt, held next-turn messages and the custom messages plugins inject
+    (``before_agent_start``) are all user messages; the harness sends them in pi's order —
+    prompt first — so the prompt is the first one that is not a converted bash execution or
+    summary (those come before it)."""
+    real = [msg for msg in turn if not _is_converted(msg)]
+    return (real or turn or [None])[0]
+
+
+def _users_before(messages: list[dict[str, Any]], end: int) -> list[dict[str, Any]]:
+    """The run of user messages ending just before index ``end``, oldest first."""
+    start = end
+    while start > 0 and messages[start - 1].get("role") == "user":
+        start -= 1
+    return messages[start:end]
+
+
 def default_answer(context: LlmContext) -> str:
-    """The deterministic reply to a context without a script step."""
-    for msg in reversed(context.messages):
+    """The deterministic reply to a context without a script step: the latest prompt echoed,
+    or the latest tool result summed up, whichever is newer."""
+    messages = context.messages
+    for index in range(len(messages) - 1, -1, -1):
+        msg = messages[index]
         if msg.get("role") == "user":
-            return f"You said: {_text_of(msg.get('content'))}"
+            prompt = prompt_of_turn(_users_before(messages, index + 1)) or msg
+            return f"You said: {_text_of(prompt.get('content'))}"
         if msg.get("role") == "toolResult":
             lines = [line for line in _text_of(msg.get("content")).strip().splitlines() if line]
             shown = ", ".join(lines[:DEMO_LINES]) or "(empty)"
@@ -77,11 +108,7 @@ def default_answer(context: LlmContext) -> str:
 def default_step(context: LlmContext) -> dict[str, Any]:
     """Without a script: answer, or — so the offline demo shows the agent at work — call ``ls``
     when the latest user message asks to list files and the ``ls`` tool is offered."""
-    turn: list[dict[str, Any]] = []  # the user messages of this turn (prompt + injected ones)
-    for msg in reversed(context.messages):
-        if msg.get("role") != "user":
-            break
-        turn.append(msg)
+    turn = _users_before(context.messages, len(context.messages))  # prompt + injected ones
     offered = {tool.get("name") for tool in context.tools}
     if "ls" in offered and any(LIST_FILES.search(_text_of(m.get("content"))) for m in turn):
         return {"toolCalls": [{"name": "ls", "arguments": {"path": "."}}]}

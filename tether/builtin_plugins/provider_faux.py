@@ -1,9 +1,9 @@
 """Built-in plugin `provider_faux`: api ``"faux"`` — a scripted model, no network, no key.
 
 The model ``faux/faux-1`` always exists (``--provider faux``). Without a script it answers
-deterministically: ``You said: <last user text>`` (or, after tool results, ``Tool <name>
-returned: <first line>``), streamed in small chunks, with pi's chars/4 usage estimate
-(input = the whole request, output = the answer).
+deterministically: ``You said: <the user's prompt>`` (not the custom messages plugins inject
+with it) or, after tool results, ``Tool <name> returned: <first line>``; streamed in small
+chunks, with pi's chars/4 usage estimate (input = the whole request, output = the answer).
 
 Scripted answers come from ``TETHER_FAUX_SCRIPT`` (a JSON file path, or inline JSON) or from
 a ``"script"`` field of a faux model in models.json. A script is a list of steps (or

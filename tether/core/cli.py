@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.core.errors import TetherError
+from tether.core.hook_calls import call_registration
 from tether.core.plugins import PluginError, PluginManager, create_plugin_manager
 from tether.core.text_safety import install_output_handler
 
@@ -173,8 +174,38 @@ def create_app(pm: PluginManager) -> typer.Typer:
                 typer.echo("")
                 typer.echo(_dedent(doc or ""))
 
-    pm.hook.register_commands(app=app)
+    call_registration(pm, "register_commands", _CommandRegistration(app))
     return app
+
+
+class _CommandRegistration:
+    """``register_commands`` one plugin at a time: a plugin that raises loses the commands,
+    groups and callbacks it added (to the app and to shared groups), nobody else's."""
+
+    def __init__(self, app: typer.Typer) -> None:
+        self.app = app
+        self.mark: list[tuple[typer.Typer, int, int, Any]] = []
+        self.groups: dict[str, typer.Typer] = {}
+
+    def arguments(self, plugin: str) -> dict[str, Any]:
+        shared: dict[str, typer.Typer] = self.app.__dict__.get("_tether_groups", {})
+        self.groups = dict(shared)
+        self.mark = [
+            (t, len(t.registered_commands), len(t.registered_groups), t.registered_callback)
+            for t in (self.app, *shared.values())
+        ]
+        return {"app": self.app}
+
+    def keep(self, plugin: str) -> None:
+        pass
+
+    def drop(self, plugin: str) -> None:
+        for typer_app, commands, groups, callback in self.mark:
+            del typer_app.registered_commands[commands:]
+            del typer_app.registered_groups[groups:]
+            typer_app.registered_callback = callback
+        if "_tether_groups" in self.app.__dict__:
+            self.app.__dict__["_tether_groups"] = self.groups
 
 
 def _dedent(doc: str) -> str:
@@ -206,14 +237,22 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def main(argv: Sequence[str] | None = None, *, pm: PluginManager | None = None) -> int:
-    """Run the CLI; return the exit code. Errors become one line on stderr."""
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    pm: PluginManager | None = None,
+    plugin_path: Sequence[str] | None = None,
+) -> int:
+    """Run the CLI; return the exit code. Errors become one line on stderr.
+
+    ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
+    the ``tether`` command passes :func:`tether.core.plugins.installed_path`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
         if pm is None:
-            pm = create_plugin_manager(disabled=_preparse_disabled(args))
+            pm = create_plugin_manager(disabled=_preparse_disabled(args), path=plugin_path)
         command = typer.main.get_command(create_app(pm))
         result = command.main(args=args, prog_name="tether", standalone_mode=False)
         return result if isinstance(result, int) else 0

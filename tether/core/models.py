@@ -30,6 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tether.core.hook_calls import call_registration
 from tether.core.numbers import drop_non_finite, warn_once
 from tether.core.paths import read_json_file, tether_home
 from tether.core.providers import (
@@ -134,6 +135,26 @@ def build_model(name: str, provider: dict[str, Any], entry: dict[str, Any]) -> M
     )
 
 
+class _ProviderRegistration:
+    """Collects one plugin's adapters apart until its ``register_providers`` has returned;
+    the first adapter of an api wins (pluggy's call order: third-party plugins first)."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, Provider] = {}
+        self.pending: list[Any] = []
+
+    def arguments(self, plugin: str) -> dict[str, Any]:
+        self.pending = []
+        return {"register": self.pending.append}
+
+    def keep(self, plugin: str) -> None:
+        for provider in self.pending:
+            self.found.setdefault(str(provider.api), provider)
+
+    def drop(self, plugin: str) -> None:
+        self.pending = []
+
+
 class ProviderRegistry:
     """Providers registered by plugins plus the models of models.json, for one plugin manager.
 
@@ -166,13 +187,9 @@ class ProviderRegistry:
         """Adapters by api name. pluggy calls later-loaded plugins first, so the first
         registration of an api wins: a third-party plugin overrides a built-in adapter."""
         if self._apis is None:
-            found: dict[str, Provider] = {}
-
-            def register(provider: Any) -> None:
-                found.setdefault(str(provider.api), provider)
-
-            self.pm.hook.register_providers(register=register)
-            self._apis = found
+            staging = _ProviderRegistration()
+            call_registration(self.pm, "register_providers", staging)
+            self._apis = staging.found
         return self._apis
 
     @property

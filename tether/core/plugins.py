@@ -2,8 +2,10 @@
 
 Built-in features are the ``tether`` distribution's own entry points in the ``tether.plugins``
 group and are loaded first; third-party plugins are loaded after them, so pluggy calls them
-earlier for ordinary hooks. Every app or test builds its own manager with
-:func:`create_plugin_manager` — there is no global one.
+earlier for ordinary hooks. A third-party plugin named like a built-in is reported and skipped
+(never imported). Plugins come from installed distributions only: the ``tether`` command
+leaves out the folder Python put first on ``sys.path`` (see :func:`installed_path`). Every app
+or test builds its own manager with :func:`create_plugin_manager` — there is no global one.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.machinery import PathFinder
@@ -19,6 +21,7 @@ from typing import Any, TextIO
 
 import pluggy
 
+from tether.core.plugin_trace import enable_tracing
 from tether.hookspecs import PROJECT_NAME, SPEC_MODULES
 
 ENTRY_POINT_GROUP = "tether.plugins"
@@ -29,7 +32,7 @@ ENV_TRACE = "TETHER_TRACE_PLUGINS"
 
 
 class PluginError(Exception):
-    """A plugin could not be loaded in a way that must stop tether (collision, broken built-in)."""
+    """A plugin could not be loaded in a way that must stop tether (a broken built-in)."""
 
 
 @dataclass
@@ -40,7 +43,7 @@ class PluginRecord:
     distribution: str
     version: str
     builtin: bool
-    status: str  # loaded | blocked | not-allowed | failed
+    status: str  # loaded | blocked | not-allowed | failed | skipped (named like a built-in)
     module: str = ""
     error: str = ""
     hooks: list[str] = field(default_factory=list)
@@ -122,19 +125,37 @@ def _name_and_version(info: str) -> tuple[str, str]:
     return found.get("name", ""), found.get("version", "")
 
 
-def _scan_sys_path(group: str) -> list[tuple[str, str, str, Any]] | None:
+def installed_path() -> list[str]:
+    """``sys.path`` without the entry Python itself put first, for the ``tether`` command.
+
+    Unless ``-P``/``-I``/``PYTHONSAFEPATH`` is in effect, Python starts ``sys.path`` with the
+    current folder (``python -m tether``, ``-c``) or the script's folder (the ``tether``
+    console script): a ``*.dist-info`` there is whatever lies in the folder the user happens to
+    be in, not an installed distribution. Everything after it — site-packages, ``.pth``
+    entries, ``PYTHONPATH`` (explicit, so honoured even when it names the current folder) —
+    is where installed distributions live. Call it before anything changes ``sys.path``.
+    """
+    if getattr(sys.flags, "safe_path", False) or sys.flags.isolated:
+        return list(sys.path)
+    return list(sys.path[1:])
+
+
+def _scan_sys_path(
+    group: str, path: Sequence[str] | None = None
+) -> list[tuple[str, str, str, Any]] | None:
     """``(distribution, version, name, entry point)`` for ``group``, read straight from the
-    ``*.dist-info`` / ``*.egg-info`` folders on ``sys.path``, in path order (as importlib does).
+    ``*.dist-info`` / ``*.egg-info`` folders on ``path`` (default ``sys.path``), in path order
+    (as importlib does).
 
     Importing ``importlib.metadata`` and parsing every distribution's metadata costs ~30 ms at
-    each start; this reads only the files that matter. Returns ``None`` when ``sys.path`` holds
+    each start; this reads only the files that matter. Returns ``None`` when the path holds
     what only ``importlib.metadata`` reads (zip files, eggs, other distribution finders).
     """
     if any(f is not PathFinder and hasattr(f, "find_distributions") for f in sys.meta_path):
         return None
     header = f"[{group}]"
     found: list[tuple[str, str, str, Any]] = []
-    for root in sys.path:
+    for root in sys.path if path is None else path:
         if not isinstance(root, str) or root.lower().endswith(".egg"):
             return None
         try:
@@ -157,7 +178,9 @@ def _scan_sys_path(group: str) -> list[tuple[str, str, str, Any]] | None:
     return found
 
 
-def _scan_importlib_metadata(group: str) -> list[tuple[str, str, str, Any]]:
+def _scan_importlib_metadata(
+    group: str, path: Sequence[str] | None = None
+) -> list[tuple[str, str, str, Any]]:
     """What :func:`_scan_sys_path` returns, through ``importlib_metadata`` (any finder).
 
     The ``importlib-metadata`` backport gives the same behaviour on every Python version.
@@ -165,7 +188,7 @@ def _scan_importlib_metadata(group: str) -> list[tuple[str, str, str, Any]]:
     from importlib_metadata import distributions
 
     found: list[tuple[str, str, str, Any]] = []
-    for dist in distributions():
+    for dist in distributions() if path is None else distributions(path=list(path)):
         entries = [ep for ep in dist.entry_points if ep.group == group]
         if entries:
             dist_name = (dist.metadata["Name"] or "").strip()
@@ -173,11 +196,11 @@ def _scan_importlib_metadata(group: str) -> list[tuple[str, str, str, Any]]:
     return found
 
 
-def _discover() -> tuple[list[_Candidate], list[_Candidate]]:
+def _discover(path: Sequence[str] | None) -> tuple[list[_Candidate], list[_Candidate]]:
     """Return (built-in, third-party) entry points of the ``tether.plugins`` group."""
-    entries = _scan_sys_path(ENTRY_POINT_GROUP)
+    entries = _scan_sys_path(ENTRY_POINT_GROUP, path)
     if entries is None:
-        entries = _scan_importlib_metadata(ENTRY_POINT_GROUP)
+        entries = _scan_importlib_metadata(ENTRY_POINT_GROUP, path)
     builtins: list[_Candidate] = []
     third: list[_Candidate] = []
     seen: set[tuple[str, str]] = set()
@@ -196,12 +219,23 @@ def _discover() -> tuple[list[_Candidate], list[_Candidate]]:
 
 
 class PluginManager(pluggy.PluginManager):
-    """pluggy's manager plus the records ``tether plugins`` shows and the load warnings."""
+    """pluggy's manager plus the records ``tether plugins`` shows, the warnings and the trace."""
 
-    def __init__(self) -> None:
+    def __init__(self, stderr: TextIO | None = None) -> None:
         super().__init__(PROJECT_NAME)
         self.records: dict[str, PluginRecord] = {}
         self.warnings: list[str] = []
+        self.trace: TextIO | None = None  # set by TETHER_TRACE_PLUGINS
+        self.stderr = stderr
+
+    def warn(self, message: str) -> None:
+        """Write ``tether: warning: message`` once per manager (repeats are dropped)."""
+        if message in self.warnings:
+            return
+        self.warnings.append(message)
+        (self.stderr if self.stderr is not None else sys.stderr).write(
+            f"tether: warning: {message}\n"
+        )
 
     def hook_names(self) -> list[str]:
         """All declared hook names, sorted."""
@@ -217,18 +251,6 @@ def _hooks_of(pm: PluginManager, plugin: object) -> list[str]:
     return sorted(caller.name for caller in pm.get_hookcallers(plugin) or [])
 
 
-def _enable_tracing(pm: PluginManager, stream: TextIO) -> None:
-    def before(hook_name: str, impls: list[Any], kwargs: Mapping[str, Any]) -> None:
-        names = ", ".join(pm.get_name(impl.plugin) or "?" for impl in impls)
-        stream.write(f"[tether trace] {hook_name}({', '.join(kwargs)}) -> [{names}]\n")
-
-    def after(outcome: Any, hook_name: str, impls: list[Any], kwargs: Mapping[str, Any]) -> None:
-        if outcome.exception is not None:
-            stream.write(f"[tether trace] {hook_name} raised {outcome.exception!r}\n")
-
-    pm.add_hookcall_monitoring(before, after)
-
-
 def create_plugin_manager(
     *,
     load_entry_points: bool = True,
@@ -236,40 +258,41 @@ def create_plugin_manager(
     disabled: Iterable[str] = (),
     environ: Mapping[str, str] | None = None,
     stderr: TextIO | None = None,
+    path: Sequence[str] | None = None,
 ) -> PluginManager:
     """Build a plugin manager with every hookspec declared and the plugins loaded.
 
     ``plugins`` are extra ``(name, module_or_object)`` pairs registered after the entry
     points (library use and tests). ``disabled`` adds names to ``TETHER_DISABLE_PLUGINS``.
-    Raises :class:`PluginError` for a broken built-in or a third-party name that collides
-    with a built-in; a third-party plugin that fails to import is recorded and skipped.
+    ``path`` is where distributions are looked for (default ``sys.path``; the CLI passes
+    :func:`installed_path`). Raises :class:`PluginError` for a broken built-in; a third-party
+    plugin that fails to load, or is named like a built-in, is reported and skipped.
     """
     env = os.environ if environ is None else environ
     err = stderr if stderr is not None else sys.stderr
-    pm = PluginManager()
+    pm = PluginManager(err)
     _add_hookspecs(pm)
     blocked = _split_names(env.get(ENV_DISABLE)) | set(disabled)
     allow_raw = env.get(ENV_ALLOW)
     allowlist = None if allow_raw is None else _split_names(allow_raw)
 
     if load_entry_points:
-        builtins, third = _discover()
+        builtins, third = _discover(path)
         builtin_names = {c.name: c for c in builtins}
         for cand in builtins:
             _load(pm, cand, builtin=True, blocked=blocked)
         for cand in third:
-            if cand.name in builtin_names:
-                raise PluginError(
-                    f"plugin name collision: '{cand.name}' from distribution "
-                    f"'{cand.distribution}' has the name of the built-in plugin from "
-                    f"'{builtin_names[cand.name].distribution}'; rename its entry point"
-                )
+            clash = builtin_names.get(cand.name)
+            # a clashing plugin is listed under its own key: the built-in keeps its name
+            key = f"{cand.distribution}:{cand.name}" if clash else cand.name
             if allowlist is not None and cand.name not in allowlist:
-                pm.records[cand.name] = PluginRecord(
+                pm.records[key] = PluginRecord(
                     cand.name, cand.distribution, cand.version, False, "not-allowed", cand.value
                 )
-                continue
-            _load(pm, cand, builtin=False, blocked=blocked)
+            elif clash is not None:
+                _skip_clash(pm, key, cand, clash, blocked=blocked)
+            else:
+                _load(pm, cand, builtin=False, blocked=blocked)
 
     for name, obj in plugins:
         if name in blocked:
@@ -288,11 +311,27 @@ def create_plugin_manager(
         )
 
     pm.check_pending()
-    for warning in pm.warnings:
-        err.write(f"tether: warning: {warning}\n")
     if env.get(ENV_TRACE, "") not in ("", "0", "false", "no"):
-        _enable_tracing(pm, err)
+        enable_tracing(pm, err)
     return pm
+
+
+def _skip_clash(
+    pm: PluginManager, key: str, cand: _Candidate, builtin: _Candidate, *, blocked: set[str]
+) -> None:
+    """A third-party entry point named like a built-in: listed, never imported; reported
+    unless the user blocked the name."""
+    record = PluginRecord(cand.name, cand.distribution, cand.version, False, "skipped", cand.value)
+    pm.records[key] = record
+    if cand.name in blocked:
+        record.status = "blocked"
+        return
+    record.error = f"has the name of the built-in plugin from '{builtin.distribution}'"
+    pm.warn(
+        f"plugin '{cand.name}' from distribution '{cand.distribution}' has the name of the "
+        f"built-in plugin from '{builtin.distribution}' and was skipped; rename its entry "
+        f"point (or block it: --disable-plugin {cand.name})"
+    )
 
 
 def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[str]) -> None:
@@ -310,7 +349,7 @@ def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[st
             raise PluginError(f"built-in plugin '{cand.name}' failed to load: {detail}") from exc
         record.status = "failed"
         record.error = detail
-        pm.warnings.append(
+        pm.warn(
             f"plugin '{cand.name}' ({cand.distribution} {cand.version}) failed to load and was "
             f"skipped: {detail}"
         )
@@ -318,16 +357,24 @@ def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[st
     try:
         pm.register(plugin, name=cand.name)
     except ValueError as exc:
-        raise PluginError(
-            f"plugin '{cand.name}' from '{cand.distribution}' could not be registered: {exc}"
-        ) from exc
+        if builtin:
+            raise PluginError(
+                f"plugin '{cand.name}' from '{cand.distribution}' could not be registered: {exc}"
+            ) from exc
+        record.status = "failed"
+        record.error = str(exc).splitlines()[0]
+        pm.warn(
+            f"plugin '{cand.name}' from '{cand.distribution}' could not be registered and was "
+            f"skipped: {record.error}"
+        )
+        return
     except pluggy.PluginValidationError as exc:
         if builtin:
             raise PluginError(f"built-in plugin '{cand.name}' is invalid: {exc}") from exc
         pm.unregister(name=cand.name) if pm.has_plugin(cand.name) else None
         record.status = "failed"
         record.error = str(exc).splitlines()[0]
-        pm.warnings.append(f"plugin '{cand.name}' is invalid and was skipped: {record.error}")
+        pm.warn(f"plugin '{cand.name}' is invalid and was skipped: {record.error}")
         return
     record.hooks = _hooks_of(pm, plugin)
 
@@ -338,4 +385,5 @@ __all__ = [
     "PluginManager",
     "PluginRecord",
     "create_plugin_manager",
+    "installed_path",
 ]

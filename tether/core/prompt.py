@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from tether.core.context_files import ContextFile, load_context_files
 from tether.core.errors import TetherError
+from tether.core.hook_calls import call_implementation, implementations
 from tether.core.skills import Skill, load_skills
 
 if TYPE_CHECKING:
@@ -158,10 +159,9 @@ def collect_sections(pm: pluggy.PluginManager, options: PromptOptions) -> list[t
     """Every plugin's sections with the plugin's name, sorted by ``order`` (stable)."""
     found: list[tuple[str, Section]] = []
     kwargs = {"options": options}
-    for impl in reversed(pm.hook.system_prompt_sections.get_hookimpls()):  # pluggy call order
-        plugin = pm.get_name(impl.plugin) or "?"
+    for plugin, impl in implementations(pm, "system_prompt_sections"):  # pluggy call order
         try:
-            value = impl.function(*[kwargs[arg] for arg in impl.argnames])
+            value = call_implementation(impl, kwargs)
         except TetherError:
             raise
         except Exception as exc:  # a plugin may fail in any way: name it

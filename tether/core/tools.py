@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from tether.core.abort import AbortSignal
+from tether.core.hook_calls import call_registration
 
 if TYPE_CHECKING:
     import pluggy
@@ -80,23 +81,42 @@ def collect_tools(
 
     Implementations run in registration order (built-ins first, then third-party plugins),
     so a later registration of a name replaces the earlier one and keeps its position.
+    A plugin whose ``register_tools`` raises is named in a warning and none of its tools count.
     ``origins``, when given, is filled with ``tool name -> plugin name``.
     """
-    tools: dict[str, Tool] = {}
-    for impl in pm.hook.register_tools.get_hookimpls():
-        plugin_name = pm.get_name(impl.plugin) or "?"
+    staging = _ToolRegistration()
+    call_registration(pm, "register_tools", staging, order="registration")
+    if origins is not None:
+        origins.update(staging.origins)
+    return staging.tools
 
-        def register(tool: Any, _plugin: str = plugin_name) -> None:
+
+class _ToolRegistration:
+    """Collects one plugin's tools apart until its ``register_tools`` has returned."""
+
+    def __init__(self) -> None:
+        self.tools: dict[str, Tool] = {}
+        self.origins: dict[str, str] = {}
+        self.pending: list[Any] = []
+
+    def arguments(self, plugin: str) -> dict[str, Any]:
+        self.pending = []
+
+        def register(tool: Any) -> None:
             name = getattr(tool, "name", None)
             if not isinstance(name, str) or not name:
-                raise TypeError(f"plugin '{_plugin}' registered a tool without a name: {tool!r}")
-            tools[name] = tool
-            if origins is not None:
-                origins[name] = _plugin
+                raise TypeError(f"plugin '{plugin}' registered a tool without a name: {tool!r}")
+            self.pending.append(tool)
 
-        kwargs = {"register": register}
-        impl.function(*[kwargs[arg] for arg in impl.argnames])
-    return tools
+        return {"register": register}
+
+    def keep(self, plugin: str) -> None:
+        for tool in self.pending:
+            self.tools[tool.name] = tool
+            self.origins[tool.name] = plugin
+
+    def drop(self, plugin: str) -> None:
+        self.pending = []
 
 
 def order_tools(tools: dict[str, Tool]) -> list[Tool]:

@@ -19,7 +19,8 @@ def register_tools(register: Callable[[Any], None]) -> None:
     returning a :class:`tether.core.tools.ToolResult` (see ``tether.core.tools.Tool``).
     Return: nothing (collect hook). Ordering: every implementation runs; a later registration
     with the same name replaces an earlier one, and third-party plugins run after the
-    built-ins, so a plugin can replace ``read``, ``bash`` and so on.
+    built-ins, so a plugin can replace ``read``, ``bash`` and so on. If it raises, a warning
+    names the plugin and the hook, and none of this plugin's tools are used.
 
     Example::
 
@@ -38,7 +39,8 @@ def register_providers(register: Callable[[Any], None]) -> None:
     ``"anthropic-messages"``, ``"faux"``) and ``stream(model, context, options)`` /
     ``complete(...)`` methods (see ``tether.core.providers``). ``models.json`` entries pick an
     adapter by its ``api``. Return: nothing. Ordering: all run; last registration of an ``api``
-    wins (third-party after built-ins).
+    wins (third-party after built-ins). If it raises, a warning names the plugin and the hook,
+    and none of this plugin's adapters are used.
 
     Example::
 
@@ -56,6 +58,8 @@ def register_commands(app: Any) -> None:
     ``typer.Typer``; add commands with ``@app.command()`` or sub-apps with ``app.add_typer``.
     Keep imports inside the command functions so start-up stays fast. Return: nothing.
     Ordering: all run, built-ins first; a duplicate command name is reported as an error.
+    If it raises, a warning names the plugin and the hook, and the commands and groups it
+    added are removed; every other command works.
 
     Example::
 

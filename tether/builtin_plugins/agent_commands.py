@@ -3,7 +3,9 @@
 ``tether`` / ``tether chat [PROMPT]`` is the interactive chat (see ``_agent_chat``);
 ``tether run PROMPT`` is print mode: the final answer on stdout (``--json``: every event as
 one JSON line, the session header first), then exit — 0 on success, 1 when the model call
-failed (one ``tether: error:`` line), 130 when interrupted. ``PROMPT`` ``-`` reads stdin.
+failed (one ``tether: error:`` line), 130 when interrupted (Ctrl-C), 143/129 on
+SIGTERM/SIGHUP (the turn is aborted and the bash tool's processes killed first).
+``PROMPT`` ``-`` reads stdin.
 
 Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
 ``--fork PATH|ID``, ``--no-session``, ``--name`` and the model options ``--provider``,
@@ -92,7 +94,7 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     """``tether run``: one prompt, the answer (or the events) on stdout.
 
     A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130)."""
-    from tether.builtin_plugins._agent_output import JsonLines, run_interruptibly
+    from tether.builtin_plugins._agent_output import JsonLines, run_interruptibly, stop_message
     from tether.builtin_plugins._agent_setup import build_harness
     from tether.core.errors import TetherError
 
@@ -105,12 +107,14 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         harness.subscribe(lines)
     harness.start(reason)
     try:
-        result, interrupted = run_interruptibly(
+        result, signum = run_interruptibly(
             lambda: harness.prompt(prompt, source="run"), harness.abort
         )
     finally:
         harness.close("quit")
-    if interrupted or result.stop_reason == "aborted":
+    if signum:
+        raise TetherError(stop_message(signum), exit_code=128 + signum)
+    if result.stop_reason == "aborted":
         raise TetherError("interrupted", exit_code=130)
     if result.handled:
         return

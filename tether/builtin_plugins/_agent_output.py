@@ -182,7 +182,8 @@ class ChatPrinter:
                 f"{data.get('max_attempts')}): {_short(data.get('error_message'))}"
             )
         elif kind == "auto_retry_end" and not data.get("success"):
-            self._note(f"giving up: {_short(data.get('final_error'))}")
+            reason = f" ({data['reason']})" if data.get("reason") else ""
+            self._note(f"giving up: {_short(data.get('final_error'))}{reason}")
         elif kind == "compaction_start":
             self.spinner.start(f"compacting ({data.get('reason')})")
         elif kind == "progress":

@@ -105,6 +105,8 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     if lines is not None:
         lines.write(dict(harness.session.header))
         harness.subscribe(lines)
+    gave_up: list[str] = []  # why a transient error was not retried (e.g. Retry-After too long)
+    harness.subscribe(lambda event: _note_give_up(event, gave_up))
     harness.start(reason)
     try:
         result, signum = run_interruptibly(
@@ -119,10 +121,18 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     if result.handled:
         return
     if result.stop_reason == "error":
-        raise TetherError(f"model call failed: {result.error}")
+        why = f" ({gave_up[-1]})" if gave_up else ""
+        raise TetherError(f"model call failed: {result.error}{why}")
     if lines is None:
         sys.stdout.write(result.text + ("" if result.text.endswith("\n") else "\n"))
         sys.stdout.flush()
+
+
+def _note_give_up(event: Any, reasons: list[str]) -> None:
+    if event.type == "auto_retry_end" and not event.data.get("success"):
+        reason = event.data.get("reason")
+        if reason:
+            reasons.append(str(reason))
 
 
 @hookimpl

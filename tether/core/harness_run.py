@@ -150,8 +150,10 @@ class RunController:
                 self.retry_attempt = 0
             return False
         decision = decide_retry(error, self.retry_attempt + 1, h.settings)
+        if decision.warning:
+            h.warn(decision.warning)
         if not decision.retry:
-            if self.retry_attempt or decision.reason.startswith(("retries", "server")):
+            if self.retry_attempt or decision.announce:
                 h.emit(
                     AgentEvent(
                         "auto_retry_end",

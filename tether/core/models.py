@@ -292,6 +292,11 @@ class ProviderRegistry:
             options.api_key = self.api_key(model)
         if options.client is None and model.api != "faux":
             options.client = self.client(f"provider:{model.api}")
+        if options.idle_timeout is None and self.settings is not None:
+            block = getattr(self.settings, "provider", None)
+            idle_ms = getattr(block, "idle_timeout_ms", None)
+            if isinstance(idle_ms, int):
+                options.idle_timeout = idle_ms / 1000
         return options
 
     def stream(

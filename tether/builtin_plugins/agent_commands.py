@@ -93,10 +93,12 @@ def _options(**values: Any) -> Any:
 def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     """``tether run``: one prompt, the answer (or the events) on stdout.
 
-    A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130)."""
+    A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130 / 143 /
+    129). A session that cannot be written raises :class:`SessionWriteError` after the reply
+    that could not be saved is printed (nothing the model said is lost)."""
     from tether.builtin_plugins._agent_output import JsonLines, run_interruptibly, stop_message
     from tether.builtin_plugins._agent_setup import build_harness
-    from tether.core.errors import TetherError
+    from tether.core.errors import SessionWriteError, TetherError
 
     if prompt == "-":
         prompt = sys.stdin.read()
@@ -112,6 +114,11 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         result, signum = run_interruptibly(
             lambda: harness.prompt(prompt, source="run"), harness.abort
         )
+    except SessionWriteError as exc:
+        unsaved = _reply_text(exc.unsaved)
+        if lines is None and unsaved:  # --json already printed the reply's events
+            _print_text(unsaved)
+        raise
     finally:
         harness.close("quit")
     if signum:
@@ -124,8 +131,23 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         why = f" ({gave_up[-1]})" if gave_up else ""
         raise TetherError(f"model call failed: {result.error}{why}")
     if lines is None:
-        sys.stdout.write(result.text + ("" if result.text.endswith("\n") else "\n"))
-        sys.stdout.flush()
+        _print_text(result.text)
+
+
+def _print_text(text: str) -> None:
+    sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
+    sys.stdout.flush()
+
+
+def _reply_text(messages: list[Any]) -> str:
+    """The text of the assistant messages among ``messages`` (a reply that was not saved)."""
+    return "".join(
+        block.get("text", "")
+        for message in messages
+        if message.get("role") == "assistant"
+        for block in message.get("content") or []
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
 
 
 def _note_give_up(event: Any, reasons: list[str]) -> None:

@@ -127,6 +127,19 @@ def test_well_known_key_variables_are_redacted_too(adv_openai, tmp_path, project
         assert "sk-anthropic-fake-key-000111222" not in text
 
 
+def test_redactor_values_and_short_values():
+    from tether.core.redact import Redactor, secret_values
+
+    providers = {
+        "a": {"apiKey": "literal-key-123", "headers": {"Authorization": "Bearer tok-abcdef123"}},
+        "b": {"apiKeyEnv": "MY_VAR"},
+    }
+    environ = {"MY_VAR": "env-secret-999", "FOO_API_KEY": "foo-secret-888", "GROQ_API_KEY": "abc"}
+    redact = Redactor(secret_values(providers, environ))
+    text = "literal-key-123 tok-abcdef123 env-secret-999 foo-secret-888 abc"
+    assert redact.text(text) == "[redacted] [redacted] [redacted] [redacted] abc"
+
+
 # -- item 16: keep-alives only --------------------------------------------------------------------
 
 

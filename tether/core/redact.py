@@ -6,7 +6,8 @@ sk-…"). The provider registry passes every failed call through a :class:`Redac
 (stderr, ``--json`` events) show ``[redacted]`` instead of a key.
 
 The values redacted: the ``apiKey`` literals of models.json, the variables its ``apiKeyEnv``
-entries name, the well-known key variables (:data:`WELL_KNOWN_KEY_VARS`) and any variable
+entries name, credential headers it configures (``Authorization``, ``x-api-key``…), the
+well-known key variables (:data:`WELL_KNOWN_KEY_VARS`) and any variable
 whose name ends in ``_API_KEY``. Values shorter than :data:`MIN_SECRET_LENGTH` are left alone
 (redacting "abc" everywhere would garble text and hide nothing).
 """
@@ -83,8 +84,24 @@ def secret_values(
         named = entry.get("apiKeyEnv")
         if isinstance(named, str):
             names.add(named)
+        headers = entry.get("headers")
+        if isinstance(headers, Mapping):
+            values.extend(_header_secrets(headers))
     values.extend(environ[n] for n in names if environ.get(n))
     return values
+
+
+def _header_secrets(headers: Mapping[str, Any]) -> list[str]:
+    """Values of configured headers that carry credentials (``Authorization``, ``*-key``…)."""
+    out: list[str] = []
+    for name, value in headers.items():
+        lowered = str(name).lower()
+        if isinstance(value, str) and any(w in lowered for w in ("auth", "key", "token")):
+            out.append(value)
+            scheme, _, credential = value.partition(" ")
+            if credential and scheme.lower() in ("bearer", "basic", "token"):
+                out.append(credential)
+    return out
 
 
 __all__ = ["MIN_SECRET_LENGTH", "REDACTED", "WELL_KNOWN_KEY_VARS", "Redactor", "secret_values"]

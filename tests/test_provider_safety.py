@@ -143,10 +143,12 @@ def test_redactor_values_and_short_values():
 # -- item 16: keep-alives only --------------------------------------------------------------------
 
 
-def test_the_idle_timeout_default_is_two_minutes():
+def test_the_idle_timeout_default_is_the_read_timeout():
+    from tether.builtin_plugins.http_client import READ_TIMEOUT
+    from tether.core.providers import IDLE_TIMEOUT
     from tether.core.settings import Settings
 
-    assert Settings().provider.idle_timeout_ms == 120000
+    assert Settings().provider.idle_timeout_ms == IDLE_TIMEOUT * 1000 == READ_TIMEOUT * 1000
 
 
 def test_a_stream_of_keepalives_only_times_out_and_is_retried(server, tmp_path, project):

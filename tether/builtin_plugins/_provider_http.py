@@ -100,11 +100,12 @@ class HttpCall:
         self.last_data = time.monotonic()
 
     def _next(self) -> tuple[str, Any]:
-        """The next queued item; a :class:`TransientError` after ``idle_timeout`` without
-        :meth:`touch` (keep-alive lines and ``ping`` events do not count as data)."""
+        """The next queued item; when streaming, a :class:`TransientError` after
+        ``idle_timeout`` without :meth:`touch` (keep-alive lines and ``ping`` events do not
+        count as data)."""
         idle = self.options.idle_timeout
         idle = IDLE_TIMEOUT if idle is None else idle
-        while idle > 0:
+        while idle > 0 and self.stream:  # a JSON body: the client's read timeout applies
             remaining = self.last_data + idle - time.monotonic()
             if remaining <= 0:
                 raise TransientError(

@@ -76,7 +76,10 @@ class LlmContext:
     tools: list[dict[str, Any]] = field(default_factory=list)  # {name, description, parameters}
 
 
-IDLE_TIMEOUT = 120.0  # seconds without data before a call fails (settings: provider.idleTimeoutMs)
+#: Seconds a streamed call may go without data before it fails (provider.idleTimeoutMs). As
+#: long as the HTTP read timeout: reasoning models may think silently (or behind keep-alives,
+#: e.g. OpenRouter's) for minutes.
+IDLE_TIMEOUT = 300.0
 
 
 @dataclass

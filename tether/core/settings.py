@@ -51,9 +51,10 @@ class RetrySettings(_Section):
 
 
 class ProviderSettings(_Section):
-    """How long a model call may go without data (keep-alives do not count); 0: no limit."""
+    """How long a streamed model call may go without data (keep-alives do not count) before
+    it fails as transient (and is retried); 0: no limit."""
 
-    idle_timeout_ms: int = Field(120000, alias="idleTimeoutMs", ge=0)
+    idle_timeout_ms: int = Field(300000, alias="idleTimeoutMs", ge=0)
 
 
 class Settings(_Section):

@@ -72,8 +72,10 @@ def test_session_deleted_while_the_reply_streams_prints_the_reply(tmp_path: Path
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
     script = [
-        _bash('(sleep 0.3; rm "$TETHER_HOME"/sessions/*/*.jsonl) >/dev/null 2>&1 &'),
-        {"text": REPLY, "chunkDelayMs": 60},  # about 1.2 s of streaming
+        # the file goes 0.8 s after the tool ran: after its result is saved, while the reply
+        # streams (about 2.5 s)
+        _bash('(sleep 0.8; rm "$TETHER_HOME"/sessions/*/*.jsonl) >/dev/null 2>&1 &'),
+        {"text": REPLY, "chunkDelayMs": 130},
     ]
     done = _tether(home, project, "run", "--provider", "faux", "go", script=script)
     assert done.returncode == 1

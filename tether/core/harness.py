@@ -228,7 +228,8 @@ class Harness(SessionActions):
             raise
         except (SessionFileError, OSError) as exc:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise SessionWriteError(self.session.file, detail, [message]) from exc
+            where = self.session.file or getattr(self.session, "uri", None) or "session"
+            raise SessionWriteError(where, detail, [message]) from exc
 
     def _persist(self, message: Message) -> None:
         role = message.get("role")

@@ -10,6 +10,9 @@ Fixtures ``openai_server`` / ``anthropic_server`` live in ``tests/conftest.py``:
         openai_server.reply(text="partial", cut_after=3)   # connection dropped mid-stream
         ... point a model at openai_server.base_url ...
         body = openai_server.last_request.body             # every request is recorded
+
+Hostile replies (keep-alive-only streams, error bodies that echo the key) come from
+``tests.servers.adversarial``.
 """
 
 from __future__ import annotations

@@ -13,11 +13,12 @@ clears the line — ``/quit`` or Ctrl-D leaves.
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from tether.builtin_plugins._agent_output import ChatPrinter, run_interruptibly
+from tether.builtin_plugins._agent_output import ChatPrinter, run_interruptibly, stop_message
 from tether.builtin_plugins._agent_setup import SessionOptions, build_harness, pick_from_list
 from tether.core.errors import TetherError
 
@@ -102,13 +103,16 @@ class Chat:
 
     def submit(self, text: str) -> None:
         try:
-            result, _ = run_interruptibly(lambda: self.harness.prompt(text), self.harness.abort)
+            result, signum = run_interruptibly(
+                lambda: self.harness.prompt(text), self.harness.abort
+            )
         except TetherError as exc:
             self.say(f"error: {exc}")
             return
         except Exception as exc:  # keep the chat alive; the session is already saved
             self.say(f"error: {type(exc).__name__}: {exc}")
             return
+        _leave_on_termination(signum)
         if result is not None and result.handled:
             self.say("(handled by a plugin)")
 
@@ -122,6 +126,8 @@ class Chat:
         try:
             args = shlex.split(rest) if name not in ("compact", "name", "label") else [rest.strip()]
             return bool(handler(args))
+        except _Terminated:
+            raise
         except (TetherError, ValueError) as exc:
             self.say(f"error: {exc}")
             return False
@@ -132,9 +138,10 @@ class Chat:
     def _busy(self, label: str, work: Callable[[], Any]) -> Any:
         self.printer.spinner.start(label)
         try:
-            result, _ = run_interruptibly(work, self.harness.abort)
+            result, signum = run_interruptibly(work, self.harness.abort)
         finally:
             self.printer.spinner.stop()
+        _leave_on_termination(signum)
         return result
 
     # -- commands --------------------------------------------------------------------------------
@@ -269,6 +276,16 @@ def _describe(entry: dict[str, Any]) -> str:
     if kind in ("compaction", "branch_summary"):
         return f"{kind}: {str(entry.get('summary', ''))[:40].replace(chr(10), ' ')}"
     return str(kind)
+
+
+def _leave_on_termination(signum: int) -> None:
+    """SIGTERM/SIGHUP during a turn: the turn was aborted; leave the chat too."""
+    if signum and signum != signal.SIGINT:
+        raise _Terminated(stop_message(signum), exit_code=128 + signum)
+
+
+class _Terminated(TetherError):
+    """Ends the chat loop (not caught by the per-command error handling)."""
 
 
 def run_chat(pm: Any, options: SessionOptions, prompt: str | None) -> None:

@@ -4,8 +4,8 @@
   ``{"type": …}`` plus the event's fields in camelCase (pi's JSON mode names);
 - :class:`ChatPrinter` — answer text streamed to stdout as it arrives, tool calls, retries and
   errors on stderr, a spinner on stderr while compacting or summarizing;
-- :func:`run_interruptibly` — run work in a thread; Ctrl-C calls ``abort`` instead of
-  killing the program.
+- :func:`run_interruptibly` — run work in a thread; Ctrl-C, SIGTERM and SIGHUP call ``abort``
+  (running tools' process groups are killed) instead of killing the program.
 """
 
 from __future__ import annotations
@@ -182,7 +182,8 @@ class ChatPrinter:
                 f"{data.get('max_attempts')}): {_short(data.get('error_message'))}"
             )
         elif kind == "auto_retry_end" and not data.get("success"):
-            self._note(f"giving up: {_short(data.get('final_error'))}")
+            reason = f" ({data['reason']})" if data.get("reason") else ""
+            self._note(f"giving up: {_short(data.get('final_error'))}{reason}")
         elif kind == "compaction_start":
             self.spinner.start(f"compacting ({data.get('reason')})")
         elif kind == "progress":
@@ -210,10 +211,27 @@ def _compaction_line(data: dict[str, Any]) -> str:
     return f"nothing compacted: {data.get('message') or 'nothing to compact'}"
 
 
-def run_interruptibly(work: Callable[[], T], abort: Callable[[], None]) -> tuple[T, bool]:
-    """Run ``work`` in a thread; Ctrl-C (SIGINT) calls ``abort`` and waits for the work to end.
+#: Signals that abort the running turn: Ctrl-C, ``kill``, a closed terminal.
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+STOP_GRACE_SECONDS = 10.0  # after SIGTERM/SIGHUP, how long the aborted turn may take to end
 
-    Returns ``(result, interrupted)``; an exception of ``work`` is re-raised here.
+
+def stop_message(signum: int) -> str:
+    """The one-line reason a run stopped on ``signum``."""
+    if signum == signal.SIGINT:
+        return "interrupted"
+    return f"terminated by {signal.Signals(signum).name}; the turn was aborted"
+
+
+def run_interruptibly(work: Callable[[], T], abort: Callable[[], None]) -> tuple[T, int]:
+    """Run ``work`` in a thread; SIGINT, SIGTERM or SIGHUP call ``abort`` (which kills running
+    tools' process groups) and wait for the work to end.
+
+    Returns ``(result, signum)``: the first stop signal received, ``0`` if none. After
+    SIGTERM/SIGHUP the wait is bounded (:data:`STOP_GRACE_SECONDS`). An exception of ``work``
+    is re-raised here.
     """
     box: dict[str, Any] = {}
 
@@ -223,29 +241,46 @@ def run_interruptibly(work: Callable[[], T], abort: Callable[[], None]) -> tuple
         except BaseException as exc:  # re-raised in the caller's thread
             box["error"] = exc
 
-    interrupted = threading.Event()
+    received: list[int] = []
     thread = threading.Thread(target=target, daemon=True, name="tether-turn")
     main = threading.current_thread() is threading.main_thread()
-    previous = None
+    previous: dict[int, Any] = {}
     if main:
 
-        def on_sigint(signum: int, frame: Any) -> None:
-            interrupted.set()
-            sys.stderr.write("\n^C aborting…\n")
-            sys.stderr.flush()
+        def on_signal(signum: int, frame: Any) -> None:
+            received.append(signum)
+            name = "^C" if signum == signal.SIGINT else signal.Signals(signum).name
+            try:
+                sys.stderr.write(f"\n{name} aborting…\n")
+                sys.stderr.flush()
+            except (OSError, ValueError):  # a closed terminal (SIGHUP): keep aborting
+                pass
             abort()
 
-        previous = signal.signal(signal.SIGINT, on_sigint)
+        for signum in STOP_SIGNALS:
+            previous[signum] = signal.signal(signum, on_signal)
     try:
         thread.start()
         while thread.is_alive():
             thread.join(0.05)
+            if any(s != signal.SIGINT for s in received):
+                thread.join(STOP_GRACE_SECONDS)
+                break
     finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if "error" in box:
         raise box["error"]
-    return box.get("result"), interrupted.is_set()
+    return box.get("result"), (received[0] if received else 0)
 
 
-__all__ = ["ChatPrinter", "JsonLines", "Spinner", "event_json", "jsonable", "run_interruptibly"]
+__all__ = [
+    "STOP_SIGNALS",
+    "ChatPrinter",
+    "JsonLines",
+    "Spinner",
+    "event_json",
+    "jsonable",
+    "run_interruptibly",
+    "stop_message",
+]

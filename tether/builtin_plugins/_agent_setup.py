@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tether.core.errors import UsageError
+from tether.core.errors import SessionFileError, UsageError
 
 Picker = Callable[[list[Any]], Path | None]
 
@@ -41,7 +41,11 @@ def find_session(ref: str, folder: Path) -> Path:
 
     if looks_like_path(ref):
         path = Path(os.path.expanduser(ref))
-        if not path.exists():
+        try:
+            exists = path.exists()
+        except OSError as exc:  # e.g. a name too long for the filesystem
+            raise SessionFileError(f"{path}: cannot open the session: {exc.strerror}") from None
+        if not exists:
             raise UsageError(f"{path}: no such session file")
         return path
     for folders in ([folder], project_folders(sessions_root())):

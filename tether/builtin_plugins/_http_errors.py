@@ -36,23 +36,27 @@ ERROR_TYPE_STATUS = {
 
 
 def retry_after_seconds(headers: httpx.Headers) -> float | None:
-    """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date), in seconds."""
+    """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date), in seconds.
+
+    A number is returned as sent, even ``inf``, ``nan`` or negative: the retry decision
+    (:mod:`tether.core.harness_retry`) ignores such a value with a warning. A date in the past
+    means "now" (0)."""
     raw_ms = headers.get("retry-after-ms")
     if raw_ms:
         try:
-            return max(0.0, float(raw_ms) / 1000)
+            return float(raw_ms) / 1000
         except ValueError:
             pass
     raw = headers.get("retry-after")
     if not raw:
         return None
     try:
-        return max(0.0, float(raw))
+        return float(raw)
     except ValueError:
         pass
     try:
         return max(0.0, parsedate_to_datetime(raw).timestamp() - time.time())
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 

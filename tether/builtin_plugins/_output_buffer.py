@@ -2,15 +2,13 @@
 
 Keeps a decoded rolling tail (about four times the byte limit) for the model, counts lines and
 bytes of everything, and once the output passes the limits writes all raw bytes so far, and
-every byte after, to a temp file whose path goes into the truncation notice.
+every byte after, to a private temp file (:mod:`._bash_logs`) whose path goes into the
+truncation notice.
 """
 
 from __future__ import annotations
 
 import codecs
-import os
-import secrets
-import tempfile
 from dataclasses import dataclass
 
 from tether.builtin_plugins._truncate import (
@@ -107,9 +105,9 @@ class OutputBuffer:
     def _open_file(self) -> None:
         if self.temp_path is not None:
             return
-        name = f"{self._prefix}-{secrets.token_hex(8)}.log"
-        self.temp_path = os.path.join(tempfile.gettempdir(), name)
-        self._temp_file = open(self.temp_path, "wb")  # noqa: SIM115 - closed by close()
+        from tether.builtin_plugins._bash_logs import new_log_file
+
+        self.temp_path, self._temp_file = new_log_file(self._prefix)
         for chunk in self._raw_chunks:
             self._temp_file.write(chunk)
         self._raw_chunks = []

@@ -1,7 +1,9 @@
 """Shared machinery of the HTTP provider plugins (not a plugin itself).
 
 - :class:`HttpCall` — one POST run in a worker thread; the caller reads lines (SSE) or the
-  body from a queue, so an :class:`AbortSignal` ends the call at once, even before headers.
+  body from a queue, so an :class:`AbortSignal` ends the call at once, even before headers,
+  and a stream that sends only keep-alives for ``options.idle_timeout`` seconds fails as
+  transient (retried like a dropped connection).
 - :class:`HttpProvider` — the base class: prepares messages for the provider, builds the
   request (subclass), feeds an :class:`Assembler` (subclass) and turns every failure into a
   final ``error`` event with a typed :class:`ProviderError`.
@@ -13,6 +15,7 @@ import json
 import queue
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,14 +23,16 @@ from typing import Any
 import httpx
 
 from tether.builtin_plugins._http_errors import exception_error, http_error, structured_error
-from tether.builtin_plugins._stream_parsing import SseEvent, SseParser
+from tether.builtin_plugins._stream_parsing import SseEvent, SseParser, is_keepalive
 from tether.core.providers import (
+    IDLE_TIMEOUT,
     AbortedError,
     LlmContext,
     Model,
     PermanentError,
     StreamEvent,
     StreamOptions,
+    TransientError,
     fail_message,
     new_assistant_message,
     order_message,
@@ -56,6 +61,7 @@ class HttpCall:
         self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.cancelled = False
         self.response: httpx.Response | None = None
+        self.last_data = time.monotonic()
         self.thread = threading.Thread(target=self._work, name="tether-http", daemon=True)
 
     def _timeout(self) -> Any:
@@ -92,15 +98,39 @@ class HttpCall:
         except BaseException as exc:  # everything is reported to the reading side
             self.queue.put(("error", exc))
 
+    def touch(self) -> None:
+        """The reader got real data (not a keep-alive): restart the idle clock."""
+        self.last_data = time.monotonic()
+
+    def _next(self) -> tuple[str, Any]:
+        """The next queued item; when streaming, a :class:`TransientError` after
+        ``idle_timeout`` without :meth:`touch` (keep-alive lines and ``ping`` events do not
+        count as data)."""
+        idle = self.options.idle_timeout
+        idle = IDLE_TIMEOUT if idle is None else idle
+        while idle > 0 and self.stream:  # a JSON body: the client's read timeout applies
+            remaining = self.last_data + idle - time.monotonic()
+            if remaining <= 0:
+                raise TransientError(
+                    f"no data from the provider for {idle:g} s (only keep-alives, or nothing); "
+                    "the limit is provider.idleTimeoutMs in settings.json"
+                )
+            try:
+                return self.queue.get(timeout=remaining)
+            except queue.Empty:
+                continue
+        return self.queue.get()
+
     def items(self) -> Iterator[tuple[str, Any]]:
         signal = self.options.signal
         if signal is not None:
             if signal.aborted:
                 raise AbortedError("Request was aborted")
             signal.on_abort(lambda: self.queue.put(("abort", None)))
+        self.touch()
         self.thread.start()
         while True:
-            kind, value = self.queue.get()
+            kind, value = self._next()
             if kind == "abort" or (signal is not None and signal.aborted):
                 raise AbortedError("Request was aborted")
             if kind == "end":
@@ -176,12 +206,15 @@ class HttpProvider:
                 parser = SseParser()
                 for kind, value in call.items():
                     if kind == "open":
+                        call.touch()
                         yield StreamEvent("start", partial=asm.message)
                     elif kind == "body":
                         _parse_body(asm, value)
                     else:
                         event = parser.line(value)
                         if event is not None:
+                            if not is_keepalive(event):
+                                call.touch()
                             yield from asm.feed(event)
                 tail = parser.flush()
                 if tail is not None:

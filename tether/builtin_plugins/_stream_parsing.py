@@ -40,6 +40,12 @@ class SseParser:
         return out
 
 
+def is_keepalive(event: SseEvent) -> bool:
+    """A keep-alive event (Anthropic's ``ping``), not data. Comment lines and blank lines
+    never become events."""
+    return event.event == "ping" or event.data.strip() in ('{"type": "ping"}', '{"type":"ping"}')
+
+
 def iter_sse(lines: Iterable[str]) -> Iterator[SseEvent]:
     """Server-sent events from text lines (without line endings)."""
     parser = SseParser()

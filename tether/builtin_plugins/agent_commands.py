@@ -3,7 +3,9 @@
 ``tether`` / ``tether chat [PROMPT]`` is the interactive chat (see ``_agent_chat``);
 ``tether run PROMPT`` is print mode: the final answer on stdout (``--json``: every event as
 one JSON line, the session header first), then exit — 0 on success, 1 when the model call
-failed (one ``tether: error:`` line), 130 when interrupted. ``PROMPT`` ``-`` reads stdin.
+failed (one ``tether: error:`` line), 130 when interrupted (Ctrl-C), 143/129 on
+SIGTERM/SIGHUP (the turn is aborted and the bash tool's processes killed first).
+``PROMPT`` ``-`` reads stdin.
 
 Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
 ``--fork PATH|ID``, ``--no-session``, ``--name`` and the model options ``--provider``,
@@ -91,10 +93,12 @@ def _options(**values: Any) -> Any:
 def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     """``tether run``: one prompt, the answer (or the events) on stdout.
 
-    A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130)."""
-    from tether.builtin_plugins._agent_output import JsonLines, run_interruptibly
+    A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130 / 143 /
+    129). A session that cannot be written raises :class:`SessionWriteError` after the reply
+    that could not be saved is printed (nothing the model said is lost)."""
+    from tether.builtin_plugins._agent_output import JsonLines, run_interruptibly, stop_message
     from tether.builtin_plugins._agent_setup import build_harness
-    from tether.core.errors import TetherError
+    from tether.core.errors import SessionWriteError, TetherError
 
     if prompt == "-":
         prompt = sys.stdin.read()
@@ -103,22 +107,54 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     if lines is not None:
         lines.write(dict(harness.session.header))
         harness.subscribe(lines)
+    gave_up: list[str] = []  # why a transient error was not retried (e.g. Retry-After too long)
+    harness.subscribe(lambda event: _note_give_up(event, gave_up))
     harness.start(reason)
     try:
-        result, interrupted = run_interruptibly(
+        result, signum = run_interruptibly(
             lambda: harness.prompt(prompt, source="run"), harness.abort
         )
+    except SessionWriteError as exc:
+        unsaved = _reply_text(exc.unsaved)
+        if lines is None and unsaved:  # --json already printed the reply's events
+            _print_text(unsaved)
+        raise
     finally:
         harness.close("quit")
-    if interrupted or result.stop_reason == "aborted":
+    if signum:
+        raise TetherError(stop_message(signum), exit_code=128 + signum)
+    if result.stop_reason == "aborted":
         raise TetherError("interrupted", exit_code=130)
     if result.handled:
         return
     if result.stop_reason == "error":
-        raise TetherError(f"model call failed: {result.error}")
+        why = f" ({gave_up[-1]})" if gave_up else ""
+        raise TetherError(f"model call failed: {result.error}{why}")
     if lines is None:
-        sys.stdout.write(result.text + ("" if result.text.endswith("\n") else "\n"))
-        sys.stdout.flush()
+        _print_text(result.text)
+
+
+def _print_text(text: str) -> None:
+    sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
+    sys.stdout.flush()
+
+
+def _reply_text(messages: list[Any]) -> str:
+    """The text of the assistant messages among ``messages`` (a reply that was not saved)."""
+    return "".join(
+        block.get("text", "")
+        for message in messages
+        if message.get("role") == "assistant"
+        for block in message.get("content") or []
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+def _note_give_up(event: Any, reasons: list[str]) -> None:
+    if event.type == "auto_retry_end" and not event.data.get("success"):
+        reason = event.data.get("reason")
+        if reason:
+            reasons.append(str(reason))
 
 
 @hookimpl

@@ -2,8 +2,10 @@
 
 stdout and stderr are read interleaved through one pipe; the model sees the last 2000 lines /
 50 KB, and once the output is longer the full output is kept in a temp file named in the
-notice (pi's rule). The command runs in its own session, so ``timeout`` and an abort through
-``ctx.signal`` kill the whole process group, grandchildren included. A non-zero exit code,
+notice (pi's rule) — private (0600) in ``$TMPDIR/tether-<uid>/bash/`` (0700), where files
+older than a day are removed when a new one is made. The command runs in its own session,
+so ``timeout`` and an abort through ``ctx.signal`` kill the whole process group,
+grandchildren included. A non-zero exit code,
 a timeout or an abort gives an error result that ends with pi's status line.
 
 The tool lives in :mod:`tether.builtin_plugins._bash_tool`, imported when tools are

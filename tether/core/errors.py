@@ -27,4 +27,18 @@ class SessionFileError(TetherError):
     """A session file is missing, unreadable or damaged; the message names the file and line."""
 
 
-__all__ = ["SessionFileError", "TetherError", "UsageError"]
+class SessionWriteError(SessionFileError):
+    """A finished message could not be appended to the session file (deleted, full disk, a
+    path the filesystem refuses…). ``unsaved`` holds the messages that are not in the file,
+    so the caller can still show them; the message reads ``FILE: cannot save the session: …``.
+    """
+
+    def __init__(self, path: object, detail: str, unsaved: list[dict] | None = None) -> None:
+        prefix = f"{path}: "
+        detail = detail[len(prefix) :] if detail.startswith(prefix) else detail
+        super().__init__(f"{path}: cannot save the session: {detail}")
+        self.path = path
+        self.unsaved: list[dict] = list(unsaved or [])
+
+
+__all__ = ["SessionFileError", "SessionWriteError", "TetherError", "UsageError"]

@@ -32,7 +32,7 @@ from typing import Any
 from tether.core.abort import AbortSignal
 from tether.core.agent import Agent
 from tether.core.context import convert_to_llm, timestamp_ms
-from tether.core.errors import TetherError
+from tether.core.errors import SessionFileError, SessionWriteError, TetherError
 from tether.core.harness_compaction import CompactionRunner
 from tether.core.harness_run import RunController, RunResult
 from tether.core.harness_session import SessionActions
@@ -210,7 +210,7 @@ class Harness(SessionActions):
         if event.type == "agent_end" and "error" in event.data:
             failure = (event.data.get("messages") or [None])[0]
             self.runs.note_failure(failure, event.data["error"])
-            if failure is not None:
+            if failure is not None and not isinstance(event.data["error"], SessionWriteError):
                 try:  # pi keeps it in memory only (§13.5 #33); tether writes what the agent has
                     self.persist(failure)
                 except Exception as exc:  # noqa: BLE001 - the run already failed; report
@@ -218,7 +218,20 @@ class Harness(SessionActions):
         self.emit(event)
 
     def persist(self, message: Message) -> None:
-        """Append a finished message to the session (custom → ``custom_message`` entry)."""
+        """Append a finished message to the session (custom → ``custom_message`` entry).
+
+        A storage failure raises :class:`SessionWriteError` (the run stops; the harness's
+        caller gets it from :meth:`prompt` with the unsaved message)."""
+        try:
+            self._persist(message)
+        except SessionWriteError:
+            raise
+        except (SessionFileError, OSError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            where = self.session.file or getattr(self.session, "uri", None) or "session"
+            raise SessionWriteError(where, detail, [message]) from exc
+
+    def _persist(self, message: Message) -> None:
         role = message.get("role")
         if role == "custom":
             entry_id = self.session.append_custom_message_entry(

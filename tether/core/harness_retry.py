@@ -5,11 +5,15 @@ decided by the provider from the HTTP status and exception type), never substrin
 message: a permanent error whose text happens to contain ``500`` is not retried (pi's bug
 §13.5 #37). Delays grow as ``baseDelayMs × 2^(attempt−1)``; a server's ``Retry-After`` is
 honoured when it asks for longer. A requested delay above ``maxDelayMs`` is not waited out:
-the retry gives up with the server's error (pi's ``maxRetryDelayMs``).
+the retry gives up with the server's error (pi's ``maxRetryDelayMs``) and a reason that says
+what was asked and which setting raises the limit. A ``Retry-After`` that is not a finite
+number of seconds ≥ 0 (``1e999``, ``inf``, ``nan``, ``-5``) is treated as absent, with a
+warning.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +22,16 @@ from tether.core.providers import ProviderError
 
 @dataclass
 class RetryDecision:
-    """``retry``: wait ``delay_ms`` then continue; else ``reason`` says why not."""
+    """``retry``: wait ``delay_ms`` then continue; else ``reason`` says why not (``announce``:
+    worth telling the user even on a first attempt). ``warning``: a server value was ignored."""
 
     retry: bool
     attempt: int = 0
     max_attempts: int = 0
     delay_ms: int = 0
     reason: str = ""
+    announce: bool = False
+    warning: str = ""
 
 
 def _setting(settings: Any, name: str, default: Any) -> Any:
@@ -45,22 +52,42 @@ def decide_retry(error: ProviderError | None, attempt: int, settings: Any) -> Re
         return RetryDecision(False, attempt, reason="retries are disabled (retry.enabled)")
     max_retries = int(_setting(settings, "max_retries", 3))
     if attempt > max_retries:
-        return RetryDecision(False, attempt, max_retries, reason="retries exhausted")
+        return RetryDecision(False, attempt, max_retries, reason="retries exhausted", announce=True)
     base = int(_setting(settings, "base_delay_ms", 2000))
     ceiling = int(_setting(settings, "max_delay_ms", 60000))
     delay = base * 2 ** (attempt - 1)
-    retry_after = getattr(error, "retry_after", None)
+    retry_after, warning = _valid_retry_after(getattr(error, "retry_after", None))
     if retry_after is not None:
-        asked = int(float(retry_after) * 1000)
+        asked = math.ceil(retry_after * 1000)
         if asked > ceiling:
+            reason = (
+                f"the provider asked to wait {_seconds(asked)}, more than the "
+                f"{_seconds(ceiling)} that retry.maxDelayMs allows; raise retry.maxDelayMs "
+                "in settings.json to wait longer"
+            )
             return RetryDecision(
-                False,
-                attempt,
-                max_retries,
-                reason=f"server asked to wait {asked} ms, more than retry.maxDelayMs {ceiling}",
+                False, attempt, max_retries, reason=reason, announce=True, warning=warning
             )
         delay = max(delay, asked)
-    return RetryDecision(True, attempt, max_retries, min(delay, ceiling))
+    return RetryDecision(True, attempt, max_retries, min(delay, ceiling), warning=warning)
+
+
+def _valid_retry_after(value: object) -> tuple[float | None, str]:
+    """``(seconds, "")``, or ``(None, warning)`` for a value that is not finite and ≥ 0."""
+    if value is None:
+        return None, ""
+    try:
+        seconds = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if math.isfinite(seconds) and seconds >= 0:
+        return seconds, ""
+    return None, f"ignored the provider's Retry-After {value!r}: not a finite number of seconds ≥ 0"
+
+
+def _seconds(ms: int) -> str:
+    value = ms / 1000
+    return f"{value:g} s" if value < 1e6 else f"{value:.3g} s"
 
 
 __all__ = ["RetryDecision", "decide_retry", "is_retryable"]

@@ -12,7 +12,8 @@ In order, for the last assistant message of the run:
 4. messages still queued (steering/follow-up sent late, e.g. by a plugin) start another run.
 
 Everything is synchronous: when :meth:`RunController.run` returns, retries and compactions
-are done (pi resolves ``prompt()`` earlier, §13.3 #27).
+are done (pi resolves ``prompt()`` earlier, §13.3 #27). A run stopped because the session
+could not be written raises that :class:`~tether.core.errors.SessionWriteError` instead.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tether.core.errors import SessionWriteError
 from tether.core.harness_compaction import OVERFLOW_GAVE_UP, compaction_end_event, over_threshold
 from tether.core.harness_retry import decide_retry
 from tether.core.providers import ContextOverflowError, ProviderError, is_context_overflow
@@ -102,6 +104,8 @@ class RunController:
                 break
             self.last_assistant = self.last_error = self.failure = None
             produced.extend(agent.continue_())
+        if isinstance(self.failure, SessionWriteError):
+            raise self.failure  # a storage error, not the model's: the caller reports it
         return produced
 
     def _count(self, messages: list[Message]) -> list[int]:
@@ -150,8 +154,10 @@ class RunController:
                 self.retry_attempt = 0
             return False
         decision = decide_retry(error, self.retry_attempt + 1, h.settings)
+        if decision.warning:
+            h.warn(decision.warning)
         if not decision.retry:
-            if self.retry_attempt or decision.reason.startswith(("retries", "server")):
+            if self.retry_attempt or decision.announce:
                 h.emit(
                     AgentEvent(
                         "auto_retry_end",

@@ -44,6 +44,7 @@ from tether.core.providers import (
     fail_message,
     new_assistant_message,
 )
+from tether.core.redact import Redactor, secret_values
 
 MODELS_FILE = "models.json"
 FAUX_MODEL = {"id": "faux-1", "name": "Faux (offline, scripted)", "input": ["text", "image"]}
@@ -312,6 +313,11 @@ class ProviderRegistry:
             options.api_key = self.api_key(model)
         if options.client is None and model.api != "faux":
             options.client = self.client(f"provider:{model.api}")
+        if options.idle_timeout is None and self.settings is not None:
+            block = getattr(self.settings, "provider", None)
+            idle_ms = getattr(block, "idle_timeout_ms", None)
+            if isinstance(idle_ms, int):
+                options.idle_timeout = idle_ms / 1000
         return options
 
     def stream(
@@ -325,7 +331,7 @@ class ProviderRegistry:
         except ProviderConfigError as error:
             message = fail_message(new_assistant_message(model), error)
             return iter([StreamEvent("error", message=message, error=error)])
-        return adapter.stream(model, context, options)
+        return _redacted(adapter.stream(model, context, options), self.redactor(options))
 
     def complete(
         self,
@@ -337,9 +343,26 @@ class ProviderRegistry:
     ) -> dict[str, Any]:
         """One non-streaming call (summaries); see :func:`tether.core.providers.complete`."""
         adapter = self.adapter(model)
-        return complete(
-            adapter, model, context, self._options(model, options), raise_on_error=raise_on_error
-        )
+        options = self._options(model, options)
+        redactor = self.redactor(options)
+        try:
+            message = complete(adapter, model, context, options, raise_on_error=raise_on_error)
+        except Exception as error:
+            redactor.error(error)
+            raise
+        redactor.message(message)
+        return message
+
+    def redactor(self, options: StreamOptions | None = None) -> Redactor:
+        """What hides the configured keys (and the call's own) in error texts."""
+        try:
+            config = self.config
+        except Exception:  # noqa: BLE001 - a broken models.json: redact what is known
+            config = {}
+        values = secret_values(config, self.environ)
+        if options is not None and options.api_key:
+            values.append(options.api_key)
+        return Redactor(values)
 
     def close(self) -> None:
         for client in self._clients.values():
@@ -353,6 +376,20 @@ class ProviderRegistry:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _redacted(events: Iterator[StreamEvent], redactor: Redactor) -> Iterator[StreamEvent]:
+    """``events`` with keys removed from the final error (message and typed error)."""
+    try:
+        for event in events:
+            if event.type == "error" and redactor:
+                redactor.message(event.message)
+                redactor.error(event.error)
+            yield event
+    finally:
+        close = getattr(events, "close", None)
+        if callable(close):
+            close()  # an abandoned stream ends its HTTP call now, not when collected
 
 
 __all__ = ["KNOWN_PROVIDERS", "ProviderRegistry", "build_model", "load_models_file", "models_path"]

@@ -76,10 +76,18 @@ class LlmContext:
     tools: list[dict[str, Any]] = field(default_factory=list)  # {name, description, parameters}
 
 
+#: Seconds a streamed call may go without data before it fails (provider.idleTimeoutMs). As
+#: long as the HTTP read timeout: reasoning models may think silently (or behind keep-alives,
+#: e.g. OpenRouter's) for minutes.
+IDLE_TIMEOUT = 300.0
+
+
 @dataclass
 class StreamOptions:
     """Per-call options. ``client`` is the ``httpx.Client`` to use (the registry fills it from
-    the ``http_client`` hook); ``timeout`` (seconds) overrides the client's read timeout."""
+    the ``http_client`` hook); ``timeout`` (seconds) overrides the client's read timeout;
+    ``idle_timeout`` (seconds, ``0``: none, ``None``: :data:`IDLE_TIMEOUT`) fails a call that
+    gets no data for that long — keep-alives do not count — as transient."""
 
     api_key: str | None = None
     max_tokens: int | None = None
@@ -90,6 +98,7 @@ class StreamOptions:
     headers: dict[str, str] = field(default_factory=dict)
     client: Any = None
     temperature: float | None = None
+    idle_timeout: float | None = None
 
 
 @dataclass
@@ -242,6 +251,7 @@ def drain(events: Iterator[StreamEvent]) -> tuple[dict[str, Any], ProviderError 
 
 
 __all__ = [
+    "IDLE_TIMEOUT",
     "AbortedError",
     "ContextOverflowError",
     "LlmContext",

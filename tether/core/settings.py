@@ -50,6 +50,13 @@ class RetrySettings(_Section):
     max_delay_ms: int = Field(60000, alias="maxDelayMs", ge=0)
 
 
+class ProviderSettings(_Section):
+    """How long a streamed model call may go without data (keep-alives do not count) before
+    it fails as transient (and is retried); 0: no limit."""
+
+    idle_timeout_ms: int = Field(300000, alias="idleTimeoutMs", ge=0)
+
+
 class Settings(_Section):
     """The merged settings of one tether process."""
 
@@ -63,6 +70,7 @@ class Settings(_Section):
     session: SessionSettings = Field(default_factory=SessionSettings)
     tokens: TokenSettings = Field(default_factory=TokenSettings)
     retry: RetrySettings = Field(default_factory=RetrySettings)
+    provider: ProviderSettings = Field(default_factory=ProviderSettings)
     custom_prompt: str | None = Field(None, alias="systemPrompt")
     append_system_prompt: str | None = Field(None, alias="appendSystemPrompt")
     block_images: bool = Field(False, alias="blockImages")

@@ -43,6 +43,7 @@ from tether.core.format import dumps_record
 from tether.core.jsonl_index import EntryTable, Problem, parse_json_line
 from tether.core.jsonl_scan import ScannedFile, scan_bytes, scan_stream
 from tether.core.migration import IdFactory, MigratedRecord, header_version, migrate
+from tether.core.store_guard import MISSING, KnownFile, check_unchanged
 
 Warn = Callable[[str], None]
 
@@ -116,6 +117,7 @@ class JsonlStore:
         self.fsync = fsync_default() if fsync is None else fsync
         self.on_warning = on_warning or _stderr_warning
         self.id_factory = id_factory
+        self.known: KnownFile | None = None  # the file as last read/written (store_guard)
 
     @property
     def uri(self) -> str:
@@ -163,10 +165,12 @@ class JsonlStore:
         Raises ``FILE:LINE: not a tether/pi session header (…)`` when it has no header."""
         handle = self._open_for_reading()
         if handle is None:
+            self.known = MISSING
             return None
         try:
             with handle:
                 scanned, content = scan_stream(handle, validate_all=validate_all)
+                self.known = KnownFile.of(os.fstat(handle.fileno()), handle.tell())
         except OSError as exc:
             raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
         if not content:
@@ -305,6 +309,7 @@ class JsonlStore:
             ) from None
         created = not self._path.exists()
         with self._locked(create=not header_written) as fd:
+            check_unchanged(self._path, fd, self.known)
             size = os.fstat(fd).st_size
             prefix = b""
             if size and not read_first_line(fd).strip() and not read_fd(fd).strip():
@@ -328,6 +333,8 @@ class JsonlStore:
                     os.fsync(fd)
             except OSError as exc:
                 raise SessionFileError(f"{self._path}: cannot append: {exc.strerror}") from None
+            finally:
+                self.known = KnownFile.of(os.fstat(fd))  # our own bytes, even a torn tail
         if created and self.fsync:
             fsync_dir(self._path.parent)
 
@@ -375,7 +382,9 @@ class JsonlStore:
         temp = unique_sidecar(self._path, f".tmp-{os.getpid()}")
         try:
             write_file_durably(temp, data, fsync=self.fsync, mode=mode)
+            known = KnownFile.of(os.stat(temp))
             os.replace(temp, self._path)
+            self.known = known
         except OSError as exc:
             temp.unlink(missing_ok=True)
             raise SessionFileError(f"{self._path}: cannot rewrite: {exc.strerror}") from None

@@ -10,7 +10,11 @@ One :class:`Harness` drives one session at a time:
 - after a run: transient failures are retried with backoff (:mod:`.harness_retry`), a context
   overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted (:mod:`.harness_compaction`) — all before :meth:`Harness.prompt` returns;
-- the system prompt is assembled again for every prompt.
+- the system prompt is assembled again for every prompt;
+- one writer per session (design §8.15): the harness holds the session file's lease
+  (:mod:`.lease`) from construction to :meth:`Harness.close`, so a second writer fails with
+  :class:`~tether.core.errors.SessionBusyError`; to wait instead, take
+  ``SessionLease(path).acquire(wait=…)`` before opening the session (it is re-entrant).
 
 Session switching (new, resume, fork, clone), tree navigation and manual compaction live in
 :class:`~tether.core.harness_session.SessionActions`, which this class extends.
@@ -32,7 +36,7 @@ from typing import Any
 from tether.core.abort import AbortSignal
 from tether.core.agent import Agent
 from tether.core.context import convert_to_llm, timestamp_ms
-from tether.core.errors import TetherError
+from tether.core.errors import SessionChangedError, TetherError
 from tether.core.harness_compaction import CompactionRunner
 from tether.core.harness_run import RunController, RunResult
 from tether.core.harness_session import SessionActions
@@ -73,12 +77,14 @@ class Harness(SessionActions):
         cwd: str | None = None,
         on_warning: Callable[[str], None] | None = None,
     ) -> None:
+        from tether.core.lease import lease_session
         from tether.core.models import ProviderRegistry
         from tether.core.settings import load_settings
 
         self.pm = pm
         self.hooks = Hooks(pm)
         self.session = session
+        self.lease = lease_session(session)  # one writer per session (design §8.15)
         self.cwd = cwd or session.cwd
         self.settings = settings if settings is not None else load_settings(self.cwd)
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
@@ -108,7 +114,11 @@ class Harness(SessionActions):
         self.compactor = CompactionRunner(self)
         self.runs = RunController(self)
         request = model if isinstance(model, ModelRequest) else ModelRequest(ref=model)
-        self.bind_session(request, thinking)
+        try:
+            self.bind_session(request, thinking)
+        except BaseException:
+            self._release_lease()
+            raise
         self.started = False
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -121,11 +131,19 @@ class Harness(SessionActions):
         return self
 
     def close(self, reason: str = "quit") -> None:
-        """Fire ``session_shutdown`` and release the HTTP clients."""
-        if self.started:
-            self.started = False
-            self.notify("session_shutdown", reason=reason)
-        self.registry.close()
+        """Fire ``session_shutdown``, release the HTTP clients and the session's lease."""
+        try:
+            if self.started:
+                self.started = False
+                self.notify("session_shutdown", reason=reason)
+            self.registry.close()
+        finally:
+            self._release_lease()
+
+    def _release_lease(self) -> None:
+        if self.lease is not None:
+            self.lease.release()
+            self.lease = None
 
     def __enter__(self) -> Harness:
         return self.start()
@@ -210,7 +228,7 @@ class Harness(SessionActions):
         if event.type == "agent_end" and "error" in event.data:
             failure = (event.data.get("messages") or [None])[0]
             self.runs.note_failure(failure, event.data["error"])
-            if failure is not None:
+            if failure is not None and not isinstance(event.data["error"], SessionChangedError):
                 try:  # pi keeps it in memory only (§13.5 #33); tether writes what the agent has
                     self.persist(failure)
                 except Exception as exc:  # noqa: BLE001 - the run already failed; report
@@ -262,7 +280,9 @@ class Harness(SessionActions):
             # fork or /tree "before" the user message drops what was injected with it)
             messages = [user_message(event.text, event.images), *self.next_turn, *injected]
             self.next_turn = []
-            return RunResult(self.runs.run(lambda: self.agent.prompt(messages), new_prompt=True))
+            return self._finished(
+                self.runs.run(lambda: self.agent.prompt(messages), new_prompt=True)
+            )
         finally:
             self.busy = False
 
@@ -272,9 +292,18 @@ class Harness(SessionActions):
         try:
             if not self.agent.state.system_prompt:
                 self.agent.state.system_prompt = self.system_prompt()
-            return RunResult(self.runs.run(lambda: self.agent.prompt(messages), new_prompt=True))
+            return self._finished(
+                self.runs.run(lambda: self.agent.prompt(messages), new_prompt=True)
+            )
         finally:
             self.busy = False
+
+    def _finished(self, produced: list[Message]) -> RunResult:
+        """The run's result; a write refused because another writer changed the session
+        file is raised as that (a session-write error), not reported as a failed model call."""
+        if isinstance(self.runs.failure, SessionChangedError):
+            raise self.runs.failure
+        return RunResult(produced)
 
     def _claim(self) -> None:
         if self.busy:

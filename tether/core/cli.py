@@ -20,6 +20,20 @@ from tether.core.plugins import PluginError, PluginManager, create_plugin_manage
 
 DEFAULT_COMMAND = "chat"
 
+# ``--wait [SECONDS]`` of every command that writes a session (its lease, tether.core.lease);
+# a bare ``--wait`` becomes ``--wait=forever`` in :func:`_preparse_wait`.
+WaitOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wait",
+        metavar="[SECONDS]",
+        help=(
+            "If another process is writing this session, wait for it: up to SECONDS, or as "
+            "long as it takes when no number follows --wait (without --wait: fail at once)."
+        ),
+    ),
+]
+
 
 def _hook_call_order(pm: PluginManager, hook_name: str) -> list[dict[str, Any]]:
     caller = getattr(pm.hook, hook_name)
@@ -195,6 +209,26 @@ def _preparse_disabled(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _preparse_wait(argv: Sequence[str]) -> list[str]:
+    """``--wait [SECONDS]`` (the session lease, :mod:`tether.core.lease`): a ``--wait`` not
+    followed by a number means "as long as it takes" and becomes ``--wait=forever``."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--wait" and (i + 1 == len(out) or not _is_number(out[i + 1])):
+            out[i] = "--wait=forever"
+    return out
+
+
 def _is_click_error(exc: BaseException) -> bool:
     """click's (or typer's vendored click's) usage and parameter errors."""
     return hasattr(exc, "format_message") and hasattr(exc, "exit_code")
@@ -207,7 +241,7 @@ def _fail(message: str, code: int) -> int:
 
 def main(argv: Sequence[str] | None = None, *, pm: PluginManager | None = None) -> int:
     """Run the CLI; return the exit code. Errors become one line on stderr."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _preparse_wait(sys.argv[1:] if argv is None else argv)
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     try:
         if pm is None:
@@ -246,4 +280,4 @@ def _report(exc: Exception) -> int:
     )
 
 
-__all__ = ["command_group", "create_app", "main"]
+__all__ = ["WaitOpt", "command_group", "create_app", "main"]

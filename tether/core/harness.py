@@ -84,7 +84,7 @@ class Harness(SessionActions):
         self.pm = pm
         self.hooks = Hooks(pm)
         self.session = session
-        self.lease = lease_session(session)  # one writer per session (design §8.15)
+        self.lease: Any = None
         self.cwd = cwd or session.cwd
         self.settings = settings if settings is not None else load_settings(self.cwd)
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
@@ -115,6 +115,7 @@ class Harness(SessionActions):
         self.runs = RunController(self)
         request = model if isinstance(model, ModelRequest) else ModelRequest(ref=model)
         try:
+            self.lease = lease_session(session)  # one writer per session (design §8.15)
             self.bind_session(request, thinking)
         except BaseException:
             self._release_lease()

@@ -67,6 +67,7 @@ def command_line(argv: list[str] | None = None) -> str:
     program = Path(args[0])
     name = program.parent.name if program.name == "__main__.py" else program.name
     text = " ".join([name or "python", *(shlex.quote(a) for a in args[1:])])
+    text = "".join(c if c.isprintable() else " " for c in text)  # stays one line
     return text if len(text) <= COMMAND_CHARS else text[: COMMAND_CHARS - 1] + "…"
 
 

@@ -412,3 +412,47 @@ def test_lease_is_reentrant_in_one_process_and_removes_its_lock_file(tmp_path: P
     inner.release()
     assert not lock_path(file).exists()
     assert _lease_elsewhere(file) == "ok"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["chat", "--provider", "faux", "--session", "{file}"],
+        ["session", "branch", "{file}", "--to", "{first}"],
+        ["session", "repair", "{file}"],
+    ],
+    ids=["chat", "branch", "repair"],
+)
+def test_every_writing_command_is_refused_or_waits(tmp_path: Path, command: list[str]) -> None:
+    from tether.core.lease import SessionLease
+
+    file = _session_file(tmp_path)
+    first = json.loads(file.read_text().splitlines()[1])["id"]
+    args = [a.format(file=file, first=first) for a in command]
+    lease = SessionLease(file, command="the test").acquire()  # held by this process
+    try:
+        refused = _tether(tmp_path, *args)
+        assert refused.returncode == 1
+        assert refused.stderr.splitlines()[-1].startswith(
+            f"tether: error: {file}: in use by pid {os.getpid()} (the test) since "
+        )
+        assert refused.stderr.endswith("; use --wait to wait\n")
+        waiter = subprocess.Popen(
+            [sys.executable, "-m", "tether", *args, "--wait", "20"],
+            cwd=tmp_path,
+            env=_env(tmp_path),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert waiter.stderr is not None
+        announced = waiter.stderr.readline()  # it says so before it waits
+        assert announced.startswith(
+            f"tether: waiting for {file}, held by pid {os.getpid()} (the test) since "
+        )
+    finally:
+        lease.release()
+    _, rest = waiter.communicate("hello\n", timeout=60)
+    assert waiter.returncode == 0, rest
+    _assert_clean(file)

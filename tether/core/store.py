@@ -5,6 +5,8 @@
 - every append takes an exclusive ``flock`` on the file, so concurrent writers never
   interleave; a file replaced by an atomic rewrite meanwhile is detected and reopened;
 - appends are fsynced unless ``fsync=False`` (setting ``session.fsync``, ``TETHER_FSYNC=0``);
+- an append into a file that grew since this store last read or wrote it (a writer that took
+  no session lease) is refused, not made on a stale leaf (:mod:`.store_guard`);
 - a torn last line (a crash mid-write) is moved into ``<file>.torn-<time>`` with a warning
   before the next append, never glued to new data; a valid last line lacking its newline
   gets one;

@@ -456,3 +456,44 @@ def test_every_writing_command_is_refused_or_waits(tmp_path: Path, command: list
     _, rest = waiter.communicate("hello\n", timeout=60)
     assert waiter.returncode == 0, rest
     _assert_clean(file)
+
+
+def test_a_lock_file_removed_between_open_and_lock_is_not_trusted(tmp_path, monkeypatch) -> None:
+    """The release/removal race: this process opens the lock file, its holder releases (and
+    removes it), a third process creates a new one and locks it; this process's flock on the
+    removed file then succeeds, but must not count as holding the lease."""
+    from tether.core import lease as lease_module
+
+    file = tmp_path / "s.jsonl"
+    lock = lock_path(file)
+    code = (
+        "import sys\nfrom tether.core.lease import SessionLease\n"
+        "SessionLease(sys.argv[1], command='the third').acquire()\n"
+        "print('held', flush=True)\nsys.stdin.read()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    third: list[subprocess.Popen[str]] = []
+    real_flock = lease_module.fcntl.flock
+
+    def flock_after_the_race(fd: int, operation: int) -> None:
+        if not third:  # our fd is open on the old file: it goes, a new holder comes
+            lock.unlink()
+            proc = subprocess.Popen(
+                [sys.executable, "-c", code, str(file)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            third.append(proc)
+            assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+        real_flock(fd, operation)
+
+    lock.write_text("")  # left behind by an earlier holder
+    monkeypatch.setattr(lease_module.fcntl, "flock", flock_after_the_race)
+    try:
+        with pytest.raises(SessionFileError, match=r"in use by pid \d+ \(the third\)"):
+            lease_module.SessionLease(file).acquire()
+    finally:
+        for proc in third:
+            proc.communicate("", timeout=30)

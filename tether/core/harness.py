@@ -29,6 +29,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -114,9 +115,12 @@ class Harness(SessionActions):
         self.compactor = CompactionRunner(self)
         self.runs = RunController(self)
         request = model if isinstance(model, ModelRequest) else ModelRequest(ref=model)
-        try:
-            self.lease = lease_session(session)  # one writer per session (design §8.15)
+        try:  # one writer per session (design §8.15); a session not on disk yet (binding
+            # writes nothing to it) is leased after binding: a bad model makes no folder
+            on_disk = session.file is not None and os.path.lexists(session.file)
+            self.lease = lease_session(session) if on_disk else None
             self.bind_session(request, thinking)
+            self.lease = self.lease or lease_session(session)
         except BaseException:
             self._release_lease()
             raise

@@ -65,7 +65,8 @@ def test_sigkill_mid_append_loses_no_reported_entry(tmp_path: Path) -> None:
 
 def test_two_processes_appending_never_interleave(tmp_path: Path) -> None:
     path = _new_session_file(tmp_path)
-    writers = [_writer(path, 1000, tag, TETHER_FSYNC="0") for tag in ("alpha", "beta")]
+    blind = {"TETHER_FSYNC": "0", "STORE_WRITER_BLIND": "1"}  # the lock alone keeps lines whole
+    writers = [_writer(path, 1000, tag, **blind) for tag in ("alpha", "beta")]
     outputs = [w.communicate(timeout=120) for w in writers]
     for writer, (_, err) in zip(writers, outputs, strict=True):
         assert writer.returncode == 0, err

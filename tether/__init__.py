@@ -22,8 +22,11 @@ _EXPORTS: dict[str, str] = {
     # errors
     "TetherError": "tether.core.errors",
     "SessionFileError": "tether.core.errors",
+    "SessionBusyError": "tether.core.errors",
+    "SessionChangedError": "tether.core.errors",
     # sessions and context
     "Session": "tether.core.session",
+    "SessionLease": "tether.core.lease",
     "SessionContext": "tether.core.context",
     "build_session_context": "tether.core.context",
     "convert_to_llm": "tether.core.context",

@@ -6,6 +6,8 @@ Session options (spec §2.14): ``-c/--continue`` opens the most recent session o
 ``--fork PATH|ID`` copies a session into a new one of this project; ``--no-session`` keeps
 everything in memory; by default a new session is created. "Most recent" is
 :mod:`tether.core.session_list`'s single notion, shared with ``tether sessions`` (design §8.14).
+An existing session is read only once its lease is held (``--wait``, :mod:`._lease_cli`), so a
+waiting run continues from what the previous writer left, not from a stale copy.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from tether.core.errors import SessionFileError, UsageError
 
 Picker = Callable[[list[Any]], Path | None]
+Claim = Callable[[Path], Any]
 
 
 def project_folder(cwd: str, settings: Any = None) -> Path:
@@ -75,6 +78,7 @@ class SessionOptions:
     provider: str | None = None
     model: str | None = None
     thinking: str | None = None
+    wait: str | None = None
 
     def check(self) -> None:
         chosen = [
@@ -102,54 +106,76 @@ def model_request(options: SessionOptions) -> Any:
 
 
 def open_session(
-    options: SessionOptions, cwd: str, settings: Any, *, pick: Picker | None = None
+    options: SessionOptions,
+    cwd: str,
+    settings: Any,
+    *,
+    pick: Picker | None = None,
+    claim: Claim | None = None,
 ) -> tuple[Any, str]:
-    """``(session, reason)`` for the options; ``reason`` is the ``session_start`` reason."""
+    """``(session, reason)`` for the options; ``reason`` is the ``session_start`` reason.
+    ``claim(path)`` is called before an existing session file is read (to take its lease)."""
     from tether.core.session import Session
     from tether.core.session_list import list_sessions, most_recent_session
 
     options.check()
     folder = project_folder(cwd, settings)
     fsync = getattr(getattr(settings, "session", None), "fsync", None)
+
+    def existing(path: Path) -> Any:
+        if claim is not None:
+            claim(path)
+        return Session.open(path, fsync=fsync)
+
     if options.no_session:
         return Session.in_memory(cwd), "startup"
     if options.fork:
         source = find_session(options.fork, folder)
         return Session.fork_from(source, cwd, folder), "fork"
     if options.session:
-        return Session.open(find_session(options.session, folder), fsync=fsync), "resume"
+        return existing(find_session(options.session, folder)), "resume"
     if options.resume and pick is not None:
         sessions = list_sessions([folder])
         if sessions:
             chosen = pick(sessions)
             if chosen is None:
                 raise UsageError("no session chosen")
-            return Session.open(chosen, fsync=fsync), "resume"
+            return existing(chosen), "resume"
     if options.continue_recent or options.resume:
         recent = most_recent_session(folder)
         if recent is not None:
-            return Session.open(recent, fsync=fsync), "resume"
+            return existing(recent), "resume"
     return Session.create(cwd, folder, fsync=fsync), "startup"
 
 
 def build_harness(
     pm: Any, options: SessionOptions, *, pick: Picker | None = None, cwd: str | None = None
 ) -> tuple[Any, str]:
-    """The harness for the options (not started) and its ``session_start`` reason."""
+    """The harness for the options (not started) and its ``session_start`` reason. The
+    harness holds the session's lease until it is closed."""
+    from tether.builtin_plugins._lease_cli import claim
     from tether.core.harness import Harness
     from tether.core.settings import load_settings
 
     cwd = cwd or os.getcwd()
     settings = load_settings(cwd)
-    session, reason = open_session(options, cwd, settings, pick=pick)
-    harness = Harness(
-        pm,
-        session,
-        settings=settings,
-        model=model_request(options),
-        thinking=options.thinking,
-        cwd=cwd,
-    )
+    leases: list[Any] = []
+    try:
+        session, reason = open_session(
+            options, cwd, settings, pick=pick, claim=lambda p: leases.append(claim(p, options.wait))
+        )
+        harness = Harness(
+            pm,
+            session,
+            settings=settings,
+            model=model_request(options),
+            thinking=options.thinking,
+            cwd=cwd,
+        )
+    finally:
+        for lease in leases:  # the harness took its own share of the lease
+            if lease is not None:
+                lease.release()
     if options.name:
         harness.set_name(options.name)
     return harness, reason

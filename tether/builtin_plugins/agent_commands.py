@@ -9,8 +9,9 @@ SIGTERM/SIGHUP (the turn is aborted and the bash tool's processes killed first).
 
 Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
 ``--fork PATH|ID``, ``--no-session``, ``--name`` and the model options ``--provider``,
-``--model``, ``--thinking``. ``tether run --provider faux "hello"`` works with no
-configuration and no network.
+``--model``, ``--thinking``, and ``--wait [SECONDS]`` (wait for another process writing the
+session instead of failing at once, see ``_lease_cli``). ``tether run --provider faux
+"hello"`` works with no configuration and no network.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Annotated, Any
 
 import typer
 
+from tether.core.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
 ContinueOpt = Annotated[
@@ -64,6 +66,7 @@ SESSION_PARAMETERS = tuple(
         ("provider", ProviderOpt, None),
         ("model", ModelOpt, None),
         ("thinking", ThinkingOpt, None),
+        ("wait", WaitOpt, None),
     )
 )
 

@@ -5,6 +5,9 @@
 starts, what gets summarized, the file lists — without calling a model. ``--json`` uses the
 oracle's field names (design §4) so the output compares directly with pi's goldens.
 
+``compact`` and ``branch`` write the session: they hold its lease while they work, and take
+``--wait [SECONDS]`` (see ``_lease_cli``).
+
 Each command is one function plus one line in :func:`register_commands`.
 """
 
@@ -17,7 +20,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.core.cli import command_group
+from tether.core.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 SESSION_HELP = "Inspect and change session files."
@@ -247,16 +250,18 @@ def compact_command(
         int | None, typer.Option("--reserve", help="Tokens reserved for the answer.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    wait: WaitOpt = None,
 ) -> None:
     """Compact the session: summarize the older part of the branch into a compaction entry."""
+    from tether.builtin_plugins._lease_cli import holding
     from tether.builtin_plugins._progress import StderrProgress
     from tether.core.compaction import compact
     from tether.core.hooks import Hooks
     from tether.core.session import Session
 
     settings = _settings_with(summarizer=summarizer, keepRecentTokens=keep, reserveTokens=reserve)
-    session = Session.open(file)
-    with StderrProgress() as progress:
+    with holding(file, wait), StderrProgress() as progress:
+        session = Session.open(file)
         outcome = compact(
             session, Hooks(ctx.obj), settings, custom_instructions=instructions, progress=progress
         )
@@ -304,8 +309,10 @@ def branch_command(
         typer.Option("--summarizer", help="llm, offline or a summarizer plugin's name."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    wait: WaitOpt = None,
 ) -> None:
     """Move the session's leaf to another entry, optionally summarizing the branch left."""
+    from tether.builtin_plugins._lease_cli import holding
     from tether.builtin_plugins._progress import StderrProgress
     from tether.core.branching import navigate_tree
     from tether.core.errors import UsageError
@@ -315,8 +322,8 @@ def branch_command(
     if instructions and not summarize:
         raise UsageError("--instructions needs --summarize")
     settings = _settings_with(summarizer=summarizer)
-    session = Session.open(file)
-    with StderrProgress() as progress:
+    with holding(file, wait), StderrProgress() as progress:
+        session = Session.open(file)
         outcome = navigate_tree(
             session,
             Hooks(ctx.obj),

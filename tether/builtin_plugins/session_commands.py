@@ -3,7 +3,8 @@
 ``tether sessions [--all] [--dir D] [--json]`` lists sessions (most recent first, one notion of
 "most recent" shared with ``--continue``). ``tether session show|tree|fork|clone|export|repair
 FILE`` work on one file; ``show`` and ``tree`` never modify it (legacy files are migrated in
-memory only). ``tree --json`` uses the field names of pi's oracle (``roots, children, labels,
+memory only); ``repair`` holds the session's lease (``--wait [SECONDS]``, see ``_lease_cli``).
+``tree --json`` uses the field names of pi's oracle (``roots, children, labels,
 labelTimestamps, sessionName, branch``…), so it compares directly with pi's goldens.
 """
 
@@ -16,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.core.cli import command_group
+from tether.core.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 SESSION_HELP = "Inspect and change session files."
@@ -206,8 +207,12 @@ def register_commands(app: Any) -> None:
         cwd: Annotated[
             str | None, typer.Option("--cwd", help="cwd for a new header (default: here).")
         ] = None,
+        wait: WaitOpt = None,
     ) -> None:
         """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
+        from tether.builtin_plugins._lease_cli import holding
         from tether.core.repair import repair_file
 
-        typer.echo(repair_file(file, cwd=cwd).summary())
+        with holding(file, wait):
+            summary = repair_file(file, cwd=cwd).summary()
+        typer.echo(summary)

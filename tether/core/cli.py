@@ -22,6 +22,20 @@ from tether.core.text_safety import install_output_handler
 
 DEFAULT_COMMAND = "chat"
 
+# ``--wait [SECONDS]`` of every command that writes a session (its lease, tether.core.lease);
+# a bare ``--wait`` becomes ``--wait=forever`` in :func:`_preparse_wait`.
+WaitOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wait",
+        metavar="[SECONDS]",
+        help=(
+            "If another process is writing this session, wait for it: up to SECONDS, or as "
+            "long as it takes when no number follows --wait (without --wait: fail at once)."
+        ),
+    ),
+]
+
 
 def _hook_call_order(pm: PluginManager, hook_name: str) -> list[dict[str, Any]]:
     caller = getattr(pm.hook, hook_name)
@@ -227,6 +241,26 @@ def _preparse_disabled(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _preparse_wait(argv: Sequence[str]) -> list[str]:
+    """``--wait [SECONDS]`` (the session lease, :mod:`tether.core.lease`): a ``--wait`` not
+    followed by a number means "as long as it takes" and becomes ``--wait=forever``."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--wait" and (i + 1 == len(out) or not _is_number(out[i + 1])):
+            out[i] = "--wait=forever"
+    return out
+
+
 def _is_click_error(exc: BaseException) -> bool:
     """click's (or typer's vendored click's) usage and parameter errors."""
     return hasattr(exc, "format_message") and hasattr(exc, "exit_code")
@@ -247,7 +281,7 @@ def main(
 
     ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
     the ``tether`` command passes :func:`tether.core.plugins.installed_path`)."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _preparse_wait(sys.argv[1:] if argv is None else argv)
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
@@ -287,4 +321,4 @@ def _report(exc: Exception) -> int:
     )
 
 
-__all__ = ["command_group", "create_app", "main"]
+__all__ = ["WaitOpt", "command_group", "create_app", "main"]

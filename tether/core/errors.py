@@ -41,4 +41,24 @@ class SessionWriteError(SessionFileError):
         self.unsaved: list[dict] = list(unsaved or [])
 
 
-__all__ = ["SessionFileError", "SessionWriteError", "TetherError", "UsageError"]
+class SessionBusyError(SessionFileError):
+    """Another process holds the session's write lease (:mod:`tether.core.lease`)."""
+
+    def __init__(self, message: str, holder: object = None) -> None:
+        super().__init__(message)
+        self.holder = holder
+
+
+class SessionChangedError(SessionFileError):
+    """The session file changed on disk since this process read it (another writer): the
+    append was refused so that the session is not split."""
+
+
+__all__ = [
+    "SessionBusyError",
+    "SessionChangedError",
+    "SessionFileError",
+    "SessionWriteError",
+    "TetherError",
+    "UsageError",
+]

@@ -10,7 +10,11 @@ One :class:`Harness` drives one session at a time:
 - after a run: transient failures are retried with backoff (:mod:`.harness_retry`), a context
   overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted (:mod:`.harness_compaction`) — all before :meth:`Harness.prompt` returns;
-- the system prompt is assembled again for every prompt.
+- the system prompt is assembled again for every prompt;
+- one writer per session (design §8.15): the harness holds the session file's lease
+  (:mod:`.lease`) from construction to :meth:`Harness.close`, so a second writer fails with
+  :class:`~tether.core.errors.SessionBusyError`; to wait instead, take
+  ``SessionLease(path).acquire(wait=…)`` before opening the session (it is re-entrant).
 
 Session switching (new, resume, fork, clone), tree navigation and manual compaction live in
 :class:`~tether.core.harness_session.SessionActions`, which this class extends.
@@ -25,6 +29,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -73,12 +78,14 @@ class Harness(SessionActions):
         cwd: str | None = None,
         on_warning: Callable[[str], None] | None = None,
     ) -> None:
+        from tether.core.lease import lease_session
         from tether.core.models import ProviderRegistry
         from tether.core.settings import load_settings
 
         self.pm = pm
         self.hooks = Hooks(pm)
         self.session = session
+        self.lease: Any = None
         self.cwd = cwd or session.cwd
         self.settings = settings if settings is not None else load_settings(self.cwd)
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
@@ -108,7 +115,15 @@ class Harness(SessionActions):
         self.compactor = CompactionRunner(self)
         self.runs = RunController(self)
         request = model if isinstance(model, ModelRequest) else ModelRequest(ref=model)
-        self.bind_session(request, thinking)
+        try:  # one writer per session (design §8.15); a session not on disk yet (binding
+            # writes nothing to it) is leased after binding: a bad model makes no folder
+            on_disk = session.file is not None and os.path.lexists(session.file)
+            self.lease = lease_session(session) if on_disk else None
+            self.bind_session(request, thinking)
+            self.lease = self.lease or lease_session(session)
+        except BaseException:
+            self._release_lease()
+            raise
         self.started = False
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -121,11 +136,19 @@ class Harness(SessionActions):
         return self
 
     def close(self, reason: str = "quit") -> None:
-        """Fire ``session_shutdown`` and release the HTTP clients."""
-        if self.started:
-            self.started = False
-            self.notify("session_shutdown", reason=reason)
-        self.registry.close()
+        """Fire ``session_shutdown``, release the HTTP clients and the session's lease."""
+        try:
+            if self.started:
+                self.started = False
+                self.notify("session_shutdown", reason=reason)
+            self.registry.close()
+        finally:
+            self._release_lease()
+
+    def _release_lease(self) -> None:
+        if self.lease is not None:
+            self.lease.release()
+            self.lease = None
 
     def __enter__(self) -> Harness:
         return self.start()

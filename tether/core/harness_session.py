@@ -95,11 +95,15 @@ class SessionActions:
         self.next_turn = []
 
     def _switch(self: Harness, new_session: Any, reason: str) -> None:
+        from tether.core.lease import lease_session
+
         self._idle_or_fail("switch sessions")
+        lease = lease_session(new_session)  # before anything changes: busy → nothing switched
         started = self.started
         if started:
             self.notify("session_shutdown", reason=reason)
-        self.session = new_session
+        self._release_lease()
+        self.session, self.lease = new_session, lease
         self.bind_session(ModelRequest())
         if started:
             self.notify("session_start", reason=reason)
@@ -116,12 +120,14 @@ class SessionActions:
 
     def resume(self: Harness, target: str | os.PathLike[str] | Any) -> None:
         """Switch to another session (a path or an open :class:`Session`)."""
+        from tether.core.lease import SessionLease
         from tether.core.session import Session
 
-        session = (
-            Session.open(target, cwd=self.cwd) if isinstance(target, (str, os.PathLike)) else target
-        )
-        self._switch(session, "resume")
+        if not isinstance(target, (str, os.PathLike)):
+            self._switch(target, "resume")
+            return
+        with SessionLease(target).acquire():  # read it under the lease: not a stale copy
+            self._switch(Session.open(target, cwd=self.cwd), "resume")
 
     def _fork_allowed(self: Harness, entry_id: str | None, position: str) -> bool:
         event = BeforeForkEvent(entry_id, position)  # type: ignore[arg-type]

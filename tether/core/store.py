@@ -5,6 +5,8 @@
 - every append takes an exclusive ``flock`` on the file, so concurrent writers never
   interleave; a file replaced by an atomic rewrite meanwhile is detected and reopened;
 - appends are fsynced unless ``fsync=False`` (setting ``session.fsync``, ``TETHER_FSYNC=0``);
+- an append into a file that grew since this store last read or wrote it (a writer that took
+  no session lease) is refused, not made on a stale leaf (:mod:`.store_guard`);
 - a torn last line (a crash mid-write) is moved into ``<file>.torn-<time>`` with a warning
   before the next append, never glued to new data; a valid last line lacking its newline
   gets one;
@@ -57,6 +59,7 @@ from tether.core.format import dumps_record
 from tether.core.jsonl_index import EntryTable, parse_json_line
 from tether.core.jsonl_scan import ScannedFile, first_record, scan_bytes, scan_stream
 from tether.core.migration import BOM, IdFactory, header_version, migrate_bytes
+from tether.core.store_guard import MISSING, KnownFile, check_unchanged
 from tether.core.store_types import LoadedSession, SessionStore
 
 Warn = Callable[[str], None]
@@ -90,6 +93,7 @@ class JsonlStore:
         self.id_factory = id_factory
         self.lock_timeout = lock_timeout_default() if lock_timeout is None else lock_timeout
         self._swept = False
+        self.known: KnownFile | None = None  # the file as last read/written (store_guard)
 
     @property
     def uri(self) -> str:
@@ -142,10 +146,12 @@ class JsonlStore:
         Raises ``FILE:LINE: not a tether/pi session header (…)`` when it has no header."""
         handle = self._open_for_reading()
         if handle is None:
+            self.known = MISSING
             return None
         try:
             with handle:
                 scanned, content = scan_stream(handle, validate_all=validate_all)
+                self.known = KnownFile.of(os.fstat(handle.fileno()), handle.tell())
         except OSError as exc:
             raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
         if not content or (scanned.header is None and not scanned.header_error):
@@ -271,6 +277,7 @@ class JsonlStore:
             self._swept = True
             sweep_stale_temps(self._path, self.on_warning)
         with self._locked(create=not header_written) as fd:
+            check_unchanged(self._path, fd, self.known)
             size = os.fstat(fd).st_size
             prefix = b""
             if size and _blank(read_first_line(fd)) and _blank(read_fd(fd)):
@@ -296,6 +303,8 @@ class JsonlStore:
             except OSError as exc:
                 _truncate_back(fd, start)
                 raise SessionFileError(f"{self._path}: cannot append: {exc.strerror}") from None
+            finally:
+                self.known = KnownFile.of(os.fstat(fd))  # our own bytes, even a torn tail
         if created and self.fsync:
             fsync_dir(self._path.parent)
 
@@ -345,7 +354,9 @@ class JsonlStore:
         temp = unique_sidecar(target, f".tmp-{os.getpid()}")
         try:
             write_file_durably(temp, data, fsync=self.fsync, mode=PRIVATE_FILE)
+            known = KnownFile.of(os.stat(temp))
             os.replace(temp, target)
+            self.known = known
         except OSError as exc:
             temp.unlink(missing_ok=True)
             raise SessionFileError(f"{self._path}: cannot rewrite: {exc.strerror}") from None

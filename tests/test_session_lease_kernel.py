@@ -109,9 +109,9 @@ def test_a_run_refuses_to_write_after_another_writer_appended(tmp_path: Path) ->
     )
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        f"tether: error: {file}: another writer appended 1 entry ({len(line) + 1} bytes) since "
-        "this process read it; not appending, so the session is not split; reopen the session "
-        "to continue"
+        f"tether: error: {file}: cannot save the session: another writer appended 1 entry "
+        f"({len(line) + 1} bytes) since this process read it; not appending, so the session "
+        "is not split; reopen the session to continue"
     ]
     assert file.read_text().endswith(line + "\n")  # the tool result was not forked onto it
     assert_clean(file)

@@ -151,7 +151,8 @@ def lock_bounded(fd: int, path: Path, timeout: float, warn: Callable[[str], None
             delay = min(delay * 2, 0.1)
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (owned by anyone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -173,7 +174,7 @@ def leftover_temps(path: Path) -> list[tuple[Path, int | None, bool]]:
     for name in sorted(names):
         digits = name[len(prefix) :].split(".", 1)[0]
         pid = int(digits) if digits.isdigit() else None
-        alive = pid is not None and pid != os.getpid() and _pid_alive(pid)
+        alive = pid is not None and pid != os.getpid() and pid_alive(pid)
         found.append((target.parent / name, pid, alive))
     return found
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.core.errors import SessionBusyError, SessionFileError
+from tether.core.filesafety import PRIVATE_FILE, make_private_dirs, pid_alive, real_target
 
 POLL_SECONDS = 0.05
 MAX_POLL_SECONDS = 0.25
@@ -57,7 +58,7 @@ class LeaseHolder:
 
 def lock_path(path: str | os.PathLike[str]) -> Path:
     """The lease's lock file: ``<session file>.lock`` next to the real file (symlinks resolved)."""
-    real = Path(os.path.realpath(os.fspath(path)))
+    real = real_target(Path(path))
     return real.with_name(real.name + ".lock")
 
 
@@ -180,11 +181,12 @@ class SessionLease:
     def _try_lock(self) -> int | None:
         """An fd locked on the file now at :attr:`lock_file`, or ``None`` if someone holds it."""
         try:
-            self.lock_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            make_private_dirs(self.lock_file.parent)
+            fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
         except OSError as exc:
             raise SessionFileError(
-                f"{self.path}: cannot create the lock file {self.lock_file.name}: {exc.strerror}"
+                f"{self.path}: cannot save the session: cannot create its lock file "
+                f"{self.lock_file.name}: {exc.strerror}"
             ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -217,16 +219,6 @@ def _same_file(path: Path, fd: int) -> bool:
     return (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino)
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, owned by someone else
-    return True
-
-
 def read_holder(lock_file: Path, *, attempts: int = 5) -> LeaseHolder:
     """Who holds ``lock_file`` (retried briefly: a new holder may not have written it yet)."""
     holder = LeaseHolder()
@@ -244,11 +236,11 @@ def read_holder(lock_file: Path, *, attempts: int = 5) -> LeaseHolder:
                 str(info.get("command") or ""),
                 float(since) if isinstance(since, (int, float)) and math.isfinite(since) else None,
             )
-            if holder.pid is None or _pid_alive(holder.pid):
+            if holder.pid is None or pid_alive(holder.pid):
                 return holder
         if attempt + 1 < attempts:
             time.sleep(0.02)
-    return holder if holder.pid is None or _pid_alive(holder.pid) else LeaseHolder()
+    return holder if holder.pid is None or pid_alive(holder.pid) else LeaseHolder()
 
 
 def parse_wait(value: str | None) -> float:

@@ -12,17 +12,13 @@
   gets one;
 - the header is written with the first records, and only if the file is still empty — a
   session never gets a second header (pi's bug §13.1 #1);
-- a file whose first record is not a session header is never written to: ``FILE:LINE: not a
-  tether/pi session header (…)``;
+- a file without a session header is never written to (``FILE:LINE: not a … header``);
 - v1/v2 files are migrated to v3 in memory on load, and on disk before the first append by
   an atomic rewrite (temp file, fsync, rename) after the original is copied to
   ``<file>.v<N>.bak``; merely opening a file never changes it;
-- file-level safety (:mod:`tether.core.filesafety`): only regular files are opened (a FIFO
-  or device is refused at once); a symlinked path is written through to its target (temp
-  file, backups and sidecars next to the target); files are created ``0600`` and folders
-  ``0700``; another process's lock is waited for at most ``TETHER_LOCK_TIMEOUT`` seconds;
-  a failed append is truncated back and a failed backup removed; temp files of crashed
-  rewrites are removed at the next write. A UTF-8 BOM before the header is kept (as pi does).
+- file-level safety (:mod:`tether.core.filesafety`): regular files only, writes through
+  symlinks to their target, private modes, a bounded wait for another process's lock,
+  no partial leftovers after a failed write; a UTF-8 BOM before the header is kept (as pi).
 """
 
 from __future__ import annotations

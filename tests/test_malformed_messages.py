@@ -121,6 +121,20 @@ def test_run_with_a_malformed_message(name: str, openai_server: Any, tmp_path: P
     assert f"{file}:{line}: entry " in text and f": {field}: " in text
 
 
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_offline_model_copes_with_a_malformed_message(name: str, tmp_path: Path) -> None:
+    """The faux provider sees what a real provider would send (repaired), so the offline demo
+    never fails on a message that is not the model's."""
+    project, file = _copy(tmp_path, name)
+    done = run_tether(
+        "run", "--provider", "faux", "--session", str(file), "go on",
+        home=tmp_path / "home", cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "You said: go on\n"
+    assert "model call failed" not in done.stderr and "Traceback" not in done.stderr
+
+
 def test_anthropic_requests_leave_out_what_cannot_be_sent(
     anthropic_server: Any, tmp_path: Path
 ) -> None:

@@ -170,6 +170,7 @@ class FauxProvider:
     ) -> Iterator[StreamEvent]:
         self.call_count += 1
         self.last_context = context
+        context = _as_sent(model, context)  # what a real provider would send (repaired)
         message = new_assistant_message(model)
         signal = options.signal
         try:
@@ -227,6 +228,15 @@ class FauxProvider:
             yield StreamEvent("error", message=fail_message(message, error), error=error)
             return
         yield StreamEvent("done", message=message)
+
+
+def _as_sent(model: Model, context: LlmContext) -> LlmContext:
+    """The context after the provider-side repair every real provider applies."""
+    from tether.core.context import prepare_for_provider
+
+    return LlmContext(
+        context.system_prompt, prepare_for_provider(context.messages, model), context.tools
+    )
 
 
 def _step_error(spec: Any) -> ProviderError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tether.hookspecs import hookspec
@@ -47,6 +47,37 @@ def register_providers(register: Callable[[Any], None]) -> None:
         @hookimpl
         def register_providers(register):
             register(MyGatewayProvider())
+    """
+
+
+@hookspec
+def register_provider_defaults(register: Callable[[str, Mapping[str, Any]], None]) -> None:
+    """Contribute providers that work by name alone (``--provider openai``).
+
+    When: the first time a process reads the provider configuration (resolving a model,
+    ``tether models``, redacting keys). Arguments: ``register(name, defaults)`` — call it once
+    per provider; ``defaults`` has the shape of a ``models.json`` ``providers.<name>`` entry:
+    ``api`` (the adapter, see ``register_providers``), ``baseUrl``, ``apiKeyEnv`` (the
+    variable holding the key; its value is also redacted from error texts), optional
+    ``headers``, ``contextWindow``/``maxTokens``/``reasoning``/``input`` (defaults for its
+    models) and ``models`` (a list of ``{"id": ...}`` objects always listed). A ``models.json``
+    entry of the same name extends it key by key (its models are added, same ids replaced); a
+    provider registered here needs no ``baseUrl`` in ``models.json``. Return: nothing (collect
+    hook). Ordering: all run; the first registration of a name in call order wins (third-party
+    plugins are called before the built-ins, which are ``trylast``), so a plugin can point
+    ``openai`` at a gateway. If it raises (or ``register`` gets a name that is not a non-empty
+    string, or defaults that are not a mapping), a warning names the plugin and the hook, and
+    none of this plugin's providers are used. The built-ins: ``provider_openai`` registers
+    ``openai``, ``openrouter`` and ``ollama``; ``provider_anthropic`` ``anthropic``;
+    ``provider_faux`` ``faux`` (with its model ``faux-1``).
+
+    Example::
+
+        @hookimpl
+        def register_provider_defaults(register):
+            register("gateway", {"api": "openai-completions",
+                                 "baseUrl": "https://llm.example.com/v1",
+                                 "apiKeyEnv": "GATEWAY_API_KEY"})
     """
 
 

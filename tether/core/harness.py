@@ -326,10 +326,11 @@ class Harness(SessionActions):
 
         found: list[str] = []
         options = build_prompt_options(self.cwd, self.tools, settings=self.settings, warnings=found)
-        for warning in found:
+        text = assemble_system_prompt(self.pm, options)[0]
+        for warning in found:  # what the section plugins met (an unreadable AGENTS.md…)
             if warning not in self.warnings:
                 self.warn(warning)
-        return assemble_system_prompt(self.pm, options)[0]
+        return text
 
     def steer(self, text: str) -> None:
         self.agent.steer(text)

@@ -107,8 +107,11 @@ def system_prompt_sections(options: Any) -> list[Any] | Any | None:
     """Contribute sections of the system prompt.
 
     When: before every agent run (the prompt is rebuilt each run) and by ``tether prompt``.
-    Arguments: ``options`` — a ``tether.core.prompt.PromptOptions`` (cwd, active tools with their
-    snippets and guidelines, custom prompt, appended prompt, context files, skills, now).
+    Arguments: ``options`` — a ``tether.core.prompt.PromptOptions`` (cwd, home, active tools
+    with their snippets and guidelines, custom prompt, appended prompt, now, ``extra`` — a dict
+    free for plugins — and ``warnings``, a list to append problems to). The built-in
+    ``prompt_sections`` plugin loads the project context files and skills itself and keeps them
+    in ``options.extra["context_files"]`` / ``["skills"]``.
     Return: one ``tether.core.prompt.Section`` (``name``, ``order``, ``text``) or a list of them,
     or ``None``. Sections are joined in ascending ``order``; ties keep plugin call order.
     ``tether prompt --explain`` shows which plugin wrote each section. Ordering: all run.

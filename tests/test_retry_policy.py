@@ -13,15 +13,12 @@ from types import SimpleNamespace
 
 from tests.plugin_fakes import write_distribution
 from tests.store_helpers import run_tether
-from tether.core.harness_retry import NO_POLICY, ask_retry_policy
 from tether.core.plugins import create_plugin_manager
 from tether.core.providers import TransientError
 from tether.core.settings import load_settings
-from tether.hookspecs.events import RetryDecision
 
 POLICY_PLUGIN = """
 from tether.hookspecs import hookimpl
-from tether.hookspecs.events import RetryDecision
 
 @hookimpl
 def retry_decision(error, attempt, message):
@@ -120,6 +117,9 @@ def test_blocking_the_builtin_policy_turns_retries_off(tmp_path: Path) -> None:
 
 
 def test_the_kernel_returns_the_policys_decision(tmp_path: Path) -> None:
+    from tether.core.harness_retry import NO_POLICY, ask_retry_policy
+    from tether.hookspecs.events import RetryDecision
+
     pm = create_plugin_manager(environ={})
     settings = load_settings(tmp_path, home=tmp_path)
     error = TransientError("slow down", status=429, retry_after=3)

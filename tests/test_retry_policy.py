@@ -19,6 +19,7 @@ from tether.core.settings import load_settings
 
 POLICY_PLUGIN = """
 from tether.hookspecs import hookimpl
+from tether.hookspecs.events import RetryDecision
 
 @hookimpl
 def retry_decision(error, attempt, message):

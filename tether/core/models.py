@@ -133,8 +133,9 @@ class _ProviderRegistration:
 
 
 class _DefaultsRegistration:
-    """Collects one plugin's ``register_provider_defaults`` apart; the first registration of
-    a name in call order wins (third-party plugins first, the built-ins are ``trylast``)."""
+    """Collects one plugin's ``register_provider_defaults`` apart. Called in registration
+    order (the ``trylast`` built-ins first, in load order), a later registration of a name
+    replaces an earlier one, keeping its place: an installed plugin wins over a built-in."""
 
     def __init__(self) -> None:
         self.found: dict[str, dict[str, Any]] = {}
@@ -158,7 +159,7 @@ class _DefaultsRegistration:
 
     def keep(self, plugin: str) -> None:
         for name, defaults in self.pending:
-            self.found.setdefault(name, defaults)
+            self.found[name] = defaults
 
     def drop(self, plugin: str) -> None:
         self.pending = []
@@ -208,7 +209,7 @@ class ProviderRegistry:
         (``register_provider_defaults``)."""
         if self._defaults is None:
             staging = _DefaultsRegistration()
-            call_registration(self.pm, "register_provider_defaults", staging)
+            call_registration(self.pm, "register_provider_defaults", staging, order="registration")
             self._defaults = staging.found
         return self._defaults
 

@@ -63,8 +63,8 @@ def register_provider_defaults(register: Callable[[str, Mapping[str, Any]], None
     models) and ``models`` (a list of ``{"id": ...}`` objects always listed). A ``models.json``
     entry of the same name extends it key by key (its models are added, same ids replaced); a
     provider registered here needs no ``baseUrl`` in ``models.json``. Return: nothing (collect
-    hook). Ordering: all run; the first registration of a name in call order wins (third-party
-    plugins are called before the built-ins, which are ``trylast``), so a plugin can point
+    hook). Ordering: all run, the built-ins (``trylast``) first, then third-party plugins in
+    load order; a later registration of a name replaces an earlier one, so a plugin can point
     ``openai`` at a gateway. If it raises (or ``register`` gets a name that is not a non-empty
     string, or defaults that are not a mapping), a warning names the plugin and the hook, and
     none of this plugin's providers are used. The built-ins: ``provider_openai`` registers

@@ -251,7 +251,6 @@ class RetryDecision:
 
 
 __all__ = [
-    "RetryDecision",
     "AgentEvent",
     "BeforeAgentStartEvent",
     "BeforeCompactEvent",
@@ -270,6 +269,7 @@ __all__ = [
     "InputEvent",
     "Message",
     "NothingToCompact",
+    "RetryDecision",
     "SummarizeRequest",
     "Summary",
     "ToolResultEvent",

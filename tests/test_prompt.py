@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from tether.builtin_plugins import prompt_sections as ours
-from tether.core.context_files import ContextFile, load_context_files
+from tether.builtin_plugins._context_files import ContextFile, load_context_files
+from tether.builtin_plugins._skills import Skill, expand_skill_command, load_skills
 from tether.core.errors import TetherError
 from tether.core.plugins import create_plugin_manager
 from tether.core.prompt import PromptOptions, Section, assemble_system_prompt, build_prompt_options
-from tether.core.skills import Skill, expand_skill_command, load_skills
 from tether.core.tools import FunctionTool, ToolResult, collect_tools, order_tools
 from tether.hookspecs import hookimpl
 
@@ -92,18 +92,22 @@ def _options_from_golden(case: dict) -> PromptOptions:
         tools=tools,
         custom_prompt=opts.get("customPrompt"),
         append_system_prompt=opts.get("appendSystemPrompt"),
-        context_files=[ContextFile(f["path"], f["content"]) for f in opts.get("contextFiles", [])],
-        skills=[
-            Skill(
-                s["name"],
-                s["description"],
-                s["filePath"],
-                s["baseDir"],
-                s.get("disableModelInvocation", False),
-            )
-            for s in opts.get("skills", [])
-        ],  # fmt: skip
         now=datetime.fromisoformat(case["response"]["now"].replace("Z", "+00:00")),
+        extra={  # the context files and skills pi was given, instead of loading them from disk
+            ours.CONTEXT_FILES: [
+                ContextFile(f["path"], f["content"]) for f in opts.get("contextFiles", [])
+            ],
+            ours.SKILLS: [
+                Skill(
+                    s["name"],
+                    s["description"],
+                    s["filePath"],
+                    s["baseDir"],
+                    s.get("disableModelInvocation", False),
+                )
+                for s in opts.get("skills", [])
+            ],
+        },
     )
 
 
@@ -219,7 +223,9 @@ def test_custom_and_appended_prompts_from_files(pm: Any, tmp_path: Path) -> None
     (project / ".tether" / "SYSTEM.md").write_text("You are the release bot.")
     (home / "APPEND_SYSTEM.md").write_text("Sign every answer.")
     tools = [_tool("bash", "Run")]  # no read tool: the skills index is left out
-    options = build_prompt_options(project, tools, home=home, now=NOW, context_files=False)
+    options = build_prompt_options(
+        project, tools, home=home, now=NOW, extra={ours.CONTEXT_FILES: []}
+    )
     text, sections = assemble_system_prompt(pm, options)
     assert text == (
         "You are the release bot.\n\nSign every answer.\n"

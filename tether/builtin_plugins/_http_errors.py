@@ -38,9 +38,9 @@ ERROR_TYPE_STATUS = {
 def retry_after_seconds(headers: httpx.Headers) -> float | None:
     """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date), in seconds.
 
-    A number is returned as sent, even ``inf``, ``nan`` or negative: the retry decision
-    (:mod:`tether.core.harness_retry`) ignores such a value with a warning. A date in the past
-    means "now" (0)."""
+    A number is returned as sent, even ``inf``, ``nan`` or negative: the built-in retry policy
+    (:mod:`tether.builtin_plugins.retry_policy`) ignores such a value with a warning. A date in
+    the past means "now" (0)."""
     raw_ms = headers.get("retry-after-ms")
     if raw_ms:
         try:

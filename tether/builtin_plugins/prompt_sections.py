@@ -4,6 +4,13 @@ Same order and layout as pi's default prompt (spec §8.2), in tether's own words
 intro (100; a custom prompt replaces it, the tool list and the guidelines), tool list (200),
 guidelines (300), appended prompt (400), project context files (500), skills index (600),
 date and working directory (900). Also adds ``tether prompt [--explain] [--json]``.
+
+This plugin decides what the project gives the prompt: it loads the context files
+(``AGENTS.md``/``CLAUDE.md`` of the tether home and of every directory from the root down to
+``cwd``, see :mod:`~tether.builtin_plugins._context_files`) and the skills (``SKILL.md``
+files, see :mod:`~tether.builtin_plugins._skills`) once per :class:`PromptOptions`, keeping
+them in ``options.extra`` under :data:`CONTEXT_FILES` and :data:`SKILLS` (a list already there
+is used as is; :data:`SKILL_DIRS` adds skill directories). Problems go to ``options.warnings``.
 """
 
 from __future__ import annotations
@@ -15,7 +22,14 @@ import typer
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
+    from tether.builtin_plugins._context_files import ContextFile
+    from tether.builtin_plugins._skills import Skill
     from tether.core.prompt import PromptOptions, Section
+
+#: Keys of ``PromptOptions.extra`` this plugin reads and fills.
+CONTEXT_FILES = "context_files"
+SKILLS = "skills"
+SKILL_DIRS = "skill_dirs"
 
 INTRO = (
     "You are a coding agent working in the user's project through tether. You read and "
@@ -38,6 +52,30 @@ SKILLS_PREAMBLE = (
     "file); turn them into absolute paths before using them in tool calls.",
 )
 EXPLORATION_TOOLS = ("grep", "find", "ls")
+
+
+def context_files(options: PromptOptions) -> list[ContextFile]:
+    """The project context files for ``options`` (loaded on first use, then kept)."""
+    found = options.extra.get(CONTEXT_FILES)
+    if found is None:
+        from tether.builtin_plugins._context_files import load_context_files
+
+        found = load_context_files(options.cwd, options.home, warnings=options.warnings)
+        options.extra[CONTEXT_FILES] = found
+    return list(found)
+
+
+def skills(options: PromptOptions) -> list[Skill]:
+    """The skills for ``options``: ``extra["skill_dirs"]``, ``<cwd>/.tether/skills``,
+    ``<home>/skills`` (loaded on first use, then kept)."""
+    found = options.extra.get(SKILLS)
+    if found is None:
+        from tether.builtin_plugins._skills import load_skills
+
+        dirs = options.extra.get(SKILL_DIRS) or ()
+        found = load_skills(options.cwd, options.home, extra_dirs=dirs, warnings=options.warnings)
+        options.extra[SKILLS] = found
+    return list(found)
 
 
 def intro_text(options: PromptOptions) -> str:
@@ -73,15 +111,16 @@ def guideline_bullets(options: PromptOptions) -> list[str]:
 
 
 def context_text(options: PromptOptions) -> str:
-    if not options.context_files:
+    files = context_files(options)
+    if not files:
         return ""
-    files = "".join(f"## {f.path}\n\n{f.content}\n\n" for f in options.context_files)
-    return f"{CONTEXT_HEADING}\n\n{CONTEXT_INTRO}\n\n{files}"
+    text = "".join(f"## {f.path}\n\n{f.content}\n\n" for f in files)
+    return f"{CONTEXT_HEADING}\n\n{CONTEXT_INTRO}\n\n{text}"
 
 
 def skills_text(options: PromptOptions) -> str:
     """The ``<available_skills>`` index, only when ``read`` can load the files."""
-    visible = [s for s in options.skills if not s.disable_model_invocation]
+    visible = [s for s in skills(options) if not s.disable_model_invocation]
     if not visible or "read" not in options.tool_names:
         return ""
     from xml.sax.saxutils import escape  # imports urllib.request: only when needed
@@ -151,11 +190,10 @@ def register_commands(app: Any) -> None:
         cwd = os.getcwd()
         origins: dict[str, str] = {}
         tools = order_tools(collect_tools(pm, origins=origins))
-        warnings: list[str] = []
-        options = build_prompt_options(cwd, tools, settings=load_settings(cwd), warnings=warnings)
-        for warning in warnings:
-            sys.stderr.write(f"tether: warning: {warning}\n")
+        options = build_prompt_options(cwd, tools, settings=load_settings(cwd))
         text, sections = assemble_system_prompt(pm, options)
+        for warning in options.warnings:
+            sys.stderr.write(f"tether: warning: {warning}\n")
         if as_json:
             payload = {
                 "prompt": text,
@@ -164,8 +202,8 @@ def register_commands(app: Any) -> None:
                     for p, s in sections
                 ],
                 "tools": [{"name": t.name, "plugin": origins.get(t.name, "?")} for t in tools],
-                "contextFiles": [f.path for f in options.context_files],
-                "skills": [s.file_path for s in options.skills],
+                "contextFiles": [f.path for f in context_files(options)],
+                "skills": [s.file_path for s in skills(options)],
             }
             typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         elif explain:

@@ -1,4 +1,5 @@
-"""Built-in plugin `provider_anthropic`: registers the ``anthropic-messages`` adapter.
+"""Built-in plugin `provider_anthropic`: the ``anthropic-messages`` adapter and the
+``anthropic`` provider (by name alone).
 
 The adapter lives in :mod:`tether.builtin_plugins._anthropic_messages`
 and is imported only when a model is resolved: starting tether does not import httpx.
@@ -10,9 +11,23 @@ from typing import Any
 
 from tether.hookspecs import hookimpl
 
+PROVIDER_DEFAULTS: dict[str, Any] = {
+    "baseUrl": "https://api.anthropic.com",
+    "api": "anthropic-messages",
+    "apiKeyEnv": "ANTHROPIC_API_KEY",
+    "contextWindow": 200000,
+    "maxTokens": 32000,
+    "input": ["text", "image"],
+}
+
 
 @hookimpl(trylast=True)
 def register_providers(register: Any) -> None:
     from tether.builtin_plugins._anthropic_messages import AnthropicMessagesProvider
 
     register(AnthropicMessagesProvider())
+
+
+@hookimpl(trylast=True)
+def register_provider_defaults(register: Any) -> None:
+    register("anthropic", PROVIDER_DEFAULTS)

@@ -1,6 +1,7 @@
 """Built-in plugin `provider_faux`: api ``"faux"`` — a scripted model, no network, no key.
 
-The model ``faux/faux-1`` always exists (``--provider faux``). Without a script it answers
+The provider ``faux`` and its model ``faux/faux-1`` always exist (``--provider faux``;
+registered here with ``register_provider_defaults``). Without a script it answers
 deterministically: ``You said: <the user's prompt>`` (not the custom messages plugins inject
 with it) or, after tool results, ``Tool <name> returned: <first line>``; streamed in small
 chunks, with pi's chars/4 usage estimate (input = the whole request, output = the answer).
@@ -30,12 +31,19 @@ from typing import Any
 from tether.builtin_plugins._lazy import forward_to
 from tether.hookspecs import hookimpl
 
+FAUX_MODEL = {"id": "faux-1", "name": "Faux (offline, scripted)", "input": ["text", "image"]}
+
 
 @hookimpl(trylast=True)
 def register_providers(register: Any) -> None:
     from tether.builtin_plugins._faux_provider import FauxProvider
 
     register(FauxProvider())
+
+
+@hookimpl(trylast=True)
+def register_provider_defaults(register: Any) -> None:
+    register("faux", {"api": "faux", "reasoning": True, "models": [FAUX_MODEL]})
 
 
 __getattr__ = forward_to("tether.builtin_plugins._faux_provider", __name__)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.core.format import CURRENT_SESSION_VERSION, iso_now, new_session_id
+from tether.core.format_ids import CURRENT_SESSION_VERSION, iso_now, new_session_id
 
 
 def _ids(entry_id: str, parent_id: str | None, timestamp: str | None) -> dict[str, Any]:

@@ -7,8 +7,8 @@ One :class:`Harness` drives one session at a time:
 - hooks: ``input``, ``before_agent_start`` (system prompt chain + injected custom messages),
   ``context`` (on a deep copy, before every model call), ``before_tool_call``, ``tool_result``,
   ``agent_event`` (every event), ``session_start`` / ``session_shutdown``;
-- after a run: transient failures are retried with backoff (:mod:`.harness_retry`), a context
-  overflow is compacted and retried once, and a context past ``window − reserve`` is
+- after a run: a failed call is retried as the retry policy decides (:mod:`.harness_retry`),
+  a context overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted (:mod:`.harness_compaction`) — all before :meth:`Harness.prompt` returns;
 - the system prompt is assembled again for every prompt;
 - one writer per session (design §8.15): the harness holds the session file's lease
@@ -326,10 +326,11 @@ class Harness(SessionActions):
 
         found: list[str] = []
         options = build_prompt_options(self.cwd, self.tools, settings=self.settings, warnings=found)
-        for warning in found:
+        text = assemble_system_prompt(self.pm, options)[0]
+        for warning in found:  # what the section plugins met (an unreadable AGENTS.md…)
             if warning not in self.warnings:
                 self.warn(warning)
-        return assemble_system_prompt(self.pm, options)[0]
+        return text
 
     def steer(self, text: str) -> None:
         self.agent.steer(text)

@@ -1,93 +1,62 @@
-"""When and how long to wait before retrying a failed model call (spec §5.11, design §8.13).
+"""Asking the retry policy: the kernel decides nothing about retries itself.
 
-The decision uses the typed error of the call (:class:`~tether.core.providers.ProviderError`,
-decided by the provider from the HTTP status and exception type), never substrings of the
-message: a permanent error whose text happens to contain ``500`` is not retried (pi's bug
-§13.5 #37). Delays grow as ``baseDelayMs × 2^(attempt−1)``; a server's ``Retry-After`` is
-honoured when it asks for longer. A requested delay above ``maxDelayMs`` is not waited out:
-the retry gives up with the server's error (pi's ``maxRetryDelayMs``) and a reason that says
-what was asked and which setting raises the limit. A ``Retry-After`` that is not a finite
-number of seconds ≥ 0 (``1e999``, ``inf``, ``nan``, ``-5``) is treated as absent, with a
-warning.
+:func:`ask_retry_policy` calls the ``retry_decision`` hook (firstresult; the built-in policy
+is the ``retry_policy`` plugin, ``trylast``) and returns its :class:`RetryDecision`, naming the
+plugin that answered. A plugin that raises or answers with anything but a ``RetryDecision``
+is reported in the decision's ``warning`` and the call is not retried; with no answer at all
+(the policy plugin blocked) the call is not retried either. The run controller
+(:mod:`tether.core.harness_run`) carries the decision out: it announces it, waits, continues.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
-from tether.core.providers import ProviderError
+from tether.core.hook_calls import call_implementation, describe_failure, implementations
+from tether.hookspecs.events import Message, RetryDecision
+
+NO_POLICY = "no plugin decided on retries (is 'retry_policy' disabled?)"
 
 
-@dataclass
-class RetryDecision:
-    """``retry``: wait ``delay_ms`` then continue; else ``reason`` says why not (``announce``:
-    worth telling the user even on a first attempt). ``warning``: a server value was ignored."""
-
-    retry: bool
-    attempt: int = 0
-    max_attempts: int = 0
-    delay_ms: int = 0
-    reason: str = ""
-    announce: bool = False
-    warning: str = ""
-
-
-def _setting(settings: Any, name: str, default: Any) -> Any:
-    block = getattr(settings, "retry", None)
-    return getattr(block, name, default) if block is not None else default
-
-
-def is_retryable(error: ProviderError | None) -> bool:
-    """A transient provider failure (429, 5xx, timeouts, dropped connections)."""
-    return error is not None and bool(getattr(error, "retryable", False))
+def ask_retry_policy(
+    pm: Any, error: Any, attempt: int, settings: Any, message: Message
+) -> RetryDecision:
+    """The decision for retry number ``attempt`` (1-based) after ``error``; never raises for a
+    plugin's fault."""
+    kwargs = {"error": error, "attempt": attempt, "settings": settings, "message": message}
+    for plugin, impl in implementations(pm, "retry_decision"):  # pluggy's call order
+        try:
+            answer = call_implementation(impl, kwargs)
+        except Exception as exc:  # a plugin can fail in any way: give up, say who
+            return _refused(attempt, describe_failure(pm, "retry_decision", exc))
+        if answer is None:
+            continue
+        problem = _problem(answer)
+        if problem:
+            return _refused(attempt, f"plugin '{plugin}' returned {problem} from retry_decision")
+        answer.attempt = attempt
+        return answer
+    return RetryDecision(False, attempt, reason=NO_POLICY)
 
 
-def decide_retry(error: ProviderError | None, attempt: int, settings: Any) -> RetryDecision:
-    """Whether attempt number ``attempt`` (1-based) should happen after ``error``, and when."""
-    if not is_retryable(error):
-        return RetryDecision(False, attempt, reason="not a transient error")
-    if not _setting(settings, "enabled", True):
-        return RetryDecision(False, attempt, reason="retries are disabled (retry.enabled)")
-    max_retries = int(_setting(settings, "max_retries", 3))
-    if attempt > max_retries:
-        return RetryDecision(False, attempt, max_retries, reason="retries exhausted", announce=True)
-    base = int(_setting(settings, "base_delay_ms", 2000))
-    ceiling = int(_setting(settings, "max_delay_ms", 60000))
-    delay = base * 2 ** (attempt - 1)
-    retry_after, warning = _valid_retry_after(getattr(error, "retry_after", None))
-    if retry_after is not None:
-        asked = math.ceil(retry_after * 1000)
-        if asked > ceiling:
-            reason = (
-                f"the provider asked to wait {_seconds(asked)}, more than the "
-                f"{_seconds(ceiling)} that retry.maxDelayMs allows; raise retry.maxDelayMs "
-                "in settings.json to wait longer"
-            )
-            return RetryDecision(
-                False, attempt, max_retries, reason=reason, announce=True, warning=warning
-            )
-        delay = max(delay, asked)
-    return RetryDecision(True, attempt, max_retries, min(delay, ceiling), warning=warning)
+def _problem(answer: Any) -> str:
+    """What is wrong with a plugin's answer ("" when it is a usable decision)."""
+    if not isinstance(answer, RetryDecision):
+        return f"{type(answer).__name__}, not a RetryDecision"
+    delay = answer.delay_ms
+    if answer.retry and (
+        isinstance(delay, bool)
+        or not isinstance(delay, (int, float))
+        or not math.isfinite(delay)
+        or delay < 0
+    ):
+        return f"a RetryDecision with delay_ms={delay!r} (expected a number of ms ≥ 0)"
+    return ""
 
 
-def _valid_retry_after(value: object) -> tuple[float | None, str]:
-    """``(seconds, "")``, or ``(None, warning)`` for a value that is not finite and ≥ 0."""
-    if value is None:
-        return None, ""
-    try:
-        seconds = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        seconds = math.nan
-    if math.isfinite(seconds) and seconds >= 0:
-        return seconds, ""
-    return None, f"ignored the provider's Retry-After {value!r}: not a finite number of seconds ≥ 0"
+def _refused(attempt: int, why: str) -> RetryDecision:
+    return RetryDecision(False, attempt, reason=why, announce=True, warning=why)
 
 
-def _seconds(ms: int) -> str:
-    value = ms / 1000
-    return f"{value:g} s" if value < 1e6 else f"{value:.3g} s"
-
-
-__all__ = ["RetryDecision", "decide_retry", "is_retryable"]
+__all__ = ["NO_POLICY", "RetryDecision", "ask_retry_policy"]

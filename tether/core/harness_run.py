@@ -2,9 +2,11 @@
 
 In order, for the last assistant message of the run:
 
-1. a transient failure (typed :class:`~tether.core.providers.TransientError`) is retried
-   after a backoff delay: the error message is dropped from the agent (it stays in the file),
-   ``auto_retry_start`` is announced, and the agent continues; a later success announces
+1. a failed call is retried when the retry policy says so (:meth:`RunController.retry_decision`
+   asks the ``retry_decision`` hook and returns its :class:`RetryDecision`; the built-in
+   policy retries transient errors with a backoff delay): the error message is dropped from
+   the agent (it stays in the file), ``auto_retry_start`` is announced, the controller waits
+   ``delay_ms`` and the agent continues; a later success announces
    ``auto_retry_end {success: true}``;
 2. a context overflow (:class:`~tether.core.providers.ContextOverflowError`, or pi's wording)
    is compacted and the same turn retried once; a second overflow gives up;
@@ -24,10 +26,10 @@ from typing import TYPE_CHECKING
 
 from tether.core.errors import SessionWriteError
 from tether.core.harness_compaction import OVERFLOW_GAVE_UP, compaction_end_event, over_threshold
-from tether.core.harness_retry import decide_retry
+from tether.core.harness_retry import ask_retry_policy
 from tether.core.providers import ContextOverflowError, ProviderError, is_context_overflow
 from tether.core.tokens import count_with
-from tether.hookspecs.events import AgentEvent, Message
+from tether.hookspecs.events import AgentEvent, Message, RetryDecision
 
 if TYPE_CHECKING:
     from tether.core.harness import Harness
@@ -144,16 +146,25 @@ class RunController:
         self._threshold()
         return h.agent.has_queued_messages() and not h.op_signal.aborted
 
-    def _retry(self, last: Message, error: ProviderError | None) -> bool:
-        h = self.harness
+    def retry_decision(self, last: Message, error: ProviderError | None) -> RetryDecision | None:
+        """What the retry policy (the ``retry_decision`` hook) decides about the run's last
+        message: ``None`` when it did not fail, else retry in ``delay_ms`` or give up (why)."""
         if last.get("stopReason") != "error":
+            return None
+        h = self.harness
+        return ask_retry_policy(h.pm, error, self.retry_attempt + 1, h.settings, last)
+
+    def _retry(self, last: Message, error: ProviderError | None) -> bool:
+        """Carry out :meth:`retry_decision`: announce, wait, continue (``True``) or stop."""
+        h = self.harness
+        decision = self.retry_decision(last, error)
+        if decision is None:
             if self.retry_attempt:
                 h.emit(
                     AgentEvent("auto_retry_end", {"success": True, "attempt": self.retry_attempt})
                 )
                 self.retry_attempt = 0
             return False
-        decision = decide_retry(error, self.retry_attempt + 1, h.settings)
         if decision.warning:
             h.warn(decision.warning)
         if not decision.retry:

@@ -1,6 +1,7 @@
 """One agent run, stateless (pi 0.73's ``runLoop``): context in, events and new messages out.
 
-The loop knows only the callbacks of :class:`LoopConfig`. It emits
+The loop knows only the callbacks of :class:`~tether.core.loop_config.LoopConfig` (in its own
+module, so that :mod:`tether.core.tool_execution` uses it without importing the loop). It emits
 :class:`~tether.hookspecs.events.AgentEvent` objects (``type`` + ``data`` dict, snake_case keys):
 
 ==========================  ==================================================================
@@ -28,11 +29,12 @@ transcript reads, as in pi, tool results followed by an aborted assistant messag
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tether.core.abort import AbortSignal
+from tether.core.loop_config import Emit, LoopConfig, StreamFn, default_convert_to_llm
 from tether.core.providers import (
     LlmContext,
     Model,
@@ -43,19 +45,9 @@ from tether.core.providers import (
 )
 from tether.core.tool_execution import execute_tool_calls
 from tether.core.tools import Tool
-from tether.hookspecs.events import (
-    AgentEvent,
-    BeforeToolCallEvent,
-    Block,
-    Message,
-    ToolResultEvent,
-)
-
-StreamFn = Callable[[LlmContext, StreamOptions], Iterable[StreamEvent]]
-Emit = Callable[[AgentEvent], None]
+from tether.hookspecs.events import AgentEvent, Message
 
 ABORTED_TEXT = "Request was aborted"
-LLM_ROLES = ("user", "assistant", "toolResult")
 
 
 def user_message(text: str, images: list[dict[str, Any]] | None = None) -> Message:
@@ -84,11 +76,6 @@ def failed_assistant_message(
     }
 
 
-def default_convert_to_llm(messages: list[Message]) -> list[Message]:
-    """Keep user, assistant and toolResult messages (pi-agent-core's default)."""
-    return [m for m in messages if m.get("role") in LLM_ROLES]
-
-
 @dataclass
 class LoopContext:
     """What the model sees: system prompt, messages (agent messages), tools."""
@@ -96,40 +83,6 @@ class LoopContext:
     system_prompt: str
     messages: list[Message]
     tools: list[Tool] = field(default_factory=list)
-
-
-@dataclass
-class LoopConfig:
-    """The callbacks and settings of one run.
-
-    - ``stream_fn(llm_context, options)``: one model call; yields StreamEvents ending in
-      ``done``/``error`` (must not raise for provider failures).
-    - ``transform_context(messages)``: the ``context`` hook; returns the list to send
-      (``None`` keeps the one given). Called before every model call.
-    - ``convert_to_llm(messages)``: agent messages → LLM messages.
-    - ``before_tool_call(event)``: may patch ``event.input``; return ``Block`` to refuse.
-    - ``after_tool_call(event)``: edit the ``ToolResultEvent`` and/or return a field-wise
-      patch (dict or object with content/details/is_error/terminate).
-    - ``get_steering_messages()`` / ``get_follow_up_messages()``: drained queues.
-    - ``should_stop_after_turn(message, tool_results)``: pi 0.73's early stop (rarely used).
-    - ``get_api_key(provider)``: resolved before each call; falls back to ``api_key``.
-    """
-
-    stream_fn: StreamFn
-    model: Model | None = None
-    reasoning: str | None = None
-    api_key: str | None = None
-    get_api_key: Callable[[str], str | None] | None = None
-    convert_to_llm: Callable[[list[Message]], list[Message]] = default_convert_to_llm
-    transform_context: Callable[[list[Message]], list[Message] | None] | None = None
-    before_tool_call: Callable[[BeforeToolCallEvent], Block | None] | None = None
-    after_tool_call: Callable[[ToolResultEvent], Any] | None = None
-    get_steering_messages: Callable[[], list[Message]] | None = None
-    get_follow_up_messages: Callable[[], list[Message]] | None = None
-    should_stop_after_turn: Callable[[Message, list[Message]], bool] | None = None
-    tool_execution: Literal["parallel", "sequential"] = "parallel"
-    cwd: str = "."
-    tool_settings: Any = None
 
 
 def run_agent_loop(

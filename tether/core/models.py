@@ -16,10 +16,11 @@
        }}}
 
 ``cost`` is $ per million tokens (usage cost stays 0 without it). Provider-level
-``contextWindow``/``maxTokens``/``reasoning``/``input`` are defaults for its models. Known names
-need no ``baseUrl``/``api``/``apiKeyEnv``: ``openai``, ``anthropic``, ``openrouter``,
-``ollama`` (local, no key) and ``faux`` (offline; model ``faux/faux-1`` is always available).
-A model id not listed under a configured provider is used with the provider's defaults.
+``contextWindow``/``maxTokens``/``reasoning``/``input`` are defaults for its models. Names that
+plugins register with ``register_provider_defaults`` need no ``baseUrl``/``api``/``apiKeyEnv``
+(the built-in provider plugins register ``openai``, ``anthropic``, ``openrouter``, ``ollama``
+and ``faux``); a models.json entry of the same name extends the registered one. A model id not
+listed under a configured provider is used with the provider's defaults.
 """
 
 from __future__ import annotations
@@ -47,31 +48,6 @@ from tether.core.providers import (
 from tether.core.redact import Redactor, secret_values
 
 MODELS_FILE = "models.json"
-FAUX_MODEL = {"id": "faux-1", "name": "Faux (offline, scripted)", "input": ["text", "image"]}
-
-#: Providers that work by name alone (models.json entries of the same name extend them).
-KNOWN_PROVIDERS: dict[str, dict[str, Any]] = {
-    "openai": {
-        "baseUrl": "https://api.openai.com/v1",
-        "api": "openai-completions",
-        "apiKeyEnv": "OPENAI_API_KEY",
-    },
-    "anthropic": {
-        "baseUrl": "https://api.anthropic.com",
-        "api": "anthropic-messages",
-        "apiKeyEnv": "ANTHROPIC_API_KEY",
-        "contextWindow": 200000,
-        "maxTokens": 32000,
-        "input": ["text", "image"],
-    },
-    "openrouter": {
-        "baseUrl": "https://openrouter.ai/api/v1",
-        "api": "openai-completions",
-        "apiKeyEnv": "OPENROUTER_API_KEY",
-    },
-    "ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions"},
-    "faux": {"api": "faux", "reasoning": True, "models": [FAUX_MODEL]},
-}
 _MODEL_KEYS = {"id", "name", "contextWindow", "maxTokens", "reasoning", "input", "cost", "headers"}
 _PROVIDER_KEYS = {"baseUrl", "api", "apiKeyEnv", "apiKey", "headers", "models"}
 
@@ -102,9 +78,9 @@ def load_models_file(path: Path) -> dict[str, dict[str, Any]]:
     return providers
 
 
-def _merge_provider(name: str, entry: dict[str, Any]) -> dict[str, Any]:
-    merged = {**KNOWN_PROVIDERS.get(name, {}), **entry}
-    listed = {m["id"]: m for m in KNOWN_PROVIDERS.get(name, {}).get("models", [])}
+def _merge_provider(defaults: Mapping[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    merged = {**defaults, **entry}
+    listed = {m["id"]: m for m in defaults.get("models", [])}
     listed.update({m["id"]: m for m in entry.get("models", [])})
     merged["models"] = list(listed.values())
     return merged
@@ -156,6 +132,39 @@ class _ProviderRegistration:
         self.pending = []
 
 
+class _DefaultsRegistration:
+    """Collects one plugin's ``register_provider_defaults`` apart. Called in registration
+    order (the ``trylast`` built-ins first, in load order), a later registration of a name
+    replaces an earlier one, keeping its place: an installed plugin wins over a built-in."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, dict[str, Any]] = {}
+        self.pending: list[tuple[str, dict[str, Any]]] = []
+
+    def arguments(self, plugin: str) -> dict[str, Any]:
+        self.pending = []
+        return {"register": self._register}
+
+    def _register(self, name: str, defaults: Mapping[str, Any]) -> None:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"provider name must be a non-empty string, not {name!r}")
+        if not isinstance(defaults, Mapping):
+            raise TypeError(f"defaults of provider '{name}' must be a mapping")
+        models = defaults.get("models", [])
+        if not isinstance(models, list) or not all(
+            isinstance(m, Mapping) and isinstance(m.get("id"), str) for m in models
+        ):
+            raise TypeError(f"models of provider '{name}' must be objects with a string 'id'")
+        self.pending.append((name, {**defaults, "models": [dict(m) for m in models]}))
+
+    def keep(self, plugin: str) -> None:
+        for name, defaults in self.pending:
+            self.found[name] = defaults
+
+    def drop(self, plugin: str) -> None:
+        self.pending = []
+
+
 class ProviderRegistry:
     """Providers registered by plugins plus the models of models.json, for one plugin manager.
 
@@ -178,6 +187,7 @@ class ProviderRegistry:
         self.environ = os.environ if environ is None else environ
         self.settings = settings
         self._apis: dict[str, Provider] | None = None
+        self._defaults: dict[str, dict[str, Any]] | None = None
         self._config: dict[str, dict[str, Any]] | None = None
         self._clients: dict[str, Any] = {}
 
@@ -194,12 +204,23 @@ class ProviderRegistry:
         return self._apis
 
     @property
+    def defaults(self) -> dict[str, dict[str, Any]]:
+        """Providers that work by name alone, as plugins registered them
+        (``register_provider_defaults``)."""
+        if self._defaults is None:
+            staging = _DefaultsRegistration()
+            call_registration(self.pm, "register_provider_defaults", staging, order="registration")
+            self._defaults = staging.found
+        return self._defaults
+
+    @property
     def config(self) -> dict[str, dict[str, Any]]:
-        """Provider objects: the known ones merged with models.json."""
+        """Provider objects: the registered defaults merged with models.json."""
         if self._config is None:
             file = load_models_file(self.path)
-            names = list(dict.fromkeys([*file, *KNOWN_PROVIDERS]))
-            self._config = {n: _merge_provider(n, file.get(n, {})) for n in names}
+            defaults = self.defaults
+            names = list(dict.fromkeys([*file, *defaults]))
+            self._config = {n: _merge_provider(defaults.get(n, {}), file.get(n, {})) for n in names}
         return self._config
 
     def models(self) -> list[Model]:
@@ -277,7 +298,7 @@ class ProviderRegistry:
                 )
             model = next(iter(listed))
         if (
-            provider not in KNOWN_PROVIDERS
+            provider not in self.defaults
             and not entry.get("baseUrl")
             and entry.get("api") != "faux"
         ):
@@ -392,4 +413,4 @@ def _redacted(events: Iterator[StreamEvent], redactor: Redactor) -> Iterator[Str
             close()  # an abandoned stream ends its HTTP call now, not when collected
 
 
-__all__ = ["KNOWN_PROVIDERS", "ProviderRegistry", "build_model", "load_models_file", "models_path"]
+__all__ = ["ProviderRegistry", "build_model", "load_models_file", "models_path"]

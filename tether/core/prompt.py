@@ -1,5 +1,9 @@
 """The layered system prompt: plugins contribute sections, the kernel joins them.
 
+The kernel holds the mechanism only: the inputs a section may read (:class:`PromptOptions`),
+collecting every plugin's sections with the plugin's name, and joining them. What goes into
+the prompt (its wording, the project's context files, skills) is the plugins' decision.
+
 Every implementation of ``system_prompt_sections(options)`` returns :class:`Section` objects
 (or a list of them, a plain string, or ``None``). :func:`assemble_system_prompt` sorts all
 sections by ``order`` (ties keep plugin call order), joins the non-empty ones — each preceded
@@ -11,16 +15,14 @@ context 500, skills 600, date and cwd 900) come from the ``prompt_sections`` plu
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tether.core.context_files import ContextFile, load_context_files
 from tether.core.errors import TetherError
 from tether.core.hook_calls import call_implementation, implementations
-from tether.core.skills import Skill, load_skills
 
 if TYPE_CHECKING:
     import pluggy
@@ -46,18 +48,19 @@ class PromptOptions:
     ``tools`` are the active tools in prompt order (objects with ``name``,
     ``prompt_snippet`` and ``prompt_guidelines``). ``custom_prompt`` replaces the intro, the
     tool list and the guidelines. ``now`` gives the date line (its own time zone is used).
-    ``extra`` is free for plugins.
+    ``home`` is the tether home (``TETHER_HOME`` or ``~/.tether``). ``extra`` is free for
+    plugins (the ``prompt_sections`` plugin keeps the context files and skills it loads there).
+    ``warnings`` collects problems plugins met (an unreadable file…); the caller shows them.
     """
 
     cwd: str
     tools: list[Any] = field(default_factory=list)
     custom_prompt: str | None = None
     append_system_prompt: str | None = None
-    context_files: list[ContextFile] = field(default_factory=list)
-    skills: list[Skill] = field(default_factory=list)
     now: datetime = field(default_factory=lambda: datetime.now().astimezone())
     home: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def tool_names(self) -> list[str]:
@@ -90,10 +93,9 @@ def build_prompt_options(
     settings: Any = None,
     custom_prompt: str | None = None,
     append_system_prompt: str | Sequence[str] | None = None,
-    context_files: bool = True,
-    skill_dirs: Sequence[str | Path] = (),
     now: datetime | None = None,
     warnings: list[str] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> PromptOptions:
     """Gather the inputs from disk, as pi does.
 
@@ -102,6 +104,8 @@ def build_prompt_options(
     (joined by a blank line), else ``settings.append_system_prompt``, else
     ``<cwd>/.tether/APPEND_SYSTEM.md``, else ``<home>/APPEND_SYSTEM.md``. A value naming an
     existing file is read from it. ``home`` defaults to ``TETHER_HOME`` or ``~/.tether``.
+    ``warnings`` (when given) becomes the options' list, so that it holds what the plugins
+    report while the prompt is assembled; ``extra`` seeds :attr:`PromptOptions.extra`.
     """
     cwd = os.path.abspath(cwd)
     if home is None:
@@ -127,10 +131,10 @@ def build_prompt_options(
         tools=list(tools),
         custom_prompt=custom or None,
         append_system_prompt=appended or None,
-        context_files=load_context_files(cwd, home, warnings=warnings) if context_files else [],
-        skills=load_skills(cwd, home, extra_dirs=skill_dirs, warnings=warnings),
         now=now or datetime.now().astimezone(),
         home=str(home),
+        extra=dict(extra or {}),
+        warnings=warnings if warnings is not None else [],
     )
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tether.core import format as fmt
 from tether.core import format_records as rec
+from tether.core import session_fork
 from tether.core.errors import SessionFileError, TetherError
 from tether.core.jsonl_index import EntryTable
 from tether.core.paths import default_session_dir, session_file_name
@@ -351,15 +352,11 @@ class Session(SessionView):
 
     def fork(self, entry_id: str, *, position: str = "before", output: Path | None = None) -> Any:
         """pi's fork: ``before`` a user message (→ ``(session, text)``) or ``at`` an entry."""
-        from tether.core.session_fork import fork
-
-        return fork(self, entry_id, position=position, output=output)
+        return session_fork.fork(self, entry_id, position=position, output=output)
 
     def clone(self, at: str | None = None, *, output: Path | None = None) -> Session:
         """A new session holding the path to ``at`` (default: the leaf), labels kept."""
-        from tether.core.session_fork import clone
-
-        return clone(self, at, output=output)
+        return session_fork.clone(self, at, output=output)
 
     def new_session(self, *, parent_session: str | None = None) -> Session:
         """A fresh session in the same folder and cwd (``parentSession`` as given)."""
@@ -369,9 +366,7 @@ class Session(SessionView):
 
     def export_jsonl(self, output: str | os.PathLike[str] | None = None) -> Path:
         """The current branch as a linear session file (pi's ``exportToJsonl``)."""
-        from tether.core.session_fork import export_jsonl
-
-        return export_jsonl(self, output)
+        return session_fork.export_jsonl(self, output)
 
     @classmethod
     def fork_from(
@@ -384,9 +379,7 @@ class Session(SessionView):
     ) -> Session:
         """Cross-project fork: the source (migrated first) copied into a new session of
         ``target_cwd`` with ``parentSession`` = the source path."""
-        from tether.core.session_fork import fork_from
-
-        return fork_from(source, target_cwd, session_dir, home=home)
+        return session_fork.fork_from(cls, source, target_cwd, session_dir, home=home)
 
 
 __all__ = ["CURRENT", "LEAF_MARKER", "Session"]

@@ -7,13 +7,17 @@
 - :func:`fork` (``before`` a user message) / :func:`clone` (``at`` an entry).
 - :func:`fork_from` — copies another project's session (migrated first, unlike pi §13.1 #7).
 - :func:`export_jsonl` — the current branch re-chained into a linear file.
+
+These functions take the session they copy from (anything shaped like :class:`SessionLike`)
+and make the new session with that session's own class, so this module never imports
+:mod:`tether.core.session` (which exposes them as methods): no import loop.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from tether.core import format as fmt
 from tether.core import format_records as rec
@@ -22,15 +26,37 @@ from tether.core.filesafety import make_private_dirs
 from tether.core.paths import default_session_dir, session_file_name
 from tether.core.store import JsonlStore, write_file_durably
 
-if TYPE_CHECKING:
-    from tether.core.session import Session
+
+class SessionLike(Protocol):
+    """What fork/clone/export read from a session (:class:`tether.core.session.Session`)."""
+
+    @property
+    def store(self) -> Any: ...
+    @property
+    def file(self) -> Path | None: ...
+    @property
+    def session_dir(self) -> Path | None: ...
+    @property
+    def cwd(self) -> str: ...
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def leaf_id(self) -> str | None: ...
+    def get_branch(self, leaf_id: Any = ...) -> list[dict[str, Any]]: ...
+    def get_entry(self, entry_id: str) -> dict[str, Any] | None: ...
+    def has_entry(self, entry_id: str) -> bool: ...
+    def labels(self) -> dict[str, str]: ...
+    def label_timestamps(self) -> dict[str, str | None]: ...
+    def _adopt(self, entries: list[dict[str, Any]]) -> None: ...
 
 
-def _new_session_like(source: Session, output: Path | None, parent: str | None) -> Session:
-    from tether.core.session import Session
+S = TypeVar("S", bound=SessionLike)
 
+
+def _new_session_like(source: S, output: Path | None, parent: str | None) -> S:
+    session_type: Any = type(source)  # the new session is of the source's own class
     if source.store is None:
-        return Session.in_memory(source.cwd)
+        return session_type.in_memory(source.cwd)  # type: ignore[no-any-return]
     header = rec.make_header(source.cwd, parent_session=parent)
     if output is None:
         folder = source.session_dir or default_session_dir(source.cwd)
@@ -39,7 +65,7 @@ def _new_session_like(source: Session, output: Path | None, parent: str | None) 
     if os.path.lexists(output):  # a dangling symlink too: never create a file elsewhere
         raise SessionFileError(f"{output}: already exists; refusing to overwrite")
     fsync = getattr(source.store, "fsync", None)
-    return Session(
+    return session_type(  # type: ignore[no-any-return]
         store=JsonlStore(output, fsync=fsync),
         header=header,
         cwd=source.cwd,
@@ -47,7 +73,7 @@ def _new_session_like(source: Session, output: Path | None, parent: str | None) 
     )
 
 
-def branched_copy(source: Session, leaf_id: str, *, output: Path | None = None) -> Session:
+def branched_copy(source: S, leaf_id: str, *, output: Path | None = None) -> S:
     """A new session holding the path root → ``leaf_id`` (written now if it has an assistant
     message, else with the first one — pi's rule)."""
     path = source.get_branch(leaf_id)
@@ -87,7 +113,7 @@ def branched_copy(source: Session, leaf_id: str, *, output: Path | None = None) 
 
 
 def fork(
-    source: Session, entry_id: str, *, position: str = "before", output: Path | None = None
+    source: SessionLike, entry_id: str, *, position: str = "before", output: Path | None = None
 ) -> Any:
     """``before``: ``entry_id`` must be a user message; the new session ends at its parent.
     Returns ``(session, text of that message)``. ``at``: same as :func:`clone`."""
@@ -107,7 +133,7 @@ def fork(
     return branched_copy(source, parent, output=output), text
 
 
-def clone(source: Session, at: str | None = None, *, output: Path | None = None) -> Session:
+def clone(source: S, at: str | None = None, *, output: Path | None = None) -> S:
     """A new session with the path to ``at`` (default: the current leaf)."""
     leaf = at if at is not None else source.leaf_id
     if leaf is None:
@@ -129,18 +155,19 @@ def _message_text(message: dict[str, Any]) -> str:
 
 
 def fork_from(
+    session_type: type[S],
     source: str | os.PathLike[str],
     target_cwd: str,
     session_dir: str | os.PathLike[str] | None = None,
     *,
     home: Path | None = None,
-) -> Session:
+) -> S:
     """Copy every entry of ``source`` (migrated in memory; the source file is not touched) into a
-    new session of ``target_cwd``; the file is written at once."""
-    from tether.core.session import Session
-
+    new session of ``target_cwd``, opened with ``session_type.open``; the file is written at
+    once."""
+    opener: Any = session_type
     source_path = Path(os.path.abspath(source))
-    original = Session.open(source_path, readonly=True)
+    original = opener.open(source_path, readonly=True)
     if not original.on_disk:
         raise SessionFileError(f"{source_path}: cannot fork: the source session is empty")
     folder = Path(session_dir) if session_dir else default_session_dir(target_cwd, home)
@@ -153,10 +180,10 @@ def fork_from(
     else:
         make_private_dirs(path.parent)
         write_file_durably(path, fmt.dumps_line(header), fsync=store.fsync)
-    return Session.open(path, cwd=target_cwd, session_dir=folder)
+    return opener.open(path, cwd=target_cwd, session_dir=folder)  # type: ignore[no-any-return]
 
 
-def export_jsonl(source: Session, output: str | os.PathLike[str] | None = None) -> Path:
+def export_jsonl(source: SessionLike, output: str | os.PathLike[str] | None = None) -> Path:
     """Write the current branch, ``parentId`` re-chained into one line, under a fresh header
     (same session id, now, cwd). Never overwrites an existing file."""
     if output is None:
@@ -186,4 +213,4 @@ def export_jsonl(source: Session, output: str | os.PathLike[str] | None = None) 
     return path
 
 
-__all__ = ["branched_copy", "clone", "export_jsonl", "fork", "fork_from"]
+__all__ = ["SessionLike", "branched_copy", "clone", "export_jsonl", "fork", "fork_from"]

@@ -14,19 +14,14 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tether.core.abort import AbortSignal
+from tether.core.loop_config import Emit, LoopConfig
 from tether.core.tool_arguments import validate_tool_arguments
 from tether.core.tools import Tool, ToolContext, ToolResult, error_result
 from tether.hookspecs.events import AgentEvent, BeforeToolCallEvent, Message, ToolResultEvent
-
-if TYPE_CHECKING:
-    from tether.core.loop import LoopConfig
-
-Emit = Callable[[AgentEvent], None]
 
 
 @dataclass

@@ -13,6 +13,7 @@ from tether.hookspecs.events import (
     ContextEvent,
     InputEvent,
     Message,
+    RetryDecision,
     ToolResultEvent,
 )
 
@@ -124,4 +125,37 @@ def agent_event(event: AgentEvent, session: Any) -> None:
         def agent_event(event):
             if event.type == "turn_end":
                 log.info("turn done")
+    """
+
+
+@hookspec(firstresult=True)
+def retry_decision(
+    error: Any, attempt: int, settings: Any, message: Message
+) -> RetryDecision | None:
+    """Decide whether a failed model call is tried again, and after how long.
+
+    When: after a run whose last assistant message ended with ``stopReason: "error"``, before
+    context-overflow recovery; again after each failed retry. Arguments: ``error`` — the typed
+    provider error (``tether.core.providers.ProviderError``: ``retryable`` is true for 429,
+    5xx, timeouts and dropped connections, ``status``, ``retry_after`` in seconds or ``None``),
+    or ``None`` when the failure has no typed error; ``attempt`` — the number of the retry being
+    decided (1 for the first); ``settings`` — the merged settings (``settings.retry.enabled``,
+    ``max_retries``, ``base_delay_ms``, ``max_delay_ms``); ``message`` — the failed assistant
+    message (read it, do not change it; decide on ``error``, not on message text). Return: a
+    :class:`~tether.hookspecs.events.RetryDecision` — ``RetryDecision(True, delay_ms=N)`` to
+    retry after N ms (Ctrl-C cancels the wait), ``RetryDecision(False, reason=...)`` to give
+    up (the error stands) — or ``None`` to let the next implementation decide. Ordering:
+    firstresult; the built-in policy (plugin ``retry_policy``: transient errors only, delays
+    ``baseDelayMs × 2^(attempt−1)``, a longer ``Retry-After`` honoured up to ``maxDelayMs``,
+    beyond that give up) is ``trylast``, so any plugin answering wins. With no answer at all the
+    call is not retried. If an implementation raises or returns anything but a
+    ``RetryDecision``, a warning names the plugin and the call is not retried.
+
+    Example::
+
+        @hookimpl
+        def retry_decision(error, attempt):
+            if getattr(error, "status", None) == 529 and attempt <= 5:  # overloaded
+                return RetryDecision(True, delay_ms=10_000)
+            return None
     """

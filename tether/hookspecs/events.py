@@ -234,6 +234,22 @@ class BeforeForkEvent:
     position: Literal["before", "at"]
 
 
+@dataclass
+class RetryDecision:
+    """Returned from ``retry_decision``: ``retry`` — wait ``delay_ms`` then call the model
+    again; else ``reason`` says why not (``announce``: tell the user even on a first attempt).
+    ``max_attempts`` is shown with the attempt number; ``warning`` is shown once (e.g. a server
+    value that was ignored). ``attempt`` is filled in by the kernel."""
+
+    retry: bool
+    attempt: int = 0
+    max_attempts: int = 0
+    delay_ms: int = 0
+    reason: str = ""
+    announce: bool = False
+    warning: str = ""
+
+
 __all__ = [
     "AgentEvent",
     "BeforeAgentStartEvent",
@@ -253,6 +269,7 @@ __all__ = [
     "InputEvent",
     "Message",
     "NothingToCompact",
+    "RetryDecision",
     "SummarizeRequest",
     "Summary",
     "ToolResultEvent",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tether.hookspecs import hookspec
@@ -51,6 +51,37 @@ def register_providers(register: Callable[[Any], None]) -> None:
 
 
 @hookspec
+def register_provider_defaults(register: Callable[[str, Mapping[str, Any]], None]) -> None:
+    """Contribute providers that work by name alone (``--provider openai``).
+
+    When: the first time a process reads the provider configuration (resolving a model,
+    ``tether models``, redacting keys). Arguments: ``register(name, defaults)`` — call it once
+    per provider; ``defaults`` has the shape of a ``models.json`` ``providers.<name>`` entry:
+    ``api`` (the adapter, see ``register_providers``), ``baseUrl``, ``apiKeyEnv`` (the
+    variable holding the key; its value is also redacted from error texts), optional
+    ``headers``, ``contextWindow``/``maxTokens``/``reasoning``/``input`` (defaults for its
+    models) and ``models`` (a list of ``{"id": ...}`` objects always listed). A ``models.json``
+    entry of the same name extends it key by key (its models are added, same ids replaced); a
+    provider registered here needs no ``baseUrl`` in ``models.json``. Return: nothing (collect
+    hook). Ordering: all run, the built-ins (``trylast``) first, then third-party plugins in
+    load order; a later registration of a name replaces an earlier one, so a plugin can point
+    ``openai`` at a gateway. If it raises (or ``register`` gets a name that is not a non-empty
+    string, or defaults that are not a mapping), a warning names the plugin and the hook, and
+    none of this plugin's providers are used. The built-ins: ``provider_openai`` registers
+    ``openai``, ``openrouter`` and ``ollama``; ``provider_anthropic`` ``anthropic``;
+    ``provider_faux`` ``faux`` (with its model ``faux-1``).
+
+    Example::
+
+        @hookimpl
+        def register_provider_defaults(register):
+            register("gateway", {"api": "openai-completions",
+                                 "baseUrl": "https://llm.example.com/v1",
+                                 "apiKeyEnv": "GATEWAY_API_KEY"})
+    """
+
+
+@hookspec
 def register_commands(app: Any) -> None:
     """Add commands to the ``tether`` command line.
 
@@ -76,8 +107,11 @@ def system_prompt_sections(options: Any) -> list[Any] | Any | None:
     """Contribute sections of the system prompt.
 
     When: before every agent run (the prompt is rebuilt each run) and by ``tether prompt``.
-    Arguments: ``options`` — a ``tether.core.prompt.PromptOptions`` (cwd, active tools with their
-    snippets and guidelines, custom prompt, appended prompt, context files, skills, now).
+    Arguments: ``options`` — a ``tether.core.prompt.PromptOptions`` (cwd, home, active tools
+    with their snippets and guidelines, custom prompt, appended prompt, now, ``extra`` — a dict
+    free for plugins — and ``warnings``, a list to append problems to). The built-in
+    ``prompt_sections`` plugin loads the project context files and skills itself and keeps them
+    in ``options.extra["context_files"]`` / ``["skills"]``.
     Return: one ``tether.core.prompt.Section`` (``name``, ``order``, ``text``) or a list of them,
     or ``None``. Sections are joined in ascending ``order``; ties keep plugin call order.
     ``tether prompt --explain`` shows which plugin wrote each section. Ordering: all run.

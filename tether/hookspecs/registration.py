@@ -13,10 +13,12 @@ def register_tools(register: Callable[[Any], None]) -> None:
     """Contribute tools the model may call.
 
     When: once per agent set-up (``tether chat``/``run``, ``tether prompt``), after all plugins
-    are loaded. Arguments: ``register(tool)`` — call it once per tool; ``tool`` is any object
-    with ``name``, ``description``, ``parameters`` (JSON schema dict), optional
-    ``prompt_snippet``/``prompt_guidelines`` and ``execute(tool_call_id, args, context)``
-    returning a :class:`tether.core.tools.ToolResult` (see ``tether.core.tools.Tool``).
+    are loaded. Arguments: ``register(tool)`` — call it once per tool. The usual tool is a
+    :class:`tether.FunctionTool` (``name``, ``description``, ``parameters`` — a JSON schema
+    dict —, ``run(tool_call_id, args, ctx)`` returning a :class:`tether.ToolResult`; optional
+    ``label``, ``prompt_snippet``, ``prompt_guidelines``, ``execution_mode``); any object with
+    those attributes and an ``execute(tool_call_id, args, ctx)`` method works too. ``ctx`` is a
+    :class:`tether.ToolContext` (``cwd``, ``signal``, ``on_update``, ``settings``).
     Return: nothing (collect hook). Ordering: every implementation runs; a later registration
     with the same name replaces an earlier one, and third-party plugins run after the
     built-ins, so a plugin can replace ``read``, ``bash`` and so on. If it raises, a warning
@@ -26,7 +28,21 @@ def register_tools(register: Callable[[Any], None]) -> None:
 
         @hookimpl
         def register_tools(register):
-            register(Tool(name="hello", description="Say hi", parameters={...}, execute=run))
+            def run(tool_call_id, args, ctx):
+                return ToolResult.text(f"Hello, {args['name']}!")
+
+            register(
+                FunctionTool(
+                    name="hello",
+                    description="Say hello to someone",
+                    parameters={
+                        "type": "object",
+                        "properties": {"name": {"type": "string"}},
+                        "required": ["name"],
+                    },
+                    run=run,
+                )
+            )
     """
 
 
@@ -76,9 +92,9 @@ def system_prompt_sections(options: Any) -> list[Any] | Any | None:
     """Contribute sections of the system prompt.
 
     When: before every agent run (the prompt is rebuilt each run) and by ``tether prompt``.
-    Arguments: ``options`` — a ``tether.core.prompt.PromptOptions`` (cwd, active tools with their
+    Arguments: ``options`` — a :class:`tether.PromptOptions` (cwd, active tools with their
     snippets and guidelines, custom prompt, appended prompt, context files, skills, now).
-    Return: one ``tether.core.prompt.Section`` (``name``, ``order``, ``text``) or a list of them,
+    Return: one :class:`tether.Section` (``name``, ``order``, ``text``) or a list of them,
     or ``None``. Sections are joined in ascending ``order``; ties keep plugin call order.
     ``tether prompt --explain`` shows which plugin wrote each section. Ordering: all run.
 

@@ -44,6 +44,8 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "ToolResult",
         "ToolContext",
         "Section",
+        "Provider",
+        "SessionStore",
         "PromptOptions",
         "HookSession",
         "NoAgentError",

@@ -47,6 +47,8 @@ _EXPORTS: dict[str, str] = {
     "ToolResult": "tether.core.tools",
     "ToolContext": "tether.core.tools",
     "Section": "tether.core.prompt",
+    "Provider": "tether.core.providers",
+    "SessionStore": "tether.core.store_types",
     "PromptOptions": "tether.core.prompt",
     # what hooks receive and return (tether.hookspecs.events, the session protocol)
     "HookSession": "tether.hookspecs.session_protocol",

@@ -86,8 +86,15 @@ class HookError(TetherError):
         return type(self)(self.plugin, self.hook, self.detail, prefix)
 
 
+class HookInterrupted(HookError):
+    """A hook call was interrupted (Ctrl-C) while an agent ran: the turn is aborted."""
+
+    exit_code = 130
+
+
 __all__ = [
     "HookError",
+    "HookInterrupted",
     "NoAgentError",
     "SessionBusyError",
     "SessionChangedError",

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tether.core.errors import HookError, TetherError
+from tether.core.errors import HookError, HookInterrupted, TetherError
 from tether.core.hook_calls import call_implementation, implementations, warn
 from tether.core.plugin_trace import trace_answer, trace_failure
 from tether.core.provider_errors import ProviderError
@@ -132,7 +132,7 @@ class HookRunner:
         deadline = None if limit is None else time.monotonic() + limit / 1000
         while not done.wait(POLL_SECONDS):
             if signal is not None and signal.aborted:
-                raise HookError(plugin, name, "interrupted; the turn was aborted")
+                raise HookInterrupted(plugin, name, "interrupted; the turn was aborted")
             if deadline is not None and time.monotonic() > deadline:
                 raise HookError(
                     plugin, name, f"no answer within {limit} ms (plugins.hookTimeoutMs)"

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookspec
 
+if TYPE_CHECKING:  # the types plugins get from ``tether``
+    from tether.core.prompt import PromptOptions, Section
+    from tether.core.providers import Provider
+    from tether.core.tools import FunctionTool
+
 
 @hookspec
-def register_tools(register: Callable[[Any], None]) -> None:
+def register_tools(register: Callable[[FunctionTool | Any], None]) -> None:
     """Contribute tools the model may call.
 
     When: once per agent set-up (``tether chat``/``run``, ``tether prompt``), after all plugins
@@ -47,16 +52,16 @@ def register_tools(register: Callable[[Any], None]) -> None:
 
 
 @hookspec
-def register_providers(register: Callable[[Any], None]) -> None:
+def register_providers(register: Callable[[Provider], None]) -> None:
     """Contribute LLM API adapters.
 
     When: the first time a model is resolved in a process. Arguments: ``register(provider)``,
     where ``provider`` has an ``api`` name (e.g. ``"openai-completions"``,
     ``"anthropic-messages"``, ``"faux"``) and ``stream(model, context, options)`` /
-    ``complete(...)`` methods (see ``tether.core.providers``). ``models.json`` entries pick an
-    adapter by its ``api``. Return: nothing. Ordering: all run; last registration of an ``api``
-    wins (third-party after built-ins). If it raises, a warning names the plugin and the hook,
-    and none of this plugin's adapters are used.
+    ``complete(...)`` methods (the :class:`tether.Provider` protocol). ``models.json``
+    entries pick an adapter by its ``api``. Return: nothing. Ordering: all run; the last
+    registration of an ``api`` wins (third-party after built-ins). If it raises, a warning
+    names the plugin and the hook, and none of this plugin's adapters are used.
 
     Example::
 
@@ -88,7 +93,7 @@ def register_commands(app: Any) -> None:
 
 
 @hookspec
-def system_prompt_sections(options: Any) -> list[Any] | Any | None:
+def system_prompt_sections(options: PromptOptions) -> list[Section] | Section | None:
     """Contribute sections of the system prompt.
 
     When: before every agent run (the prompt is rebuilt each run) and by ``tether prompt``.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tether.hookspecs import hookspec
 from tether.hookspecs.events import (
@@ -16,6 +16,10 @@ from tether.hookspecs.events import (
     TreeEvent,
 )
 from tether.hookspecs.session_protocol import HookSession
+
+if TYPE_CHECKING:  # the types plugins get from ``tether``
+    from tether.core.settings import Settings
+    from tether.core.store_types import SessionStore
 
 
 @hookspec
@@ -140,12 +144,12 @@ def session_before_fork(event: BeforeForkEvent, session: HookSession) -> Cancel 
 
 
 @hookspec(firstresult=True)
-def open_store(uri: str, settings: Any) -> Any | None:
+def open_store(uri: str, settings: Settings) -> SessionStore | None:
     """Open the storage backend for a session.
 
     When: whenever a session is opened or created. Arguments: ``uri`` — a file path or a
-    backend URI (``sqlite:///…``); ``settings`` — the resolved ``tether.core.settings.Settings``.
-    Return: an object implementing ``tether.core.store.SessionStore`` for URIs this plugin
+    backend URI (``sqlite:///…``); ``settings`` — the resolved :class:`tether.Settings`.
+    Return: an object implementing :class:`tether.SessionStore` for URIs this plugin
     handles, else ``None``. Ordering: firstresult; the built-in JSONL store is ``trylast`` and
     answers for plain paths.
 

@@ -12,6 +12,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.harness_helpers import REPO, read_entries, session_files, write_home
 from tests.plugin_fakes import write_distribution
 from tests.servers import ToolCall
@@ -196,25 +198,23 @@ def count_tokens(messages, model):
 """
 
 
-def test_wrong_answers_of_memory_hooks_name_the_plugin(tmp_path):
-    cases = [
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
         (WRONG_STRATEGY, "plugin 'fault' failed in prepare_compaction: returned str"),
         (WRONG_SUMMARY, "plugin 'fault' failed in summarize: returned str"),
-        (
-            RAISING_COUNTER,
-            "plugin 'fault' failed in count_tokens: ValueError: tokenizer file missing",
-        ),
-    ]
-    for index, (source, expected) in enumerate(cases):
-        case = tmp_path / str(index)
-        case.mkdir()
-        done, before, file = _compact(case, source)
-        assert done.returncode == 1, done.stderr
-        line = done.stderr.strip().splitlines()[-1]
-        assert "Traceback" not in done.stderr
-        assert line.startswith("tether: error: ") and expected in line, line
-        assert "compaction_strategy" not in line
-        assert file.read_bytes() == before  # session unchanged
+        (RAISING_COUNTER, "plugin 'fault' failed in count_tokens: ValueError: tokenizer file"),
+    ],
+    ids=["prepare_compaction", "summarize", "count_tokens"],
+)
+def test_wrong_answers_of_memory_hooks_name_the_plugin(tmp_path, source, expected):
+    done, before, file = _compact(tmp_path, source)
+    assert done.returncode == 1, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr
+    assert line.startswith("tether: error: ") and expected in line, line
+    assert "compaction_strategy" not in line  # blamed on the plugin that failed
+    assert file.read_bytes() == before  # session unchanged
 
 
 # -- the act side where no agent runs --------------------------------------------------------

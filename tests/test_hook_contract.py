@@ -125,3 +125,30 @@ def test_the_session_protocol_in_a_running_agent_and_in_a_session_command(
         with pytest.raises(tether.NoAgentError, match=rf"session\.{action}\(\) needs a running"):
             call()
     assert len(session) == 1  # nothing was written
+
+
+def test_typed_errors_of_guards_and_observers_are_contained_and_named() -> None:
+    from tether.core.hooks import Hooks
+    from tether.hookspecs import hookimpl
+
+    class Broken:
+        @hookimpl
+        def agent_event(self, event):
+            raise tether.TetherError("observer broke")
+
+        @hookimpl
+        def before_tool_call(self, event):
+            raise tether.TetherError("guard broke")
+
+    warnings: list[str] = []
+    pm = create_plugin_manager(environ={}, load_entry_points=False, plugins=[("broken", Broken())])
+    hooks = Hooks(pm, on_warning=warnings.append)
+    hooks.agent_event(event=tether.AgentEvent("turn_start"), session=None)  # does not raise
+    event = tether.BeforeToolCallEvent("c1", "bash", {"command": "ls"})
+    verdict = hooks.before_tool_call(event=event, session=None)
+    assert isinstance(verdict, tether.Block)
+    assert verdict.reason == "blocked: plugin 'broken' failed in before_tool_call: guard broke"
+    assert warnings == [
+        "plugin 'broken' failed in agent_event: observer broke",
+        "plugin 'broken' failed in before_tool_call: guard broke; the bash call was blocked",
+    ]

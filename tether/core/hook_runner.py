@@ -39,6 +39,15 @@ def detail_of(exc: BaseException) -> str:
     return detail
 
 
+def attributed(exc: BaseException) -> HookError | None:
+    """The :class:`HookError` saying which plugin failed in which hook (``None``: not a
+    failure of a hook implementation)."""
+    if isinstance(exc, HookError):
+        return exc
+    failure = getattr(exc, "hook_failure", None)
+    return failure if isinstance(failure, HookError) else None
+
+
 class HookRunner:
     """Calls implementations of ``pm``'s hooks one by one (see the module documentation)."""
 
@@ -142,4 +151,4 @@ class HookRunner:
         return box.get("value")
 
 
-__all__ = ["HookRunner", "detail_of"]
+__all__ = ["HookRunner", "attributed", "detail_of"]

@@ -25,14 +25,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tether.core.errors import HookError
-from tether.core.hook_calls import call_registration, copy_json
+from tether.core.hook_calls import call_registration, copy_json, implementations
 from tether.core.hook_checks import (
     check_before_agent_start,
     check_counts,
     expect,
     expect_none,
 )
-from tether.core.hook_runner import HookRunner
+from tether.core.hook_runner import HookRunner, attributed
 
 if TYPE_CHECKING:
     from tether.core.hook_calls import Registration
@@ -112,19 +112,17 @@ class Hooks:
     def _notify(self, name: str, warnings: list[str] | None, **kwargs: Any) -> None:
         if not self.runner.hooked(name):
             return
-        for plugin, impl in self.runner_impls(name):
+        for plugin, impl in implementations(self.pm, name):
             try:
                 self.runner.call(name, plugin, impl, kwargs)
-            except HookError as exc:
+            except Exception as exc:  # a notify hook never stops what it observes
+                failure = attributed(exc)
+                if failure is None:
+                    raise
                 if warnings is not None:
-                    warnings.append(str(exc))
+                    warnings.append(str(failure))
                 else:
-                    self.runner.warn(str(exc))
-
-    def runner_impls(self, name: str) -> list[tuple[str, Any]]:
-        from tether.core.hook_calls import implementations
-
-        return implementations(self.pm, name)
+                    self.runner.warn(str(failure))
 
     # -- the turn --------------------------------------------------------------------------------
 
@@ -179,23 +177,31 @@ class Hooks:
                 {"event": event, "session": self._session(session)},
                 expect(Block),
             )
-        except HookError as exc:
-            self.runner.warn(f"{exc}; the {event.tool_name} call was blocked")
-            return Block(f"blocked: {exc}")
+        except Exception as exc:  # a broken guard blocks: never a silent allow
+            failure = attributed(exc)
+            if failure is None:
+                raise
+            self.runner.warn(f"{failure}; the {event.tool_name} call was blocked")
+            return Block(f"blocked: {failure}")
 
     def tool_result(self, *, event: ToolResultEvent, session: HookSession | None) -> None:
         """Run the chain; a failing plugin's step is skipped (with a warning)."""
         if not self.runner.hooked("tool_result"):
             return
         kwargs = {"event": event, "session": self._session(session)}
-        for plugin, impl in self.runner_impls("tool_result"):
+        for plugin, impl in implementations(self.pm, "tool_result"):
             try:
                 value = self.runner.call("tool_result", plugin, impl, kwargs)
                 problem = expect_none(value)
                 if problem is not None:
                     raise HookError(plugin, "tool_result", problem)
-            except HookError as exc:
-                self.runner.warn(f"{exc}; its change to the {event.tool_name} result was skipped")
+            except Exception as exc:  # skipped: the result stays as it was
+                failure = attributed(exc)
+                if failure is None:
+                    raise
+                self.runner.warn(
+                    f"{failure}; its change to the {event.tool_name} result was skipped"
+                )
 
     def agent_event(
         self, *, event: AgentEvent, session: HookSession | None, warnings: list[str] | None = None
@@ -334,9 +340,9 @@ def _said_as(exc: Exception, failure: str | None) -> Exception:
     without, the error itself (a typed error keeps its type)."""
     if isinstance(exc, HookError):
         return exc.prefixed(failure or "")
-    attributed = getattr(exc, "hook_failure", None)
-    if failure and isinstance(attributed, HookError):
-        return attributed.prefixed(failure)
+    said = attributed(exc)
+    if failure and said is not None:
+        return said.prefixed(failure)
     return exc
 
 

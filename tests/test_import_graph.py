@@ -20,7 +20,6 @@ KNOWN_LOOPS: list[set[str]] = [
         "tether.core.harness_compaction",
         "tether.core.harness_run",
         "tether.core.harness_session",
-        "tether.core.harness_view",
     }
 ]
 

@@ -103,7 +103,7 @@ def test_a_wrong_answer_names_the_plugin_and_is_not_retried(tmp_path: Path) -> N
     done = _run(tmp_path, [TRANSIENT, "never asked"], plugin)
     assert done.returncode != 0
     assert _events(done, "auto_retry_start") == []
-    expected = "plugin 'policy' returned bool, not a RetryDecision from retry_decision"
+    expected = "plugin 'policy' failed in retry_decision: returned bool, expected RetryDecision"
     assert f"tether: warning: {expected}" in done.stderr
     raising = POLICY_PLUGIN.format(condition="True", answer="1 / 0")
     broken = _run(tmp_path, [TRANSIENT, "never asked"], raising)
@@ -118,13 +118,18 @@ def test_blocking_the_builtin_policy_turns_retries_off(tmp_path: Path) -> None:
 
 
 def test_the_kernel_returns_the_policys_decision(tmp_path: Path) -> None:
-    from tether.core.harness_retry import NO_POLICY, ask_retry_policy
+    from tether.core.hooks import NO_RETRY_POLICY, Hooks
     from tether.hookspecs.events import RetryDecision
 
     pm = create_plugin_manager(environ={})
     settings = load_settings(tmp_path, home=tmp_path)
     error = TransientError("slow down", status=429, retry_after=3)
-    decision = ask_retry_policy(pm, error, 2, settings, {"role": "assistant"})
+    decision = Hooks(pm).retry_decision(
+        error=error, attempt=2, settings=settings, message={"role": "assistant"}
+    )
     assert decision == RetryDecision(True, 2, 3, 4000)  # max(2000 × 2, 3 s)
     bare = create_plugin_manager(load_entry_points=False, environ={})
-    assert ask_retry_policy(bare, error, 1, SimpleNamespace(), {}).reason == NO_POLICY
+    answer = Hooks(bare).retry_decision(
+        error=error, attempt=1, settings=SimpleNamespace(), message={}
+    )
+    assert answer.reason == NO_RETRY_POLICY

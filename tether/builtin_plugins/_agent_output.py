@@ -227,7 +227,8 @@ def stop_message(signum: int) -> str:
 
 def run_interruptibly(work: Callable[[], T], abort: Callable[[], None]) -> tuple[T, int]:
     """Run ``work`` in a thread; SIGINT, SIGTERM or SIGHUP call ``abort`` (which kills running
-    tools' process groups) and wait for the work to end.
+    tools' process groups) and wait for the work to end. A second SIGINT while waiting exits
+    (``SystemExit(130)``) without waiting.
 
     Returns ``(result, signum)``: the first stop signal received, ``0`` if none. After
     SIGTERM/SIGHUP the wait is bounded (:data:`STOP_GRACE_SECONDS`). An exception of ``work``
@@ -249,6 +250,9 @@ def run_interruptibly(work: Callable[[], T], abort: Callable[[], None]) -> tuple
 
         def on_signal(signum: int, frame: Any) -> None:
             received.append(signum)
+            if signum == signal.SIGINT and received.count(signum) > 1:
+                sys.stderr.write("\n^C again: exiting; the session keeps every finished message\n")
+                raise SystemExit(130)  # the work thread is a daemon; appends are whole lines
             name = "^C" if signum == signal.SIGINT else signal.Signals(signum).name
             try:
                 sys.stderr.write(f"\n{name} aborting…\n")

@@ -101,7 +101,7 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     that could not be saved is printed (nothing the model said is lost)."""
     from tether.builtin_plugins._agent_output import JsonLines, run_interruptibly, stop_message
     from tether.builtin_plugins._agent_setup import build_harness
-    from tether.core.errors import SessionWriteError, TetherError
+    from tether.core.errors import HookInterrupted, SessionWriteError, TetherError
 
     if prompt == "-":
         prompt = sys.stdin.read()
@@ -117,6 +117,9 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         result, signum = run_interruptibly(
             lambda: harness.prompt(prompt, source="run"), harness.abort
         )
+    except HookInterrupted as exc:  # Ctrl-C in an input/before_agent_start hook
+        where = f"plugin '{exc.plugin}' ({exc.hook} hook)"
+        raise TetherError(f"interrupted in {where}; the turn was aborted", exit_code=130) from exc
     except SessionWriteError as exc:
         unsaved = _reply_text(exc.unsaved)
         if lines is None and unsaved:  # --json already printed the reply's events

@@ -39,14 +39,11 @@ LeafOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
 
 
-class CountingView:
-    """What a strategy receives as ``session`` outside a harness: hooks and the model."""
+def counting_session(hooks: Any, model: dict[str, Any] | None = None) -> Any:
+    """What a strategy receives as ``session`` for a dry run: no session, a model record."""
+    from tether.core.plugin_session import PluginSession
 
-    def __init__(self, pm: Any, model: dict[str, Any] | None = None) -> None:
-        from tether.core.hooks import Hooks
-
-        self.hooks = Hooks(pm)
-        self.model = model
+    return PluginSession.reading(None, hooks, model)
 
 
 def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dict[str, Any]]]:
@@ -107,8 +104,9 @@ def prepare_report(
     from tether.hookspecs.events import CompactionSettings, NothingToCompact
 
     settings = CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep)
-    view = CountingView(pm, {"contextWindow": window})
-    result = Hooks(pm).prepare_compaction(branch, settings, session=view)
+    hooks = Hooks(pm)
+    view = counting_session(hooks, {"contextWindow": window})
+    result = hooks.prepare_compaction(branch, settings, session=view)
     if result is None or isinstance(result, NothingToCompact):
         reason = result.reason if result is not None else "No compaction strategy answered"
         context_size = tokens_before(branch, counter_for(view))
@@ -379,4 +377,4 @@ def register_commands(app: typer.Typer) -> None:
     group.command("branch")(branch_command)
 
 
-__all__ = ["CountingView", "open_branch", "prepare_report", "register_commands", "write_json"]
+__all__ = ["counting_session", "open_branch", "prepare_report", "register_commands", "write_json"]

@@ -172,16 +172,16 @@ def _after_context_hooks(
     pm: Any, session: Any, leaf_id: str | None, context: Any, file: Path
 ) -> list[dict[str, Any]]:
     """The messages as installed plugins' ``context`` hooks leave them (unchanged if none)."""
-    if pm is None or not pm.hook.context.get_hookimpls():
+    if not _has_context_hooks(pm):
         return context.messages
-    from tether.core.hook_calls import SessionView, apply_context_hook
     from tether.core.hooks import Hooks
+    from tether.core.plugin_session import PluginSession
 
     hooks = Hooks(pm)
     branch = session.get_branch(leaf_id) if leaf_id is not None else []
-    view = SessionView(session, hooks, context.model, branch=branch)
+    view = PluginSession.reading(session, hooks, context.model, branch=branch)
     failure = f"{file}: context hook failed"
-    return apply_context_hook(hooks, context.messages, view, failure=failure)
+    return hooks.context(messages=context.messages, session=view, failure=failure)
 
 
 def context_command(

@@ -33,7 +33,7 @@ from tether.core.compaction import (
 )
 from tether.core.errors import TetherError
 from tether.core.file_tracking import file_lists, format_file_lists
-from tether.core.hook_calls import SessionView, call_hook, notify_hook
+from tether.core.plugin_session import PluginSession
 from tether.hookspecs.events import (
     BeforeTreeEvent,
     Cancel,
@@ -143,11 +143,15 @@ def navigate_tree(
         abandoned_entry_ids=[e.get("id", "") for e in entries],
     )
     context = session.build_context()
-    view = SessionView(session, hooks, context.model)
+    view = (
+        session
+        if isinstance(session, PluginSession)
+        else PluginSession.reading(session, hooks, context.model, settings=settings)
+    )
     event = BeforeTreeEvent(
         target_id, old_leaf, ancestor, entries, summarize, custom_instructions, label
     )
-    answer = call_hook(hooks, "session_before_tree", failure=failure, event=event, session=view)
+    answer = hooks.session_before_tree(event=event, session=view, failure=failure)
     if isinstance(answer, Cancel):
         outcome.status, outcome.reason = "cancelled", answer.reason
         return outcome
@@ -190,12 +194,10 @@ def navigate_tree(
     outcome.new_leaf_id = session.leaf_id
     say(f"leaf moved to {outcome.new_leaf_id}")
     outcome.warnings.extend(unsaved_warning(session))
-    notify_hook(
-        hooks,
-        "session_tree",
-        outcome.warnings,
+    hooks.session_tree(
         event=TreeEvent(outcome.new_leaf_id, old_leaf, outcome.summary_entry),
         session=view,
+        warnings=outcome.warnings,
     )
     return outcome
 
@@ -213,16 +215,10 @@ class _SummaryJob:
 
     def count(self, messages: list[dict[str, Any]]) -> list[int]:
         """Token counts from the ``count_tokens`` hook, for the session's model."""
-        counts = call_hook(
-            self.hooks,
-            "count_tokens",
-            failure=self.failure,
-            messages=messages,
-            model=self.context.model,
-        )
-        if counts is None:
-            raise TetherError(f"{self.failure}: no plugin answered count_tokens")
-        return list(counts)
+        try:
+            return self.hooks.count_tokens(messages, self.context.model, failure=self.failure)
+        except RuntimeError as exc:
+            raise TetherError(f"{self.failure}: no plugin answered count_tokens") from exc
 
     @property
     def reserve(self) -> int:

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.core.errors import TetherError
-from tether.core.hook_calls import call_registration
+from tether.core.hooks import Hooks
 from tether.core.plugins import PluginError, PluginManager, create_plugin_manager
 from tether.core.text_safety import install_output_handler
 
@@ -188,7 +188,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
                 typer.echo("")
                 typer.echo(_dedent(doc or ""))
 
-    call_registration(pm, "register_commands", _CommandRegistration(app))
+    Hooks(pm).register_commands(_CommandRegistration(app))
     return app
 
 

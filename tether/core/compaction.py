@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from tether.core.errors import TetherError
 from tether.core.file_tracking import file_lists, format_file_lists, strip_file_lists
-from tether.core.hook_calls import SessionView, call_hook, notify_hook
+from tether.core.plugin_session import PluginSession
 from tether.hookspecs.events import (
     BeforeCompactEvent,
     Cancel,
@@ -159,7 +159,11 @@ def compact(
     say = progress or (lambda _line: None)
     failure = _failure(session)
     context = session.build_context()
-    view = SessionView(session, hooks, context.model)
+    view = (
+        session
+        if isinstance(session, PluginSession)
+        else PluginSession.reading(session, hooks, context.model, settings=settings)
+    )
     path = session.get_branch()
     say("preparing compaction")
     preparation = _prepare(hooks, path, compaction_settings(settings), view, failure)
@@ -167,7 +171,7 @@ def compact(
         return CompactionOutcome("nothing", reason=preparation.reason)
 
     event = BeforeCompactEvent(preparation, path, custom_instructions, reason)
-    answer = call_hook(hooks, "session_before_compact", failure=failure, event=event, session=view)
+    answer = hooks.session_before_compact(event=event, session=view, failure=failure)
     outcome = CompactionOutcome("compacted", preparation=preparation)
     if isinstance(answer, Cancel):
         outcome.status, outcome.reason = "cancelled", answer.reason
@@ -205,12 +209,10 @@ def compact(
     outcome.entry = appended_entry(session, written)
     say(f"wrote compaction entry {outcome.entry.get('id')}")
     outcome.warnings.extend(unsaved_warning(session))
-    notify_hook(
-        hooks,
-        "session_compact",
-        outcome.warnings,
+    hooks.session_compact(
         event=CompactEvent(outcome.entry, outcome.from_hook),
         session=view,
+        warnings=outcome.warnings,
     )
     return outcome
 
@@ -219,9 +221,7 @@ def _prepare(
     hooks: Any, path: list[Entry], settings: CompactionSettings, view: Any, failure: str
 ) -> CompactionPreparation | NothingToCompact:
     """Ask the strategy; check that the one the settings name is the one that answered."""
-    preparation = call_hook(
-        hooks, "prepare_compaction", failure=failure, path=path, settings=settings, session=view
-    )
+    preparation = hooks.prepare_compaction(path, settings, view, failure=failure)
     if preparation is None:
         raise TetherError(f"{failure}: no plugin answered prepare_compaction")
     wanted = settings.strategy
@@ -342,7 +342,7 @@ def ask_summary(
 
 def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summary:
     """Call ``summarize``; no answer, a failure or an empty text is a :class:`TetherError`."""
-    answer = call_hook(hooks, "summarize", failure=failure, request=request)
+    answer = hooks.summarize(request, failure=failure)
     if answer is None:
         wanted = request.settings.get("summarizer")
         hint = f" (setting compaction.summarizer is '{wanted}')" if wanted else ""

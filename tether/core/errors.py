@@ -54,7 +54,48 @@ class SessionChangedError(SessionFileError):
     append was refused so that the session is not split."""
 
 
+class NoAgentError(TetherError):
+    """A plugin asked the session to act (send a message, append an entry…) where no agent
+    runs, e.g. in ``tether session compact``; ``action`` names what was asked."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(
+            f"session.{action}() needs a running agent (tether chat/run); "
+            "this command only reads the session"
+        )
+        self.action = action
+
+
+class HookError(TetherError):
+    """A plugin's hook implementation failed, returned the wrong type or ran too long;
+    ``plugin`` and ``hook`` name it."""
+
+    def __init__(self, plugin: str | None, hook: str, detail: str, prefix: str = "") -> None:
+        who = f"plugin '{plugin}'" if plugin else "a plugin"
+        self.reason = f"{who} failed in {hook}: {detail}"
+        super().__init__(f"{prefix}: {self.reason}" if prefix else self.reason)
+        self.plugin = plugin
+        self.hook = hook
+        self.detail = detail
+        self.prefix = prefix
+
+    def prefixed(self, prefix: str) -> HookError:
+        """The same failure, said as what did not happen (``prefix``) then why."""
+        if self.prefix or not prefix:
+            return self
+        return type(self)(self.plugin, self.hook, self.detail, prefix)
+
+
+class HookInterrupted(HookError):
+    """A hook call was interrupted (Ctrl-C) while an agent ran: the turn is aborted."""
+
+    exit_code = 130
+
+
 __all__ = [
+    "HookError",
+    "HookInterrupted",
+    "NoAgentError",
     "SessionBusyError",
     "SessionChangedError",
     "SessionFileError",

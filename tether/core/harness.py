@@ -7,7 +7,7 @@ One :class:`Harness` drives one session at a time:
 - hooks: ``input``, ``before_agent_start`` (system prompt chain + injected custom messages),
   ``context`` (on a deep copy, before every model call), ``before_tool_call``, ``tool_result``,
   ``agent_event`` (every event), ``session_start`` / ``session_shutdown``;
-- after a run: a failed call is retried as the retry policy decides (:mod:`.harness_retry`),
+- after a run: a failed call is retried as the retry policy decides (the ``retry_decision`` hook),
   a context overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted (:mod:`.harness_compaction`) — all before :meth:`Harness.prompt` returns;
 - the system prompt is assembled again for every prompt;
@@ -42,10 +42,10 @@ from tether.core.harness_compaction import CompactionRunner
 from tether.core.harness_run import RunController, RunResult
 from tether.core.harness_session import SessionActions
 from tether.core.harness_setup import ModelRequest
-from tether.core.harness_view import HarnessView, as_custom_message
-from tether.core.hook_calls import call_hook, copy_json
+from tether.core.harness_view import as_custom_message
 from tether.core.hooks import Hooks
 from tether.core.loop import user_message
+from tether.core.plugin_session import PluginSession
 from tether.core.providers import Model
 from tether.core.tools import collect_tools, order_tools
 from tether.hookspecs.events import (
@@ -53,7 +53,6 @@ from tether.hookspecs.events import (
     BeforeAgentStartEvent,
     BeforeToolCallEvent,
     Block,
-    ContextEvent,
     InputEvent,
     Message,
     ToolResultEvent,
@@ -83,15 +82,20 @@ class Harness(SessionActions):
         from tether.core.settings import load_settings
 
         self.pm = pm
-        self.hooks = Hooks(pm)
         self.session = session
         self.lease: Any = None
         self.cwd = cwd or session.cwd
         self.settings = settings if settings is not None else load_settings(self.cwd)
+        self.hooks = Hooks(
+            pm,
+            on_warning=self.warn,
+            interrupt=lambda: self.op_signal,
+            timeout_ms=hook_timeout_ms(self.settings),
+        )
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
         self.on_warning = on_warning or _stderr_warning
         self.warnings: list[str] = []
-        self.view = HarnessView(self)
+        self.view = PluginSession.of_harness(self)
         self.tools = order_tools(collect_tools(pm))
         self.model: Model | None = None
         self.thinking_level = "off"
@@ -132,7 +136,7 @@ class Harness(SessionActions):
         """Fire ``session_start`` (once)."""
         if not self.started:
             self.started = True
-            self.notify("session_start", reason=reason)
+            self.hooks.session_start(session=self.view, reason=reason)
         return self
 
     def close(self, reason: str = "quit") -> None:
@@ -140,7 +144,7 @@ class Harness(SessionActions):
         try:
             if self.started:
                 self.started = False
-                self.notify("session_shutdown", reason=reason)
+                self.hooks.session_shutdown(session=self.view, reason=reason)
             self.registry.close()
         finally:
             self._release_lease()
@@ -170,12 +174,7 @@ class Harness(SessionActions):
     def emit(self, event: AgentEvent) -> None:
         """Send ``event`` to the ``agent_event`` hook, then to the listeners (never raises)."""
         if self._event_hooked:
-            try:
-                call_hook(
-                    self.hooks, "agent_event", failure="event", event=event, session=self.view
-                )
-            except TetherError as exc:
-                self.warn(str(exc))
+            self.hooks.agent_event(event=event, session=self.view)
         for listener in list(self._listeners):
             try:
                 listener(event)
@@ -190,13 +189,6 @@ class Harness(SessionActions):
             except Exception:  # noqa: BLE001 - display only
                 pass
 
-    def notify(self, hook: str, **kwargs: Any) -> None:
-        """Call a notify hook with ``session=view``; a failing plugin becomes a warning."""
-        try:
-            call_hook(self.hooks, hook, failure=hook, session=self.view, **kwargs)
-        except TetherError as exc:
-            self.warn(str(exc))
-
     # -- agent callbacks -------------------------------------------------------------------------
 
     def _stream(self, model: Model | None, context: Any, options: Any) -> Any:
@@ -210,17 +202,13 @@ class Harness(SessionActions):
     def _transform_context(self, messages: list[Message]) -> list[Message] | None:
         if not self._context_hooked:
             return None
-        event = ContextEvent(copy_json(messages))
-        call_hook(self.hooks, "context", failure="context hook", event=event, session=self.view)
-        return event.messages
+        return self.hooks.context(messages=messages, session=self.view, failure="context hook")
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
-        return call_hook(
-            self.hooks, "before_tool_call", failure="tool call", event=event, session=self.view
-        )
+        return self.hooks.before_tool_call(event=event, session=self.view)
 
     def _after_tool_call(self, event: ToolResultEvent) -> None:
-        call_hook(self.hooks, "tool_result", failure="tool result", event=event, session=self.view)
+        self.hooks.tool_result(event=event, session=self.view)
 
     def _on_agent_event(self, event: AgentEvent) -> None:
         if event.type == "message_end":
@@ -280,19 +268,15 @@ class Harness(SessionActions):
         self._claim()
         try:
             event = InputEvent(text, list(images or []), source)  # type: ignore[arg-type]
-            call_hook(self.hooks, "input", failure="input hook", event=event, session=self.view)
+            self.hooks.input(event=event, session=self.view, failure="input hook")
             if event.handled:
                 return RunResult(handled=True)
             self.runs.pre_prompt_check()
             start = BeforeAgentStartEvent(event.text, event.images, self.system_prompt())
-            answers = call_hook(
-                self.hooks,
-                "before_agent_start",
-                failure="before_agent_start",
-                event=start,
-                session=self.view,
+            answers = self.hooks.before_agent_start(
+                event=start, session=self.view, failure="before_agent_start"
             )
-            injected = [as_custom_message(m) for m in _flatten(answers)]
+            injected = [as_custom_message(m) for m in answers]
             self.agent.state.system_prompt = start.system_prompt
             # pi's order: the prompt, then held next-turn messages, then injected ones (so a
             # fork or /tree "before" the user message drops what was injected with it)
@@ -346,7 +330,7 @@ class Harness(SessionActions):
     def send_custom_message(
         self, message: Message, *, deliver_as: str | None = None, trigger_turn: bool = False
     ) -> None:
-        """pi's ``sendMessage`` (see :meth:`HarnessView.send_message`)."""
+        """pi's ``sendMessage`` (see :meth:`PluginSession.send_message`)."""
         if deliver_as == "next_turn":
             self.next_turn.append(message)
         elif self.busy or self.agent.is_running:
@@ -371,13 +355,13 @@ class Harness(SessionActions):
         self.agent.state.messages = self.session.build_context().messages
 
 
-def _flatten(answers: Any) -> list[Any]:
-    out: list[Any] = []
-    for answer in answers or []:
-        if answer is None:
-            continue
-        out.extend(answer if isinstance(answer, (list, tuple)) else [answer])
-    return out
+def hook_timeout_ms(settings: Any) -> int | None:
+    """``plugins.hookTimeoutMs`` of the settings: a positive int, else ``None`` (no limit)."""
+    extra = getattr(settings, "extra", None)
+    value = extra("plugins").get("hookTimeoutMs") if callable(extra) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return None
+    return int(value)
 
 
 def _stderr_warning(message: str) -> None:

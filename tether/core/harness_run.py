@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 from tether.core.errors import SessionWriteError
 from tether.core.harness_compaction import OVERFLOW_GAVE_UP, compaction_end_event, over_threshold
-from tether.core.harness_retry import ask_retry_policy
 from tether.core.providers import ContextOverflowError, ProviderError, is_context_overflow
 from tether.core.tokens import count_with
 from tether.hookspecs.events import AgentEvent, Message, RetryDecision
@@ -152,7 +151,9 @@ class RunController:
         if last.get("stopReason") != "error":
             return None
         h = self.harness
-        return ask_retry_policy(h.pm, error, self.retry_attempt + 1, h.settings, last)
+        return h.hooks.retry_decision(
+            error=error, attempt=self.retry_attempt + 1, settings=h.settings, message=last
+        )
 
     def _retry(self, last: Message, error: ProviderError | None) -> bool:
         """Carry out :meth:`retry_decision`: announce, wait, continue (``True``) or stop."""

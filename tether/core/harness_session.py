@@ -24,7 +24,6 @@ from tether.core.harness_setup import (
     clamp_thinking,
     resolve_requested,
 )
-from tether.core.hook_calls import call_hook
 from tether.core.providers import ProviderConfigError
 from tether.hookspecs.events import BeforeForkEvent, Cancel
 
@@ -101,12 +100,12 @@ class SessionActions:
         lease = lease_session(new_session)  # before anything changes: busy → nothing switched
         started = self.started
         if started:
-            self.notify("session_shutdown", reason=reason)
+            self.hooks.session_shutdown(session=self.view, reason=reason)
         self._release_lease()
         self.session, self.lease = new_session, lease
         self.bind_session(ModelRequest())
         if started:
-            self.notify("session_start", reason=reason)
+            self.hooks.session_start(session=self.view, reason=reason)
 
     def _idle_or_fail(self: Harness, what: str) -> None:
         if self.busy or self.agent.is_running:
@@ -131,9 +130,7 @@ class SessionActions:
 
     def _fork_allowed(self: Harness, entry_id: str | None, position: str) -> bool:
         event = BeforeForkEvent(entry_id, position)  # type: ignore[arg-type]
-        answer = call_hook(
-            self.hooks, "session_before_fork", failure="fork", event=event, session=self.view
-        )
+        answer = self.hooks.session_before_fork(event=event, session=self.view, failure="fork")
         if isinstance(answer, Cancel):
             self.warn(f"fork cancelled: {answer.reason}")
             return False

@@ -1,10 +1,8 @@
 """Calling hooks on the kernel's behalf: a failing plugin is named in one clear error.
 
-:func:`call_hook` runs a hook through pluggy (so ordering, ``firstresult`` and tracing are
-unchanged) and turns any exception into a :class:`TetherError` naming the plugin that raised.
 :func:`call_registration` calls a ``register_*`` hook one plugin at a time, so that a plugin
-that raises is named and only its registrations are dropped. :class:`SessionView` is the
-``session`` argument plugins receive outside a harness.
+that raises is named and only its registrations are dropped. Every other hook is called
+through the typed facade :class:`tether.core.hooks.Hooks`.
 """
 
 from __future__ import annotations
@@ -135,57 +133,6 @@ def call_registration(
     return failed
 
 
-def call_hook(hooks: Any, hook_name: str, *, failure: str, **kwargs: Any) -> Any:
-    """``hooks.call(hook_name, **kwargs)``; an exception becomes ``TetherError(failure + why)``.
-
-    ``failure`` says what did not happen, e.g. ``"compaction failed (session unchanged)"``.
-    """
-    try:
-        return hooks.call(hook_name, **kwargs)
-    except TetherError as exc:
-        raise TetherError(f"{failure}: {describe_failure(hooks.pm, hook_name, exc)}") from exc
-    except Exception as exc:  # a plugin can fail in any way; the user gets one line
-        raise TetherError(f"{failure}: {describe_failure(hooks.pm, hook_name, exc)}") from exc
-
-
-def notify_hook(hooks: Any, hook_name: str, warnings: list[str], **kwargs: Any) -> None:
-    """Call a notify hook after a change is on disk: failures become ``warnings``, not errors."""
-    try:
-        hooks.call(hook_name, **kwargs)
-    except Exception as exc:  # the change is already written; report, do not undo
-        warnings.append(describe_failure(hooks.pm, hook_name, exc))
-
-
-class SessionView:
-    """What plugins get as ``session`` from the kernel: the session plus ``hooks`` and ``model``.
-
-    Attribute reads fall through to the wrapped session (``file``, ``get_branch``…);
-    ``model`` is the session's current model record (``provider``, ``modelId``…) or ``None``.
-    """
-
-    def __init__(
-        self,
-        session: Any,
-        hooks: Any,
-        model: dict[str, Any] | None = None,
-        branch: list[dict[str, Any]] | None = None,
-    ) -> None:
-        self.session = session
-        self.hooks = hooks
-        self.pm = hooks.pm
-        self.model = model
-        self._branch = branch
-
-    def get_branch(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
-        """The session's branch; without arguments, the branch this view was made for."""
-        if self._branch is not None and not args and not kwargs:
-            return self._branch
-        return self.session.get_branch(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.session, name)
-
-
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 
 
@@ -219,31 +166,13 @@ def _copy_json(value: Any) -> Any:
     raise _NotJson
 
 
-def apply_context_hook(
-    hooks: Any, messages: list[dict[str, Any]], session: Any, *, failure: str
-) -> list[dict[str, Any]]:
-    """The messages after the ``context`` hook (on a deep copy); the same list if no plugin
-    implements it. A failing plugin is a :class:`TetherError` naming it."""
-    if not hooks.pm.hook.context.get_hookimpls():
-        return messages
-    from tether.hookspecs.events import ContextEvent
-
-    event = ContextEvent(copy_json(messages))
-    call_hook(hooks, "context", failure=failure, event=event, session=session)
-    return event.messages
-
-
 __all__ = [
     "Registration",
-    "SessionView",
-    "apply_context_hook",
-    "call_hook",
     "call_implementation",
     "call_registration",
     "copy_json",
     "describe_failure",
     "implementations",
-    "notify_hook",
     "plugin_that_raised",
     "warn",
 ]

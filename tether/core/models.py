@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tether.core.hook_calls import call_registration
+from tether.core.hooks import Hooks
 from tether.core.numbers import drop_non_finite, warn_once
 from tether.core.paths import read_json_file, tether_home
 from tether.core.providers import (
@@ -199,7 +199,7 @@ class ProviderRegistry:
         registration of an api wins: a third-party plugin overrides a built-in adapter."""
         if self._apis is None:
             staging = _ProviderRegistration()
-            call_registration(self.pm, "register_providers", staging)
+            Hooks(self.pm).register_providers(staging)
             self._apis = staging.found
         return self._apis
 
@@ -209,7 +209,7 @@ class ProviderRegistry:
         (``register_provider_defaults``)."""
         if self._defaults is None:
             staging = _DefaultsRegistration()
-            call_registration(self.pm, "register_provider_defaults", staging, order="registration")
+            Hooks(self.pm).register_provider_defaults(staging)
             self._defaults = staging.found
         return self._defaults
 
@@ -324,7 +324,7 @@ class ProviderRegistry:
     def client(self, purpose: str) -> Any:
         """The ``httpx.Client`` for ``purpose`` from the ``http_client`` hook (cached)."""
         if purpose not in self._clients:
-            self._clients[purpose] = self.pm.hook.http_client(purpose=purpose)
+            self._clients[purpose] = Hooks(self.pm).http_client(purpose)
         return self._clients[purpose]
 
     def _options(self, model: Model, options: StreamOptions | None) -> StreamOptions:

@@ -34,6 +34,13 @@ def trace_failure(pm: Any, hook_name: str, plugin: str, exc: BaseException) -> N
         _write(stream, f"{hook_name} raised {exc!r} in plugin '{plugin}'")
 
 
+def trace_answer(pm: Any, hook_name: str, plugin: str | None) -> None:
+    """Write ``hook answered by x`` (or ``had no answer``) for a single-answer hook."""
+    stream = getattr(pm, "trace", None)
+    if stream is not None:
+        _write(stream, f"{hook_name} {f'answered by {plugin}' if plugin else 'had no answer'}")
+
+
 def _recording(impl: Any, answered: list[str]) -> Any:
     """A copy of a hook implementation that notes its plugin's name when it answers."""
     function = impl.function
@@ -85,4 +92,4 @@ def enable_tracing(pm: Any, stream: TextIO) -> None:
     pm._inner_hookexec = traced
 
 
-__all__ = ["PREFIX", "enable_tracing", "trace_call", "trace_failure"]
+__all__ = ["PREFIX", "enable_tracing", "trace_answer", "trace_call", "trace_failure"]

@@ -22,14 +22,14 @@ from tether.core import session_fork
 from tether.core.errors import SessionFileError, TetherError
 from tether.core.jsonl_index import EntryTable
 from tether.core.paths import default_session_dir, session_file_name
-from tether.core.session_view import CURRENT, LEAF_MARKER, SessionView, bulk, is_current
+from tether.core.session_view import CURRENT, LEAF_MARKER, SessionReader, bulk, is_current
 from tether.core.store import JsonlStore, LoadedSession, SessionStore
 
 if TYPE_CHECKING:
     from tether.core.context_summary import ContextSummary
 
 
-class Session(SessionView):
+class Session(SessionReader):
     """One session: header + entries (a tree), a leaf, persisted through a store."""
 
     def __init__(

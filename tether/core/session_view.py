@@ -1,9 +1,10 @@
 """Reading a session: entries, the tree, branches, labels, the name and the context.
 
-:class:`SessionView` is the read-only half of :class:`tether.core.session.Session` (what plugins
-get when they only need to look): every method works from the entry table's columns and parses
-only the entries it returns. Walks from a leaf to the root are linear and stop at ``parentId``
-cycles; :meth:`SessionView.build_context` parses only what can change the context.
+:class:`SessionReader` is the read-only half of :class:`tether.core.session.Session` (its base
+class; hooks get a :class:`tether.core.plugin_session.PluginSession`): every method works
+from the entry table's columns and parses only the entries it returns. Walks from a leaf to
+the root are linear and stop at ``parentId`` cycles; :meth:`SessionReader.build_context`
+parses only what can change the context.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def bulk() -> Iterator[None]:
             gc.enable()
 
 
-class SessionView:
-    """Read access to a session's header and entry tree."""
+class SessionReader:
+    """The read-only base of ``Session``: its header and entry tree."""
 
     _table: EntryTable
     _header: dict[str, Any]

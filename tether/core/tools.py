@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from tether.core.abort import AbortSignal
-from tether.core.hook_calls import call_registration
+from tether.core.hooks import Hooks
 
 if TYPE_CHECKING:
     import pluggy
@@ -85,7 +85,7 @@ def collect_tools(
     ``origins``, when given, is filled with ``tool name -> plugin name``.
     """
     staging = _ToolRegistration()
-    call_registration(pm, "register_tools", staging, order="registration")
+    Hooks(pm).register_tools(staging)
     if origins is not None:
         origins.update(staging.origins)
     return staging.tools

@@ -9,7 +9,20 @@ any subset of the arguments. Specifications live in one module per area:
 - :mod:`tether.hookspecs.session` — session lifecycle, compaction and tree navigation, storage
 - :mod:`tether.hookspecs.memory` — compaction strategy, summarizers, token counting
 
-The event objects passed to hooks are defined in :mod:`tether.hookspecs.events`.
+The event objects passed to hooks are defined in :mod:`tether.hookspecs.events`; every hook
+that takes a ``session`` gets a :class:`tether.hookspecs.session_protocol.HookSession` (read
+side, and an act side that raises ``tether.NoAgentError`` where no agent runs). A plugin
+imports all of them from ``tether`` (``from tether import hookimpl, Block, HookSession``).
+
+Failures: whatever a hook does wrong — raise, return a value of the wrong type — is an error
+naming the plugin and the hook (see each hook for what happens then). While an agent runs,
+a third-party implementation can be interrupted: Ctrl-C ends the hook call and aborts the
+turn (a second Ctrl-C exits; the session file stays whole). An optional time limit per call,
+``{"plugins": {"hookTimeoutMs": 5000}}`` in ``settings.json`` (off by default), applies to
+third-party implementations while an agent runs; a call past it fails like a raise, naming
+the plugin.
+A plugin's own settings live under its name: ``{"plugins": {"<name>": {...}}}``, read with
+``session.plugin_settings("<name>")``.
 """
 
 from __future__ import annotations

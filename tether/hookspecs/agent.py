@@ -16,15 +16,17 @@ from tether.hookspecs.events import (
     RetryDecision,
     ToolResultEvent,
 )
+from tether.hookspecs.session_protocol import HookSession
 
 
 @hookspec
-def input(event: InputEvent, session: Any) -> None:  # noqa: A001 - pi's event name
+def input(event: InputEvent, session: HookSession) -> None:  # noqa: A001 - pi's event name
     """Transform or handle user text before anything else sees it (pi's ``input``).
 
     When: for every prompt typed in chat, given to ``tether run`` or sent by a plugin, before
     ``before_agent_start``. Arguments: ``event`` — mutable :class:`InputEvent`; ``session`` — the
-    harness's read-only session view. Return: nothing; edit ``event.text``/``event.images`` or
+    :class:`tether.HookSession`. Return: nothing (another value is an error naming the
+    plugin); edit ``event.text``/``event.images`` or
     set ``event.handled = True`` to stop the prompt (nothing is sent or stored).
     Ordering: chain — every implementation runs, in plugin order, each sees earlier edits.
 
@@ -37,7 +39,7 @@ def input(event: InputEvent, session: Any) -> None:  # noqa: A001 - pi's event n
 
 
 @hookspec
-def before_agent_start(event: BeforeAgentStartEvent, session: Any) -> list[Message] | None:
+def before_agent_start(event: BeforeAgentStartEvent, session: HookSession) -> list[Message] | None:
     """Adjust the system prompt and inject messages before a run (pi's ``before_agent_start``).
 
     When: once per user prompt, after ``input``, before the user message is stored.
@@ -58,7 +60,7 @@ def before_agent_start(event: BeforeAgentStartEvent, session: Any) -> list[Messa
 
 
 @hookspec
-def context(event: ContextEvent, session: Any) -> None:
+def context(event: ContextEvent, session: HookSession) -> None:
     """Edit the messages about to be sent to the model (pi's ``context``).
 
     When: before every model call of a run, on a deep copy of the agent messages (the
@@ -74,14 +76,17 @@ def context(event: ContextEvent, session: Any) -> None:
 
 
 @hookspec(firstresult=True)
-def before_tool_call(event: BeforeToolCallEvent, session: Any) -> Block | None:
+def before_tool_call(event: BeforeToolCallEvent, session: HookSession) -> Block | None:
     """Inspect, patch or refuse a tool call (pi's ``tool_call``).
 
     When: after the model asked for a tool and its arguments were validated, before it runs.
     Arguments: ``event.tool_name``, ``event.tool_call_id``, ``event.input`` (may be patched in
     place); ``session``. Return: :class:`Block` with a reason to refuse — the reason is the
     error tool result the model sees — or ``None`` to allow. Ordering: firstresult, third-party
-    plugins before built-ins; the first ``Block`` wins.
+    plugins before built-ins; the first ``Block`` wins. Failure: an implementation that raises,
+    returns anything else (a string, ``True``…) or passes ``plugins.hookTimeoutMs`` *blocks*
+    the call — a broken guard never lets a call through — and one warning line names the
+    plugin and the hook; the model reads ``blocked: plugin 'x' failed in before_tool_call: …``.
 
     Example::
 
@@ -93,13 +98,15 @@ def before_tool_call(event: BeforeToolCallEvent, session: Any) -> Block | None:
 
 
 @hookspec
-def tool_result(event: ToolResultEvent, session: Any) -> None:
+def tool_result(event: ToolResultEvent, session: HookSession) -> None:
     """Patch a tool's result before it is stored and sent (pi's ``tool_result``).
 
     When: after a tool executed (successfully or by raising); not for calls that were
     blocked, named an unknown tool or failed argument validation. Arguments: ``event`` with
     ``content``, ``details``, ``is_error`` (editable), ``tool_name``, ``input``; ``session``.
-    Return: nothing. Ordering: chain, plugin order.
+    Return: nothing. Ordering: chain, plugin order. Failure: an implementation that raises,
+    returns a value or passes ``plugins.hookTimeoutMs`` is *skipped* — one warning line names
+    the plugin and the hook, the result stays as the tool and the earlier plugins left it.
 
     Example::
 
@@ -111,7 +118,7 @@ def tool_result(event: ToolResultEvent, session: Any) -> None:
 
 
 @hookspec
-def agent_event(event: AgentEvent, session: Any) -> None:
+def agent_event(event: AgentEvent, session: HookSession) -> None:
     """Observe the agent's lifecycle: runs, turns, messages, tool executions, compactions.
 
     When: as each event happens, synchronously in the agent's thread. Arguments: ``event.type``

@@ -14,17 +14,19 @@ from tether.hookspecs.events import (
     SummarizeRequest,
     Summary,
 )
+from tether.hookspecs.session_protocol import HookSession
 
 
 @hookspec(firstresult=True)
 def prepare_compaction(
-    path: list[Entry], settings: CompactionSettings, session: Any
+    path: list[Entry], settings: CompactionSettings, session: HookSession
 ) -> CompactionPreparation | NothingToCompact | None:
     """Decide what a compaction summarizes and where the verbatim part starts.
 
     When: for ``tether session prepare``/``compact``, ``/compact`` and automatic compaction.
     Arguments: ``path`` — the active branch, root first (raw entries); ``settings`` —
-    reserve and keep budgets; ``session`` — the session view (for token counting and hooks).
+    reserve and keep budgets; ``session`` — the :class:`tether.HookSession`
+    (``session.count_tokens(messages)`` counts with the chosen counter).
     Return: a :class:`CompactionPreparation`, :class:`NothingToCompact` with a reason, or
     ``None`` to defer to the next strategy. Ordering: firstresult; the built-in (pi 0.73's cut
     point algorithm) is ``trylast``, so an installed strategy replaces it.

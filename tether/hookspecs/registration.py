@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookspec
 
+if TYPE_CHECKING:  # the types plugins get from ``tether``
+    from tether.core.prompt import PromptOptions, Section
+    from tether.core.providers import Provider
+    from tether.core.tools import FunctionTool
+
 
 @hookspec
-def register_tools(register: Callable[[Any], None]) -> None:
+def register_tools(register: Callable[[FunctionTool | Any], None]) -> None:
     """Contribute tools the model may call.
 
     When: once per agent set-up (``tether chat``/``run``, ``tether prompt``), after all plugins
-    are loaded. Arguments: ``register(tool)`` — call it once per tool; ``tool`` is any object
-    with ``name``, ``description``, ``parameters`` (JSON schema dict), optional
-    ``prompt_snippet``/``prompt_guidelines`` and ``execute(tool_call_id, args, context)``
-    returning a :class:`tether.core.tools.ToolResult` (see ``tether.core.tools.Tool``).
+    are loaded. Arguments: ``register(tool)`` — call it once per tool. The usual tool is a
+    :class:`tether.FunctionTool` (``name``, ``description``, ``parameters`` — a JSON schema
+    dict —, ``run(tool_call_id, args, ctx)`` returning a :class:`tether.ToolResult`; optional
+    ``label``, ``prompt_snippet``, ``prompt_guidelines``, ``execution_mode``); any object with
+    those attributes and an ``execute(tool_call_id, args, ctx)`` method works too. ``ctx`` is a
+    :class:`tether.ToolContext` (``cwd``, ``signal``, ``on_update``, ``settings``).
     Return: nothing (collect hook). Ordering: every implementation runs; a later registration
     with the same name replaces an earlier one, and third-party plugins run after the
     built-ins, so a plugin can replace ``read``, ``bash`` and so on. If it raises, a warning
@@ -26,21 +33,35 @@ def register_tools(register: Callable[[Any], None]) -> None:
 
         @hookimpl
         def register_tools(register):
-            register(Tool(name="hello", description="Say hi", parameters={...}, execute=run))
+            def run(tool_call_id, args, ctx):
+                return ToolResult.text(f"Hello, {args['name']}!")
+
+            register(
+                FunctionTool(
+                    name="hello",
+                    description="Say hello to someone",
+                    parameters={
+                        "type": "object",
+                        "properties": {"name": {"type": "string"}},
+                        "required": ["name"],
+                    },
+                    run=run,
+                )
+            )
     """
 
 
 @hookspec
-def register_providers(register: Callable[[Any], None]) -> None:
+def register_providers(register: Callable[[Provider], None]) -> None:
     """Contribute LLM API adapters.
 
     When: the first time a model is resolved in a process. Arguments: ``register(provider)``,
     where ``provider`` has an ``api`` name (e.g. ``"openai-completions"``,
     ``"anthropic-messages"``, ``"faux"``) and ``stream(model, context, options)`` /
-    ``complete(...)`` methods (see ``tether.core.providers``). ``models.json`` entries pick an
-    adapter by its ``api``. Return: nothing. Ordering: all run; last registration of an ``api``
-    wins (third-party after built-ins). If it raises, a warning names the plugin and the hook,
-    and none of this plugin's adapters are used.
+    ``complete(...)`` methods (the :class:`tether.Provider` protocol). ``models.json``
+    entries pick an adapter by its ``api``. Return: nothing. Ordering: all run; the last
+    registration of an ``api`` wins (third-party after built-ins). If it raises, a warning
+    names the plugin and the hook, and none of this plugin's adapters are used.
 
     Example::
 
@@ -103,16 +124,16 @@ def register_commands(app: Any) -> None:
 
 
 @hookspec
-def system_prompt_sections(options: Any) -> list[Any] | Any | None:
+def system_prompt_sections(options: PromptOptions) -> list[Section] | Section | None:
     """Contribute sections of the system prompt.
 
     When: before every agent run (the prompt is rebuilt each run) and by ``tether prompt``.
-    Arguments: ``options`` — a ``tether.core.prompt.PromptOptions`` (cwd, home, active tools
-    with their snippets and guidelines, custom prompt, appended prompt, now, ``extra`` — a dict
-    free for plugins — and ``warnings``, a list to append problems to). The built-in
+    Arguments: ``options`` — a :class:`tether.PromptOptions` (cwd, home, active tools with
+    their snippets and guidelines, custom prompt, appended prompt, now, ``extra`` — a dict free
+    for plugins — and ``warnings``, a list to append problems to). The built-in
     ``prompt_sections`` plugin loads the project context files and skills itself and keeps them
     in ``options.extra["context_files"]`` / ``["skills"]``.
-    Return: one ``tether.core.prompt.Section`` (``name``, ``order``, ``text``) or a list of them,
+    Return: one :class:`tether.Section` (``name``, ``order``, ``text``) or a list of them,
     or ``None``. Sections are joined in ascending ``order``; ties keep plugin call order.
     ``tether prompt --explain`` shows which plugin wrote each section. Ordering: all run.
 

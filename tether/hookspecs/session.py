@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tether.hookspecs import hookspec
 from tether.hookspecs.events import (
@@ -15,15 +15,20 @@ from tether.hookspecs.events import (
     CustomCompaction,
     TreeEvent,
 )
+from tether.hookspecs.session_protocol import HookSession
+
+if TYPE_CHECKING:  # the types plugins get from ``tether``
+    from tether.core.settings import Settings
+    from tether.core.store_types import SessionStore
 
 
 @hookspec
-def session_start(session: Any, reason: str) -> None:
+def session_start(session: HookSession, reason: str) -> None:
     """A session became active.
 
     When: after a session is opened or created for an agent (``reason`` is ``"startup"``,
-    ``"new"``, ``"resume"`` or ``"fork"``). Arguments: ``session`` — the session view;
-    ``reason``. Return: ignored. Ordering: notify, all run.
+    ``"new"``, ``"resume"`` or ``"fork"``). Arguments: ``session`` — the
+    :class:`tether.HookSession`; ``reason``. Return: ignored. Ordering: notify, all run.
 
     Example::
 
@@ -34,7 +39,7 @@ def session_start(session: Any, reason: str) -> None:
 
 
 @hookspec
-def session_shutdown(session: Any, reason: str) -> None:
+def session_shutdown(session: HookSession, reason: str) -> None:
     """A session is being left (``reason``: ``"quit"``, ``"new"``, ``"resume"``, ``"fork"``).
 
     When: before the harness switches away from or closes a session. Arguments: ``session``,
@@ -50,7 +55,7 @@ def session_shutdown(session: Any, reason: str) -> None:
 
 @hookspec(firstresult=True)
 def session_before_compact(
-    event: BeforeCompactEvent, session: Any
+    event: BeforeCompactEvent, session: HookSession
 ) -> Cancel | CustomCompaction | None:
     """Cancel a compaction or supply it yourself (pi's ``session_before_compact``).
 
@@ -72,7 +77,7 @@ def session_before_compact(
 
 
 @hookspec
-def session_compact(event: CompactEvent, session: Any) -> None:
+def session_compact(event: CompactEvent, session: HookSession) -> None:
     """A compaction entry was written (``event.entry``; ``event.from_hook`` if a plugin made it).
 
     When: right after the entry is durably appended, before the context is rebuilt.
@@ -88,7 +93,7 @@ def session_compact(event: CompactEvent, session: Any) -> None:
 
 @hookspec(firstresult=True)
 def session_before_tree(
-    event: BeforeTreeEvent, session: Any
+    event: BeforeTreeEvent, session: HookSession
 ) -> Cancel | CustomBranchSummary | None:
     """Cancel a tree navigation or supply the branch summary (pi's ``session_before_tree``).
 
@@ -108,7 +113,7 @@ def session_before_tree(
 
 
 @hookspec
-def session_tree(event: TreeEvent, session: Any) -> None:
+def session_tree(event: TreeEvent, session: HookSession) -> None:
     """The leaf moved (``event.new_leaf_id``), possibly with a branch summary entry.
 
     When: after navigation and any summary entry are persisted. Arguments: ``event``,
@@ -123,7 +128,7 @@ def session_tree(event: TreeEvent, session: Any) -> None:
 
 
 @hookspec(firstresult=True)
-def session_before_fork(event: BeforeForkEvent, session: Any) -> Cancel | None:
+def session_before_fork(event: BeforeForkEvent, session: HookSession) -> Cancel | None:
     """Cancel a fork or clone.
 
     When: before ``/fork`` (``position="before"`` a user message) or ``/clone`` / ``tether session
@@ -139,12 +144,12 @@ def session_before_fork(event: BeforeForkEvent, session: Any) -> Cancel | None:
 
 
 @hookspec(firstresult=True)
-def open_store(uri: str, settings: Any) -> Any | None:
+def open_store(uri: str, settings: Settings) -> SessionStore | None:
     """Open the storage backend for a session.
 
     When: whenever a session is opened or created. Arguments: ``uri`` — a file path or a
-    backend URI (``sqlite:///…``); ``settings`` — the resolved ``tether.core.settings.Settings``.
-    Return: an object implementing ``tether.core.store.SessionStore`` for URIs this plugin
+    backend URI (``sqlite:///…``); ``settings`` — the resolved :class:`tether.Settings`.
+    Return: an object implementing :class:`tether.SessionStore` for URIs this plugin
     handles, else ``None``. Ordering: firstresult; the built-in JSONL store is ``trylast`` and
     answers for plain paths.
 

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.hookspecs import hookimpl
-from tether.hookspecs.events import SummarizeRequest, Summary
+from tether import SummarizeRequest, Summary, hookimpl
 
 NAME = "cheap-summarizer"
 SETTINGS_SECTION = "cheapSummarizer"
@@ -49,17 +48,15 @@ def summarize(request: SummarizeRequest) -> Summary | None:
     spec = configured_model(request)
     if spec is None:
         return None
-    from tether.builtin_plugins.llm_summarizer import LlmSummarizer
-
     registry, owned = request.registry, False
     if registry is None:  # called outside a tether session: build our own
-        from tether.core.models import ProviderRegistry
-        from tether.core.plugins import create_plugin_manager
+        from tether import ProviderRegistry, create_plugin_manager
 
         registry, owned = ProviderRegistry(create_plugin_manager()), True
     try:
         model, _adapter = registry.resolve(spec)
-        summarizer = LlmSummarizer(registry, model)
+        # the built-in LLM summarizer, reached through the plugin manager (not imported)
+        summarizer = registry.pm.get_plugin("llm_summarizer").LlmSummarizer(registry, model)
         text = summarizer.summarize(request)
     finally:
         if owned:

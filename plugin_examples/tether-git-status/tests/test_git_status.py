@@ -82,7 +82,7 @@ def test_status_in_session_file_and_request_body(server, home, repo):
 
 
 def test_display_setting(server, home, repo):
-    write_home(home, server, settings={"gitStatus": {"display": True, "maxFiles": 1}})
+    write_home(home, server, settings={"plugins": {"git_status": {"display": True, "maxFiles": 1}}})
     server.text("ok")
     with open_harness(plugin_manager(("git_status", plugin)), repo, home, MODEL) as harness:
         harness.prompt("hi")

@@ -5,9 +5,10 @@ directory) for the current branch and the changed files and returns one custom m
 (``customType`` ``"git-status"``). tether stores it as a ``custom_message`` entry and sends it
 to the model with the prompt. Outside a git repository (or without git) it does nothing.
 
-Settings (``.tether/settings.json`` or ``~/.tether/settings.json``)::
+Settings (``.tether/settings.json`` or ``~/.tether/settings.json``), read with
+``session.plugin_settings("git_status")`` — the plugin's entry-point name::
 
-    {"gitStatus": {"display": false, "maxFiles": 50}}
+    {"plugins": {"git_status": {"display": false, "maxFiles": 50}}}
 
 ``display`` — whether a UI shows the message (it is always sent to the model); ``maxFiles`` —
 how many changed files are listed (the rest are counted).
@@ -18,10 +19,10 @@ from __future__ import annotations
 import subprocess
 from typing import Any
 
-from tether.hookspecs import hookimpl
+from tether import BeforeAgentStartEvent, HookSession, hookimpl
 
 CUSTOM_TYPE = "git-status"
-SETTINGS_SECTION = "gitStatus"
+PLUGIN_NAME = "git_status"
 DEFAULT_MAX_FILES = 50
 GIT_TIMEOUT = 5.0
 
@@ -69,21 +70,15 @@ def format_status(status: dict[str, Any], max_files: int = DEFAULT_MAX_FILES) ->
     return "\n".join(lines)
 
 
-def plugin_settings(session: Any) -> dict[str, Any]:
-    """This plugin's settings section (``{}`` when absent or outside a harness)."""
-    settings = getattr(session, "settings", None)
-    extra = getattr(settings, "extra", None)
-    return extra(SETTINGS_SECTION) if callable(extra) else {}
-
-
 @hookimpl
-def before_agent_start(event: Any, session: Any) -> list[dict[str, Any]] | None:
+def before_agent_start(
+    event: BeforeAgentStartEvent, session: HookSession
+) -> list[dict[str, Any]] | None:
     """Inject the git status as a custom message (skipped outside a git repository)."""
-    cwd = getattr(session, "cwd", None) or "."
-    status = read_git_status(cwd)
+    status = read_git_status(session.cwd)
     if status is None:
         return None
-    config = plugin_settings(session)
+    config = session.plugin_settings(PLUGIN_NAME)
     max_files = int(config.get("maxFiles", DEFAULT_MAX_FILES))
     return [
         {

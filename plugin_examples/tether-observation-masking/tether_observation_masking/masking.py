@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
+from tether import CompactionPreparation, CompactionSettings, NothingToCompact
 
 STRATEGY = "observation-masking"
 FIRST_LINE_CHARS = 100

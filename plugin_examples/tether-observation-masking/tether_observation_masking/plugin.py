@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.hookspecs import hookimpl
-from tether.hookspecs.events import (
+from tether import (
     CompactionPreparation,
     CompactionSettings,
     ContextEvent,
     NothingToCompact,
+    hookimpl,
 )
 from tether_observation_masking.masking import (
     STRATEGY,
@@ -45,7 +45,7 @@ def _counter(session: Any) -> Count:
 
 
 def _context_tokens(branch: list[dict[str, Any]], count: Count) -> int:
-    from tether.core.context import build_context_from_path
+    from tether import build_context_from_path
 
     messages = build_context_from_path(branch).messages
     return sum(count(messages)) if messages else 0

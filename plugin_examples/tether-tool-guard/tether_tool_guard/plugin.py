@@ -9,13 +9,14 @@ choose another way. Rules:
 - ``write`` / ``edit``: the ``path`` must resolve inside the project (the session's working
   directory) or inside one of ``allowedWriteDirs``.
 
-Settings (``.tether/settings.json`` or ``~/.tether/settings.json``)::
+Settings (``.tether/settings.json`` or ``~/.tether/settings.json``), read with
+``session.plugin_settings("tool_guard")`` — the plugin's entry-point name::
 
-    {"toolGuard": {
+    {"plugins": {"tool_guard": {
         "blockedCommands": ["\\\\bsudo\\\\b"],   # added to the defaults
         "replaceDefaults": false,              # true: only your patterns
         "allowedWriteDirs": ["/tmp/scratch"],  # writes allowed here too
-        "writeTools": ["write", "edit"]}}
+        "writeTools": ["write", "edit"]}}}
 """
 
 from __future__ import annotations
@@ -26,10 +27,9 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from tether.hookspecs import hookimpl
-from tether.hookspecs.events import Block
+from tether import BeforeToolCallEvent, Block, HookSession, hookimpl
 
-SETTINGS_SECTION = "toolGuard"
+PLUGIN_NAME = "tool_guard"
 
 #: (pattern, what it is) — matched with ``re.search`` against the whole command. Recursive
 #: deletes of ``/`` or the home directory are found by :func:`deletes_root_or_home` instead.
@@ -46,7 +46,7 @@ DEFAULT_WRITE_TOOLS = ("write", "edit")
 
 @dataclass
 class Rules:
-    """The guard's rules, from the settings section ``toolGuard``."""
+    """The guard's rules, from the settings section ``plugins.tool_guard``."""
 
     commands: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
     check_rm: bool = True
@@ -65,12 +65,6 @@ class Rules:
             allowed_write_dirs=[str(d) for d in config.get("allowedWriteDirs", [])],
             write_tools=tuple(config.get("writeTools", DEFAULT_WRITE_TOOLS)),
         )
-
-
-def plugin_settings(session: Any) -> dict[str, Any]:
-    settings = getattr(session, "settings", None)
-    extra = getattr(settings, "extra", None)
-    return extra(SETTINGS_SECTION) if callable(extra) else {}
 
 
 def deletes_root_or_home(command: str) -> bool:
@@ -125,14 +119,13 @@ def check_write(path: str, cwd: str, rules: Rules) -> str | None:
 
 
 @hookimpl
-def before_tool_call(event: Any, session: Any) -> Block | None:
+def before_tool_call(event: BeforeToolCallEvent, session: HookSession) -> Block | None:
     """Block bash commands and writes that break the rules; the reason reaches the model."""
-    rules = Rules.from_settings(plugin_settings(session))
+    rules = Rules.from_settings(session.plugin_settings(PLUGIN_NAME))
     if event.tool_name == "bash":
         reason = check_command(str(event.input.get("command", "")), rules)
         return Block(reason) if reason else None
     if event.tool_name in rules.write_tools and isinstance(event.input.get("path"), str):
-        cwd = getattr(session, "cwd", None) or os.getcwd()
-        reason = check_write(event.input["path"], cwd, rules)
+        reason = check_write(event.input["path"], session.cwd, rules)
         return Block(reason) if reason else None
     return None

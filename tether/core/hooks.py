@@ -6,15 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tether.core.plugins import PluginManager
-    from tether.hookspecs.events import (
-        CompactionPreparation,
-        CompactionSettings,
-        Entry,
-        Message,
-        NothingToCompact,
-        SummarizeRequest,
-        Summary,
-    )
 
 
 class Hooks:
@@ -23,22 +14,6 @@ class Hooks:
     def __init__(self, pm: PluginManager) -> None:
         self.pm = pm
         self._hook = pm.hook
-
-    def count_tokens(
-        self, messages: list[Message], model: dict[str, Any] | None = None
-    ) -> list[int]:
-        result = self._hook.count_tokens(messages=messages, model=model)
-        if result is None:
-            raise RuntimeError("no plugin answered count_tokens (is 'token_estimate' disabled?)")
-        return list(result)
-
-    def prepare_compaction(
-        self, path: list[Entry], settings: CompactionSettings, session: Any = None
-    ) -> CompactionPreparation | NothingToCompact | None:
-        return self._hook.prepare_compaction(path=path, settings=settings, session=session)
-
-    def summarize(self, request: SummarizeRequest) -> Summary | None:
-        return self._hook.summarize(request=request)
 
     def open_store(self, uri: str, settings: Any = None) -> Any:
         return self._hook.open_store(uri=uri, settings=settings)

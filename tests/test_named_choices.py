@@ -183,3 +183,62 @@ def test_plugins_lists_what_is_registered_and_what_is_chosen(tmp_path: Path) -> 
     text = _tether(site, cwd, "plugins")
     assert "summarizer: claimer (plugin claimer; default-claim)" in text.stdout, text.stdout
     assert "counter: sevens (plugin counter; setting)" in text.stdout
+
+
+FAULTY_PLUGIN = """
+import tether
+
+def broken_count(messages, model):
+    raise ValueError("the tokenizer fell over")
+
+def short_count(messages, model):
+    return [1]
+
+def not_a_summary(request):
+    return "just a string"
+
+@tether.hookimpl
+def register_token_counters(register):
+    register("broken", broken_count)
+    register("short", short_count)
+
+@tether.hookimpl
+def register_summarizers(register):
+    register("stringly", not_a_summary)
+
+@tether.hookimpl
+def register_compaction_strategies(register):
+    register("half", lambda request: None)
+    raise RuntimeError("strategies plugin broke halfway")
+"""
+
+
+def test_a_failing_counter_summarizer_or_registration_names_its_plugin(tmp_path: Path) -> None:
+    site = _site(tmp_path, {"faulty": FAULTY_PLUGIN})
+    cwd = _project(tmp_path)
+    before = (cwd / "session.jsonl").read_bytes()
+
+    def error(*args: str) -> str:
+        done = _tether(site, cwd, *args)
+        assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+        (line,) = [ln for ln in done.stderr.splitlines() if ln.startswith("tether: error")]
+        return line
+
+    # blamed on the counter's plugin, not on the strategy that asked for the counts
+    line = error("session", "prepare", "session.jsonl", "--counter", "broken")
+    assert "plugin 'faulty' failed in counter 'broken'" in line and "fell over" in line
+    assert "compaction_strategy" not in line
+    line = error("session", "estimate", "session.jsonl", "--counter", "short")
+    assert "plugin 'faulty'" in line and "counter 'short' returned 1 counts" in line
+    line = error(*COMPACT, "--summarizer", "stringly")
+    assert "plugin 'faulty'" in line and "'stringly' returned str, not a Summary" in line
+    assert (cwd / "session.jsonl").read_bytes() == before
+
+    # a raise in register_compaction_strategies drops only that plugin's strategies
+    listed = _tether(site, cwd, "plugins", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert "'faulty' failed in register_compaction_strategies" in listed.stderr
+    strategies = json.loads(listed.stdout)["choices"]["strategy"]["registered"]
+    assert [s["name"] for s in strategies] == ["pi"]
+    counters = json.loads(listed.stdout)["choices"]["counter"]["registered"]
+    assert {"broken", "short"} <= {c["name"] for c in counters}

@@ -27,6 +27,11 @@ from tether.hookspecs.events import (
 Count = Callable[[list[Message]], list[int]]
 
 
+class ChoiceError(TetherError):
+    """A chosen implementation failed; the message already names its plugin (a strategy that
+    called a failing counter passes this on unchanged, so the counter's plugin is blamed)."""
+
+
 def setting_of(settings: Any, kind: str) -> str | None:
     """The setting naming ``kind``'s choice (``None``/``""``/``"auto"`` = not set).
 
@@ -44,12 +49,12 @@ def setting_of(settings: Any, kind: str) -> str | None:
     return None if value in (None, "", "auto") else str(value)
 
 
-def _failed(choice: Choice, exc: BaseException) -> TetherError:
+def _failed(choice: Choice, exc: BaseException) -> ChoiceError:
     text = str(exc).strip()
     detail = text.splitlines()[0] if text else type(exc).__name__
     if not isinstance(exc, TetherError) and detail != type(exc).__name__:
         detail = f"{type(exc).__name__}: {detail}"
-    return TetherError(
+    return ChoiceError(
         f"plugin '{choice.plugin}' failed in {choice.kind} '{choice.name}': {detail}"
     )
 
@@ -64,11 +69,13 @@ def token_counter(
     def count(messages: list[Message]) -> list[int]:
         try:
             counts = function(messages, model)
+        except ChoiceError:  # a nested choice (a counter in a strategy) failed
+            raise
         except Exception as exc:  # a plugin can fail in any way: one line naming it
             raise _failed(choice, exc) from exc
         if not isinstance(counts, list) or len(counts) != len(messages):
             got = f"{len(counts)} counts" if isinstance(counts, list) else type(counts).__name__
-            raise TetherError(
+            raise ChoiceError(
                 f"plugin '{choice.plugin}': counter '{choice.name}' returned {got} "
                 f"for {len(messages)} messages"
             )
@@ -91,6 +98,8 @@ def run_strategy(
     request = PrepareRequest(path=path, settings=settings, count=count, model=model)
     try:
         answer = choice.function(request)
+    except ChoiceError:  # a nested choice (a counter in a strategy) failed
+        raise
     except Exception as exc:  # a plugin can fail in any way: one line naming it
         raise _failed(choice, exc) from exc
     if isinstance(answer, CompactionPreparation):
@@ -98,7 +107,7 @@ def run_strategy(
         return answer
     if isinstance(answer, NothingToCompact):
         return answer
-    raise TetherError(
+    raise ChoiceError(
         f"plugin '{choice.plugin}': strategy '{choice.name}' returned "
         f"{type(answer).__name__}, not a CompactionPreparation or NothingToCompact"
     )
@@ -138,18 +147,20 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
     request.delegate = delegate
     try:
         answer = choice.function(request)
+    except ChoiceError:  # a nested choice (a counter in a strategy) failed
+        raise
     except Exception as exc:  # a plugin can fail in any way: one line naming it
         raise _failed(choice, exc) from exc
     if not isinstance(answer, Summary):
-        raise TetherError(
+        raise ChoiceError(
             f"plugin '{choice.plugin}': summarizer '{choice.name}' returned "
             f"{type(answer).__name__}, not a Summary"
         )
     if not answer.text.strip():
-        raise TetherError(
+        raise ChoiceError(
             f"plugin '{choice.plugin}': summarizer '{choice.name}' returned an empty summary"
         )
     return answer
 
 
-__all__ = ["Count", "run_strategy", "run_summarizer", "setting_of", "token_counter"]
+__all__ = ["ChoiceError", "Count", "run_strategy", "run_summarizer", "setting_of", "token_counter"]

@@ -161,7 +161,7 @@ class CompactEvent:
 
 @dataclass
 class SummarizeRequest:
-    """Input of the ``summarize`` hook.
+    """Input of a summarizer (see ``register_summarizers``).
 
     ``kind`` is ``compaction`` (history before the cut, folded into ``previous_summary`` when
     given), ``turn_prefix`` (the early part of a turn that was split) or ``branch`` (an abandoned
@@ -217,7 +217,7 @@ class PrepareRequest:
 
 @dataclass
 class Summary:
-    """Output of the ``summarize`` hook; ``summarizer`` names who wrote it."""
+    """Output of a summarizer; ``summarizer`` names who wrote it."""
 
     text: str
     summarizer: str

@@ -48,7 +48,8 @@ USAGE = {
 
 
 class ScriptedSummarizer:
-    """A ``summarize`` plugin answering pi's oracle texts; records every request."""
+    """A summarizer plugin (``scripted``, claiming the default) answering pi's oracle texts;
+    records every request."""
 
     def __init__(self, *, fail: Exception | None = None, texts: dict[str, str] | None = None):
         self.requests: list[SummarizeRequest] = []
@@ -56,6 +57,9 @@ class ScriptedSummarizer:
         self.texts = texts or CANNED
 
     @hookimpl
+    def register_summarizers(self, register: Any) -> None:
+        register("scripted", self.summarize, default=True)
+
     def summarize(self, request: SummarizeRequest) -> Summary:
         self.requests.append(request)
         if self.fail is not None:

@@ -70,6 +70,7 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "CustomBranchSummary",
         "CompactionPreparation",
         "NothingToCompact",
+        "PrepareRequest",
         "SummarizeRequest",
         "Summary",
         "RetryDecision",

@@ -265,6 +265,9 @@ def test_abort_while_summarizing_cancels_the_navigation(tmp_path: Path) -> None:
 
     class Aborting:
         @hookimpl
+        def register_summarizers(self, register):
+            register("aborting", self.summarize, default=True)
+
         def summarize(self, request):
             request.signal.abort()
             raise RuntimeError("request aborted")

@@ -183,7 +183,10 @@ def test_custom_compaction_is_written_verbatim(tmp_path: Path) -> None:
     assert outcome.summarizer == "plugin"
 
 
-@pytest.mark.parametrize("where", ["summarize", "session_before_compact", "prepare_compaction"])
+REGISTER = {"summarizer": "register_summarizers", "strategy": "register_compaction_strategies"}
+
+
+@pytest.mark.parametrize("where", ["summarizer", "session_before_compact", "strategy"])
 def test_failing_plugin_leaves_file_untouched_and_is_named(tmp_path: Path, where: str) -> None:
     file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
     before = file.read_bytes()
@@ -191,11 +194,17 @@ def test_failing_plugin_leaves_file_untouched_and_is_named(tmp_path: Path, where
     class Broken:
         pass
 
-    def boom(**_kwargs):
+    def boom(*_args, **_kwargs):
         raise RuntimeError("the disk of the summarizer is on fire")
 
+    def register_boom(register):
+        register("boom", boom, default=True)
+
     broken = Broken()
-    setattr(broken, where, hookimpl(boom))
+    if where in REGISTER:  # a named summarizer or strategy claiming the default
+        setattr(broken, REGISTER[where], hookimpl(register_boom))
+    else:
+        setattr(broken, where, hookimpl(boom))
     with pytest.raises(TetherError) as caught:
         compact(
             Session.open(file),
@@ -311,6 +320,9 @@ class AbortingSummarizer:
     """Stands for Ctrl-C / Escape while the model call runs: the signal fires, the call fails."""
 
     @hookimpl
+    def register_summarizers(self, register):
+        register("aborting", self.summarize, default=True)
+
     def summarize(self, request):
         request.signal.abort()
         raise RuntimeError("request aborted")

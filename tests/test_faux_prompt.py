@@ -43,7 +43,7 @@ def test_faux_run_with_git_status_installed_echoes_the_prompt(tmp_path: Path) ->
     _git(repo, "init", "-q", "-b", "master")
     env = {"HOME": str(home), "TETHER_LOAD_PLUGINS": None, "TETHER_DISABLE_PLUGINS": None}
     listed = run_tether("plugins", "--json", cwd=repo, env=env)
-    names = {row["name"]: row["status"] for row in json.loads(listed.stdout)}
+    names = {row["name"]: row["status"] for row in json.loads(listed.stdout)["plugins"]}
     assert names.get("git_status") == "loaded", "the tether-git-status example must be installed"
 
     done = run_tether("run", "--no-session", "--provider", "faux", "hi", cwd=repo, env=env)

@@ -150,7 +150,7 @@ def test_a_wrong_answer_of_before_agent_start_names_the_plugin(openai_server, tm
 
 
 def _compact(
-    tmp_path: Path, source: str, *extra: str
+    tmp_path: Path, source: str, *extra: str, settings: dict | None = None
 ) -> tuple[subprocess.CompletedProcess[str], bytes, Path]:
     file = tmp_path / "s.jsonl"
     shutil.copyfile(GEN / "g03-linear-tools.jsonl", file)
@@ -158,6 +158,8 @@ def _compact(
     site = _install(tmp_path, source)
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
+    if settings is not None:
+        (home / "settings.json").write_text(json.dumps(settings))
     done = run_tether(
         "session",
         "compact",
@@ -176,39 +178,53 @@ def _compact(
 WRONG_STRATEGY = """
 from tether import hookimpl
 
-@hookimpl(tryfirst=True)
-def prepare_compaction(path, settings, session):
-    return "cut here"
+@hookimpl
+def register_compaction_strategies(register):
+    register("fault", lambda request: "cut here")
 """
 
 WRONG_SUMMARY = """
 from tether import hookimpl
 
-@hookimpl(tryfirst=True)
-def summarize(request):
-    return "a summary as a plain string"
+@hookimpl
+def register_summarizers(register):
+    register("fault", lambda request: "a summary as a plain string")
 """
 
 RAISING_COUNTER = """
 from tether import hookimpl
 
-@hookimpl(tryfirst=True)
-def count_tokens(messages, model):
+def count(messages, model):
     raise ValueError("tokenizer file missing")
+
+@hookimpl
+def register_token_counters(register):
+    register("fault", count)
 """
 
 
 @pytest.mark.parametrize(
-    ("source", "expected"),
+    ("source", "flags", "expected"),
     [
-        (WRONG_STRATEGY, "plugin 'fault' failed in prepare_compaction: returned str"),
-        (WRONG_SUMMARY, "plugin 'fault' failed in summarize: returned str"),
-        (RAISING_COUNTER, "plugin 'fault' failed in count_tokens: ValueError: tokenizer file"),
+        (WRONG_STRATEGY, ("--strategy", "fault"), "plugin 'fault': strategy 'fault' returned str"),
+        (
+            WRONG_SUMMARY,
+            ("--summarizer", "fault"),
+            "plugin 'fault': summarizer 'fault' returned str",
+        ),
+        (
+            RAISING_COUNTER,
+            ({"tokens": {"counter": "fault"}},),
+            "plugin 'fault' failed in counter 'fault': ValueError: tokenizer file",
+        ),
     ],
-    ids=["prepare_compaction", "summarize", "count_tokens"],
+    ids=["strategy", "summarizer", "counter"],
 )
-def test_wrong_answers_of_memory_hooks_name_the_plugin(tmp_path, source, expected):
-    done, before, file = _compact(tmp_path, source)
+def test_wrong_answers_of_memory_plugins_name_the_plugin(tmp_path, source, flags, expected):
+    """The plugin chosen by flag or setting answered wrongly: it is named, never the kernel."""
+    settings = flags[0] if flags and isinstance(flags[0], dict) else None
+    args = () if settings is not None else flags
+    done, before, file = _compact(tmp_path, source, *args, settings=settings)
     assert done.returncode == 1, done.stderr
     line = done.stderr.strip().splitlines()[-1]
     assert "Traceback" not in done.stderr

@@ -22,9 +22,10 @@ from tether.builtin_plugins import llm_summarizer, offline_summarizer
 from tether.builtin_plugins._serialize import serialize_conversation
 from tether.builtin_plugins._summary_prompts import SYSTEM_PROMPT
 from tether.core.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
+from tether.core.choice_calls import run_summarizer
 from tether.core.compaction import summary_budgets
 from tether.core.context import convert_to_llm
-from tether.core.hooks import Hooks
+from tether.core.errors import TetherError
 from tether.core.models import ProviderRegistry
 from tether.core.plugins import create_plugin_manager
 from tether.core.providers import (
@@ -77,12 +78,23 @@ def conversation() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+def summarize(pm: Any, request: SummarizeRequest) -> Summary:
+    """The chosen summarizer's answer. A provider failure reaches the caller as one error
+    naming the plugin; its typed cause (re-raised here) is what the tests look at."""
+    try:
+        return run_summarizer(pm, request)
+    except TetherError as exc:
+        if isinstance(exc.__cause__, ProviderError):
+            assert "plugin 'llm_summarizer' failed in summarizer 'llm'" in str(exc)
+            raise exc.__cause__ from None
+        raise
+
+
 class Setup:
     def __init__(self, server: OpenAIServer, home: Path) -> None:
         self.server = server
         self.home = home
         self.pm = create_plugin_manager(environ={})
-        self.hooks = Hooks(self.pm)
         self.registry: ProviderRegistry | None = None
 
     def models(self, **fields: Any) -> ProviderRegistry:
@@ -151,7 +163,7 @@ def test_budgets_are_pis() -> None:
 
 def test_history_request_matches_pis_structure(setup: Setup) -> None:
     setup.server.text(SUMMARY_TEXT)
-    summary = setup.hooks.summarize(setup.request())
+    summary = summarize(setup.pm, setup.request())
     assert summary == Summary(text=SUMMARY_TEXT, summarizer="llm", details=summary.details)
     assert summary.details["model"] == "local/sum-model"
     body = setup.server.last_request.body
@@ -176,7 +188,7 @@ def test_history_request_matches_pis_structure(setup: Setup) -> None:
 def test_update_mode_folds_into_previous_summary_with_focus(setup: Setup) -> None:
     setup.server.text("updated")
     request = setup.request(previous_summary="## Goal\nold goal", custom_instructions="the parser")
-    assert setup.hooks.summarize(request).text == "updated"
+    assert summarize(setup.pm, request).text == "updated"
     _, previous, instructions = split_user_text(setup.user_text())
     assert previous == "## Goal\nold goal"
     assert instructions.endswith("\n\nAdditional focus: the parser")
@@ -193,14 +205,14 @@ def test_turn_prefix_and_branch_requests(setup: Setup) -> None:
     setup.server.text("prefix summary")
     setup.server.text("branch summary")
     prefix = setup.request(kind="turn_prefix", max_tokens=summary_budgets(16384)[1])
-    assert setup.hooks.summarize(prefix).text == "prefix summary"
+    assert summarize(setup.pm, prefix).text == "prefix summary"
     assert setup.server.last_request.body["max_tokens"] == 8192
     golden, _ = golden_request("turnPrefix")
     ours = split_user_text(setup.user_text())[2]
     theirs = split_user_text(golden["messages"][0]["content"][0]["text"])[2]
     assert headings(ours) == headings(theirs) == PI_TURN_PREFIX_HEADINGS
     branch = setup.request(kind="branch", max_tokens=BRANCH_MAX_TOKENS)
-    assert setup.hooks.summarize(branch).text == "branch summary"
+    assert summarize(setup.pm, branch).text == "branch summary"
     assert setup.server.last_request.body["max_tokens"] == 2048
     golden, _ = golden_request("branchSummary")
     ours = split_user_text(setup.user_text())[2]
@@ -214,7 +226,7 @@ def test_branch_custom_instructions_can_replace_the_prompt(setup: Setup) -> None
     request = setup.request(
         kind="branch", custom_instructions="Just list the files.", replace_instructions=True
     )
-    setup.hooks.summarize(request)
+    summarize(setup.pm, request)
     assert split_user_text(setup.user_text())[2] == "Just list the files."
 
 
@@ -235,7 +247,7 @@ def test_oversized_history_is_summarized_in_chunks(setup: Setup) -> None:
     for reply in replies:
         setup.server.text(reply)
     request = setup.request(messages=messages, max_tokens=800, registry=registry)
-    summary = setup.hooks.summarize(request)
+    summary = summarize(setup.pm, request)
     count = len(setup.server.requests)
     assert count >= 3
     assert summary.text == replies[count - 1]
@@ -264,7 +276,7 @@ def test_one_message_larger_than_the_window_is_split(setup: Setup) -> None:
     request = setup.request(
         messages=[{"role": "user", "content": huge}], max_tokens=500, registry=registry
     )
-    setup.hooks.summarize(request)
+    summarize(setup.pm, request)
     assert len(setup.server.requests) > 1
     for recorded in setup.server.requests:
         assert _estimate(recorded.body) + 500 <= 3000
@@ -273,21 +285,21 @@ def test_one_message_larger_than_the_window_is_split(setup: Setup) -> None:
 def test_output_budget_is_capped_by_the_model(setup: Setup) -> None:
     registry = setup.models(maxTokens=4096)
     setup.server.text("ok")
-    setup.hooks.summarize(setup.request(registry=registry))
+    summarize(setup.pm, setup.request(registry=registry))
     assert setup.server.last_request.body["max_tokens"] == 4096
 
 
 def test_server_error_raises_typed_error(setup: Setup) -> None:
     setup.server.error(500, "upstream exploded")
     with pytest.raises(TransientError, match="upstream exploded"):
-        setup.hooks.summarize(setup.request())
+        summarize(setup.pm, setup.request())
 
 
 def test_timeout_raises_typed_error(setup: Setup) -> None:
     setup.server.reply(text="late", headers_delay=1.5)
     request = setup.request(settings={"model": "local/sum-model", "timeoutSeconds": 0.3})
     with pytest.raises(ProviderError) as caught:
-        setup.hooks.summarize(request)
+        summarize(setup.pm, request)
     assert caught.value.kind == "transient"
 
 
@@ -295,16 +307,16 @@ def test_empty_model_text_is_an_error_not_an_empty_summary(setup: Setup) -> None
     """pi accepts an empty summary (§13.23); tether refuses it."""
     setup.server.text("")
     with pytest.raises(PermanentError, match="no summary text"):
-        setup.hooks.summarize(setup.request())
+        summarize(setup.pm, setup.request())
 
 
 def test_reasoning_follows_the_session_thinking_level(setup: Setup) -> None:
     registry = setup.models(reasoning=True)
     setup.server.text("a")
     setup.server.text("b")
-    setup.hooks.summarize(setup.request(registry=registry, thinking_level="high"))
+    summarize(setup.pm, setup.request(registry=registry, thinking_level="high"))
     assert setup.server.last_request.body["reasoning_effort"] == "high"
-    setup.hooks.summarize(setup.request(registry=registry, thinking_level="off"))
+    summarize(setup.pm, setup.request(registry=registry, thinking_level="off"))
     assert "reasoning_effort" not in setup.server.last_request.body
 
 
@@ -314,19 +326,19 @@ def test_reasoning_follows_the_session_thinking_level(setup: Setup) -> None:
 def test_setting_model_wins_over_the_session_model(setup: Setup) -> None:
     setup.server.text("x")
     request = setup.request(model={"provider": "local", "id": "session-model"})
-    assert setup.hooks.summarize(request).summarizer == "llm"
+    assert summarize(setup.pm, request).summarizer == "llm"
     assert setup.server.last_request.body["model"] == "sum-model"
 
 
 def test_session_model_is_used_without_a_setting(setup: Setup) -> None:
     setup.server.text("x")
     request = setup.request(settings={}, model={"provider": "local", "id": "session-model"})
-    assert setup.hooks.summarize(request).summarizer == "llm"
+    assert summarize(setup.pm, request).summarizer == "llm"
     assert setup.server.last_request.body["model"] == "session-model"
 
 
 def test_no_model_falls_back_to_offline(setup: Setup) -> None:
-    summary = setup.hooks.summarize(setup.request(settings={}, model=None))
+    summary = summarize(setup.pm, setup.request(settings={}, model=None))
     assert summary.summarizer == "offline"
     assert "## Critical Context" in summary.text
     assert setup.server.requests == []
@@ -334,19 +346,21 @@ def test_no_model_falls_back_to_offline(setup: Setup) -> None:
 
 def test_offline_setting_never_calls_the_model(setup: Setup) -> None:
     request = setup.request(settings={"summarizer": "offline", "model": "local/sum-model"})
-    assert setup.hooks.summarize(request).summarizer == "offline"
+    assert summarize(setup.pm, request).summarizer == "offline"
     assert setup.server.requests == []
 
 
 def test_llm_setting_without_a_model_is_a_clear_error(setup: Setup) -> None:
     request = setup.request(settings={"summarizer": "llm"}, model=None)
     with pytest.raises(ProviderConfigError, match="compaction.model"):
-        setup.hooks.summarize(request)
+        summarize(setup.pm, request)
 
 
 def test_another_summarizer_name_leaves_the_builtins_silent(setup: Setup) -> None:
     request = setup.request(settings={"summarizer": "my-plugin", "model": "local/sum-model"})
-    assert setup.hooks.summarize(request) is None
+    with pytest.raises(TetherError, match=r"unknown summarizer 'my-plugin'.*llm, offline"):
+        summarize(setup.pm, request)
+    assert setup.server.requests == []
 
 
 @pytest.mark.parametrize("order", ["llm-first", "offline-first"])
@@ -355,25 +369,25 @@ def test_choice_does_not_depend_on_registration_order(setup: Setup, order: str) 
     if order == "offline-first":
         plugins.reverse()
     pm = create_plugin_manager(load_entry_points=False, plugins=plugins, environ={})
-    hooks = Hooks(pm)
     setup.server.text("from the model")
-    assert hooks.summarize(setup.request()).summarizer == "llm"
-    assert hooks.summarize(setup.request(settings={})).summarizer == "offline"
+    assert summarize(pm, setup.request()).summarizer == "llm"
+    assert summarize(pm, setup.request(settings={})).summarizer == "offline"
     assert len(setup.server.requests) == 1
 
 
-def test_a_third_party_summarizer_overrides_both(setup: Setup) -> None:
-    class Mine:
-        @staticmethod
-        def summarize(request: SummarizeRequest) -> Summary:
-            return Summary(text="mine", summarizer="mine")
-
+def test_a_third_party_summarizer_claiming_the_default_replaces_both(setup: Setup) -> None:
     from tether.hookspecs import hookimpl
 
-    Mine.summarize = hookimpl(Mine.summarize)  # type: ignore[method-assign]
+    class Mine:
+        @hookimpl
+        def register_summarizers(self, register: Any) -> None:
+            register("mine", lambda request: Summary(text="mine", summarizer="mine"), default=True)
+
     pm = create_plugin_manager(environ={}, plugins=[("mine", Mine())])
-    assert Hooks(pm).summarize(setup.request()).summarizer == "mine"
+    assert summarize(pm, setup.request()).summarizer == "mine"
     assert setup.server.requests == []
+    explicit = setup.request(settings={"summarizer": "offline", "model": "local/sum-model"})
+    assert summarize(pm, explicit).summarizer == "offline"  # an explicit choice wins
 
 
 def test_without_a_registry_models_json_of_tether_home_is_used(
@@ -382,6 +396,6 @@ def test_without_a_registry_models_json_of_tether_home_is_used(
     setup.models()
     monkeypatch.setenv("TETHER_HOME", str(setup.home))
     setup.server.text("from home")
-    summary = setup.hooks.summarize(setup.request(registry=None))
+    summary = summarize(setup.pm, setup.request(registry=None))
     assert summary.text == "from home"
     assert setup.server.last_request.body["model"] == "sum-model"

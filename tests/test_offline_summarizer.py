@@ -12,7 +12,7 @@ from typing import Any
 from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
 from tether.builtin_plugins._offline_sections import parse_summary
 from tether.builtin_plugins.offline_summarizer import offline_summary
-from tether.core.hooks import Hooks
+from tether.core.choice_calls import run_summarizer
 from tether.core.plugins import create_plugin_manager
 from tether.hookspecs.events import SummarizeRequest
 
@@ -232,9 +232,9 @@ def test_focus_is_recorded_and_output_is_deterministic() -> None:
     assert summarize(session(), custom_instructions="the TOML loader") == first
 
 
-def test_selected_through_the_hook_without_a_model() -> None:
-    hooks = Hooks(create_plugin_manager(environ={}))
-    summary = hooks.summarize(SummarizeRequest(kind="compaction", messages=session()))
+def test_selected_by_default_without_a_model() -> None:
+    pm = create_plugin_manager(environ={})
+    summary = run_summarizer(pm, SummarizeRequest(kind="compaction", messages=session()))
     assert summary is not None and summary.summarizer == "offline"
 
 

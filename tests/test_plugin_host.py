@@ -36,7 +36,7 @@ def _warnings(stderr: str) -> list[str]:
 
 def _rows(result: subprocess.CompletedProcess[str]) -> dict[str, dict]:
     assert result.returncode == 0, result.stderr
-    return {(r["name"], r["distribution"]): r for r in json.loads(result.stdout)}
+    return {(r["name"], r["distribution"]): r for r in json.loads(result.stdout)["plugins"]}
 
 
 # -- a third-party plugin named like a built-in ----------------------------------------------
@@ -250,10 +250,11 @@ def test_tracing_lists_call_order_and_names_who_answered(tmp_path: Path) -> None
         TETHER_TRACE_PLUGINS="1",
     )
     assert estimate.returncode == 0, estimate.stderr
-    called = _trace_lines(estimate.stderr, "count_tokens(messages, model) ->")[0]
+    called = _trace_lines(estimate.stderr, "register_token_counters(register) ->")[0]
     order = called.split("-> [", 1)[1].rstrip("]").split(", ")
-    assert order[0] == "fake_counter" and order[-1] == "token_estimate", called
+    # registration hooks run built-ins first, then third-party plugins (the call order)
+    assert order[-1] == "fake_counter" and "token_estimate" in order[:-1], called
     assert any(
-        line == "[tether trace] count_tokens answered by fake_counter"
+        line == "[tether trace] counter 'sevens' chosen (default-claim): answered by fake_counter"
         for line in estimate.stderr.splitlines()
     ), estimate.stderr

@@ -18,7 +18,7 @@ from tests.plugin_fakes import (
 )
 from tests.store_helpers import run_tether
 from tether.core import plugins as plugins_module
-from tether.core.hooks import Hooks
+from tether.core.choice_calls import token_counter
 from tether.core.plugins import create_plugin_manager
 
 MESSAGES = [{"role": "user", "content": "x" * 40, "timestamp": 0}]
@@ -48,15 +48,15 @@ def test_third_party_plugin_is_discovered_and_overrides_builtin(fake_site: Path)
         "1.2.3",
         False,
     )
-    assert record.hooks == ["count_tokens"]
-    assert Hooks(pm).count_tokens(MESSAGES) == [7]
+    assert record.hooks == ["register_token_counters"]
+    assert token_counter(pm)(MESSAGES) == [7]  # it claims the default
 
 
 def test_builtins_answer_without_third_party(fake_site: Path) -> None:
     pm = create_plugin_manager(environ={"TETHER_DISABLE_PLUGINS": "fake_counter"})
     assert pm.records["fake_counter"].status == "blocked"
     assert pm.get_plugin("fake_counter") is None
-    assert Hooks(pm).count_tokens(MESSAGES) == [10]  # pi's chars/4 estimate
+    assert token_counter(pm)(MESSAGES) == [10]  # pi's chars/4 estimate
 
 
 def test_disable_argument_blocks_like_the_environment(fake_site: Path) -> None:
@@ -123,8 +123,8 @@ def test_name_collision_with_a_builtin_is_reported_naming_both_and_skipped(
 def test_tracing_writes_hook_calls_to_stderr(fake_site: Path) -> None:
     err = io.StringIO()
     pm = create_plugin_manager(environ={"TETHER_TRACE_PLUGINS": "1"}, stderr=err)
-    Hooks(pm).count_tokens(MESSAGES)
-    assert "count_tokens" in err.getvalue() and "fake_counter" in err.getvalue()
+    token_counter(pm)(MESSAGES)
+    assert "register_token_counters" in err.getvalue() and "fake_counter" in err.getvalue()
 
 
 def test_programmatic_plugins_register_after_entry_points() -> None:
@@ -132,12 +132,12 @@ def test_programmatic_plugins_register_after_entry_points() -> None:
         from tether.hookspecs import hookimpl
 
         @hookimpl
-        def count_tokens(self, messages, model):
-            return [1] * len(messages)
+        def register_token_counters(self, register):
+            register("ones", lambda messages, model: [1] * len(messages))
 
     pm = create_plugin_manager(environ={}, plugins=[("upper", Upper())])
-    assert Hooks(pm).count_tokens(MESSAGES) == [1]
-    assert pm.records["upper"].hooks == ["count_tokens"]
+    assert token_counter(pm, flag="ones")(MESSAGES) == [1]
+    assert pm.records["upper"].hooks == ["register_token_counters"]
 
 
 def _run_cli(args: list[str], site: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -149,15 +149,15 @@ def test_cli_lists_blocks_and_reports_plugins(fake_site: Path) -> None:
 
     listed = _run_cli(["plugins", "--json"], fake_site)
     assert listed.returncode == 0, listed.stderr
-    rows = {row["name"]: row for row in json.loads(listed.stdout)}
+    rows = {row["name"]: row for row in json.loads(listed.stdout)["plugins"]}
     assert rows["fake_counter"]["status"] == "loaded"
     assert not any(row["builtin"] for row in rows.values())
 
     blocked = _run_cli(["--disable-plugin", "fake_counter", "plugins", "--json"], fake_site)
-    rows = {row["name"]: row for row in json.loads(blocked.stdout)}
+    rows = {row["name"]: row for row in json.loads(blocked.stdout)["plugins"]}
     assert rows["fake_counter"]["status"] == "blocked"
 
-    order = _run_cli(["hooks", "count_tokens", "--json"], fake_site)
+    order = _run_cli(["hooks", "register_token_counters", "--json"], fake_site)
     impls = [i["plugin"] for i in json.loads(order.stdout)["implementations"]]
     assert impls[0] == "fake_counter" and "token_estimate" in impls
 
@@ -213,7 +213,7 @@ def test_a_zipped_distribution_falls_back_to_importlib_metadata(
     record = pm.records["zipped_counter"]
     assert (record.status, record.distribution) == ("loaded", "tether-zipped")
     assert record.version == "0.2"
-    assert Hooks(pm).count_tokens(MESSAGES) == [7]
+    assert token_counter(pm)(MESSAGES) == [7]
 
 
 def test_a_wrapper_of_a_register_hook_is_reported_not_silently_ignored() -> None:

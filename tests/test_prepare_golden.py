@@ -201,7 +201,10 @@ def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
     asked: list[str] = []
 
     class Stub:
-        @hookimpl(tryfirst=True)
+        @hookimpl
+        def register_summarizers(self, register: Any) -> None:
+            register("stub", self.summarize, default=True)
+
         def summarize(self, request: SummarizeRequest) -> Summary:
             asked.append(request.kind)
             return Summary(text=f"[{request.kind} summary]", summarizer="stub")
@@ -246,21 +249,18 @@ def test_fix_10_on_corpus_file_without_messages() -> None:
     assert isinstance(prepare("e40-no-messages"), NothingToCompact)
 
 
-def test_builtin_plugin_answers_the_hook_with_its_counter() -> None:
-    from tether.core.hooks import Hooks
+def test_builtin_strategy_pi_answers_with_the_chosen_counter() -> None:
+    from tether.core.choice_calls import run_strategy, token_counter
     from tether.core.plugins import create_plugin_manager
 
-    pm = create_plugin_manager()
+    pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""})
     request = golden_request("g23-compaction-split-turn", "prepare")
     branch = branch_of(GEN / "g23-compaction-split-turn.jsonl")
 
-    class View:
-        hooks = Hooks(pm)
-        model = None
-
-    result = Hooks(pm).prepare_compaction(branch, settings_of(request), session=View())
+    count = token_counter(pm, flag="chars")
+    result = run_strategy(pm, branch, settings_of(request), count)
     assert as_pi_fields(result) == pi_fields(golden("g23-compaction-split-turn", "prepare"))
-    assert Hooks(pm).prepare_compaction(branch, settings_of(request), session=None) == result
+    assert run_strategy(pm, branch, settings_of(request), count, flag="pi") == result
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tether.builtin_plugins import tiktoken_counter as tc
+from tether.core.choice_calls import token_counter
 from tether.core.errors import TetherError
-from tether.core.hooks import Hooks
 from tether.core.plugins import create_plugin_manager
 
 SAMPLES = [
@@ -152,9 +152,8 @@ MESSAGES = [
 ]
 
 
-def test_not_selected_by_default_passes_to_chars_estimate(isolated_settings: Path) -> None:
-    assert tc.count_tokens(MESSAGES, None) is None
-    counts = Hooks(create_plugin_manager(environ={})).count_tokens(MESSAGES)
+def test_not_selected_by_default_the_chars_estimate_counts(isolated_settings: Path) -> None:
+    counts = token_counter(create_plugin_manager(environ={}))(MESSAGES)
     chars = [len(MESSAGES[0]["content"]), len(MESSAGES[1]["content"][0]["text"])]
     assert counts == [math.ceil(c / 4) for c in chars]  # pi's estimate answered
 
@@ -163,7 +162,7 @@ def test_selected_by_project_setting_with_encoding(isolated_settings: Path, tmp_
     settings = tmp_path / "project" / ".tether" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"tokens": {"counter": "tiktoken", "encoding": "cl100k_base"}}))
-    counts = Hooks(create_plugin_manager(environ={})).count_tokens(MESSAGES)
+    counts = token_counter(create_plugin_manager(environ={}))(MESSAGES)
     cl100k, o200k = tc.get_encoding("cl100k_base"), tc.get_encoding("o200k_base")
     assert counts == [tc.count_message(cl100k, m) for m in MESSAGES]
     assert counts != [tc.count_message(o200k, m) for m in MESSAGES]  # the setting mattered
@@ -173,11 +172,17 @@ def test_selected_by_global_setting_and_environment(
     isolated_settings: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (isolated_settings / "settings.json").write_text(json.dumps({"tokens": {"counter": "chars"}}))
-    assert tc.count_tokens(MESSAGES, None) is None
-    monkeypatch.setenv("TETHER_TOKEN_COUNTER", "tiktoken")
+    pm = create_plugin_manager(environ={})
     o200k = tc.get_encoding("o200k_base")
     expected = [tc.count_message(o200k, m) for m in MESSAGES]
-    assert Hooks(create_plugin_manager(environ={})).count_tokens(MESSAGES) == expected
+    assert token_counter(pm)(MESSAGES) != expected  # "chars" chosen by the global setting
+    (isolated_settings / "settings.json").write_text(
+        json.dumps({"tokens": {"counter": "tiktoken"}})
+    )
+    assert token_counter(pm)(MESSAGES) == expected
+    (isolated_settings / "settings.json").write_text(json.dumps({"tokens": {"counter": "chars"}}))
+    monkeypatch.setenv("TETHER_TOKEN_COUNTER", "tiktoken")
+    assert token_counter(pm)(MESSAGES) == expected  # the environment wins over the files
 
 
 def test_unknown_encoding_is_one_clear_error(isolated_settings: Path) -> None:

@@ -13,12 +13,11 @@ from tether.builtin_plugins.token_estimate import (
     js_json_length,
     js_length,
 )
-from tether.core.hooks import Hooks
+from tether.core.choice_calls import token_counter
 from tether.core.plugins import create_plugin_manager
 from tether.core.tokens import (
     calculate_context_tokens,
     context_usage,
-    count_with,
     estimate_context_tokens,
     get_last_assistant_usage,
     should_compact,
@@ -112,11 +111,11 @@ def test_bash_summaries_and_unknown_roles() -> None:
     assert estimate_tokens({"role": "mystery", "content": "x" * 100}) == 0
 
 
-def test_builtin_count_tokens_hook_answers_through_the_plugin_manager() -> None:
+def test_builtin_chars_counter_answers_through_the_plugin_manager() -> None:
     pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""})  # built-ins only
     messages = [ask("x" * 8), ask("y" * 12)]
-    assert count_with(pm, messages, None) == [2, 3]
-    assert count_with(Hooks(pm), messages) == count_tokens(messages, None)
+    assert token_counter(pm, flag="chars")(messages) == [2, 3]
+    assert token_counter(pm)(messages) == count_tokens(messages, None)  # the built-in default
 
 
 # --- usage-anchored numbers -------------------------------------------------------------------

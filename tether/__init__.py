@@ -74,6 +74,7 @@ _EXPORTS: dict[str, str] = {
     "CustomBranchSummary": "tether.hookspecs.events",
     "CompactionPreparation": "tether.hookspecs.events",
     "NothingToCompact": "tether.hookspecs.events",
+    "PrepareRequest": "tether.hookspecs.events",
     "SummarizeRequest": "tether.hookspecs.events",
     "Summary": "tether.hookspecs.events",
     "RetryDecision": "tether.hookspecs.events",

@@ -231,13 +231,14 @@ class Chat:
             self.say(f"available: {refs}")
 
     def cmd_session(self, _args: list[str]) -> None:
+        from tether.core.choice_calls import token_counter
         from tether.core.harness_compaction import context_tokens
-        from tether.core.tokens import count_with
 
         h = self.harness
         s = h.session
         messages = h.agent.state.messages
-        tokens = context_tokens(messages, lambda m: count_with(h.hooks, m, h.view.model))
+        count = token_counter(h.hooks.pm, h.settings, model=h.view.model)
+        tokens = context_tokens(messages, count)
         self.say(
             f"file: {s.file or '(memory)'}\nid: {s.session_id}\nname: {s.session_name or '-'}\n"
             f"leaf: {s.leaf_id}\nentries: {len(s)}\nmodel: {h.model.ref} "

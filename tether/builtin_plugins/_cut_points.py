@@ -1,7 +1,7 @@
 """Where a compaction cuts the active branch (pi 0.73's ``findCutPoint``, with fix §8.8).
 
 Pure functions over raw entry dicts (root first). ``count`` turns agent messages into token
-counts (``count(messages) -> list[int]``, the ``count_tokens`` hook's shape).
+counts (``count(messages) -> list[int]``, a token counter's shape).
 """
 
 from __future__ import annotations

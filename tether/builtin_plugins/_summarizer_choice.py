@@ -1,21 +1,10 @@
-"""Which built-in summarizer answers a ``summarize`` request.
-
-Both built-ins (``llm_summarizer`` and ``offline_summarizer``) are ``trylast`` and pluggy
-orders ``trylast`` implementations by registration, so neither relies on order: each asks
-:func:`choose_summarizer` and answers only when it is the one chosen.
-
-``compaction.summarizer`` setting (in ``request.settings``):
-
-* ``"offline"`` → the offline summarizer;
-* ``"llm"`` → the LLM summarizer (a clear error if no model is configured or current);
-* unset / ``"auto"`` → the LLM summarizer when a model is known (``compaction.model`` or the
-  session's current model), else the offline one;
-* any other name → neither built-in answers: a plugin of that name is expected to.
-"""
+"""Settings of a summarize request, for the built-in summarizers: a setting by name and the
+``provider/model`` of the LLM summarizer. (Which summarizer runs is the kernel's choice:
+:mod:`tether.core.named_choices`.)"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from tether.hookspecs.events import SummarizeRequest
 
@@ -51,12 +40,4 @@ def summarizer_model_spec(request: SummarizeRequest) -> str | None:
     return f"{provider}/{model_id}"
 
 
-def choose_summarizer(request: SummarizeRequest) -> Literal["llm", "offline"] | str:
-    """``"llm"``, ``"offline"`` or the name of the plugin the settings ask for."""
-    wanted = setting(request, "summarizer")
-    if wanted in (None, "auto"):
-        return LLM if summarizer_model_spec(request) else OFFLINE
-    return str(wanted)
-
-
-__all__ = ["LLM", "OFFLINE", "choose_summarizer", "setting", "summarizer_model_spec"]
+__all__ = ["LLM", "OFFLINE", "setting", "summarizer_model_spec"]

@@ -1,7 +1,8 @@
 """Built-in plugin ``compaction_commands``: ``tether session prepare`` (dry run of a compaction).
 
-``prepare FILE --keep K --reserve R [--window W] [--leaf ID] [--json]`` asks the
-``prepare_compaction`` hook what a compaction of the branch would do — where the kept part
+``prepare FILE --keep K --reserve R [--window W] [--leaf ID] [--json]`` asks the chosen
+compaction strategy (``--strategy``, ``compaction.strategy``, else pi's) what a compaction of
+the branch would do — where the kept part
 starts, what gets summarized, the file lists — without calling a model. ``--json`` uses the
 oracle's field names (design §4) so the output compares directly with pi's goldens.
 
@@ -37,13 +38,14 @@ LeafOpt = Annotated[
     typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
-
-
-def counting_session(hooks: Any, model: dict[str, Any] | None = None) -> Any:
-    """What a strategy receives as ``session`` for a dry run: no session, a model record."""
-    from tether.core.plugin_session import PluginSession
-
-    return PluginSession.reading(None, hooks, model)
+StrategyOpt = Annotated[
+    str | None,
+    typer.Option("--strategy", help="Compaction strategy by name (default: compaction.strategy)."),
+]
+CounterOpt = Annotated[
+    str | None,
+    typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
+]
 
 
 def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dict[str, Any]]]:
@@ -90,26 +92,30 @@ def prepare_report(
     reserve: int,
     window: int,
     quiet: bool = False,
+    strategy: str | None = None,
+    counter: str | None = None,
 ) -> dict[str, Any]:
-    """The ``prepare`` JSON for a branch (design §4), through the ``prepare_compaction`` hook.
+    """The ``prepare`` JSON for a branch (design §4), from the chosen compaction strategy
+    (``strategy``, else ``compaction.strategy``, else pi's) and token counter.
 
     ``quiet`` (as the oracle's ``--quiet``): id lists become their lengths, no serialized text.
     """
     from tether.builtin_plugins._prepare import tokens_before
     from tether.builtin_plugins._serialize import serialize_messages
-    from tether.builtin_plugins.compaction_strategy import counter_for
+    from tether.core.choice_calls import run_strategy, setting_of, token_counter
     from tether.core.file_tracking import file_lists
-    from tether.core.hooks import Hooks
     from tether.core.tokens import should_compact
     from tether.hookspecs.events import CompactionSettings, NothingToCompact
 
-    settings = CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep)
-    hooks = Hooks(pm)
-    view = counting_session(hooks, {"contextWindow": window})
-    result = hooks.prepare_compaction(branch, settings, session=view)
-    if result is None or isinstance(result, NothingToCompact):
-        reason = result.reason if result is not None else "No compaction strategy answered"
-        context_size = tokens_before(branch, counter_for(view))
+    settings = CompactionSettings(
+        reserve_tokens=reserve, keep_recent_tokens=keep, strategy=setting_of(None, "strategy")
+    )
+    model = {"contextWindow": window}
+    count = token_counter(pm, model=model, flag=counter)
+    result = run_strategy(pm, branch, settings, count, model=model, flag=strategy)
+    if isinstance(result, NothingToCompact):
+        reason = result.reason
+        context_size = tokens_before(branch, count)
         return {
             "reason": reason,
             "tokensBefore": context_size,
@@ -180,13 +186,18 @@ def prepare_command(
     quiet: Annotated[
         bool, typer.Option("--quiet", help="Counts instead of id lists, no serialized text.")
     ] = False,
+    strategy: StrategyOpt = None,
+    counter: CounterOpt = None,
 ) -> None:
     """Dry run of a compaction: where it would cut and what it would summarize."""
     import gc
 
     gc.disable()  # one short-lived pass over a possibly huge file: no cycles worth collecting
     _, _, branch = open_branch(file, leaf)
-    report = prepare_report(ctx.obj, branch, keep=keep, reserve=reserve, window=window, quiet=quiet)
+    budgets = {"keep": keep, "reserve": reserve, "window": window}
+    report = prepare_report(
+        ctx.obj, branch, **budgets, quiet=quiet, strategy=strategy, counter=counter
+    )
     if as_json:
         write_json(report)
     else:
@@ -241,7 +252,7 @@ def compact_command(
     instructions: InstructionsOpt = None,
     summarizer: Annotated[
         str | None,
-        typer.Option("--summarizer", help="llm, offline or a summarizer plugin's name."),
+        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
     ] = None,
     keep: Annotated[int | None, typer.Option("--keep", help="Recent tokens kept verbatim.")] = None,
     reserve: Annotated[
@@ -249,6 +260,7 @@ def compact_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     wait: WaitOpt = None,
+    strategy: StrategyOpt = None,
 ) -> None:
     """Compact the session: summarize the older part of the branch into a compaction entry."""
     from tether.builtin_plugins._lease_cli import holding
@@ -257,7 +269,9 @@ def compact_command(
     from tether.core.hooks import Hooks
     from tether.core.session import Session
 
-    settings = _settings_with(summarizer=summarizer, keepRecentTokens=keep, reserveTokens=reserve)
+    settings = _settings_with(
+        summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
+    )
     with holding(file, wait), StderrProgress() as progress:
         session = Session.open(file)
         outcome = compact(
@@ -304,7 +318,7 @@ def branch_command(
     ] = None,
     summarizer: Annotated[
         str | None,
-        typer.Option("--summarizer", help="llm, offline or a summarizer plugin's name."),
+        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     wait: WaitOpt = None,
@@ -377,4 +391,4 @@ def register_commands(app: typer.Typer) -> None:
     group.command("branch")(branch_command)
 
 
-__all__ = ["counting_session", "open_branch", "prepare_report", "register_commands", "write_json"]
+__all__ = ["open_branch", "prepare_report", "register_commands", "write_json"]

@@ -33,6 +33,10 @@ LeafOpt = Annotated[
     typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
+CounterOpt = Annotated[
+    str | None,
+    typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
+]
 
 
 def _open(path: Path) -> Any:
@@ -270,12 +274,15 @@ def estimate_report(
     leaf_id: str | None,
     window: int,
     settings: dict[str, Any],
+    counter: str | None = None,
 ) -> dict[str, Any]:
     """The ``estimate`` JSON: per-entry estimates, the built context's size, threshold test.
 
-    Token counts come from the ``count_tokens`` hook of ``pm`` (pi's chars/4 by default).
+    Token counts come from the chosen token counter (``counter``, else ``tokens.counter``,
+    else pi's chars/4).
     """
     from tether.core import tokens
+    from tether.core.choice_calls import token_counter
     from tether.core.context import build_context_from_path, message_from_entry
 
     context = build_context_from_path(branch)
@@ -301,10 +308,11 @@ def estimate_report(
             counted_rows.append(row)
             counted_messages.append(message)
         rows.append(row)
-    counts = tokens.count_with(pm, counted_messages, model)
+    count_of = token_counter(pm, model=model, flag=counter)
+    counts = count_of(counted_messages)
     for row, count in zip(counted_rows, counts, strict=True):
         row["tokens"] = count
-    context_counts = tokens.count_with(pm, context.messages, model)
+    context_counts = count_of(context.messages)
     estimate = tokens.estimate_context_tokens(context.messages, context_counts)
     last_usage = tokens.get_last_assistant_usage(branch)
     return {
@@ -342,10 +350,11 @@ def estimate_command(
     ] = DEFAULT_KEEP,
     leaf: LeafOpt = None,
     as_json: JsonOpt = False,
+    counter: CounterOpt = None,
 ) -> None:
     """Per-entry token estimates, the context size and the compaction threshold test."""
     with _without_cyclic_gc():
-        _estimate(ctx, file, window, reserve, keep, leaf, as_json)
+        _estimate(ctx, file, window, reserve, keep, leaf, as_json, counter)
 
 
 def _estimate(
@@ -356,6 +365,7 @@ def _estimate(
     keep: int,
     leaf: str | None,
     as_json: bool,
+    counter: str | None = None,
 ) -> None:
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
@@ -366,6 +376,7 @@ def _estimate(
         leaf_id=leaf_id,
         window=window,
         settings={"enabled": True, "reserveTokens": reserve, "keepRecentTokens": keep},
+        counter=counter,
     )
     _report_problems(session, file)
     if as_json:

@@ -1,10 +1,8 @@
-"""Built-in plugin ``llm_summarizer``: the ``summarize`` hook answered by a model.
+"""Built-in plugin ``llm_summarizer``: summaries written by a model.
 
-Which model: the setting ``compaction.model`` (``"provider/model"``) if given, else the
-session's current model (``request.model``). It answers when
-:func:`~tether.builtin_plugins._summarizer_choice.choose_summarizer` picks ``"llm"`` — setting
-``compaction.summarizer`` ``"llm"``, or unset with a model known — and passes otherwise, so the
-offline summarizer answers.
+The summarizer ``llm``. Which model: the setting ``compaction.model`` (``"provider/model"``)
+if given, else the session's current model (``request.model``). Chosen by
+``compaction.summarizer``/``--summarizer llm``, and the built-in default when a model is known.
 
 Each request is isolated and has pi's structure: the system prompt and one user message
 ``<conversation>…</conversation>`` (+ ``<previous-summary>`` in update mode) + instructions
@@ -155,13 +153,8 @@ def _resolve(request: SummarizeRequest) -> tuple[Any, Model, bool]:
     return registry, model, owned
 
 
-@hookimpl(trylast=True)
-def summarize(request: SummarizeRequest) -> Summary | None:
-    """The model's summary when the LLM summarizer is the chosen one, else pass."""
-    from tether.builtin_plugins._summarizer_choice import LLM, choose_summarizer
-
-    if choose_summarizer(request) != LLM:
-        return None
+def summarize(request: SummarizeRequest) -> Summary:
+    """The model's summary of ``request``."""
     registry, model, owned = _resolve(request)
     try:
         summarizer = LlmSummarizer(registry, model)
@@ -170,7 +163,12 @@ def summarize(request: SummarizeRequest) -> Summary | None:
         if owned:
             registry.close()
     details = {"model": model.ref, "requests": summarizer.calls}
-    return Summary(text=text, summarizer=LLM, details=details)
+    return Summary(text=text, summarizer="llm", details=details)
 
 
-__all__ = ["LlmSummarizer", "summarize"]
+@hookimpl
+def register_summarizers(register: Any) -> None:
+    register("llm", summarize)
+
+
+__all__ = ["LlmSummarizer", "register_summarizers", "summarize"]

@@ -1,17 +1,18 @@
 """Built-in plugin ``offline_summarizer``: a structured summary without any model.
 
-Answers ``summarize`` when the setting ``compaction.summarizer`` is ``"offline"``, or when it
-is unset and no model is known (no ``compaction.model`` and no current session model); see
-:mod:`tether.builtin_plugins._summarizer_choice`. The summary has pi's sections, built
-deterministically from the messages: the user's requests as the goal, constraint sentences
-quoted verbatim, successful edits/writes/commands as done, unresolved failures with their
-exact error line as blocked, the last unanswered request as in progress and next step, and
-exact paths, function names and error lines as critical context. In update mode every item
-of the previous summary is kept. The text is the summary alone; the caller appends the
-``<read-files>``/``<modified-files>`` blocks, as for the LLM summarizer.
+The summarizer ``offline``: chosen by ``compaction.summarizer``/``--summarizer offline``, and
+the built-in default when no model is known (no ``compaction.model``, no session model). The
+summary has pi's sections, built deterministically from the messages: the user's requests as the
+goal, constraint sentences quoted verbatim, successful edits/writes/commands as done, unresolved
+failures with their exact error line as blocked, the last unanswered request as in progress and
+next step, and exact paths, function names and error lines as critical context. In update mode
+every item of the previous summary is kept. The text is the summary alone; the caller appends
+the ``<read-files>``/``<modified-files>`` blocks, as for the LLM summarizer.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import SummarizeRequest, Summary
@@ -23,7 +24,6 @@ def offline_summary(request: SummarizeRequest) -> Summary:
     """Summarize ``request`` deterministically (no network, linear in the messages)."""
     from tether.builtin_plugins._offline_facts import build_checkpoint, read_facts
     from tether.builtin_plugins._offline_sections import merge, parse_summary, render
-    from tether.builtin_plugins._summarizer_choice import OFFLINE
 
     facts = read_facts(request.messages)
     checkpoint = build_checkpoint(facts, request.custom_instructions)
@@ -35,17 +35,12 @@ def offline_summary(request: SummarizeRequest) -> Summary:
         "messages": len(request.messages),
         "updated": bool(request.previous_summary),
     }
-    return Summary(text=text, summarizer=OFFLINE, details=details)
+    return Summary(text=text, summarizer="offline", details=details)
 
 
-@hookimpl(trylast=True)
-def summarize(request: SummarizeRequest) -> Summary | None:
-    """The offline summary when it is the chosen summarizer, else pass."""
-    from tether.builtin_plugins._summarizer_choice import OFFLINE, choose_summarizer
-
-    if choose_summarizer(request) != OFFLINE:
-        return None
-    return offline_summary(request)
+@hookimpl
+def register_summarizers(register: Any) -> None:
+    register("offline", offline_summary)
 
 
-__all__ = ["offline_summary", "summarize"]
+__all__ = ["offline_summary", "register_summarizers"]

@@ -1,8 +1,7 @@
 """Built-in plugin ``tiktoken_counter``: exact BPE token counts instead of pi's chars/4.
 
-Answers ``count_tokens`` only when the setting ``tokens.counter`` is ``"tiktoken"`` (or the
-environment variable ``TETHER_TOKEN_COUNTER=tiktoken``); otherwise it passes (``None``) and the
-chars/4 built-in answers. It is a plain ``@hookimpl`` so it runs before that ``trylast`` one.
+The token counter ``tiktoken``: chosen with the setting ``tokens.counter`` (or
+``TETHER_TOKEN_COUNTER=tiktoken``, or ``--counter tiktoken``).
 
 Works offline: the BPE rank files of ``o200k_base`` and ``cl100k_base`` ship in
 ``tether/builtin_plugins/data/`` and are checked against their published sha256 before use
@@ -16,7 +15,6 @@ including images in user messages, which pi's estimate ignores.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -190,56 +188,22 @@ def count_message(encoding: tiktoken.Encoding, message: dict[str, Any]) -> int:
     )
 
 
-def _read_section(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}  # missing or broken: load_settings reports broken files elsewhere
-    tokens = data.get("tokens") if isinstance(data, dict) else None
-    return tokens if isinstance(tokens, dict) else {}
+def encoding_setting() -> str:
+    """The setting ``tokens.encoding`` (default ``o200k_base``), read without pydantic."""
+    from tether.core.settings_peek import peek_setting
+
+    return str(peek_setting("tokens", "encoding") or "o200k_base")
 
 
-def _stamp(path: Path) -> tuple[str, int, int]:
-    try:
-        st = path.stat()
-    except OSError:
-        return (str(path), -1, -1)
-    return (str(path), st.st_mtime_ns, st.st_size)
-
-
-@lru_cache(maxsize=8)
-def _counter_settings_cached(stamps: tuple[tuple[str, int, int], ...]) -> tuple[str, str]:
-    merged: dict[str, Any] = {}
-    for path, _mtime, _size in stamps:
-        merged.update(_read_section(Path(path)))
-    return str(merged.get("counter", "chars")), str(merged.get("encoding", "o200k_base"))
-
-
-def counter_settings(cwd: str | Path | None = None) -> tuple[str, str]:
-    """``(tokens.counter, tokens.encoding)`` from the settings files and the environment.
-
-    Read without pydantic (this runs on every count): global ``settings.json`` under
-    ``TETHER_HOME`` (or ``~/.tether``), then ``<cwd>/.tether/settings.json``, then
-    ``TETHER_TOKEN_COUNTER``. Cached per file modification time.
-    """
-    home = os.environ.get("TETHER_HOME")
-    home_dir = Path(home).expanduser() if home else Path.home() / ".tether"
-    project = Path(cwd or os.getcwd()) / ".tether" / "settings.json"
-    paths = [home_dir / "settings.json"]
-    if project != paths[0]:
-        paths.append(project)
-    counter, encoding = _counter_settings_cached(tuple(_stamp(p) for p in paths))
-    return os.environ.get("TETHER_TOKEN_COUNTER") or counter, encoding
+def count_tokens(messages: list[dict[str, Any]], model: dict[str, Any] | None) -> list[int]:
+    """The ``tiktoken`` counter: exact token counts in the ``tokens.encoding`` encoding."""
+    encoding = get_encoding(encoding_setting())
+    return [count_message(encoding, message) for message in messages]
 
 
 @hookimpl
-def count_tokens(messages: list[dict[str, Any]], model: dict[str, Any] | None) -> list[int] | None:
-    """Exact token counts when ``tokens.counter == "tiktoken"``; otherwise pass."""
-    counter, encoding_name = counter_settings()
-    if counter != "tiktoken":
-        return None
-    encoding = get_encoding(encoding_name)
-    return [count_message(encoding, message) for message in messages]
+def register_token_counters(register: Any) -> None:
+    register("tiktoken", count_tokens)
 
 
 __all__ = [
@@ -249,8 +213,9 @@ __all__ = [
     "build_encoding",
     "count_message",
     "count_tokens",
-    "counter_settings",
+    "encoding_setting",
     "get_encoding",
     "message_parts",
     "read_ranks",
+    "register_token_counters",
 ]

@@ -1,4 +1,5 @@
-"""Built-in plugin ``token_estimate``: pi's chars/4 token estimate (the default ``count_tokens``).
+"""Built-in plugin ``token_estimate``: pi's chars/4 token estimate, the token counter ``chars``
+(the built-in default of ``tokens.counter``).
 
 ``estimate_tokens(message)`` is ``ceil(chars / 4)`` with pi's rules: lengths in UTF-16 code units
 (what JavaScript's ``.length`` counts, so an emoji is 2), images in user messages ignored, 4800
@@ -113,10 +114,21 @@ def estimate_tokens(message: dict[str, Any]) -> int:
     return (chars + 3) // 4
 
 
-@hookimpl(trylast=True)
 def count_tokens(messages: list[dict[str, Any]], model: dict[str, Any] | None) -> list[int]:
-    """The built-in counter: pi's chars/4 estimate for every message."""
+    """The ``chars`` counter: pi's chars/4 estimate for every message."""
     return [estimate_tokens(m) if isinstance(m, dict) else 0 for m in messages]
 
 
-__all__ = ["IMAGE_CHARS", "count_tokens", "estimate_tokens", "js_json_length", "js_length"]
+@hookimpl
+def register_token_counters(register: Any) -> None:
+    register("chars", count_tokens)
+
+
+__all__ = [
+    "IMAGE_CHARS",
+    "count_tokens",
+    "estimate_tokens",
+    "js_json_length",
+    "js_length",
+    "register_token_counters",
+]

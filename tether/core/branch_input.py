@@ -19,7 +19,7 @@ from tether.core.file_tracking import FileOps
 from tether.hookspecs.events import Entry
 
 Count = Callable[[list[dict[str, Any]]], list[int]]
-"""Token counts of messages (the ``count_tokens`` hook's shape)."""
+"""Token counts of messages (a token counter's shape)."""
 
 DEFAULT_CONTEXT_WINDOW = 128000
 """pi's window when the model's is unknown."""

@@ -8,7 +8,7 @@
 
 The input is pi's (:mod:`tether.core.branch_input`): the newest abandoned messages that fit
 ``contextWindow − branchSummary.reserveTokens`` of the session's model, counted with the
-``count_tokens`` hook; the file lists cover the messages walked and earlier branch summaries.
+chosen token counter; the file lists cover the messages walked and earlier branch summaries.
 A summarizer whose own model is smaller still folds the input in chunks (design §8.11).
 ``details`` also names the abandoned leaf.
 """
@@ -214,11 +214,13 @@ class _SummaryJob:
     failure: str
 
     def count(self, messages: list[dict[str, Any]]) -> list[int]:
-        """Token counts from the ``count_tokens`` hook, for the session's model."""
+        """Token counts from the chosen token counter, for the session's model."""
+        from tether.core.choice_calls import token_counter
+
         try:
-            return self.hooks.count_tokens(messages, self.context.model, failure=self.failure)
-        except RuntimeError as exc:
-            raise TetherError(f"{self.failure}: no plugin answered count_tokens") from exc
+            return token_counter(self.hooks.pm, self.settings, model=self.context.model)(messages)
+        except TetherError as exc:
+            raise TetherError(f"{self.failure}: {exc}") from exc
 
     @property
     def reserve(self) -> int:

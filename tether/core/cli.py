@@ -120,9 +120,13 @@ def create_app(pm: PluginManager) -> typer.Typer:
         all_: Annotated[bool, typer.Option("--all", help="Include the built-in plugins.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """List installed plugins: name, distribution, version, status and hooks."""
+        """List installed plugins (name, distribution, version, status, hooks) and, per kind,
+        the summarizers, token counters and compaction strategies registered and chosen."""
+        from tether.core.named_choices import current_choices, render_choices
+
         records = [r for r in pm.records.values() if all_ or not r.builtin]
         records.sort(key=lambda r: (not r.builtin, r.name))
+        choices = current_choices(pm)
         if as_json:
             rows = [
                 {
@@ -136,11 +140,10 @@ def create_app(pm: PluginManager) -> typer.Typer:
                 }
                 for r in records
             ]
-            typer.echo(json.dumps(rows, indent=2))
+            typer.echo(json.dumps({"plugins": rows, "choices": choices}, indent=2))
             return
         if not records:
             typer.echo("No third-party plugins installed (use --all to list the built-ins).")
-            return
         for r in records:
             origin = "built-in" if r.builtin else f"{r.distribution} {r.version}".strip()
             line = f"{r.name:<22} {r.status:<11} {origin}"
@@ -149,6 +152,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
             if r.error:
                 line += f"  error: {r.error}"
             typer.echo(line)
+        typer.echo("\n".join(["", *render_choices(choices)]))
 
     @app.command("hooks")
     def hooks_command(

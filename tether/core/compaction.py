@@ -1,10 +1,11 @@
 """Compaction orchestration: pi's manual/automatic compaction flow, run entirely through hooks.
 
-:func:`compact` asks ``prepare_compaction`` what to summarize, lets ``session_before_compact``
-cancel or supply the compaction, asks ``summarize`` for the history (and, for a split turn,
-the turn prefix), appends the cumulative ``<read-files>``/``<modified-files>`` lists, writes
-one ``compaction`` entry and fires ``session_compact``. The kernel decides nothing about
-*how* to summarize or where to cut: those are plugins.
+:func:`compact` asks the chosen compaction strategy what to summarize, lets
+``session_before_compact`` cancel or supply the compaction, asks the chosen summarizer for the
+history (and, for a split turn, the turn prefix), appends the cumulative
+``<read-files>``/``<modified-files>`` lists, writes one ``compaction`` entry and fires
+``session_compact``. The kernel decides nothing about *how* to summarize or where to cut: those
+are plugins, chosen by name (:mod:`tether.core.named_choices`).
 
 Guarantees: nothing to compact → no summarizer call (design §8.10); a split turn with no new
 history keeps the previous summary instead of pi's "No prior history." (§8.9); a failing
@@ -20,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tether.core.choice_calls import run_strategy, run_summarizer, token_counter
 from tether.core.errors import TetherError
 from tether.core.file_tracking import file_lists, format_file_lists, strip_file_lists
 from tether.core.plugin_session import PluginSession
@@ -166,7 +168,7 @@ def compact(
     )
     path = session.get_branch()
     say("preparing compaction")
-    preparation = _prepare(hooks, path, compaction_settings(settings), view, failure)
+    preparation = _prepare(hooks, path, settings, context.model, failure)
     if isinstance(preparation, NothingToCompact):
         return CompactionOutcome("nothing", reason=preparation.reason)
 
@@ -218,19 +220,14 @@ def compact(
 
 
 def _prepare(
-    hooks: Any, path: list[Entry], settings: CompactionSettings, view: Any, failure: str
+    hooks: Any, path: list[Entry], settings: Any, model: Any, failure: str
 ) -> CompactionPreparation | NothingToCompact:
-    """Ask the strategy; check that the one the settings name is the one that answered."""
-    preparation = hooks.prepare_compaction(path, settings, view, failure=failure)
-    if preparation is None:
-        raise TetherError(f"{failure}: no plugin answered prepare_compaction")
-    wanted = settings.strategy
-    if wanted and isinstance(preparation, CompactionPreparation) and preparation.strategy != wanted:
-        raise TetherError(
-            f"{failure}: setting compaction.strategy is '{wanted}' but the "
-            f"'{preparation.strategy}' strategy answered; is the plugin providing it installed?"
-        )
-    return preparation
+    """Ask the chosen strategy, with the chosen token counter; failures name the plugin."""
+    try:
+        count = token_counter(hooks.pm, settings, model=model)
+        return run_strategy(hooks.pm, path, compaction_settings(settings), count, model=model)
+    except TetherError as exc:
+        raise TetherError(f"{failure}: {exc}") from exc
 
 
 def _with_file_lists(text: str, preparation: CompactionPreparation) -> tuple[str, dict[str, Any]]:
@@ -341,17 +338,11 @@ def ask_summary(
 
 
 def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summary:
-    """Call ``summarize``; no answer, a failure or an empty text is a :class:`TetherError`."""
-    answer = hooks.summarize(request, failure=failure)
-    if answer is None:
-        wanted = request.settings.get("summarizer")
-        hint = f" (setting compaction.summarizer is '{wanted}')" if wanted else ""
-        raise TetherError(f"{failure}: no summarizer answered the {request.kind} request{hint}")
-    if not isinstance(answer, Summary):
-        raise TetherError(f"{failure}: summarize returned {type(answer).__name__}, not a Summary")
-    if not answer.text.strip():
-        raise TetherError(f"{failure}: summarizer '{answer.summarizer}' returned an empty summary")
-    return answer
+    """The chosen summarizer's answer; a failure or an empty text is a :class:`TetherError`."""
+    try:
+        return run_summarizer(hooks.pm, request)
+    except TetherError as exc:
+        raise TetherError(f"{failure}: {exc}") from exc
 
 
 def appended_entry(session: Any, written: Any) -> Entry:

@@ -24,10 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tether.core.choice_calls import token_counter
 from tether.core.errors import SessionWriteError
 from tether.core.harness_compaction import OVERFLOW_GAVE_UP, compaction_end_event, over_threshold
 from tether.core.providers import ContextOverflowError, ProviderError, is_context_overflow
-from tether.core.tokens import count_with
 from tether.hookspecs.events import AgentEvent, Message, RetryDecision
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class RunController:
     def _count(self, messages: list[Message]) -> list[int]:
         h = self.harness
         model = h.view.model
-        return count_with(h.hooks, messages, model)
+        return token_counter(h.hooks.pm, h.settings, model=model)(messages)
 
     def pre_prompt_check(self) -> None:
         """pi's check before a new prompt: compact first if the context is already too big

@@ -5,8 +5,8 @@ failure is a :class:`~tether.core.errors.HookError` naming the plugin and the ho
 of the wrong type is such a failure too (never a silent "no answer"). Per hook:
 
 - chain and single-answer hooks (``input``, ``before_agent_start``, ``context``,
-  ``session_before_*``, ``prepare_compaction``, ``summarize``, ``count_tokens``, ``open_store``,
-  ``http_client``): a failure raises; ``failure=`` prefixes what did not happen;
+  ``session_before_*``, ``open_store``, ``http_client``): a failure raises; ``failure=``
+  prefixes what did not happen; ``retry_decision``: a failure is a refusal to retry, named;
 - ``before_tool_call``: a failure is one warning line and *blocks* the call (a guard that
   breaks must not let the call through); the model reads the reason;
 - ``tool_result``: a failure is one warning line and that plugin's step is skipped (the
@@ -28,7 +28,6 @@ from tether.core.errors import HookError
 from tether.core.hook_calls import call_registration, copy_json, implementations
 from tether.core.hook_checks import (
     check_before_agent_start,
-    check_counts,
     check_retry_decision,
     expect,
     expect_none,
@@ -48,17 +47,11 @@ if TYPE_CHECKING:
         Block,
         Cancel,
         CompactEvent,
-        CompactionPreparation,
-        CompactionSettings,
         CustomBranchSummary,
         CustomCompaction,
-        Entry,
         InputEvent,
         Message,
-        NothingToCompact,
         RetryDecision,
-        SummarizeRequest,
-        Summary,
         ToolResultEvent,
         TreeEvent,
     )
@@ -277,47 +270,6 @@ class Hooks:
     def open_store(self, uri: str, settings: Any = None, *, failure: str | None = None) -> Any:
         return self._first("open_store", failure, None, uri=uri, settings=settings)
 
-    # -- memory ----------------------------------------------------------------------------------
-
-    def prepare_compaction(
-        self,
-        path: list[Entry],
-        settings: CompactionSettings,
-        session: HookSession | None = None,
-        *,
-        failure: str | None = None,
-    ) -> CompactionPreparation | NothingToCompact | None:
-        from tether.hookspecs.events import CompactionPreparation, NothingToCompact
-
-        return self._first(
-            "prepare_compaction",
-            failure,
-            expect(CompactionPreparation, NothingToCompact),
-            path=path,
-            settings=settings,
-            session=self._session(session),
-        )
-
-    def summarize(self, request: SummarizeRequest, *, failure: str | None = None) -> Summary | None:
-        from tether.hookspecs.events import Summary
-
-        return self._first("summarize", failure, expect(Summary), request=request)
-
-    def count_tokens(
-        self,
-        messages: list[Message],
-        model: dict[str, Any] | None = None,
-        *,
-        failure: str | None = None,
-    ) -> list[int]:
-        """One count per message; no answer at all is a ``RuntimeError`` (a broken set-up)."""
-        result = self._first(
-            "count_tokens", failure, check_counts(len(messages)), messages=messages, model=model
-        )
-        if result is None:
-            raise RuntimeError("no plugin answered count_tokens (is 'token_estimate' disabled?)")
-        return list(result)
-
     def retry_decision(
         self, *, error: Any, attempt: int, settings: Any, message: Message
     ) -> RetryDecision:
@@ -360,6 +312,21 @@ class Hooks:
 
     def register_commands(self, registration: Registration) -> list[str]:
         return call_registration(self.pm, "register_commands", registration)
+
+    def register_summarizers(self, registration: Registration) -> list[str]:
+        return call_registration(
+            self.pm, "register_summarizers", registration, order="registration"
+        )
+
+    def register_token_counters(self, registration: Registration) -> list[str]:
+        return call_registration(
+            self.pm, "register_token_counters", registration, order="registration"
+        )
+
+    def register_compaction_strategies(self, registration: Registration) -> list[str]:
+        return call_registration(
+            self.pm, "register_compaction_strategies", registration, order="registration"
+        )
 
     def register_provider_defaults(self, registration: Registration) -> list[str]:
         """In registration order: an installed plugin's registration replaces a built-in's."""

@@ -170,8 +170,10 @@ class PluginSession:
         return section if isinstance(section, dict) else {}
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> list[int]:
-        """Token counts of ``messages`` by the ``count_tokens`` hook, for the current model."""
-        return self.hooks.count_tokens(messages, self.model)
+        """Token counts of ``messages`` by the chosen token counter, for the current model."""
+        from tether.core.choice_calls import token_counter
+
+        return token_counter(self.hooks.pm, self.settings, model=self.model)(messages)
 
     @property
     def has_agent(self) -> bool:

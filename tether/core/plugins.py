@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 import pluggy
 
+from tether.core.plugin_checks import unknown_hooks
 from tether.core.plugin_trace import enable_tracing
 from tether.hookspecs import PROJECT_NAME, SPEC_MODULES
 
@@ -375,6 +376,14 @@ def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[st
         record.status = "failed"
         record.error = str(exc).splitlines()[0]
         pm.warn(f"plugin '{cand.name}' is invalid and was skipped: {record.error}")
+        return
+    unknown = unknown_hooks(pm, plugin)
+    if unknown is not None:
+        if builtin:
+            raise PluginError(f"built-in plugin '{cand.name}' is invalid: {unknown}")
+        pm.unregister(name=cand.name)
+        record.status, record.error = "failed", unknown
+        pm.warn(f"plugin '{cand.name}' implements an {unknown} and was skipped")
         return
     record.hooks = _hooks_of(pm, plugin)
 

@@ -26,7 +26,8 @@ class CompactionSettingsModel(_Section):
     reserve_tokens: int = Field(16384, alias="reserveTokens", ge=0)
     keep_recent_tokens: int = Field(20000, alias="keepRecentTokens", ge=0)
     model: str | None = None  # "provider/model" of the summarizer; default: the session's
-    summarizer: str | None = None  # "llm" | "offline" | a plugin's name; default: automatic
+    summarizer: str | None = None  # a registered summarizer's name; default: see named_choices
+    strategy: str | None = None  # a registered compaction strategy's name; default: "pi"
 
 
 class BranchSummarySettings(_Section):
@@ -39,7 +40,7 @@ class SessionSettings(_Section):
 
 
 class TokenSettings(_Section):
-    counter: str = "chars"  # "chars" (pi's chars/4) | "tiktoken"
+    counter: str | None = None  # a registered token counter's name; default: "chars" (pi's)
     encoding: str = "o200k_base"
 
 

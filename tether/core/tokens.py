@@ -1,8 +1,8 @@
 """Context size from provider usage plus estimates (pi's usage-anchored numbers, spec §4.2, §5.2).
 
 The usage reported with the last valid assistant response approximates the whole prompt up to
-it; only the messages after it are estimated. Per-message estimates come from the
-``count_tokens`` hook (:func:`count_with`), so a plugin can replace pi's chars/4 heuristic.
+it; only the messages after it are estimated. Per-message estimates come from the chosen
+token counter (:func:`tether.core.choice_calls.token_counter`), pi's chars/4 by default.
 """
 
 from __future__ import annotations
@@ -212,26 +212,10 @@ def _no_check(reason: str, **extra: Any) -> dict[str, Any]:
     return {**extra, "contextTokens": None, "shouldCompact": False, "reason": reason}
 
 
-def count_with(
-    hooks_or_pm: Any, messages: list[Message], model: dict[str, Any] | None = None
-) -> list[int]:
-    """Per-message token counts from the ``count_tokens`` hook (a ``Hooks`` or a plugin manager)."""
-    from tether.core.hooks import Hooks
-
-    hooks = hooks_or_pm if isinstance(hooks_or_pm, Hooks) else Hooks(hooks_or_pm)
-    counts = hooks.count_tokens(messages, model)
-    if len(counts) != len(messages):
-        raise RuntimeError(
-            f"count_tokens returned {len(counts)} counts for {len(messages)} messages"
-        )
-    return counts
-
-
 __all__ = [
     "assistant_usage",
     "calculate_context_tokens",
     "context_usage",
-    "count_with",
     "estimate_context_tokens",
     "get_last_assistant_usage",
     "latest_compaction",

@@ -8,6 +8,7 @@ Messages and entries are plain JSON-shaped dicts in pi's session format
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -160,7 +161,7 @@ class CompactEvent:
 
 @dataclass
 class SummarizeRequest:
-    """Input of the ``summarize`` hook.
+    """Input of a summarizer (see ``register_summarizers``).
 
     ``kind`` is ``compaction`` (history before the cut, folded into ``previous_summary`` when
     given), ``turn_prefix`` (the early part of a turn that was split) or ``branch`` (an abandoned
@@ -185,11 +186,38 @@ class SummarizeRequest:
     # The full resolved ``tether.core.settings.Settings`` (``None`` outside a session): a
     # summarizer plugin reads its own section with ``request.app_settings.extra("myPlugin")``.
     app_settings: Any = None
+    # Set by the kernel before it calls a summarizer: see :meth:`summarize_with`.
+    delegate: Any = field(default=None, repr=False, compare=False)
+
+    def summarize_with(self, name: str | None = None, **changes: Any) -> Summary:
+        """Hand this request (with ``changes`` to its fields) to the summarizer registered as
+        ``name`` — ``None``: the built-in default (``llm`` when a model is known, else
+        ``offline``) — and return its :class:`Summary`. E.g. a summarizer with its own model:
+        ``request.summarize_with("llm", settings={**request.settings, "model": "p/m"})``."""
+        if self.delegate is None:
+            raise RuntimeError("summarize_with works only in a summarizer called by tether")
+        return self.delegate(name, changes)
+
+
+@dataclass
+class PrepareRequest:
+    """Input of a compaction strategy (see ``register_compaction_strategies``).
+
+    ``path`` is the active branch, root first (raw entries); ``settings`` the reserve and keep
+    budgets (``settings.options``: the whole ``compaction`` settings block, for the strategy's
+    own keys); ``count(messages) -> list[int]`` the chosen token counter; ``model`` the
+    session's model record (``provider``, ``id``, ``contextWindow``…) or ``None``.
+    """
+
+    path: list[Entry]
+    settings: CompactionSettings
+    count: Callable[[list[Message]], list[int]]
+    model: dict[str, Any] | None = None
 
 
 @dataclass
 class Summary:
-    """Output of the ``summarize`` hook; ``summarizer`` names who wrote it."""
+    """Output of a summarizer; ``summarizer`` names who wrote it."""
 
     text: str
     summarizer: str

@@ -1,6 +1,7 @@
 """The cheap summarizer sends summary requests to the cheap model, through a real loopback
 OpenAI-compatible server: as an installed plugin (``tether session compact`` in a subprocess)
-and in-process with the plugins registered in either order. Not configured, it steps aside.
+and in-process with the plugins registered in either order. Not configured, or when the user
+chose another summarizer explicitly, tether's built-in summarizer answers.
 
 Run from the tether repository root: ``python -m pytest plugin_examples/tether-cheap-summarizer``.
 """
@@ -25,6 +26,7 @@ from tether.builtin_plugins import (
     offline_summarizer,
     provider_openai,
 )
+from tether.core.choice_calls import run_summarizer
 from tether.core.models import ProviderRegistry
 from tether.core.plugins import create_plugin_manager
 from tether.core.settings import Settings
@@ -59,12 +61,13 @@ def project(tmp_path: Path, server: OpenAIServer, settings: dict[str, Any]) -> P
     return tmp_path
 
 
-def compact(cwd: Path) -> subprocess.CompletedProcess[str]:
+def compact(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TETHER_HOME": str(cwd / "home"), "TETHER_FSYNC": "0"}
     env.pop("TETHER_LOAD_PLUGINS", None)
     env.pop("TETHER_DISABLE_PLUGINS", None)
     return subprocess.run(
-        [sys.executable, "-m", "tether", "session", "compact", "session.jsonl", "--keep", "3000"],
+        [sys.executable, "-m", "tether", "session", "compact", "session.jsonl", "--keep", "3000"]
+        + list(args),
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -78,7 +81,7 @@ def test_installed_plugin_sends_summaries_to_the_cheap_model(tmp_path: Path) -> 
         server.text(SUMMARY)
         server.text("## Original Request\nfix it")
         settings = {
-            "compaction": {"model": "loop/big-model"},
+            "compaction": {"model": "loop/big-model", "summarizer": "cheap"},
             "cheapSummarizer": {"model": "loop/cheap-model"},
         }
         cwd = project(tmp_path, server, settings)
@@ -86,7 +89,7 @@ def test_installed_plugin_sends_summaries_to_the_cheap_model(tmp_path: Path) -> 
         sent = [request.body["model"] for request in server.requests]
     assert result.returncode == 0, result.stderr
     assert sent == ["cheap-model", "cheap-model"]  # history and split-turn prefix
-    assert "summarizer: cheap-summarizer (loop/cheap-model)" in result.stdout
+    assert "summarizer: cheap (loop/cheap-model)" in result.stdout
     entry = json.loads((cwd / "session.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     assert entry["type"] == "compaction" and entry["summary"].startswith(SUMMARY)
 
@@ -95,8 +98,41 @@ def test_not_configured_the_builtin_summarizer_answers(tmp_path: Path) -> None:
     with OpenAIServer() as server:
         server.text(SUMMARY)
         server.text("## Original Request\nfix it")
-        cwd = project(tmp_path, server, {"compaction": {"model": "loop/big-model"}})
+        chosen = {"model": "loop/big-model", "summarizer": "cheap"}  # but no cheapSummarizer
+        cwd = project(tmp_path, server, {"compaction": chosen})
         result = compact(cwd)
+        sent = [request.body["model"] for request in server.requests]
+    assert result.returncode == 0, result.stderr
+    assert sent == ["big-model", "big-model"]
+    assert "summarizer: llm (loop/big-model)" in result.stdout
+
+
+def test_installed_but_not_chosen_or_overridden_by_the_flag(tmp_path: Path) -> None:
+    with OpenAIServer() as server:
+        server.text(SUMMARY)
+        server.text("## Original Request\nfix it")
+        settings = {
+            "compaction": {"model": "loop/big-model"},
+            "cheapSummarizer": {"model": "loop/cheap-model"},
+        }
+        cwd = project(tmp_path, server, settings)
+        result = compact(cwd)
+        sent = [request.body["model"] for request in server.requests]
+    assert result.returncode == 0, result.stderr
+    assert sent == ["big-model", "big-model"]  # installed and configured, but not chosen
+    assert "summarizer: llm (loop/big-model)" in result.stdout
+
+
+def test_an_explicit_flag_wins_over_the_cheap_setting(tmp_path: Path) -> None:
+    with OpenAIServer() as server:
+        server.text(SUMMARY)
+        server.text("## Original Request\nfix it")
+        settings = {
+            "compaction": {"model": "loop/big-model", "summarizer": "cheap"},
+            "cheapSummarizer": {"model": "loop/cheap-model"},
+        }
+        cwd = project(tmp_path, server, settings)
+        result = compact(cwd, "--summarizer", "llm")
         sent = [request.body["model"] for request in server.requests]
     assert result.returncode == 0, result.stderr
     assert sent == ["big-model", "big-model"]
@@ -118,7 +154,7 @@ def test_cheap_model_whatever_the_load_order(tmp_path: Path, order: str) -> None
     pm = create_plugin_manager(load_entry_points=False, plugins=plugins, environ={})
     settings = Settings.model_validate(
         {
-            "compaction": {"model": "loop/big-model"},
+            "compaction": {"model": "loop/big-model", "summarizer": "cheap"},
             "cheapSummarizer": {"model": "loop/cheap-model", "kinds": ["branch"]},
         }
     )
@@ -136,8 +172,9 @@ def test_cheap_model_whatever_the_load_order(tmp_path: Path, order: str) -> None
                     registry=registry,
                     app_settings=settings,
                 )
-                answers.append(pm.hook.summarize(request=request))
+                answers.append(run_summarizer(pm, request))
         sent = [request.body["model"] for request in server.requests]
     assert sent == ["cheap-model", "big-model"]  # "kinds" limits it to branch summaries
-    assert [a.summarizer for a in answers] == ["cheap-summarizer", "llm"]
-    assert answers[0].text == "branch summary" and answers[0].details["model"] == "loop/cheap-model"
+    assert [a.summarizer for a in answers] == ["cheap", "llm"]
+    assert answers[0].text == "branch summary"
+    assert answers[0].details["model"] == "loop/cheap-model"

@@ -180,3 +180,16 @@ def test_repeated_masking_is_cumulative(tmp_path: Path) -> None:
     ]
     nothing = tether(cwd, "session", "compact", str(file))
     assert nothing.returncode == 0 and "nothing to compact" in nothing.stdout
+
+
+def test_chosen_for_one_command_by_the_strategy_flag(tmp_path: Path) -> None:
+    cwd = project(tmp_path, {"keepRecentTokens": 400})  # the setting names no strategy
+    file = make_session(tmp_path, 4)
+    done = tether(cwd, "session", "compact", str(file), "--strategy", STRATEGY)
+    assert done.returncode == 0, done.stderr
+    compaction = records(file)[-1]
+    assert compaction["details"]["strategy"] == STRATEGY
+    assert sorted(compaction["details"]["maskedToolResults"]) == ["call_0", "call_1", "call_2"]
+    prepared = tether(cwd, "session", "prepare", str(file), "--strategy", "nope", "--json")
+    assert prepared.returncode != 0 and "Traceback" not in prepared.stderr
+    assert "unknown strategy 'nope'" in prepared.stderr and STRATEGY in prepared.stderr

@@ -15,11 +15,10 @@ produced them — folded into the previous summary.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tether import CompactionPreparation, CompactionSettings, NothingToCompact
+from tether import CompactionPreparation, NothingToCompact
 
 STRATEGY = "observation-masking"
 FIRST_LINE_CHARS = 100
@@ -27,11 +26,6 @@ FIRST_LINE_CHARS = 100
 Entry = dict[str, Any]
 Message = dict[str, Any]
 Count = Callable[[list[Message]], list[int]]
-
-
-def rough_count(messages: list[Message]) -> list[int]:
-    """chars/4 of each message's text: the fallback when no token counter is reachable."""
-    return [math.ceil(len(_text(m.get("content")) or str(m)) / 4) for m in messages]
 
 
 def _text(content: Any) -> str:
@@ -131,7 +125,7 @@ def _file_ops(messages: list[Message], previous: Entry | None) -> dict[str, list
 
 def plan_masking(
     branch: Sequence[Entry],
-    settings: CompactionSettings,
+    settings: Any,
     count: Count,
     tokens_before: int,
 ) -> CompactionPreparation | NothingToCompact:
@@ -190,6 +184,5 @@ __all__ = [
     "mask_messages",
     "masks_of",
     "plan_masking",
-    "rough_count",
     "stub_for",
 ]

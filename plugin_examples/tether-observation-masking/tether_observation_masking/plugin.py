@@ -1,11 +1,13 @@
-"""tether plugin ``observation_masking``: a whole compaction strategy in two hooks.
+"""tether plugin ``observation_masking``: a whole compaction strategy, registered by name.
 
-Enable it with ``{"compaction": {"strategy": "observation-masking"}}`` in ``settings.json``
-(installed but not enabled, it stays out of the way and pi's strategy answers).
+Choose it with ``{"compaction": {"strategy": "observation-masking"}}`` in ``settings.json``
+(or ``tether session compact --strategy observation-masking``). Installed but not chosen, it
+stays out of the way and pi's strategy (``pi``, the built-in default) answers.
 
-- ``prepare_compaction`` — keeps every user and assistant message; the tool results older
-  than the kept window (``compaction.keepRecentTokens``) are masked, and only their content
-  is summarized (see :func:`tether_observation_masking.masking.plan_masking`).
+- ``register_compaction_strategies`` — registers ``observation-masking``: it keeps every user
+  and assistant message; the tool results older than the kept window
+  (``compaction.keepRecentTokens``) are masked, and only their content is summarized (see
+  :func:`tether_observation_masking.masking.plan_masking`).
 - ``context`` — before every model call (and in ``tether session context``), replaces each
   masked tool result by its one-line stub, read from the latest compaction's ``details``.
 
@@ -17,13 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether import (
-    CompactionPreparation,
-    CompactionSettings,
-    ContextEvent,
-    NothingToCompact,
-    hookimpl,
-)
+import tether
 from tether_observation_masking.masking import (
     STRATEGY,
     Count,
@@ -31,39 +27,29 @@ from tether_observation_masking.masking import (
     mask_messages,
     masks_of,
     plan_masking,
-    rough_count,
 )
 
 
-def _counter(session: Any) -> Count:
-    """The session's ``count_tokens`` hook when reachable, else a chars/4 estimate."""
-    hooks = getattr(session, "hooks", None)
-    if hooks is None or not hasattr(hooks, "count_tokens"):
-        return rough_count
-    model = getattr(session, "model", None)
-    return lambda messages: hooks.count_tokens(messages, model if isinstance(model, dict) else None)
-
-
 def _context_tokens(branch: list[dict[str, Any]], count: Count) -> int:
-    from tether import build_context_from_path
-
-    messages = build_context_from_path(branch).messages
+    messages = tether.build_session_context(branch).messages
     return sum(count(messages)) if messages else 0
 
 
-@hookimpl
-def prepare_compaction(
-    path: list[dict[str, Any]], settings: CompactionSettings, session: Any
-) -> CompactionPreparation | NothingToCompact | None:
-    """Mask old tool outputs when ``compaction.strategy`` asks for it; else pass."""
-    if settings.strategy != STRATEGY:
-        return None
-    count = _counter(session)
-    return plan_masking(path, settings, count, _context_tokens(path, count))
+def prepare_masking(
+    request: tether.PrepareRequest,
+) -> tether.CompactionPreparation | tether.NothingToCompact:
+    """The masking compaction of ``request.path``, counted with tether's chosen counter."""
+    count = request.count
+    return plan_masking(request.path, request.settings, count, _context_tokens(request.path, count))
 
 
-@hookimpl
-def context(event: ContextEvent, session: Any) -> None:
+@tether.hookimpl
+def register_compaction_strategies(register: Any) -> None:
+    register(STRATEGY, prepare_masking)
+
+
+@tether.hookimpl
+def context(event: Any, session: Any) -> None:
     """Stub the tool results masked by the latest compaction of the session's branch."""
     get_branch = getattr(session, "get_branch", None)
     if not callable(get_branch):
@@ -74,4 +60,4 @@ def context(event: ContextEvent, session: Any) -> None:
         event.messages[:] = mask_messages(event.messages, masks)
 
 
-__all__ = ["context", "prepare_compaction"]
+__all__ = ["context", "prepare_masking", "register_compaction_strategies"]

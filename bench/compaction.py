@@ -29,10 +29,10 @@ IN_PROCESS = """
 import gc, json, resource, sys, time
 gc.disable()
 t0 = time.perf_counter()
-from tether.builtin_plugins._prepare import prepare_compaction_entries
-from tether.builtin_plugins._serialize import serialize_messages
-from tether.builtin_plugins.token_estimate import estimate_tokens
-from tether.core.session import Session
+from tether.builtin_plugins.memory.pi_strategy.prepare import prepare_compaction_entries
+from tether.builtin_plugins.memory.serialize import serialize_messages
+from tether.builtin_plugins.memory.token_estimate import estimate_tokens
+from tether.core.session.session import Session
 from tether.hookspecs.events import CompactionSettings, NothingToCompact
 t1 = time.perf_counter()
 session = Session.open(sys.argv[1])

@@ -258,8 +258,8 @@ def run_measured(
 IN_PROCESS = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from tether.core.context import build_context_from_path, convert_to_llm
-from tether.core.session import Session
+from tether.core.context.build import build_context_from_path, convert_to_llm
+from tether.core.session.session import Session
 t1 = time.perf_counter()
 session = Session.open(sys.argv[1], readonly=True)
 t2 = time.perf_counter()

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tether.core.providers import (
+from tether.core.agent.providers import (
     AbortedError,
     LlmContext,
     Model,
@@ -20,7 +20,7 @@ from tether.core.providers import (
     empty_usage,
     now_ms,
 )
-from tether.core.tools import FunctionTool, ToolContext, ToolResult
+from tether.core.agent.tools import FunctionTool, ToolContext, ToolResult
 
 MODEL = Model(provider="fake", id="fake-1", api="fake-api")
 

@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tether.core.hooks import Hooks
-from tether.core.plugins import create_plugin_manager
-from tether.core.session import Session
-from tether.core.settings import Settings
+from tether.core.host.facade import Hooks
+from tether.core.host.manager import create_plugin_manager
+from tether.core.host.settings import Settings
+from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import SummarizeRequest, Summary
 
@@ -91,7 +91,7 @@ def pi_recording(name: str) -> dict[str, Any]:
 def compact_scripted(session: Session, reserve: int, keep: int) -> tuple[Any, ScriptedSummarizer]:
     """``compact`` with pi's ``reserve``/``keep`` budgets and a fresh :class:`ScriptedSummarizer`
     (returned with the outcome, for its requests)."""
-    from tether.core.compaction import compact
+    from tether.core.memory.compaction import compact
 
     summarizer = ScriptedSummarizer()
     budgets = settings(reserveTokens=reserve, keepRecentTokens=keep)

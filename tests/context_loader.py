@@ -2,7 +2,7 @@
 
 ``load_entries`` reads a v3 session file the way pi does (split on newlines, skip blank and
 unparsable lines, header = first record, entries = the other records). Files in older formats
-(v1/v2 need migration) are opened through ``tether.core.session.Session`` by the tests.
+(v1/v2 need migration) are opened through ``tether.core.session.session.Session`` by the tests.
 """
 
 from __future__ import annotations

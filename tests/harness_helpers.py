@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests import store_helpers
-from tether.core.plugins import create_plugin_manager
+from tether.core.host.manager import create_plugin_manager
 
 PROVIDER = "loop"
 REPO = Path(__file__).resolve().parents[1]
@@ -54,9 +54,9 @@ def plugin_manager(*plugins: tuple[str, object]) -> Any:
 
 def open_harness(pm: Any, cwd: Path, home: Path, model: str | None = None, **kwargs: Any) -> Any:
     """A started harness on a new session of ``cwd`` (``TETHER_HOME`` must point at ``home``)."""
-    from tether.core.harness import Harness
-    from tether.core.session import Session
-    from tether.core.settings import load_settings
+    from tether.core.harness.harness import Harness
+    from tether.core.host.settings import load_settings
+    from tether.core.session.session import Session
 
     settings = load_settings(cwd, home=home)
     session = kwargs.pop("session", None) or Session.create(str(cwd), home=home)
@@ -72,11 +72,11 @@ def chat_requests(server: Any) -> list[Any]:
 def expected_openai_messages(file: Path, body: dict[str, Any], model: Any) -> list[Any]:
     """What tether would send for the session file's context minus its final answer: the
     file re-opened, built, converted and prepared like the agent does."""
-    from tether.builtin_plugins._openai_completions import convert_messages
-    from tether.builtin_plugins._provider_http import prepared_context
-    from tether.core.context import convert_to_llm
-    from tether.core.providers import LlmContext
-    from tether.core.session import Session
+    from tether.builtin_plugins.providers.http.calls import prepared_context
+    from tether.builtin_plugins.providers.openai.completions import convert_messages
+    from tether.core.agent.providers import LlmContext
+    from tether.core.context.build import convert_to_llm
+    from tether.core.session.session import Session
 
     messages = Session.open(file, readonly=True).build_context().messages
     assert messages and messages[-1]["role"] == "assistant"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.store_helpers import ROOT
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 GEN = ROOT / "tests" / "fixtures" / "pi" / "gen"
 
@@ -156,7 +156,7 @@ def lease_elsewhere(file: Path) -> str:
     """Take the lease of ``file`` in another process, as a library user would; its error or
     ``"ok"``."""
     code = (
-        "import sys\nfrom tether.core.lease import SessionLease\n"
+        "import sys\nfrom tether.core.storage.lease import SessionLease\n"
         "try:\n    SessionLease(sys.argv[1]).acquire().release()\n"
         "except Exception as exc:\n    print(exc)\nelse:\n    print('ok')\n"
     )

@@ -54,7 +54,7 @@ def marker_plugin(marker: str, body: str = "") -> str:
 
 
 HALF_COMMANDS_PLUGIN = """
-from tether.core.cli import command_group
+from tether.core.host.cli import command_group
 from tether.hookspecs import hookimpl
 
 @hookimpl
@@ -89,7 +89,7 @@ def register_commands(app):
 """
 
 TOOLS_PLUGIN = """
-from tether.core.tools import FunctionTool, ToolResult
+from tether.core.agent.tools import FunctionTool, ToolResult
 from tether.hookspecs import hookimpl
 
 def _tool(name):

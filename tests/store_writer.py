@@ -16,7 +16,7 @@ import sys
 
 def main() -> None:
     path, count, tag = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    from tether.core.session import Session
+    from tether.core.session.session import Session
 
     session = Session.open(path)
     blind = os.environ.get("STORE_WRITER_BLIND") == "1"

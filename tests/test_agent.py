@@ -26,9 +26,9 @@ from tests.agent_fakes import (
     tool_reply,
     types,
 )
-from tether.core.agent import Agent, AgentBusyError
-from tether.core.loop import user_message
-from tether.core.tools import ToolError, ToolResult
+from tether.core.agent.agent import Agent, AgentBusyError
+from tether.core.agent.loop import user_message
+from tether.core.agent.tools import ToolError, ToolResult
 from tether.hookspecs import PROJECT_NAME, SPEC_MODULES, hookimpl
 from tether.hookspecs.events import Block
 
@@ -361,8 +361,8 @@ def test_a_failed_run_aborts_tools_still_running():
 @pytest.fixture
 def openai_agent_factory(openai_server, tmp_path):
     """Build an Agent on the registry's real ``openai-completions`` provider (loopback)."""
-    from tether.core.models import ProviderRegistry
-    from tether.core.plugins import create_plugin_manager
+    from tether.core.agent.provider_registry import ProviderRegistry
+    from tether.core.host.manager import create_plugin_manager
 
     models = {
         "providers": {

@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 import tether
-from tether.core.plugins import create_plugin_manager
+from tether.core.host.manager import create_plugin_manager
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,7 +78,7 @@ def test_public_names_are_exactly_the_curated_list() -> None:
     assert set(tether.__all__) == expected
     for name in tether.__all__:
         assert getattr(tether, name) is not None, name
-    assert "tether.core.harness" not in dir(tether)
+    assert "tether.core.harness.harness" not in dir(tether)
 
 
 def test_import_tether_is_cheap() -> None:
@@ -87,7 +87,7 @@ def test_import_tether_is_cheap() -> None:
 
     probe = (
         "import sys, tether; "
-        "print(sorted(m for m in ('httpx', 'pydantic', 'typer', 'tether.core.session') "
+        "print(sorted(m for m in ('httpx', 'pydantic', 'typer', 'tether.core.session.session') "
         "if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
@@ -95,15 +95,17 @@ def test_import_tether_is_cheap() -> None:
 
 
 def test_builtin_modules_and_entry_points_are_the_same_set() -> None:
+    """Every module of ``builtin_plugins/`` that implements a hook is an entry point, and every
+    entry point is such a module (helpers implement none)."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    declared = pyproject["project"]["entry-points"]["tether.plugins"]
-    modules = {
-        p.stem
-        for p in (ROOT / "tether" / "builtin_plugins").glob("*.py")
-        if not p.name.startswith("_")
-    }
-    assert set(declared) == modules
-    assert all(target == f"tether.builtin_plugins.{name}" for name, target in declared.items())
+    declared = set(pyproject["project"]["entry-points"]["tether.plugins"].values())
+    plugins_dir = ROOT / "tether" / "builtin_plugins"
+    implementing = set()
+    for path in plugins_dir.rglob("*.py"):
+        if "@hookimpl" in path.read_text(encoding="utf-8"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            implementing.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    assert declared == implementing
 
 
 def test_every_builtin_is_loaded_as_a_builtin() -> None:
@@ -133,7 +135,7 @@ def test_kernel_does_not_import_builtin_plugins() -> None:
 
 
 def test_hook_reference_document_is_up_to_date() -> None:
-    from tether.core.hook_docs import hooks_markdown
+    from tether.core.host.docs import hooks_markdown
 
     document = (ROOT / "docs" / "hooks.md").read_text(encoding="utf-8")
     assert document == hooks_markdown(), "regenerate with: tether hooks --markdown > docs/hooks.md"

@@ -17,8 +17,8 @@ from tests.store_helpers import (
     run_tether,
     user_message,
 )
-from tether.core.errors import SessionFileError, TetherError
-from tether.core.session import Session
+from tether.core.host.errors import SessionFileError, TetherError
+from tether.core.session.session import Session
 
 
 def _one_error_line(result: subprocess.CompletedProcess[str]) -> str:

@@ -17,8 +17,8 @@ import pytest
 
 from tests.harness_helpers import read_entries, run_tether, session_files, write_home
 from tests.servers import Reply, Usage
-from tether.core.text_safety import clean_text, encode_json_body
-from tether.core.tokens import calculate_context_tokens
+from tether.core.context.text_safety import clean_text, encode_json_body
+from tether.core.context.tokens import calculate_context_tokens
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"
 PI_CONTEXT = json.loads((FIXTURES / "pi-context.json").read_text())

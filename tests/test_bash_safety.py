@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness_helpers import NO_THIRD_PARTY, REPO, read_entries, session_files
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 
 def _env(home: Path, tmpdir: Path, script: list[object]) -> dict[str, str]:

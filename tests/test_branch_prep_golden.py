@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from tests.context_loader import GEN, GOLDEN, golden, golden_request, load_entries
-from tether.builtin_plugins._serialize import serialize_messages
-from tether.builtin_plugins.token_estimate import estimate_tokens
-from tether.core.branch_input import (
+from tether.builtin_plugins.memory.serialize import serialize_messages
+from tether.builtin_plugins.memory.token_estimate import estimate_tokens
+from tether.core.context.file_tracking import file_lists, format_file_lists
+from tether.core.memory.branch_input import (
     branch_token_budget,
     collect_abandoned_entries,
     prepare_branch_entries,
 )
-from tether.core.file_tracking import file_lists, format_file_lists
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BRANCH_NAMES = sorted(p.name.split(".")[0] for p in GOLDEN.glob("*.branch.json.gz"))
@@ -37,7 +37,7 @@ def entries_of(path: Path) -> list[dict[str, Any]]:
     header, entries = load_entries(path)
     if header is not None and header.get("version") == 3:
         return entries
-    from tether.core.session import Session
+    from tether.core.session.session import Session
 
     return Session.open(path, readonly=True).entries()  # never rewrite a fixture
 

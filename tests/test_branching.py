@@ -1,4 +1,4 @@
-"""``tether.core.branching.navigate_tree``: pi's tree navigation with branch summaries.
+"""``tether.core.memory.branching.navigate_tree``: pi's tree navigation with branch summaries.
 
 For every corpus file the entries written equal pi's golden ``appendedEntries`` in structure
 (types, parent placement, ``fromId``, label target, file lists, ``fromHook``); the summary
@@ -23,10 +23,10 @@ from tests.compaction_helpers import (
     settings,
 )
 from tests.context_loader import GEN, GOLDEN, golden, golden_request
-from tether.core.branching import BRANCH_PREAMBLE, NO_CONTENT, navigate_tree
-from tether.core.errors import TetherError
-from tether.core.session import Session
-from tether.core.settings import Settings
+from tether.core.host.errors import TetherError
+from tether.core.host.settings import Settings
+from tether.core.memory.branching import BRANCH_PREAMBLE, NO_CONTENT, navigate_tree
+from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import Cancel, CustomBranchSummary
 
@@ -261,7 +261,7 @@ def test_branch_summary_lists_files_of_the_whole_abandoned_branch(tmp_path: Path
 
 
 def test_abort_while_summarizing_cancels_the_navigation(tmp_path: Path) -> None:
-    from tether.core.abort import AbortSignal
+    from tether.core.agent.abort import AbortSignal
 
     class Aborting:
         @hookimpl

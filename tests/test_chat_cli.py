@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness_helpers import NO_THIRD_PARTY, REPO, read_entries, run_tether, write_home
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 FAUX = ["--provider", "faux"]
 

@@ -17,7 +17,7 @@ from tests.compaction_helpers import add_round, copy_fixture, new_session, recor
 from tests.context_loader import GEN
 from tests.harness_helpers import run_tether
 from tests.servers import OpenAIServer
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 SUMMARY = "## Goal\nShip the parser.\n\n## Progress\n### Done\n- [x] tokenizer"
 

@@ -1,4 +1,4 @@
-"""``tether.core.compaction.compact``: pi's compaction flow through hooks.
+"""``tether.core.memory.compaction.compact``: pi's compaction flow through hooks.
 
 The entry written for every corpus file equals pi's golden ``appendedEntry`` (the summarizer
 answers pi's oracle texts, so even the summary text must match); cancel and custom compactions
@@ -26,9 +26,9 @@ from tests.compaction_helpers import (
     settings,
 )
 from tests.context_loader import GEN, fixture_names, golden, golden_request
-from tether.core.compaction import NO_PRIOR_HISTORY, SPLIT_TURN_SEPARATOR, compact
-from tether.core.errors import TetherError
-from tether.core.session import Session
+from tether.core.host.errors import TetherError
+from tether.core.memory.compaction import NO_PRIOR_HISTORY, SPLIT_TURN_SEPARATOR, compact
+from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import Cancel, CustomCompaction
 
@@ -329,7 +329,7 @@ class AbortingSummarizer:
 
 
 def test_abort_while_summarizing_cancels_and_writes_nothing(tmp_path: Path) -> None:
-    from tether.core.abort import AbortSignal
+    from tether.core.agent.abort import AbortSignal
 
     file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
     before = file.read_bytes()

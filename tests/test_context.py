@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tether.core.context import (
+from tether.core.context.build import (
     UNSET,
     build_context_from_path,
     build_session_context,
@@ -16,7 +16,7 @@ from tether.core.context import (
     prepare_for_provider,
     timestamp_ms,
 )
-from tether.core.llm_convert import bash_execution_to_text
+from tether.core.context.convert import bash_execution_to_text
 
 TS = "2025-01-02T03:04:05.678Z"
 TS_MS = 1735787045678

@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.context_loader import GEN, golden, load_entries
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
-from tether.core.context import build_session_context
+from tether.core.context.build import build_session_context
 
 BRANCHED = GEN / "g16-branched.jsonl"
 SMALL = GEN / "g01-tiny-linear.jsonl"
@@ -105,27 +105,31 @@ HEAVY_MODULES = (
     "httpx",
     "pydantic",
     "tiktoken",
-    "tether.core.prompt",
-    "tether.core.providers",
-    "tether.core.models",
-    "tether.core.tools",
+    "tether.core.agent.prompt",
+    "tether.core.agent.providers",
+    "tether.core.agent.provider_registry",
+    "tether.core.agent.tools",
 )
 
 
 def test_context_on_a_small_file_imports_only_what_it_needs() -> None:
     probe = (
         "import sys\n"
-        "from tether.core.cli import main\n"
+        "from tether.core.host.cli import main\n"
         f"code = main(['session', 'context', {str(SMALL)!r}, '--quiet'])\n"
         f"heavy = sorted(set(sys.modules) & {set(HEAVY_MODULES)!r})\n"
-        "helpers = sorted(m for m in sys.modules if m.startswith('tether.builtin_plugins._'))\n"
+        "from importlib.metadata import entry_points\n"
+        "plugins = {e.value for e in entry_points(group='tether.plugins')}\n"
+        "helpers = sorted(m for m in sys.modules if m.startswith('tether.builtin_plugins.')\n"
+        "    and m not in plugins\n"
+        "    and not (sys.modules[m].__file__ or '').endswith('__init__.py'))\n"
         "print(code, heavy, helpers)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=BUILTINS_ONLY
     )
     # every built-in plugin is loaded, yet no tool, summarizer or provider code is imported
-    expected = "0 [] ['tether.builtin_plugins._lazy']"
+    expected = "0 [] []"  # plugin modules and their packages only, no helper
     assert done.stdout.strip().splitlines()[-1] == expected, done.stdout + done.stderr
 
 

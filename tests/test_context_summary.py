@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-import tether.core.jsonl_scan as jsonl_scan
+import tether.core.storage.jsonl_scan as jsonl_scan
 from tests.context_loader import GEN, fixture_names
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
-from tether.core.context import convert_to_llm
-from tether.core.context_summary import message_entry_outline
-from tether.core.hook_calls import copy_json
-from tether.core.jsonl_index import FAST_PARSER_ROWS
-from tether.core.session import Session
-from tether.core.store import JsonlStore
+from tether.core.context.build import convert_to_llm
+from tether.core.context.summary import message_entry_outline
+from tether.core.host.calls import copy_json
+from tether.core.session.session import Session
+from tether.core.storage.jsonl_index import FAST_PARSER_ROWS
+from tether.core.storage.store import JsonlStore
 
 HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "2025-01-01T00:00:00.000Z"}
 

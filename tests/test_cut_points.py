@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.builtin_plugins._cut_points import (
+from tether.builtin_plugins.memory.pi_strategy.cut_points import (
     CutPoint,
     find_cut_point,
     find_turn_start_index,

@@ -8,15 +8,15 @@ import pytest
 
 from tests.harness_helpers import open_harness, plugin_manager, read_entries, use_home, write_home
 from tests.servers import ToolCall
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 
 def expected_anthropic_messages(file: Path, model) -> list:
     """The Messages API body tether builds from the file's context minus its final answer."""
-    from tether.builtin_plugins._anthropic_messages import convert_messages
-    from tether.builtin_plugins._provider_http import prepared_context
-    from tether.core.context import convert_to_llm
-    from tether.core.providers import LlmContext
+    from tether.builtin_plugins.providers.anthropic.messages import convert_messages
+    from tether.builtin_plugins.providers.http.calls import prepared_context
+    from tether.core.agent.providers import LlmContext
+    from tether.core.context.build import convert_to_llm
 
     messages = Session.open(file, readonly=True).build_context().messages
     assert messages[-1]["role"] == "assistant"

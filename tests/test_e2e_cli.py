@@ -24,8 +24,8 @@ from tests.harness_helpers import (
     write_home,
 )
 from tests.servers import ToolCall
-from tether.core.models import ProviderRegistry
-from tether.core.session import Session
+from tether.core.agent.provider_registry import ProviderRegistry
+from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pi" / "gen"
 MODEL = ["--model", "loop/test-model"]

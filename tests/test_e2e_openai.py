@@ -21,7 +21,7 @@ from tests.harness_helpers import (
     write_home,
 )
 from tests.servers import ToolCall, Usage
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 MODEL = "loop/test-model"
 

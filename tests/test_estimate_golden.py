@@ -24,9 +24,9 @@ from tests.context_loader import (
     golden_request,
     load_entries,
 )
-from tether.builtin_plugins.context_commands import estimate_report
-from tether.core.context import path_to_root
-from tether.core.plugins import create_plugin_manager
+from tether.builtin_plugins.commands.context import estimate_report
+from tether.core.context.build import path_to_root
+from tether.core.host.manager import create_plugin_manager
 
 NAMES = fixture_names()
 V3_NAMES = [n for n in NAMES if golden(n, "context")["headerVersionOnDisk"] == 3]

@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from tether.builtin_plugins import provider_faux
-from tether.builtin_plugins.provider_faux import FauxProvider
-from tether.core.abort import AbortSignal
-from tether.core.models import ProviderRegistry
-from tether.core.plugins import create_plugin_manager
-from tether.core.providers import (
+from tether.builtin_plugins.providers import faux as provider_faux
+from tether.builtin_plugins.providers.faux.provider import FauxProvider
+from tether.core.agent.abort import AbortSignal
+from tether.core.agent.provider_registry import ProviderRegistry
+from tether.core.agent.providers import (
     AbortedError,
     ContextOverflowError,
     LlmContext,
@@ -26,6 +25,7 @@ from tether.core.providers import (
     TransientError,
     drain,
 )
+from tether.core.host.manager import create_plugin_manager
 
 
 def user(text: str) -> dict[str, Any]:

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.store_helpers import run_tether
-from tether.builtin_plugins._faux_provider import default_step
-from tether.core.llm_convert import convert_to_llm
-from tether.core.providers import LlmContext
+from tether.builtin_plugins.providers.faux.provider import default_step
+from tether.core.agent.providers import LlmContext
+from tether.core.context.convert import convert_to_llm
 
 
 def _user(text: str) -> dict[str, Any]:

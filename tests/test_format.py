@@ -9,8 +9,8 @@ import uuid
 import pytest
 
 from tests.store_helpers import CORPUS, STORE_PI, golden
-from tether.core import format as fmt
-from tether.core import format_records as rec
+from tether.core.storage import format as fmt
+from tether.core.storage import records as rec
 
 
 def test_dumps_record_is_javascripts_json_stringify() -> None:

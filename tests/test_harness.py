@@ -15,8 +15,8 @@ from tests.harness_helpers import (
     use_home,
     write_home,
 )
-from tether.core.harness import Harness
-from tether.core.session import Session
+from tether.core.harness.harness import Harness
+from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import Block
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import tether
-from tether.core.plugins import create_plugin_manager
+from tether.core.host.manager import create_plugin_manager
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,7 +86,7 @@ def _example(hook: str) -> str:
 def test_the_register_tools_example_of_the_reference_works(tmp_path: Path) -> None:
     module = types.ModuleType("hello_plugin")
     exec("from tether import *\n" + _example("register_tools"), module.__dict__)  # noqa: S102
-    from tether.core.tools import collect_tools
+    from tether.core.agent.tools import collect_tools
 
     pm = create_plugin_manager(environ={}, plugins=[("hello_plugin", module)])
     tool = collect_tools(pm)["hello"]
@@ -97,10 +97,10 @@ def test_the_register_tools_example_of_the_reference_works(tmp_path: Path) -> No
 def test_the_session_protocol_in_a_running_agent_and_in_a_session_command(
     tmp_path: Path,
 ) -> None:
-    from tether.core.hooks import Hooks
-    from tether.core.plugin_session import PluginSession
-    from tether.core.session import Session
-    from tether.core.settings import Settings
+    from tether.core.harness.plugin_session import PluginSession
+    from tether.core.host.facade import Hooks
+    from tether.core.host.settings import Settings
+    from tether.core.session.session import Session
 
     session = Session.in_memory(str(tmp_path))
     first = session.append_message({"role": "user", "content": "hi", "timestamp": 1})
@@ -128,7 +128,7 @@ def test_the_session_protocol_in_a_running_agent_and_in_a_session_command(
 
 
 def test_typed_errors_of_guards_and_observers_are_contained_and_named() -> None:
-    from tether.core.hooks import Hooks
+    from tether.core.host.facade import Hooks
     from tether.hookspecs import hookimpl
 
     class Broken:

@@ -18,22 +18,22 @@ import pytest
 
 from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
 from tests.servers import OpenAIServer
-from tether.builtin_plugins import llm_summarizer, offline_summarizer
-from tether.builtin_plugins._serialize import serialize_conversation
-from tether.builtin_plugins._summary_prompts import SYSTEM_PROMPT
-from tether.core.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
-from tether.core.choice_calls import run_summarizer
-from tether.core.compaction import summary_budgets
-from tether.core.context import convert_to_llm
-from tether.core.errors import TetherError
-from tether.core.models import ProviderRegistry
-from tether.core.plugins import create_plugin_manager
-from tether.core.providers import (
+from tether.builtin_plugins.memory import llm_summarizer, offline_summarizer
+from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
+from tether.builtin_plugins.memory.serialize import serialize_conversation
+from tether.core.agent.provider_registry import ProviderRegistry
+from tether.core.agent.providers import (
     PermanentError,
     ProviderConfigError,
     ProviderError,
     TransientError,
 )
+from tether.core.context.build import convert_to_llm
+from tether.core.host.errors import TetherError
+from tether.core.host.manager import create_plugin_manager
+from tether.core.memory.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
+from tether.core.memory.choice_calls import run_summarizer
+from tether.core.memory.compaction import summary_budgets
 from tether.hookspecs.events import SummarizeRequest, Summary
 
 GOLDEN = Path(__file__).parent / "fixtures" / "pi" / "golden"

@@ -22,17 +22,17 @@ from tests.agent_fakes import (
     tool_reply,
     types,
 )
-from tether.core.abort import AbortSignal
-from tether.core.loop import (
+from tether.core.agent.abort import AbortSignal
+from tether.core.agent.loop import (
     LoopConfig,
     LoopContext,
     run_agent_loop,
     run_agent_loop_continue,
     user_message,
 )
-from tether.core.providers import StreamEvent
-from tether.core.tool_arguments import ToolArgumentsError, validate_tool_arguments
-from tether.core.tools import ToolError, ToolResult
+from tether.core.agent.providers import StreamEvent
+from tether.core.agent.tool_arguments import ToolArgumentsError, validate_tool_arguments
+from tether.core.agent.tools import ToolError, ToolResult
 from tether.hookspecs.events import Block
 
 
@@ -308,7 +308,7 @@ def test_error_stop_reason_ends_the_run():
 
 
 def test_error_event_exposes_typed_error_on_message_end():
-    from tether.core.providers import TransientError
+    from tether.core.agent.providers import TransientError
 
     error = TransientError("503 overloaded", status=503)
     message = assistant([], stop="error", errorMessage=str(error))

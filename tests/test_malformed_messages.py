@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from tests.harness_helpers import run_tether, write_home
-from tether.builtin_plugins._serialize import serialize_conversation
-from tether.core.context import convert_to_llm
-from tether.core.message_check import message_issues, sanitize_message
-from tether.core.session import Session
+from tether.builtin_plugins.memory.serialize import serialize_conversation
+from tether.core.context.build import convert_to_llm
+from tether.core.context.message_check import message_issues, sanitize_message
+from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"
 PI_CONTEXT = json.loads((FIXTURES / "pi-context.json").read_text())
@@ -195,11 +195,11 @@ def test_no_malformed_message_breaks_a_request() -> None:
     """3000 random malformed messages: both adapters build (and encode) every request."""
     import random
 
-    from tether.builtin_plugins._anthropic_messages import AnthropicMessagesProvider
-    from tether.builtin_plugins._openai_completions import OpenAICompletionsProvider
-    from tether.builtin_plugins._provider_http import prepared_context
-    from tether.core.providers import LlmContext, Model, StreamOptions
-    from tether.core.text_safety import encode_json_body
+    from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
+    from tether.builtin_plugins.providers.http.calls import prepared_context
+    from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
+    from tether.core.agent.providers import LlmContext, Model, StreamOptions
+    from tether.core.context.text_safety import encode_json_body
 
     values: list[Any] = [None, 1, 1.5, "s\ud83d", True, [], {}, ["x"], {"a": 1}, [None]]
     values += [[{"type": "text"}], [{"type": "text", "text": 5}], [{"type": "image"}]]

@@ -11,11 +11,14 @@ import httpx
 import pytest
 
 from tests.servers import AnthropicServer, OpenAIServer, Usage
-from tether.builtin_plugins import http_client, provider_anthropic, provider_faux, provider_openai
-from tether.core.errors import TetherError
-from tether.core.models import ProviderRegistry
-from tether.core.plugins import create_plugin_manager
-from tether.core.providers import LlmContext, ProviderConfigError, StreamOptions
+from tether.builtin_plugins.providers import anthropic as provider_anthropic
+from tether.builtin_plugins.providers import faux as provider_faux
+from tether.builtin_plugins.providers import http as http_client
+from tether.builtin_plugins.providers import openai as provider_openai
+from tether.core.agent.provider_registry import ProviderRegistry
+from tether.core.agent.providers import LlmContext, ProviderConfigError, StreamOptions
+from tether.core.host.errors import TetherError
+from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
 
 BUILTINS = [

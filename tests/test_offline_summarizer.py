@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
-from tether.builtin_plugins._offline_sections import parse_summary
-from tether.builtin_plugins.offline_summarizer import offline_summary
-from tether.core.choice_calls import run_summarizer
-from tether.core.plugins import create_plugin_manager
+from tether.builtin_plugins.memory.offline_summarizer import offline_summary
+from tether.builtin_plugins.memory.offline_summarizer.sections import parse_summary
+from tether.core.host.manager import create_plugin_manager
+from tether.core.memory.choice_calls import run_summarizer
 from tether.hookspecs.events import SummarizeRequest
 
 TRACEBACK = (

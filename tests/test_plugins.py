@@ -17,9 +17,9 @@ from tests.plugin_fakes import (
     write_distribution,
 )
 from tests.store_helpers import run_tether
-from tether.core import plugins as plugins_module
-from tether.core.choice_calls import token_counter
-from tether.core.plugins import create_plugin_manager
+from tether.core.host import manager as plugins_module
+from tether.core.host.manager import create_plugin_manager
+from tether.core.memory.choice_calls import token_counter
 
 MESSAGES = [{"role": "user", "content": "x" * 40, "timestamp": 0}]
 
@@ -117,7 +117,7 @@ def test_name_collision_with_a_builtin_is_reported_naming_both_and_skipped(
     assert pm.records["jsonl_store"].distribution == "tether"  # the built-in keeps its name
     assert pm.records["tether-imposter:jsonl_store"].status == "skipped"
     assert "imposter" not in sys.modules
-    assert pm.get_plugin("jsonl_store").__name__ == "tether.builtin_plugins.jsonl_store"
+    assert pm.get_plugin("jsonl_store").__name__ == "tether.builtin_plugins.storage.jsonl"
 
 
 def test_tracing_writes_hook_calls_to_stderr(fake_site: Path) -> None:
@@ -217,7 +217,7 @@ def test_a_zipped_distribution_falls_back_to_importlib_metadata(
 
 
 def test_a_wrapper_of_a_register_hook_is_reported_not_silently_ignored() -> None:
-    from tether.core.tools import collect_tools
+    from tether.core.agent.tools import collect_tools
     from tether.hookspecs import hookimpl
 
     class Wrapping:

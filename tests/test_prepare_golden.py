@@ -25,11 +25,11 @@ from tests.context_loader import (
     golden_request,
     load_entries,
 )
-from tether.builtin_plugins._prepare import prepare_compaction_entries
-from tether.builtin_plugins._serialize import serialize_messages
-from tether.builtin_plugins.token_estimate import estimate_tokens
-from tether.core.context import path_to_root
-from tether.core.file_tracking import file_lists
+from tether.builtin_plugins.memory.pi_strategy.prepare import prepare_compaction_entries
+from tether.builtin_plugins.memory.serialize import serialize_messages
+from tether.builtin_plugins.memory.token_estimate import estimate_tokens
+from tether.core.context.build import path_to_root
+from tether.core.context.file_tracking import file_lists
 from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
 
 NAMES = fixture_names()
@@ -69,7 +69,7 @@ def branch_of(path: Path, leaf: str | None = None) -> list[dict[str, Any]]:
         if leaf_entry is None and entries:
             leaf_entry = entries[-1]
         return [] if leaf_entry is None else path_to_root(leaf_entry, by_id.get)
-    from tether.core.session import Session
+    from tether.core.session.session import Session
 
     session = Session.open(path, readonly=True)  # migrated in memory; a fixture is never rewritten
     branch = session.get_branch(leaf) if leaf else session.get_branch()
@@ -182,9 +182,9 @@ def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
     """§8.9: one huge turn spans two compactions, so nothing precedes the turn prefix. pi's
     summary becomes "No prior history." + the prefix summary: the first summary is lost.
     With tether's preparation, the kernel's summarization keeps the previous summary."""
-    from tether.core.compaction import SPLIT_TURN_SEPARATOR, summarize_preparation
-    from tether.core.hooks import Hooks
-    from tether.core.plugins import create_plugin_manager
+    from tether.core.host.facade import Hooks
+    from tether.core.host.manager import create_plugin_manager
+    from tether.core.memory.compaction import SPLIT_TURN_SEPARATOR, summarize_preparation
     from tether.hookspecs import hookimpl
     from tether.hookspecs.events import SummarizeRequest, Summary
 
@@ -250,8 +250,8 @@ def test_fix_10_on_corpus_file_without_messages() -> None:
 
 
 def test_builtin_strategy_pi_answers_with_the_chosen_counter() -> None:
-    from tether.core.choice_calls import run_strategy, token_counter
-    from tether.core.plugins import create_plugin_manager
+    from tether.core.host.manager import create_plugin_manager
+    from tether.core.memory.choice_calls import run_strategy, token_counter
 
     pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""})
     request = golden_request("g23-compaction-split-turn", "prepare")
@@ -270,13 +270,13 @@ def test_builtin_strategy_pi_answers_with_the_chosen_counter() -> None:
 
 @pytest.fixture(scope="module")
 def pm():
-    from tether.core.plugins import create_plugin_manager
+    from tether.core.host.manager import create_plugin_manager
 
     return create_plugin_manager()
 
 
 def run_cli(pm: Any, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    from tether.core.cli import main
+    from tether.core.host.cli import main
 
     code = main(list(args), pm=pm)
     out, err = capsys.readouterr()

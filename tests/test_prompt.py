@@ -15,13 +15,18 @@ from typing import Any
 
 import pytest
 
-from tether.builtin_plugins import prompt_sections as ours
-from tether.builtin_plugins._context_files import ContextFile, load_context_files
-from tether.builtin_plugins._skills import Skill, expand_skill_command, load_skills
-from tether.core.errors import TetherError
-from tether.core.plugins import create_plugin_manager
-from tether.core.prompt import PromptOptions, Section, assemble_system_prompt, build_prompt_options
-from tether.core.tools import FunctionTool, ToolResult, collect_tools, order_tools
+from tether.builtin_plugins import prompt as ours
+from tether.builtin_plugins.prompt.context_file_loader import ContextFile, load_context_files
+from tether.builtin_plugins.prompt.skill_loader import Skill, expand_skill_command, load_skills
+from tether.core.agent.prompt import (
+    PromptOptions,
+    Section,
+    assemble_system_prompt,
+    build_prompt_options,
+)
+from tether.core.agent.tools import FunctionTool, ToolResult, collect_tools, order_tools
+from tether.core.host.errors import TetherError
+from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
 
 GOLDEN = Path(__file__).parent / "fixtures" / "pi" / "golden" / "sysprompt.json.gz"

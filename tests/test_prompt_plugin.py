@@ -12,9 +12,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tether.builtin_plugins import prompt_sections
-from tether.core.plugins import create_plugin_manager
-from tether.core.prompt import assemble_system_prompt, build_prompt_options
+from tether.builtin_plugins import prompt as prompt_sections
+from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
+from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
 
 NOW = datetime.fromisoformat("2025-01-01T00:00:00+00:00")

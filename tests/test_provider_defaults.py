@@ -13,9 +13,12 @@ from typing import Any
 from tests.plugin_fakes import write_distribution
 from tests.servers import OpenAIServer
 from tests.store_helpers import run_tether
-from tether.builtin_plugins import http_client, provider_anthropic, provider_faux, provider_openai
-from tether.core.models import ProviderRegistry
-from tether.core.plugins import create_plugin_manager
+from tether.builtin_plugins.providers import anthropic as provider_anthropic
+from tether.builtin_plugins.providers import faux as provider_faux
+from tether.builtin_plugins.providers import http as http_client
+from tether.builtin_plugins.providers import openai as provider_openai
+from tether.core.agent.provider_registry import ProviderRegistry
+from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
 
 BUILTINS = [
@@ -127,7 +130,8 @@ def test_a_bad_registration_names_the_plugin_and_drops_only_its_providers(
 
 
 def test_the_kernel_names_no_provider() -> None:
-    models = (Path(__file__).resolve().parent.parent / "tether" / "core" / "models.py").read_text()
+    core = Path(__file__).resolve().parent.parent / "tether" / "core"
+    models = (core / "agent" / "provider_registry.py").read_text()
     code = models.split('"""', 2)[2]  # after the module docstring (which shows an example)
     for name in ("api.openai.com", "api.anthropic.com", "openrouter.ai", "11434", "OPENAI_API_KEY"):
         assert name not in code

@@ -15,10 +15,10 @@ import httpx
 import pytest
 
 from tests.servers import AnthropicServer, OpenAIServer, Reply, ScriptedServer, Usage
-from tether.builtin_plugins._anthropic_messages import AnthropicMessagesProvider
-from tether.builtin_plugins._openai_completions import OpenAICompletionsProvider
-from tether.core.abort import AbortSignal
-from tether.core.providers import (
+from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
+from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
+from tether.core.agent.abort import AbortSignal
+from tether.core.agent.providers import (
     AbortedError,
     ContextOverflowError,
     LlmContext,

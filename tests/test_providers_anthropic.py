@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.servers import AnthropicServer, ToolCall, Usage
-from tether.builtin_plugins._anthropic_messages import AnthropicMessagesProvider
-from tether.core.providers import LlmContext, Model, StreamOptions, complete
+from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
+from tether.core.agent.providers import LlmContext, Model, StreamOptions, complete
 
 PNG = "iVBORw0KGgo="
 EDIT_TOOL = {

@@ -9,9 +9,9 @@ import httpx
 import pytest
 
 from tests.servers import OpenAIServer, ToolCall, Usage
-from tether.builtin_plugins._openai_completions import OpenAICompletionsProvider
-from tether.builtin_plugins._stream_parsing import parse_partial_json
-from tether.core.providers import LlmContext, Model, StreamOptions, complete, drain
+from tether.builtin_plugins.providers.http.sse import parse_partial_json
+from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
+from tether.core.agent.providers import LlmContext, Model, StreamOptions, complete, drain
 
 PNG = "iVBORw0KGgo="
 READ_TOOL = {

@@ -14,15 +14,15 @@ import pytest
 
 from tests.context_loader import fixture_names, golden
 from tether.builtin_plugins._jscompat import js_len, js_slice, js_sort_key, js_stringify
-from tether.builtin_plugins._serialize import (
+from tether.builtin_plugins.memory.serialize import (
     TOOL_RESULT_MAX_CHARS,
     serialize_conversation,
     serialize_messages,
     truncate_head,
     truncate_head_tail,
 )
-from tether.core.file_tracking import FileOps, file_lists, format_file_lists
-from tether.core.llm_convert import convert_to_llm
+from tether.core.context.convert import convert_to_llm
+from tether.core.context.file_tracking import FileOps, file_lists, format_file_lists
 
 WITH_PREPARATION = [n for n in fixture_names() if golden(n, "prepare")["preparation"]]
 

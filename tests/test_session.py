@@ -16,9 +16,9 @@ from tests.store_helpers import (
     lines_of,
     user_message,
 )
-from tether.core.context import build_session_context
-from tether.core.errors import TetherError
-from tether.core.session import LEAF_MARKER, Session
+from tether.core.context.build import build_session_context
+from tether.core.host.errors import TetherError
+from tether.core.session.session import LEAF_MARKER, Session
 
 
 def _conversation(session: Session, turns: int) -> list[str]:

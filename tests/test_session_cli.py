@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from tests.store_helpers import GEN, assistant_message, golden, run_tether, user_message
-from tether.core.paths import default_session_dir, encode_cwd
-from tether.core.session import Session
-from tether.core.session_list import most_recent_session
+from tether.core.host.paths import default_session_dir, encode_cwd
+from tether.core.session.listing import most_recent_session
+from tether.core.session.session import Session
 
 
 def _make(folder: Path, cwd: str, text: str, ts: int, name: str | None = None) -> Session:

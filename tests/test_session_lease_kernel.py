@@ -23,16 +23,16 @@ from tests.lease_helpers import (
     tether_env,
 )
 from tests.store_helpers import ROOT, assistant_message
-from tether.core.errors import SessionFileError
-from tether.core.session import Session
+from tether.core.host.errors import SessionFileError
+from tether.core.session.session import Session
 
 # -- library use: the harness holds the lease --------------------------------------------------
 
 
 def _harness(tmp_path: Path, session: Session, monkeypatch: pytest.MonkeyPatch) -> Any:
     from tests.harness_helpers import plugin_manager, use_home
-    from tether.core.harness import Harness
-    from tether.core.settings import load_settings
+    from tether.core.harness.harness import Harness
+    from tether.core.host.settings import load_settings
 
     home = use_home(tmp_path / "home", monkeypatch)
     settings = load_settings(tmp_path, home=home)
@@ -118,7 +118,7 @@ def test_a_run_refuses_to_write_after_another_writer_appended(tmp_path: Path) ->
 
 
 def test_lease_is_reentrant_in_one_process_and_removes_its_lock_file(tmp_path: Path) -> None:
-    from tether.core.lease import SessionLease
+    from tether.core.storage.lease import SessionLease
 
     file = tmp_path / "s.jsonl"
     outer = SessionLease(file).acquire()
@@ -134,12 +134,12 @@ def test_a_lock_file_removed_between_open_and_lock_is_not_trusted(tmp_path, monk
     """The release/removal race: this process opens the lock file, its holder releases (and
     removes it), a third process creates a new one and locks it; this process's flock on the
     removed file then succeeds, but must not count as holding the lease."""
-    from tether.core import lease as lease_module
+    from tether.core.storage import lease as lease_module
 
     file = tmp_path / "s.jsonl"
     lock = lock_path(file)
     code = (
-        "import sys\nfrom tether.core.lease import SessionLease\n"
+        "import sys\nfrom tether.core.storage.lease import SessionLease\n"
         "SessionLease(sys.argv[1], command='the third').acquire()\n"
         "print('held', flush=True)\nsys.stdin.read()\n"
     )

@@ -17,10 +17,10 @@ from tests.store_helpers import (
     lines_of,
     user_message,
 )
-from tether.core import format as fmt
-from tether.core.errors import SessionFileError
-from tether.core.session import Session
-from tether.core.store import JsonlStore
+from tether.core.host.errors import SessionFileError
+from tether.core.session.session import Session
+from tether.core.storage import format as fmt
+from tether.core.storage.store import JsonlStore
 
 
 def test_file_appears_with_the_first_assistant_message(tmp_path: Path) -> None:
@@ -276,9 +276,9 @@ def test_an_append_follows_a_file_replaced_by_an_atomic_rewrite(tmp_path: Path) 
 
 
 def test_the_open_store_plugin_answers_for_paths(tmp_path: Path) -> None:
-    from tether.core.hooks import Hooks
-    from tether.core.plugins import create_plugin_manager
-    from tether.core.settings import load_settings
+    from tether.core.host.facade import Hooks
+    from tether.core.host.manager import create_plugin_manager
+    from tether.core.host.settings import load_settings
 
     hooks = Hooks(create_plugin_manager())
     settings = load_settings(tmp_path, home=tmp_path, overrides={"session": {"fsync": False}})

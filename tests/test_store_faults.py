@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from tests.store_helpers import ROOT, assistant_message
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 WRITER = ROOT / "tests" / "store_writer.py"
 

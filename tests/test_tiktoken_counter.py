@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tether.builtin_plugins import tiktoken_counter as tc
-from tether.core.choice_calls import token_counter
-from tether.core.errors import TetherError
-from tether.core.plugins import create_plugin_manager
+from tether.builtin_plugins.memory import tiktoken_counter as tc
+from tether.core.host.errors import TetherError
+from tether.core.host.manager import create_plugin_manager
+from tether.core.memory.choice_calls import token_counter
 
 SAMPLES = [
     "The quick brown fox jumps over the lazy dog. It's what we'd call a pangram.",
@@ -205,7 +205,7 @@ def test_works_without_network_and_writes_no_cache(tmp_path: Path) -> None:
         "TETHER_HOME": str(tmp_path),
     }
     code = (
-        "from tether.builtin_plugins.tiktoken_counter import count_tokens\n"
+        "from tether.builtin_plugins.memory.tiktoken_counter import count_tokens\n"
         "print(count_tokens([{'role': 'user', 'content': 'offline tokens'}], None))\n"
     )
     out = subprocess.run(

@@ -7,15 +7,13 @@ from typing import Any
 
 import pytest
 
-from tether.builtin_plugins.token_estimate import (
+from tether.builtin_plugins.memory.token_estimate import (
     count_tokens,
     estimate_tokens,
     js_json_length,
     js_length,
 )
-from tether.core.choice_calls import token_counter
-from tether.core.plugins import create_plugin_manager
-from tether.core.tokens import (
+from tether.core.context.tokens import (
     calculate_context_tokens,
     context_usage,
     estimate_context_tokens,
@@ -23,6 +21,8 @@ from tether.core.tokens import (
     should_compact,
     threshold_check,
 )
+from tether.core.host.manager import create_plugin_manager
+from tether.core.memory.choice_calls import token_counter
 from tether.hookspecs.events import CompactionSettings
 
 

@@ -8,9 +8,9 @@ import threading
 import time
 from pathlib import Path
 
-from tether.builtin_plugins.tool_bash import make_bash_tool
-from tether.core.abort import AbortSignal
-from tether.core.tools import ToolContext, ToolResult, execute_tool
+from tether.builtin_plugins.tools.bash.tool import make_bash_tool
+from tether.core.agent.abort import AbortSignal
+from tether.core.agent.tools import ToolContext, ToolResult, execute_tool
 
 
 def _run(tmp_path: Path, command: str, **extra: object) -> ToolResult:

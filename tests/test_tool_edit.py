@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from tether.builtin_plugins._jscompat import js_len
-from tether.builtin_plugins.tool_edit import make_edit_tool
-from tether.builtin_plugins.tool_write import make_write_tool
-from tether.core.tools import ToolContext, ToolResult, execute_tool
+from tether.builtin_plugins.tools.edit.tool import make_edit_tool
+from tether.builtin_plugins.tools.write.tool import make_write_tool
+from tether.core.agent.tools import ToolContext, ToolResult, execute_tool
 
 
 def _edit(tmp_path: Path, **args: object) -> ToolResult:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.builtin_plugins.tool_read import make_read_tool
-from tether.core.tools import ToolContext, ToolResult, execute_tool
+from tether.builtin_plugins.tools.read.tool import make_read_tool
+from tether.core.agent.tools import ToolContext, ToolResult, execute_tool
 
 
 def _read(tmp_path: Path, **args: object) -> ToolResult:

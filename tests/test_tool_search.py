@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tether.builtin_plugins.tool_find import make_find_tool
-from tether.builtin_plugins.tool_grep import make_grep_tool
-from tether.builtin_plugins.tool_ls import make_ls_tool
-from tether.core.tools import ToolContext, ToolResult, execute_tool
+from tether.builtin_plugins.tools.find.tool import make_find_tool
+from tether.builtin_plugins.tools.grep.tool import make_grep_tool
+from tether.builtin_plugins.tools.ls.tool import make_ls_tool
+from tether.core.agent.tools import ToolContext, ToolResult, execute_tool
 
 
 def _call(tool_factory, cwd: Path, **args: object) -> ToolResult:  # noqa: ANN001

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tether.builtin_plugins._truncate import (
+from tether.builtin_plugins.tools._shared.truncate import (
     format_size,
     truncate_head,
     truncate_line,

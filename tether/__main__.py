@@ -7,10 +7,10 @@ import sys
 
 def main() -> None:
     # first, before anything changes sys.path: plugins come from installed distributions only
-    from tether.core.plugins import installed_path
+    from tether.core.host.manager import installed_path
 
     path = installed_path()
-    from tether.core.cli import main as run
+    from tether.core.host.cli import main as run
 
     _exit_now(run(plugin_path=path))
 

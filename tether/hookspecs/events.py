@@ -3,7 +3,7 @@
 Events are mutable dataclasses: in a chained hook every implementation receives the same
 object, so a later implementation sees what an earlier one changed (pi's semantics).
 Messages and entries are plain JSON-shaped dicts in pi's session format
-(see ``tether.core.format``).
+(see ``tether.core.storage.format``).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ class SummarizeRequest:
     thinking_level: str | None = None
     signal: Any = None
     replace_instructions: bool = False
-    # The full resolved ``tether.core.settings.Settings`` (``None`` outside a session): a
+    # The full resolved ``tether.core.host.settings.Settings`` (``None`` outside a session): a
     # summarizer plugin reads its own section with ``request.app_settings.extra("myPlugin")``.
     app_settings: Any = None
     # Set by the kernel before it calls a summarizer: see :meth:`summarize_with`.

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:  # the types plugins get from ``tether``
-    from tether.core.prompt import PromptOptions, Section
-    from tether.core.providers import Provider
-    from tether.core.tools import FunctionTool
+    from tether.core.agent.prompt import PromptOptions, Section
+    from tether.core.agent.providers import Provider
+    from tether.core.agent.tools import FunctionTool
 
 
 @hookspec

@@ -18,8 +18,8 @@ from tether.hookspecs.events import (
 from tether.hookspecs.session_protocol import HookSession
 
 if TYPE_CHECKING:  # the types plugins get from ``tether``
-    from tether.core.settings import Settings
-    from tether.core.store_types import SessionStore
+    from tether.core.host.settings import Settings
+    from tether.core.storage.protocol import SessionStore
 
 
 @hookspec

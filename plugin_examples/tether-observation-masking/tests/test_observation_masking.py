@@ -17,7 +17,7 @@ from typing import Any
 
 from tether_observation_masking.masking import STRATEGY, stub_for
 
-from tether.core.session import Session
+from tether.core.session.session import Session
 
 USAGE = {
     "input": 50,

@@ -1,0 +1,1 @@
+"""The CLI's commands: chat/run, session inspection, context, compaction."""

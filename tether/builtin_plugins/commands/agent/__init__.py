@@ -1,0 +1,195 @@
+"""Built-in plugin ``agent_commands``: the agent itself — ``tether chat`` and ``tether run``.
+
+``tether`` / ``tether chat [PROMPT]`` is the interactive chat (see ``_agent_chat``);
+``tether run PROMPT`` is print mode: the final answer on stdout (``--json``: every event as
+one JSON line, the session header first), then exit — 0 on success, 1 when the model call
+failed (one ``tether: error:`` line), 130 when interrupted (Ctrl-C), 143/129 on
+SIGTERM/SIGHUP (the turn is aborted and the bash tool's processes killed first).
+``PROMPT`` ``-`` reads stdin.
+
+Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
+``--fork PATH|ID``, ``--no-session``, ``--name`` and the model options ``--provider``,
+``--model``, ``--thinking``, and ``--wait [SECONDS]`` (wait for another process writing the
+session instead of failing at once, see ``_lease_cli``). ``tether run --provider faux
+"hello"`` works with no configuration and no network.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+
+from tether.core.host.cli import WaitOpt
+from tether.hookspecs import hookimpl
+
+ContinueOpt = Annotated[
+    bool, typer.Option("--continue", "-c", help="Continue the most recent session here.")
+]
+ResumeOpt = Annotated[
+    bool, typer.Option("--resume", "-r", help="Pick a session to resume (run: the most recent).")
+]
+SessionOpt = Annotated[
+    str | None, typer.Option("--session", metavar="PATH|ID", help="Open this session.")
+]
+ForkOpt = Annotated[
+    str | None,
+    typer.Option("--fork", metavar="PATH|ID", help="Copy this session into a new one here."),
+]
+NoSessionOpt = Annotated[
+    bool, typer.Option("--no-session", help="Keep the session in memory only.")
+]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Name the session.")]
+ProviderOpt = Annotated[
+    str | None, typer.Option("--provider", help="Provider from models.json (e.g. faux).")
+]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model id, or provider/model.")]
+ThinkingOpt = Annotated[
+    str | None,
+    typer.Option("--thinking", help="off, minimal, low, medium, high or xhigh."),
+]
+
+# The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
+# ``_agent_setup.SessionOptions``).
+SESSION_PARAMETERS = tuple(
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option)
+    for name, option, default in (
+        ("continue_recent", ContinueOpt, False),
+        ("resume", ResumeOpt, False),
+        ("session", SessionOpt, None),
+        ("fork", ForkOpt, None),
+        ("no_session", NoSessionOpt, False),
+        ("name", NameOpt, None),
+        ("provider", ProviderOpt, None),
+        ("model", ModelOpt, None),
+        ("thinking", ThinkingOpt, None),
+        ("wait", WaitOpt, None),
+    )
+)
+
+
+def with_session_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Declare :data:`SESSION_PARAMETERS` as ``command``'s last CLI parameters, in place of
+    its ``**session_options``, which receives them."""
+    own = inspect.signature(command, eval_str=True).parameters.values()
+    kept = [p for p in own if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    command.__signature__ = inspect.Signature([*kept, *SESSION_PARAMETERS])
+    return command
+
+
+def _plugin_manager(ctx: typer.Context) -> Any:
+    """The app's plugin manager: the kernel puts it on every context it creates."""
+    if ctx.obj is None:
+        raise RuntimeError("no plugin manager on the command context")
+    return ctx.obj
+
+
+def _options(**values: Any) -> Any:
+    from tether.builtin_plugins.commands.agent.setup import SessionOptions
+
+    return SessionOptions(**values)
+
+
+def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
+    """``tether run``: one prompt, the answer (or the events) on stdout.
+
+    A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130 / 143 /
+    129). A session that cannot be written raises :class:`SessionWriteError` after the reply
+    that could not be saved is printed (nothing the model said is lost)."""
+    from tether.builtin_plugins.commands.agent.output import (
+        JsonLines,
+        run_interruptibly,
+        stop_message,
+    )
+    from tether.builtin_plugins.commands.agent.setup import build_harness
+    from tether.core.host.errors import HookInterrupted, SessionWriteError, TetherError
+
+    if prompt == "-":
+        prompt = sys.stdin.read()
+    harness, reason = build_harness(pm, options)
+    lines = JsonLines() if as_json else None
+    if lines is not None:
+        lines.write(dict(harness.session.header))
+        harness.subscribe(lines)
+    gave_up: list[str] = []  # why a transient error was not retried (e.g. Retry-After too long)
+    harness.subscribe(lambda event: _note_give_up(event, gave_up))
+    harness.start(reason)
+    try:
+        result, signum = run_interruptibly(
+            lambda: harness.prompt(prompt, source="run"), harness.abort
+        )
+    except HookInterrupted as exc:  # Ctrl-C in an input/before_agent_start hook
+        where = f"plugin '{exc.plugin}' ({exc.hook} hook)"
+        raise TetherError(f"interrupted in {where}; the turn was aborted", exit_code=130) from exc
+    except SessionWriteError as exc:
+        unsaved = _reply_text(exc.unsaved)
+        if lines is None and unsaved:  # --json already printed the reply's events
+            _print_text(unsaved)
+        raise
+    finally:
+        harness.close("quit")
+    if signum:
+        raise TetherError(stop_message(signum), exit_code=128 + signum)
+    if result.stop_reason == "aborted":
+        raise TetherError("interrupted", exit_code=130)
+    if result.handled:
+        return
+    if result.stop_reason == "error":
+        why = f" ({gave_up[-1]})" if gave_up else ""
+        raise TetherError(f"model call failed: {result.error}{why}")
+    if lines is None:
+        _print_text(result.text)
+
+
+def _print_text(text: str) -> None:
+    sys.stdout.write(text + ("" if text.endswith("\n") else "\n"))
+    sys.stdout.flush()
+
+
+def _reply_text(messages: list[Any]) -> str:
+    """The text of the assistant messages among ``messages`` (a reply that was not saved)."""
+    return "".join(
+        block.get("text", "")
+        for message in messages
+        if message.get("role") == "assistant"
+        for block in message.get("content") or []
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+def _note_give_up(event: Any, reasons: list[str]) -> None:
+    if event.type == "auto_retry_end" and not event.data.get("success"):
+        reason = event.data.get("reason")
+        if reason:
+            reasons.append(str(reason))
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    @app.command("chat")
+    @with_session_options
+    def chat(
+        ctx: typer.Context,
+        prompt: Annotated[str | None, typer.Argument(help="A first prompt.")] = None,
+        **session_options: Any,
+    ) -> None:
+        """Chat with the agent in this project (the default command)."""
+        from tether.builtin_plugins.commands.agent.chat import run_chat
+
+        run_chat(_plugin_manager(ctx), _options(**session_options), prompt)
+
+    @app.command("run")
+    @with_session_options
+    def run(
+        ctx: typer.Context,
+        prompt: Annotated[str, typer.Argument(help="The prompt ('-': read stdin).")],
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Print every event as a JSON line.")
+        ] = False,
+        **session_options: Any,
+    ) -> None:
+        """Run one prompt and print the answer (print mode)."""
+        run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json)

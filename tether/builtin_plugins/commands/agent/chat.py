@@ -1,0 +1,310 @@
+"""The interactive ``tether chat`` loop and its slash commands.
+
+A plain ``input()`` loop: each line is a prompt (streamed answer on stdout) or a command::
+
+    /tree [ID] [--summarize [TEXT]]   show the tree, or move to ID (summarizing the branch left)
+    /fork ID    /clone    /compact [TEXT]    /name [NAME]    /label ID [TEXT]
+    /resume    /new    /model [REF]    /session    /help    /quit
+
+Ctrl-C while the agent works aborts the turn (the session stays valid); at the prompt it only
+clears the line — ``/quit`` or Ctrl-D leaves.
+"""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from tether.builtin_plugins.commands.agent.output import (
+    ChatPrinter,
+    run_interruptibly,
+    stop_message,
+)
+from tether.builtin_plugins.commands.agent.setup import (
+    SessionOptions,
+    build_harness,
+    pick_from_list,
+)
+from tether.core.host.errors import TetherError
+
+HELP = """commands:
+  /tree [ID] [--summarize [TEXT]]  show the tree, or move the leaf to ID
+  /fork ID          new session up to the user message ID (its text is shown to resend)
+  /clone            new session with the current branch
+  /compact [TEXT]   summarize older history now (TEXT: what to focus on)
+  /name [NAME]      show or set the session name
+  /label ID [TEXT]  label an entry (no TEXT: clear)
+  /resume           switch to another session of this project
+  /new              start a new session
+  /model [REF]      show models, or switch to provider/model
+  /session          file, leaf, model, context size
+  /quit             leave (Ctrl-D too)"""
+
+
+class Chat:
+    """One interactive session: reads lines, runs prompts and commands."""
+
+    def __init__(
+        self,
+        harness: Any,
+        *,
+        ask: Callable[[str], str] = input,
+        out: Any = None,
+        err: Any = None,
+    ) -> None:
+        self.harness = harness
+        self.ask = ask
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.printer = ChatPrinter(self.out, self.err)
+        harness.subscribe(self.printer)
+        self.commands: dict[str, Callable[[list[str]], bool | None]] = {
+            "tree": self.cmd_tree,
+            "fork": self.cmd_fork,
+            "clone": self.cmd_clone,
+            "compact": self.cmd_compact,
+            "name": self.cmd_name,
+            "label": self.cmd_label,
+            "resume": self.cmd_resume,
+            "new": self.cmd_new,
+            "model": self.cmd_model,
+            "session": self.cmd_session,
+            "help": self.cmd_help,
+            "quit": lambda _args: True,
+            "exit": lambda _args: True,
+        }
+
+    def say(self, text: str) -> None:
+        self.err.write(text + "\n")
+        self.err.flush()
+
+    # -- the loop --------------------------------------------------------------------------------
+
+    def loop(self, first_prompt: str | None = None) -> None:
+        h = self.harness
+        where = h.session.file or "(not saved: --no-session)"
+        self.say(
+            f"tether chat · {h.model.ref} (thinking {h.thinking_level}) · {where}\n"
+            "type /help for commands, /quit to leave; Ctrl-C aborts a running turn"
+        )
+        if first_prompt:
+            self.submit(first_prompt)
+        tty = sys.stdin.isatty()
+        while True:
+            try:
+                line = self.ask("> " if tty else "")
+            except EOFError:
+                break
+            except KeyboardInterrupt:
+                self.say("^C (type /quit to leave)")
+                continue
+            if not line.strip():
+                continue
+            if line.lstrip().startswith("/"):
+                if self.command(line.strip()):
+                    break
+                continue
+            self.submit(line)
+
+    def submit(self, text: str) -> None:
+        try:
+            result, signum = run_interruptibly(
+                lambda: self.harness.prompt(text), self.harness.abort
+            )
+        except TetherError as exc:
+            self.say(f"error: {exc}")
+            return
+        except Exception as exc:  # keep the chat alive; the session is already saved
+            self.say(f"error: {type(exc).__name__}: {exc}")
+            return
+        _leave_on_termination(signum)
+        if result is not None and result.handled:
+            self.say("(handled by a plugin)")
+
+    def command(self, line: str) -> bool:
+        """Run a slash command; True means quit."""
+        name, _, rest = line[1:].partition(" ")
+        handler = self.commands.get(name)
+        if handler is None:
+            self.say(f"unknown command /{name} (try /help)")
+            return False
+        try:
+            args = shlex.split(rest) if name not in ("compact", "name", "label") else [rest.strip()]
+            return bool(handler(args))
+        except _Terminated:
+            raise
+        except (TetherError, ValueError) as exc:
+            self.say(f"error: {exc}")
+            return False
+        except Exception as exc:  # keep the chat alive
+            self.say(f"error: {type(exc).__name__}: {exc}")
+            return False
+
+    def _busy(self, label: str, work: Callable[[], Any]) -> Any:
+        self.printer.spinner.start(label)
+        try:
+            result, signum = run_interruptibly(work, self.harness.abort)
+        finally:
+            self.printer.spinner.stop()
+        _leave_on_termination(signum)
+        return result
+
+    # -- commands --------------------------------------------------------------------------------
+
+    def cmd_help(self, _args: list[str]) -> None:
+        self.say(HELP)
+
+    def cmd_tree(self, args: list[str]) -> None:
+        if not args:
+            self.say(render_tree(self.harness.session))
+            return
+        target, rest = args[0], args[1:]
+        summarize = bool(rest) and rest[0] == "--summarize"
+        text = " ".join(rest[1:]) if summarize else None
+        label = "summarizing the branch" if summarize else "moving"
+        outcome = self._busy(
+            label,
+            lambda: self.harness.navigate(
+                target, summarize=summarize, custom_instructions=text or None
+            ),
+        )
+        if outcome.status == "cancelled":
+            self.say(f"navigation cancelled: {outcome.reason}")
+            return
+        self.say(f"leaf: {outcome.new_leaf_id}")
+        if outcome.summary_entry:
+            self.say(f"branch summary: entry {outcome.summary_entry['id']}")
+        if outcome.editor_text:
+            self.say(f"(to resend) {outcome.editor_text}")
+
+    def cmd_fork(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise ValueError("usage: /fork ID (the id of a user message; see /tree)")
+        text = self.harness.fork(args[0])
+        if text is None:
+            return
+        self.say(f"forked into {self.harness.session.file or '(memory)'}")
+        if text:
+            self.say(f"(to resend) {text}")
+
+    def cmd_clone(self, _args: list[str]) -> None:
+        if self.harness.clone():
+            self.say(f"cloned into {self.harness.session.file or '(memory)'}")
+
+    def cmd_compact(self, args: list[str]) -> None:
+        self.harness.compact(args[0] or None)  # the printer reports compaction_end
+
+    def cmd_name(self, args: list[str]) -> None:
+        if not args[0]:
+            self.say(f"name: {self.harness.session.session_name or '(none)'}")
+            return
+        self.harness.set_name(args[0])
+        self.say(f"name: {args[0]}")
+
+    def cmd_label(self, args: list[str]) -> None:
+        entry_id, _, text = args[0].partition(" ")
+        if not entry_id:
+            raise ValueError("usage: /label ID [TEXT]")
+        self.harness.set_label(entry_id, text.strip() or None)
+        self.say(f"label of {entry_id}: {text.strip() or '(cleared)'}")
+
+    def cmd_resume(self, _args: list[str]) -> None:
+        from tether.builtin_plugins.commands.agent.setup import project_folder
+        from tether.core.session.listing import list_sessions
+
+        h = self.harness
+        current = str(h.session.file) if h.session.file is not None else None
+        sessions = [
+            s for s in list_sessions([project_folder(h.cwd, h.settings)]) if s.path != current
+        ]
+        chosen = pick_from_list(sessions, ask=self.ask, say=self.say)
+        if chosen is not None:
+            h.resume(chosen)
+            self.say(f"resumed {chosen} · {h.model.ref} (thinking {h.thinking_level})")
+
+    def cmd_new(self, _args: list[str]) -> None:
+        self.harness.new_session()
+        self.say(f"new session {self.harness.session.file or '(memory)'}")
+
+    def cmd_model(self, args: list[str]) -> None:
+        h = self.harness
+        if args:
+            h.set_model(args[0])
+        self.say(f"model: {h.model.ref} (thinking {h.thinking_level})")
+        if not args:
+            refs = ", ".join(m.ref for m in h.registry.models())
+            self.say(f"available: {refs}")
+
+    def cmd_session(self, _args: list[str]) -> None:
+        from tether.core.harness.compaction import context_tokens
+        from tether.core.memory.choice_calls import token_counter
+
+        h = self.harness
+        s = h.session
+        messages = h.agent.state.messages
+        count = token_counter(h.hooks.pm, h.settings, model=h.view.model)
+        tokens = context_tokens(messages, count)
+        self.say(
+            f"file: {s.file or '(memory)'}\nid: {s.session_id}\nname: {s.session_name or '-'}\n"
+            f"leaf: {s.leaf_id}\nentries: {len(s)}\nmodel: {h.model.ref} "
+            f"(thinking {h.thinking_level})\ncontext: {len(messages)} messages, ~{tokens} of "
+            f"{h.model.context_window} tokens"
+        )
+
+
+def render_tree(session: Any, limit: int = 200) -> str:
+    """The tree as indented lines: id, type/role, a snippet, label; ``*`` marks the leaf path."""
+    on_path = set(session.branch_ids())
+    lines: list[str] = []
+    stack = [(node, 0) for node in reversed(session.get_tree())]
+    while stack and len(lines) < limit:
+        node, depth = stack.pop()
+        entry = session.entry_of(node)
+        mark = "*" if node.id in on_path else " "
+        label = f"  [{node.label}]" if node.label else ""
+        lines.append(f"{mark} {'  ' * depth}{node.id} {_describe(entry)}{label}")
+        stack.extend((child, depth + 1) for child in reversed(node.children))
+    if stack:
+        lines.append(f"… ({len(session)} entries; use `tether session tree FILE` for all)")
+    return "\n".join(lines) or "(empty session)"
+
+
+def _describe(entry: dict[str, Any]) -> str:
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message") or {}
+        content = message.get("content")
+        if isinstance(content, list):
+            parts = [b.get("text") or b.get("name") or "" for b in content if isinstance(b, dict)]
+            content = " ".join(p for p in parts if p)
+        text = str(content or "").replace("\n", " ")
+        return f"{message.get('role')}: {text[:50]}"
+    if kind in ("compaction", "branch_summary"):
+        return f"{kind}: {str(entry.get('summary', ''))[:40].replace(chr(10), ' ')}"
+    return str(kind)
+
+
+def _leave_on_termination(signum: int) -> None:
+    """SIGTERM/SIGHUP during a turn: the turn was aborted; leave the chat too."""
+    if signum and signum != signal.SIGINT:
+        raise _Terminated(stop_message(signum), exit_code=128 + signum)
+
+
+class _Terminated(TetherError):
+    """Ends the chat loop (not caught by the per-command error handling)."""
+
+
+def run_chat(pm: Any, options: SessionOptions, prompt: str | None) -> None:
+    """``tether chat``: set up the session (a numbered list for ``-r``), then the loop."""
+    harness, reason = build_harness(pm, options, pick=lambda found: pick_from_list(found))
+    harness.start(reason)
+    try:
+        Chat(harness).loop(prompt)
+    finally:
+        harness.close("quit")
+
+
+__all__ = ["Chat", "render_tree", "run_chat"]

@@ -1,0 +1,223 @@
+"""Which session ``tether chat`` / ``tether run`` work in, and the harness around it.
+
+Session options (spec §2.14): ``-c/--continue`` opens the most recent session of this project
+(a new one if there is none); ``-r/--resume`` lets the user pick (``run``: the most recent);
+``--session PATH|ID`` opens a file or an id prefix (this project first, then all);
+``--fork PATH|ID`` copies a session into a new one of this project; ``--no-session`` keeps
+everything in memory; by default a new session is created. "Most recent" is
+:mod:`tether.core.session.listing`'s single notion, shared with ``tether sessions`` (design §8.14).
+An existing session is read only once its lease is held (``--wait``, :mod:`._lease_cli`), so a
+waiting run continues from what the previous writer left, not from a stale copy.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tether.core.host.errors import SessionFileError, UsageError
+
+Picker = Callable[[list[Any]], Path | None]
+Claim = Callable[[Path], Any]
+
+
+def project_folder(cwd: str, settings: Any = None) -> Path:
+    """Where the sessions of ``cwd`` live: setting ``session.dir`` or the per-project folder."""
+    from tether.core.host.paths import default_session_dir
+
+    configured = getattr(getattr(settings, "session", None), "dir", None)
+    return Path(os.path.expanduser(configured)) if configured else default_session_dir(cwd)
+
+
+def looks_like_path(ref: str) -> bool:
+    """pi's rule: a ``/`` or ``\\`` or a ``.jsonl`` ending makes ``--session`` a path."""
+    return "/" in ref or "\\" in ref or ref.endswith(".jsonl")
+
+
+def find_session(ref: str, folder: Path) -> Path:
+    """``--session PATH|ID``: a path as is, else an id prefix — this project first, then all."""
+    from tether.core.host.paths import sessions_root
+    from tether.core.session.listing import project_folders, read_header, session_files
+
+    if looks_like_path(ref):
+        path = Path(os.path.expanduser(ref))
+        try:
+            exists = path.exists()
+        except OSError as exc:  # e.g. a name too long for the filesystem
+            raise SessionFileError(f"{path}: cannot open the session: {exc.strerror}") from None
+        if not exists:
+            raise UsageError(f"{path}: no such session file")
+        return path
+    for folders in ([folder], project_folders(sessions_root())):
+        hits = {}
+        for path in (p for f in folders for p in session_files(f)):
+            header = read_header(path)
+            if header is not None and header["id"].startswith(ref):
+                hits[path] = header["id"]
+        if len(hits) == 1:
+            return next(iter(hits))
+        if hits:
+            ids = ", ".join(sorted(set(hits.values()))[:5])
+            raise UsageError(f"session id prefix '{ref}' is ambiguous: {ids}")
+    raise UsageError(f"no session with an id starting with '{ref}' (see: tether sessions --all)")
+
+
+@dataclass
+class SessionOptions:
+    """The session and model options shared by ``chat`` and ``run``."""
+
+    continue_recent: bool = False
+    resume: bool = False
+    session: str | None = None
+    fork: str | None = None
+    no_session: bool = False
+    name: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    thinking: str | None = None
+    wait: str | None = None
+
+    def check(self) -> None:
+        chosen = [
+            flag
+            for flag, on in (
+                ("--continue", self.continue_recent),
+                ("--resume", self.resume),
+                ("--session", self.session is not None),
+                ("--fork", self.fork is not None),
+                ("--no-session", self.no_session),
+            )
+            if on
+        ]
+        if len(chosen) > 1:
+            raise UsageError(f"{' and '.join(chosen)} cannot be used together")
+
+
+def model_request(options: SessionOptions) -> Any:
+    """``--provider P --model M`` / ``--model P/M`` / ``--model ID`` / ``--provider P``."""
+    from tether.core.harness.setup import ModelRequest
+
+    if options.provider:
+        return ModelRequest(provider=options.provider, model=options.model)
+    return ModelRequest(ref=options.model)
+
+
+def open_session(
+    options: SessionOptions,
+    cwd: str,
+    settings: Any,
+    *,
+    pick: Picker | None = None,
+    claim: Claim | None = None,
+) -> tuple[Any, str]:
+    """``(session, reason)`` for the options; ``reason`` is the ``session_start`` reason.
+    ``claim(path)`` is called before an existing session file is read (to take its lease)."""
+    from tether.core.session.listing import list_sessions, most_recent_session
+    from tether.core.session.session import Session
+
+    options.check()
+    folder = project_folder(cwd, settings)
+    fsync = getattr(getattr(settings, "session", None), "fsync", None)
+
+    def existing(path: Path) -> Any:
+        if claim is not None:
+            claim(path)
+        return Session.open(path, fsync=fsync)
+
+    if options.no_session:
+        return Session.in_memory(cwd), "startup"
+    if options.fork:
+        source = find_session(options.fork, folder)
+        return Session.fork_from(source, cwd, folder), "fork"
+    if options.session:
+        return existing(find_session(options.session, folder)), "resume"
+    if options.resume and pick is not None:
+        sessions = list_sessions([folder])
+        if sessions:
+            chosen = pick(sessions)
+            if chosen is None:
+                raise UsageError("no session chosen")
+            return existing(chosen), "resume"
+    if options.continue_recent or options.resume:
+        recent = most_recent_session(folder)
+        if recent is not None:
+            return existing(recent), "resume"
+    return Session.create(cwd, folder, fsync=fsync), "startup"
+
+
+def build_harness(
+    pm: Any, options: SessionOptions, *, pick: Picker | None = None, cwd: str | None = None
+) -> tuple[Any, str]:
+    """The harness for the options (not started) and its ``session_start`` reason. The
+    harness holds the session's lease until it is closed."""
+    from tether.builtin_plugins.commands.lease_options import claim
+    from tether.core.harness.harness import Harness
+    from tether.core.host.settings import load_settings
+
+    cwd = cwd or os.getcwd()
+    settings = load_settings(cwd)
+    leases: list[Any] = []
+    try:
+        session, reason = open_session(
+            options, cwd, settings, pick=pick, claim=lambda p: leases.append(claim(p, options.wait))
+        )
+        harness = Harness(
+            pm,
+            session,
+            settings=settings,
+            model=model_request(options),
+            thinking=options.thinking,
+            cwd=cwd,
+        )
+    finally:
+        for lease in leases:  # the harness took its own share of the lease
+            if lease is not None:
+                lease.release()
+    if options.name:
+        harness.set_name(options.name)
+    return harness, reason
+
+
+def describe_session(info: Any) -> str:
+    """One line for a numbered list: time, name or first message, file name."""
+    title = " ".join((info.name or info.first_message).split())
+    if len(title) > 60:
+        title = title[:59] + "…"
+    return f"{info.modified[:16].replace('T', ' ')}  {title}  [{Path(info.path).name}]"
+
+
+def pick_from_list(
+    sessions: list[Any],
+    *,
+    ask: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
+    limit: int = 20,
+) -> Path | None:
+    """A numbered list of sessions; the user types a number (empty: none)."""
+    if not sessions:
+        say("No sessions in this project yet.")
+        return None
+    shown = sessions[:limit]
+    for number, summary in enumerate(shown, 1):
+        say(f"{number:>3}. {describe_session(summary)}")
+    answer = ask("Resume which session? [1] ").strip() or "1"
+    if not answer.isdigit() or not 1 <= int(answer) <= len(shown):
+        say(f"not a number between 1 and {len(shown)}")
+        return None
+    return Path(shown[int(answer) - 1].path)
+
+
+__all__ = [
+    "SessionOptions",
+    "build_harness",
+    "describe_session",
+    "find_session",
+    "looks_like_path",
+    "model_request",
+    "open_session",
+    "pick_from_list",
+    "project_folder",
+]

@@ -1,0 +1,394 @@
+"""Built-in plugin ``compaction_commands``: ``tether session prepare`` (dry run of a compaction).
+
+``prepare FILE --keep K --reserve R [--window W] [--leaf ID] [--json]`` asks the chosen
+compaction strategy (``--strategy``, ``compaction.strategy``, else pi's) what a compaction of
+the branch would do — where the kept part
+starts, what gets summarized, the file lists — without calling a model. ``--json`` uses the
+oracle's field names (design §4) so the output compares directly with pi's goldens.
+
+``compact`` and ``branch`` write the session: they hold its lease while they work, and take
+``--wait [SECONDS]`` (see ``_lease_cli``).
+
+Each command is one function plus one line in :func:`register_commands`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tether.core.host.cli import WaitOpt, command_group
+from tether.hookspecs import hookimpl
+
+SESSION_HELP = "Inspect and change session files."
+DEFAULT_WINDOW = 128000
+DEFAULT_RESERVE = 16384
+DEFAULT_KEEP = 20000
+
+FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
+KeepOpt = Annotated[int, typer.Option("--keep", help="Recent tokens kept verbatim.")]
+ReserveOpt = Annotated[int, typer.Option("--reserve", help="Tokens reserved for the answer.")]
+WindowOpt = Annotated[int, typer.Option("--window", help="Model context window.")]
+LeafOpt = Annotated[
+    str | None,
+    typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
+StrategyOpt = Annotated[
+    str | None,
+    typer.Option("--strategy", help="Compaction strategy by name (default: compaction.strategy)."),
+]
+CounterOpt = Annotated[
+    str | None,
+    typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
+]
+
+
+def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dict[str, Any]]]:
+    """Open ``file`` read-only; return ``(session, leaf_id, root-first branch)``.
+
+    ``leaf`` is an entry id, ``"null"`` (before the first entry) or ``None`` (the file's leaf).
+    Read-only: an old-format file is migrated in memory, never rewritten by a dry run.
+    """
+    from tether.core.host.errors import UsageError
+    from tether.core.session.session import Session
+
+    session = Session.open(file, readonly=True)
+    if leaf is None:
+        leaf_id = session.leaf_id
+    elif leaf == "null":
+        leaf_id = None
+    elif not session.has_entry(leaf):
+        raise UsageError(f"{file}: --leaf: no entry with id '{leaf}'")
+    else:
+        leaf_id = leaf
+    branch = [] if leaf_id is None else session.get_branch(leaf_id)
+    return session, leaf_id, branch
+
+
+def write_json(value: Any) -> None:
+    """JSON on stdout; lone surrogates (cut UTF-16 strings) are written as ``\\udXXX``."""
+    import re
+
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text).encode()
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def prepare_report(
+    pm: Any,
+    branch: list[dict[str, Any]],
+    *,
+    keep: int,
+    reserve: int,
+    window: int,
+    quiet: bool = False,
+    strategy: str | None = None,
+    counter: str | None = None,
+) -> dict[str, Any]:
+    """The ``prepare`` JSON for a branch (design §4), from the chosen compaction strategy
+    (``strategy``, else ``compaction.strategy``, else pi's) and token counter.
+
+    ``quiet`` (as the oracle's ``--quiet``): id lists become their lengths, no serialized text.
+    """
+    from tether.builtin_plugins.memory.pi_strategy.prepare import tokens_before
+    from tether.builtin_plugins.memory.serialize import serialize_messages
+    from tether.core.context.file_tracking import file_lists
+    from tether.core.context.tokens import should_compact
+    from tether.core.memory.choice_calls import run_strategy, setting_of, token_counter
+    from tether.hookspecs.events import CompactionSettings, NothingToCompact
+
+    settings = CompactionSettings(
+        reserve_tokens=reserve, keep_recent_tokens=keep, strategy=setting_of(None, "strategy")
+    )
+    model = {"contextWindow": window}
+    count = token_counter(pm, model=model, flag=counter)
+    result = run_strategy(pm, branch, settings, count, model=model, flag=strategy)
+    if isinstance(result, NothingToCompact):
+        reason = result.reason
+        context_size = tokens_before(branch, count)
+        return {
+            "reason": reason,
+            "tokensBefore": context_size,
+            "shouldCompact": should_compact(context_size, window, settings),
+        }
+    read_files, modified_files = file_lists(result.file_ops)
+    report: dict[str, Any] = {
+        "firstKeptEntryId": result.first_kept_entry_id,
+        "isSplitTurn": result.is_split_turn,
+        "tokensBefore": result.tokens_before,
+        "previousSummary": result.previous_summary,
+        "summarizedEntryIds": result.summarized_entry_ids,
+        "turnPrefixEntryIds": result.turn_prefix_entry_ids,
+        "readFiles": read_files,
+        "modifiedFiles": modified_files,
+        "serialized": None,
+        "shouldCompact": should_compact(result.tokens_before, window, settings),
+        "strategy": result.strategy,
+    }
+    if quiet:
+        for key in ("summarizedEntryIds", "turnPrefixEntryIds", "readFiles", "modifiedFiles"):
+            report[key] = len(report[key])
+        del report["serialized"]
+    else:
+        report["serialized"] = {
+            "summarizeText": serialize_messages(result.messages_to_summarize),
+            "turnPrefixText": serialize_messages(result.turn_prefix_messages),
+        }
+    return report
+
+
+def render_prepare(report: dict[str, Any], file: Path, window: int, reserve: int) -> str:
+    """A few lines for people: what a compaction would do."""
+    due = "yes" if report["shouldCompact"] else "no"
+    threshold = f"window {window} - reserve {reserve} = {window - reserve}"
+    if "reason" in report:
+        return (
+            f"{file}: {report['reason']}\n"
+            f"  context: {report['tokensBefore']} tokens; compaction due: {due} ({threshold})\n"
+        )
+
+    def size(key: str) -> int:
+        value = report[key]
+        return value if isinstance(value, int) else len(value)
+
+    lines = [
+        f"{file}: compaction preview (dry run, no model call)",
+        f"  context:        {report['tokensBefore']} tokens; compaction due: {due} ({threshold})",
+        f"  first kept:     {report['firstKeptEntryId']}",
+        f"  summarize:      {size('summarizedEntryIds')} messages",
+    ]
+    if report["isSplitTurn"]:
+        lines.append(f"  split turn:     prefix of {size('turnPrefixEntryIds')} messages")
+    if report["previousSummary"]:
+        lines.append(f"  previous summary: {len(report['previousSummary'])} chars, updated")
+    lines.append(f"  files:          {size('readFiles')} read, {size('modifiedFiles')} modified")
+    return "\n".join(lines) + "\n"
+
+
+def prepare_command(
+    ctx: typer.Context,
+    file: FileArg,
+    keep: KeepOpt = DEFAULT_KEEP,
+    reserve: ReserveOpt = DEFAULT_RESERVE,
+    window: WindowOpt = DEFAULT_WINDOW,
+    leaf: LeafOpt = None,
+    as_json: JsonOpt = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="Counts instead of id lists, no serialized text.")
+    ] = False,
+    strategy: StrategyOpt = None,
+    counter: CounterOpt = None,
+) -> None:
+    """Dry run of a compaction: where it would cut and what it would summarize."""
+    import gc
+
+    gc.disable()  # one short-lived pass over a possibly huge file: no cycles worth collecting
+    _, _, branch = open_branch(file, leaf)
+    budgets = {"keep": keep, "reserve": reserve, "window": window}
+    report = prepare_report(
+        ctx.obj, branch, **budgets, quiet=quiet, strategy=strategy, counter=counter
+    )
+    if as_json:
+        write_json(report)
+    else:
+        sys.stdout.write(render_prepare(report, file, window, reserve))
+
+
+# -- compact and branch (they write the session file) --------------------------------------------
+
+InstructionsOpt = Annotated[
+    str | None, typer.Option("--instructions", help="Extra focus for the summary.")
+]
+
+
+def _settings_with(**compaction: Any) -> Any:
+    """The settings of the current project, with command-line overrides of ``compaction``."""
+    from tether.core.host.settings import load_settings
+
+    overrides = {k: v for k, v in compaction.items() if v is not None}
+    return load_settings(overrides={"compaction": overrides} if overrides else None)
+
+
+def _nothing_line(reason: str | None) -> str:
+    """``nothing to compact: <why>``, without repeating a reason that already says so."""
+    lead = "Nothing to compact"
+    why = (reason or "").strip()
+    if why.startswith(lead):
+        why = why[len(lead) :].lstrip(": ")
+    if not why:
+        return "nothing to compact"
+    return f"nothing to compact {why}" if why.startswith("(") else f"nothing to compact: {why}"
+
+
+def _summarizer_line(name: str, summaries: list[Any]) -> str:
+    models = [s.details.get("model") for s in summaries if isinstance(s.details, dict)]
+    models = [m for m in dict.fromkeys(models) if m]
+    return f"{name} ({', '.join(models)})" if models else name
+
+
+def _warn_or_fail_if_cancelled(outcome: Any, what: str) -> None:
+    """Print the outcome's warnings; a plugin's ``Cancel`` is an error naming its reason."""
+    from tether.core.host.errors import TetherError
+
+    for warning in outcome.warnings:
+        sys.stderr.write(f"tether: warning: {warning}\n")
+    if outcome.status == "cancelled":
+        raise TetherError(f"{what} cancelled by a plugin: {outcome.reason}")
+
+
+def compact_command(
+    ctx: typer.Context,
+    file: FileArg,
+    instructions: InstructionsOpt = None,
+    summarizer: Annotated[
+        str | None,
+        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
+    ] = None,
+    keep: Annotated[int | None, typer.Option("--keep", help="Recent tokens kept verbatim.")] = None,
+    reserve: Annotated[
+        int | None, typer.Option("--reserve", help="Tokens reserved for the answer.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    wait: WaitOpt = None,
+    strategy: StrategyOpt = None,
+) -> None:
+    """Compact the session: summarize the older part of the branch into a compaction entry."""
+    from tether.builtin_plugins.commands.compaction.progress import StderrProgress
+    from tether.builtin_plugins.commands.lease_options import holding
+    from tether.core.host.facade import Hooks
+    from tether.core.memory.compaction import compact
+    from tether.core.session.session import Session
+
+    settings = _settings_with(
+        summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
+    )
+    with holding(file, wait), StderrProgress() as progress:
+        session = Session.open(file)
+        outcome = compact(
+            session, Hooks(ctx.obj), settings, custom_instructions=instructions, progress=progress
+        )
+    _warn_or_fail_if_cancelled(outcome, f"{file}: compaction")
+    if as_json:
+        write_json(
+            {
+                "status": outcome.status,
+                "reason": outcome.reason or None,
+                "entry": outcome.entry,
+                "summarizer": outcome.summarizer or None,
+                "fromHook": outcome.from_hook,
+                "summaries": [
+                    {"summarizer": s.summarizer, "details": s.details} for s in outcome.summaries
+                ],
+                "warnings": outcome.warnings,
+            }
+        )
+        return
+    if outcome.status == "nothing":
+        typer.echo(f"{file}: {_nothing_line(outcome.reason)}")
+        return
+    entry = outcome.entry or {}
+    typer.echo(
+        f"{file}: compacted into entry {entry.get('id')} "
+        f"(summarizer: {_summarizer_line(outcome.summarizer, outcome.summaries)})\n"
+        f"  tokens before: {entry.get('tokensBefore')}; kept verbatim from "
+        f"{entry.get('firstKeptEntryId')}"
+    )
+
+
+def branch_command(
+    ctx: typer.Context,
+    file: FileArg,
+    to: Annotated[str, typer.Option("--to", metavar="ID", help="Entry to move the leaf to.")],
+    summarize: Annotated[
+        bool, typer.Option("--summarize", help="Summarize the branch being left.")
+    ] = False,
+    instructions: InstructionsOpt = None,
+    label: Annotated[
+        str | None, typer.Option("--label", help="Label for the new position.")
+    ] = None,
+    summarizer: Annotated[
+        str | None,
+        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    wait: WaitOpt = None,
+) -> None:
+    """Move the session's leaf to another entry, optionally summarizing the branch left."""
+    from tether.builtin_plugins.commands.compaction.progress import StderrProgress
+    from tether.builtin_plugins.commands.lease_options import holding
+    from tether.core.host.errors import UsageError
+    from tether.core.host.facade import Hooks
+    from tether.core.memory.branching import navigate_tree
+    from tether.core.session.session import Session
+
+    if instructions and not summarize:
+        raise UsageError("--instructions needs --summarize")
+    settings = _settings_with(summarizer=summarizer)
+    with holding(file, wait), StderrProgress() as progress:
+        session = Session.open(file)
+        outcome = navigate_tree(
+            session,
+            Hooks(ctx.obj),
+            settings,
+            to,
+            summarize=summarize,
+            custom_instructions=instructions,
+            label=label,
+            progress=progress,
+        )
+    _warn_or_fail_if_cancelled(outcome, f"{file}: navigation")
+    if as_json:
+        write_json(
+            {
+                "status": outcome.status,
+                "oldLeafId": outcome.old_leaf_id,
+                "newLeafId": outcome.new_leaf_id,
+                "commonAncestorId": outcome.common_ancestor_id,
+                "abandonedEntryIds": outcome.abandoned_entry_ids,
+                "summaryEntry": outcome.summary_entry,
+                "labelEntry": outcome.label_entry,
+                "editorText": outcome.editor_text,
+                "summarizer": outcome.summarizer or None,
+                "fromHook": outcome.from_hook,
+                "warnings": outcome.warnings,
+            }
+        )
+        return
+    if outcome.status == "noop":
+        typer.echo(f"{file}: already at {to}")
+        return
+    lines = [f"{file}: leaf moved from {outcome.old_leaf_id} to {outcome.new_leaf_id}"]
+    if outcome.summary_entry is not None:
+        lines.append(
+            f"  branch summary {outcome.summary_entry['id']} of "
+            f"{len(outcome.abandoned_entry_ids)} entries (summarizer: {outcome.summarizer})"
+        )
+    elif summarize:
+        lines.append("  no summary: nothing was abandoned")
+    if outcome.label_entry is not None:
+        labelled = outcome.label_entry
+        lines.append(f"  label '{labelled.get('label')}' on {labelled.get('targetId')}")
+    if outcome.editor_text:
+        lines.append(f"  re-opened message: {outcome.editor_text[:200]}")
+    typer.echo("\n".join(lines))
+
+
+@hookimpl
+def register_commands(app: typer.Typer) -> None:
+    group = command_group(app, "session", SESSION_HELP)
+    group.command("prepare")(prepare_command)
+    group.command("compact")(compact_command)
+    group.command("branch")(branch_command)
+
+
+__all__ = ["open_branch", "prepare_report", "register_commands", "write_json"]

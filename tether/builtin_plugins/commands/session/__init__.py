@@ -1,0 +1,218 @@
+"""Built-in plugin ``session_commands``: list sessions and inspect, copy and repair session files.
+
+``tether sessions [--all] [--dir D] [--json]`` lists sessions (most recent first, one notion of
+"most recent" shared with ``--continue``). ``tether session show|tree|fork|clone|export|repair
+FILE`` work on one file; ``show`` and ``tree`` never modify it (legacy files are migrated in
+memory only); ``repair`` holds the session's lease (``--wait [SECONDS]``, see ``_lease_cli``).
+``tree --json`` uses the field names of pi's oracle (``roots, children, labels,
+labelTimestamps, sessionName, branch``…), so it compares directly with pi's goldens.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tether.core.host.cli import WaitOpt, command_group
+from tether.hookspecs import hookimpl
+
+SESSION_HELP = "Inspect and change session files."
+FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+OutOpt = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Where to write (must not exist).")
+]
+
+
+def _open(path: Path, *, readonly: bool = True) -> Any:
+    from tether.core.session.session import Session
+
+    session = Session.open(path, readonly=readonly)
+    _require_session(session, path)
+    return session
+
+
+def _require_session(session: Any, path: Path) -> None:
+    from tether.core.host.errors import SessionFileError
+
+    if not session.on_disk:
+        why = "empty file (no session header)" if path.exists() else "no such session file"
+        raise SessionFileError(f"{path}: {why}")
+
+
+def _open_validated(path: Path) -> Any:
+    """Read-only, every line parsed: a broken line is dropped exactly as pi drops it."""
+    from tether.core.session.session import Session
+    from tether.core.storage.store import JsonlStore
+
+    store = JsonlStore(path)
+    session = Session(
+        store=store, loaded=store.load(readonly=True, validate_all=True), readonly=True
+    )
+    _require_session(session, path)
+    return session
+
+
+def _print_json(value: Any) -> None:
+    from tether.core.context.numbers import json_text
+
+    sys.stdout.write(json_text(value, indent=1) + "\n")  # 1e999 → null, as pi writes it
+
+
+def _warn_problems(session: Any, path: Path) -> None:
+    for problem in session.problems:
+        sys.stderr.write(f"tether: warning: {path}:{problem.line}: {problem.message}\n")
+
+
+def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
+    from tether.builtin_plugins.commands.agent.setup import project_folder
+    from tether.core.host.paths import sessions_root
+    from tether.core.session.listing import list_sessions, project_folders
+
+    if folder is not None:
+        folders = project_folders(folder) if all_ else [folder]
+    elif all_:
+        folders = project_folders(sessions_root())
+    else:
+        from tether.core.host.settings import load_settings
+
+        cwd = os.getcwd()
+        folders = [project_folder(cwd, load_settings(cwd))]
+    infos = list_sessions(folders)
+    if as_json:
+        _print_json([info.to_json() for info in infos])
+        return
+    if not infos:
+        where = ", ".join(str(f) for f in folders) or "(no folders)"
+        typer.echo(f"No sessions in {where}.")
+        return
+    for info in infos:
+        title = info.name or info.first_message
+        title = " ".join(title.split())
+        title = title if len(title) <= 60 else title[:59] + "…"
+        typer.echo(f"{info.modified[:19].replace('T', ' ')}  {info.message_count:>5} msgs  {title}")
+        typer.echo(f"    {info.path}")
+
+
+def _fork_or_clone(path: Path, entry_id: str | None, position: str, output: Path | None) -> None:
+    from tether.core.host.errors import TetherError
+
+    session = _open(path)
+    if position == "before":
+        assert entry_id is not None
+        new, text = session.fork(entry_id, position="before", output=output)
+    else:
+        if entry_id is not None and not session.has_entry(entry_id):
+            raise TetherError(f"{path}: --at: no entry with id '{entry_id}'")
+        new = session.clone(entry_id, output=output)
+        text = None
+    new.flush(force=True)
+    typer.echo(str(new.file))
+    if text:
+        sys.stderr.write(f"tether: the forked message was: {text}\n")
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    @app.command("sessions")
+    def sessions_command(
+        all_: Annotated[
+            bool, typer.Option("--all", help="Every project, not just this one.")
+        ] = False,
+        folder: Annotated[
+            Path | None, typer.Option("--dir", help="List this folder (e.g. pi's sessions).")
+        ] = None,
+        as_json: JsonOpt = False,
+    ) -> None:
+        """List sessions, most recent first (this project's, or --all)."""
+        _sessions(all_, folder, as_json)
+
+    group = command_group(app, "session", SESSION_HELP)
+
+    @group.command("show")
+    def show_command(
+        file: FileArg,
+        as_json: JsonOpt = False,
+        validate: Annotated[
+            bool, typer.Option("--validate", help="Also check every entry against the format.")
+        ] = False,
+    ) -> None:
+        """Header, counts by type, name, leaf and every problem with its line number."""
+        from tether.builtin_plugins.commands.session.render import show_summary, show_text
+        from tether.core.storage.filesafety import leftover_notes
+
+        session = _open_validated(file)
+        summary = show_summary(session)
+        summary["notes"].extend(leftover_notes(session.file))
+        if validate:
+            from tether.builtin_plugins.commands.session.validate import validation_findings
+
+            summary["schemaProblems"], summary["warnings"] = validation_findings(session)
+        if as_json:
+            _print_json(summary)
+            return
+        for line in show_text(summary):
+            typer.echo(line)
+        if validate:
+            from tether.builtin_plugins.commands.session.validate import validation_lines
+
+            for line in validation_lines(file, summary):
+                typer.echo(f"  {line}")
+
+    @group.command("tree")
+    def tree_command(file: FileArg, as_json: JsonOpt = False) -> None:
+        """The entry tree (children by time, labels, the leaf marked *)."""
+        from tether.builtin_plugins.commands.session.render import render_tree
+
+        session = _open_validated(file)
+        if as_json:
+            _print_json(session.tree_json())
+        else:
+            for line in render_tree(session):
+                typer.echo(line)
+        _warn_problems(session, file)
+
+    @group.command("fork")
+    def fork_command(
+        file: FileArg,
+        before: Annotated[str, typer.Option("--before", help="A user message's entry id.")],
+        output: OutOpt = None,
+    ) -> None:
+        """New session with the history before a user message; prints its path."""
+        _fork_or_clone(file, before, "before", output)
+
+    @group.command("clone")
+    def clone_command(
+        file: FileArg,
+        at: Annotated[
+            str | None, typer.Option("--at", help="Entry id (default: the leaf).")
+        ] = None,
+        output: OutOpt = None,
+    ) -> None:
+        """New session with the branch up to an entry (labels kept); prints its path."""
+        _fork_or_clone(file, at, "at", output)
+
+    @group.command("export")
+    def export_command(file: FileArg, output: OutOpt = None) -> None:
+        """The current branch as a linear session file; prints its path."""
+        typer.echo(str(_open(file).export_jsonl(output)))
+
+    @group.command("repair")
+    def repair_command(
+        file: FileArg,
+        cwd: Annotated[
+            str | None, typer.Option("--cwd", help="cwd for a new header (default: here).")
+        ] = None,
+        wait: WaitOpt = None,
+    ) -> None:
+        """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
+        from tether.builtin_plugins.commands.lease_options import holding
+        from tether.core.storage.repair import repair_file
+
+        with holding(file, wait):
+            summary = repair_file(file, cwd=cwd).summary()
+        typer.echo(summary)

@@ -1,0 +1,1 @@
+"""Memory: the compaction strategy, the summarizers, the token counters."""

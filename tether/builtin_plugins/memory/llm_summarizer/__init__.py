@@ -1,0 +1,174 @@
+"""Built-in plugin ``llm_summarizer``: summaries written by a model.
+
+The summarizer ``llm``. Which model: the setting ``compaction.model`` (``"provider/model"``)
+if given, else the session's current model (``request.model``). Chosen by
+``compaction.summarizer``/``--summarizer llm``, and the built-in default when a model is known.
+
+Each request is isolated and has pi's structure: the system prompt and one user message
+``<conversation>…</conversation>`` (+ ``<previous-summary>`` in update mode) + instructions
+(+ ``Additional focus: …``); ``max_tokens`` is ``request.max_tokens`` (capped at the model's
+output limit). The CALLER computes ``request.max_tokens`` — the kernel uses pi's numbers
+(:func:`tether.core.memory.compaction.summary_budgets`: history ``0.8 × reserve``, turn prefix
+``0.5 × reserve``; branch summaries ``tether.core.memory.branching.BRANCH_SUMMARY_MAX_TOKENS``).
+When the serialized history does not fit the model's window it is summarized in chunks, each
+folded into the running summary with the update prompt (design §8.11). The returned text is
+the model's alone: the caller appends the ``<read-files>``/``<modified-files>`` blocks (and
+the branch-summary preamble).
+
+Failures raise the provider's typed error (:class:`~tether.core.agent.providers.ProviderError`:
+``TransientError`` for 5xx/timeouts, ``AbortedError``, ``ProviderConfigError``…); the session
+is then left untouched by the caller.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from tether.hookspecs import hookimpl
+from tether.hookspecs.events import SummarizeRequest, Summary
+
+if TYPE_CHECKING:
+    from tether.core.agent.providers import Model
+
+EMPTY_TEXT = {"branch": "No content to summarize", "turn_prefix": "No prior history."}
+
+
+def _request_messages(text: str, timestamp: int) -> list[dict[str, Any]]:
+    return [{"role": "user", "content": [{"type": "text", "text": text}], "timestamp": timestamp}]
+
+
+class LlmSummarizer:
+    """Summarizes one request with ``model`` through ``registry`` (a ``ProviderRegistry``)."""
+
+    def __init__(self, registry: Any, model: Model) -> None:
+        self.registry = registry
+        self.model = model
+        self.calls: list[dict[str, Any]] = []
+
+    def _max_output(self, request: SummarizeRequest) -> int:
+        limit = self.model.max_tokens if self.model.max_tokens > 0 else request.max_tokens
+        return max(1, min(request.max_tokens, limit))
+
+    def _call(self, request: SummarizeRequest, kind: str, text: str, max_output: int) -> str:
+        import time
+
+        from tether.builtin_plugins.memory.llm_summarizer.model_choice import setting
+        from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
+        from tether.core.agent.providers import LlmContext, PermanentError, StreamOptions
+
+        reasoning = request.thinking_level if self.model.reasoning else None
+        timeout = setting(request, "timeoutSeconds", "timeout_seconds")
+        options = StreamOptions(
+            max_tokens=max_output,
+            reasoning=None if reasoning in (None, "off") else reasoning,
+            signal=request.signal,
+            timeout=float(timeout) if timeout is not None else None,
+            stream=False,
+        )
+        context = LlmContext(SYSTEM_PROMPT, _request_messages(text, int(time.time() * 1000)))
+        message = self.registry.complete(self.model, context, options, raise_on_error=True)
+        self.calls.append(
+            {"kind": kind, "maxTokens": max_output, "stopReason": message.get("stopReason")}
+        )
+        if message.get("stopReason") == "error":  # a provider that did not raise
+            raise PermanentError(
+                f"Summarization failed: {message.get('errorMessage') or 'Unknown error'}"
+            )
+        texts = [
+            str(block.get("text", ""))
+            for block in message.get("content") or []
+            if isinstance(block, dict) and block.get("type") == "text"
+        ]
+        summary = "\n".join(texts)
+        if not summary.strip():
+            raise PermanentError(
+                f"Summarization failed: {self.model.ref} returned no summary text "
+                f"(stopReason {message.get('stopReason')!r})"
+            )
+        return summary
+
+    def summarize(self, request: SummarizeRequest) -> str:
+        """The summary text; several requests when the history exceeds the model's window."""
+        from tether.builtin_plugins.memory.llm_summarizer.chunks import (
+            MIN_INPUT_TOKENS,
+            estimate_text_tokens,
+            input_budget_tokens,
+            next_chunk,
+            serialized_parts,
+        )
+        from tether.builtin_plugins.memory.llm_summarizer.prompts import (
+            SYSTEM_PROMPT,
+            instructions_for,
+            prompt_kind,
+            user_text,
+        )
+        from tether.core.agent.providers import ProviderConfigError
+
+        parts = deque(serialized_parts(request.messages))
+        running = request.previous_summary or None
+        if not parts:
+            return running or EMPTY_TEXT.get(request.kind, "No prior history.")
+        max_output = self._max_output(request)
+        while parts:
+            kind = prompt_kind(request.kind, update=running is not None)
+            instructions = instructions_for(
+                kind, request.custom_instructions, replace=request.replace_instructions
+            )
+            overhead = estimate_text_tokens(SYSTEM_PROMPT) + estimate_text_tokens(
+                user_text("", instructions, running)
+            )
+            budget = input_budget_tokens(self.model.context_window, max_output, overhead)
+            if budget < MIN_INPUT_TOKENS:
+                raise ProviderConfigError(
+                    f"summarizer model {self.model.ref}: context window "
+                    f"{self.model.context_window} leaves {max(budget, 0)} tokens for the "
+                    f"conversation after {max_output} output and {overhead} prompt tokens; "
+                    "choose a larger compaction.model or lower compaction.reserveTokens"
+                )
+            chunk = next_chunk(parts, budget * 4)
+            text = user_text("\n\n".join(chunk), instructions, running)
+            running = self._call(request, kind, text, max_output)
+        return running
+
+
+def _resolve(request: SummarizeRequest) -> tuple[Any, Model, bool]:
+    """(registry, model, whether the registry is ours to close)."""
+    from tether.builtin_plugins.memory.llm_summarizer.model_choice import summarizer_model_spec
+    from tether.core.agent.providers import ProviderConfigError
+
+    spec = summarizer_model_spec(request)
+    if spec is None:
+        raise ProviderConfigError(
+            "compaction.summarizer is 'llm' but no model is known: set compaction.model to "
+            "'provider/model' in settings.json or start the session with a model"
+        )
+    registry, owned = request.registry, False
+    if registry is None:
+        from tether.core.agent.provider_registry import ProviderRegistry
+        from tether.core.host.manager import create_plugin_manager
+
+        registry, owned = ProviderRegistry(create_plugin_manager()), True
+    model, _provider = registry.resolve(spec)
+    return registry, model, owned
+
+
+def summarize(request: SummarizeRequest) -> Summary:
+    """The model's summary of ``request``."""
+    registry, model, owned = _resolve(request)
+    try:
+        summarizer = LlmSummarizer(registry, model)
+        text = summarizer.summarize(request)
+    finally:
+        if owned:
+            registry.close()
+    details = {"model": model.ref, "requests": summarizer.calls}
+    return Summary(text=text, summarizer="llm", details=details)
+
+
+@hookimpl
+def register_summarizers(register: Any) -> None:
+    register("llm", summarize)
+
+
+__all__ = ["LlmSummarizer", "register_summarizers", "summarize"]

@@ -1,0 +1,281 @@
+"""Facts read from agent messages for the offline summarizer, in one linear pass.
+
+Everything here is deterministic and quotes the conversation verbatim where it matters:
+constraint sentences, error lines, paths and function names are copied, never paraphrased.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tether.builtin_plugins.memory.offline_summarizer.scan import (
+    constraint_sentences,
+    decision_sentences,
+    find_functions,
+    find_paths,
+)
+from tether.builtin_plugins.memory.offline_summarizer.sections import (
+    Checkpoint,
+    add_unique,
+    merge,
+    parse_summary,
+)
+
+MAX_QUOTE = 300
+MAX_DONE = 40
+MAX_CONSTRAINTS = 20
+MAX_DECISIONS = 10
+MAX_PATHS = 60
+MAX_FUNCTIONS = 40
+MAX_ERRORS = 12
+
+_ERROR_LINE = re.compile(
+    r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
+    r"|invalid|refused|timed? ?out|panic",
+    re.IGNORECASE,
+)
+_WHITESPACE = re.compile(r"\s+")
+
+
+def quote(text: str, limit: int = MAX_QUOTE) -> str:
+    """Whitespace collapsed, cut at ``limit`` characters with an ellipsis."""
+    flat = _WHITESPACE.sub(" ", text).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def text_of(content: Any) -> str:
+    """The text blocks of a message's content, joined by newlines (string content as-is)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(
+        str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+    )
+
+
+def error_line(text: str) -> str:
+    """The line of ``text`` that states the error, verbatim (the last error-looking line)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "(no output)"
+    for line in reversed(lines):
+        if _ERROR_LINE.search(line):
+            return line[:MAX_QUOTE]
+    return lines[-1][:MAX_QUOTE]
+
+
+def _target(name: str, args: Any) -> str:
+    if not isinstance(args, dict):
+        return ""
+    if name == "bash":
+        return str(args.get("command", "")).strip()
+    if isinstance(args.get("path"), str) and name in ("read", "write", "edit", "ls"):
+        return str(args["path"])
+    parts = [str(args[k]) for k in ("pattern", "path") if isinstance(args.get(k), str)]
+    return " in ".join(parts) if parts else json.dumps(args, ensure_ascii=False)[:120]
+
+
+def _describe(name: str, target: str) -> str:
+    first_line = target.splitlines()[0] if target else ""
+    shown = quote(first_line, 160) + (" …" if "\n" in target else "")
+    return f"`{name}` on `{shown}`" if shown else f"`{name}`"
+
+
+@dataclass
+class Facts:
+    """What one pass over the messages found."""
+
+    requests: list[str] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
+    done: dict[str, int] = field(default_factory=dict)  # action → times, most recent last
+    errors: dict[tuple[str, str], str] = field(default_factory=dict)  # unresolved
+    error_lines: list[str] = field(default_factory=list)
+    paths: dict[str, None] = field(default_factory=dict)
+    functions: dict[str, None] = field(default_factory=dict)
+    last_action: str = ""
+    answered: bool = True
+    embedded: list[Checkpoint] = field(default_factory=list)
+
+    def note_path(self, path: str) -> None:
+        if path and len(self.paths) < 10 * MAX_PATHS:
+            self.paths[path] = None
+
+    def scan_code_words(self, text: str) -> None:
+        for path in find_paths(text):
+            self.note_path(path)
+        for name in find_functions(text):
+            if len(self.functions) < 10 * MAX_FUNCTIONS:
+                self.functions[name] = None
+
+    def fail(self, key: tuple[str, str], text: str) -> None:
+        line = error_line(text)
+        self.errors.pop(key, None)
+        self.errors[key] = line
+        if line not in self.error_lines:
+            self.error_lines.append(line)
+
+    def succeed(self, key: tuple[str, str], action: str | None) -> None:
+        self.errors.pop(key, None)
+        if action:
+            times = self.done.pop(action, 0)  # re-inserted: most recent last
+            self.done[action] = times + 1
+            self.last_action = action
+
+
+def _read_user(facts: Facts, text: str) -> None:
+    if not text.strip():
+        return
+    facts.requests.append(text)
+    facts.answered = False
+    facts.constraints.extend(constraint_sentences(text, MAX_QUOTE))
+    facts.scan_code_words(text)
+
+
+def _read_assistant(facts: Facts, message: dict[str, Any], calls: dict[str, Any]) -> None:
+    has_calls = False
+    texts: list[str] = []
+    for block in message.get("content") or []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text":
+            texts.append(str(block.get("text") or ""))
+        elif block.get("type") == "toolCall":
+            has_calls = True
+            name, args = str(block.get("name", "")), block.get("arguments")
+            calls[str(block.get("id", ""))] = (name, args)
+            if isinstance(args, dict) and isinstance(args.get("path"), str):
+                facts.note_path(args["path"])
+    for text in texts:
+        facts.scan_code_words(text)
+        facts.decisions.extend(decision_sentences(text, MAX_QUOTE))
+    stop = message.get("stopReason")
+    if stop == "error":
+        facts.fail(("model", ""), str(message.get("errorMessage") or "Unknown error"))
+    elif not has_calls and stop != "aborted" and any(t.strip() for t in texts):
+        facts.answered = True
+
+
+def _read_tool_result(facts: Facts, message: dict[str, Any], calls: dict[str, Any]) -> None:
+    name, args = calls.get(str(message.get("toolCallId", "")), (message.get("toolName"), None))
+    name = str(name or message.get("toolName") or "tool")
+    target = _target(name, args)
+    text = text_of(message.get("content"))
+    if message.get("isError"):
+        facts.fail((name, target), text)
+        return
+    action = None
+    if name == "edit":
+        action = f"Edited `{target}`"
+    elif name == "write":
+        action = f"Wrote `{target}`"
+    elif name == "bash":
+        action = f"Ran `{quote(target.splitlines()[0] if target else '', 160)}`"
+    facts.succeed((name, target), action)
+    if name == "edit" and target:  # an edit also clears an earlier failed write, and back
+        facts.errors.pop(("write", target), None)
+    elif name == "write" and target:
+        facts.errors.pop(("edit", target), None)
+
+
+def _read_bash_execution(facts: Facts, message: dict[str, Any]) -> None:
+    if message.get("excludeFromContext"):
+        return
+    command = str(message.get("command", ""))
+    key = ("bash", command.strip())
+    exit_code = message.get("exitCode")
+    if message.get("cancelled"):
+        facts.fail(key, "cancelled by the user")
+    elif exit_code not in (0, None):
+        output = str(message.get("output", ""))
+        facts.fail(key, f"exit code {exit_code}: {error_line(output)}")
+    else:
+        facts.succeed(key, f"Ran `{quote(command, 160)}` (user shell)")
+
+
+def read_facts(messages: list[dict[str, Any]]) -> Facts:
+    """One pass over agent messages (user, assistant, toolResult, bashExecution, summaries)."""
+    facts = Facts()
+    calls: dict[str, Any] = {}
+    for message in messages:
+        role = message.get("role")
+        if role == "user":
+            _read_user(facts, text_of(message.get("content")))
+        elif role == "assistant":
+            _read_assistant(facts, message, calls)
+        elif role == "toolResult":
+            _read_tool_result(facts, message, calls)
+        elif role == "bashExecution":
+            _read_bash_execution(facts, message)
+        elif role in ("branchSummary", "compactionSummary"):
+            facts.embedded.append(parse_summary(str(message.get("summary", ""))))
+    return facts
+
+
+def _goal_items(requests: list[str]) -> list[str]:
+    """The first request, then the last three distinct ones (with how many are between)."""
+    distinct = list(dict.fromkeys(r.strip() for r in requests if r.strip()))
+    if len(distinct) <= 4:
+        shown = [quote(r) for r in distinct]
+        unique: list[str] = []
+        add_unique(unique, shown)
+        return unique
+    between = len(distinct) - 4
+    return [quote(distinct[0]), f"(+{between} further requests)", *map(quote, distinct[-3:])]
+
+
+def _cap(items: list[str], limit: int, label: str) -> list[str]:
+    if len(items) <= limit:
+        return items
+    return [f"(+{len(items) - limit + 1} earlier {label})", *items[-(limit - 1) :]]
+
+
+def build_checkpoint(facts: Facts, focus: str | None = None) -> Checkpoint:
+    """Turn facts into section items; summaries found among the messages are merged in."""
+    cp = Checkpoint()
+    cp.goal = _goal_items(facts.requests)
+    add_unique(cp.constraints, [f'"{quote(c)}"' for c in facts.constraints])
+    cp.constraints = cp.constraints[:MAX_CONSTRAINTS]
+    done = [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]
+    cp.done = _cap(done, MAX_DONE, "actions")
+    blocked = [f'{_describe(n, t)} failed: "{line}"' for (n, t), line in facts.errors.items()]
+    cp.blocked = _cap(blocked, MAX_ERRORS, "failures")
+    decisions: list[str] = []
+    add_unique(decisions, [f"**Stated by the assistant**: {quote(d)}" for d in facts.decisions])
+    cp.decisions = _cap(decisions, MAX_DECISIONS, "decisions")
+    last_request = quote(facts.requests[-1]) if facts.requests else ""
+    if last_request and not facts.answered:
+        progress = f'"{last_request}"'
+        if facts.last_action:
+            progress += f" (last completed action: {facts.last_action})"
+        cp.in_progress = [progress]
+        cp.next_steps.append(f'Continue the unanswered request: "{last_request}"')
+    for (name, target), line in list(facts.errors.items())[-3:]:
+        cp.next_steps.append(f'Resolve the failure of {_describe(name, target)}: "{line}"')
+    if not cp.next_steps and last_request:
+        cp.next_steps.append(f'Wait for the next request (last one answered: "{last_request}")')
+    if focus:
+        cp.critical.append(f"Requested focus: {quote(focus)}")
+    paths = list(facts.paths)
+    if paths:
+        shown = _cap(paths, MAX_PATHS, "paths")
+        cp.critical.append(
+            "Paths: " + ", ".join(p if p.startswith("(+") else f"`{p}`" for p in shown)
+        )
+    functions = list(facts.functions)
+    if functions:
+        shown = _cap(functions, MAX_FUNCTIONS, "names")
+        rendered = ", ".join(f if f.startswith("(+") else f"`{f}()`" for f in shown)
+        cp.critical.append("Functions and symbols: " + rendered)
+    for line in facts.error_lines[-MAX_ERRORS:]:
+        cp.critical.append(f'Error seen: "{line}"')
+    for embedded in facts.embedded:
+        cp = merge(embedded, cp)
+    return cp
+
+
+__all__ = ["Facts", "build_checkpoint", "error_line", "quote", "read_facts", "text_of"]

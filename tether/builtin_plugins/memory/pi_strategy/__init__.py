@@ -1,0 +1,30 @@
+"""Built-in plugin ``compaction_strategy``: pi 0.73's compaction preparation, the strategy
+``pi`` (the built-in default of ``compaction.strategy``), with tether's fixes — split turns
+decided on the real cut point (§8.8) and "nothing to compact" instead of an empty summary
+request (§8.10).
+
+The algorithm lives in ``_prepare`` / ``_cut_points`` as pure functions over raw entries; the
+kernel hands it the chosen token counter (``request.count``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tether.hookspecs import hookimpl
+from tether.hookspecs.events import CompactionPreparation, NothingToCompact, PrepareRequest
+
+
+def prepare_pi(request: PrepareRequest) -> CompactionPreparation | NothingToCompact:
+    """pi's preparation of ``request.path`` (root-first branch) with tether's fixes."""
+    from tether.builtin_plugins.memory.pi_strategy.prepare import prepare_compaction_entries
+
+    return prepare_compaction_entries(request.path, request.settings, request.count)
+
+
+@hookimpl
+def register_compaction_strategies(register: Any) -> None:
+    register("pi", prepare_pi)
+
+
+__all__ = ["prepare_pi", "register_compaction_strategies"]

@@ -1,0 +1,158 @@
+"""Conversation → plain text for summarizers (pi's ``serializeConversation`` format).
+
+Input: LLM messages (after ``convert_to_llm``). Output: parts joined by a blank line —
+``[User]: …``, ``[Assistant thinking]: …``, ``[Assistant]: …``, ``[Assistant tool calls]: …``
+and ``[Tool result]: …``. The text equals pi's, except for long tool results (design §8.12):
+pi keeps only the first 2000 characters, tether keeps the head *and* the tail (errors live at
+the end) with a marker saying how many characters were left out between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tether.builtin_plugins._jscompat import js_len, js_number, js_slice, js_stringify
+
+TOOL_RESULT_MAX_CHARS = 2000
+"""Longest tool result (UTF-16 units) serialized whole, as in pi."""
+
+TAIL_SHARE = 4
+"""A cut tool result keeps 1/TAIL_SHARE of the budget from its end, the rest from its start."""
+
+
+def js_text(value: Any) -> str:
+    """``String(value)`` as a JS ``join`` writes it (``null``/absent: empty) — a malformed
+    stored block whose text is not a string must not stop a compaction."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number(value)
+    if isinstance(value, list):
+        return ",".join(js_text(item) for item in value)
+    return "[object Object]"
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        js_text(b.get("text") or "")
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "text"
+    )
+
+
+def truncate_head(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str:
+    """pi's cut: the first ``max_chars`` units, then ``[... N more characters truncated]``."""
+    length = js_len(text)
+    if length <= max_chars:
+        return text
+    return f"{js_slice(text, 0, max_chars)}\n\n[... {length - max_chars} more characters truncated]"
+
+
+def _is_high_surrogate(unit_text: str) -> bool:
+    return bool(unit_text) and "\ud800" <= unit_text[-1] <= "\udbff"
+
+
+def truncate_head_tail(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str:
+    """tether's cut (§8.12): head and tail kept, the middle replaced by a marker.
+
+    The kept head and tail together are ``max_chars`` units; a surrogate pair is never split.
+    """
+    length = js_len(text)
+    if length <= max_chars:
+        return text
+    tail_len = max_chars // TAIL_SHARE
+    head_len = max_chars - tail_len
+    head = js_slice(text, 0, head_len)
+    if _is_high_surrogate(head):
+        head = head[:-1]
+        head_len -= 1
+    tail_start = length - tail_len
+    tail = js_slice(text, tail_start)
+    if tail and "\udc00" <= tail[0] <= "\udfff":
+        tail = tail[1:]
+        tail_start += 1
+    omitted = tail_start - head_len
+    return f"{head}\n\n[... {omitted} characters omitted ...]\n\n{tail}"
+
+
+def _tool_call_text(block: dict[str, Any]) -> str:
+    args = block.get("arguments")
+    pairs = args.items() if isinstance(args, dict) else ()
+    rendered = ", ".join(f"{k}={js_stringify(v)}" for k, v in pairs)
+    return f"{block.get('name', '')}({rendered})"
+
+
+def _assistant_parts(message: dict[str, Any]) -> list[str]:
+    texts: list[str] = []
+    thinking: list[str] = []
+    calls: list[str] = []
+    content = message.get("content")
+    for block in content if isinstance(content, list) else ():
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            texts.append(js_text(block.get("text") or ""))
+        elif kind == "thinking":
+            thinking.append(js_text(block.get("thinking") or ""))
+        elif kind == "toolCall":
+            calls.append(_tool_call_text(block))
+    parts = []
+    if thinking:
+        parts.append("[Assistant thinking]: " + "\n".join(thinking))
+    if texts:
+        parts.append("[Assistant]: " + "\n".join(texts))
+    if calls:
+        parts.append("[Assistant tool calls]: " + "; ".join(calls))
+    return parts
+
+
+def serialize_conversation(
+    messages: Iterable[dict[str, Any]],
+    *,
+    max_tool_result_chars: int = TOOL_RESULT_MAX_CHARS,
+    keep_tail: bool = True,
+) -> str:
+    """Serialize LLM messages for a summarizer.
+
+    ``keep_tail=False`` reproduces pi exactly (head-only cut of long tool results).
+    """
+    cut = truncate_head_tail if keep_tail else truncate_head
+    parts: list[str] = []
+    for message in messages:
+        role = message.get("role")
+        if role == "user":
+            text = _text_of(message.get("content"))
+            if text:
+                parts.append("[User]: " + text)
+        elif role == "assistant":
+            parts.extend(_assistant_parts(message))
+        elif role == "toolResult":
+            content = message.get("content")
+            text = _text_of(content if isinstance(content, list) else [])
+            if text:
+                parts.append("[Tool result]: " + cut(text, max_tool_result_chars))
+    return "\n\n".join(parts)
+
+
+def serialize_messages(messages: Iterable[dict[str, Any]], *, keep_tail: bool = True) -> str:
+    """Agent messages → summarizer text: ``convert_to_llm`` then :func:`serialize_conversation`."""
+    from tether.core.context.convert import convert_to_llm
+
+    return serialize_conversation(convert_to_llm(list(messages)), keep_tail=keep_tail)
+
+
+__all__ = [
+    "TOOL_RESULT_MAX_CHARS",
+    "serialize_conversation",
+    "serialize_messages",
+    "truncate_head",
+    "truncate_head_tail",
+]

@@ -1,0 +1,2 @@
+"""LLM providers (OpenAI-compatible, Anthropic, the offline faux), their HTTP client and the
+retry policy."""

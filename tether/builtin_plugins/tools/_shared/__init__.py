@@ -1,0 +1,1 @@
+"""Helpers the built-in tools share: paths, output truncation, file walks, listings."""

@@ -1,0 +1,60 @@
+"""The ``write`` tool itself; the plugin that registers it is ``tool_write``."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from tether.builtin_plugins.tools._shared.paths import (
+    file_mutation_lock,
+    require_str,
+    resolve_to_cwd,
+)
+from tether.builtin_plugins.tools._shared.truncate import utf8_len
+from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
+
+DESCRIPTION = (
+    "Write a whole file: creates it (and any missing parent directories) or replaces its contents."
+)
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "File to write, absolute or relative to cwd"},
+        "content": {"type": "string", "description": "The complete new contents of the file"},
+    },
+    "required": ["path", "content"],
+}
+
+
+def run_write(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    """Execute ``write``: ``{path, content}``."""
+    path = require_str(args, "path")
+    content = require_str(args, "content")
+    if ctx.signal.aborted:
+        raise ToolError("Operation aborted")
+    absolute = resolve_to_cwd(path, ctx.cwd)
+    with file_mutation_lock(absolute):
+        try:
+            os.makedirs(os.path.dirname(absolute) or ".", exist_ok=True)
+            with open(absolute, "w", encoding="utf-8", newline="") as handle:
+                handle.write(content)
+        except OSError as exc:
+            raise ToolError(f"Could not write {path}: {exc.strerror or exc}") from exc
+    # pi reports the string length here; tether reports the real number of UTF-8 bytes.
+    return ToolResult.text(f"Successfully wrote {utf8_len(content)} bytes to {path}")
+
+
+def make_write_tool() -> FunctionTool:
+    return FunctionTool(
+        name="write",
+        label="write",
+        description=DESCRIPTION,
+        parameters=PARAMETERS,
+        run=run_write,
+        prompt_snippet="Create a file or replace all of its contents",
+        prompt_guidelines=[
+            "Reserve write for new files and full rewrites; change existing files with edit."
+        ],
+        execution_mode="parallel",
+    )

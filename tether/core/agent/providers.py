@@ -1,0 +1,280 @@
+"""What an LLM provider is: models, the request context, stream events and typed errors.
+
+Provider plugins (``register_providers``) implement :class:`Provider` over httpx. A provider
+never raises for a failed call inside ``stream``: the final event carries an assistant message
+with ``stopReason`` ``"error"`` or ``"aborted"`` and an ``errorMessage``, plus a typed
+``error`` (:class:`ProviderError` subclass) that retry and overflow handling decide on.
+
+The final assistant message has pi's shape::
+
+    {"role": "assistant", "content": [text|thinking|toolCall blocks], "api", "provider",
+     "model", "responseId"?, "responseModel"?, "usage": {"input", "output", "cacheRead",
+     "cacheWrite", "totalTokens", "cost": {"input", "output", "cacheRead", "cacheWrite",
+     "total"}}, "stopReason": "stop"|"length"|"toolUse"|"error"|"aborted",
+     "errorMessage"?, "timestamp": <ms>}
+
+The error classes and the classification (:func:`error_for_status`, :func:`is_context_overflow`,
+:func:`error_of`) live in :mod:`tether.core.agent.provider_errors` and are re-exported here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from tether.core.agent.abort import AbortSignal
+from tether.core.agent.provider_errors import (
+    AbortedError,
+    ContextOverflowError,
+    PermanentError,
+    ProviderConfigError,
+    ProviderError,
+    TransientError,
+    error_for_status,
+    error_of,
+    is_context_overflow,
+    is_overflow_wording,
+    is_transient_status,
+)
+
+StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
+
+
+@dataclass
+class Model:
+    """One entry of ``models.json`` (see :mod:`tether.core.agent.provider_registry` for the file
+    format)."""
+
+    provider: str  # the provider's name in models.json, e.g. "openai", "ollama"
+    id: str  # the model id sent to the API
+    api: str  # the adapter: "openai-completions", "anthropic-messages", "faux"
+    base_url: str = ""
+    api_key_env: str | None = None
+    context_window: int = 128000
+    max_tokens: int = 16384
+    reasoning: bool = False
+    input: list[str] = field(default_factory=lambda: ["text"])
+    headers: dict[str, str] = field(default_factory=dict)
+    name: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)  # unknown keys of the model entry
+    cost: dict[str, float] = field(default_factory=dict)  # $ per million: input, output, cache*
+    api_key: str | None = None  # a literal key from models.json (apiKey); env wins if set
+
+    @property
+    def ref(self) -> str:
+        """``"provider/id"``, the form ``--model`` and settings accept."""
+        return f"{self.provider}/{self.id}"
+
+
+@dataclass
+class LlmContext:
+    """One request: system prompt, LLM messages (after ``convert_to_llm``) and tool schemas."""
+
+    system_prompt: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] = field(default_factory=list)  # {name, description, parameters}
+
+
+#: Seconds a streamed call may go without data before it fails (provider.idleTimeoutMs). As
+#: long as the HTTP read timeout: reasoning models may think silently (or behind keep-alives,
+#: e.g. OpenRouter's) for minutes.
+IDLE_TIMEOUT = 300.0
+
+
+@dataclass
+class StreamOptions:
+    """Per-call options. ``client`` is the ``httpx.Client`` to use (the registry fills it from
+    the ``http_client`` hook); ``timeout`` (seconds) overrides the client's read timeout;
+    ``idle_timeout`` (seconds, ``0``: none, ``None``: :data:`IDLE_TIMEOUT`) fails a call that
+    gets no data for that long — keep-alives do not count — as transient."""
+
+    api_key: str | None = None
+    max_tokens: int | None = None
+    reasoning: str | None = None  # thinking level, None/"off" = no reasoning
+    signal: AbortSignal | None = None
+    timeout: float | None = None
+    stream: bool = True
+    headers: dict[str, str] = field(default_factory=dict)
+    client: Any = None
+    temperature: float | None = None
+    idle_timeout: float | None = None
+
+
+@dataclass
+class StreamEvent:
+    """``type``: start | text_delta | thinking_delta | toolcall_delta | done | error.
+
+    ``partial`` is the live assistant message so far (pi's shape; copy it to keep it);
+    ``message`` is set on done/error; ``error`` is the typed error on ``error``;
+    ``content_index`` is the index of the content block a delta belongs to.
+    """
+
+    type: Literal["start", "text_delta", "thinking_delta", "toolcall_delta", "done", "error"]
+    partial: dict[str, Any] | None = None
+    delta: str = ""
+    message: dict[str, Any] | None = None
+    error: ProviderError | None = None
+    content_index: int = -1
+
+
+class Provider(Protocol):
+    """An API adapter. An optional ``complete(model, context, options) -> StreamEvent`` (the
+    final done/error event of a non-streaming call) is used by :func:`complete`."""
+
+    api: str
+
+    def stream(
+        self, model: Model, context: LlmContext, options: StreamOptions
+    ) -> Iterator[StreamEvent]:
+        """Yield events; the last one is ``done`` or ``error`` with the final message."""
+        ...
+
+
+# ---------------------------------------------------------------------------------------------
+# The assistant message and its usage
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def empty_usage() -> dict[str, Any]:
+    return {
+        "input": 0,
+        "output": 0,
+        "cacheRead": 0,
+        "cacheWrite": 0,
+        "totalTokens": 0,
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+    }
+
+
+def new_assistant_message(model: Model) -> dict[str, Any]:
+    """An empty assistant message in pi's key order, stopReason ``stop``."""
+    return {
+        "role": "assistant",
+        "content": [],
+        "api": model.api,
+        "provider": model.provider,
+        "model": model.id,
+        "usage": empty_usage(),
+        "stopReason": "stop",
+        "timestamp": now_ms(),
+    }
+
+
+def finish_usage(model: Model, usage: dict[str, Any]) -> dict[str, Any]:
+    """Set ``totalTokens`` and ``cost`` (from ``model.cost``, $ per million tokens)."""
+    keys = ("input", "output", "cacheRead", "cacheWrite")
+    usage["totalTokens"] = sum(int(usage.get(k) or 0) for k in keys)
+    cost = {k: float(model.cost.get(k, 0) or 0) * int(usage.get(k) or 0) / 1e6 for k in keys}
+    if not any(cost.values()):
+        cost = dict.fromkeys(keys, 0)
+    cost["total"] = sum(cost.values())
+    usage["cost"] = cost
+    return usage
+
+
+MESSAGE_KEY_ORDER = (
+    "role",
+    "content",
+    "api",
+    "provider",
+    "model",
+    "responseModel",
+    "responseId",
+    "diagnostics",
+    "usage",
+    "stopReason",
+    "errorMessage",
+    "timestamp",
+)
+
+
+def order_message(message: dict[str, Any]) -> dict[str, Any]:
+    """Put an assistant message's keys in pi's order, in place (other keys go last)."""
+    items = list(message.items())
+    rank = {key: i for i, key in enumerate(MESSAGE_KEY_ORDER)}
+    message.clear()
+    message.update(sorted(items, key=lambda kv: rank.get(kv[0], len(rank))))
+    return message
+
+
+def fail_message(message: dict[str, Any], error: ProviderError) -> dict[str, Any]:
+    """Turn ``message`` into the final message of a failed call (error or aborted)."""
+    message["stopReason"] = "aborted" if isinstance(error, AbortedError) else "error"
+    message["errorMessage"] = str(error) or type(error).__name__
+    return order_message(message)
+
+
+# ---------------------------------------------------------------------------------------------
+# Non-streaming convenience
+
+
+def complete(
+    provider: Any,
+    model: Model,
+    context: LlmContext,
+    options: StreamOptions | None = None,
+    *,
+    raise_on_error: bool = False,
+) -> dict[str, Any]:
+    """Run one call to the end and return the final assistant message.
+
+    Uses ``provider.complete(model, context, options)`` when the provider has one (it returns
+    the final ``done``/``error`` :class:`StreamEvent`; HTTP providers send ``stream: false``),
+    else drains ``provider.stream``. Failures come back as a message with
+    stopReason error/aborted, or — with ``raise_on_error`` — as the typed error.
+    """
+    options = options or StreamOptions()
+    own = getattr(provider, "complete", None)
+    if callable(own):
+        final = own(model, context, options)
+        message, error = final.message, final.error
+    else:
+        message, error = drain(provider.stream(model, context, options))
+    if raise_on_error and error is not None:
+        raise error
+    return message
+
+
+def drain(events: Iterator[StreamEvent]) -> tuple[dict[str, Any], ProviderError | None]:
+    """Consume a stream; return (final message, typed error or None)."""
+    final: StreamEvent | None = None
+    for event in events:
+        if event.type in ("done", "error"):
+            final = event
+    if final is None or final.message is None:
+        raise RuntimeError("provider stream ended without a done/error event")
+    return final.message, final.error
+
+
+__all__ = [
+    "IDLE_TIMEOUT",
+    "AbortedError",
+    "ContextOverflowError",
+    "LlmContext",
+    "Model",
+    "PermanentError",
+    "Provider",
+    "ProviderConfigError",
+    "ProviderError",
+    "StreamEvent",
+    "StreamOptions",
+    "TransientError",
+    "complete",
+    "drain",
+    "empty_usage",
+    "error_for_status",
+    "error_of",
+    "fail_message",
+    "finish_usage",
+    "is_context_overflow",
+    "is_overflow_wording",
+    "is_transient_status",
+    "new_assistant_message",
+    "now_ms",
+    "order_message",
+]

@@ -1,0 +1,60 @@
+"""Warnings about a loaded context: malformed messages and non-finite usage numbers.
+
+Run once when a session is bound to the harness. Each finding names ``FILE:LINE`` and the
+field; nothing is changed (requests repair or leave out what they must, see
+:mod:`tether.core.context.message_check`, and a non-finite usage number counts as absent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tether.core.context.message_check import message_issues
+from tether.core.context.numbers import describe, non_finite_paths
+
+Message = dict[str, Any]
+
+
+def _findings(message: Any) -> list[tuple[str, str]]:
+    out = list(message_issues(message))
+    if isinstance(message, dict) and message.get("role") == "assistant":
+        usage = message.get("usage")
+        if isinstance(usage, dict):
+            for path, value in non_finite_paths(usage, "message.usage"):
+                out.append((path, f"not a finite number ({describe(value)}); treated as absent"))
+    return out
+
+
+def _lines(session: Any, wanted: set[int]) -> dict[int, int]:
+    """``id(message)`` → line number, for the stored messages in ``wanted``."""
+    table = getattr(session, "table", None)
+    if table is None:
+        return {}
+    out: dict[int, int] = {}
+    for entry_id in session.branch_ids():
+        row = table.row_of(entry_id)
+        if row is None or table.types[row] != "message":
+            continue
+        message = table.entry(row).get("message")
+        if id(message) in wanted:
+            out[id(message)] = table.linenos[row]
+    return out
+
+
+def context_warnings(session: Any, messages: Sequence[Message]) -> list[str]:
+    """``FILE:LINE: field: problem`` for the context's messages (``messages`` as built)."""
+    bad = [(message, found) for message in messages if (found := _findings(message))]
+    if not bad:
+        return []
+    lines = _lines(session, {id(message) for message, _ in bad})
+    file = getattr(session, "file", None) or "(session)"
+    out = []
+    for message, found in bad:
+        line = lines.get(id(message))
+        where = f"{file}:{line}" if line else f"{file}"
+        out.extend(f"{where}: {field}: {problem}" for field, problem in found)
+    return out
+
+
+__all__ = ["context_warnings"]

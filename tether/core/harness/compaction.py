@@ -1,0 +1,157 @@
+"""Automatic compaction for the harness: when the context is too big, and how it is run.
+
+The size of the context is pi's usage-anchored estimate (spec §4.2): the usage the provider
+reported with the newest assistant message, plus the chosen token counter's estimate of the messages
+after it. Only those trailing messages are counted, so a check costs the same at 100 or 100k
+entries. Unlike pi, a context whose newest usage predates the latest compaction (or has none
+at all, e.g. a provider without usage) is estimated in full instead of skipped.
+
+:class:`CompactionRunner` runs one compaction through :func:`tether.core.memory.compaction.compact`
+and announces it with ``compaction_start`` / ``compaction_end`` events (pi's fields:
+``reason``, ``result``, ``aborted``, ``will_retry``, ``error_message``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tether.core.context.tokens import assistant_usage, calculate_context_tokens, should_compact
+from tether.core.memory.compaction import CompactionOutcome, compact, compaction_settings
+from tether.hookspecs.events import AgentEvent, Message
+
+if TYPE_CHECKING:
+    from tether.core.harness.harness import Harness
+
+Count = Callable[[list[Message]], Sequence[int]]
+
+OVERFLOW_GAVE_UP = (
+    "Context overflow recovery failed after one compact-and-retry attempt. Try reducing "
+    "context or switching to a larger-context model."
+)
+
+
+def compaction_time(messages: Sequence[Message]) -> int | None:
+    """The timestamp (ms) of the compaction the context starts from, if any."""
+    if messages and messages[0].get("role") == "compactionSummary":
+        stamp = messages[0].get("timestamp")
+        return int(stamp) if isinstance(stamp, (int, float)) else None
+    return None
+
+
+def context_tokens(messages: Sequence[Message], count: Count) -> int:
+    """Usage of the newest assistant with usage + estimates of the messages after it."""
+    compacted_at = compaction_time(messages)
+    for index in range(len(messages) - 1, -1, -1):
+        usage = assistant_usage(messages[index])
+        if usage is None:
+            continue
+        total = calculate_context_tokens(usage)
+        if not total:
+            continue
+        stamp = messages[index].get("timestamp")
+        if compacted_at is not None and isinstance(stamp, (int, float)) and stamp <= compacted_at:
+            break  # usage of the context before the compaction: not this context's size
+        trailing = list(messages[index + 1 :])
+        return int(total) + (sum(count(trailing)) if trailing else 0)
+    return sum(count(list(messages))) if messages else 0
+
+
+def over_threshold(
+    messages: Sequence[Message], count: Count, context_window: int, settings: Any
+) -> tuple[bool, int]:
+    """``(should compact, tokens)`` for the agent's messages against the model's window."""
+    block = compaction_settings(settings)
+    if not block.enabled or not messages:
+        return False, 0
+    tokens = context_tokens(messages, count)
+    return should_compact(tokens, context_window, block), tokens
+
+
+class CompactionRunner:
+    """Runs compactions for one harness and reports them as events."""
+
+    def __init__(self, harness: Harness) -> None:
+        self.harness = harness
+
+    def run(
+        self,
+        reason: str,
+        *,
+        will_retry: bool = False,
+        custom_instructions: str | None = None,
+    ) -> CompactionOutcome | None:
+        """Compact the current branch; ``None`` when it failed (the failure is reported)."""
+        h = self.harness
+        h.emit(AgentEvent("compaction_start", {"reason": reason}))
+        try:
+            outcome = compact(
+                h.view,
+                h.hooks,
+                h.settings,
+                custom_instructions=custom_instructions,
+                reason=reason,  # type: ignore[arg-type]
+                progress=h.progress,
+                signal=h.op_signal,
+            )
+        except Exception as exc:  # a strategy, summarizer or provider failed: session unchanged
+            aborted = h.op_signal.aborted
+            prefix = (
+                "Context overflow recovery failed"
+                if reason == "overflow"
+                else ("Auto-compaction failed" if reason == "threshold" else "Compaction failed")
+            )
+            message = "Compaction cancelled" if aborted else f"{prefix}: {exc}"
+            h.emit(compaction_end_event(reason, None, aborted=aborted, error_message=message))
+            if reason == "manual":
+                raise
+            h.warn(message)
+            return None
+        for warning in outcome.warnings:
+            h.warn(warning)
+        if outcome.status != "compacted":
+            aborted = outcome.status == "cancelled"
+            h.emit(compaction_end_event(reason, None, aborted=aborted, message=outcome.reason))
+            return outcome
+        h.reload_messages()
+        h.emit(
+            compaction_end_event(
+                reason, outcome.entry, will_retry=will_retry, summarizer=outcome.summarizer
+            )
+        )
+        return outcome
+
+
+def compaction_end_event(
+    reason: str,
+    entry: dict[str, Any] | None,
+    *,
+    aborted: bool = False,
+    will_retry: bool = False,
+    error_message: str | None = None,
+    message: str | None = None,
+    summarizer: str | None = None,
+) -> AgentEvent:
+    data: dict[str, Any] = {
+        "reason": reason,
+        "result": entry,
+        "aborted": aborted,
+        "will_retry": will_retry,
+    }
+    if error_message:
+        data["error_message"] = error_message
+    if message:
+        data["message"] = message
+    if summarizer:
+        data["summarizer"] = summarizer
+    return AgentEvent("compaction_end", data)
+
+
+__all__ = [
+    "OVERFLOW_GAVE_UP",
+    "CompactionRunner",
+    "compaction_end_event",
+    "compaction_time",
+    "context_tokens",
+    "over_threshold",
+]

@@ -1,0 +1,178 @@
+"""Calling hooks on the kernel's behalf: a failing plugin is named in one clear error.
+
+:func:`call_registration` calls a ``register_*`` hook one plugin at a time, so that a plugin
+that raises is named and only its registrations are dropped. Every other hook is called
+through the typed facade :class:`tether.core.host.facade.Hooks`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol
+
+from tether.core.host.errors import TetherError
+from tether.core.host.trace import trace_call, trace_failure
+
+
+def plugin_that_raised(pm: Any, hook_name: str, exc: BaseException) -> str | None:
+    """The name of the plugin whose implementation of ``hook_name`` raised ``exc``."""
+    caller = getattr(pm.hook, hook_name, None)
+    if caller is None:
+        return None
+    owners = {}
+    for impl in caller.get_hookimpls():
+        code = getattr(impl.function, "__code__", None)
+        if code is not None:
+            owners[code] = pm.get_name(impl.plugin) or repr(impl.plugin)
+    tb = exc.__traceback__
+    while tb is not None:
+        name = owners.get(tb.tb_frame.f_code)
+        if name is not None:
+            return name
+        tb = tb.tb_next
+    return None
+
+
+def _one_line(exc: BaseException) -> str:
+    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if not isinstance(exc, TetherError) and detail != type(exc).__name__:
+        detail = f"{type(exc).__name__}: {detail}"
+    return detail
+
+
+def describe_failure(pm: Any, hook_name: str, exc: BaseException) -> str:
+    """``plugin 'x' failed in <hook>: <one line>``."""
+    plugin = plugin_that_raised(pm, hook_name, exc)
+    who = f"plugin '{plugin}'" if plugin else "a plugin"
+    return f"{who} failed in {hook_name}: {_one_line(exc)}"
+
+
+def warn(pm: Any, message: str) -> None:
+    """One ``tether: warning:`` line, through the plugin manager when it keeps them."""
+    method = getattr(pm, "warn", None)
+    if method is not None:
+        method(message)
+    else:
+        sys.stderr.write(f"tether: warning: {message}\n")
+
+
+def implementations(
+    pm: Any, hook_name: str, *, order: Literal["call", "registration"] = "call"
+) -> list[tuple[str, Any]]:
+    """``(plugin name, implementation)`` of ``hook_name``, to be called one by one (traced).
+
+    ``order="call"`` is pluggy's call order (later-loaded plugins and ``tryfirst`` first);
+    ``"registration"`` the reverse (built-ins first). Wrappers are left out: a hook called
+    plugin by plugin has nothing for them to wrap.
+    """
+    caller = getattr(pm.hook, hook_name)
+    impls = caller.get_hookimpls()
+    ordered = list(reversed(impls)) if order == "call" else list(impls)
+    found = []
+    for impl in ordered:
+        if impl.wrapper or impl.hookwrapper:
+            warn(pm, f"plugin '{impl.plugin_name}': a wrapper of {hook_name} is not supported")
+        else:
+            found.append((impl.plugin_name, impl))
+    arg_names = caller.spec.argnames if caller.spec is not None else ()
+    trace_call(pm, hook_name, arg_names, [name for name, _ in found])
+    return found
+
+
+def call_implementation(impl: Any, kwargs: Mapping[str, Any]) -> Any:
+    """Call one pluggy implementation with the arguments it asks for (as pluggy does)."""
+    return impl.function(*[kwargs[name] for name in impl.argnames])
+
+
+class Registration(Protocol):
+    """What :func:`call_registration` needs from the caller of a ``register_*`` hook."""
+
+    def arguments(self, plugin: str) -> dict[str, Any]:
+        """The hook's arguments for ``plugin``'s implementation (collecting apart)."""
+        ...
+
+    def keep(self, plugin: str) -> None:
+        """``plugin``'s implementation returned: its registrations count."""
+        ...
+
+    def drop(self, plugin: str) -> None:
+        """``plugin``'s implementation raised: forget what it registered."""
+        ...
+
+
+def call_registration(
+    pm: Any,
+    hook_name: str,
+    registration: Registration,
+    *,
+    order: Literal["call", "registration"] = "call",
+) -> list[str]:
+    """Call every implementation of a ``register_*`` hook on its own; return who failed.
+
+    A plugin whose implementation raises is named with the hook in one warning line, and
+    only its registrations are dropped: every other plugin's stay.
+    """
+    failed: list[str] = []
+    for plugin, impl in implementations(pm, hook_name, order=order):
+        kwargs = registration.arguments(plugin)
+        try:
+            call_implementation(impl, kwargs)
+        except Exception as exc:  # a plugin can fail in any way; the others must not suffer
+            registration.drop(plugin)
+            failed.append(plugin)
+            trace_failure(pm, hook_name, plugin, exc)
+            detail = _one_line(exc)
+            record = getattr(pm, "records", {}).get(plugin)
+            if record is not None and not record.error:
+                record.error = f"{hook_name}: {detail}"
+            why = f"failed in {hook_name}; its registrations were dropped: {detail}"
+            warn(pm, f"plugin '{plugin}' {why}")
+        else:
+            registration.keep(plugin)
+    return failed
+
+
+_IMMUTABLE = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (dicts, lists, scalars), ~10x faster than
+    ``copy.deepcopy``: containers are rebuilt, strings and numbers shared (they are immutable).
+    Anything else (tuples, objects, aliased or cyclic structures) goes through ``deepcopy``."""
+    try:
+        return _copy_json(value)
+    except (_NotJson, RecursionError):
+        import copy
+
+        return copy.deepcopy(value)
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _copy_json(value: Any) -> Any:
+    cls = value.__class__
+    if cls is dict:
+        return {
+            key: item if item.__class__ in _IMMUTABLE else _copy_json(item)
+            for key, item in value.items()
+        }
+    if cls is list:
+        return [item if item.__class__ in _IMMUTABLE else _copy_json(item) for item in value]
+    if cls in _IMMUTABLE:
+        return value
+    raise _NotJson
+
+
+__all__ = [
+    "Registration",
+    "call_implementation",
+    "call_registration",
+    "copy_json",
+    "describe_failure",
+    "implementations",
+    "plugin_that_raised",
+    "warn",
+]

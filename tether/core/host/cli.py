@@ -1,0 +1,329 @@
+"""The command line: ``create_app(pm)`` builds the typer app; ``main()`` runs it safely.
+
+The kernel contributes only ``tether plugins`` and ``tether hooks``; every other command
+comes from a plugin through ``register_commands``. ``main`` turns every error into one line
+and a non-zero exit — never a traceback (set ``TETHER_DEBUG=1`` to see one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import typer
+
+from tether.core.context.text_safety import install_output_handler
+from tether.core.host.errors import TetherError
+from tether.core.host.facade import Hooks
+from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
+
+DEFAULT_COMMAND = "chat"
+
+# ``--wait [SECONDS]`` of every command that writes a session (its lease,
+# tether.core.storage.lease);
+# a bare ``--wait`` becomes ``--wait=forever`` in :func:`_preparse_wait`.
+WaitOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wait",
+        metavar="[SECONDS]",
+        help=(
+            "If another process is writing this session, wait for it: up to SECONDS, or as "
+            "long as it takes when no number follows --wait (without --wait: fail at once)."
+        ),
+    ),
+]
+
+
+def _hook_call_order(pm: PluginManager, hook_name: str) -> list[dict[str, Any]]:
+    caller = getattr(pm.hook, hook_name)
+    out = []
+    for impl in reversed(caller.get_hookimpls()):  # pluggy calls the list back to front
+        tags = [t for t in ("tryfirst", "trylast", "wrapper", "hookwrapper") if impl.opts.get(t)]
+        out.append({"plugin": pm.get_name(impl.plugin) or "?", "tags": tags})
+    return out
+
+
+def _hook_kind(pm: PluginManager, hook_name: str) -> str:
+    caller = getattr(pm.hook, hook_name)
+    opts = caller.spec.opts if caller.spec else {}
+    return "firstresult" if opts.get("firstresult") else "all"
+
+
+def command_group(app: typer.Typer, name: str, help: str = "") -> typer.Typer:
+    """Return the sub-app ``name`` of ``app``, creating it on first use.
+
+    Several plugins may add commands to one group (``tether session …``): each calls
+    ``command_group(app, "session")`` and decorates with ``@group.command()``.
+    """
+    groups: dict[str, typer.Typer] = app.__dict__.setdefault("_tether_groups", {})
+    group = groups.get(name)
+    if group is None:
+        group = typer.Typer(
+            name=name,
+            help=help or None,
+            no_args_is_help=True,
+            add_completion=False,
+            pretty_exceptions_enable=False,
+            rich_markup_mode=None,
+        )
+        app.add_typer(group, name=name)
+        groups[name] = group
+    elif help and not group.info.help:
+        group.info.help = help
+    return group
+
+
+def create_app(pm: PluginManager) -> typer.Typer:
+    """Build the ``tether`` app for one plugin manager (plugins add their commands)."""
+    app = typer.Typer(
+        name="tether",
+        help="tether — a plugin-first agent harness whose memory never loses history.",
+        no_args_is_help=False,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+
+    @app.callback(invoke_without_command=True)
+    def root(
+        ctx: typer.Context,
+        disable_plugin: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--disable-plugin", metavar="NAME", help="Do not load the plugin NAME (repeatable)."
+            ),
+        ] = None,
+        version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
+    ) -> None:
+        ctx.obj = pm
+        if version:
+            from tether import __version__
+
+            typer.echo(f"tether {__version__}")
+            raise typer.Exit()
+        if ctx.invoked_subcommand is None:
+            group = ctx.command
+            default = (
+                group.get_command(ctx, DEFAULT_COMMAND) if hasattr(group, "get_command") else None
+            )
+            if default is None:
+                typer.echo(ctx.get_help())
+                raise typer.Exit()
+            with default.make_context(DEFAULT_COMMAND, [], parent=ctx, obj=pm) as sub:
+                default.invoke(sub)
+
+    @app.command("plugins")
+    def plugins_command(
+        all_: Annotated[bool, typer.Option("--all", help="Include the built-in plugins.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """List installed plugins (name, distribution, version, status, hooks) and, per kind,
+        the summarizers, token counters and compaction strategies registered and chosen."""
+        from tether.core.memory.choices import current_choices, render_choices
+
+        records = [r for r in pm.records.values() if all_ or not r.builtin]
+        records.sort(key=lambda r: (not r.builtin, r.name))
+        choices = current_choices(pm)
+        if as_json:
+            rows = [
+                {
+                    "name": r.name,
+                    "distribution": r.distribution,
+                    "version": r.version,
+                    "builtin": r.builtin,
+                    "status": r.status,
+                    "hooks": r.hooks,
+                    **({"error": r.error} if r.error else {}),
+                }
+                for r in records
+            ]
+            typer.echo(json.dumps({"plugins": rows, "choices": choices}, indent=2))
+            return
+        if not records:
+            typer.echo("No third-party plugins installed (use --all to list the built-ins).")
+        for r in records:
+            origin = "built-in" if r.builtin else f"{r.distribution} {r.version}".strip()
+            line = f"{r.name:<22} {r.status:<11} {origin}"
+            if r.hooks:
+                line += f"  hooks: {', '.join(r.hooks)}"
+            if r.error:
+                line += f"  error: {r.error}"
+            typer.echo(line)
+        typer.echo("\n".join(["", *render_choices(choices)]))
+
+    @app.command("hooks")
+    def hooks_command(
+        name: Annotated[str | None, typer.Argument(help="One hook: show its contract.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        markdown: Annotated[
+            bool, typer.Option("--markdown", help="Print the hook reference (docs/hooks.md).")
+        ] = False,
+    ) -> None:
+        """List hookspecs and the plugins implementing them, in call order."""
+        if markdown:
+            from tether.core.host.docs import hooks_markdown
+
+            typer.echo(hooks_markdown(), nl=False)
+            return
+        names = pm.hook_names()
+        if name is not None:
+            if name not in names:
+                raise TetherError(f"unknown hook '{name}'; known hooks: {', '.join(names)}")
+            names = [name]
+        rows = [
+            {"hook": n, "kind": _hook_kind(pm, n), "implementations": _hook_call_order(pm, n)}
+            for n in names
+        ]
+        if as_json:
+            typer.echo(json.dumps(rows if name is None else rows[0], indent=2))
+            return
+        for row in rows:
+            impls = ", ".join(
+                i["plugin"] + (f" ({'/'.join(i['tags'])})" if i["tags"] else "")
+                for i in row["implementations"]
+            )
+            typer.echo(f"{row['hook']:<24} {row['kind']:<11} {impls or '-'}")
+            if name is not None:
+                caller = getattr(pm.hook, row["hook"])
+                doc = caller.spec.function.__doc__ if caller.spec else ""
+                typer.echo("")
+                typer.echo(_dedent(doc or ""))
+
+    Hooks(pm).register_commands(_CommandRegistration(app))
+    return app
+
+
+class _CommandRegistration:
+    """``register_commands`` one plugin at a time: a plugin that raises loses the commands,
+    groups and callbacks it added (to the app and to shared groups), nobody else's."""
+
+    def __init__(self, app: typer.Typer) -> None:
+        self.app = app
+        self.mark: list[tuple[typer.Typer, int, int, Any]] = []
+        self.groups: dict[str, typer.Typer] = {}
+
+    def arguments(self, plugin: str) -> dict[str, Any]:
+        shared: dict[str, typer.Typer] = self.app.__dict__.get("_tether_groups", {})
+        self.groups = dict(shared)
+        self.mark = [
+            (t, len(t.registered_commands), len(t.registered_groups), t.registered_callback)
+            for t in (self.app, *shared.values())
+        ]
+        return {"app": self.app}
+
+    def keep(self, plugin: str) -> None:
+        pass
+
+    def drop(self, plugin: str) -> None:
+        for typer_app, commands, groups, callback in self.mark:
+            del typer_app.registered_commands[commands:]
+            del typer_app.registered_groups[groups:]
+            typer_app.registered_callback = callback
+        if "_tether_groups" in self.app.__dict__:
+            self.app.__dict__["_tether_groups"] = self.groups
+
+
+def _dedent(doc: str) -> str:
+    import inspect
+
+    return inspect.cleandoc(doc)
+
+
+def _preparse_disabled(argv: Sequence[str]) -> list[str]:
+    """``--disable-plugin`` must be known before plugins load, so read it from argv first."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--disable-plugin" and i + 1 < len(argv):
+            out.append(argv[i + 1])
+        elif arg.startswith("--disable-plugin="):
+            out.append(arg.split("=", 1)[1])
+        elif arg == "--":
+            break
+    return out
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _preparse_wait(argv: Sequence[str]) -> list[str]:
+    """``--wait [SECONDS]`` (the session lease, :mod:`tether.core.storage.lease`): a ``--wait`` not
+    followed by a number means "as long as it takes" and becomes ``--wait=forever``."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--wait" and (i + 1 == len(out) or not _is_number(out[i + 1])):
+            out[i] = "--wait=forever"
+    return out
+
+
+def _is_click_error(exc: BaseException) -> bool:
+    """click's (or typer's vendored click's) usage and parameter errors."""
+    return hasattr(exc, "format_message") and hasattr(exc, "exit_code")
+
+
+def _fail(message: str, code: int) -> int:
+    sys.stderr.write(f"tether: error: {message}\n")
+    return code
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    pm: PluginManager | None = None,
+    plugin_path: Sequence[str] | None = None,
+) -> int:
+    """Run the CLI; return the exit code. Errors become one line on stderr.
+
+    ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
+    the ``tether`` command passes :func:`tether.core.host.manager.installed_path`)."""
+    args = _preparse_wait(sys.argv[1:] if argv is None else argv)
+    debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
+    install_output_handler()  # a lone surrogate from a session prints as U+FFFD
+    try:
+        if pm is None:
+            pm = create_plugin_manager(disabled=_preparse_disabled(args), path=plugin_path)
+        command = typer.main.get_command(create_app(pm))
+        result = command.main(args=args, prog_name="tether", standalone_mode=False)
+        return result if isinstance(result, int) else 0
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        return _fail("aborted", 130)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # last line of defence: one line, never a traceback
+        if debug:
+            raise
+        return _report(exc)
+
+
+def _report(exc: Exception) -> int:
+    if isinstance(exc, TetherError):
+        return _fail(str(exc), exc.exit_code)
+    if isinstance(exc, PluginError):
+        return _fail(str(exc), 3)
+    if _is_click_error(exc):
+        sys.stderr.write(f"tether: error: {exc.format_message()}\n")  # type: ignore[attr-defined]
+        ctx = getattr(exc, "ctx", None)
+        if ctx is not None:
+            sys.stderr.write(f"Try '{ctx.command_path} --help' for help.\n")
+        return int(getattr(exc, "exit_code", 2))
+    detail = str(exc).splitlines()[0] if str(exc) else ""
+    return _fail(
+        f"internal error: {type(exc).__name__}: {detail} (set TETHER_DEBUG=1 for a traceback)", 70
+    )
+
+
+__all__ = ["WaitOpt", "command_group", "create_app", "main"]

@@ -1,0 +1,105 @@
+"""Error types that the command line turns into one clear line and a non-zero exit."""
+
+from __future__ import annotations
+
+
+class TetherError(Exception):
+    """An error meant for the user: its message is one line naming what and where.
+
+    ``exit_code`` is what the CLI exits with (1 by default, 2 for usage errors).
+    """
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, exit_code: int | None = None) -> None:
+        super().__init__(message)
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+
+class UsageError(TetherError):
+    """A command was called with arguments that cannot work."""
+
+    exit_code = 2
+
+
+class SessionFileError(TetherError):
+    """A session file is missing, unreadable or damaged; the message names the file and line."""
+
+
+class SessionWriteError(SessionFileError):
+    """A finished message could not be appended to the session file (deleted, full disk, a
+    path the filesystem refuses…). ``unsaved`` holds the messages that are not in the file,
+    so the caller can still show them; the message reads ``FILE: cannot save the session: …``.
+    """
+
+    def __init__(self, path: object, detail: str, unsaved: list[dict] | None = None) -> None:
+        prefix = f"{path}: "
+        detail = detail[len(prefix) :] if detail.startswith(prefix) else detail
+        super().__init__(f"{path}: cannot save the session: {detail}")
+        self.path = path
+        self.unsaved: list[dict] = list(unsaved or [])
+
+
+class SessionBusyError(SessionFileError):
+    """Another process holds the session's write lease (:mod:`tether.core.storage.lease`)."""
+
+    def __init__(self, message: str, holder: object = None) -> None:
+        super().__init__(message)
+        self.holder = holder
+
+
+class SessionChangedError(SessionFileError):
+    """The session file changed on disk since this process read it (another writer): the
+    append was refused so that the session is not split."""
+
+
+class NoAgentError(TetherError):
+    """A plugin asked the session to act (send a message, append an entry…) where no agent
+    runs, e.g. in ``tether session compact``; ``action`` names what was asked."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(
+            f"session.{action}() needs a running agent (tether chat/run); "
+            "this command only reads the session"
+        )
+        self.action = action
+
+
+class HookError(TetherError):
+    """A plugin's hook implementation failed, returned the wrong type or ran too long;
+    ``plugin`` and ``hook`` name it."""
+
+    def __init__(self, plugin: str | None, hook: str, detail: str, prefix: str = "") -> None:
+        who = f"plugin '{plugin}'" if plugin else "a plugin"
+        self.reason = f"{who} failed in {hook}: {detail}"
+        super().__init__(f"{prefix}: {self.reason}" if prefix else self.reason)
+        self.plugin = plugin
+        self.hook = hook
+        self.detail = detail
+        self.prefix = prefix
+
+    def prefixed(self, prefix: str) -> HookError:
+        """The same failure, said as what did not happen (``prefix``) then why."""
+        if self.prefix or not prefix:
+            return self
+        return type(self)(self.plugin, self.hook, self.detail, prefix)
+
+
+class HookInterrupted(HookError):
+    """A hook call was interrupted (Ctrl-C) while an agent ran: the turn is aborted."""
+
+    exit_code = 130
+
+
+__all__ = [
+    "HookError",
+    "HookInterrupted",
+    "NoAgentError",
+    "SessionBusyError",
+    "SessionChangedError",
+    "SessionFileError",
+    "SessionWriteError",
+    "TetherError",
+    "UsageError",
+]

@@ -1,0 +1,349 @@
+"""The one way the kernel calls hooks: a typed facade with a method per hook (as tox does).
+
+Every method takes the hook's arguments by keyword and returns the hook's type. Every
+failure is a :class:`~tether.core.host.errors.HookError` naming the plugin and the hook; an answer
+of the wrong type is such a failure too (never a silent "no answer"). Per hook:
+
+- chain and single-answer hooks (``input``, ``before_agent_start``, ``context``,
+  ``session_before_*``, ``open_store``, ``http_client``): a failure raises; ``failure=``
+  prefixes what did not happen; ``retry_decision``: a failure is a refusal to retry, named;
+- ``before_tool_call``: a failure is one warning line and *blocks* the call (a guard that
+  breaks must not let the call through); the model reads the reason;
+- ``tool_result``: a failure is one warning line and that plugin's step is skipped (the
+  result stays as the tool and earlier plugins left it);
+- notify hooks (``agent_event``, ``session_start``/``shutdown``, ``session_compact``,
+  ``session_tree``): a failure is a warning, never an error;
+- ``register_*``: a failing plugin is named and only its registrations are dropped.
+
+``session`` is always a :class:`tether.hookspecs.session_protocol.HookSession`; passing
+``None`` gives plugins a session with nothing in it (actions raise ``NoAgentError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tether.core.host.calls import call_registration, copy_json, implementations
+from tether.core.host.checks import (
+    check_before_agent_start,
+    check_retry_decision,
+    expect,
+    expect_none,
+)
+from tether.core.host.errors import HookError
+from tether.core.host.runner import HookRunner, attributed
+
+if TYPE_CHECKING:
+    from tether.core.host.calls import Registration
+    from tether.core.host.manager import PluginManager
+    from tether.hookspecs.events import (
+        AgentEvent,
+        BeforeAgentStartEvent,
+        BeforeCompactEvent,
+        BeforeForkEvent,
+        BeforeToolCallEvent,
+        BeforeTreeEvent,
+        Block,
+        Cancel,
+        CompactEvent,
+        CustomBranchSummary,
+        CustomCompaction,
+        InputEvent,
+        Message,
+        RetryDecision,
+        ToolResultEvent,
+        TreeEvent,
+    )
+    from tether.hookspecs.session_protocol import HookSession
+
+
+NO_RETRY_POLICY = "no plugin decided on retries (is 'retry_policy' disabled?)"
+
+
+class Hooks:
+    """Wraps one plugin manager; each method calls the hook of the same name.
+
+    ``on_warning`` receives the warning lines (default: the plugin manager's stderr line);
+    ``interrupt`` returns the abort signal of the running turn (Ctrl-C ends a hook call);
+    ``timeout_ms`` is the per-call time limit of third-party implementations (``None``: off).
+    """
+
+    def __init__(
+        self,
+        pm: PluginManager,
+        *,
+        on_warning: Callable[[str], None] | None = None,
+        interrupt: Callable[[], Any] | None = None,
+        timeout_ms: int | None = None,
+    ) -> None:
+        self.pm = pm
+        self.runner = HookRunner(
+            pm, on_warning=on_warning, interrupt=interrupt, timeout_ms=timeout_ms
+        )
+
+    def _session(self, session: HookSession | None) -> HookSession:
+        if session is not None:
+            return session
+        from tether.core.harness.plugin_session import PluginSession
+
+        return PluginSession.reading(None, self)
+
+    def _first(self, name: str, failure: str | None, check: Any, **kwargs: Any) -> Any:
+        try:
+            return self.runner.first(name, kwargs, check)
+        except Exception as exc:
+            error = _said_as(exc, failure)
+            if error is exc:
+                raise
+            raise error from exc
+
+    def _chain(self, name: str, failure: str | None, check: Any, **kwargs: Any) -> list[Any]:
+        try:
+            return [value for _plugin, value in self.runner.each(name, kwargs, check)]
+        except Exception as exc:
+            error = _said_as(exc, failure)
+            if error is exc:
+                raise
+            raise error from exc
+
+    def _notify(self, name: str, warnings: list[str] | None, **kwargs: Any) -> None:
+        if not self.runner.hooked(name):
+            return
+        for plugin, impl in implementations(self.pm, name):
+            try:
+                self.runner.call(name, plugin, impl, kwargs)
+            except Exception as exc:  # a notify hook never stops what it observes
+                failure = attributed(exc)
+                if failure is None:
+                    raise
+                if warnings is not None:
+                    warnings.append(str(failure))
+                else:
+                    self.runner.warn(str(failure))
+
+    # -- the turn --------------------------------------------------------------------------------
+
+    def input(
+        self, *, event: InputEvent, session: HookSession | None, failure: str | None = None
+    ) -> None:
+        self._chain("input", failure, expect_none, event=event, session=self._session(session))
+
+    def before_agent_start(
+        self,
+        *,
+        event: BeforeAgentStartEvent,
+        session: HookSession | None,
+        failure: str | None = None,
+    ) -> list[Any]:
+        """The messages plugins inject (dicts or strings), flattened, in plugin order."""
+        answers = self._chain(
+            "before_agent_start",
+            failure,
+            check_before_agent_start,
+            event=event,
+            session=self._session(session),
+        )
+        out: list[Any] = []
+        for answer in answers:
+            if answer is not None:
+                out.extend(answer if isinstance(answer, (list, tuple)) else [answer])
+        return out
+
+    def context(
+        self, *, messages: list[Message], session: HookSession | None, failure: str | None = None
+    ) -> list[Message]:
+        """The messages after the ``context`` hook, run on a deep copy; ``messages`` itself
+        when no plugin implements it."""
+        if not self.runner.hooked("context"):
+            return messages
+        from tether.hookspecs.events import ContextEvent
+
+        event = ContextEvent(copy_json(messages))
+        self._chain("context", failure, expect_none, event=event, session=self._session(session))
+        return event.messages
+
+    def before_tool_call(
+        self, *, event: BeforeToolCallEvent, session: HookSession | None
+    ) -> Block | None:
+        """A :class:`Block` or ``None``; a failing plugin blocks the call (with a warning)."""
+        from tether.hookspecs.events import Block
+
+        try:
+            return self.runner.first(
+                "before_tool_call",
+                {"event": event, "session": self._session(session)},
+                expect(Block),
+            )
+        except Exception as exc:  # a broken guard blocks: never a silent allow
+            failure = attributed(exc)
+            if failure is None:
+                raise
+            self.runner.warn(f"{failure}; the {event.tool_name} call was blocked")
+            return Block(f"blocked: {failure}")
+
+    def tool_result(self, *, event: ToolResultEvent, session: HookSession | None) -> None:
+        """Run the chain; a failing plugin's step is skipped (with a warning)."""
+        if not self.runner.hooked("tool_result"):
+            return
+        kwargs = {"event": event, "session": self._session(session)}
+        for plugin, impl in implementations(self.pm, "tool_result"):
+            try:
+                value = self.runner.call("tool_result", plugin, impl, kwargs)
+                problem = expect_none(value)
+                if problem is not None:
+                    raise HookError(plugin, "tool_result", problem)
+            except Exception as exc:  # skipped: the result stays as it was
+                failure = attributed(exc)
+                if failure is None:
+                    raise
+                self.runner.warn(
+                    f"{failure}; its change to the {event.tool_name} result was skipped"
+                )
+
+    def agent_event(
+        self, *, event: AgentEvent, session: HookSession | None, warnings: list[str] | None = None
+    ) -> None:
+        self._notify("agent_event", warnings, event=event, session=self._session(session))
+
+    # -- session lifecycle -----------------------------------------------------------------------
+
+    def session_start(
+        self, *, session: HookSession | None, reason: str, warnings: list[str] | None = None
+    ) -> None:
+        self._notify("session_start", warnings, session=self._session(session), reason=reason)
+
+    def session_shutdown(
+        self, *, session: HookSession | None, reason: str, warnings: list[str] | None = None
+    ) -> None:
+        self._notify("session_shutdown", warnings, session=self._session(session), reason=reason)
+
+    def session_before_compact(
+        self, *, event: BeforeCompactEvent, session: HookSession | None, failure: str | None = None
+    ) -> Cancel | CustomCompaction | None:
+        from tether.hookspecs.events import Cancel, CustomCompaction
+
+        return self._first(
+            "session_before_compact",
+            failure,
+            expect(Cancel, CustomCompaction),
+            event=event,
+            session=self._session(session),
+        )
+
+    def session_compact(
+        self, *, event: CompactEvent, session: HookSession | None, warnings: list[str] | None = None
+    ) -> None:
+        self._notify("session_compact", warnings, event=event, session=self._session(session))
+
+    def session_before_tree(
+        self, *, event: BeforeTreeEvent, session: HookSession | None, failure: str | None = None
+    ) -> Cancel | CustomBranchSummary | None:
+        from tether.hookspecs.events import Cancel, CustomBranchSummary
+
+        return self._first(
+            "session_before_tree",
+            failure,
+            expect(Cancel, CustomBranchSummary),
+            event=event,
+            session=self._session(session),
+        )
+
+    def session_tree(
+        self, *, event: TreeEvent, session: HookSession | None, warnings: list[str] | None = None
+    ) -> None:
+        self._notify("session_tree", warnings, event=event, session=self._session(session))
+
+    def session_before_fork(
+        self, *, event: BeforeForkEvent, session: HookSession | None, failure: str | None = None
+    ) -> Cancel | None:
+        from tether.hookspecs.events import Cancel
+
+        return self._first(
+            "session_before_fork",
+            failure,
+            expect(Cancel),
+            event=event,
+            session=self._session(session),
+        )
+
+    def open_store(self, uri: str, settings: Any = None, *, failure: str | None = None) -> Any:
+        return self._first("open_store", failure, None, uri=uri, settings=settings)
+
+    def retry_decision(
+        self, *, error: Any, attempt: int, settings: Any, message: Message
+    ) -> RetryDecision:
+        """The retry policy's decision for retry number ``attempt`` (1-based). A plugin that
+        raises or answers wrongly is named in the decision's ``warning`` and the call is not
+        retried; with no answer at all (the policy plugin blocked) it is not retried either."""
+        from tether.hookspecs.events import RetryDecision
+
+        kwargs = {"error": error, "attempt": attempt, "settings": settings, "message": message}
+        try:
+            answer = self.runner.first("retry_decision", kwargs, check_retry_decision)
+        except Exception as exc:  # a policy can fail in any way: give up, say who
+            failure = attributed(exc)
+            if failure is None:
+                raise
+            why = str(failure)
+            return RetryDecision(False, attempt, reason=why, announce=True, warning=why)
+        if answer is None:
+            return RetryDecision(False, attempt, reason=NO_RETRY_POLICY)
+        answer.attempt = attempt
+        return answer
+
+    # -- registration ----------------------------------------------------------------------------
+
+    def http_client(self, purpose: str) -> Any:
+        return self._first("http_client", None, None, purpose=purpose)
+
+    def system_prompt_sections(self, options: Any) -> list[tuple[str, Any]]:
+        """``(plugin, Section)`` pairs in prompt order (see :mod:`tether.core.agent.prompt`)."""
+        from tether.core.agent.prompt import collect_sections
+
+        return collect_sections(self.pm, options)
+
+    def register_tools(self, registration: Registration) -> list[str]:
+        """Call ``register_tools`` plugin by plugin; return the plugins that failed."""
+        return call_registration(self.pm, "register_tools", registration, order="registration")
+
+    def register_providers(self, registration: Registration) -> list[str]:
+        return call_registration(self.pm, "register_providers", registration)
+
+    def register_commands(self, registration: Registration) -> list[str]:
+        return call_registration(self.pm, "register_commands", registration)
+
+    def register_summarizers(self, registration: Registration) -> list[str]:
+        return call_registration(
+            self.pm, "register_summarizers", registration, order="registration"
+        )
+
+    def register_token_counters(self, registration: Registration) -> list[str]:
+        return call_registration(
+            self.pm, "register_token_counters", registration, order="registration"
+        )
+
+    def register_compaction_strategies(self, registration: Registration) -> list[str]:
+        return call_registration(
+            self.pm, "register_compaction_strategies", registration, order="registration"
+        )
+
+    def register_provider_defaults(self, registration: Registration) -> list[str]:
+        """In registration order: an installed plugin's registration replaces a built-in's."""
+        return call_registration(
+            self.pm, "register_provider_defaults", registration, order="registration"
+        )
+
+
+def _said_as(exc: Exception, failure: str | None) -> Exception:
+    """The error to raise: with ``failure`` (what did not happen), one HookError line;
+    without, the error itself (a typed error keeps its type)."""
+    if isinstance(exc, HookError):
+        return exc.prefixed(failure or "")
+    said = attributed(exc)
+    if failure and said is not None:
+        return said.prefixed(failure)
+    return exc
+
+
+__all__ = ["NO_RETRY_POLICY", "Hooks"]

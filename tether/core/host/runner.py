@@ -1,0 +1,154 @@
+"""Calling one hook implementation at a time: who failed, what it returned, Ctrl-C, time limit.
+
+:class:`HookRunner` is the engine under :class:`tether.core.host.facade.Hooks`. It calls the
+implementations of a hook one by one in pluggy's call order (so ordering and ``tryfirst`` /
+``trylast`` are pluggy's) and so always knows which plugin raised or returned a wrong type:
+every failure is a :class:`~tether.core.host.errors.HookError` naming the plugin and the hook —
+except a typed error (a ``TetherError`` or ``ProviderError`` the plugin raised on purpose),
+which keeps its type (retry decisions use it) and gets the plugin and hook in its message
+and a ``hook_failure`` attribute.
+
+A third-party implementation runs on a helper thread the caller waits on when the caller
+can be interrupted (a running agent passes its abort signal) or a time limit is set
+(``{"plugins": {"hookTimeoutMs": N}}``): the wait ends when the signal fires (Ctrl-C) or the
+limit passes, and the call fails like a raise. Built-in implementations run inline.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from tether.core.agent.provider_errors import ProviderError
+from tether.core.host.calls import call_implementation, implementations, warn
+from tether.core.host.errors import HookError, HookInterrupted, TetherError
+from tether.core.host.trace import trace_answer, trace_failure
+
+Check = Callable[[Any], "str | None"]
+POLL_SECONDS = 0.05
+
+
+def detail_of(exc: BaseException) -> str:
+    """One line: the exception's first line, with its type unless it is a TetherError."""
+    text = str(exc).strip()
+    detail = text.splitlines()[0] if text else type(exc).__name__
+    if not isinstance(exc, TetherError) and detail != type(exc).__name__:
+        detail = f"{type(exc).__name__}: {detail}"
+    return detail
+
+
+def attributed(exc: BaseException) -> HookError | None:
+    """The :class:`HookError` saying which plugin failed in which hook (``None``: not a
+    failure of a hook implementation)."""
+    if isinstance(exc, HookError):
+        return exc
+    failure = getattr(exc, "hook_failure", None)
+    return failure if isinstance(failure, HookError) else None
+
+
+class HookRunner:
+    """Calls implementations of ``pm``'s hooks one by one (see the module documentation)."""
+
+    def __init__(
+        self,
+        pm: Any,
+        *,
+        on_warning: Callable[[str], None] | None = None,
+        interrupt: Callable[[], Any] | None = None,
+        timeout_ms: int | None = None,
+    ) -> None:
+        self.pm = pm
+        self.on_warning = on_warning
+        self.interrupt = interrupt
+        self.timeout_ms = timeout_ms or None
+
+    def warn(self, message: str) -> None:
+        """One warning line (the harness's warnings, else the plugin manager's)."""
+        if self.on_warning is not None:
+            self.on_warning(message)
+        else:
+            warn(self.pm, message)
+
+    def hooked(self, name: str) -> bool:
+        """Whether any plugin implements ``name`` (cheap: no tracing, no copies)."""
+        return bool(getattr(self.pm.hook, name).get_hookimpls())
+
+    def each(self, name: str, kwargs: Mapping[str, Any], check: Check | None) -> Iterator[Any]:
+        """Yield each implementation's (checked) answer, in call order; raise a HookError."""
+        for plugin, impl in implementations(self.pm, name):
+            value = self.call(name, plugin, impl, kwargs)
+            if check is not None:
+                problem = check(value)
+                if problem is not None:
+                    error = HookError(plugin, name, problem)
+                    trace_failure(self.pm, name, plugin, error)
+                    raise error
+            yield plugin, value
+
+    def first(self, name: str, kwargs: Mapping[str, Any], check: Check | None) -> Any:
+        """The first answer that is not ``None`` (pluggy's ``firstresult``)."""
+        for plugin, value in self.each(name, kwargs, check):
+            if value is not None:
+                trace_answer(self.pm, name, plugin)
+                return value
+        trace_answer(self.pm, name, None)
+        return None
+
+    def call(self, name: str, plugin: str, impl: Any, kwargs: Mapping[str, Any]) -> Any:
+        """Call one implementation; any failure becomes a HookError naming ``plugin``."""
+        try:
+            if self._guarded(plugin):
+                return self._call_guarded(name, plugin, impl, kwargs)
+            return call_implementation(impl, kwargs)
+        except HookError as exc:  # a hook called from inside a hook names its own plugin
+            trace_failure(self.pm, name, plugin, exc)
+            raise
+        except (TetherError, ProviderError) as exc:  # typed: keep the type, name the plugin
+            trace_failure(self.pm, name, plugin, exc)
+            if getattr(exc, "hook_failure", None) is None:
+                exc.hook_failure = HookError(plugin, name, detail_of(exc))  # type: ignore[union-attr]
+                exc.args = (exc.hook_failure.reason, *exc.args[1:])
+            raise
+        except Exception as exc:  # a plugin can fail in any way; the user gets one line
+            trace_failure(self.pm, name, plugin, exc)
+            raise HookError(plugin, name, detail_of(exc)) from exc
+
+    def _guarded(self, plugin: str) -> bool:
+        if self.interrupt is None and self.timeout_ms is None:
+            return False
+        record = getattr(self.pm, "records", {}).get(plugin)
+        return record is None or not record.builtin
+
+    def _call_guarded(self, name: str, plugin: str, impl: Any, kwargs: Mapping[str, Any]) -> Any:
+        signal = self.interrupt() if self.interrupt is not None else None
+        if signal is not None and signal.aborted:  # already aborting: let this call finish
+            signal = None
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def target() -> None:
+            try:
+                box["value"] = call_implementation(impl, kwargs)
+            except BaseException as exc:  # re-raised in the caller's thread
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=target, daemon=True, name=f"tether-hook-{name}").start()
+        limit = self.timeout_ms
+        deadline = None if limit is None else time.monotonic() + limit / 1000
+        while not done.wait(POLL_SECONDS):
+            if signal is not None and signal.aborted:
+                raise HookInterrupted(plugin, name, "interrupted; the turn was aborted")
+            if deadline is not None and time.monotonic() > deadline:
+                raise HookError(
+                    plugin, name, f"no answer within {limit} ms (plugins.hookTimeoutMs)"
+                )
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+
+__all__ = ["HookRunner", "attributed", "detail_of"]

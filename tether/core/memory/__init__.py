@@ -1,0 +1,1 @@
+"""Compaction and branch summaries: the orchestration around the strategy and summarizer plugins."""

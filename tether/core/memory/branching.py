@@ -1,0 +1,294 @@
+"""Tree navigation with an optional branch summary (pi's ``navigateTree``), through hooks.
+
+:func:`navigate_tree` moves the session's leaf to an entry. The entries abandoned on the way
+(from the old leaf back to the common ancestor with the target) can be summarized: the
+``summarize`` hook gets them as messages with ``kind="branch"``, and the summary becomes a
+``branch_summary`` entry placed exactly where pi places it — a child of the new position
+(the target, or the parent of a target user message), followed by the label if one was given.
+
+The input is pi's (:mod:`tether.core.memory.branch_input`): the newest abandoned messages that fit
+``contextWindow − branchSummary.reserveTokens`` of the session's model, counted with the
+chosen token counter; the file lists cover the messages walked and earlier branch summaries.
+A summarizer whose own model is smaller still folds the input in chunks (design §8.11).
+``details`` also names the abandoned leaf.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tether.core.context.file_tracking import file_lists, format_file_lists
+from tether.core.harness.plugin_session import PluginSession
+from tether.core.host.errors import TetherError
+from tether.core.memory.branch_input import (
+    BranchPreparation,
+    branch_token_budget,
+    collect_abandoned_entries,
+    prepare_branch_entries,
+)
+from tether.core.memory.compaction import (
+    Progress,
+    appended_entry,
+    ask_summary,
+    summary_request_base,
+    unsaved_warning,
+)
+from tether.hookspecs.events import (
+    BeforeTreeEvent,
+    Cancel,
+    CustomBranchSummary,
+    Entry,
+    TreeEvent,
+)
+
+BRANCH_SUMMARY_MAX_TOKENS = 2048  # pi's output budget for a branch summary
+NO_CONTENT = "No content to summarize"
+BRANCH_PREAMBLE = (
+    "The user worked on another branch of this conversation, then came back to this point.\n"
+    "What happened on that branch:\n\n"
+)
+
+
+@dataclass
+class TreeOutcome:
+    """What :func:`navigate_tree` did.
+
+    ``status``: ``moved``, ``noop`` (the target is the current leaf) or ``cancelled`` (a
+    plugin's ``Cancel``; ``reason`` says why). ``editor_text`` is the text of a target user
+    message (pi puts it back in the editor). ``summary_entry`` is the written
+    ``branch_summary``, ``label_entry`` the label entry, if any.
+    """
+
+    status: Literal["moved", "noop", "cancelled"]
+    old_leaf_id: str | None
+    new_leaf_id: str | None = None
+    common_ancestor_id: str | None = None
+    abandoned_entry_ids: list[str] = field(default_factory=list)
+    summary_entry: Entry | None = None
+    label_entry: Entry | None = None
+    editor_text: str | None = None
+    summarizer: str = ""
+    from_hook: bool = False
+    reason: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------------
+# Where the leaf goes
+# ---------------------------------------------------------------------------------------------
+
+
+def new_leaf_for(target: Entry) -> tuple[str | None, str | None]:
+    """``(new leaf id, editor text)``: a user or custom message target is re-opened for editing
+    (the leaf goes to its parent); any other target becomes the leaf itself."""
+    kind = target.get("type")
+    message = target.get("message") if kind == "message" else None
+    if isinstance(message, dict) and message.get("role") == "user":
+        return target.get("parentId"), _text_of(message.get("content"))
+    if kind == "custom_message":
+        return target.get("parentId"), _text_of(target.get("content"))
+    return target.get("id"), None
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(
+        str(block.get("text", ""))
+        for block in content
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Navigation
+# ---------------------------------------------------------------------------------------------
+
+
+def navigate_tree(
+    session: Any,
+    hooks: Any,
+    settings: Any,
+    target_id: str,
+    *,
+    summarize: bool = False,
+    custom_instructions: str | None = None,
+    label: str | None = None,
+    progress: Progress | None = None,
+    signal: Any = None,
+) -> TreeOutcome:
+    """Move the leaf of ``session`` to ``target_id`` (pi's ``navigateTree``).
+
+    With ``summarize`` the abandoned entries are summarized first; a failing summarizer or
+    hook raises :class:`TetherError` and nothing is written. ``session_before_tree`` may cancel,
+    supply the summary, or change ``event.custom_instructions`` / ``event.label``.
+    """
+    say = progress or (lambda _line: None)
+    file = getattr(session, "file", None) or "session"
+    failure = f"{file}: navigation to {target_id} failed (session unchanged)"
+    old_leaf = session.leaf_id
+    if target_id == old_leaf:
+        return TreeOutcome("noop", old_leaf, new_leaf_id=old_leaf)
+    target = session.get_entry(target_id)
+    if target is None:
+        raise TetherError(f"{file}: no entry with id '{target_id}'")
+    entries, ancestor = collect_abandoned_entries(session.get_entry, old_leaf, target_id)
+    outcome = TreeOutcome(
+        "moved",
+        old_leaf,
+        common_ancestor_id=ancestor,
+        abandoned_entry_ids=[e.get("id", "") for e in entries],
+    )
+    context = session.build_context()
+    view = (
+        session
+        if isinstance(session, PluginSession)
+        else PluginSession.reading(session, hooks, context.model, settings=settings)
+    )
+    event = BeforeTreeEvent(
+        target_id, old_leaf, ancestor, entries, summarize, custom_instructions, label
+    )
+    answer = hooks.session_before_tree(event=event, session=view, failure=failure)
+    if isinstance(answer, Cancel):
+        outcome.status, outcome.reason = "cancelled", answer.reason
+        return outcome
+
+    job = _SummaryJob(hooks, settings, context, say, signal, failure)
+    if summarize and isinstance(answer, CustomBranchSummary):
+        summary, details = answer.summary, answer.details
+        outcome.from_hook, outcome.summarizer = True, "plugin"
+    elif summarize and entries:
+        try:
+            summary, details = _summarize_abandoned(
+                job, entries, event.custom_instructions, outcome
+            )
+        except TetherError:
+            if signal is not None and signal.aborted:  # pi: cancelled, nothing written
+                outcome.status, outcome.reason = "cancelled", "aborted"
+                return outcome
+            raise
+        details["abandonedLeafId"] = old_leaf
+    else:  # no summary asked for, or nothing abandoned (pi: silently none)
+        summary, details = None, None
+
+    new_leaf, outcome.editor_text = new_leaf_for(target)
+    label = event.label
+    if summary is not None:
+        written = session.branch_with_summary(
+            new_leaf, summary, details=details, from_hook=outcome.from_hook
+        )
+        outcome.summary_entry = appended_entry(session, written)
+        if label:
+            outcome.label_entry = appended_entry(
+                session, session.append_label_change(outcome.summary_entry["id"], label)
+            )
+    else:
+        _move_leaf(session, new_leaf)
+        if label:
+            outcome.label_entry = appended_entry(
+                session, session.append_label_change(target_id, label)
+            )
+    outcome.new_leaf_id = session.leaf_id
+    say(f"leaf moved to {outcome.new_leaf_id}")
+    outcome.warnings.extend(unsaved_warning(session))
+    hooks.session_tree(
+        event=TreeEvent(outcome.new_leaf_id, old_leaf, outcome.summary_entry),
+        session=view,
+        warnings=outcome.warnings,
+    )
+    return outcome
+
+
+@dataclass
+class _SummaryJob:
+    """What a branch summary request needs from the navigation."""
+
+    hooks: Any
+    settings: Any
+    context: Any
+    say: Progress
+    signal: Any
+    failure: str
+
+    def count(self, messages: list[dict[str, Any]]) -> list[int]:
+        """Token counts from the chosen token counter, for the session's model."""
+        from tether.core.memory.choice_calls import token_counter
+
+        try:
+            return token_counter(self.hooks.pm, self.settings, model=self.context.model)(messages)
+        except TetherError as exc:
+            raise TetherError(f"{self.failure}: {exc}") from exc
+
+    @property
+    def reserve(self) -> int:
+        """The setting ``branchSummary.reserveTokens``."""
+        return self.settings.branch_summary.reserve_tokens
+
+    def prepare(self, entries: list[Entry], registry: Any) -> BranchPreparation:
+        """pi's input: the newest messages within the model's window minus the reserve."""
+        window = _context_window(registry, self.context.model)
+        budget = branch_token_budget(window, self.reserve)
+        return prepare_branch_entries(entries, budget, self.count)
+
+
+def _context_window(registry: Any, model: dict[str, Any] | None) -> int | None:
+    """The context window of the session's model, if the provider registry knows it."""
+    if not model or not model.get("modelId") or registry is None:
+        return None
+    from tether.core.agent.provider_errors import ProviderConfigError
+
+    try:
+        found, _adapter = registry.resolve(provider=model.get("provider"), model=model["modelId"])
+    except ProviderConfigError:
+        return None
+    return getattr(found, "context_window", None)
+
+
+def _summarize_abandoned(
+    job: _SummaryJob, entries: list[Entry], instructions: str | None, outcome: TreeOutcome
+) -> tuple[str, dict[str, Any]]:
+    """The summary text (preamble + summarizer text + file lists) and its ``details``."""
+    overrides = {"reserveTokens": job.reserve}
+    with summary_request_base(job.hooks, job.settings, job.context, job.signal, overrides) as base:
+        prepared = job.prepare(entries, base.registry)
+        if not prepared.messages:  # pi: no text, no file lists
+            return NO_CONTENT, {"readFiles": [], "modifiedFiles": []}
+        answer = ask_summary(
+            job.hooks,
+            base,
+            "branch",
+            prepared.messages,
+            BRANCH_SUMMARY_MAX_TOKENS,
+            None,
+            instructions,
+            job.say,
+            job.failure,
+        )
+    outcome.summarizer = answer.summarizer
+    read_files, modified_files = file_lists(prepared.file_ops)
+    details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
+    return BRANCH_PREAMBLE + answer.text + format_file_lists(read_files, modified_files), details
+
+
+def _move_leaf(session: Any, new_leaf: str | None) -> None:
+    """Move the leaf without a summary; ``navigate`` persists the position when available."""
+    navigate = getattr(session, "navigate", None)
+    if callable(navigate):
+        navigate(new_leaf)
+    elif new_leaf is None:
+        session.reset_leaf()
+    else:
+        session.branch(new_leaf)
+
+
+__all__ = [
+    "BRANCH_PREAMBLE",
+    "BRANCH_SUMMARY_MAX_TOKENS",
+    "NO_CONTENT",
+    "TreeOutcome",
+    "navigate_tree",
+    "new_leaf_for",
+]

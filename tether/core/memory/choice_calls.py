@@ -1,0 +1,166 @@
+"""Calling the chosen summarizer, token counter and compaction strategy.
+
+:func:`token_counter` is THE way to count tokens (the harness, compaction, branch summaries,
+``tether session estimate``/``prepare`` all use it). Each call of a chosen implementation is
+checked: an exception or a wrong answer is one :class:`TetherError` naming the plugin, the
+kind and the registered name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tether.core.host.errors import TetherError
+from tether.core.memory.choices import KINDS, Choice, choose
+from tether.hookspecs.events import (
+    CompactionPreparation,
+    CompactionSettings,
+    Entry,
+    Message,
+    NothingToCompact,
+    PrepareRequest,
+    SummarizeRequest,
+    Summary,
+)
+
+Count = Callable[[list[Message]], list[int]]
+
+
+class ChoiceError(TetherError):
+    """A chosen implementation failed; the message already names its plugin (a strategy that
+    called a failing counter passes this on unchanged, so the counter's plugin is blamed)."""
+
+
+def setting_of(settings: Any, kind: str) -> str | None:
+    """The setting naming ``kind``'s choice (``None``/``""``/``"auto"`` = not set).
+
+    ``settings`` is a :class:`tether.core.host.settings.Settings`, or ``None`` to read the files
+    without pydantic (fast commands)."""
+    if settings is None:
+        from tether.core.host.settings_peek import peek_setting
+
+        section, key = KINDS[kind].setting.split(".")
+        value = peek_setting(section, key)
+    elif kind == "counter":
+        value = settings.tokens.counter
+    else:
+        value = getattr(settings.compaction, kind, None)
+    return None if value in (None, "", "auto") else str(value)
+
+
+def _failed(choice: Choice, exc: BaseException) -> ChoiceError:
+    text = str(exc).strip()
+    detail = text.splitlines()[0] if text else type(exc).__name__
+    if not isinstance(exc, TetherError) and detail != type(exc).__name__:
+        detail = f"{type(exc).__name__}: {detail}"
+    return ChoiceError(
+        f"plugin '{choice.plugin}' failed in {choice.kind} '{choice.name}': {detail}"
+    )
+
+
+def token_counter(
+    pm: Any, settings: Any = None, *, model: dict[str, Any] | None = None, flag: str | None = None
+) -> Count:
+    """``count(messages) -> list[int]`` of the chosen counter, for ``model``."""
+    choice = choose(pm, "counter", flag=flag, setting=setting_of(settings, "counter"))
+    function = choice.function
+
+    def count(messages: list[Message]) -> list[int]:
+        try:
+            counts = function(messages, model)
+        except ChoiceError:  # a nested choice (a counter in a strategy) failed
+            raise
+        except Exception as exc:  # a plugin can fail in any way: one line naming it
+            raise _failed(choice, exc) from exc
+        if not isinstance(counts, list) or len(counts) != len(messages):
+            got = f"{len(counts)} counts" if isinstance(counts, list) else type(counts).__name__
+            raise ChoiceError(
+                f"plugin '{choice.plugin}': counter '{choice.name}' returned {got} "
+                f"for {len(messages)} messages"
+            )
+        return counts
+
+    return count
+
+
+def run_strategy(
+    pm: Any,
+    path: list[Entry],
+    settings: CompactionSettings,
+    count: Count,
+    *,
+    model: dict[str, Any] | None = None,
+    flag: str | None = None,
+) -> CompactionPreparation | NothingToCompact:
+    """Ask the chosen strategy (flag, ``settings.strategy``, a claim, ``pi``) to prepare."""
+    choice = choose(pm, "strategy", flag=flag, setting=settings.strategy)
+    request = PrepareRequest(path=path, settings=settings, count=count, model=model)
+    try:
+        answer = choice.function(request)
+    except ChoiceError:  # a nested choice (a counter in a strategy) failed
+        raise
+    except Exception as exc:  # a plugin can fail in any way: one line naming it
+        raise _failed(choice, exc) from exc
+    if isinstance(answer, CompactionPreparation):
+        answer.strategy = choice.name
+        return answer
+    if isinstance(answer, NothingToCompact):
+        return answer
+    raise ChoiceError(
+        f"plugin '{choice.plugin}': strategy '{choice.name}' returned "
+        f"{type(answer).__name__}, not a CompactionPreparation or NothingToCompact"
+    )
+
+
+def summarizer_fallback(request: SummarizeRequest) -> str:
+    """The built-in default: ``llm`` when a model is known (``compaction.model`` or the
+    session's current model), else ``offline``."""
+    configured = (request.settings or {}).get("model")
+    if isinstance(configured, str) and configured:
+        return "llm"
+    model = configured if isinstance(configured, dict) else request.model
+    if model and model.get("provider") and (model.get("id") or model.get("modelId")):
+        return "llm"
+    return "offline"
+
+
+def run_summarizer(pm: Any, request: SummarizeRequest) -> Summary:
+    """The chosen summarizer's :class:`Summary` of ``request`` (checked: a ``Summary`` with
+    text). ``request.summarize_with`` lets it hand the request to another one by name."""
+    wanted = (request.settings or {}).get("summarizer")
+    setting = None if wanted in (None, "", "auto") else str(wanted)
+    choice = choose(pm, "summarizer", setting=setting, builtin_default=summarizer_fallback(request))
+    return _summarize(pm, choice, request)
+
+
+def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
+    def delegate(name: str | None, changes: dict[str, Any]) -> Summary:
+        import dataclasses
+
+        fallback = summarizer_fallback(request)
+        other = choose(pm, "summarizer", flag=name or fallback)
+        if other.name == choice.name:
+            raise TetherError(f"summarizer '{choice.name}' handed the request to itself")
+        return _summarize(pm, other, dataclasses.replace(request, **changes))
+
+    request.delegate = delegate
+    try:
+        answer = choice.function(request)
+    except ChoiceError:  # a nested choice (a counter in a strategy) failed
+        raise
+    except Exception as exc:  # a plugin can fail in any way: one line naming it
+        raise _failed(choice, exc) from exc
+    if not isinstance(answer, Summary):
+        raise ChoiceError(
+            f"plugin '{choice.plugin}': summarizer '{choice.name}' returned "
+            f"{type(answer).__name__}, not a Summary"
+        )
+    if not answer.text.strip():
+        raise ChoiceError(
+            f"plugin '{choice.plugin}': summarizer '{choice.name}' returned an empty summary"
+        )
+    return answer
+
+
+__all__ = ["ChoiceError", "Count", "run_strategy", "run_summarizer", "setting_of", "token_counter"]

@@ -1,0 +1,371 @@
+"""Compaction orchestration: pi's manual/automatic compaction flow, run entirely through hooks.
+
+:func:`compact` asks the chosen compaction strategy what to summarize, lets
+``session_before_compact`` cancel or supply the compaction, asks the chosen summarizer for the
+history (and, for a split turn, the turn prefix), appends the cumulative
+``<read-files>``/``<modified-files>`` lists, writes one ``compaction`` entry and fires
+``session_compact``. The kernel decides nothing about *how* to summarize or where to cut: those
+are plugins, chosen by name (:mod:`tether.core.memory.choices`).
+
+Guarantees: nothing to compact → no summarizer call (design §8.10); a split turn with no new
+history keeps the previous summary instead of pi's "No prior history." (§8.9); a failing
+strategy, hook or summarizer raises a :class:`TetherError` naming the plugin, and the session
+file is left byte-for-byte as it was.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tether.core.context.file_tracking import file_lists, format_file_lists, strip_file_lists
+from tether.core.harness.plugin_session import PluginSession
+from tether.core.host.errors import TetherError
+from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
+from tether.hookspecs.events import (
+    BeforeCompactEvent,
+    Cancel,
+    CompactEvent,
+    CompactionPreparation,
+    CompactionSettings,
+    CustomCompaction,
+    Entry,
+    NothingToCompact,
+    SummarizeRequest,
+    Summary,
+)
+
+Progress = Callable[[str], None]
+Reason = Literal["manual", "threshold", "overflow"]
+
+SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
+NO_PRIOR_HISTORY = "No prior history."
+HISTORY_SHARE = 0.8  # history summary output budget: 80% of reserveTokens (pi)
+TURN_PREFIX_SHARE = 0.5  # turn-prefix summary output budget: 50% of reserveTokens (pi)
+_PROGRESS_LABELS = {
+    "compaction": "history",
+    "turn_prefix": "split-turn prefix",
+    "branch": "abandoned branch",
+}
+
+
+@dataclass
+class CompactionOutcome:
+    """What :func:`compact` did.
+
+    ``status``: ``compacted`` (``entry`` written), ``nothing`` (``reason`` says why; no model
+    call) or ``cancelled`` (a plugin's ``Cancel``; ``reason`` is its reason). ``summarizer``
+    names who wrote the summary (a ``Summary.summarizer``, or ``"plugin"`` for a compaction
+    supplied by ``session_before_compact``). ``warnings`` are failures after the entry was
+    written (a ``session_compact`` observer that raised).
+    """
+
+    status: Literal["compacted", "nothing", "cancelled"]
+    entry: Entry | None = None
+    preparation: CompactionPreparation | None = None
+    reason: str = ""
+    summarizer: str = ""
+    from_hook: bool = False
+    summaries: list[Summary] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def compaction_settings(settings: Any) -> CompactionSettings:
+    """The ``compaction`` block of tether's settings as the hooks' :class:`CompactionSettings`."""
+    block = getattr(settings, "compaction", None)
+    if block is None:
+        return CompactionSettings()
+    options = block.model_dump(by_alias=True, exclude_none=True)
+    strategy = options.get("strategy")
+    return CompactionSettings(
+        enabled=block.enabled,
+        reserve_tokens=block.reserve_tokens,
+        keep_recent_tokens=block.keep_recent_tokens,
+        strategy=strategy if isinstance(strategy, str) and strategy else None,
+        options=options,
+    )
+
+
+def summarizer_settings(settings: Any, section: str = "compaction") -> dict[str, Any]:
+    """A settings block as camelCase JSON for ``SummarizeRequest.settings``."""
+    block = getattr(settings, section, None)
+    if block is None:
+        return {}
+    return block.model_dump(by_alias=True, exclude_none=True)
+
+
+@contextmanager
+def summary_request_base(
+    hooks: Any,
+    settings: Any,
+    context: Any,
+    signal: Any = None,
+    overrides: dict[str, Any] | None = None,
+) -> Iterator[SummarizeRequest]:
+    """The fields every summarize request of one operation shares, with a provider registry
+    (closed afterwards) so LLM summarizers reuse models.json and the ``http_client`` hook.
+
+    ``settings`` of the request is the ``compaction`` block (``summarizer``, ``model``…)
+    updated with ``overrides`` (a branch summary passes ``branchSummary``'s reserve)."""
+    from tether.core.agent.provider_registry import ProviderRegistry
+
+    registry = ProviderRegistry(hooks.pm, settings=settings)
+    try:
+        yield SummarizeRequest(
+            kind="compaction",
+            messages=[],
+            settings={**summarizer_settings(settings), **(overrides or {})},
+            model=context.model,
+            registry=registry,
+            thinking_level=context.thinking_level,
+            signal=signal,
+            app_settings=settings,
+        )
+    finally:
+        registry.close()
+
+
+def summary_budgets(reserve_tokens: int) -> tuple[int, int]:
+    """pi's output budgets ``(history, turn_prefix)``: ``floor(0.8 × r)``, ``floor(0.5 × r)``."""
+    return (
+        math.floor(HISTORY_SHARE * reserve_tokens),
+        math.floor(TURN_PREFIX_SHARE * reserve_tokens),
+    )
+
+
+def _failure(session: Any) -> str:
+    return f"{getattr(session, 'file', None) or 'session'}: compaction failed (session unchanged)"
+
+
+def compact(
+    session: Any,
+    hooks: Any,
+    settings: Any,
+    *,
+    custom_instructions: str | None = None,
+    reason: Reason = "manual",
+    progress: Progress | None = None,
+    signal: Any = None,
+) -> CompactionOutcome:
+    """Compact the active branch of ``session`` and return what happened.
+
+    ``session`` is a :class:`tether.core.session.session.Session`; ``hooks`` a
+    :class:`tether.core.host.facade.Hooks`; ``settings`` the resolved :class:`Settings`.
+    ``progress`` receives short status lines (``"summarizing 42 messages"``…); ``signal``
+    (an :class:`~tether.core.agent.abort.AbortSignal`) is handed to the summarizers — once it
+    fired, the outcome is ``cancelled`` and nothing is written.
+    """
+    say = progress or (lambda _line: None)
+    failure = _failure(session)
+    context = session.build_context()
+    view = (
+        session
+        if isinstance(session, PluginSession)
+        else PluginSession.reading(session, hooks, context.model, settings=settings)
+    )
+    path = session.get_branch()
+    say("preparing compaction")
+    preparation = _prepare(hooks, path, settings, context.model, failure)
+    if isinstance(preparation, NothingToCompact):
+        return CompactionOutcome("nothing", reason=preparation.reason)
+
+    event = BeforeCompactEvent(preparation, path, custom_instructions, reason)
+    answer = hooks.session_before_compact(event=event, session=view, failure=failure)
+    outcome = CompactionOutcome("compacted", preparation=preparation)
+    if isinstance(answer, Cancel):
+        outcome.status, outcome.reason = "cancelled", answer.reason
+        return outcome
+    if isinstance(answer, CustomCompaction):
+        summary, first_kept, tokens_before = (
+            answer.summary,
+            answer.first_kept_entry_id,
+            answer.tokens_before,
+        )
+        details, outcome.from_hook, outcome.summarizer = answer.details, True, "plugin"
+        if all(entry.get("id") != first_kept for entry in path):
+            outcome.warnings.append(
+                f"the plugin's compaction keeps from '{first_kept}', which is not on the "
+                "branch: the context will start with the summary"
+            )
+    else:
+        try:
+            with summary_request_base(hooks, settings, context, signal) as base:
+                text, outcome.summaries = summarize_preparation(
+                    hooks, preparation, base, event.custom_instructions, say, failure
+                )
+        except TetherError:
+            if signal is not None and signal.aborted:
+                outcome.status, outcome.reason = "cancelled", "aborted"
+                return outcome
+            raise
+        outcome.summarizer = summarizer_names(outcome.summaries)
+        summary, details = _with_file_lists(text, preparation)
+        first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
+
+    written = session.append_compaction(
+        summary, first_kept, tokens_before, details=details, from_hook=outcome.from_hook
+    )
+    outcome.entry = appended_entry(session, written)
+    say(f"wrote compaction entry {outcome.entry.get('id')}")
+    outcome.warnings.extend(unsaved_warning(session))
+    hooks.session_compact(
+        event=CompactEvent(outcome.entry, outcome.from_hook),
+        session=view,
+        warnings=outcome.warnings,
+    )
+    return outcome
+
+
+def _prepare(
+    hooks: Any, path: list[Entry], settings: Any, model: Any, failure: str
+) -> CompactionPreparation | NothingToCompact:
+    """Ask the chosen strategy, with the chosen token counter; failures name the plugin."""
+    try:
+        count = token_counter(hooks.pm, settings, model=model)
+        return run_strategy(hooks.pm, path, compaction_settings(settings), count, model=model)
+    except TetherError as exc:
+        raise TetherError(f"{failure}: {exc}") from exc
+
+
+def _with_file_lists(text: str, preparation: CompactionPreparation) -> tuple[str, dict[str, Any]]:
+    """The stored summary (text + ``<read-files>``/``<modified-files>``) and its ``details``;
+    a strategy's ``extra["details"]`` is merged into the details."""
+    read_files, modified_files = file_lists(preparation.file_ops)
+    details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}
+    strategy_details = preparation.extra.get("details")
+    if isinstance(strategy_details, dict):
+        details.update(strategy_details)
+    return text + format_file_lists(read_files, modified_files), details
+
+
+def unsaved_warning(session: Any) -> list[str]:
+    """A warning when appended entries are only in memory (pi's lazy persistence rule)."""
+    persisted = getattr(session, "persisted_count", None)
+    if getattr(session, "file", None) is None or persisted is None or persisted >= len(session):
+        return []
+    return [
+        "not written to disk yet: like pi, tether writes a session file only once it has an "
+        "assistant message"
+    ]
+
+
+def summarize_preparation(
+    hooks: Any,
+    preparation: CompactionPreparation,
+    base: SummarizeRequest,
+    custom_instructions: str | None,
+    say: Progress,
+    failure: str,
+) -> tuple[str, list[Summary]]:
+    """The summary text of a preparation (without file lists) and the summarizers' answers.
+
+    A split turn gets two requests — the history (kind ``compaction``) and the turn prefix
+    (kind ``turn_prefix``) — merged as pi merges them.
+    """
+    history_budget, prefix_budget = summary_budgets(preparation.settings.reserve_tokens)
+    split = preparation.is_split_turn and bool(preparation.turn_prefix_messages)
+    answers: list[Summary] = []
+    if preparation.messages_to_summarize or not split:
+        history = ask_summary(
+            hooks,
+            base,
+            "compaction",
+            preparation.messages_to_summarize,
+            history_budget,
+            preparation.previous_summary,
+            custom_instructions,
+            say,
+            failure,
+        )
+        history_text = history.text
+        answers.append(history)
+    elif preparation.previous_summary:
+        history_text = strip_file_lists(preparation.previous_summary)  # §8.9: keep it
+    else:
+        history_text = NO_PRIOR_HISTORY
+    if not split:
+        return history_text, answers
+    prefix = ask_summary(
+        hooks,
+        base,
+        "turn_prefix",
+        preparation.turn_prefix_messages,
+        prefix_budget,
+        None,
+        None,
+        say,
+        failure,
+    )
+    answers.append(prefix)
+    return history_text + SPLIT_TURN_SEPARATOR + prefix.text, answers
+
+
+def summarizer_names(summaries: list[Summary]) -> str:
+    """``"llm"``, or ``"a+b"`` when two summarizers answered the two parts of a split turn."""
+    return "+".join(dict.fromkeys(s.summarizer for s in summaries))
+
+
+def ask_summary(
+    hooks: Any,
+    base: SummarizeRequest,
+    kind: Literal["compaction", "turn_prefix", "branch"],
+    messages: list[dict[str, Any]],
+    max_tokens: int,
+    previous_summary: str | None,
+    custom_instructions: str | None,
+    say: Progress,
+    failure: str,
+) -> Summary:
+    """One ``summarize`` request sharing ``base``'s fields; progress says what is summarized."""
+    say(f"summarizing {len(messages)} messages ({_PROGRESS_LABELS[kind]})")
+    request = SummarizeRequest(
+        kind=kind,
+        messages=messages,
+        previous_summary=previous_summary,
+        custom_instructions=custom_instructions,
+        max_tokens=max_tokens,
+        settings=dict(base.settings),
+        model=base.model,
+        registry=base.registry,
+        thinking_level=base.thinking_level,
+        signal=base.signal,
+        app_settings=base.app_settings,
+    )
+    return request_summary(hooks, request, failure)
+
+
+def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summary:
+    """The chosen summarizer's answer; a failure or an empty text is a :class:`TetherError`."""
+    try:
+        return run_summarizer(hooks.pm, request)
+    except TetherError as exc:
+        raise TetherError(f"{failure}: {exc}") from exc
+
+
+def appended_entry(session: Any, written: Any) -> Entry:
+    """The entry an ``append_*`` call wrote (it returns the entry or its id)."""
+    if isinstance(written, dict):
+        return written
+    entry = session.get_entry(written)
+    if entry is None:
+        raise TetherError(f"session did not return the entry it appended ({written!r})")
+    return entry
+
+
+__all__ = [
+    "NO_PRIOR_HISTORY",
+    "SPLIT_TURN_SEPARATOR",
+    "CompactionOutcome",
+    "Progress",
+    "appended_entry",
+    "ask_summary",
+    "compact",
+    "compaction_settings",
+    "request_summary",
+    "summarize_preparation",
+    "summarizer_settings",
+    "summary_budgets",
+]

@@ -1,0 +1,216 @@
+"""New sessions made from old ones: fork, clone, cross-project fork, linear export.
+
+- :func:`branched_copy` — pi's ``createBranchedSession``: one path into a new session, label
+  entries dropped and the resolved labels re-created at the end. Unlike pi (§13.1 #9), an
+  entry whose parent was a dropped label is re-parented to its nearest surviving ancestor, so
+  the copied context is the original's.
+- :func:`fork` (``before`` a user message) / :func:`clone` (``at`` an entry).
+- :func:`fork_from` — copies another project's session (migrated first, unlike pi §13.1 #7).
+- :func:`export_jsonl` — the current branch re-chained into a linear file.
+
+These functions take the session they copy from (anything shaped like :class:`SessionLike`)
+and make the new session with that session's own class, so this module never imports
+:mod:`tether.core.session.session` (which exposes them as methods): no import loop.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from tether.core.host.errors import SessionFileError, TetherError
+from tether.core.host.paths import default_session_dir, session_file_name
+from tether.core.storage import format as fmt
+from tether.core.storage import records as rec
+from tether.core.storage.filesafety import make_private_dirs
+from tether.core.storage.store import JsonlStore, write_file_durably
+
+
+class SessionLike(Protocol):
+    """What fork/clone/export read from a session (:class:`tether.core.session.session.Session`)."""
+
+    @property
+    def store(self) -> Any: ...
+    @property
+    def file(self) -> Path | None: ...
+    @property
+    def session_dir(self) -> Path | None: ...
+    @property
+    def cwd(self) -> str: ...
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def leaf_id(self) -> str | None: ...
+    def get_branch(self, leaf_id: Any = ...) -> list[dict[str, Any]]: ...
+    def get_entry(self, entry_id: str) -> dict[str, Any] | None: ...
+    def has_entry(self, entry_id: str) -> bool: ...
+    def labels(self) -> dict[str, str]: ...
+    def label_timestamps(self) -> dict[str, str | None]: ...
+    def _adopt(self, entries: list[dict[str, Any]]) -> None: ...
+
+
+S = TypeVar("S", bound=SessionLike)
+
+
+def _new_session_like(source: S, output: Path | None, parent: str | None) -> S:
+    session_type: Any = type(source)  # the new session is of the source's own class
+    if source.store is None:
+        return session_type.in_memory(source.cwd)  # type: ignore[no-any-return]
+    header = rec.make_header(source.cwd, parent_session=parent)
+    if output is None:
+        folder = source.session_dir or default_session_dir(source.cwd)
+        output = folder / session_file_name(header["timestamp"], header["id"])
+    output = Path(os.path.abspath(output))
+    if os.path.lexists(output):  # a dangling symlink too: never create a file elsewhere
+        raise SessionFileError(f"{output}: already exists; refusing to overwrite")
+    fsync = getattr(source.store, "fsync", None)
+    return session_type(  # type: ignore[no-any-return]
+        store=JsonlStore(output, fsync=fsync),
+        header=header,
+        cwd=source.cwd,
+        session_dir=output.parent,
+    )
+
+
+def branched_copy(source: S, leaf_id: str, *, output: Path | None = None) -> S:
+    """A new session holding the path root → ``leaf_id`` (written now if it has an assistant
+    message, else with the first one — pi's rule)."""
+    path = source.get_branch(leaf_id)
+    if not path:
+        raise TetherError(f"Entry {leaf_id} not found")
+    parent = str(source.file) if source.file is not None else None
+    target = _new_session_like(source, output, parent)
+    kept: list[dict[str, Any]] = []
+    dropped: set[str] = set()
+    for entry in path:
+        if entry.get("type") == "label":
+            dropped.add(entry["id"])
+            continue
+        if entry.get("parentId") in dropped:  # re-parent past the dropped label(s)
+            entry = dict(entry)
+            entry["parentId"] = kept[-1]["id"] if kept else None
+        kept.append(entry)
+    kept_ids = {entry["id"] for entry in kept}
+    labels = source.labels()
+    stamps = source.label_timestamps()
+    used = set(kept_ids)
+    previous = kept[-1]["id"] if kept else None
+    for target_id, label in labels.items():
+        if target_id not in kept_ids:
+            continue
+        label_id = fmt.new_entry_id(used)
+        used.add(label_id)
+        record: dict[str, Any] = {"type": "label", "id": label_id, "parentId": previous}
+        if stamps.get(target_id) is not None:
+            record["timestamp"] = stamps[target_id]
+        record["targetId"] = target_id
+        record["label"] = label
+        kept.append(record)
+        previous = label_id
+    target._adopt(kept)
+    return target
+
+
+def fork(
+    source: SessionLike, entry_id: str, *, position: str = "before", output: Path | None = None
+) -> Any:
+    """``before``: ``entry_id`` must be a user message; the new session ends at its parent.
+    Returns ``(session, text of that message)``. ``at``: same as :func:`clone`."""
+    if position == "at":
+        return clone(source, entry_id, output=output)
+    if position != "before":
+        raise TetherError(f"fork position must be 'before' or 'at', not {position!r}")
+    entry = source.get_entry(entry_id)
+    message = entry.get("message") if entry and entry.get("type") == "message" else None
+    if not isinstance(message, dict) or message.get("role") != "user":
+        raise TetherError(f"Invalid entry ID for forking: {entry_id} is not a user message")
+    text = _message_text(message)
+    parent = entry.get("parentId") if entry else None
+    if not parent or not source.has_entry(parent):
+        new = _new_session_like(source, output, str(source.file) if source.file else None)
+        return new, text
+    return branched_copy(source, parent, output=output), text
+
+
+def clone(source: S, at: str | None = None, *, output: Path | None = None) -> S:
+    """A new session with the path to ``at`` (default: the current leaf)."""
+    leaf = at if at is not None else source.leaf_id
+    if leaf is None:
+        return _new_session_like(source, output, str(source.file) if source.file else None)
+    return branched_copy(source, leaf, output=output)
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            block.get("text", "")
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "text"
+        )
+    return ""
+
+
+def fork_from(
+    session_type: type[S],
+    source: str | os.PathLike[str],
+    target_cwd: str,
+    session_dir: str | os.PathLike[str] | None = None,
+    *,
+    home: Path | None = None,
+) -> S:
+    """Copy every entry of ``source`` (migrated in memory; the source file is not touched) into a
+    new session of ``target_cwd``, opened with ``session_type.open``; the file is written at
+    once."""
+    opener: Any = session_type
+    source_path = Path(os.path.abspath(source))
+    original = opener.open(source_path, readonly=True)
+    if not original.on_disk:
+        raise SessionFileError(f"{source_path}: cannot fork: the source session is empty")
+    folder = Path(session_dir) if session_dir else default_session_dir(target_cwd, home)
+    header = rec.make_header(target_cwd, parent_session=str(source_path))
+    path = folder / session_file_name(header["timestamp"], header["id"])
+    store = JsonlStore(path, fsync=getattr(original.store, "fsync", None))
+    entries = original.entries()
+    if entries:
+        store.append(entries, header=header)
+    else:
+        make_private_dirs(path.parent)
+        write_file_durably(path, fmt.dumps_line(header), fsync=store.fsync)
+    return opener.open(path, cwd=target_cwd, session_dir=folder)  # type: ignore[no-any-return]
+
+
+def export_jsonl(source: SessionLike, output: str | os.PathLike[str] | None = None) -> Path:
+    """Write the current branch, ``parentId`` re-chained into one line, under a fresh header
+    (same session id, now, cwd). Never overwrites an existing file."""
+    if output is None:
+        output = f"session-{fmt.iso_now().replace(':', '-').replace('.', '-')}.jsonl"
+    path = Path(os.path.abspath(output))
+    header = {
+        "type": "session",
+        "version": fmt.CURRENT_SESSION_VERSION,
+        "id": source.session_id,
+        "timestamp": fmt.iso_now(),
+        "cwd": source.cwd,
+    }
+    lines = [fmt.dumps_line(header)]
+    previous: str | None = None
+    for entry in source.get_branch():
+        linear = dict(entry)
+        linear["parentId"] = previous
+        lines.append(fmt.dumps_line(linear))
+        previous = entry.get("id")
+    try:
+        make_private_dirs(path.parent)
+        write_file_durably(path, b"".join(lines))
+    except FileExistsError:
+        raise SessionFileError(f"{path}: already exists; refusing to overwrite") from None
+    except OSError as exc:
+        raise SessionFileError(f"{path}: cannot write: {exc.strerror}") from None
+    return path
+
+
+__all__ = ["SessionLike", "branched_copy", "clone", "export_jsonl", "fork", "fork_from"]

@@ -1,0 +1,339 @@
+"""Reading a session: entries, the tree, branches, labels, the name and the context.
+
+:class:`SessionReader` is the read-only half of :class:`tether.core.session.session.Session` (its
+base
+class; hooks get a :class:`tether.core.harness.plugin_session.PluginSession`): every method works
+from the entry table's columns and parses only the entries it returns. Walks from a leaf to
+the root are linear and stop at ``parentId`` cycles; :meth:`SessionReader.build_context`
+parses only what can change the context.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from tether.core.session.tree import Labels, TreeNode, build_tree, js_trim, tree_json
+from tether.core.storage.jsonl_index import EntryTable, Problem, StaleRow
+
+if TYPE_CHECKING:
+    from tether.core.context.build import SessionContext
+
+T = TypeVar("T")
+LEAF_MARKER = "tether.leaf"
+_CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
+
+
+class _Current:
+    def __repr__(self) -> str:
+        return "CURRENT"
+
+
+CURRENT: Any = _Current()  # "the session's leaf" default for leaf arguments
+
+
+def is_current(value: Any) -> bool:
+    """``CURRENT`` (or ``tether.core.context.build.UNSET``): use the session's leaf."""
+    return value is CURRENT or type(value).__name__ == "_Unset"
+
+
+@contextmanager
+def bulk() -> Iterator[None]:
+    """Parsing JSON builds no cycles: pause the cyclic GC for bulk work (2x faster)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class SessionReader:
+    """The read-only base of ``Session``: its header and entry tree."""
+
+    _table: EntryTable
+    _header: dict[str, Any]
+    _leaf: Any
+    _cwd: str
+    _labels: Labels | None
+    _labels_gen: int
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return self._header
+
+    @property
+    def session_id(self) -> str:
+        return str(self._header.get("id"))
+
+    @property
+    def cwd(self) -> str:
+        return self._cwd
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Lines skipped or repaired on load (and entries found broken later), with line numbers."""
+        return self._table.problems
+
+    @property
+    def table(self) -> EntryTable:
+        """The raw entry index (ids, parents, types, timestamps by row). Read-only use."""
+        return self._table
+
+    @property
+    def leaf_id(self) -> str | None:
+        """The current leaf (``None`` = before the first entry)."""
+        if self._leaf is CURRENT:
+            return self._stable(self._natural_leaf)
+        return self._leaf
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    # ---- reading ------------------------------------------------------------------------------
+
+    def _stable(self, compute: Callable[[], T]) -> T:
+        """Run ``compute``; if an entry turned out malformed meanwhile, recompute."""
+        while True:
+            generation = self._table.generation
+            try:
+                result = compute()
+            except StaleRow:
+                continue
+            if self._table.generation == generation:
+                return result
+
+    def _natural_leaf(self) -> str | None:
+        """The leaf a reload gives: the last entry, or the parent of a ``tether.leaf`` marker."""
+        table = self._table
+        if not len(table):
+            return None
+        row = len(table) - 1
+        if table.types[row] == "custom" and table.entry(row).get("customType") == LEAF_MARKER:
+            parent = table.parents[row]
+            return parent if isinstance(parent, str) and parent in table.by_id else None
+        return table.ids[row]
+
+    def entries(self) -> list[dict[str, Any]]:
+        """All entries in file order (header excluded). Treat them as read-only."""
+
+        def compute() -> list[dict[str, Any]]:
+            return self._table.entries(list(range(len(self._table))))
+
+        with bulk():
+            return self._stable(compute)
+
+    def get_entry(self, entry_id: str) -> dict[str, Any] | None:
+        def compute() -> dict[str, Any] | None:
+            row = self._table.row_of(entry_id)
+            return None if row is None else self._table.entry(row)
+
+        return self._stable(compute)
+
+    def has_entry(self, entry_id: str | None) -> bool:
+        return self._table.row_of(entry_id) is not None
+
+    def get_children(self, parent_id: str) -> list[dict[str, Any]]:
+        """Direct children of ``parent_id`` in file order (from the children index)."""
+
+        def compute() -> list[dict[str, Any]]:
+            rows = self._table.children_index().get(parent_id, [])
+            return [self._table.entry(row) for row in rows]
+
+        return self._stable(compute)
+
+    def _path_rows(self, row: int) -> list[int]:
+        """Rows from the root down to ``row``; stops at a missing parent or a cycle."""
+        table = self._table
+        parents, by_id = table.parents, table.by_id
+        limit = len(table)
+        rows = [row]
+        append = rows.append
+        current = row
+        while True:
+            parent = parents[current]
+            if not parent or parent.__class__ is not str:
+                break
+            current = by_id.get(parent, -1)
+            if current < 0:
+                break
+            append(current)
+            if len(rows) > limit:  # longer than the table: there is a cycle
+                return self._path_rows_checked(row)
+        rows.reverse()
+        return rows
+
+    def _path_rows_checked(self, row: int) -> list[int]:
+        table = self._table
+        rows, seen, current = [row], {row}, row
+        while True:
+            parent = table.parents[current]
+            nxt = table.by_id.get(parent, -1) if isinstance(parent, str) and parent else -1
+            if nxt < 0:
+                break
+            if nxt in seen:
+                self._note_cycle(table.ids[current], parent)
+                break
+            seen.add(nxt)
+            rows.append(nxt)
+            current = nxt
+        rows.reverse()
+        return rows
+
+    def _note_cycle(self, entry_id: str, parent: str) -> None:
+        if parent in self._table.duplicates:  # reported as "duplicate id" already
+            message = (
+                f"entry {entry_id} points to {parent}, a duplicate id that closes a loop "
+                "(pi would loop forever); walk stopped there"
+            )
+        else:
+            message = (
+                f"parentId cycle: entry {entry_id} points back to {parent}; walk stopped there"
+            )
+        if not any(p.message == message for p in self.problems):
+            row = self._table.by_id.get(entry_id, 0)
+            self.problems.append(Problem(self._table.linenos[row], "cycle", message))
+
+    def _start_row(self, from_id: Any) -> int | None:
+        entry_id = self.leaf_id if from_id is None or is_current(from_id) else from_id
+        return self._table.row_of(entry_id)
+
+    def branch_ids(self, from_id: str | None = None) -> list[str]:
+        """Ids of :meth:`get_branch` without parsing entries."""
+
+        def compute() -> list[str]:
+            row = self._start_row(from_id)
+            ids = self._table.ids
+            return [] if row is None else [ids[r] for r in self._path_rows(row)]
+
+        return self._stable(compute)
+
+    def get_branch(self, from_id: str | None = None) -> list[dict[str, Any]]:
+        """Entries from the root to ``from_id`` (``None``: the leaf, as pi's ``getBranch``);
+        ``[]`` for an unknown id or when the leaf is before the first entry."""
+
+        def compute() -> list[dict[str, Any]]:
+            row = self._start_row(from_id)
+            if row is None:
+                return []
+            return self._table.entries(self._path_rows(row))
+
+        with bulk():
+            return self._stable(compute)
+
+    def get_tree(self) -> list[TreeNode]:
+        """pi's ``getTree()``: root nodes, children sorted by timestamp (see ``session_tree``)."""
+        return build_tree(self._table, self._resolved_labels())
+
+    def tree_json(self) -> dict[str, Any]:
+        """The oracle's ``tree`` fields for this session (plus ``header``)."""
+        out = tree_json(
+            self._table,
+            self.get_tree(),
+            session_name=self.session_name,
+            branch=self.branch_ids(),
+            leaf_id=self.leaf_id,
+        )
+        return {"header": self._header, **out}
+
+    def entry_of(self, node: TreeNode) -> dict[str, Any]:
+        """The full entry of a tree node."""
+        return self._stable(lambda: self._table.entry(node.row))
+
+    # ---- labels and name ----------------------------------------------------------------------
+
+    def _resolved_labels(self) -> Labels:
+        if self._labels is None or self._labels_gen != self._table.generation:
+
+            def compute() -> Labels:
+                labels = Labels()
+                for row in self._table.rows_of_type("label"):
+                    labels.apply(self._table.entry(row))
+                return labels
+
+            self._labels = self._stable(compute)
+            self._labels_gen = self._table.generation
+        return self._labels
+
+    def get_label(self, entry_id: str) -> Any:
+        return self._resolved_labels().by_target.get(entry_id)
+
+    def labels(self) -> dict[str, Any]:
+        """targetId → label, in pi's map order."""
+        return dict(self._resolved_labels().by_target)
+
+    def label_timestamps(self) -> dict[str, Any]:
+        return dict(self._resolved_labels().timestamps)
+
+    @property
+    def session_name(self) -> str | None:
+        """The last ``session_info`` entry in file order (any branch); empty clears (pi 0.73)."""
+
+        def compute() -> str | None:
+            table = self._table
+            for row in range(len(table) - 1, -1, -1):
+                if table.types[row] == "session_info":
+                    name = table.entry(row).get("name")
+                    return (js_trim(name) or None) if isinstance(name, str) else None
+            return None
+
+        return self._stable(compute)
+
+    # ---- context ------------------------------------------------------------------------------
+
+    def _role(self, row: int) -> str | None:
+        return self._table.role(row)
+
+    def _context_rows(self, path: list[int]) -> list[int]:
+        """The rows of ``path`` that can change its context (the rest is skipped unparsed)."""
+        types = self._table.types
+        compaction = thinking = model = -1
+        for i, row in enumerate(path):
+            kind = types[row]
+            if kind == "compaction":
+                compaction = i
+            elif kind == "thinking_level_change":
+                thinking = i
+        for i in range(len(path) - 1, -1, -1):
+            kind = types[path[i]]
+            if kind == "model_change" or (kind == "message" and self._role(path[i]) == "assistant"):
+                model = i
+                break
+        start = 0
+        keep = {thinking, model, compaction} - {-1}
+        if compaction >= 0:
+            first_kept = self._table.entry(path[compaction]).get("firstKeptEntryId")
+            ids = self._table.ids
+            start = next(
+                (i for i in range(compaction) if ids[path[i]] == first_kept), compaction + 1
+            )
+        keep.update(i for i in range(start, len(path)) if types[path[i]] in _CONTEXT_TYPES)
+        return [path[i] for i in sorted(keep)]
+
+    def build_context(self, leaf_id: Any = CURRENT) -> SessionContext:
+        """What the model sees at ``leaf_id`` (default: the leaf; ``None`` → empty), pi's rules.
+
+        Only the entries that matter are parsed: after the last compaction on the path, plus
+        the last thinking-level and model entries.
+        """
+        from tether.core.context.build import SessionContext, build_context_from_path
+
+        leaf = self.leaf_id if is_current(leaf_id) else leaf_id
+        if leaf is None:
+            return SessionContext()
+
+        def compute() -> SessionContext:
+            table = self._table
+            row = table.row_of(leaf)
+            if row is None:  # pi falls back to the last entry for an unknown leaf
+                if not len(table):
+                    return SessionContext()
+                row = len(table) - 1
+            rows = self._context_rows(self._path_rows(row))
+            return build_context_from_path(table.entries(rows))
+
+        with bulk():
+            return self._stable(compute)

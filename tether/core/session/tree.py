@@ -1,0 +1,192 @@
+"""The tree view of a session: pi's ``getTree`` order, labels, and the oracle's ``tree`` JSON.
+
+Works on the :class:`~tether.core.storage.jsonl_index.EntryTable` columns, so a 100k-entry tree is
+built
+without parsing entries. Order is pi's: roots and children in file order, children sorted
+(stably) by ``Date.parse(timestamp)``; an entry whose ``parentId`` is null or its own id is a
+root, one whose parent is unknown an orphan root. Unlike pi, a ``parentId`` cycle cannot hang.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any
+
+from tether.core.storage.format import date_parse_ms
+
+if TYPE_CHECKING:
+    from tether.core.storage.jsonl_index import EntryTable
+
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """``String.prototype.trim``."""
+    return text.strip(JS_WHITESPACE)
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness of a JSON value (objects and arrays, even empty, are truthy)."""
+    if isinstance(value, (dict, list)):
+        return True
+    if isinstance(value, float) and value != value:
+        return False
+    return bool(value)
+
+
+@dataclass(eq=False)
+class TreeNode:
+    """One entry in the tree (``row`` indexes the session's entry table)."""
+
+    row: int
+    id: str
+    children: list[TreeNode] = field(default_factory=list)
+    label: Any = None
+    label_timestamp: Any = None
+
+
+@dataclass
+class Labels:
+    """Resolved labels (last label entry in file order wins; a falsy label clears)."""
+
+    by_target: dict[str, Any] = field(default_factory=dict)
+    timestamps: dict[str, Any] = field(default_factory=dict)
+
+    def apply(self, entry: dict[str, Any]) -> None:
+        target = entry.get("targetId")
+        if not isinstance(target, str):
+            return
+        label = entry.get("label")
+        if js_truthy(label):
+            self.by_target[target] = label
+            self.timestamps[target] = entry.get("timestamp")
+        else:
+            self.by_target.pop(target, None)
+            self.timestamps.pop(target, None)
+
+
+def _sort_children(children: list[TreeNode], table: EntryTable) -> None:
+    if len(children) < 2:
+        return
+    keys = [date_parse_ms(table.stamp(node.row)) for node in children]
+    if None not in keys:
+        order = sorted(range(len(children)), key=keys.__getitem__)
+    else:  # NaN compares as "equal" in JS: emulate the comparator (V8 and CPython share TimSort)
+
+        def compare(a: int, b: int) -> int:
+            ka, kb = keys[a], keys[b]
+            if ka is None or kb is None:
+                return 0
+            return (ka > kb) - (ka < kb)
+
+        order = sorted(range(len(children)), key=cmp_to_key(compare))
+    children[:] = [children[i] for i in order]
+
+
+def build_tree(table: EntryTable, labels: Labels) -> list[TreeNode]:
+    """pi's ``getTree()``: the root nodes, children sorted by timestamp."""
+    ids = table.ids
+    parents = table.parents
+    node_of: dict[str, TreeNode] = {}
+    label_of = labels.by_target
+    stamp_of = labels.timestamps
+    for row, entry_id in enumerate(ids):
+        node_of[entry_id] = TreeNode(
+            row, entry_id, [], label_of.get(entry_id), stamp_of.get(entry_id)
+        )
+    roots: list[TreeNode] = []
+    for row, entry_id in enumerate(ids):
+        node = node_of[entry_id]  # pi looks nodes up by id: a duplicated id uses the last one
+        parent_id = parents[row]
+        if parent_id is None or parent_id == entry_id:
+            roots.append(node)
+            continue
+        parent = node_of.get(parent_id) if isinstance(parent_id, str) else None
+        if parent is None:
+            roots.append(node)
+        else:
+            parent.children.append(node)
+    stack = list(roots)
+    sorted_nodes: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in sorted_nodes:
+            continue  # reachable twice only through duplicated ids; never loop
+        sorted_nodes.add(id(node))
+        _sort_children(node.children, table)
+        stack.extend(node.children)
+    return roots
+
+
+def walk_preorder(roots: list[TreeNode]) -> list[TreeNode]:
+    """Nodes in pre-order (the oracle's ``preorder``), each visited once."""
+    order: list[TreeNode] = []
+    seen: set[int] = set()
+    stack = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(reversed(node.children))
+    return order
+
+
+def tree_json(
+    table: EntryTable,
+    roots: list[TreeNode],
+    *,
+    session_name: str | None,
+    branch: list[str],
+    leaf_id: str | None,
+) -> dict[str, Any]:
+    """The oracle's ``tree`` output fields (``roots, children, preorder, treeLeaves, labels,
+    labelTimestamps, sessionName, branch, leafId, entries``)."""
+    children: dict[str, list[str]] = {}
+    labels: dict[str, Any] = {}
+    label_timestamps: dict[str, Any] = {}
+    preorder = walk_preorder(roots)
+    for node in preorder:
+        children[node.id] = [child.id for child in node.children]
+        if node.label is not None:
+            labels[node.id] = node.label
+        if node.label_timestamp is not None:
+            label_timestamps[node.id] = node.label_timestamp
+    leaves = [entry_id for entry_id in table.ids if children.get(entry_id) == []]
+    return {
+        "leafId": leaf_id,
+        "sessionName": session_name,
+        "roots": [node.id for node in roots],
+        "children": children,
+        "preorder": [node.id for node in preorder],
+        "treeLeaves": leaves,
+        "labels": labels,
+        "labelTimestamps": label_timestamps,
+        "branch": branch,
+        "entryCount": len(table),
+        "entries": [
+            {
+                "id": table.ids[row],
+                "parentId": _plain(table.parents[row]),
+                "type": table.types[row],
+                "timestamp": table.stamp(row),
+            }
+            for row in range(len(table))
+        ],
+    }
+
+
+def _plain(value: Any) -> Any:
+    return (
+        getattr(value, "value", value)
+        if value is not None and not isinstance(value, str)
+        else value
+    )
+
+
+__all__ = ["Labels", "TreeNode", "build_tree", "js_trim", "js_truthy", "tree_json", "walk_preorder"]

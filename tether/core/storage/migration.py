@@ -1,0 +1,141 @@
+"""pi's session migrations v1 → v2 → v3 (spec §1.3), keeping untouched lines byte-identical.
+
+v1 → v2: the header gets ``version`` (a new key, so it lands last); every other record gets a
+fresh ``id`` and ``parentId`` = the previous record's id (appended after its keys); a
+compaction's ``firstKeptEntryIndex`` (an index into the record list, header = 0) becomes
+``firstKeptEntryId`` and is deleted. v2 → v3: ``version = 3``; ``message`` entries with role
+``hookMessage`` get role ``custom``. Unlike pi, generated ids are really collision-checked.
+
+Records whose only change is keys appended at the end are written by splicing the new keys
+into their original bytes, so their content stays byte-for-byte what it was; other changed
+records are re-serialized with :func:`tether.core.storage.format.dumps_record`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tether.core.storage.format import CURRENT_SESSION_VERSION, dumps_record, new_entry_id
+from tether.core.storage.jsonl_index import parse_json_line
+
+IdFactory = Callable[[set[str]], str]
+BOM = b"\xef\xbb\xbf"
+
+
+def header_version(header: dict[str, Any]) -> float:
+    """pi's ``header.version ?? 1``; a non-numeric version counts as current (never migrated)."""
+    version = header.get("version")
+    if version is None:
+        return 1
+    if isinstance(version, bool) or not isinstance(version, (int, float)):
+        return CURRENT_SESSION_VERSION
+    return version
+
+
+@dataclass
+class MigratedRecord:
+    """One record after migration and how to write it."""
+
+    record: dict[str, Any]
+    raw: bytes | None  # original line (without newline), None for records we cannot splice
+    appended: list[str] = field(default_factory=list)  # keys added at the end
+    rewritten: bool = False  # changed inside: write canonically
+
+    def line(self) -> bytes:
+        if self.rewritten or self.raw is None:
+            return dumps_record(self.record).encode("utf-8")
+        if not self.appended:
+            return self.raw
+        body = self.raw.rstrip()
+        assert body.endswith(b"}")
+        extra = ",".join(
+            dumps_record(key) + ":" + dumps_record(self.record[key]) for key in self.appended
+        ).encode("utf-8")
+        inner = body[:-1]
+        sep = b"" if inner.rstrip().endswith(b"{") else b","
+        return inner + sep + extra + b"}"
+
+
+def migrate(records: list[MigratedRecord], new_id: IdFactory | None = None) -> bool:
+    """Migrate in place (``records[0]`` is the header); return True if anything changed."""
+    if not records:
+        return False
+    version = header_version(records[0].record)
+    if version >= CURRENT_SESSION_VERSION:
+        return False
+    if version < 2:
+        _v1_to_v2(records, new_id or new_entry_id)
+    if version < 3:
+        _v2_to_v3(records)
+    return True
+
+
+def migrate_bytes(data: bytes, new_id: IdFactory | None = None) -> bytes:
+    """A whole v1/v2 file migrated to v3: every readable record, one per line (malformed lines
+    are dropped, as pi's rewrite does; a UTF-8 BOM before the header is dropped too)."""
+    items: list[MigratedRecord] = []
+    for raw in data.split(b"\n"):
+        raw = raw.strip()
+        if not items and raw.startswith(BOM):
+            raw = raw[len(BOM) :].strip()
+        if not raw:
+            continue
+        try:
+            record = parse_json_line(raw)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            items.append(MigratedRecord(record, raw))
+    migrate(items, new_id)
+    return b"".join(item.line() + b"\n" for item in items)
+
+
+def _set(item: MigratedRecord, key: str, value: Any) -> None:
+    if key in item.appended:
+        pass
+    elif key in item.record:
+        item.rewritten = item.rewritten or item.record[key] != value
+    else:
+        item.appended.append(key)
+    item.record[key] = value
+
+
+def _v1_to_v2(records: list[MigratedRecord], new_id: IdFactory) -> None:
+    used: set[str] = set()
+    previous: str | None = None
+    for item in records:
+        record = item.record
+        if record.get("type") == "session":
+            _set(item, "version", 2)
+            continue
+        entry_id = new_id(used)
+        used.add(entry_id)
+        _set(item, "id", entry_id)
+        _set(item, "parentId", previous)
+        previous = entry_id
+        if record.get("type") == "compaction":
+            index = record.get("firstKeptEntryIndex")
+            if isinstance(index, (int, float)) and not isinstance(index, bool):
+                target = records[int(index)].record if 0 <= index < len(records) else None
+                if index == int(index) and target is not None and target.get("type") != "session":
+                    if "id" in target:  # a later record has no id yet: pi writes nothing
+                        _set(item, "firstKeptEntryId", target["id"])
+                del record["firstKeptEntryIndex"]
+                item.rewritten = True
+
+
+def _v2_to_v3(records: list[MigratedRecord]) -> None:
+    for item in records:
+        record = item.record
+        if record.get("type") == "session":
+            _set(item, "version", 3)
+            continue
+        message = record.get("message") if record.get("type") == "message" else None
+        if isinstance(message, dict) and message.get("role") == "hookMessage":
+            message["role"] = "custom"
+            item.rewritten = True
+
+
+__all__ = ["BOM", "IdFactory", "MigratedRecord", "header_version", "migrate", "migrate_bytes"]

@@ -1,0 +1,57 @@
+"""What a session store returns and promises: :class:`LoadedSession`, :class:`SessionStore`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from tether.core.storage.jsonl_index import EntryTable, Problem
+
+
+@dataclass
+class LoadedSession:
+    """What a store read: the header (``None`` for a new/empty session), entries, problems."""
+
+    header: dict[str, Any] | None
+    table: EntryTable
+    exists: bool = False
+    version_on_disk: float | None = None
+    migrated: bool = False
+    backup: Path | None = None
+    notes: list[str] = field(default_factory=list)
+    pending_rewrite: tuple[bytes, bytes] | None = None  # (sha256 of the original, new content)
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self.table.problems
+
+
+@runtime_checkable
+class SessionStore(Protocol):
+    """Where a session's records live. ``append`` must be atomic per call and durable."""
+
+    @property
+    def uri(self) -> str: ...
+
+    @property
+    def path(self) -> Path | None:
+        """The session file, if the backend has one (used for ``parentSession``)."""
+
+    def load(self, *, readonly: bool = False) -> LoadedSession:
+        """Read the session; migrate old versions (not when ``readonly``)."""
+
+    def append(
+        self,
+        records: Sequence[Mapping[str, Any]],
+        *,
+        header: Mapping[str, Any],
+        header_written: bool = False,
+    ) -> None:
+        """Append records; write ``header`` first if the storage holds none yet. With
+        ``header_written`` (the session was read from this storage) an empty storage is an
+        error: it was emptied or removed behind the session's back."""
+
+
+__all__ = ["LoadedSession", "SessionStore"]

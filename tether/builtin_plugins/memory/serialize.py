@@ -2,7 +2,7 @@
 
 Input: LLM messages (after ``convert_to_llm``). Output: parts joined by a blank line —
 ``[User]: …``, ``[Assistant thinking]: …``, ``[Assistant]: …``, ``[Assistant tool calls]: …``
-and ``[Tool result]: …``. The text equals pi's, except for long tool results (design §8.12):
+and ``[Tool result]: …``. The text equals pi's, except for long tool results:
 pi keeps only the first 2000 characters, tether keeps the head *and* the tail (errors live at
 the end) with a marker saying how many characters were left out between them.
 """
@@ -62,7 +62,7 @@ def _is_high_surrogate(unit_text: str) -> bool:
 
 
 def truncate_head_tail(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str:
-    """tether's cut (§8.12): head and tail kept, the middle replaced by a marker.
+    """tether's cut: head and tail kept, the middle replaced by a marker.
 
     The kept head and tail together are ``max_chars`` units; a surrogate pair is never split.
     """

@@ -1,6 +1,6 @@
 """Built-in plugin ``prompt_sections``: the default system prompt, section by section.
 
-Same order and layout as pi's default prompt (spec §8.2), in tether's own words:
+Same order and layout as pi's default prompt, in tether's own words:
 intro (100; a custom prompt replaces it, the tool list and the guidelines), tool list (200),
 guidelines (300), appended prompt (400), project context files (500), skills index (600),
 date and working directory (900). Also adds ``tether prompt [--explain] [--json]``.

@@ -1,4 +1,4 @@
-"""Skills: ``SKILL.md`` files whose frontmatter describes when to use them (pi's §8.5).
+"""Skills: ``SKILL.md`` files whose frontmatter describes when to use them (pi's skills).
 
 Discovery in a skills directory: a directory holding ``SKILL.md`` is one skill (nothing
 deeper is searched); other directories are searched recursively; loose ``*.md`` files directly

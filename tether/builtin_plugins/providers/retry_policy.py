@@ -1,10 +1,10 @@
 """Built-in plugin ``retry_policy``: when and how long to wait before retrying a failed model
-call (design §8.13), answering ``retry_decision`` (``trylast``: any plugin answering wins).
+call, answering ``retry_decision`` (``trylast``: any plugin answering wins).
 
 The decision uses the typed error of the call (``tether.core.agent.providers.ProviderError``,
 decided by the provider from the HTTP status and exception type), never substrings of the
-message: a permanent error whose text happens to contain ``500`` is not retried (pi's bug
-§13.5 #37). Settings (``retry.*`` in settings.json): ``enabled``, ``maxRetries`` (3),
+message: a permanent error whose text happens to contain ``500`` is not retried (pi
+retries it). Settings (``retry.*`` in settings.json): ``enabled``, ``maxRetries`` (3),
 ``baseDelayMs`` (2000), ``maxDelayMs`` (60000). Delays grow as ``baseDelayMs × 2^(attempt−1)``;
 a server's ``Retry-After`` is honoured when it asks for longer. A requested delay above
 ``maxDelayMs`` is not waited out: the retry gives up with the server's error (pi's

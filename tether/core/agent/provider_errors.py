@@ -1,8 +1,8 @@
 """Typed provider errors and how failures are classified.
 
-Retry decisions use the error *class*, decided from HTTP status and exception type (design
-§8.13), never from substrings. Overflow is the one case decided from provider wording (spec
-§5.10), because providers report it only in words. Import these names from
+Retry decisions use the error *class*, decided from HTTP status and exception type,
+never from substrings of the message. Overflow is the one case decided from provider
+wording, because providers report it only in words. Import these names from
 :mod:`tether.core.agent.providers`, which re-exports them.
 """
 
@@ -65,7 +65,7 @@ class ProviderConfigError(ProviderError, TetherError):
     kind = "config"
 
 
-#: Provider wording of a context overflow (spec §5.10).
+#: Provider wording of a context overflow.
 OVERFLOW_PATTERNS = tuple(
     re.compile(p, re.IGNORECASE)
     for p in (

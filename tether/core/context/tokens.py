@@ -1,4 +1,4 @@
-"""Context size from provider usage plus estimates (pi's usage-anchored numbers, spec §4.2, §5.2).
+"""Context size from provider usage plus estimates (pi's usage-anchored numbers).
 
 The usage reported with the last valid assistant response approximates the whole prompt up to
 it; only the messages after it are estimated. Per-message estimates come from the chosen

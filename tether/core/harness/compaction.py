@@ -1,6 +1,6 @@
 """Automatic compaction for the harness: when the context is too big, and how it is run.
 
-The size of the context is pi's usage-anchored estimate (spec §4.2): the usage the provider
+The size of the context is pi's usage-anchored estimate: the usage the provider
 reported with the newest assistant message, plus the chosen token counter's estimate of the messages
 after it. Only those trailing messages are counted, so a check costs the same at 100 or 100k
 entries. Unlike pi, a context whose newest usage predates the latest compaction (or has none

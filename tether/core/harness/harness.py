@@ -1,4 +1,4 @@
-"""The harness: binds a session, an agent and the plugins (design §1, §2).
+"""The harness: binds a session, an agent and the plugins (docs/ARCHITECTURE.md).
 
 One :class:`Harness` drives one session at a time:
 
@@ -11,7 +11,7 @@ One :class:`Harness` drives one session at a time:
   a context overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted (:mod:`.harness_compaction`) — all before :meth:`Harness.prompt` returns;
 - the system prompt is assembled again for every prompt;
-- one writer per session (design §8.15): the harness holds the session file's lease
+- one writer per session (README "Sessions"): the harness holds the session file's lease
   (:mod:`.lease`) from construction to :meth:`Harness.close`, so a second writer fails with
   :class:`~tether.core.host.errors.SessionBusyError`; to wait instead, take
   ``SessionLease(path).acquire(wait=…)`` before opening the session (it is re-entrant).
@@ -119,7 +119,7 @@ class Harness(SessionActions):
         self.compactor = CompactionRunner(self)
         self.runs = RunController(self)
         request = model if isinstance(model, ModelRequest) else ModelRequest(ref=model)
-        try:  # one writer per session (design §8.15); a session not on disk yet (binding
+        try:  # one writer per session; a session not on disk yet (binding
             # writes nothing to it) is leased after binding: a bad model makes no folder
             on_disk = session.file is not None and os.path.lexists(session.file)
             self.lease = lease_session(session) if on_disk else None
@@ -222,7 +222,7 @@ class Harness(SessionActions):
             failure = (event.data.get("messages") or [None])[0]
             self.runs.note_failure(failure, event.data["error"])
             if failure is not None and not isinstance(event.data["error"], SessionWriteError):
-                try:  # pi keeps it in memory only (§13.5 #33); tether writes what the agent has
+                try:  # pi keeps it in memory only; tether writes what the agent has
                     self.persist(failure)
                 except Exception as exc:  # noqa: BLE001 - the run already failed; report
                     self.warn(f"could not store the failure message: {exc}")

@@ -1,4 +1,4 @@
-"""What happens after a run ends, before the prompt returns (spec §5.10, §5.11, §9.5).
+"""What happens after a run ends, before the prompt returns (retry, compaction).
 
 In order, for the last assistant message of the run:
 
@@ -14,7 +14,7 @@ In order, for the last assistant message of the run:
 4. messages still queued (steering/follow-up sent late, e.g. by a plugin) start another run.
 
 Everything is synchronous: when :meth:`RunController.run` returns, retries and compactions
-are done (pi resolves ``prompt()`` earlier, §13.3 #27). A run stopped because the session
+are done (pi resolves ``prompt()`` earlier). A run stopped because the session
 could not be written raises that :class:`~tether.core.host.errors.SessionWriteError` instead.
 """
 

@@ -1,4 +1,4 @@
-"""Which model and thinking level a session runs with (spec §2.16, pi's ``createAgentSession``).
+"""Which model and thinking level a session runs with (pi's ``createAgentSession``).
 
 Model: the one asked for (``--provider``/``--model``); else, for a session with messages, the
 model of its context if it can still be used (configured, key present); else the current or

@@ -1,6 +1,6 @@
 """The harness's session-level actions: bind, new, resume, fork, clone, navigate, compact.
 
-:meth:`SessionActions.bind_session` restores what a session runs with (spec §2.16): the agent's
+:meth:`SessionActions.bind_session` restores what a session runs with (as pi does): the agent's
 messages from the context, the model and thinking level (:mod:`.harness_setup`); a session
 without messages gets ``model_change`` then ``thinking_level_change`` before its first user
 message. Switching sessions fires ``session_shutdown`` on the old one and ``session_start``

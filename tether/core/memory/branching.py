@@ -9,7 +9,7 @@
 The input is pi's (:mod:`tether.core.memory.branch_input`): the newest abandoned messages that fit
 ``contextWindow − branchSummary.reserveTokens`` of the session's model, counted with the
 chosen token counter; the file lists cover the messages walked and earlier branch summaries.
-A summarizer whose own model is smaller still folds the input in chunks (design §8.11).
+A summarizer whose own model is smaller still folds the input in chunks.
 ``details`` also names the abandoned leaf.
 """
 

@@ -7,8 +7,8 @@ history (and, for a split turn, the turn prefix), appends the cumulative
 ``session_compact``. The kernel decides nothing about *how* to summarize or where to cut: those
 are plugins, chosen by name (:mod:`tether.core.memory.choices`).
 
-Guarantees: nothing to compact → no summarizer call (design §8.10); a split turn with no new
-history keeps the previous summary instead of pi's "No prior history." (§8.9); a failing
+Guarantees: nothing to compact → no summarizer call; a split turn with no new
+history keeps the previous summary instead of pi's "No prior history."; a failing
 strategy, hook or summarizer raises a :class:`TetherError` naming the plugin, and the session
 file is left byte-for-byte as it was.
 """
@@ -283,7 +283,7 @@ def summarize_preparation(
         history_text = history.text
         answers.append(history)
     elif preparation.previous_summary:
-        history_text = strip_file_lists(preparation.previous_summary)  # §8.9: keep it
+        history_text = strip_file_lists(preparation.previous_summary)  # a split turn keeps it
     else:
         history_text = NO_PRIOR_HISTORY
     if not split:

@@ -1,11 +1,11 @@
 """New sessions made from old ones: fork, clone, cross-project fork, linear export.
 
 - :func:`branched_copy` — pi's ``createBranchedSession``: one path into a new session, label
-  entries dropped and the resolved labels re-created at the end. Unlike pi (§13.1 #9), an
+  entries dropped and the resolved labels re-created at the end. Unlike pi, an
   entry whose parent was a dropped label is re-parented to its nearest surviving ancestor, so
   the copied context is the original's.
 - :func:`fork` (``before`` a user message) / :func:`clone` (``at`` an entry).
-- :func:`fork_from` — copies another project's session (migrated first, unlike pi §13.1 #7).
+- :func:`fork_from` — copies another project's session (migrated first, unlike pi).
 - :func:`export_jsonl` — the current branch re-chained into a linear file.
 
 These functions take the session they copy from (anything shaped like :class:`SessionLike`)

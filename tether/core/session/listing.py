@@ -1,7 +1,7 @@
 """Listing sessions and finding the most recent one — with one notion of "most recent".
 
 pi ranks ``/resume`` by the last message time but ``--continue`` by file mtime, and skips files
-whose header line is longer than 512 bytes (§13.1 #6). tether uses one measure for both,
+whose header line is longer than 512 bytes. tether uses one measure for both,
 :func:`last_activity`: the timestamp of the last entry in the file (read from its tail, no full
 parse), else the header's timestamp, else the file's mtime.
 """
@@ -116,7 +116,7 @@ def most_recent_session(folder: Path) -> Path | None:
 
 @dataclass
 class SessionInfo:
-    """pi's ``SessionInfo`` (§2.14); ``modified`` is :func:`last_activity`."""
+    """pi's ``SessionInfo``; ``modified`` is :func:`last_activity`."""
 
     path: str
     id: str

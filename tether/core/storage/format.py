@@ -6,7 +6,7 @@ Hot paths work on plain dicts. This module gives:
 - :func:`new_entry_id`, :func:`new_session_id`, :func:`iso_now`, :func:`date_parse_ms` (from
   :mod:`tether.core.storage.ids`, re-exported);
 - entry constructors (``make_*``, from :mod:`tether.core.storage.records`, lazily) producing
-  dicts in pi's key order (§1.5 of the spec), unset optionals omitted, ``parentId: null`` kept.
+  dicts in pi's key order, unset optionals omitted, ``parentId: null`` kept.
 
 The pydantic models of the format (header, the nine entry types, messages, content blocks) live
 in :mod:`tether.core.storage.schema` and are importable from here lazily (``from

@@ -1,4 +1,4 @@
-"""Has a session file changed since this process last read or wrote it? (design §8.15)
+"""Has a session file changed since this process last read or wrote it? (one writer per session)
 
 :class:`~tether.core.storage.store.JsonlStore` remembers the size and inode of its file after each
 read and write (:class:`KnownFile`); before an append, under the file's lock, it calls

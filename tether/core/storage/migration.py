@@ -1,4 +1,4 @@
-"""pi's session migrations v1 → v2 → v3 (spec §1.3), keeping untouched lines byte-identical.
+"""pi's session migrations v1 → v2 → v3, keeping untouched lines byte-identical.
 
 v1 → v2: the header gets ``version`` (a new key, so it lands last); every other record gets a
 fresh ``id`` and ``parentId`` = the previous record's id (appended after its keys); a

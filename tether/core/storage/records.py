@@ -1,4 +1,4 @@
-"""Entry constructors: dicts in pi's exact key order (spec §1.5), unset optionals omitted.
+"""Entry constructors: dicts in pi's exact key order (as pi writes them), unset optionals omitted.
 
 ``parentId: null`` is kept; ``custom`` and ``custom_message`` put ``id``/``parentId``/
 ``timestamp`` last, as pi does. Re-exported by :mod:`tether.core.storage.format`.

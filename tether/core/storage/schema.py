@@ -2,7 +2,7 @@
 
 Every model allows unknown fields (``extra="allow"``) and dumps them back; an unknown entry
 type validates as :class:`UnknownEntry` and round-trips unchanged. Field order follows pi's key
-order (spec §1.5), so ``model_dump(by_alias=True, exclude_unset=True)`` of a parsed record
+order (as pi writes them), so ``model_dump(by_alias=True, exclude_unset=True)`` of a parsed record
 gives the same keys in the same order. Hot paths never build these models: they work on dicts
 (see :mod:`tether.core.storage.format`); ``tether session show`` uses :func:`validate_entry`.
 """

@@ -11,7 +11,7 @@
   before the next append, never glued to new data; a valid last line lacking its newline
   gets one;
 - the header is written with the first records, and only if the file is still empty — a
-  session never gets a second header (pi's bug §13.1 #1);
+  session never gets a second header (pi can write one);
 - a file without a session header is never written to (``FILE:LINE: not a … header``);
 - v1/v2 files are migrated to v3 in memory on load, and on disk before the first append by
   an atomic rewrite (temp file, fsync, rename) after the original is copied to

@@ -1,11 +1,11 @@
 """Which session ``tether chat`` / ``tether run`` work in, and the harness around it.
 
-Session options (spec §2.14): ``-c/--continue`` opens the most recent session of this project
+Session options (pi's): ``-c/--continue`` opens the most recent session of this project
 (a new one if there is none); ``-r/--resume`` lets the user pick (``run``: the most recent);
 ``--session PATH|ID`` opens a file or an id prefix (this project first, then all);
 ``--fork PATH|ID`` copies a session into a new one of this project; ``--no-session`` keeps
 everything in memory; by default a new session is created. "Most recent" is
-:mod:`tether.core.session.listing`'s single notion, shared with ``tether sessions`` (design §8.14).
+:mod:`tether.core.session.listing`'s single notion, shared with ``tether sessions``.
 An existing session is read only once its lease is held (``--wait``, :mod:`._lease_cli`), so a
 waiting run continues from what the previous writer left, not from a stale copy.
 """

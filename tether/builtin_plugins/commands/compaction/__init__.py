@@ -4,7 +4,7 @@
 compaction strategy (``--strategy``, ``compaction.strategy``, else pi's) what a compaction of
 the branch would do — where the kept part
 starts, what gets summarized, the file lists — without calling a model. ``--json`` uses the
-oracle's field names (design §4) so the output compares directly with pi's goldens.
+oracle's field names so the output compares directly with pi's goldens.
 
 ``compact`` and ``branch`` write the session: they hold its lease while they work, and take
 ``--wait [SECONDS]`` (see ``_lease_cli``).
@@ -95,7 +95,7 @@ def prepare_report(
     strategy: str | None = None,
     counter: str | None = None,
 ) -> dict[str, Any]:
-    """The ``prepare`` JSON for a branch (design §4), from the chosen compaction strategy
+    """The ``prepare`` JSON for a branch, from the chosen compaction strategy
     (``strategy``, else ``compaction.strategy``, else pi's) and token counter.
 
     ``quiet`` (as the oracle's ``--quiet``): id lists become their lengths, no serialized text.

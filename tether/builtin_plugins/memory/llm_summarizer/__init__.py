@@ -11,7 +11,7 @@ output limit). The CALLER computes ``request.max_tokens`` — the kernel uses pi
 (:func:`tether.core.memory.compaction.summary_budgets`: history ``0.8 × reserve``, turn prefix
 ``0.5 × reserve``; branch summaries ``tether.core.memory.branching.BRANCH_SUMMARY_MAX_TOKENS``).
 When the serialized history does not fit the model's window it is summarized in chunks, each
-folded into the running summary with the update prompt (design §8.11). The returned text is
+folded into the running summary with the update prompt. The returned text is
 the model's alone: the caller appends the ``<read-files>``/``<modified-files>`` blocks (and
 the branch-summary preamble).
 

@@ -1,4 +1,4 @@
-"""Bounding a summarization request (design §8.11): the history in chunks that fit.
+"""Bounding a summarization request: the history in chunks that fit.
 
 The serialized conversation is cut on message boundaries into chunks whose estimated size
 (pi's chars/4) fits what the summarizer model's window leaves free:

@@ -1,7 +1,7 @@
 """Built-in plugin ``compaction_strategy``: pi 0.73's compaction preparation, the strategy
 ``pi`` (the built-in default of ``compaction.strategy``), with tether's fixes — split turns
-decided on the real cut point (§8.8) and "nothing to compact" instead of an empty summary
-request (§8.10).
+decided on the real cut point and "nothing to compact" instead of an empty summary
+request.
 
 The algorithm lives in ``_prepare`` / ``_cut_points`` as pure functions over raw entries; the
 kernel hands it the chosen token counter (``request.count``).

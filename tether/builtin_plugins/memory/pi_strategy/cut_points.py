@@ -1,4 +1,4 @@
-"""Where a compaction cuts the active branch (pi 0.73's ``findCutPoint``, with fix §8.8).
+"""Where a compaction cuts the active branch (pi 0.73's ``findCutPoint``, with a fix).
 
 Pure functions over raw entry dicts (root first). ``count`` turns agent messages into token
 counts (``count(messages) -> list[int]``, a token counter's shape).
@@ -130,7 +130,7 @@ def find_cut_point(
 
     The cut lands on the first valid cut point at or after the message where the budget is
     reached (the first cut point when it never is), then moves back over bookkeeping
-    entries. A split turn is decided on that real cut point (§8.8): the cut splits a turn only
+    entries. A split turn is decided on that real cut point: the cut splits a turn only
     when the turn containing it started before the kept part. ``pi_quirks=True`` reproduces
     pi, which decides on the moved cut and so calls a cut just after a model change before a
     user message (or any cut at a bash / custom message) a split turn.

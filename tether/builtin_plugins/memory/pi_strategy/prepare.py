@@ -1,4 +1,4 @@
-"""pi 0.73's compaction preparation over a raw branch, with tether's fixes (design §8.8–8.10).
+"""pi 0.73's compaction preparation over a raw branch, with tether's fixes (see below).
 
 ``prepare_compaction_entries(path, settings, count)`` decides what a compaction summarizes:
 the history before the cut (from the previous compaction's first kept entry on), the prefix
@@ -128,8 +128,8 @@ def prepare_compaction_entries(
     """Prepare a compaction of ``path`` (the active branch, root first).
 
     Returns :class:`NothingToCompact` when the branch ends with a compaction, has no entry
-    to keep, or (§8.10) has nothing before the cut to summarize. ``pi_quirks=True``
-    reproduces pi 0.73 exactly: split turns decided on the moved cut (§8.8) and an empty
+    to keep, or has nothing before the cut to summarize. ``pi_quirks=True``
+    reproduces pi 0.73 exactly: split turns decided on the moved cut and an empty
     preparation instead of "nothing to compact".
     """
     if path and path[-1].get("type") == "compaction":

@@ -267,7 +267,7 @@ class _client:
 
 
 def prepared_context(model: Model, context: LlmContext) -> LlmContext:
-    """The context with pi's provider-side transforms applied (spec §3.1)."""
+    """The context with pi's provider-side transforms applied."""
     from tether.core.context.build import prepare_for_provider
 
     messages = prepare_for_provider(context.messages, model)

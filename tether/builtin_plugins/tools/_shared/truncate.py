@@ -1,4 +1,4 @@
-"""Tool-output truncation with pi's exact rules (pi's ``truncate.ts``, spec §7.1–7.4).
+"""Tool-output truncation with pi's exact rules (pi's ``truncate.ts``).
 
 Lines are ``text.split("\\n")`` (a trailing newline yields a final empty line); byte limits
 count UTF-8; head and tail truncation never return a partial line, except that a tail whose

@@ -1,4 +1,4 @@
-"""Exact-text replacement and the numbered diff of the edit tool (pi's semantics, spec §7.5).
+"""Exact-text replacement and the numbered diff of the edit tool (pi's semantics).
 
 Every edit is matched against the original text (not after earlier edits); when an exact match
 fails, a tolerant match ignores trailing spaces, typographic quotes, dashes and exotic spaces.

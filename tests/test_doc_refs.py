@@ -30,3 +30,8 @@ def test_every_tether_path_named_in_the_docs_exists() -> None:
         and not (ROOT / (name.rstrip("/") + ".py")).exists()
     ]
     assert missing == []
+
+
+def test_the_docs_name_paths() -> None:
+    names = PATH.findall((ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8"))
+    assert len(set(names)) >= 40

@@ -1,0 +1,260 @@
+"""Every ``Example::`` block of a hookspec docstring (and so of docs/hooks.md) runs.
+
+Each example is exec'd with the names of ``tether`` in scope (as ``from tether import …``
+would give), plus the few names an example leaves to the reader (``PLACEHOLDERS``); its
+``@hookimpl`` function is called with real event objects, and what it did or returned is
+checked against the hook's contract.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import httpx
+import pytest
+import typer
+
+import tether
+from tests.doc_blocks import hookspec_examples
+from tether.core.harness.plugin_session import PluginSession
+from tether.hookspecs import hookimpl
+
+EXAMPLES = hookspec_examples()
+
+
+class _Provider:
+    api = "my-gateway"
+
+
+class _Store:
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+
+
+#: Names an example leaves to the reader: stand-ins with the obvious meaning.
+PLACEHOLDERS: dict[str, Any] = {
+    "current_branch": lambda: "main",
+    "MyGatewayProvider": _Provider,
+    "log": logging.getLogger("tether-example"),
+    "flush_my_cache": lambda: None,
+    "on_battery": lambda: True,
+    "SqliteStore": _Store,
+    "httpx": httpx,
+}
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        self.calls.append(args + tuple(kwargs.values()))
+
+
+def _namespace() -> dict[str, Any]:
+    names = {name: getattr(tether, name) for name in tether.__all__}
+    return {"tether": tether, **names, **PLACEHOLDERS}
+
+
+def _run_example(hook: str, arguments: dict[str, Any]) -> Any:
+    namespace = _namespace()
+    exec(compile(EXAMPLES[hook], f"<{hook} example>", "exec"), namespace)  # noqa: S102
+    function = namespace[hook]
+    assert hasattr(function, "tether_impl"), f"the {hook} example is not a @hookimpl"
+    taken = function.__code__.co_varnames[: function.__code__.co_argcount]
+    unknown = set(taken) - set(arguments)
+    assert not unknown, f"the {hook} example takes arguments the hook does not have: {unknown}"
+    return function(**{name: arguments[name] for name in taken})
+
+
+def _session(tmp_path: Path) -> PluginSession:
+    return PluginSession.reading(tether.Session.in_memory(str(tmp_path)), hooks=None)
+
+
+def test_every_hook_with_an_example_is_checked_here() -> None:
+    assert sorted(EXAMPLES) == sorted(CASES)
+    assert len(EXAMPLES) >= 20
+
+
+def test_every_placeholder_is_used_by_an_example() -> None:
+    code = "\n".join(EXAMPLES.values())
+    assert [name for name in PLACEHOLDERS if name not in code] == []
+
+
+def _registered(hook: str) -> Recorder:
+    register = Recorder()
+    assert _run_example(hook, {"register": register}) is None
+    assert register.calls, f"the {hook} example registered nothing"
+    return register
+
+
+def case_register_tools(tmp_path: Path) -> None:
+    (tool,) = _registered("register_tools").calls[0]
+    assert isinstance(tool, tether.FunctionTool)
+    result = tool.execute("call-1", {"name": "Ada"}, tether.ToolContext(cwd=str(tmp_path)))
+    assert result.content == [{"type": "text", "text": "Hello, Ada!"}]
+
+
+def case_register_providers(tmp_path: Path) -> None:
+    (provider,) = _registered("register_providers").calls[0]
+    assert provider.api == "my-gateway"
+
+
+def case_register_provider_defaults(tmp_path: Path) -> None:
+    name, defaults = _registered("register_provider_defaults").calls[0]
+    assert name == "gateway" and defaults["api"] == "openai-completions"
+
+
+def case_register_commands(tmp_path: Path) -> None:
+    app = typer.Typer()
+    _run_example("register_commands", {"app": app})
+    assert [command.callback.__name__ for command in app.registered_commands] == ["hello"]
+
+
+def case_system_prompt_sections(tmp_path: Path) -> None:
+    section = _run_example(
+        "system_prompt_sections", {"options": tether.PromptOptions(cwd=str(tmp_path))}
+    )
+    assert isinstance(section, tether.Section) and section.name == "house-rules"
+
+
+def case_http_client(tmp_path: Path) -> None:
+    client = _run_example("http_client", {"purpose": "provider"})
+    assert isinstance(client, httpx.Client)
+    client.close()
+
+
+def case_register_summarizers(tmp_path: Path) -> None:
+    name, summarize = _registered("register_summarizers").calls[0]
+    request = tether.SummarizeRequest(kind="compaction", messages=[{"role": "user"}] * 3)
+    summary = summarize(request)
+    assert name == "shout" and isinstance(summary, tether.Summary)
+    assert summary.text == "## Goal\n3 messages"
+
+
+def case_register_token_counters(tmp_path: Path) -> None:
+    name, count = _registered("register_token_counters").calls[0]
+    assert name == "words" and count([{"a": "b c"}, {}], None) == [3, 1]  # words of str(message)
+
+
+def case_register_compaction_strategies(tmp_path: Path) -> None:
+    name, prepare = _registered("register_compaction_strategies").calls[0]
+    request = tether.PrepareRequest(path=[], settings=tether.CompactionSettings(), count=len)
+    assert name == "never" and isinstance(prepare(request), tether.NothingToCompact)
+
+
+def case_input(tmp_path: Path) -> None:
+    event = tether.InputEvent("fix the bug on $BRANCH")
+    _run_example("input", {"event": event, "session": _session(tmp_path)})
+    assert event.text == "fix the bug on main"
+
+
+def case_before_agent_start(tmp_path: Path) -> None:
+    event = tether.BeforeAgentStartEvent("hi", [], "You help.")
+    answer = _run_example("before_agent_start", {"event": event, "session": _session(tmp_path)})
+    assert event.system_prompt == "You help.\nBe brief."
+    assert answer == [{"customType": "note", "content": "It is Friday.", "display": False}]
+
+
+def case_context(tmp_path: Path) -> None:
+    user = {"role": "user", "content": "hi"}
+    event = tether.ContextEvent([{"role": "custom", "customType": "debug"}, user])
+    _run_example("context", {"event": event, "session": _session(tmp_path)})
+    assert event.messages == [user]
+
+
+def case_before_tool_call(tmp_path: Path) -> None:
+    event = tether.BeforeToolCallEvent("c1", "bash", {"command": "rm -rf / --no-preserve-root"})
+    answer = _run_example("before_tool_call", {"event": event, "session": _session(tmp_path)})
+    assert isinstance(answer, tether.Block)
+    event = tether.BeforeToolCallEvent("c2", "bash", {"command": "ls"})
+    assert _run_example("before_tool_call", {"event": event, "session": None}) is None
+
+
+def case_tool_result(tmp_path: Path) -> None:
+    event = tether.ToolResultEvent("c1", "bash", {"command": "ls"}, [])
+    _run_example("tool_result", {"event": event, "session": _session(tmp_path)})
+    assert event.content == [{"type": "text", "text": "(ran in sandbox)"}]
+
+
+def case_agent_event(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="tether-example"):
+        _run_example("agent_event", {"event": tether.AgentEvent("turn_end"), "session": None})
+    assert caplog.messages == ["turn done"]
+
+
+def case_retry_decision(tmp_path: Path) -> None:
+    arguments = {"error": SimpleNamespace(status=529), "attempt": 1, "settings": None}
+    answer = _run_example("retry_decision", {**arguments, "message": {}})
+    assert isinstance(answer, tether.RetryDecision) and answer.retry
+    assert _run_example("retry_decision", {**arguments, "attempt": 6, "message": {}}) is None
+
+
+def case_session_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _run_example("session_start", {"session": _session(tmp_path), "reason": "startup"})
+    assert capsys.readouterr().out == "working in None\n"  # an in-memory session has no file
+
+
+def case_session_shutdown(tmp_path: Path) -> None:
+    assert (
+        _run_example("session_shutdown", {"session": _session(tmp_path), "reason": "quit"}) is None
+    )
+
+
+def case_session_before_compact(tmp_path: Path) -> None:
+    event = tether.BeforeCompactEvent(preparation=None, branch_entries=[], reason="threshold")  # type: ignore[arg-type]
+    answer = _run_example("session_before_compact", {"event": event, "session": None})
+    assert isinstance(answer, tether.Cancel)
+
+
+def case_session_compact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    event = tether.CompactEvent(entry={"type": "compaction", "tokensBefore": 1234}, from_hook=False)
+    _run_example("session_compact", {"event": event, "session": None})
+    assert capsys.readouterr().out == "compacted 1234 tokens\n"
+
+
+def case_session_before_tree(tmp_path: Path) -> None:
+    event = tether.BeforeTreeEvent("a", "b", None, [], summarize=True)
+    answer = _run_example("session_before_tree", {"event": event, "session": None})
+    assert isinstance(answer, tether.CustomBranchSummary)
+
+
+def case_session_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _run_example("session_tree", {"event": tether.TreeEvent("a", "b"), "session": None})
+    assert capsys.readouterr().out == "now at a\n"
+
+
+def case_session_before_fork(tmp_path: Path) -> None:
+    event = tether.BeforeForkEvent("a", "before")
+    answer = _run_example("session_before_fork", {"event": event, "session": None})
+    assert isinstance(answer, tether.Cancel)
+
+
+def case_open_store(tmp_path: Path) -> None:
+    settings = tether.Settings()
+    store = _run_example("open_store", {"uri": "sqlite:///s.db", "settings": settings})
+    assert isinstance(store, _Store)
+    assert (
+        _run_example("open_store", {"uri": str(tmp_path / "s.jsonl"), "settings": settings}) is None
+    )
+
+
+CASES = {
+    name.removeprefix("case_"): function
+    for name, function in dict(globals()).items()
+    if name.startswith("case_")
+}
+
+
+@pytest.mark.parametrize("hook", sorted(CASES))
+def test_hookspec_example_runs(hook: str, request: pytest.FixtureRequest) -> None:
+    function = CASES[hook]
+    names = function.__code__.co_varnames[: function.__code__.co_argcount]
+    function(*(request.getfixturevalue(name) for name in names))
+
+
+def test_hookimpl_is_the_one_plugins_get() -> None:
+    assert tether.hookimpl is hookimpl

@@ -55,3 +55,10 @@ def test_inner_layers_never_import_memory_or_the_harness() -> None:
 def test_the_loop_knows_neither_the_agent_nor_its_state() -> None:
     deps = import_graph()[CORE + "agent.loop"]
     assert not deps & {CORE + "agent.agent", CORE + "agent.state"}
+
+
+def test_the_host_leaf_modules_import_no_layer() -> None:
+    leaves = {CORE + "host." + name for name in ("errors", "paths", "settings", "settings_peek")}
+    leaves.add(CORE + "host.trace")
+    found = sorted(f"{leaf} -> {dep}" for leaf in leaves for dep in import_graph()[leaf] - leaves)
+    assert found == []

@@ -3,7 +3,7 @@
 Model: the one asked for (``--provider``/``--model``); else, for a session with messages, the
 model of its context if it can still be used (configured, key present); else the current or
 the settings' default (``defaultProvider``/``defaultModel``) — with a warning when a stored
-model could not be restored (see ``SessionActions.bind_session``). Thinking level: the one
+model could not be restored (see :func:`.switching.bind_session`). Thinking level: the one
 asked for; else the branch's last ``thinking_level_change`` for a session that has one; else
 ``defaultThinkingLevel`` or ``"medium"``; always clamped to what the model supports
 (``"off"`` without reasoning).

@@ -14,14 +14,11 @@ and announces it with ``compaction_start`` / ``compaction_end`` events (pi's fie
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tether.core.context.tokens import assistant_usage, calculate_context_tokens, should_compact
 from tether.core.memory.compaction import CompactionOutcome, compact, compaction_settings
 from tether.hookspecs.events import AgentEvent, Message
-
-if TYPE_CHECKING:
-    from tether.core.harness.harness import Harness
 
 Count = Callable[[list[Message]], Sequence[int]]
 
@@ -68,11 +65,28 @@ def over_threshold(
     return should_compact(tokens, context_window, block), tokens
 
 
-class CompactionRunner:
-    """Runs compactions for one harness and reports them as events."""
+class CompactionHost(Protocol):
+    """What a :class:`CompactionRunner` needs of its agent host (the harness is one)."""
 
-    def __init__(self, harness: Harness) -> None:
-        self.harness = harness
+    view: Any
+    hooks: Any
+    settings: Any
+    op_signal: Any
+
+    def emit(self, event: AgentEvent) -> None: ...
+
+    def warn(self, message: str) -> None: ...
+
+    def progress(self, line: str) -> None: ...
+
+    def reload_messages(self) -> None: ...
+
+
+class CompactionRunner:
+    """Runs compactions for one agent host and reports them as events."""
+
+    def __init__(self, host: CompactionHost) -> None:
+        self.host = host
 
     def run(
         self,
@@ -82,7 +96,7 @@ class CompactionRunner:
         custom_instructions: str | None = None,
     ) -> CompactionOutcome | None:
         """Compact the current branch; ``None`` when it failed (the failure is reported)."""
-        h = self.harness
+        h = self.host
         h.emit(AgentEvent("compaction_start", {"reason": reason}))
         try:
             outcome = compact(
@@ -149,6 +163,7 @@ def compaction_end_event(
 
 __all__ = [
     "OVERFLOW_GAVE_UP",
+    "CompactionHost",
     "CompactionRunner",
     "compaction_end_event",
     "compaction_time",

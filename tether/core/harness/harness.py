@@ -9,15 +9,16 @@ One :class:`Harness` drives one session at a time:
   ``agent_event`` (every event), ``session_start`` / ``session_shutdown``;
 - after a run: a failed call is retried as the retry policy decides (the ``retry_decision`` hook),
   a context overflow is compacted and retried once, and a context past ``window − reserve`` is
-  compacted (:mod:`.harness_compaction`) — all before :meth:`Harness.prompt` returns;
+  compacted — all before :meth:`Harness.prompt` returns (:mod:`.run` decides, the harness acts);
 - the system prompt is assembled again for every prompt;
 - one writer per session (README "Sessions"): the harness holds the session file's lease
   (:mod:`.lease`) from construction to :meth:`Harness.close`, so a second writer fails with
   :class:`~tether.core.host.errors.SessionBusyError`; to wait instead, take
   ``SessionLease(path).acquire(wait=…)`` before opening the session (it is re-entrant).
 
-Session switching (new, resume, fork, clone), tree navigation and manual compaction live in
-:class:`~tether.core.harness.switching.SessionActions`, which this class extends.
+The harness coordinates; its collaborators depend on small protocols, never on this class:
+:mod:`.run`, :mod:`.compaction`, :mod:`.delivery` and :mod:`.switching` (session switching, tree
+navigation and manual compaction: functions of a host, bound here as methods).
 
 Example::
 
@@ -30,7 +31,6 @@ Example::
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -39,15 +39,33 @@ from tether.core.agent.agent import Agent
 from tether.core.agent.loop import user_message
 from tether.core.agent.providers import Model
 from tether.core.agent.tools import collect_tools, order_tools
-from tether.core.context.build import convert_to_llm, timestamp_ms
+from tether.core.context.build import convert_to_llm
+from tether.core.harness import delivery, switching
 from tether.core.harness.compaction import CompactionRunner
+from tether.core.harness.persist import persist_message
 from tether.core.harness.plugin_session import PluginSession
-from tether.core.harness.run import RunController, RunResult
-from tether.core.harness.setup import ModelRequest
-from tether.core.harness.switching import SessionActions
+from tether.core.harness.run import (
+    MAX_CONTINUATIONS,
+    CompactNow,
+    Continue,
+    RetryIn,
+    RunController,
+    RunResult,
+    Step,
+    Stop,
+    TurnState,
+    drop_trailing,
+)
+from tether.core.harness.setup import (
+    ModelRequest,
+    assemble_prompt,
+    hook_timeout_ms,
+    stderr_warning,
+)
 from tether.core.harness.view import as_custom_message
-from tether.core.host.errors import SessionFileError, SessionWriteError, TetherError
+from tether.core.host.errors import SessionWriteError, TetherError
 from tether.core.host.facade import Hooks
+from tether.core.memory.choice_calls import token_counter
 from tether.hookspecs.events import (
     AgentEvent,
     BeforeAgentStartEvent,
@@ -59,10 +77,9 @@ from tether.hookspecs.events import (
 )
 
 Listener = Callable[[AgentEvent], None]
-PERSISTED_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution"})
 
 
-class Harness(SessionActions):
+class Harness:
     """Session + agent + plugins. Not thread-safe except :meth:`abort` (see module doc)."""
 
     def __init__(
@@ -93,7 +110,7 @@ class Harness(SessionActions):
             timeout_ms=hook_timeout_ms(self.settings),
         )
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
-        self.on_warning = on_warning or _stderr_warning
+        self.on_warning = on_warning or stderr_warning
         self.warnings: list[str] = []
         self.view = PluginSession.of_harness(self)
         self.tools = order_tools(collect_tools(pm))
@@ -117,16 +134,16 @@ class Harness(SessionActions):
         )
         self.agent.subscribe(self._on_agent_event)
         self.compactor = CompactionRunner(self)
-        self.runs = RunController(self)
+        self.runs = RunController(self.hooks)
         request = model if isinstance(model, ModelRequest) else ModelRequest(ref=model)
         try:  # one writer per session; a session not on disk yet (binding
             # writes nothing to it) is leased after binding: a bad model makes no folder
             on_disk = session.file is not None and os.path.lexists(session.file)
             self.lease = lease_session(session) if on_disk else None
-            self.bind_session(request, thinking)
+            switching.bind_session(self, request, thinking)
             self.lease = self.lease or lease_session(session)
         except BaseException:
-            self._release_lease()
+            self.release_lease()
             raise
         self.started = False
 
@@ -147,9 +164,9 @@ class Harness(SessionActions):
                 self.hooks.session_shutdown(session=self.view, reason=reason)
             self.registry.close()
         finally:
-            self._release_lease()
+            self.release_lease()
 
-    def _release_lease(self) -> None:
+    def release_lease(self) -> None:
         if self.lease is not None:
             self.lease.release()
             self.lease = None
@@ -229,35 +246,8 @@ class Harness(SessionActions):
         self.emit(event)
 
     def persist(self, message: Message) -> None:
-        """Append a finished message to the session (custom → ``custom_message`` entry).
-
-        A storage failure raises :class:`SessionWriteError` (the run stops; the harness's
-        caller gets it from :meth:`prompt` with the unsaved message)."""
-        try:
-            self._persist(message)
-        except SessionWriteError:
-            raise
-        except (SessionFileError, OSError) as exc:
-            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            where = self.session.file or getattr(self.session, "uri", None) or "session"
-            raise SessionWriteError(where, detail, [message]) from exc
-
-    def _persist(self, message: Message) -> None:
-        role = message.get("role")
-        if role == "custom":
-            entry_id = self.session.append_custom_message_entry(
-                str(message.get("customType") or "plugin"),
-                message.get("content", ""),
-                bool(message.get("display", True)),
-                message.get("details"),
-            )
-            stamp = timestamp_ms((self.session.get_entry(entry_id) or {}).get("timestamp"))
-            if stamp is not None:  # the context rebuilt from the file has the entry's time
-                message["timestamp"] = stamp
-        elif role in PERSISTED_ROLES:
-            self.session.append_message(message)
-        else:
-            self.warn(f"message with role {role!r} was not stored")
+        """Append a finished message to the session (see :func:`.persist.persist_message`)."""
+        persist_message(self.session, message, self.warn)
 
     # -- prompts ---------------------------------------------------------------------------------
 
@@ -271,7 +261,8 @@ class Harness(SessionActions):
             self.hooks.input(event=event, session=self.view, failure="input hook")
             if event.handled:
                 return RunResult(handled=True)
-            self.runs.pre_prompt_check()
+            if (step := self.runs.before_prompt(self._turn_state())) is not None:
+                self.compactor.run(step.reason)
             start = BeforeAgentStartEvent(event.text, event.images, self.system_prompt())
             answers = self.hooks.before_agent_start(
                 event=start, session=self.view, failure="before_agent_start"
@@ -282,7 +273,7 @@ class Harness(SessionActions):
             # fork or /tree "before" the user message drops what was injected with it)
             messages = [user_message(event.text, event.images), *self.next_turn, *injected]
             self.next_turn = []
-            return RunResult(self.runs.run(lambda: self.agent.prompt(messages), new_prompt=True))
+            return RunResult(self._run(messages))
         finally:
             self.busy = False
 
@@ -292,9 +283,57 @@ class Harness(SessionActions):
         try:
             if not self.agent.state.system_prompt:
                 self.agent.state.system_prompt = self.system_prompt()
-            return RunResult(self.runs.run(lambda: self.agent.prompt(messages), new_prompt=True))
+            return RunResult(self._run(messages))
         finally:
             self.busy = False
+
+    # -- after a run: the run controller decides, the harness acts -------------------------------
+
+    def _run(self, messages: list[Message]) -> list[Message]:
+        """Prompt the agent, then carry out retries, compactions and queued messages."""
+        self.runs.start(new_prompt=True)
+        produced = list(self.agent.prompt(messages))
+        for _ in range(MAX_CONTINUATIONS):
+            if not isinstance(self._carry_out(self.runs.after_turn(self._turn_state())), Continue):
+                break
+            self.runs.forget()
+            produced.extend(self.agent.continue_())
+        if isinstance(self.runs.failure, SessionWriteError):
+            raise self.runs.failure  # a storage error, not the model's: the caller reports it
+        return produced
+
+    def _carry_out(self, step: Step) -> Step:
+        """Do what ``step`` says, and what follows, until a :class:`Continue` or :class:`Stop`."""
+        while True:
+            for notice in step.notices:
+                self.warn(notice) if isinstance(notice, str) else self.emit(notice)
+            if step.drop is not None:
+                drop_trailing(self.agent.state.messages, step.drop)
+            if isinstance(step, RetryIn):
+                if not self.op_signal.wait(step.delay_ms / 1000):
+                    return Continue()
+                step = self.runs.retry_cancelled(step)
+            elif step.notices and self.op_signal.aborted:
+                return Stop()  # aborted while the notices were announced
+            elif isinstance(step, CompactNow):
+                outcome = self.compactor.run(step.reason, will_retry=step.will_retry)
+                step = self.runs.after_compaction(step, outcome, self._turn_state())
+            else:
+                return step
+
+    def _turn_state(self) -> TurnState:
+        agent = self.agent
+        return TurnState(
+            aborted=lambda: self.op_signal.aborted,
+            model=self.model,
+            messages=agent.state.messages,
+            queued=agent.has_queued_messages,
+            settings=self.settings,
+            count=self._count,
+        )
+
+    def _count(self, messages: list[Message]) -> list[int]:
+        return token_counter(self.pm, self.settings, model=self.view.model)(messages)
 
     def _claim(self) -> None:
         if self.busy:
@@ -306,11 +345,7 @@ class Harness(SessionActions):
 
     def system_prompt(self) -> str:
         """The assembled system prompt for this run (rebuilt every time)."""
-        from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
-
-        found: list[str] = []
-        options = build_prompt_options(self.cwd, self.tools, settings=self.settings, warnings=found)
-        text = assemble_system_prompt(self.pm, options)[0]
+        text, found = assemble_prompt(self.pm, self.cwd, self.tools, self.settings)
         for warning in found:  # what the section plugins met (an unreadable AGENTS.md…)
             if warning not in self.warnings:
                 self.warn(warning)
@@ -327,45 +362,25 @@ class Harness(SessionActions):
         self.op_signal.abort()
         self.agent.abort()
 
-    def send_custom_message(
-        self, message: Message, *, deliver_as: str | None = None, trigger_turn: bool = False
-    ) -> None:
-        """pi's ``sendMessage`` (see :meth:`PluginSession.send_message`)."""
-        if deliver_as == "next_turn":
-            self.next_turn.append(message)
-        elif self.busy or self.agent.is_running:
-            (self.agent.follow_up if deliver_as == "follow_up" else self.agent.steer)(message)
-        elif trigger_turn:
-            self.run_messages([message])
-        else:
-            self.agent.state.messages.append(message)
-            self.emit(AgentEvent("message_start", {"message": message}))
-            self.persist(message)
-            self.emit(AgentEvent("message_end", {"message": message}))
-
-    def send_user_message(self, text: str, *, deliver_as: str | None = None) -> None:
-        """pi's ``sendUserMessage``: queued while busy, a full prompt while idle."""
-        if self.busy or self.agent.is_running:
-            (self.agent.follow_up if deliver_as == "follow_up" else self.agent.steer)(text)
-        else:
-            self.prompt(text, source="plugin")
+    send_custom_message = delivery.send_custom_message  # pi's sendMessage
+    send_user_message = delivery.send_user_message  # pi's sendUserMessage
 
     def reload_messages(self) -> None:
         """Agent messages := the session's context at its leaf (after compaction/navigation)."""
         self.agent.state.messages = self.session.build_context().messages
 
+    # -- session actions: functions of a host (:mod:`.switching`), bound as methods -----------
 
-def hook_timeout_ms(settings: Any) -> int | None:
-    """``plugins.hookTimeoutMs`` of the settings: a positive int, else ``None`` (no limit)."""
-    extra = getattr(settings, "extra", None)
-    value = extra("plugins").get("hookTimeoutMs") if callable(extra) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        return None
-    return int(value)
-
-
-def _stderr_warning(message: str) -> None:
-    sys.stderr.write(f"tether: warning: {message}\n")
+    new_session = switching.new_session
+    resume = switching.resume
+    fork = switching.fork
+    clone = switching.clone
+    navigate = switching.navigate
+    compact = switching.compact
+    set_model = switching.set_model
+    set_thinking_level = switching.set_thinking_level
+    set_name = switching.set_name
+    set_label = switching.set_label
 
 
 __all__ = ["Harness", "ModelRequest", "RunResult"]

@@ -1,11 +1,15 @@
 """What happens after a run ends, before the prompt returns (retry, compaction).
 
-In order, for the last assistant message of the run:
+:class:`RunController` decides; it never acts. After each agent call it returns a
+:class:`Step` — :class:`RetryIn` (wait, then call again), :class:`CompactNow`,
+:class:`Continue` (queued messages or the retried turn), :class:`Stop` — with the events and
+warnings to announce first and the message to drop from the agent's tail; the harness carries
+the step out and asks again. In order, for the last assistant message of the run:
 
 1. a failed call is retried when the retry policy says so (:meth:`RunController.retry_decision`
    asks the ``retry_decision`` hook and returns its :class:`RetryDecision`; the built-in
    policy retries transient errors with a backoff delay): the error message is dropped from
-   the agent (it stays in the file), ``auto_retry_start`` is announced, the controller waits
+   the agent (it stays in the file), ``auto_retry_start`` is announced, the harness waits
    ``delay_ms`` and the agent continues; a later success announces
    ``auto_retry_end {success: true}``;
 2. a context overflow (:class:`~tether.core.agent.providers.ContextOverflowError`, or pi's wording)
@@ -13,25 +17,31 @@ In order, for the last assistant message of the run:
 3. a context past ``window − reserve`` is compacted (no retry);
 4. messages still queued (steering/follow-up sent late, e.g. by a plugin) start another run.
 
-Everything is synchronous: when :meth:`RunController.run` returns, retries and compactions
-are done (pi resolves ``prompt()`` earlier). A run stopped because the session
-could not be written raises that :class:`~tether.core.host.errors.SessionWriteError` instead.
+Everything is synchronous: when the harness's prompt returns, retries and compactions are
+done (pi resolves ``prompt()`` earlier). A run stopped because the session could
+not be written raises that :class:`~tether.core.host.errors.SessionWriteError` instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
-from tether.core.agent.providers import ContextOverflowError, ProviderError, is_context_overflow
-from tether.core.harness.compaction import OVERFLOW_GAVE_UP, compaction_end_event, over_threshold
-from tether.core.host.errors import SessionWriteError
-from tether.core.memory.choice_calls import token_counter
+from tether.core.agent.providers import (
+    ContextOverflowError,
+    Model,
+    ProviderError,
+    is_context_overflow,
+)
+from tether.core.harness.compaction import (
+    OVERFLOW_GAVE_UP,
+    Count,
+    compaction_end_event,
+    over_threshold,
+)
+from tether.core.memory.compaction import CompactionOutcome
 from tether.hookspecs.events import AgentEvent, Message, RetryDecision
-
-if TYPE_CHECKING:
-    from tether.core.harness.harness import Harness
 
 MAX_CONTINUATIONS = 50  # a safety net against a plugin that queues a message after every run
 
@@ -69,11 +79,62 @@ class RunResult:
         )
 
 
-class RunController:
-    """Retry, overflow recovery and threshold compaction for one harness."""
+@dataclass(frozen=True)
+class TurnState:
+    """What the controller reads after an agent call (the harness builds it)."""
 
-    def __init__(self, harness: Harness) -> None:
-        self.harness = harness
+    aborted: Callable[[], bool]  # read live: a hook or a listener may abort meanwhile
+    model: Model | None
+    messages: list[Message]  # the agent's messages (read only here)
+    queued: Callable[[], bool]  # steering/follow-up messages wait in the agent (live)
+    settings: Any
+    count: Count  # the chosen token counter
+
+
+Notice = AgentEvent | str  # an event to emit, or a warning to give
+
+
+@dataclass(frozen=True)
+class Step:
+    """A decision: announce ``notices`` in order, drop ``drop`` from the agent's tail, then act."""
+
+    notices: tuple[Notice, ...] = ()
+    drop: Message | None = None
+
+
+@dataclass(frozen=True)
+class Stop(Step):
+    """The run is over."""
+
+
+@dataclass(frozen=True)
+class Continue(Step):
+    """Call the model again (queued messages, or the turn retried on a compacted context)."""
+
+
+@dataclass(frozen=True)
+class RetryIn(Step):
+    """Wait ``delay_ms`` (abortable), then continue; if the wait is aborted, ask
+    :meth:`RunController.retry_cancelled`."""
+
+    delay_ms: int = 0
+    attempt: int = 0
+
+
+@dataclass(frozen=True)
+class CompactNow(Step):
+    """Compact now (``reason``: ``overflow`` or ``threshold``), then ask
+    :meth:`RunController.after_compaction`."""
+
+    reason: str = "threshold"
+    will_retry: bool = False
+
+
+class RunController:
+    """Retry, overflow recovery and threshold compaction decisions for one agent host."""
+
+    def __init__(self, hooks: Any) -> None:
+        self.hooks = hooks
         self.retry_attempt = 0
         self.overflow_attempted = False
         self.last_assistant: Message | None = None
@@ -90,131 +151,118 @@ class RunController:
     def note_failure(self, message: Message | None, error: BaseException) -> None:
         self.last_assistant, self.last_error, self.failure = message, None, error
 
-    # -- the run ---------------------------------------------------------------------------------
+    # -- decisions -------------------------------------------------------------------------------
 
-    def run(self, first: Callable[[], list[Message]], *, new_prompt: bool) -> list[Message]:
-        """Run ``first`` (an agent call), then retries/compactions/queued messages."""
+    def start(self, *, new_prompt: bool) -> None:
+        """A run starts (a new prompt resets the retry and overflow budgets)."""
         if new_prompt:
             self.overflow_attempted = False
             self.retry_attempt = 0
+        self.forget()
+
+    def forget(self) -> None:
+        """Before each agent call: what the previous call ended with is no longer news."""
         self.last_assistant = self.last_error = self.failure = None
-        produced = list(first())
-        agent = self.harness.agent
-        for _ in range(MAX_CONTINUATIONS):
-            if not self._should_continue():
-                break
-            self.last_assistant = self.last_error = self.failure = None
-            produced.extend(agent.continue_())
-        if isinstance(self.failure, SessionWriteError):
-            raise self.failure  # a storage error, not the model's: the caller reports it
-        return produced
 
-    def _count(self, messages: list[Message]) -> list[int]:
-        h = self.harness
-        model = h.view.model
-        return token_counter(h.hooks.pm, h.settings, model=model)(messages)
-
-    def pre_prompt_check(self) -> None:
+    def before_prompt(self, state: TurnState) -> CompactNow | None:
         """pi's check before a new prompt: compact first if the context is already too big
         (a resumed or imported session, a model with a smaller window)."""
-        h = self.harness
-        if h.model is None:
-            return
-        over, _ = over_threshold(
-            h.agent.state.messages, self._count, h.model.context_window, h.settings
-        )
-        if over:
-            h.compactor.run("threshold")
+        return CompactNow(reason="threshold") if self._over(state) else None
 
-    def _should_continue(self) -> bool:
-        h = self.harness
+    def after_turn(self, state: TurnState) -> Step:
+        """The next step after an agent call."""
         last, error = self.last_assistant, self.last_error
-        if h.op_signal.aborted or last is None:
-            return False
+        if state.aborted() or last is None:
+            return Stop()
         if self.failure is not None:  # an agent-level failure: nothing to retry or compact
-            return False
+            return Stop()
         if last.get("stopReason") == "aborted":
-            return False
-        if self._retry(last, error):
-            return True
-        if h.op_signal.aborted:
-            return False
-        overflow = self._overflow(last, error)
+            return Stop()
+        notices: list[Notice] = []
+        retry = self._retry(last, error, state, notices)
+        if retry is not None:
+            return retry
+        if state.aborted():
+            return Stop(tuple(notices))
+        overflow = self._overflow(last, error, state, notices)
         if overflow is not None:
             return overflow
-        self._threshold()
-        return h.agent.has_queued_messages() and not h.op_signal.aborted
+        if self._over(state):
+            return CompactNow(tuple(notices), reason="threshold")
+        return (Continue if state.queued() and not state.aborted() else Stop)(tuple(notices))
 
-    def retry_decision(self, last: Message, error: ProviderError | None) -> RetryDecision | None:
+    def after_compaction(
+        self, step: CompactNow, outcome: CompactionOutcome | None, state: TurnState
+    ) -> Step:
+        """The next step after carrying out ``step``."""
+        if step.reason != "overflow":
+            return Continue() if state.queued() and not state.aborted() else Stop()
+        if outcome is None or outcome.status != "compacted":
+            return Stop()
+        messages, drop = state.messages, None
+        if messages and messages[-1].get("role") == "assistant":
+            if messages[-1].get("stopReason") == "error":
+                drop = messages[-1]  # the overflow error is part of the kept context: not resent
+        kept = messages[:-1] if drop is not None else messages
+        retry = bool(kept) and kept[-1].get("role") != "assistant"
+        return (Continue if retry else Stop)(drop=drop)
+
+    def retry_cancelled(self, step: RetryIn) -> Stop:
+        """The wait of ``step`` was aborted."""
+        self.retry_attempt = 0
+        ended = {"success": False, "attempt": step.attempt, "final_error": "Retry cancelled"}
+        return Stop((AgentEvent("auto_retry_end", ended),))
+
+    def retry_decision(
+        self, last: Message, error: ProviderError | None, settings: Any
+    ) -> RetryDecision | None:
         """What the retry policy (the ``retry_decision`` hook) decides about the run's last
         message: ``None`` when it did not fail, else retry in ``delay_ms`` or give up (why)."""
         if last.get("stopReason") != "error":
             return None
-        h = self.harness
-        return h.hooks.retry_decision(
-            error=error, attempt=self.retry_attempt + 1, settings=h.settings, message=last
+        return self.hooks.retry_decision(
+            error=error, attempt=self.retry_attempt + 1, settings=settings, message=last
         )
 
-    def _retry(self, last: Message, error: ProviderError | None) -> bool:
-        """Carry out :meth:`retry_decision`: announce, wait, continue (``True``) or stop."""
-        h = self.harness
-        decision = self.retry_decision(last, error)
+    def _retry(
+        self, last: Message, error: ProviderError | None, state: TurnState, notices: list[Notice]
+    ) -> Step | None:
+        """:meth:`retry_decision` as a step (``None``: go on to the compaction checks)."""
+        decision = self.retry_decision(last, error, state.settings)
         if decision is None:
             if self.retry_attempt:
-                h.emit(
-                    AgentEvent("auto_retry_end", {"success": True, "attempt": self.retry_attempt})
-                )
+                ended = {"success": True, "attempt": self.retry_attempt}
+                notices.append(AgentEvent("auto_retry_end", ended))
                 self.retry_attempt = 0
-            return False
+            return None
         if decision.warning:
-            h.warn(decision.warning)
+            notices.append(decision.warning)
         if not decision.retry:
             if self.retry_attempt or decision.announce:
-                h.emit(
-                    AgentEvent(
-                        "auto_retry_end",
-                        {
-                            "success": False,
-                            "attempt": self.retry_attempt,
-                            "final_error": last.get("errorMessage"),
-                            "reason": decision.reason,
-                        },
-                    )
-                )
+                ended = {
+                    "success": False,
+                    "attempt": self.retry_attempt,
+                    "final_error": last.get("errorMessage"),
+                    "reason": decision.reason,
+                }
+                notices.append(AgentEvent("auto_retry_end", ended))
             self.retry_attempt = 0
-            return False
+            return None
         self.retry_attempt = decision.attempt
-        h.emit(
-            AgentEvent(
-                "auto_retry_start",
-                {
-                    "attempt": decision.attempt,
-                    "max_attempts": decision.max_attempts,
-                    "delay_ms": decision.delay_ms,
-                    "error_message": last.get("errorMessage"),
-                },
-            )
-        )
-        _drop_trailing(h.agent.state.messages, last)
-        if h.op_signal.wait(decision.delay_ms / 1000):
-            h.emit(
-                AgentEvent(
-                    "auto_retry_end",
-                    {
-                        "success": False,
-                        "attempt": decision.attempt,
-                        "final_error": "Retry cancelled",
-                    },
-                )
-            )
-            self.retry_attempt = 0
-            return False
-        return True
+        started = {
+            "attempt": decision.attempt,
+            "max_attempts": decision.max_attempts,
+            "delay_ms": decision.delay_ms,
+            "error_message": last.get("errorMessage"),
+        }
+        notices.append(AgentEvent("auto_retry_start", started))
+        return RetryIn(tuple(notices), last, delay_ms=decision.delay_ms, attempt=decision.attempt)
 
-    def _overflow(self, last: Message, error: ProviderError | None) -> bool | None:
-        """``None``: not an overflow; else whether to continue (retry on the compacted context)."""
-        h = self.harness
-        model = h.model
+    def _overflow(
+        self, last: Message, error: ProviderError | None, state: TurnState, notices: list[Notice]
+    ) -> Step | None:
+        """``None``: not an overflow; else give up or compact and retry the turn."""
+        model = state.model
         if last.get("stopReason") != "error" or model is None:
             return None
         same_model = last.get("provider") == model.provider and last.get("model") == model.id
@@ -224,34 +272,33 @@ class RunController:
         if not (overflow and same_model):
             return None
         if self.overflow_attempted:
-            h.emit(compaction_end_event("overflow", None, error_message=OVERFLOW_GAVE_UP))
-            h.warn(OVERFLOW_GAVE_UP)
-            return False
+            gave_up = compaction_end_event("overflow", None, error_message=OVERFLOW_GAVE_UP)
+            return Stop((*notices, gave_up, OVERFLOW_GAVE_UP))
         self.overflow_attempted = True
-        _drop_trailing(h.agent.state.messages, last)
-        outcome = h.compactor.run("overflow", will_retry=True)
-        if outcome is None or outcome.status != "compacted":
+        return CompactNow(tuple(notices), last, reason="overflow", will_retry=True)
+
+    def _over(self, state: TurnState) -> bool:
+        if state.model is None:
             return False
-        messages = h.agent.state.messages
-        if messages and messages[-1].get("role") == "assistant":
-            if messages[-1].get("stopReason") == "error":
-                messages.pop()  # the overflow error is part of the kept context: not resent
-        return bool(messages) and messages[-1].get("role") != "assistant"
-
-    def _threshold(self) -> None:
-        h = self.harness
-        if h.model is None:
-            return
-        over, _ = over_threshold(
-            h.agent.state.messages, self._count, h.model.context_window, h.settings
-        )
-        if over:
-            h.compactor.run("threshold")
+        window = state.model.context_window
+        return over_threshold(state.messages, state.count, window, state.settings)[0]
 
 
-def _drop_trailing(messages: list[Message], message: Message) -> None:
+def drop_trailing(messages: list[Message], message: Message) -> None:
+    """Remove ``message`` from the end of ``messages`` (if it is the last one)."""
     if messages and messages[-1] is message:
         messages.pop()
 
 
-__all__ = ["MAX_CONTINUATIONS", "RunController", "RunResult"]
+__all__ = [
+    "MAX_CONTINUATIONS",
+    "CompactNow",
+    "Continue",
+    "RetryIn",
+    "RunController",
+    "RunResult",
+    "Step",
+    "Stop",
+    "TurnState",
+    "drop_trailing",
+]

@@ -3,7 +3,7 @@
 Model: the one asked for (``--provider``/``--model``); else, for a session with messages, the
 model of its context if it can still be used (configured, key present); else the current or
 the settings' default (``defaultProvider``/``defaultModel``) — with a warning when a stored
-model could not be restored (see ``SessionActions.bind_session``). Thinking level: the one
+model could not be restored (see :func:`.switching.bind_session`). Thinking level: the one
 asked for; else the branch's last ``thinking_level_change`` for a session that has one; else
 ``defaultThinkingLevel`` or ``"medium"``; always clamped to what the model supports
 (``"off"`` without reasoning).
@@ -11,6 +11,7 @@ asked for; else the branch's last ``thinking_level_change`` for a session that h
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,13 +97,39 @@ def branch_thinking_level(session: Any) -> str | None:
     return None
 
 
+def hook_timeout_ms(settings: Any) -> int | None:
+    """``plugins.hookTimeoutMs`` of the settings: a positive int, else ``None`` (no limit)."""
+    extra = getattr(settings, "extra", None)
+    value = extra("plugins").get("hookTimeoutMs") if callable(extra) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return None
+    return int(value)
+
+
+def stderr_warning(message: str) -> None:
+    """The default warning sink: one ``tether: warning:`` line on stderr."""
+    sys.stderr.write(f"tether: warning: {message}\n")
+
+
+def assemble_prompt(pm: Any, cwd: str, tools: Any, settings: Any) -> tuple[str, list[str]]:
+    """The system prompt for ``cwd`` and ``tools``, and what the section plugins warned about."""
+    from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
+
+    found: list[str] = []
+    options = build_prompt_options(cwd, tools, settings=settings, warnings=found)
+    return assemble_system_prompt(pm, options)[0], found
+
+
 __all__ = [
     "DEFAULT_THINKING_LEVEL",
     "THINKING_LEVELS",
     "ModelRequest",
+    "assemble_prompt",
     "branch_thinking_level",
     "check_thinking_level",
     "choose_thinking_level",
     "clamp_thinking",
+    "hook_timeout_ms",
     "resolve_requested",
+    "stderr_warning",
 ]

@@ -80,6 +80,15 @@ def parse_json_line(raw: bytes) -> Any:
         raise ValueError("nested too deeply") from None
 
 
+def parse_json_object(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object on one line; ``None`` for a blank, invalid or non-object line."""
+    try:
+        record = parse_json_line(raw)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
 def _try_fast(parse: Any, raw: bytes | None) -> Any:
     """pydantic_core's parse of ``raw``, or ``None`` (the caller then takes the careful path)."""
     try:
@@ -286,16 +295,9 @@ class EntryTable:
     def _parse_row(self, row: int, *, cache: bool = True) -> dict[str, Any]:
         raw = self._raw[row]
         assert raw is not None, "unparsed row without a line"
-        try:
-            record = parse_json_line(raw)
-        except ValueError:
-            record = None
+        record = parse_json_object(raw)
         entry_id = self.ids[row]
-        if (
-            not isinstance(record, dict)
-            or record.get("id") != entry_id
-            or record.get("type") != self.types[row]
-        ):
+        if record is None or record.get("id") != entry_id or record.get("type") != self.types[row]:
             lineno = self.linenos[row]
             self._drop(row, json_error(raw) if record is None else "inconsistent entry")
             raise StaleRow(lineno)

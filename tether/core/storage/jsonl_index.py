@@ -314,15 +314,19 @@ class EntryTable:
     def is_parsed(self, row: int) -> bool:
         return self._parsed[row] is not None
 
+    def _sniff(self, row: int, pattern: re.Pattern[bytes]) -> str | None:
+        """``pattern``'s group in the row's raw line, read without parsing it (``None`` when
+        the row is parsed already or the line does not match)."""
+        raw = None if self._parsed[row] is not None else self.raw_line(row)
+        match = pattern.search(raw, 0, 600) if raw is not None else None
+        return match.group(1).decode("utf-8", "replace") if match is not None else None
+
     def stamp(self, row: int) -> Any:
         """The entry's ``timestamp`` (read from the raw line when possible)."""
         value = self._stamps[row]
         if value is _UNKNOWN:
-            raw = None if self._parsed[row] is not None else self.raw_line(row)
-            match = _STAMP.search(raw, 0, 600) if raw is not None else None
-            if match is not None:
-                value = match.group(1).decode("utf-8", "replace")
-            else:
+            value = self._sniff(row, _STAMP)
+            if value is None:
                 value = self.entry(row).get("timestamp")
             self._stamps[row] = value
         return value
@@ -333,11 +337,8 @@ class EntryTable:
         if value is _UNKNOWN:
             value = None
             if self.types[row] == "message":
-                raw = None if self._parsed[row] is not None else self.raw_line(row)
-                match = _ROLE.search(raw, 0, 600) if raw is not None else None
-                if match is not None:
-                    value = match.group(1).decode("utf-8", "replace")
-                else:
+                value = self._sniff(row, _ROLE)
+                if value is None:
                     message = self.entry(row).get("message")
                     value = message.get("role") if isinstance(message, dict) else None
                     value = value if isinstance(value, str) else None

@@ -100,6 +100,8 @@ def test_session_commands_declare_their_parameters_once() -> None:
 
 
 def test_bulk_can_freeze_what_was_loaded() -> None:
+    was_enabled = gc.isenabled()  # an in-process command of an earlier test may have left it off
+    gc.enable()
     before = gc.get_freeze_count()
     try:
         with bulk(freeze=True):
@@ -109,6 +111,8 @@ def test_bulk_can_freeze_what_was_loaded() -> None:
         assert kept
     finally:
         gc.unfreeze()
+        if not was_enabled:
+            gc.disable()
 
 
 def test_content_text_joins_the_text_blocks() -> None:

@@ -1,1 +1,32 @@
-"""The CLI's commands: chat/run, session inspection, context, compaction."""
+"""The CLI's commands: chat/run, session inspection, context, compaction.
+
+Below: the CLI parameters the ``tether session …`` commands share, declared once (here, in
+the package, so loading a command plugin loads no helper module).
+
+``session prepare|compact|branch`` (compaction_commands), ``session context|estimate``
+(context_commands) and ``session show|tree|…`` (session_commands) take the same session-file
+argument, ``--leaf``, ``--json`` and ``--counter``, with the same defaults.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+SESSION_HELP = "Inspect and change session files."
+DEFAULT_WINDOW = 128000
+DEFAULT_RESERVE = 16384
+DEFAULT_KEEP = 20000
+
+FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
+LeafOpt = Annotated[
+    str | None,
+    typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
+CounterOpt = Annotated[
+    str | None,
+    typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
+]

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tether.builtin_plugins._jscompat import js_len, js_number, js_slice, js_stringify
+from tether.core.context.content_text import content_text
 
 TOOL_RESULT_MAX_CHARS = 2000
 """Longest tool result (UTF-16 units) serialized whole, as in pi."""
@@ -38,15 +39,7 @@ def js_text(value: Any) -> str:
 
 
 def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "".join(
-        js_text(b.get("text") or "")
-        for b in content
-        if isinstance(b, dict) and b.get("type") == "text"
-    )
+    return content_text(content, "", lambda text: js_text(text or ""))
 
 
 def truncate_head(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str:

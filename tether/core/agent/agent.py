@@ -92,6 +92,8 @@ class Agent:
             tools=tools,
             messages=messages,
         )
+        # Same shape as PluginSession.__init__ (core/harness/plugin_session.py): plain option
+        # assignments of a constructor, no logic to share.
         self.stream_fn = stream_fn
         self.convert_to_llm = convert_to_llm
         self.transform_context = transform_context
@@ -119,6 +121,7 @@ class Agent:
 
         return unsubscribe
 
+    # steering_mode and follow_up_mode have the same shape: one property per queue.
     @property
     def steering_mode(self) -> QueueMode:
         return self.steering_queue.mode

@@ -122,16 +122,12 @@ def message_from_entry(entry: Mapping[str, Any]) -> Message | None:
 
 
 def context_message(entry: Mapping[str, Any]) -> Message | None:
-    """The message an entry contributes to the context (pi's ``appendMessage``), or ``None``."""
+    """The message an entry contributes to the context (pi's ``appendMessage``), or ``None``:
+    :func:`message_from_entry`'s, but neither a compaction nor an empty branch summary."""
     kind = entry.get("type")
-    if kind == "message":
-        message = entry.get("message")
-        return message if isinstance(message, dict) else None
-    if kind == "custom_message":
-        return custom_message_from_entry(entry)
-    if kind == "branch_summary" and entry.get("summary"):
-        return branch_summary_message(entry)
-    return None
+    if kind == "compaction" or (kind == "branch_summary" and not entry.get("summary")):
+        return None
+    return message_from_entry(entry)
 
 
 # ---------------------------------------------------------------------------------------------

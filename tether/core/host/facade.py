@@ -69,6 +69,8 @@ class Hooks:
     ``timeout_ms`` is the per-call time limit of third-party implementations (``None``: off).
     """
 
+    # Same shape as HookRunner.__init__ (core/host/runner.py): the facade takes the runner's
+    # options and hands them on.
     def __init__(
         self,
         pm: PluginManager,
@@ -121,6 +123,9 @@ class Hooks:
                     warnings.append(str(failure))
                 else:
                     self.runner.warn(str(failure))
+
+    # The methods below have the same shape (keyword arguments in, _first/_chain/_notify out):
+    # one typed method per hook is the facade's design, so each call site is checked.
 
     # -- the turn --------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tether.core.context.content_text import content_text
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.harness.plugin_session import PluginSession
 from tether.core.host.errors import TetherError
@@ -85,22 +86,10 @@ def new_leaf_for(target: Entry) -> tuple[str | None, str | None]:
     kind = target.get("type")
     message = target.get("message") if kind == "message" else None
     if isinstance(message, dict) and message.get("role") == "user":
-        return target.get("parentId"), _text_of(message.get("content"))
+        return target.get("parentId"), content_text(message.get("content"))
     if kind == "custom_message":
-        return target.get("parentId"), _text_of(target.get("content"))
+        return target.get("parentId"), content_text(target.get("content"))
     return target.get("id"), None
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "".join(
-        str(block.get("text", ""))
-        for block in content
-        if isinstance(block, dict) and block.get("type") == "text"
-    )
 
 
 # ---------------------------------------------------------------------------------------------

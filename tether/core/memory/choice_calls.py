@@ -59,20 +59,24 @@ def _failed(choice: Choice, exc: BaseException) -> ChoiceError:
     )
 
 
+def _call(choice: Choice, *args: Any) -> Any:
+    """``choice.function(*args)``; any failure but a nested choice's is one line naming it."""
+    try:
+        return choice.function(*args)
+    except ChoiceError:  # a nested choice (a counter in a strategy) failed
+        raise
+    except Exception as exc:  # a plugin can fail in any way: one line naming it
+        raise _failed(choice, exc) from exc
+
+
 def token_counter(
     pm: Any, settings: Any = None, *, model: dict[str, Any] | None = None, flag: str | None = None
 ) -> Count:
     """``count(messages) -> list[int]`` of the chosen counter, for ``model``."""
     choice = choose(pm, "counter", flag=flag, setting=setting_of(settings, "counter"))
-    function = choice.function
 
     def count(messages: list[Message]) -> list[int]:
-        try:
-            counts = function(messages, model)
-        except ChoiceError:  # a nested choice (a counter in a strategy) failed
-            raise
-        except Exception as exc:  # a plugin can fail in any way: one line naming it
-            raise _failed(choice, exc) from exc
+        counts = _call(choice, messages, model)
         if not isinstance(counts, list) or len(counts) != len(messages):
             got = f"{len(counts)} counts" if isinstance(counts, list) else type(counts).__name__
             raise ChoiceError(
@@ -96,12 +100,7 @@ def run_strategy(
     """Ask the chosen strategy (flag, ``settings.strategy``, a claim, ``pi``) to prepare."""
     choice = choose(pm, "strategy", flag=flag, setting=settings.strategy)
     request = PrepareRequest(path=path, settings=settings, count=count, model=model)
-    try:
-        answer = choice.function(request)
-    except ChoiceError:  # a nested choice (a counter in a strategy) failed
-        raise
-    except Exception as exc:  # a plugin can fail in any way: one line naming it
-        raise _failed(choice, exc) from exc
+    answer = _call(choice, request)
     if isinstance(answer, CompactionPreparation):
         answer.strategy = choice.name
         return answer
@@ -145,12 +144,7 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
         return _summarize(pm, other, dataclasses.replace(request, **changes))
 
     request.delegate = delegate
-    try:
-        answer = choice.function(request)
-    except ChoiceError:  # a nested choice (a counter in a strategy) failed
-        raise
-    except Exception as exc:  # a plugin can fail in any way: one line naming it
-        raise _failed(choice, exc) from exc
+    answer = _call(choice, request)
     if not isinstance(answer, Summary):
         raise ChoiceError(
             f"plugin '{choice.plugin}': summarizer '{choice.name}' returned "

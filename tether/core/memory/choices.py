@@ -50,24 +50,26 @@ KINDS: dict[str, Kind] = {
 
 
 @dataclass(frozen=True)
-class Registered:
-    """One registration: ``name`` → ``function``, by ``plugin``; ``default`` if it claims it."""
+class _Implementation:
+    """A ``kind``'s implementation ``name`` → ``function``, registered by ``plugin``."""
 
     kind: str
     name: str
     plugin: str
     function: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class Registered(_Implementation):
+    """One registration; ``default`` if it claims to be the default."""
+
     default: bool = False
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(_Implementation):
     """The registration the kernel picked, and why."""
 
-    kind: str
-    name: str
-    plugin: str
-    function: Callable[..., Any]
     why: Why
 
 

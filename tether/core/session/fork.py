@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from tether.core.context.content_text import content_text
 from tether.core.host.errors import SessionFileError, TetherError
 from tether.core.host.paths import default_session_dir, session_file_name
 from tether.core.storage import format as fmt
@@ -125,7 +126,7 @@ def fork(
     message = entry.get("message") if entry and entry.get("type") == "message" else None
     if not isinstance(message, dict) or message.get("role") != "user":
         raise TetherError(f"Invalid entry ID for forking: {entry_id} is not a user message")
-    text = _message_text(message)
+    text = content_text(message.get("content"))
     parent = entry.get("parentId") if entry else None
     if not parent or not source.has_entry(parent):
         new = _new_session_like(source, output, str(source.file) if source.file else None)
@@ -139,19 +140,6 @@ def clone(source: S, at: str | None = None, *, output: Path | None = None) -> S:
     if leaf is None:
         return _new_session_like(source, output, str(source.file) if source.file else None)
     return branched_copy(source, leaf, output=output)
-
-
-def _message_text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            block.get("text", "")
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
-        )
-    return ""
 
 
 def fork_from(

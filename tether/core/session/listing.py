@@ -16,7 +16,7 @@ from typing import Any
 
 from tether.core.storage.fileio import last_line_start, read_first_line
 from tether.core.storage.format import date_parse_ms, iso_from_ms
-from tether.core.storage.jsonl_index import parse_json_line
+from tether.core.storage.jsonl_index import parse_json_object
 
 _TAIL_LINES = 32
 
@@ -35,11 +35,8 @@ def read_header(path: Path) -> dict[str, Any] | None:
         os.close(fd)
     if line.startswith(b"\xef\xbb\xbf"):
         line = line[3:]
-    try:
-        record = parse_json_line(line)
-    except ValueError:
-        return None
-    if isinstance(record, dict) and record.get("type") == "session":
+    record = parse_json_object(line)
+    if record is not None and record.get("type") == "session":
         return record if isinstance(record.get("id"), str) else None
     return None
 
@@ -57,13 +54,8 @@ def _last_entry_ms(path: Path) -> int | None:
             start = last_line_start(fd, end)
             raw = os.pread(fd, end - start, start).strip()
             end = start - 1
-            if not raw:
-                continue
-            try:
-                record = parse_json_line(raw)
-            except ValueError:
-                continue
-            if isinstance(record, dict) and record.get("type") != "session":
+            record = parse_json_object(raw)  # a blank or malformed line: look further back
+            if record is not None and record.get("type") != "session":
                 ms = date_parse_ms(record.get("timestamp"))
                 if ms is not None:
                     return ms

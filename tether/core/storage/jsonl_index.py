@@ -80,6 +80,15 @@ def parse_json_line(raw: bytes) -> Any:
         raise ValueError("nested too deeply") from None
 
 
+def parse_json_object(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object on one line; ``None`` for a blank, invalid or non-object line."""
+    try:
+        record = parse_json_line(raw)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
 def _try_fast(parse: Any, raw: bytes | None) -> Any:
     """pydantic_core's parse of ``raw``, or ``None`` (the caller then takes the careful path)."""
     try:
@@ -286,16 +295,9 @@ class EntryTable:
     def _parse_row(self, row: int, *, cache: bool = True) -> dict[str, Any]:
         raw = self._raw[row]
         assert raw is not None, "unparsed row without a line"
-        try:
-            record = parse_json_line(raw)
-        except ValueError:
-            record = None
+        record = parse_json_object(raw)
         entry_id = self.ids[row]
-        if (
-            not isinstance(record, dict)
-            or record.get("id") != entry_id
-            or record.get("type") != self.types[row]
-        ):
+        if record is None or record.get("id") != entry_id or record.get("type") != self.types[row]:
             lineno = self.linenos[row]
             self._drop(row, json_error(raw) if record is None else "inconsistent entry")
             raise StaleRow(lineno)
@@ -312,15 +314,19 @@ class EntryTable:
     def is_parsed(self, row: int) -> bool:
         return self._parsed[row] is not None
 
+    def _sniff(self, row: int, pattern: re.Pattern[bytes]) -> str | None:
+        """``pattern``'s group in the row's raw line, read without parsing it (``None`` when
+        the row is parsed already or the line does not match)."""
+        raw = None if self._parsed[row] is not None else self.raw_line(row)
+        match = pattern.search(raw, 0, 600) if raw is not None else None
+        return match.group(1).decode("utf-8", "replace") if match is not None else None
+
     def stamp(self, row: int) -> Any:
         """The entry's ``timestamp`` (read from the raw line when possible)."""
         value = self._stamps[row]
         if value is _UNKNOWN:
-            raw = None if self._parsed[row] is not None else self.raw_line(row)
-            match = _STAMP.search(raw, 0, 600) if raw is not None else None
-            if match is not None:
-                value = match.group(1).decode("utf-8", "replace")
-            else:
+            value = self._sniff(row, _STAMP)
+            if value is None:
                 value = self.entry(row).get("timestamp")
             self._stamps[row] = value
         return value
@@ -331,11 +337,8 @@ class EntryTable:
         if value is _UNKNOWN:
             value = None
             if self.types[row] == "message":
-                raw = None if self._parsed[row] is not None else self.raw_line(row)
-                match = _ROLE.search(raw, 0, 600) if raw is not None else None
-                if match is not None:
-                    value = match.group(1).decode("utf-8", "replace")
-                else:
+                value = self._sniff(row, _ROLE)
+                if value is None:
                     message = self.entry(row).get("message")
                     value = message.get("role") if isinstance(message, dict) else None
                     value = value if isinstance(value, str) else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tether.core.storage.format import CURRENT_SESSION_VERSION, dumps_record, new_entry_id
-from tether.core.storage.jsonl_index import parse_json_line
+from tether.core.storage.jsonl_index import parse_json_object
 
 IdFactory = Callable[[set[str]], str]
 BOM = b"\xef\xbb\xbf"
@@ -80,13 +80,8 @@ def migrate_bytes(data: bytes, new_id: IdFactory | None = None) -> bytes:
         raw = raw.strip()
         if not items and raw.startswith(BOM):
             raw = raw[len(BOM) :].strip()
-        if not raw:
-            continue
-        try:
-            record = parse_json_line(raw)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
+        record = parse_json_object(raw)  # blank and malformed lines are dropped
+        if record is not None:
             items.append(MigratedRecord(record, raw))
     migrate(items, new_id)
     return b"".join(item.line() + b"\n" for item in items)

@@ -22,6 +22,9 @@ class _Model(BaseModel):
         return self.model_dump(by_alias=True, exclude_unset=True, mode="json")
 
 
+# The classes below share a shape (a ``type`` literal, then aliased fields): one pydantic
+# class per pi record type is the schema's design.
+
 # ---- content blocks -------------------------------------------------------------------------
 
 

@@ -251,6 +251,7 @@ class JsonlStore:
             finally:
                 os.close(fd)
 
+    # Same signature as SessionStorage.append (core/storage/protocol.py): it implements it.
     def append(
         self,
         records: Sequence[Mapping[str, Any]],

@@ -17,6 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
+from tether.core.context.content_text import content_text
+
 T = TypeVar("T")
 SPINNER = "|/-\\"
 
@@ -162,7 +164,8 @@ class ChatPrinter:
         elif kind == "message_end" and (data.get("message") or {}).get("role") == "custom":
             message = data["message"]
             if message.get("display"):
-                self._note(f"[{message.get('customType')}] {_text_of(message.get('content'))}")
+                text = content_text(message.get("content"), "\n")
+                self._note(f"[{message.get('customType')}] {text}")
         elif kind == "message_end" and (data.get("message") or {}).get("role") == "assistant":
             message = data["message"]
             if self.open_line:
@@ -190,14 +193,6 @@ class ChatPrinter:
             self.spinner.update(str(data.get("line", "")))
         elif kind == "compaction_end":
             self.spinner.stop(_compaction_line(data))
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text"
-    )
 
 
 def _compaction_line(data: dict[str, Any]) -> str:

@@ -21,30 +21,25 @@ from typing import Annotated, Any
 
 import typer
 
+from tether.builtin_plugins.commands import (
+    DEFAULT_KEEP,
+    DEFAULT_RESERVE,
+    DEFAULT_WINDOW,
+    SESSION_HELP,
+    CounterOpt,
+    FileArg,
+    JsonOpt,
+    LeafOpt,
+)
 from tether.core.host.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
-SESSION_HELP = "Inspect and change session files."
-DEFAULT_WINDOW = 128000
-DEFAULT_RESERVE = 16384
-DEFAULT_KEEP = 20000
-
-FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
 KeepOpt = Annotated[int, typer.Option("--keep", help="Recent tokens kept verbatim.")]
 ReserveOpt = Annotated[int, typer.Option("--reserve", help="Tokens reserved for the answer.")]
 WindowOpt = Annotated[int, typer.Option("--window", help="Model context window.")]
-LeafOpt = Annotated[
-    str | None,
-    typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
 StrategyOpt = Annotated[
     str | None,
     typer.Option("--strategy", help="Compaction strategy by name (default: compaction.strategy)."),
-]
-CounterOpt = Annotated[
-    str | None,
-    typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
 ]
 
 

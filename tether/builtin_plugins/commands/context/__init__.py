@@ -17,26 +17,12 @@ from typing import Annotated, Any
 
 import typer
 
+from tether.builtin_plugins import commands as opts
 from tether.core.context.numbers import json_text
 from tether.core.host.cli import command_group
 from tether.hookspecs import hookimpl
 
-SESSION_HELP = "Inspect and change session files."
-DEFAULT_WINDOW = 128000
-DEFAULT_RESERVE = 16384
-DEFAULT_KEEP = 20000
 TEXT_PREVIEW = 240
-
-FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
-LeafOpt = Annotated[
-    str | None,
-    typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
-CounterOpt = Annotated[
-    str | None,
-    typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
-]
 
 
 def _open(path: Path) -> Any:
@@ -51,16 +37,10 @@ def _without_cyclic_gc() -> Iterator[None]:
     """Entries are acyclic: full collections over 100k parsed entries would cost seconds.
     What the command loaded is frozen on the way out, so re-enabling the collector does not
     walk it once more (a third of a second for 100k entries) just before the process ends."""
-    import gc
+    from tether.core.session.reader import bulk
 
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with bulk(freeze=True):
         yield
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.enable()
 
 
 def _report_problems(session: Any, path: Path) -> None:
@@ -190,9 +170,9 @@ def _after_context_hooks(
 
 def context_command(
     ctx: typer.Context,
-    file: FileArg,
-    leaf: LeafOpt = None,
-    as_json: JsonOpt = False,
+    file: opts.FileArg,
+    leaf: opts.LeafOpt = None,
+    as_json: opts.JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only counts.")] = False,
 ) -> None:
     """Show the context the model sees at the leaf: messages and their LLM form."""
@@ -340,17 +320,17 @@ def estimate_report(
 
 def estimate_command(
     ctx: typer.Context,
-    file: FileArg,
-    window: Annotated[int, typer.Option("--window", help="Context window.")] = DEFAULT_WINDOW,
+    file: opts.FileArg,
+    window: Annotated[int, typer.Option("--window", help="Context window.")] = opts.DEFAULT_WINDOW,
     reserve: Annotated[
         int, typer.Option("--reserve", help="Tokens reserved for the answer.")
-    ] = DEFAULT_RESERVE,
+    ] = opts.DEFAULT_RESERVE,
     keep: Annotated[
         int, typer.Option("--keep", help="Recent tokens kept verbatim.")
-    ] = DEFAULT_KEEP,
-    leaf: LeafOpt = None,
-    as_json: JsonOpt = False,
-    counter: CounterOpt = None,
+    ] = opts.DEFAULT_KEEP,
+    leaf: opts.LeafOpt = None,
+    as_json: opts.JsonOpt = False,
+    counter: opts.CounterOpt = None,
 ) -> None:
     """Per-entry token estimates, the context size and the compaction threshold test."""
     with _without_cyclic_gc():
@@ -389,6 +369,6 @@ def _estimate(
 
 @hookimpl
 def register_commands(app: typer.Typer) -> None:
-    group = command_group(app, "session", SESSION_HELP)
+    group = command_group(app, "session", opts.SESSION_HELP)
     group.command("context")(context_command)
     group.command("estimate")(estimate_command)

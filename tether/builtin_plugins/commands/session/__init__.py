@@ -17,11 +17,10 @@ from typing import Annotated, Any
 
 import typer
 
+from tether.builtin_plugins.commands import SESSION_HELP, FileArg
 from tether.core.host.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
-SESSION_HELP = "Inspect and change session files."
-FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 OutOpt = Annotated[
     Path | None, typer.Option("--output", "-o", help="Where to write (must not exist).")

@@ -70,6 +70,8 @@ def _turn_prefix_sections(progress: str) -> str:
     )
 
 
+# HISTORY, UPDATE and BRANCH_INSTRUCTIONS have the same shape (one placeholder per pi section,
+# filled by _checkpoint_instructions): the wording of each placeholder is the prompt itself.
 HISTORY_INSTRUCTIONS = _checkpoint_instructions(
     "Condense the transcript above into a checkpoint that a different assistant will read to "
     "pick the work up where it stopped. That assistant sees only this checkpoint and the most "

@@ -23,6 +23,7 @@ from tether.builtin_plugins.memory.offline_summarizer.sections import (
     merge,
     parse_summary,
 )
+from tether.core.context.content_text import content_text
 
 MAX_QUOTE = 300
 MAX_DONE = 40
@@ -48,13 +49,7 @@ def quote(text: str, limit: int = MAX_QUOTE) -> str:
 
 def text_of(content: Any) -> str:
     """The text blocks of a message's content, joined by newlines (string content as-is)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "\n".join(
-        str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text"
-    )
+    return content_text(content, "\n", lambda text: str(text or ""))
 
 
 def error_line(text: str) -> str:

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from tether.builtin_plugins.providers.http.calls import Assembler, HttpProvider, HttpRequest
+from tether.builtin_plugins.providers.http.assembler import Assembler
+from tether.builtin_plugins.providers.http.calls import HttpProvider, HttpRequest
 from tether.builtin_plugins.providers.http.errors import structured_error
 from tether.builtin_plugins.providers.http.sse import SseEvent, parse_partial_json
 from tether.core.agent.providers import (
@@ -23,8 +24,6 @@ from tether.core.agent.providers import (
     PermanentError,
     StreamEvent,
     StreamOptions,
-    TransientError,
-    finish_usage,
 )
 from tether.core.context.numbers import token_count
 
@@ -277,17 +276,15 @@ class AnthropicAssembler(Assembler):
             self._start_block(index, raw)
         self._set_stop(data.get("stop_reason") or "end_turn")
 
-    def finish(self, *, failed: bool = False) -> None:
+    incomplete = "stream ended before message_stop"
+
+    def finish_blocks(self) -> None:
         for block in self.by_index.values():
             if block["type"] == "toolCall" and self.args.get(id(block)):
                 block["arguments"] = parse_partial_json(self.args[id(block)])
-        finish_usage(self.model, self.message["usage"])
-        if failed:
-            return
-        if not self.stopped:
-            raise TransientError("stream ended before message_stop")
-        if self.message["stopReason"] == "error":
-            raise PermanentError(self.message.get("errorMessage", "provider error"))
+
+    def complete(self) -> bool:
+        return self.stopped
 
 
 class AnthropicMessagesProvider(HttpProvider):

@@ -22,12 +22,13 @@ from typing import Any
 
 import httpx
 
+from tether.builtin_plugins.providers.http.assembler import Assembler
 from tether.builtin_plugins.providers.http.errors import (
     exception_error,
     http_error,
     structured_error,
 )
-from tether.builtin_plugins.providers.http.sse import SseEvent, SseParser, is_keepalive
+from tether.builtin_plugins.providers.http.sse import SseParser, is_keepalive
 from tether.core.agent.providers import (
     IDLE_TIMEOUT,
     AbortedError,
@@ -38,7 +39,6 @@ from tether.core.agent.providers import (
     StreamOptions,
     TransientError,
     fail_message,
-    new_assistant_message,
     order_message,
 )
 from tether.core.context.text_safety import encode_json_body
@@ -156,24 +156,6 @@ class HttpCall:
                 sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-
-
-class Assembler:
-    """Builds the assistant message from one API's events (subclass per API)."""
-
-    def __init__(self, model: Model, context: LlmContext) -> None:
-        self.model = model
-        self.context = context
-        self.message = new_assistant_message(model)
-
-    def feed(self, event: SseEvent) -> Iterator[StreamEvent]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def parse_body(self, data: dict[str, Any]) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def finish(self, *, failed: bool = False) -> None:
-        """Finalize blocks and usage; unless ``failed``, raise if the answer is incomplete."""
 
 
 class HttpProvider:

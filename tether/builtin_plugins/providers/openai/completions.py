@@ -15,8 +15,8 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from tether.builtin_plugins.providers.http.assembler import Assembler
 from tether.builtin_plugins.providers.http.calls import (
-    Assembler,
     HttpProvider,
     HttpRequest,
     data_url,
@@ -30,8 +30,6 @@ from tether.core.agent.providers import (
     PermanentError,
     StreamEvent,
     StreamOptions,
-    TransientError,
-    finish_usage,
     is_overflow_wording,
 )
 from tether.core.context.numbers import token_count
@@ -280,19 +278,17 @@ class OpenAIAssembler(Assembler):
             self.args[id(block)] = (call.get("function") or {}).get("arguments") or ""
         self._set_finish(choice.get("finish_reason") or "stop")
 
-    def finish(self, *, failed: bool = False) -> None:
+    def finish_blocks(self) -> None:
         for block in self.calls.values():
             block["arguments"] = parse_partial_json(self.args.get(id(block), ""))
             if not block["id"]:
                 block["id"] = f"call_{uuid.uuid4().hex[:24]}"
-        finish_usage(self.model, self.message["usage"])
-        if failed:
-            return
-        if self.finish_reason is None and not self.done:
-            raise TransientError("stream ended before the response was complete")
-        if self.message["stopReason"] == "error":
-            text = self.message.get("errorMessage", "provider error")
-            raise ContextOverflowError(text) if is_overflow_wording(text) else PermanentError(text)
+
+    def complete(self) -> bool:
+        return self.finish_reason is not None or self.done
+
+    def stop_error(self, text: str) -> Exception:
+        return ContextOverflowError(text) if is_overflow_wording(text) else PermanentError(text)
 
 
 class OpenAICompletionsProvider(HttpProvider):

@@ -13,6 +13,7 @@ from typing import Any
 
 from tether.builtin_plugins._jscompat import js_number
 from tether.builtin_plugins.tools._shared.paths import require_str
+from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -28,17 +29,15 @@ DESCRIPTION = (
     "file whose path is given. timeout (seconds) is optional."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "command": {"type": "string", "description": "The bash command line to run"},
-        "timeout": {
-            "type": "number",
-            "description": "Seconds after which the command is killed (optional, no default)",
-        },
+PARAMETERS = object_schema(
+    {
+        "command": param("string", "The bash command line to run"),
+        "timeout": param(
+            "number", "Seconds after which the command is killed (optional, no default)"
+        ),
     },
-    "required": ["command"],
-}
+    required=["command"],
+)
 
 EXIT_GRACE_SECONDS = 0.1  # after the shell exits, how long to wait for descendants' output
 UPDATE_INTERVAL_SECONDS = 0.1
@@ -224,11 +223,5 @@ def run_bash(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
 
 
 def make_bash_tool() -> FunctionTool:
-    return FunctionTool(
-        name="bash",
-        label="bash",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=run_bash,
-        prompt_snippet="Run shell commands (tests, builds, git, and other programs)",
-    )
+    snippet = "Run shell commands (tests, builds, git, and other programs)"
+    return builtin_tool("bash", run_bash, DESCRIPTION, PARAMETERS, snippet)

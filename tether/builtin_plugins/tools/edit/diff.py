@@ -146,17 +146,14 @@ def numbered_diff(old: str, new: str, context: int = 4) -> tuple[str, int | None
             new_no += count
 
     for k, (kind, lines) in enumerate(parts):
-        if kind == "+":
+        if kind != "=":  # added lines carry new-file numbers, removed ones old-file numbers
             first_changed = new_no if first_changed is None else first_changed
-            for line in lines:
-                out.append(f"+{str(new_no).rjust(width)} {line}")
-                new_no += 1
-            continue
-        if kind == "-":
-            first_changed = new_no if first_changed is None else first_changed
-            for line in lines:
-                out.append(f"-{str(old_no).rjust(width)} {line}")
-                old_no += 1
+            start = new_no if kind == "+" else old_no
+            out.extend(f"{kind}{str(n).rjust(width)} {line}" for n, line in enumerate(lines, start))
+            if kind == "+":
+                new_no += len(lines)
+            else:
+                old_no += len(lines)
             continue
         before = k > 0
         after = k < len(parts) - 1

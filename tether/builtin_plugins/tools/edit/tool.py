@@ -12,6 +12,7 @@ from tether.builtin_plugins.tools._shared.paths import (
     require_str,
     resolve_to_cwd,
 )
+from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools.edit.diff import (
     apply_edits,
     detect_line_ending,
@@ -26,32 +27,29 @@ DESCRIPTION = (
     "neighbouring lines into a single edit. Do not copy large unchanged regions into oldText."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {"type": "string", "description": "File to edit, absolute or relative to cwd"},
+PARAMETERS = object_schema(
+    {
+        "path": param("string", "File to edit, absolute or relative to cwd"),
         "edits": {
-            "type": "array",
-            "description": (
-                "Replacements, all matched against the original file. They must not overlap."
+            **param(
+                "array",
+                "Replacements, all matched against the original file. They must not overlap.",
             ),
-            "items": {
-                "type": "object",
-                "properties": {
-                    "oldText": {
-                        "type": "string",
-                        "description": "Text to replace; must occur exactly once in the file",
-                    },
-                    "newText": {"type": "string", "description": "Text to put in its place"},
+            "items": object_schema(
+                {
+                    "oldText": param(
+                        "string", "Text to replace; must occur exactly once in the file"
+                    ),
+                    "newText": param("string", "Text to put in its place"),
                 },
-                "required": ["oldText", "newText"],
-                "additionalProperties": False,
-            },
+                required=["oldText", "newText"],
+                closed=True,
+            ),
         },
     },
-    "required": ["path", "edits"],
-    "additionalProperties": False,
-}
+    required=["path", "edits"],
+    closed=True,
+)
 
 BOM = "\ufeff"
 
@@ -129,19 +127,13 @@ def run_edit(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
 
 
 def make_edit_tool() -> FunctionTool:
-    return FunctionTool(
-        name="edit",
-        label="edit",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=run_edit,
-        prompt_snippet="Replace exact text in a file; several separate replacements per call",
-        prompt_guidelines=[
-            "edit replaces text only when edits[].oldText matches the file exactly.",
-            "For several changes in one file, send one edit call whose edits[] lists them all.",
-            "Every edits[].oldText is looked up in the file as it was before the call; edits "
-            "must not overlap, so merge changes to neighbouring lines into one edit.",
-            "Make each edits[].oldText just long enough to be unique; leave out unchanged "
-            "surroundings.",
-        ],
-    )
+    snippet = "Replace exact text in a file; several separate replacements per call"
+    guidelines = [
+        "edit replaces text only when edits[].oldText matches the file exactly.",
+        "For several changes in one file, send one edit call whose edits[] lists them all.",
+        "Every edits[].oldText is looked up in the file as it was before the call; edits "
+        "must not overlap, so merge changes to neighbouring lines into one edit.",
+        "Make each edits[].oldText just long enough to be unique; leave out unchanged "
+        "surroundings.",
+    ]
+    return builtin_tool("edit", run_edit, DESCRIPTION, PARAMETERS, snippet, guidelines)

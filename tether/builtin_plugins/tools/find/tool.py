@@ -12,6 +12,7 @@ from tether.builtin_plugins.tools._shared.paths import (
     require_str,
     resolve_to_cwd,
 )
+from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import DEFAULT_MAX_BYTES
 from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
@@ -23,21 +24,14 @@ DESCRIPTION = (
     f"{DEFAULT_MAX_BYTES // 1024}KB are returned."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "pattern": {
-            "type": "string",
-            "description": "Glob to match, e.g. '*.py', '**/*.json' or 'src/**/test_*.py'",
-        },
-        "path": {"type": "string", "description": "Directory to search (default: cwd)"},
-        "limit": {
-            "type": "number",
-            "description": f"Most results to return (default: {DEFAULT_LIMIT})",
-        },
+PARAMETERS = object_schema(
+    {
+        "pattern": param("string", "Glob to match, e.g. '*.py', '**/*.json' or 'src/**/test_*.py'"),
+        "path": param("string", "Directory to search (default: cwd)"),
+        "limit": param("number", f"Most results to return (default: {DEFAULT_LIMIT})"),
     },
-    "required": ["pattern"],
-}
+    required=["pattern"],
+)
 
 
 def _matcher(pattern: str) -> tuple[Any, str]:
@@ -77,11 +71,5 @@ def run_find(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
 
 
 def make_find_tool() -> FunctionTool:
-    return FunctionTool(
-        name="find",
-        label="find",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=run_find,
-        prompt_snippet="Locate files by glob pattern (skips .gitignore'd files)",
-    )
+    snippet = "Locate files by glob pattern (skips .gitignore'd files)"
+    return builtin_tool("find", run_find, DESCRIPTION, PARAMETERS, snippet)

@@ -10,6 +10,7 @@ from typing import Any
 from tether.builtin_plugins.tools._shared.filewalk import compile_glob, walk
 from tether.builtin_plugins.tools._shared.listing import REFINE, limit_notice, listing_result
 from tether.builtin_plugins.tools._shared.paths import optional_int, require_str, resolve_to_cwd
+from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
@@ -27,31 +28,20 @@ DESCRIPTION = (
     f"returned; lines longer than {GREP_MAX_LINE_LENGTH} characters are cut."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "pattern": {"type": "string", "description": "Regular expression, or text if literal"},
-        "path": {"type": "string", "description": "Directory or file to search (default: cwd)"},
-        "glob": {
-            "type": "string",
-            "description": "Only search files matching this glob, e.g. '*.py' or 'src/**/*.ts'",
-        },
-        "ignoreCase": {"type": "boolean", "description": "Ignore letter case (default: false)"},
-        "literal": {
-            "type": "boolean",
-            "description": "Search for the pattern as plain text (default: false)",
-        },
-        "context": {
-            "type": "number",
-            "description": "Lines of context before and after each match (default: 0)",
-        },
-        "limit": {
-            "type": "number",
-            "description": f"Stop after this many matches (default: {DEFAULT_LIMIT})",
-        },
+PARAMETERS = object_schema(
+    {
+        "pattern": param("string", "Regular expression, or text if literal"),
+        "path": param("string", "Directory or file to search (default: cwd)"),
+        "glob": param(
+            "string", "Only search files matching this glob, e.g. '*.py' or 'src/**/*.ts'"
+        ),
+        "ignoreCase": param("boolean", "Ignore letter case (default: false)"),
+        "literal": param("boolean", "Search for the pattern as plain text (default: false)"),
+        "context": param("number", "Lines of context before and after each match (default: 0)"),
+        "limit": param("number", f"Stop after this many matches (default: {DEFAULT_LIMIT})"),
     },
-    "required": ["pattern"],
-}
+    required=["pattern"],
+)
 
 
 def _glob_filter(glob: str | None) -> Any:
@@ -154,11 +144,5 @@ def run_grep(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
 
 
 def make_grep_tool() -> FunctionTool:
-    return FunctionTool(
-        name="grep",
-        label="grep",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=run_grep,
-        prompt_snippet="Search inside files for a regex or text (skips .gitignore'd files)",
-    )
+    snippet = "Search inside files for a regex or text (skips .gitignore'd files)"
+    return builtin_tool("grep", run_grep, DESCRIPTION, PARAMETERS, snippet)

@@ -12,6 +12,7 @@ from tether.builtin_plugins.tools._shared.paths import (
     require_str,
     resolve_to_cwd,
 )
+from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import DEFAULT_MAX_BYTES
 from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
@@ -23,16 +24,12 @@ DESCRIPTION = (
     "are returned."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {"type": "string", "description": "Directory to list (default: cwd)"},
-        "limit": {
-            "type": "number",
-            "description": f"Most entries to return (default: {DEFAULT_LIMIT})",
-        },
-    },
-}
+PARAMETERS = object_schema(
+    {
+        "path": param("string", "Directory to list (default: cwd)"),
+        "limit": param("number", f"Most entries to return (default: {DEFAULT_LIMIT})"),
+    }
+)
 
 
 def run_ls(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -69,11 +66,5 @@ def run_ls(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolRes
 
 
 def make_ls_tool() -> FunctionTool:
-    return FunctionTool(
-        name="ls",
-        label="ls",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=run_ls,
-        prompt_snippet="List what a directory contains",
-    )
+    snippet = "List what a directory contains"
+    return builtin_tool("ls", run_ls, DESCRIPTION, PARAMETERS, snippet)

@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from tether.builtin_plugins.tools._shared.paths import optional_int, require_str, resolve_read_path
+from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -23,15 +24,14 @@ DESCRIPTION = (
     "returned as image attachments. For large files, page through with offset and limit."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {"type": "string", "description": "File to read, absolute or relative to cwd"},
-        "offset": {"type": "number", "description": "First line to return (1-based)"},
-        "limit": {"type": "number", "description": "How many lines to return at most"},
+PARAMETERS = object_schema(
+    {
+        "path": param("string", "File to read, absolute or relative to cwd"),
+        "offset": param("number", "First line to return (1-based)"),
+        "limit": param("number", "How many lines to return at most"),
     },
-    "required": ["path"],
-}
+    required=["path"],
+)
 
 
 def _read_bytes(absolute: str) -> bytes:
@@ -119,12 +119,6 @@ def run_read(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolR
 
 
 def make_read_tool() -> FunctionTool:
-    return FunctionTool(
-        name="read",
-        label="read",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=run_read,
-        prompt_snippet="Show a file's contents (text or image)",
-        prompt_guidelines=["Look at files with read rather than cat, head or sed."],
-    )
+    snippet = "Show a file's contents (text or image)"
+    guidelines = ["Look at files with read rather than cat, head or sed."]
+    return builtin_tool("read", run_read, DESCRIPTION, PARAMETERS, snippet, guidelines)

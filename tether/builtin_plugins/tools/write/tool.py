@@ -10,6 +10,7 @@ from tether.builtin_plugins.tools._shared.paths import (
     require_str,
     resolve_to_cwd,
 )
+from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import utf8_len
 from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
@@ -17,14 +18,13 @@ DESCRIPTION = (
     "Write a whole file: creates it (and any missing parent directories) or replaces its contents."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": {"type": "string", "description": "File to write, absolute or relative to cwd"},
-        "content": {"type": "string", "description": "The complete new contents of the file"},
+PARAMETERS = object_schema(
+    {
+        "path": param("string", "File to write, absolute or relative to cwd"),
+        "content": param("string", "The complete new contents of the file"),
     },
-    "required": ["path", "content"],
-}
+    required=["path", "content"],
+)
 
 
 def run_write(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -46,15 +46,6 @@ def run_write(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> Tool
 
 
 def make_write_tool() -> FunctionTool:
-    return FunctionTool(
-        name="write",
-        label="write",
-        description=DESCRIPTION,
-        parameters=PARAMETERS,
-        run=run_write,
-        prompt_snippet="Create a file or replace all of its contents",
-        prompt_guidelines=[
-            "Reserve write for new files and full rewrites; change existing files with edit."
-        ],
-        execution_mode="parallel",
-    )
+    snippet = "Create a file or replace all of its contents"
+    guidelines = ["Reserve write for new files and full rewrites; change existing files with edit."]
+    return builtin_tool("write", run_write, DESCRIPTION, PARAMETERS, snippet, guidelines)

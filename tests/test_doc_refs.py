@@ -35,3 +35,21 @@ def test_every_tether_path_named_in_the_docs_exists() -> None:
 def test_the_docs_name_paths() -> None:
     names = PATH.findall((ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8"))
     assert len(set(names)) >= 40
+
+
+def test_the_architecture_names_every_kernel_module() -> None:
+    """A newcomer finds every room: each module of a ``tether/core/`` layer is named in its
+    row of the architecture's table (a new module without a line there fails)."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rows = {
+        match.group(1): match.group(0)
+        for match in re.finditer(r"^\| `tether/core/(\w+)/` \|.*$", text, re.M)
+    }
+    missing = [
+        f"core/{layer.name}/{module.name}"
+        for layer in sorted((ROOT / "tether" / "core").iterdir())
+        if layer.is_dir() and layer.name != "__pycache__"
+        for module in sorted(layer.glob("*.py"))
+        if module.name != "__init__.py" and f"`{module.name}`" not in rows.get(layer.name, "")
+    ]
+    assert missing == []

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tether.builtin_plugins._jscompat import js_len, js_number, js_slice, js_stringify
 from tether.core.context.content_text import content_text
+from tether.core.context.jscompat import js_len, js_number, js_slice, js_stringify
 
 TOOL_RESULT_MAX_CHARS = 2000
 """Longest tool result (UTF-16 units) serialized whole, as in pi."""

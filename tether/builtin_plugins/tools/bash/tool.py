@@ -11,7 +11,6 @@ import threading
 import time
 from typing import Any
 
-from tether.builtin_plugins._jscompat import js_number
 from tether.builtin_plugins.tools._shared.paths import require_str
 from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import (
@@ -21,6 +20,7 @@ from tether.builtin_plugins.tools._shared.truncate import (
 )
 from tether.builtin_plugins.tools.bash.output_buffer import OutputBuffer, OutputSnapshot
 from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
+from tether.core.context.jscompat import js_number
 
 DESCRIPTION = (
     "Run a bash command in the current working directory and return its combined stdout and "

@@ -20,6 +20,9 @@ def hooks_markdown() -> str:
         "Generated from the hookspec docstrings by `tether hooks --markdown`; do not edit by hand.",
         "Implement a hook with `@tether.hookimpl` in a module declared as an entry point of the",
         "`tether.plugins` group. Implementations may accept any subset of the arguments.",
+        "The examples use the public names of `tether` bare (`hookimpl`, `Block`, `Summary`,",
+        "`FunctionTool`, …): start a plugin module with `from tether import hookimpl, Block`",
+        "(or `import tether` and write `tether.Block`).",
         "",
     ]
     for module_name in SPEC_MODULES:

@@ -135,6 +135,17 @@ def test_the_offline_model_copes_with_a_malformed_message(name: str, tmp_path: P
     assert "model call failed" not in done.stderr and "Traceback" not in done.stderr
 
 
+def test_validate_counts_the_format_problems_it_lists(tmp_path: Path) -> None:
+    """``show --validate`` never says "problems: none" above the problems it lists."""
+    project, file = _copy(tmp_path, "user-content-object")
+    shown = run_tether("session", "show", "--validate", str(file), home=tmp_path, cwd=project)
+    assert shown.returncode == 0, shown.stderr
+    assert "problems:  none" not in shown.stdout
+    assert "problems:  1" in shown.stdout and f"{file}:2: entry " in shown.stdout
+    plain = run_tether("session", "show", str(file), home=tmp_path, cwd=project)
+    assert "problems:  none" in plain.stdout  # without --validate the lines all parse
+
+
 def test_anthropic_requests_leave_out_what_cannot_be_sent(
     anthropic_server: Any, tmp_path: Path
 ) -> None:

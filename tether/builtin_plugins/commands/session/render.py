@@ -130,8 +130,9 @@ def show_text(summary: dict[str, Any]) -> list[str]:
         lines.append("labels:    " + ", ".join(f"{k}={v}" for k, v in summary["labels"].items()))
     for note in summary["notes"]:
         lines.append(f"note:      {note}")
-    if summary["problems"]:
-        lines.append(f"problems:  {len(summary['problems'])}")
+    count = len(summary["problems"]) + len(summary.get("schemaProblems", []))
+    if count:  # with --validate the entries' format problems follow these lines
+        lines.append(f"problems:  {count}")
         lines.extend(f"  line {p['line']}: {p['message']}" for p in summary["problems"])
     else:
         lines.append("problems:  none")

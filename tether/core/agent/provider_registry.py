@@ -26,7 +26,7 @@ listed under a configured provider is used with the provider's defaults.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -292,7 +292,7 @@ class ProviderRegistry:
         except ProviderConfigError as error:
             message = fail_message(new_assistant_message(model), error)
             return iter([StreamEvent("error", message=message, error=error)])
-        return _redacted(adapter.stream(model, context, options), self.redactor(options))
+        return _redacted(adapter.stream(model, context, options), lambda: self.redactor(options))
 
     def complete(
         self,
@@ -339,13 +339,18 @@ class ProviderRegistry:
         self.close()
 
 
-def _redacted(events: Iterator[StreamEvent], redactor: Redactor) -> Iterator[StreamEvent]:
-    """``events`` with keys removed from the final error (message and typed error)."""
+def _redacted(
+    events: Iterator[StreamEvent], make_redactor: Callable[[], Redactor]
+) -> Iterator[StreamEvent]:
+    """``events`` with keys removed from the final error (message and typed error); the
+    secrets are gathered only when an error comes (not on every call)."""
     try:
         for event in events:
-            if event.type == "error" and redactor:
-                redactor.message(event.message)
-                redactor.error(event.error)
+            if event.type == "error":
+                redactor = make_redactor()
+                if redactor:
+                    redactor.message(event.message)
+                    redactor.error(event.error)
             yield event
     finally:
         close = getattr(events, "close", None)

@@ -90,3 +90,16 @@ def test_many_records_get_unique_stable_ids() -> None:
     data = header + line * 50
     ids = _ids(migrate_bytes(data))
     assert len(set(ids)) == 50 and ids == _ids(migrate_bytes(data))
+
+
+def test_fork_and_branch_accept_ids_shown_for_a_v1_file(tmp_path: Path) -> None:
+    source = tmp_path / "v1.jsonl"
+    shutil.copyfile(GEN / "e35-legacy-v1.jsonl", source)
+    tree = _json(tmp_path, "session", "tree", str(source), "--json")
+    first_user = tree["entries"][0]["id"]  # e35 starts with a user message
+    fork = tether(tmp_path, "session", "fork", str(source), "--before", first_user, "-o", "f.jsonl")
+    assert fork.returncode == 0, fork.stderr
+    middle = tree["branch"][len(tree["branch"]) // 2]
+    branch = tether(tmp_path, "session", "branch", str(source), "--to", middle)
+    assert branch.returncode == 0, branch.stderr
+    assert _json(tmp_path, "session", "context", str(source), "--json")["leafId"] == middle

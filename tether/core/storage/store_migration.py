@@ -11,18 +11,37 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tether.core.host.errors import SessionFileError
 from tether.core.storage.fileio import read_fd, unique_sidecar
 from tether.core.storage.filesafety import write_sidecar
 from tether.core.storage.jsonl_scan import ScannedFile, scan_bytes
-from tether.core.storage.migration import migrate_bytes
+from tether.core.storage.migration import IdFactory, migrate_bytes
 from tether.core.storage.protocol import LoadedSession
 
-if TYPE_CHECKING:
-    from tether.core.storage.store import JsonlStore
+
+class MigratingStore(Protocol):
+    """What the migration needs of :class:`~tether.core.storage.store.JsonlStore`."""
+
+    id_factory: IdFactory | None
+    fsync: bool
+    on_warning: Callable[[str], None]
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def target(self) -> Path: ...
+
+    def read_bytes(self) -> bytes | None: ...
+
+    def locked(self, *, create: bool = False) -> AbstractContextManager[int]: ...
+
+    def replace_locked(self, data: bytes, locked_fd: int) -> None: ...
 
 
 def header_failure(path: str | os.PathLike[str], scanned: ScannedFile) -> SessionFileError:
@@ -33,7 +52,7 @@ def header_failure(path: str | os.PathLike[str], scanned: ScannedFile) -> Sessio
 
 
 def load_legacy(
-    store: JsonlStore, scanned: ScannedFile, version: float, *, readonly: bool
+    store: MigratingStore, scanned: ScannedFile, version: float, *, readonly: bool
 ) -> LoadedSession:
     """The v3 view of the v1/v2 file ``scanned`` (problems of unreadable lines carried over)."""
     data = store.read_bytes() or b""
@@ -50,7 +69,7 @@ def load_legacy(
     return loaded
 
 
-def commit_migration(store: JsonlStore, loaded: LoadedSession) -> Path | None:
+def commit_migration(store: MigratingStore, loaded: LoadedSession) -> Path | None:
     """Write the migration :func:`load_legacy` prepared: the original goes to
     ``<file>.v<N>.bak``, the migrated content replaces it atomically. Refuses if the file
     changed since it was loaded. Returns the backup path (``None`` if nothing to do)."""
@@ -78,4 +97,4 @@ def commit_migration(store: JsonlStore, loaded: LoadedSession) -> Path | None:
     return backup
 
 
-__all__ = ["commit_migration", "header_failure", "load_legacy"]
+__all__ = ["MigratingStore", "commit_migration", "header_failure", "load_legacy"]

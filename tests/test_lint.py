@@ -24,3 +24,14 @@ def test_ruff_check_is_clean() -> None:
 def test_ruff_format_is_clean() -> None:
     result = _ruff("format", "--check", ".")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_module_has_at_most_400_lines() -> None:
+    """The project rule: small modules with one concept (split one that grows past 400)."""
+    folders = [ROOT / "tether", ROOT / "plugin_examples"]
+    sizes = {
+        path.relative_to(ROOT).as_posix(): len(path.read_bytes().splitlines())
+        for folder in folders
+        for path in folder.rglob("*.py")
+    }
+    assert {name: n for name, n in sizes.items() if n > 400} == {}

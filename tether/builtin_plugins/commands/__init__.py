@@ -11,7 +11,7 @@ argument, ``--leaf``, ``--json`` and ``--counter``, with the same defaults.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -30,3 +30,20 @@ CounterOpt = Annotated[
     str | None,
     typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
 ]
+
+
+def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool = False) -> Any:
+    """The session in an existing file, for the commands that need one (every ``session …``
+    command). A missing file, or one holding only whitespace, is one error line: ``FILE: no
+    such session file`` / ``FILE: empty file (no session header)``. (``run``/``chat --session``
+    instead start a new session in an empty file, as pi does.)"""
+    from tether.core.host.errors import SessionFileError
+    from tether.core.session.session import Session
+    from tether.core.storage.store import JsonlStore
+
+    store = JsonlStore(path)
+    loaded = store.load(readonly=readonly, validate_all=validate_all)
+    if loaded.header is None:
+        why = "empty file (no session header)" if loaded.exists else "no such session file"
+        raise SessionFileError(f"{path}: {why}")
+    return Session(store=store, loaded=loaded, readonly=readonly)

@@ -7,6 +7,7 @@ neither (no import loop).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import time
@@ -24,6 +25,19 @@ def new_entry_id(existing: Container[str]) -> str:
         if candidate not in existing:
             return candidate
     return str(uuid.uuid4())
+
+
+def derived_entry_id(session_id: str, index: int, existing: Container[str]) -> str:
+    """The 8-hex id of record ``index`` of a migrated v1 file, the same on every read: sha256
+    of ``"{session_id}:{index}"``; if taken, of ``"{session_id}:{index}:{n}"`` (n = 1, 2, …)."""
+    seed, attempt = f"{session_id}:{index}", 0
+    while True:
+        key = seed if attempt == 0 else f"{seed}:{attempt}"
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        candidate = digest[:8] if attempt < 100 else digest[:32]
+        if candidate not in existing:
+            return candidate
+        attempt += 1
 
 
 def new_session_id() -> str:
@@ -102,6 +116,7 @@ def date_parse_ms(value: Any) -> int | None:
 __all__ = [
     "CURRENT_SESSION_VERSION",
     "date_parse_ms",
+    "derived_entry_id",
     "iso_from_ms",
     "iso_now",
     "new_entry_id",

@@ -1,10 +1,13 @@
 """pi's session migrations v1 → v2 → v3, keeping untouched lines byte-identical.
 
-v1 → v2: the header gets ``version`` (a new key, so it lands last); every other record gets a
-fresh ``id`` and ``parentId`` = the previous record's id (appended after its keys); a
+v1 → v2: the header gets ``version`` (a new key, so it lands last); every other record gets an
+``id`` and ``parentId`` = the previous record's id (appended after its keys); a
 compaction's ``firstKeptEntryIndex`` (an index into the record list, header = 0) becomes
 ``firstKeptEntryId`` and is deleted. v2 → v3: ``version = 3``; ``message`` entries with role
-``hookMessage`` get role ``custom``. Unlike pi, generated ids are really collision-checked.
+``hookMessage`` get role ``custom``. Unlike pi, generated ids are really collision-checked, and
+they are derived from the session id and the record's position
+(:func:`~tether.core.storage.ids.derived_entry_id`), so every read of an unmigrated file shows
+the same ids and the rewrite at the first write stores exactly those (pi's are random).
 
 Records whose only change is keys appended at the end are written by splicing the new keys
 into their original bytes, so their content stays byte-for-byte what it was; other changed
@@ -17,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tether.core.storage.format import CURRENT_SESSION_VERSION, dumps_record, new_entry_id
+from tether.core.storage.format import CURRENT_SESSION_VERSION, dumps_record
+from tether.core.storage.ids import derived_entry_id
 from tether.core.storage.jsonl_index import parse_json_object
 
 IdFactory = Callable[[set[str]], str]
@@ -59,14 +63,15 @@ class MigratedRecord:
 
 
 def migrate(records: list[MigratedRecord], new_id: IdFactory | None = None) -> bool:
-    """Migrate in place (``records[0]`` is the header); return True if anything changed."""
+    """Migrate in place (``records[0]`` is the header); return True if anything changed.
+    ``new_id`` replaces the derived v1 ids (tests number them like pi's oracle)."""
     if not records:
         return False
     version = header_version(records[0].record)
     if version >= CURRENT_SESSION_VERSION:
         return False
     if version < 2:
-        _v1_to_v2(records, new_id or new_entry_id)
+        _v1_to_v2(records, new_id)
     if version < 3:
         _v2_to_v3(records)
     return True
@@ -97,15 +102,16 @@ def _set(item: MigratedRecord, key: str, value: Any) -> None:
     item.record[key] = value
 
 
-def _v1_to_v2(records: list[MigratedRecord], new_id: IdFactory) -> None:
+def _v1_to_v2(records: list[MigratedRecord], new_id: IdFactory | None) -> None:
     used: set[str] = set()
     previous: str | None = None
-    for item in records:
+    session_id = str(records[0].record.get("id"))
+    for index, item in enumerate(records):
         record = item.record
         if record.get("type") == "session":
             _set(item, "version", 2)
             continue
-        entry_id = new_id(used)
+        entry_id = new_id(used) if new_id else derived_entry_id(session_id, index, used)
         used.add(entry_id)
         _set(item, "id", entry_id)
         _set(item, "parentId", previous)

@@ -8,7 +8,8 @@ they are never "damaged". A file whose first record is not a session header gets
 (the damaged first line goes to the sidecar). The file is then replaced atomically (through a
 symlink, at its target), the original kept in ``<file>.bak-<time>``. A healthy file of any
 version is not touched. Duplicate ids are reported, not changed (pi's later-one-wins is kept).
-A UTF-8 BOM before the header is kept: pi reads such a file and tether appends to it.
+A UTF-8 BOM before the header is kept: pi reads such a file and tether appends to it. An empty
+(whitespace-only) file is an error, as for every command that reads a session.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from tether.core.storage.filesafety import write_sidecar
 from tether.core.storage.format import dumps_line, iso_now
 from tether.core.storage.jsonl_index import Problem, parse_json_line
 from tether.core.storage.jsonl_scan import ScannedFile, scan_bytes
-from tether.core.storage.migration import header_version
+from tether.core.storage.migration import BOM, header_version
 from tether.core.storage.records import make_header
 from tether.core.storage.store import JsonlStore
 
@@ -100,9 +101,9 @@ def repair_file(path: str | os.PathLike[str], *, cwd: str | None = None) -> Repa
     data = store.read_bytes()
     if data is None:
         raise SessionFileError(f"{store.path}: no such session file")
+    if not data.strip().removeprefix(BOM).strip():  # nothing to keep, nothing to repair
+        raise SessionFileError(f"{store.path}: empty file (no session header)")
     report = RepairReport(store.path)
-    if not data.strip():
-        return report
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()

@@ -15,7 +15,7 @@
 - a file without a session header is never written to (``FILE:LINE: not a … header``);
 - v1/v2 files are migrated to v3 in memory on load, and on disk before the first append by
   an atomic rewrite (temp file, fsync, rename) after the original is copied to
-  ``<file>.v<N>.bak``; merely opening a file never changes it;
+  ``<file>.v<N>.bak``; merely opening a file never changes it (:mod:`.store_migration`);
 - file-level safety (:mod:`tether.core.storage.filesafety`): regular files only, writes through
   symlinks to their target, private modes, a bounded wait for another process's lock,
   no partial leftovers after a failed write; a UTF-8 BOM before the header is kept (as pi).
@@ -54,9 +54,10 @@ from tether.core.storage.filesafety import (
 from tether.core.storage.format import dumps_record
 from tether.core.storage.guard import MISSING, KnownFile, check_unchanged
 from tether.core.storage.jsonl_index import EntryTable, parse_json_line
-from tether.core.storage.jsonl_scan import ScannedFile, first_record, scan_bytes, scan_stream
-from tether.core.storage.migration import BOM, IdFactory, header_version, migrate_bytes
+from tether.core.storage.jsonl_scan import ScannedFile, first_record, scan_stream
+from tether.core.storage.migration import BOM, IdFactory, header_version
 from tether.core.storage.protocol import LoadedSession, SessionStore
+from tether.core.storage.store_migration import commit_migration, header_failure, load_legacy
 
 Warn = Callable[[str], None]
 
@@ -132,11 +133,6 @@ class JsonlStore:
         except OSError as exc:
             raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
 
-    def _header_failure(self, scanned: ScannedFile) -> SessionFileError:
-        line = scanned.header_lineno or 1
-        why = scanned.header_error or "no JSON record found"
-        return SessionFileError(f"{self._path}:{line}: not a tether/pi session header ({why})")
-
     def scan(self, *, validate_all: bool = False) -> ScannedFile | None:
         """Index the file as it is (no migration); ``None`` if it is missing or blank.
         Raises ``FILE:LINE: not a tether/pi session header (…)`` when it has no header."""
@@ -153,7 +149,7 @@ class JsonlStore:
         if not content or (scanned.header is None and not scanned.header_error):
             return None  # blank (perhaps a lone BOM): a new session, as for pi
         if scanned.header is None:
-            raise self._header_failure(scanned)
+            raise header_failure(self._path, scanned)
         return scanned
 
     def load(self, *, readonly: bool = False, validate_all: bool = False) -> LoadedSession:
@@ -170,58 +166,18 @@ class JsonlStore:
         version = header_version(scanned.header)
         if version >= 3:
             return LoadedSession(scanned.header, scanned.table, True, version)
-        data = self.read_bytes() or b""
-        content = migrate_bytes(data, self.id_factory)
-        migrated = scan_bytes(content)
-        if migrated.header is None:
-            raise self._header_failure(migrated)
-        carried = [p for p in scanned.table.problems if p.kind in ("malformed", "torn")]
-        migrated.table.problems[:0] = carried
-        note = (
-            f"v{version:g} session migrated to v3 in memory (the file is rewritten on first write)"
-        )
-        loaded = LoadedSession(migrated.header, migrated.table, True, version, True, None, [note])
-        if not readonly:
-            import hashlib
-
-            loaded.pending_rewrite = (hashlib.sha256(data).digest(), content)
-        return loaded
+        return load_legacy(self, scanned, version, readonly=readonly)
 
     def commit_migration(self, loaded: LoadedSession) -> Path | None:
-        """Write a migration done by :meth:`load` to disk: the original goes to
-        ``<file>.v<N>.bak``, the migrated content replaces it atomically. Refuses if the file
-        changed since it was loaded. Returns the backup path (``None`` if nothing to do)."""
-        if loaded.pending_rewrite is None:
-            return None
-        import hashlib
-
-        digest, content = loaded.pending_rewrite
-        with self._locked() as fd:
-            data = read_fd(fd)
-            if hashlib.sha256(data).digest() != digest:
-                raise SessionFileError(
-                    f"{self._path}: changed on disk since it was loaded; reopen it before writing"
-                )
-            backup = unique_sidecar(self.target, f".v{loaded.version_on_disk:g}.bak")
-            write_sidecar(backup, data, fsync=self.fsync, what="backup")
-            try:
-                self._replace(content, fd)
-            except SessionFileError:
-                backup.unlink(missing_ok=True)  # the original is still in place
-                raise
-        loaded.pending_rewrite = None
-        loaded.backup = backup
-        self.on_warning(
-            f"{self._path}: migrated v{loaded.version_on_disk:g} → v3 "
-            f"(original kept in {backup.name})"
-        )
-        return backup
+        """Write a migration done by :meth:`load` to disk (see :mod:`.store_migration`)."""
+        return commit_migration(self, loaded)
 
     # ---- writing ----------------------------------------------------------------------------
 
     @contextmanager
-    def _locked(self, *, create: bool = False) -> Iterator[int]:
-        """An fd of the current file under an exclusive lock (reopened if replaced meanwhile)."""
+    def locked(self, *, create: bool = False) -> Iterator[int]:
+        """An fd of the current file under an exclusive lock (reopened if replaced meanwhile).
+        For this store's own writes and :mod:`.store_migration`."""
         flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
         while True:
             try:
@@ -273,7 +229,7 @@ class JsonlStore:
         if not self._swept:
             self._swept = True
             sweep_stale_temps(self._path, self.on_warning)
-        with self._locked(create=not header_written) as fd:
+        with self.locked(create=not header_written) as fd:
             check_unchanged(self._path, fd, self.known)
             size = os.fstat(fd).st_size
             prefix = b""
@@ -342,7 +298,7 @@ class JsonlStore:
         )
         return b""
 
-    def _replace(self, data: bytes, locked_fd: int) -> None:
+    def replace_locked(self, data: bytes, locked_fd: int) -> None:
         """Atomically replace the file's content (temp + fsync + rename) while holding its lock."""
         target = self.target
         if not self._swept:
@@ -363,14 +319,14 @@ class JsonlStore:
     def rewrite(self, data: bytes, *, backup_suffix: str, expected: bytes | None = None) -> Path:
         """Replace the whole file atomically, keeping the old bytes in a backup; returns it.
         With ``expected``, refuse if the file no longer holds exactly those bytes."""
-        with self._locked() as fd:
+        with self.locked() as fd:
             old = read_fd(fd)
             if expected is not None and old != expected:
                 raise SessionFileError(f"{self._path}: changed on disk meanwhile; nothing written")
             backup = unique_sidecar(self.target, backup_suffix)
             write_sidecar(backup, old, fsync=self.fsync, what="backup")
             try:
-                self._replace(data, fd)
+                self.replace_locked(data, fd)
             except SessionFileError:
                 backup.unlink(missing_ok=True)
                 raise

@@ -30,6 +30,7 @@ from tether.builtin_plugins.commands import (
     FileArg,
     JsonOpt,
     LeafOpt,
+    open_session_file,
 )
 from tether.core.host.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
@@ -50,9 +51,8 @@ def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dic
     Read-only: an old-format file is migrated in memory, never rewritten by a dry run.
     """
     from tether.core.host.errors import UsageError
-    from tether.core.session.session import Session
 
-    session = Session.open(file, readonly=True)
+    session = open_session_file(file)
     if leaf is None:
         leaf_id = session.leaf_id
     elif leaf == "null":
@@ -262,13 +262,12 @@ def compact_command(
     from tether.builtin_plugins.commands.lease_options import holding
     from tether.core.host.facade import Hooks
     from tether.core.memory.compaction import compact
-    from tether.core.session.session import Session
 
     settings = _settings_with(
         summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
     )
     with holding(file, wait), StderrProgress() as progress:
-        session = Session.open(file)
+        session = open_session_file(file, readonly=False)
         outcome = compact(
             session, Hooks(ctx.obj), settings, custom_instructions=instructions, progress=progress
         )
@@ -324,13 +323,12 @@ def branch_command(
     from tether.core.host.errors import UsageError
     from tether.core.host.facade import Hooks
     from tether.core.memory.branching import navigate_tree
-    from tether.core.session.session import Session
 
     if instructions and not summarize:
         raise UsageError("--instructions needs --summarize")
     settings = _settings_with(summarizer=summarizer)
     with holding(file, wait), StderrProgress() as progress:
-        session = Session.open(file)
+        session = open_session_file(file, readonly=False)
         outcome = navigate_tree(
             session,
             Hooks(ctx.obj),

@@ -26,10 +26,9 @@ TEXT_PREVIEW = 240
 
 
 def _open(path: Path) -> Any:
-    """Open ``path`` read-only: legacy files are migrated in memory, never rewritten."""
-    from tether.core.session.session import Session
-
-    return Session.open(path, readonly=True)
+    """Open ``path`` read-only: legacy files are migrated in memory, never rewritten; an empty
+    file is an error (:func:`~tether.builtin_plugins.commands.open_session_file`)."""
+    return opts.open_session_file(path)
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import SESSION_HELP, FileArg
+from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
 from tether.core.host.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
@@ -27,33 +27,13 @@ OutOpt = Annotated[
 ]
 
 
-def _open(path: Path, *, readonly: bool = True) -> Any:
-    from tether.core.session.session import Session
-
-    session = Session.open(path, readonly=readonly)
-    _require_session(session, path)
-    return session
-
-
-def _require_session(session: Any, path: Path) -> None:
-    from tether.core.host.errors import SessionFileError
-
-    if not session.on_disk:
-        why = "empty file (no session header)" if path.exists() else "no such session file"
-        raise SessionFileError(f"{path}: {why}")
+def _open(path: Path) -> Any:
+    return open_session_file(path)
 
 
 def _open_validated(path: Path) -> Any:
     """Read-only, every line parsed: a broken line is dropped exactly as pi drops it."""
-    from tether.core.session.session import Session
-    from tether.core.storage.store import JsonlStore
-
-    store = JsonlStore(path)
-    session = Session(
-        store=store, loaded=store.load(readonly=True, validate_all=True), readonly=True
-    )
-    _require_session(session, path)
-    return session
+    return open_session_file(path, validate_all=True)
 
 
 def _print_json(value: Any) -> None:

@@ -144,7 +144,7 @@ def test_a_wrong_answer_of_before_agent_start_names_the_plugin(openai_server, tm
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
         "tether: error: before_agent_start: plugin 'fault' failed in before_agent_start: "
-        "returned a int as a message, expected a dict or a str"
+        "returned int as a message; expected {'customType': str, 'content': str, ...}"
     )
     assert "Traceback" not in done.stderr
 

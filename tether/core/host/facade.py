@@ -141,7 +141,7 @@ class Hooks:
         session: HookSession | None,
         failure: str | None = None,
     ) -> list[Any]:
-        """The messages plugins inject (dicts or strings), flattened, in plugin order."""
+        """The custom messages plugins inject (checked dicts), flattened, in plugin order."""
         answers = self._chain(
             "before_agent_start",
             failure,
@@ -152,7 +152,7 @@ class Hooks:
         out: list[Any] = []
         for answer in answers:
             if answer is not None:
-                out.extend(answer if isinstance(answer, (list, tuple)) else [answer])
+                out.extend(answer)
         return out
 
     def context(

@@ -123,7 +123,7 @@ def registered(pm: Any, kind: str) -> dict[str, Registered]:
     if hit is not None and hit[0] == key:
         return hit[1]
     staging = _Staging(pm, spec)
-    call_registration(pm, spec.hook, staging, order="registration")  # plugin by plugin
+    call_registration(pm, spec.hook, staging)  # plugin by plugin, built-ins first
     cache[kind] = (key, staging.found)
     return staging.found
 

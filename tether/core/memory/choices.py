@@ -128,10 +128,15 @@ def registered(pm: Any, kind: str) -> dict[str, Registered]:
     return staging.found
 
 
+def plural(kind: str) -> str:
+    """``summarizers``, ``counters``, ``strategies``."""
+    return f"{kind[:-1]}ies" if kind.endswith("y") else f"{kind}s"
+
+
 def _unknown(kind: Kind, name: str, source: str, found: dict[str, Registered]) -> TetherError:
     names = ", ".join(sorted(found)) or "none"
     return TetherError(
-        f"unknown {kind.name} '{name}' (from {source}); registered {kind.name}s: {names}"
+        f"unknown {kind.name} '{name}' (from {source}); registered {plural(kind.name)}: {names}"
     )
 
 
@@ -179,9 +184,16 @@ def choose(
     if item is None:
         raise TetherError(
             f"no {kind} named '{fallback}' (the built-in default) is registered — is its plugin "
-            f"disabled? Registered {kind}s: {', '.join(sorted(found)) or 'none'}"
+            f"disabled? Registered {plural(kind)}: {', '.join(sorted(found)) or 'none'}"
         )
     return _traced(pm, Choice(kind, item.name, item.plugin, item.function, "built-in default"))
+
+
+def check_named(pm: Any, kind: str, *, flag: str | None, setting: str | None) -> None:
+    """Before any work: an unknown name given by ``flag`` (else by ``setting``) is one
+    :class:`TetherError` naming where it came from; nothing named is fine."""
+    if flag or setting:
+        choose(pm, kind, flag=flag, setting=setting)
 
 
 def _warn_once(pm: Any, kind: str, claims: list[Registered]) -> None:
@@ -258,9 +270,11 @@ __all__ = [
     "Choice",
     "Kind",
     "Registered",
+    "check_named",
     "choose",
     "current_choices",
     "describe",
+    "plural",
     "registered",
     "render_choices",
 ]

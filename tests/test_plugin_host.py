@@ -65,6 +65,15 @@ def test_a_plugin_named_like_a_builtin_is_reported_once_and_skipped(tmp_path: Pa
     assert "'tool_bash'" in warnings[0] and "tether-imposter" in warnings[0]
     assert "'tether'" in warnings[0] and "skipped" in warnings[0]
     assert not marker.exists(), "a skipped plugin must not be imported"
+    # advice that works: blocking the name (--disable-plugin tool_bash) blocks the built-in too
+    assert "--disable-plugin" not in warnings[0]
+    assert (
+        "pip uninstall tether-imposter" in warnings[0] and "rename its entry point" in warnings[0]
+    )
+    table = _tether(site, "plugins")
+    assert table.returncode == 0, table.stderr
+    [row] = [line.split() for line in table.stdout.splitlines() if "tether-imposter" in line]
+    assert row[:4] == ["tool_bash", "skipped", "tether-imposter", "2.0"], row
 
     # every other command keeps working, with the built-in bash tool
     prompt = _tether(site, "prompt", cwd=tmp_path)

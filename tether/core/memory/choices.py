@@ -49,6 +49,12 @@ KINDS: dict[str, Kind] = {
 }
 
 
+# The built-in default rules that depend on the session (``tether plugins`` states them).
+DEFAULT_RULES = {
+    "summarizer": "llm when a model is known (compaction.model or the session's), else offline",
+}
+
+
 @dataclass(frozen=True)
 class _Implementation:
     """A ``kind``'s implementation ``name`` → ``function``, registered by ``plugin``."""
@@ -227,6 +233,8 @@ def describe(pm: Any, settings: dict[str, str | None], defaults: dict[str, str])
                 "plugin": choice.plugin,
                 "why": choice.why,
             }
+            if choice.why == "built-in default" and kind in DEFAULT_RULES:
+                chosen["rule"] = DEFAULT_RULES[kind]  # a session's model may choose otherwise
         except TetherError as exc:
             chosen = {"error": str(exc)}
         out[kind] = {"registered": rows, "chosen": chosen}
@@ -256,7 +264,8 @@ def render_choices(choices: dict[str, Any]) -> list[str]:
         if "error" in chosen:
             lines.append(f"{kind}: none ({chosen['error']})")
         else:
-            lines.append(f"{kind}: {chosen['name']} (plugin {chosen['plugin']}; {chosen['why']})")
+            why = f"{chosen['why']}: {chosen['rule']}" if "rule" in chosen else chosen["why"]
+            lines.append(f"{kind}: {chosen['name']} (plugin {chosen['plugin']}; {why})")
         names = [
             f"{r['name']} ({r['plugin']}{', claims default' if r['default'] else ''})"
             for r in info["registered"]
@@ -266,6 +275,7 @@ def render_choices(choices: dict[str, Any]) -> list[str]:
 
 
 __all__ = [
+    "DEFAULT_RULES",
     "KINDS",
     "Choice",
     "Kind",

@@ -144,7 +144,7 @@ def test_a_wrong_answer_of_before_agent_start_names_the_plugin(openai_server, tm
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
         "tether: error: before_agent_start: plugin 'fault' failed in before_agent_start: "
-        "returned a int as a message, expected a dict or a str"
+        "returned int as a message; expected {'customType': str, 'content': str, ...}"
     )
     assert "Traceback" not in done.stderr
 
@@ -252,6 +252,25 @@ def test_acting_where_no_agent_runs_is_one_clear_error(tmp_path):
     assert "plugin 'fault' failed in session_before_compact" in line
     assert "session.append_entry() needs a running agent" in line
     assert file.read_bytes() == before
+
+
+SENDING_ON_COMPACT = """
+from tether import hookimpl
+
+@hookimpl
+def session_compact(event, session):
+    session.send_message({"customType": "note", "content": "compacted"})
+"""
+
+
+def test_acting_after_compact_is_a_warning_that_does_not_say_read_only(tmp_path):
+    done, before, file = _compact(tmp_path, SENDING_ON_COMPACT)
+    assert done.returncode == 0, done.stderr  # a notify hook never stops the compaction
+    assert "compacted into entry" in done.stdout
+    [warning] = [ln for ln in done.stderr.splitlines() if ln.startswith("tether: warning:")]
+    assert "plugin 'fault' failed in session_compact" in warning
+    assert "session.send_message() needs a running agent" in warning
+    assert "only reads" not in warning  # compact writes the session: never say it only reads
 
 
 SETTINGS_READER = """

@@ -185,6 +185,27 @@ def test_plugins_lists_what_is_registered_and_what_is_chosen(tmp_path: Path) -> 
     assert "counter: sevens (plugin counter; setting)" in text.stdout
 
 
+RULE = "llm when a model is known (compaction.model or the session's), else offline"
+
+
+def test_plugins_states_the_summarizers_default_rule(tmp_path: Path) -> None:
+    # without compaction.model the listing picks offline, but a session with a model uses llm
+    site = _site(tmp_path, {"counter": COUNTER_PLUGIN})
+    cwd = _project(tmp_path)
+    done = _tether(site, cwd, "plugins", "--json")
+    assert done.returncode == 0, done.stderr
+    chosen = json.loads(done.stdout)["choices"]["summarizer"]["chosen"]
+    assert chosen == {
+        "name": "offline",
+        "plugin": "offline_summarizer",
+        "why": "built-in default",
+        "rule": RULE,
+    }
+    text = _tether(site, cwd, "plugins").stdout
+    line = "summarizer: offline (plugin offline_summarizer; built-in default: " + RULE + ")"
+    assert line in text.splitlines(), text
+
+
 FAULTY_PLUGIN = """
 import tether
 

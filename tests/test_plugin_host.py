@@ -65,6 +65,15 @@ def test_a_plugin_named_like_a_builtin_is_reported_once_and_skipped(tmp_path: Pa
     assert "'tool_bash'" in warnings[0] and "tether-imposter" in warnings[0]
     assert "'tether'" in warnings[0] and "skipped" in warnings[0]
     assert not marker.exists(), "a skipped plugin must not be imported"
+    # advice that works: blocking the name (--disable-plugin tool_bash) blocks the built-in too
+    assert "--disable-plugin" not in warnings[0]
+    assert (
+        "pip uninstall tether-imposter" in warnings[0] and "rename its entry point" in warnings[0]
+    )
+    table = _tether(site, "plugins")
+    assert table.returncode == 0, table.stderr
+    [row] = [line.split() for line in table.stdout.splitlines() if "tether-imposter" in line]
+    assert row[:4] == ["tool_bash", "skipped", "tether-imposter", "2.0"], row
 
     # every other command keeps working, with the built-in bash tool
     prompt = _tether(site, "prompt", cwd=tmp_path)
@@ -258,3 +267,26 @@ def test_tracing_lists_call_order_and_names_who_answered(tmp_path: Path) -> None
         line == "[tether trace] counter 'sevens' chosen (default-claim): answered by fake_counter"
         for line in estimate.stderr.splitlines()
     ), estimate.stderr
+
+
+def test_tether_hooks_lists_the_order_the_trace_shows(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    extra = TOOLS_PLUGIN.format(name="extratool", tail="")
+    write_distribution(
+        site, "tether-extra", "0.1", {"extra_tools": "extra_tools"}, {"extra_tools": extra}
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    for hook, args in (
+        ("register_tools", ["run", "--no-session", "--provider", "faux", "hi"]),
+        ("register_commands", ["plugins"]),
+    ):
+        run = _tether(site, *args, cwd=tmp_path, HOME=str(home), TETHER_TRACE_PLUGINS="1")
+        assert run.returncode == 0, run.stderr
+        traced = _trace_lines(run.stderr, f"{hook}(")[0].split("-> [", 1)[1].rstrip("]")
+        listed = _tether(site, "hooks", "--json", hook, cwd=tmp_path, HOME=str(home))
+        assert listed.returncode == 0, listed.stderr
+        plugins = [i["plugin"] for i in json.loads(listed.stdout)["implementations"]]
+        assert plugins == traced.split(", "), (hook, traced)
+        if hook == "register_tools":  # built-ins first, so a plugin's tool replaces theirs
+            assert plugins[0] == "tool_bash" and plugins[-1] == "extra_tools", plugins

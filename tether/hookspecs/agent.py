@@ -45,10 +45,13 @@ def before_agent_start(event: BeforeAgentStartEvent, session: HookSession) -> li
     When: once per user prompt, after ``input``, before the user message is stored.
     Arguments: ``event.prompt`` (the user text), ``event.images``, ``event.system_prompt``
     (editable; later implementations see earlier edits); ``session``.
-    Return: ``None`` or a list of custom messages ``{"customType", "content", "display",
-    "details"?}``; each is stored as a ``custom_message`` entry right after the user
-    message (pi's order) and sent to the model as a user message. Ordering: chain for the
-    prompt, collect for messages (plugin order).
+    Return: ``None`` or a list of custom messages ``{"customType": str (non-empty),
+    "content": str | [text/image blocks], "display"?: bool, "details"?}``; each is stored as
+    a ``custom_message`` entry right after the user message (pi's order) and sent to the
+    model as a user message. Ordering: chain for the prompt, collect for messages (plugin
+    order). Failure: a raise or any other answer (a bare str or dict, a message without
+    ``customType``, non-text content) is one error naming the plugin; the run stops and
+    nothing is written to the session.
 
     Example::
 
@@ -66,6 +69,8 @@ def context(event: ContextEvent, session: HookSession) -> None:
     When: before every model call of a run, on a deep copy of the agent messages (the
     session is not changed). Arguments: ``event.messages`` (agent messages, editable in place
     or by assignment); ``session``. Return: nothing. Ordering: chain, plugin order.
+    Failure: an implementation that raises stops the run with one error naming the plugin
+    (``plugin 'x' failed in context: …``); nothing is sent to the model.
 
     Example::
 

@@ -219,7 +219,7 @@ class Harness:
     def _transform_context(self, messages: list[Message]) -> list[Message] | None:
         if not self._context_hooked:
             return None
-        return self.hooks.context(messages=messages, session=self.view, failure="context hook")
+        return self.hooks.context(messages=messages, session=self.view)
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)
@@ -273,7 +273,7 @@ class Harness:
             # fork or /tree "before" the user message drops what was injected with it)
             messages = [user_message(event.text, event.images), *self.next_turn, *injected]
             self.next_turn = []
-            return RunResult(self._run(messages))
+            return RunResult(self._run(messages), failure=self.runs.failure)
         finally:
             self.busy = False
 
@@ -283,7 +283,7 @@ class Harness:
         try:
             if not self.agent.state.system_prompt:
                 self.agent.state.system_prompt = self.system_prompt()
-            return RunResult(self._run(messages))
+            return RunResult(self._run(messages), failure=self.runs.failure)
         finally:
             self.busy = False
 

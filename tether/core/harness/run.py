@@ -52,6 +52,7 @@ class RunResult:
 
     messages: list[Message] = field(default_factory=list)
     handled: bool = False  # an ``input`` hook swallowed the prompt
+    failure: BaseException | None = None  # what ended the run, if not the model (e.g. a hook)
 
     @property
     def final(self) -> Message | None:

@@ -57,18 +57,45 @@ def warn(pm: Any, message: str) -> None:
         sys.stderr.write(f"tether: warning: {message}\n")
 
 
-def implementations(
-    pm: Any, hook_name: str, *, order: Literal["call", "registration"] = "call"
-) -> list[tuple[str, Any]]:
-    """``(plugin name, implementation)`` of ``hook_name``, to be called one by one (traced).
+Order = Literal["call", "registration"]
+
+# The hooks called in registration order (built-ins first, so a later plugin's registration
+# replaces a built-in's); every other hook runs in pluggy's call order.
+REGISTRATION_ORDER = frozenset(
+    {
+        "register_tools",
+        "register_summarizers",
+        "register_token_counters",
+        "register_compaction_strategies",
+        "register_provider_defaults",
+    }
+)
+
+
+def hook_order(hook_name: str) -> Order:
+    """The order ``hook_name``'s implementations are called in (see ``REGISTRATION_ORDER``)."""
+    return "registration" if hook_name in REGISTRATION_ORDER else "call"
+
+
+def ordered_hookimpls(pm: Any, hook_name: str, order: Order | None = None) -> list[Any]:
+    """The implementations of ``hook_name`` in the order they are called (wrappers included).
 
     ``order="call"`` is pluggy's call order (later-loaded plugins and ``tryfirst`` first);
-    ``"registration"`` the reverse (built-ins first). Wrappers are left out: a hook called
+    ``"registration"`` the reverse (built-ins first); ``None``: :func:`hook_order`.
+    """
+    impls = getattr(pm.hook, hook_name).get_hookimpls()
+    if (order or hook_order(hook_name)) == "call":
+        return list(reversed(impls))
+    return list(impls)
+
+
+def implementations(pm: Any, hook_name: str, *, order: Order = "call") -> list[tuple[str, Any]]:
+    """``(plugin name, implementation)`` of ``hook_name``, to be called one by one (traced),
+    in ``order`` (see :func:`ordered_hookimpls`). Wrappers are left out: a hook called
     plugin by plugin has nothing for them to wrap.
     """
     caller = getattr(pm.hook, hook_name)
-    impls = caller.get_hookimpls()
-    ordered = list(reversed(impls)) if order == "call" else list(impls)
+    ordered = ordered_hookimpls(pm, hook_name, order)
     found = []
     for impl in ordered:
         if impl.wrapper or impl.hookwrapper:
@@ -106,15 +133,16 @@ def call_registration(
     hook_name: str,
     registration: Registration,
     *,
-    order: Literal["call", "registration"] = "call",
+    order: Order | None = None,
 ) -> list[str]:
-    """Call every implementation of a ``register_*`` hook on its own; return who failed.
+    """Call every implementation of a ``register_*`` hook on its own, in ``order`` (default:
+    :func:`hook_order`); return who failed.
 
     A plugin whose implementation raises is named with the hook in one warning line, and
     only its registrations are dropped: every other plugin's stay.
     """
     failed: list[str] = []
-    for plugin, impl in implementations(pm, hook_name, order=order):
+    for plugin, impl in implementations(pm, hook_name, order=order or hook_order(hook_name)):
         kwargs = registration.arguments(plugin)
         try:
             call_implementation(impl, kwargs)

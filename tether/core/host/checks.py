@@ -34,22 +34,51 @@ def expect(*types: type) -> Check:
     return check
 
 
-def _message_problem(value: Any) -> str | None:
-    if isinstance(value, str):
+def _block_problem(block: Any) -> str | None:
+    if not isinstance(block, dict):
+        return f"a content block of type {_kind(block)}"
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
         return None
+    if kind == "image" and all(isinstance(block.get(k), str) for k in ("data", "mimeType")):
+        return None
+    return f"a content block {_short(block)} (expected a text or image block)"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _message_problem(value: Any) -> str | None:
     if not isinstance(value, dict):
-        return f"returned a {_kind(value)} as a message, expected a dict or a str"
+        return f"{_kind(value)} as a message"
+    custom_type = value.get("customType")
+    if not isinstance(custom_type, str) or not custom_type:
+        return f"a message with customType={custom_type!r} (expected a non-empty str)"
+    content = value.get("content")
+    if isinstance(content, list):
+        for block in content:
+            if (problem := _block_problem(block)) is not None:
+                return problem
+    elif not isinstance(content, str):
+        return f"a message with content={_short(content)} (expected a str or content blocks)"
+    if not isinstance(value.get("display", True), bool):
+        return f"a message with display={value.get('display')!r} (expected a bool)"
     return None
 
 
 def check_before_agent_start(value: Any) -> str | None:
-    """``None``, a message (dict or str) or a list of them."""
+    """``None`` or a list of custom messages ``{"customType": str, "content": str | blocks,
+    "display"?: bool, "details"?}``."""
     if value is None:
         return None
-    for message in value if isinstance(value, (list, tuple)) else [value]:
+    if not isinstance(value, list):
+        return f"returned {_kind(value)}, expected a list of custom messages or None"
+    for message in value:
         problem = _message_problem(message)
         if problem is not None:
-            return problem
+            return f"returned {problem}; expected {{'customType': str, 'content': str, ...}}"
     return None
 
 

@@ -39,9 +39,10 @@ WaitOpt = Annotated[
 
 
 def _hook_call_order(pm: PluginManager, hook_name: str) -> list[dict[str, Any]]:
-    caller = getattr(pm.hook, hook_name)
+    from tether.core.host.calls import ordered_hookimpls
+
     out = []
-    for impl in reversed(caller.get_hookimpls()):  # pluggy calls the list back to front
+    for impl in ordered_hookimpls(pm, hook_name):  # the order the facade calls them in
         tags = [t for t in ("tryfirst", "trylast", "wrapper", "hookwrapper") if impl.opts.get(t)]
         out.append({"plugin": pm.get_name(impl.plugin) or "?", "tags": tags})
     return out

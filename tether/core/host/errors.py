@@ -60,8 +60,8 @@ class NoAgentError(TetherError):
 
     def __init__(self, action: str) -> None:
         super().__init__(
-            f"session.{action}() needs a running agent (tether chat/run); "
-            "this command only reads the session"
+            f"session.{action}() needs a running agent (tether chat/run); none runs here "
+            "(tether session … commands run none)"
         )
         self.action = action
 

@@ -141,7 +141,7 @@ class Hooks:
         session: HookSession | None,
         failure: str | None = None,
     ) -> list[Any]:
-        """The messages plugins inject (dicts or strings), flattened, in plugin order."""
+        """The custom messages plugins inject (checked dicts), flattened, in plugin order."""
         answers = self._chain(
             "before_agent_start",
             failure,
@@ -152,7 +152,7 @@ class Hooks:
         out: list[Any] = []
         for answer in answers:
             if answer is not None:
-                out.extend(answer if isinstance(answer, (list, tuple)) else [answer])
+                out.extend(answer)
         return out
 
     def context(
@@ -310,7 +310,7 @@ class Hooks:
 
     def register_tools(self, registration: Registration) -> list[str]:
         """Call ``register_tools`` plugin by plugin; return the plugins that failed."""
-        return call_registration(self.pm, "register_tools", registration, order="registration")
+        return call_registration(self.pm, "register_tools", registration)
 
     def register_providers(self, registration: Registration) -> list[str]:
         return call_registration(self.pm, "register_providers", registration)
@@ -319,25 +319,17 @@ class Hooks:
         return call_registration(self.pm, "register_commands", registration)
 
     def register_summarizers(self, registration: Registration) -> list[str]:
-        return call_registration(
-            self.pm, "register_summarizers", registration, order="registration"
-        )
+        return call_registration(self.pm, "register_summarizers", registration)
 
     def register_token_counters(self, registration: Registration) -> list[str]:
-        return call_registration(
-            self.pm, "register_token_counters", registration, order="registration"
-        )
+        return call_registration(self.pm, "register_token_counters", registration)
 
     def register_compaction_strategies(self, registration: Registration) -> list[str]:
-        return call_registration(
-            self.pm, "register_compaction_strategies", registration, order="registration"
-        )
+        return call_registration(self.pm, "register_compaction_strategies", registration)
 
     def register_provider_defaults(self, registration: Registration) -> list[str]:
         """In registration order: an installed plugin's registration replaces a built-in's."""
-        return call_registration(
-            self.pm, "register_provider_defaults", registration, order="registration"
-        )
+        return call_registration(self.pm, "register_provider_defaults", registration)
 
 
 def _said_as(exc: Exception, failure: str | None) -> Exception:

@@ -330,8 +330,8 @@ def _skip_clash(
     record.error = f"has the name of the built-in plugin from '{builtin.distribution}'"
     pm.warn(
         f"plugin '{cand.name}' from distribution '{cand.distribution}' has the name of the "
-        f"built-in plugin from '{builtin.distribution}' and was skipped; rename its entry "
-        f"point (or block it: --disable-plugin {cand.name})"
+        f"built-in plugin from '{builtin.distribution}' and was skipped; uninstall it "
+        f"(pip uninstall {cand.distribution}) or rename its entry point"
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tether.core.host.errors import TetherError
-from tether.core.memory.choices import KINDS, Choice, choose
+from tether.core.memory.choices import KINDS, Choice, check_named, choose
 from tether.hookspecs.events import (
     CompactionPreparation,
     CompactionSettings,
@@ -47,6 +47,13 @@ def setting_of(settings: Any, kind: str) -> str | None:
     else:
         value = getattr(settings.compaction, kind, None)
     return None if value in (None, "", "auto") else str(value)
+
+
+def check_choices(pm: Any, settings: Any, **flags: str | None) -> None:
+    """Before any work: an unknown name of a kind (``summarizer=--summarizer's value``…),
+    from its flag or else its setting, is one error naming the flag or setting."""
+    for kind, flag in flags.items():
+        check_named(pm, kind, flag=flag, setting=setting_of(settings, kind))
 
 
 def _failed(choice: Choice, exc: BaseException) -> ChoiceError:
@@ -157,4 +164,12 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
     return answer
 
 
-__all__ = ["ChoiceError", "Count", "run_strategy", "run_summarizer", "setting_of", "token_counter"]
+__all__ = [
+    "ChoiceError",
+    "check_choices",
+    "Count",
+    "run_strategy",
+    "run_summarizer",
+    "setting_of",
+    "token_counter",
+]

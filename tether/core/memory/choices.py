@@ -49,6 +49,12 @@ KINDS: dict[str, Kind] = {
 }
 
 
+# The built-in default rules that depend on the session (``tether plugins`` states them).
+DEFAULT_RULES = {
+    "summarizer": "llm when a model is known (compaction.model or the session's), else offline",
+}
+
+
 @dataclass(frozen=True)
 class _Implementation:
     """A ``kind``'s implementation ``name`` → ``function``, registered by ``plugin``."""
@@ -123,15 +129,20 @@ def registered(pm: Any, kind: str) -> dict[str, Registered]:
     if hit is not None and hit[0] == key:
         return hit[1]
     staging = _Staging(pm, spec)
-    call_registration(pm, spec.hook, staging, order="registration")  # plugin by plugin
+    call_registration(pm, spec.hook, staging)  # plugin by plugin, built-ins first
     cache[kind] = (key, staging.found)
     return staging.found
+
+
+def plural(kind: str) -> str:
+    """``summarizers``, ``counters``, ``strategies``."""
+    return f"{kind[:-1]}ies" if kind.endswith("y") else f"{kind}s"
 
 
 def _unknown(kind: Kind, name: str, source: str, found: dict[str, Registered]) -> TetherError:
     names = ", ".join(sorted(found)) or "none"
     return TetherError(
-        f"unknown {kind.name} '{name}' (from {source}); registered {kind.name}s: {names}"
+        f"unknown {kind.name} '{name}' (from {source}); registered {plural(kind.name)}: {names}"
     )
 
 
@@ -179,9 +190,16 @@ def choose(
     if item is None:
         raise TetherError(
             f"no {kind} named '{fallback}' (the built-in default) is registered — is its plugin "
-            f"disabled? Registered {kind}s: {', '.join(sorted(found)) or 'none'}"
+            f"disabled? Registered {plural(kind)}: {', '.join(sorted(found)) or 'none'}"
         )
     return _traced(pm, Choice(kind, item.name, item.plugin, item.function, "built-in default"))
+
+
+def check_named(pm: Any, kind: str, *, flag: str | None, setting: str | None) -> None:
+    """Before any work: an unknown name given by ``flag`` (else by ``setting``) is one
+    :class:`TetherError` naming where it came from; nothing named is fine."""
+    if flag or setting:
+        choose(pm, kind, flag=flag, setting=setting)
 
 
 def _warn_once(pm: Any, kind: str, claims: list[Registered]) -> None:
@@ -215,6 +233,8 @@ def describe(pm: Any, settings: dict[str, str | None], defaults: dict[str, str])
                 "plugin": choice.plugin,
                 "why": choice.why,
             }
+            if choice.why == "built-in default" and kind in DEFAULT_RULES:
+                chosen["rule"] = DEFAULT_RULES[kind]  # a session's model may choose otherwise
         except TetherError as exc:
             chosen = {"error": str(exc)}
         out[kind] = {"registered": rows, "chosen": chosen}
@@ -244,7 +264,8 @@ def render_choices(choices: dict[str, Any]) -> list[str]:
         if "error" in chosen:
             lines.append(f"{kind}: none ({chosen['error']})")
         else:
-            lines.append(f"{kind}: {chosen['name']} (plugin {chosen['plugin']}; {chosen['why']})")
+            why = f"{chosen['why']}: {chosen['rule']}" if "rule" in chosen else chosen["why"]
+            lines.append(f"{kind}: {chosen['name']} (plugin {chosen['plugin']}; {why})")
         names = [
             f"{r['name']} ({r['plugin']}{', claims default' if r['default'] else ''})"
             for r in info["registered"]
@@ -254,13 +275,16 @@ def render_choices(choices: dict[str, Any]) -> list[str]:
 
 
 __all__ = [
+    "DEFAULT_RULES",
     "KINDS",
     "Choice",
     "Kind",
     "Registered",
+    "check_named",
     "choose",
     "current_choices",
     "describe",
+    "plural",
     "registered",
     "render_choices",
 ]

@@ -105,7 +105,12 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         stop_message,
     )
     from tether.builtin_plugins.commands.agent.setup import build_harness
-    from tether.core.host.errors import HookInterrupted, SessionWriteError, TetherError
+    from tether.core.host.errors import (
+        HookError,
+        HookInterrupted,
+        SessionWriteError,
+        TetherError,
+    )
 
     if prompt == "-":
         prompt = sys.stdin.read()
@@ -137,6 +142,8 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         raise TetherError("interrupted", exit_code=130)
     if result.handled:
         return
+    if result.stop_reason == "error" and isinstance(result.failure, HookError):
+        raise result.failure  # a plugin failed (e.g. its context hook): not the model's fault
     if result.stop_reason == "error":
         why = f" ({gave_up[-1]})" if gave_up else ""
         raise TetherError(f"model call failed: {result.error}{why}")

@@ -123,6 +123,10 @@ class Chat:
         _leave_on_termination(signum)
         if result is not None and result.handled:
             self.say("(handled by a plugin)")
+        elif result is not None and result.stop_reason == "error" and result.failure is not None:
+            # the agent failed before a reply (e.g. a context hook raised): no message_end said it
+            failure = result.failure
+            self.say(f"error: {failure if isinstance(failure, TetherError) else result.error}")
 
     def command(self, line: str) -> bool:
         """Run a slash command; True means quit."""

@@ -261,11 +261,13 @@ def compact_command(
     from tether.builtin_plugins.commands.compaction.progress import StderrProgress
     from tether.builtin_plugins.commands.lease_options import holding
     from tether.core.host.facade import Hooks
+    from tether.core.memory.choice_calls import check_choices
     from tether.core.memory.compaction import compact
 
     settings = _settings_with(
         summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
     )
+    check_choices(ctx.obj, settings, summarizer=summarizer, strategy=strategy)  # before work
     with holding(file, wait), StderrProgress() as progress:
         session = open_session_file(file, readonly=False)
         outcome = compact(
@@ -323,10 +325,13 @@ def branch_command(
     from tether.core.host.errors import UsageError
     from tether.core.host.facade import Hooks
     from tether.core.memory.branching import navigate_tree
+    from tether.core.memory.choice_calls import check_choices
 
     if instructions and not summarize:
         raise UsageError("--instructions needs --summarize")
     settings = _settings_with(summarizer=summarizer)
+    if summarize:
+        check_choices(ctx.obj, settings, summarizer=summarizer)
     with holding(file, wait), StderrProgress() as progress:
         session = open_session_file(file, readonly=False)
         outcome = navigate_tree(

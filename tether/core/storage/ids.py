@@ -7,7 +7,6 @@ neither (no import loop).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import time
@@ -30,6 +29,8 @@ def new_entry_id(existing: Container[str]) -> str:
 def derived_entry_id(session_id: str, index: int, existing: Container[str]) -> str:
     """The 8-hex id of record ``index`` of a migrated v1 file, the same on every read: sha256
     of ``"{session_id}:{index}"``; if taken, of ``"{session_id}:{index}:{n}"`` (n = 1, 2, …)."""
+    import hashlib  # only v1/v2 files need it: not imported at every start
+
     seed, attempt = f"{session_id}:{index}", 0
     while True:
         key = seed if attempt == 0 else f"{seed}:{attempt}"

@@ -9,7 +9,6 @@ atomically under the store's lock — refused if the file changed since it was l
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -65,6 +64,8 @@ def load_legacy(
     note = f"v{version:g} session migrated to v3 in memory (the file is rewritten on first write)"
     loaded = LoadedSession(migrated.header, migrated.table, True, version, True, None, [note])
     if not readonly:
+        import hashlib  # legacy files only
+
         loaded.pending_rewrite = (hashlib.sha256(data).digest(), content)
     return loaded
 
@@ -78,6 +79,8 @@ def commit_migration(store: MigratingStore, loaded: LoadedSession) -> Path | Non
     digest, content = loaded.pending_rewrite
     with store.locked() as fd:
         data = read_fd(fd)
+        import hashlib
+
         if hashlib.sha256(data).digest() != digest:
             raise SessionFileError(
                 f"{store.path}: changed on disk since it was loaded; reopen it before writing"

@@ -1,0 +1,236 @@
+"""Benchmark: what survives compaction — facts in the context after k = 1…15 compactions.
+
+Five scripted sessions (``bench/fidelity_sessions.py``: a CSV-to-PDF CLI, a web API, an ETL
+pipeline, a refactor, a frontend feature) are written as v3 JSONL with tether's own
+``Session`` API. Each states a goal, constraints in many wordings ("never", "always", "must",
+"don't", "only", "I prefer", "we target", "keep X in Y", "Constraint:"), decisions ("let's go
+with X rather than Y"), modified files (write/edit tool calls), an exact error from a bash run
+and a next step. Each session is then compacted k = 1…max-k times in-process (the kernel's
+``compact`` with the chosen summarizer, keep ``--sizes`` tokens), with 3 filler turns
+("Continue (progress check N)") appended between compactions; after each compaction the
+context the model would see (summary + kept entries) is searched for every fact, verbatim.
+
+    python bench/fidelity.py                          # all kinds, k = 1…15, keep 1000
+    python bench/fidelity.py --kinds invoices --max-k 5 --json
+    python bench/fidelity.py --sizes 1000,4000
+
+Only the ``offline`` summarizer runs today (an ``llm`` run needs a model server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fidelity_sessions import KINDS, Kind, filler, script  # noqa: E402
+
+from tether.core.host.facade import Hooks  # noqa: E402
+from tether.core.host.manager import create_plugin_manager  # noqa: E402
+from tether.core.host.settings import Settings  # noqa: E402
+from tether.core.memory.compaction import compact  # noqa: E402
+from tether.core.session.session import Session  # noqa: E402
+
+CATEGORIES = ["goal", "constraints", "decisions", "files", "error", "next_step"]
+FILLERS_BETWEEN = 3
+# where a fact belongs in pi's checkpoint format (also counted: found in that section)
+SECTIONS = {
+    "constraints": "Constraints & Preferences",
+    "decisions": "Key Decisions",
+    "next_step": "Next Steps",
+}
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside ``value`` (message dicts, lists), depth first."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+def section(summary: str, heading: str) -> str:
+    """The body of ``## heading`` in ``summary`` (up to the next ``## ``)."""
+    start = summary.find(f"## {heading}")
+    if start < 0:
+        return ""
+    end = summary.find("\n## ", start + 3)
+    return summary[start : end if end >= 0 else len(summary)]
+
+
+def measure(session: Session, kind: Kind) -> dict[str, Any]:
+    """Facts found verbatim in the context, per category, and the summary's size."""
+    messages = session.build_context().messages
+    haystack = "\n".join(strings(messages))
+    summaries = [m for m in messages if m.get("role") == "compactionSummary"]
+    summary = str(summaries[-1].get("summary", "")) if summaries else ""
+    found = {cat: [f in haystack for f in facts] for cat, facts in kind.facts().items()}
+    placed = {
+        cat: sum(f in section(summary, heading) for f in kind.facts()[cat])
+        for cat, heading in SECTIONS.items()
+    }
+    return {
+        "found": {cat: sum(hits) for cat, hits in found.items()},
+        "total": {cat: len(hits) for cat, hits in found.items()},
+        "missing": {
+            cat: [f for f, hit in zip(kind.facts()[cat], hits, strict=True) if not hit]
+            for cat, hits in found.items()
+            if not all(hits)
+        },
+        "inSection": placed,
+        "summaryChars": len(summary),
+        "summaryTokens": math.ceil(len(summary) / 4),
+        "contextMessages": len(messages),
+    }
+
+
+def run_kind(
+    kind: Kind, directory: Path, keep: int, max_k: int, summarizer: str, reserve: int
+) -> list[dict]:
+    """Write ``kind``'s session, compact it ``max_k`` times; one measurement per k."""
+    path = directory / f"{kind.name}-{keep}.jsonl"
+    path.unlink(missing_ok=True)
+    session = Session.open(path, create=True, cwd=str(directory))
+    for message in script(kind):
+        session.append_message(message)
+    hooks = Hooks(create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""}))
+    settings = Settings.model_validate(
+        {
+            "compaction": {
+                "summarizer": summarizer,
+                "keepRecentTokens": keep,
+                "reserveTokens": reserve,
+            }
+        }
+    )
+    rows, check = [], 0
+    for k in range(1, max_k + 1):
+        for _ in range(FILLERS_BETWEEN):
+            check += 1
+            for message in filler(check):
+                session.append_message(message)
+        outcome = compact(session, hooks, settings)
+        row = measure(session, kind)
+        row.update(k=k, status=outcome.status, summarizer=outcome.summarizer)
+        rows.append(row)
+    return rows
+
+
+def ratio(found: int, total: int) -> str:
+    return f"{found}/{total}"
+
+
+SECTION_COLUMNS = {"constraints": "§constr", "decisions": "§decis", "next_step": "§next"}
+
+
+def print_kind(name: str, rows: list[dict]) -> None:
+    print(f"\n{name}: facts in context (§: in their summary section)")
+    head = " ".join(f"{c:>11}" for c in [*CATEGORIES, *SECTION_COLUMNS.values()])
+    print(f"  {'k':>3} {head} {'summary':>14}")
+    for row in rows:
+        cells = " ".join(f"{ratio(row['found'][c], row['total'][c]):>11}" for c in CATEGORIES)
+        placed = " ".join(
+            f"{ratio(row['inSection'][c], row['total'][c]):>11}" for c in SECTION_COLUMNS
+        )
+        size = f"{row['summaryChars']} ch/{row['summaryTokens']} t"
+        mark = "" if row["status"] == "compacted" else f"  ({row['status']})"
+        print(f"  {row['k']:>3} {cells} {placed} {size:>14}{mark}")
+
+
+def aggregate(results: dict[str, list[dict]], max_k: int) -> list[dict[str, Any]]:
+    """Per k: % of each category surviving over all kinds, and the mean/max summary size."""
+    out = []
+    for k in range(1, max_k + 1):
+        rows = [rows[k - 1] for rows in results.values()]
+        entry: dict[str, Any] = {"k": k}
+        for cat in CATEGORIES:
+            total = sum(r["total"][cat] for r in rows)
+            entry[cat] = round(100 * sum(r["found"][cat] for r in rows) / total, 1)
+            if cat in SECTIONS:
+                placed = sum(r["inSection"][cat] for r in rows)
+                entry[f"{cat}InSection"] = round(100 * placed / total, 1)
+        entry["summaryCharsMean"] = round(sum(r["summaryChars"] for r in rows) / len(rows))
+        entry["summaryCharsMax"] = max(r["summaryChars"] for r in rows)
+        entry["summaryTokensMax"] = max(r["summaryTokens"] for r in rows)
+        entry["compacted"] = sum(r["status"] == "compacted" for r in rows)
+        out.append(entry)
+    return out
+
+
+def print_summary(table: list[dict[str, Any]], label: str) -> None:
+    print(f"\nall kinds ({label}): % of facts in context (§: in their summary section)")
+    head = " ".join(f"{c:>11}" for c in [*CATEGORIES, *SECTION_COLUMNS.values()])
+    print(f"  {'k':>3} {head} {'chars mean/max':>15} {'tok max':>7}")
+    for e in table:
+        cells = " ".join(f"{e[c]:>10.0f}%" for c in CATEGORIES)
+        placed = " ".join(f"{e[f'{c}InSection']:>10.0f}%" for c in SECTION_COLUMNS)
+        size = f"{e['summaryCharsMean']}/{e['summaryCharsMax']}"
+        print(f"  {e['k']:>3} {cells} {placed} {size:>15} {e['summaryTokensMax']:>7}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    names = [k.name for k in KINDS]
+    parser.add_argument("--kinds", default="all", help=f"comma list of {', '.join(names)}")
+    parser.add_argument("--max-k", type=int, default=15, help="compactions per session")
+    parser.add_argument("--sizes", default="1000", help="comma list of keepRecentTokens budgets")
+    parser.add_argument(
+        "--reserve", type=int, default=16384, help="reserveTokens (summary cap: 0.8 × it × 4 chars)"
+    )
+    parser.add_argument("--summarizer", default="offline", help="summarizer name (offline)")
+    parser.add_argument("--out", type=Path, help="directory for the session files (default tmp)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    args = parser.parse_args(argv)
+    wanted = names if args.kinds == "all" else args.kinds.split(",")
+    unknown = sorted(set(wanted) - set(names))
+    if unknown or args.max_k < 1:
+        parser.error(f"unknown kind(s): {', '.join(unknown)}" if unknown else "--max-k < 1")
+    kinds = [k for k in KINDS if k.name in wanted]
+    sizes = [int(s) for s in args.sizes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = args.out or Path(tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        document: dict[str, Any] = {"summarizer": args.summarizer, "runs": []}
+        for keep in sizes:
+            start = time.perf_counter()
+            results = {
+                k.name: run_kind(k, directory, keep, args.max_k, args.summarizer, args.reserve)
+                for k in kinds
+            }
+            seconds = time.perf_counter() - start
+            table = aggregate(results, args.max_k)
+            label = (
+                f"{args.summarizer}, keep {keep}, reserve {args.reserve},"
+                f" {FILLERS_BETWEEN} fillers between"
+            )
+            document["runs"].append(
+                {
+                    "keep": keep,
+                    "reserve": args.reserve,
+                    "seconds": round(seconds, 2),
+                    "kinds": results,
+                    "summary": table,
+                }
+            )
+            if not args.json:
+                print(f"summarizer {label}: {len(kinds)} kinds, k = 1…{args.max_k}")
+                for name, rows in results.items():
+                    print_kind(name, rows)
+                print_summary(table, label)
+                print(f"\n{seconds:.1f} s")
+    if args.json:
+        print(json.dumps(document, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -136,7 +136,7 @@ SECTION_COLUMNS = {"constraints": "§constr", "decisions": "§decis", "next_step
 def print_kind(name: str, rows: list[dict]) -> None:
     print(f"\n{name}: facts in context (§: in their summary section)")
     head = " ".join(f"{c:>11}" for c in [*CATEGORIES, *SECTION_COLUMNS.values()])
-    print(f"  {'k':>3} {head} {'summary':>14}")
+    print(f"  {'k':>3} {head} {'summary':>15}")
     for row in rows:
         cells = " ".join(f"{ratio(row['found'][c], row['total'][c]):>11}" for c in CATEGORIES)
         placed = " ".join(
@@ -144,7 +144,7 @@ def print_kind(name: str, rows: list[dict]) -> None:
         )
         size = f"{row['summaryChars']} ch/{row['summaryTokens']} t"
         mark = "" if row["status"] == "compacted" else f"  ({row['status']})"
-        print(f"  {row['k']:>3} {cells} {placed} {size:>14}{mark}")
+        print(f"  {row['k']:>3} {cells} {placed} {size:>15}{mark}")
 
 
 def aggregate(results: dict[str, list[dict]], max_k: int) -> list[dict[str, Any]]:

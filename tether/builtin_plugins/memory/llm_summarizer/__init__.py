@@ -15,6 +15,8 @@ folded into the running summary with the update prompt. The returned text is
 the model's alone: the caller appends the ``<read-files>``/``<modified-files>`` blocks (and
 the branch-summary preamble).
 
+Only a finished text answer is a summary (:mod:`.response`): a tool call, a reply cut at the
+output limit or an empty text raises a ``PermanentError`` naming the summarizer and the model.
 Failures raise the provider's typed error (:class:`~tether.core.agent.providers.ProviderError`:
 ``TransientError`` for 5xx/timeouts, ``AbortedError``, ``ProviderConfigError``…); the session
 is then left untouched by the caller.

@@ -15,6 +15,8 @@ folded into the running summary with the update prompt. The returned text is
 the model's alone: the caller appends the ``<read-files>``/``<modified-files>`` blocks (and
 the branch-summary preamble).
 
+Only a finished text answer is a summary (:mod:`.response`): a tool call, a reply cut at the
+output limit or an empty text raises a ``PermanentError`` naming the summarizer and the model.
 Failures raise the provider's typed error (:class:`~tether.core.agent.providers.ProviderError`:
 ``TransientError`` for 5xx/timeouts, ``AbortedError``, ``ProviderConfigError``…); the session
 is then left untouched by the caller.
@@ -55,7 +57,8 @@ class LlmSummarizer:
 
         from tether.builtin_plugins.memory.llm_summarizer.model_choice import setting
         from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
-        from tether.core.agent.providers import LlmContext, PermanentError, StreamOptions
+        from tether.builtin_plugins.memory.llm_summarizer.response import summary_text
+        from tether.core.agent.providers import LlmContext, StreamOptions
 
         reasoning = request.thinking_level if self.model.reasoning else None
         timeout = setting(request, "timeoutSeconds", "timeout_seconds")
@@ -71,22 +74,7 @@ class LlmSummarizer:
         self.calls.append(
             {"kind": kind, "maxTokens": max_output, "stopReason": message.get("stopReason")}
         )
-        if message.get("stopReason") == "error":  # a provider that did not raise
-            raise PermanentError(
-                f"Summarization failed: {message.get('errorMessage') or 'Unknown error'}"
-            )
-        texts = [
-            str(block.get("text", ""))
-            for block in message.get("content") or []
-            if isinstance(block, dict) and block.get("type") == "text"
-        ]
-        summary = "\n".join(texts)
-        if not summary.strip():
-            raise PermanentError(
-                f"Summarization failed: {self.model.ref} returned no summary text "
-                f"(stopReason {message.get('stopReason')!r})"
-            )
-        return summary
+        return summary_text(message, self.model.ref, max_output)
 
     def summarize(self, request: SummarizeRequest) -> str:
         """The summary text; several requests when the history exceeds the model's window."""

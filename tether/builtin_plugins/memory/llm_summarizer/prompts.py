@@ -3,7 +3,9 @@
 The request has pi's structure: a system prompt and ONE user message whose single text block
 is ``<conversation>\\n…\\n</conversation>\\n\\n``, then — in update mode —
 ``<previous-summary>\\n…\\n</previous-summary>\\n\\n``, then the instructions, optionally
-followed by ``\\n\\nAdditional focus: <text>``. The sections asked for are exactly pi's.
+followed by ``\\n\\nAdditional focus: <text>``. The sections asked for are exactly pi's;
+beyond pi, the checkpoints ask for the user's constraints and decisions verbatim and for the
+user's latest stated next step.
 """
 
 from __future__ import annotations
@@ -18,6 +20,18 @@ SYSTEM_PROMPT = (
 )
 
 _EXACT = "Copy file paths, function names and error messages exactly as they appear."
+
+# What a checkpoint must never lose (issue 9): the user's own rules and choices, word for word,
+# and where the user said the work goes next.
+KEEP_VERBATIM = (
+    "Carry every constraint, requirement, preference and decision the user stated into the "
+    "checkpoint verbatim, in the user's own words (quote them; never paraphrase, merge or "
+    "drop one, however old or minor it looks), and keep the ones from an earlier checkpoint."
+)
+USER_NEXT_STEP = (
+    "Next Steps starts with the next step the user stated most recently, in the user's words "
+    "(or the user's last request that is not finished yet); do not invent a next step."
+)
 
 _CHECKPOINT_LAYOUT = """## Goal
 {goal}
@@ -57,7 +71,7 @@ def _checkpoint_instructions(
         sections += _CRITICAL.format(critical=critical)
     return (
         f"{task}\n\n{answer_with}, headings spelled exactly as shown:\n\n{sections}"
-        f"\nBe brief in every section. {_EXACT}"
+        f"\n{KEEP_VERBATIM} {USER_NEXT_STEP}\n\nBe brief in every other respect. {_EXACT}"
     )
 
 
@@ -84,7 +98,7 @@ HISTORY_INSTRUCTIONS = _checkpoint_instructions(
     in_progress="[Work that was under way]",
     blocked="[Problems that stop progress, if any]",
     decision="[Why it was made]",
-    next_steps="[What to do next, in order]",
+    next_steps="[The user's latest stated next step first, then what else to do, in order]",
 )
 
 UPDATE_INSTRUCTIONS = _checkpoint_instructions(
@@ -102,7 +116,7 @@ UPDATE_INSTRUCTIONS = _checkpoint_instructions(
     in_progress="[What is under way now]",
     blocked="[Blockers that still hold; drop the resolved ones]",
     decision="[Why it was made] (earlier decisions kept)",
-    next_steps="[What to do next, given the current state]",
+    next_steps="[The user's latest stated next step first, then the rest for the current state]",
 )
 
 TURN_PREFIX_INSTRUCTIONS = (
@@ -140,7 +154,8 @@ BRANCH_UPDATE_INSTRUCTIONS = (
     "The transcript above continues the branch summarized in <previous-summary>. Fold it into "
     "that summary, keeping its facts and adding the new ones, with the same sections "
     "(Goal, Constraints & Preferences, Progress with Done / In Progress / Blocked, "
-    f"Key Decisions, Next Steps), headings spelled exactly as before. {_EXACT}"
+    f"Key Decisions, Next Steps), headings spelled exactly as before. {KEEP_VERBATIM} "
+    f"{USER_NEXT_STEP} {_EXACT}"
 )
 
 INSTRUCTIONS: dict[str, str] = {
@@ -183,7 +198,9 @@ def user_text(conversation: str, instructions: str, previous_summary: str | None
 
 __all__ = [
     "INSTRUCTIONS",
+    "KEEP_VERBATIM",
     "SYSTEM_PROMPT",
+    "USER_NEXT_STEP",
     "instructions_for",
     "prompt_kind",
     "user_text",

@@ -84,6 +84,7 @@ class Agent:
         tool_execution: Literal["parallel", "sequential"] = "parallel",
         cwd: str = ".",
         tool_settings: Any = None,
+        tool_session: Any = None,
     ) -> None:
         self.state = AgentState(
             system_prompt=system_prompt,
@@ -103,6 +104,7 @@ class Agent:
         self.tool_execution = tool_execution
         self.cwd = cwd
         self.tool_settings = tool_settings
+        self.tool_session = tool_session
         self.steering_queue = MessageQueue(steering_mode)
         self.follow_up_queue = MessageQueue(follow_up_mode)
         self._listeners: list[Listener] = []
@@ -336,6 +338,7 @@ class Agent:
             tool_execution=self.tool_execution,
             cwd=self.cwd,
             tool_settings=self.tool_settings,
+            tool_session=self.tool_session,
         )
 
     def _dispatch(self, event: AgentEvent) -> None:

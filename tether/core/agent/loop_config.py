@@ -53,6 +53,7 @@ class LoopConfig:
     tool_execution: Literal["parallel", "sequential"] = "parallel"
     cwd: str = "."
     tool_settings: Any = None
+    tool_session: Any = None
 
 
 __all__ = ["LLM_ROLES", "Emit", "LoopConfig", "StreamFn", "default_convert_to_llm"]

@@ -227,6 +227,7 @@ class _BatchRunner:
             signal=self.signal,
             on_update=on_update,
             settings=self.config.tool_settings,
+            session=self.config.tool_session,
         )
         try:
             result = _as_tool_result(step.tool.execute(step.call.get("id") or "", step.args, ctx))

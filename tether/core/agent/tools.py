@@ -37,12 +37,17 @@ class ToolError(Exception):
 
 @dataclass
 class ToolContext:
-    """What a running tool may use: the project directory, the abort signal, progress updates."""
+    """What a running tool may use: the project directory, the abort signal, progress updates.
+
+    ``session`` is the running agent's :class:`tether.HookSession` (``None`` outside a
+    harness); tools only read it, e.g. ``ctx.session.get_branch()`` for the current branch
+    (the ``recall`` tool searches the entries a compaction replaced)."""
 
     cwd: str
     signal: AbortSignal = field(default_factory=AbortSignal)
     on_update: Callable[[ToolResult], None] | None = None
     settings: Any = None
+    session: Any = None
 
 
 class Tool(Protocol):

@@ -71,17 +71,21 @@ def chat_requests(server: Any) -> list[Any]:
 
 def expected_openai_messages(file: Path, body: dict[str, Any], model: Any) -> list[Any]:
     """What tether would send for the session file's context minus its final answer: the
-    file re-opened, built, converted and prepared like the agent does."""
+    file re-opened, built, converted and prepared like the agent does (the compaction summary
+    with the note naming the replaced span, as the built-in ``recall`` tool is offered)."""
     from tether.builtin_plugins.providers.http.calls import prepared_context
     from tether.builtin_plugins.providers.openai.completions import convert_messages
     from tether.core.agent.providers import LlmContext
     from tether.core.context.build import convert_to_llm
+    from tether.core.context.replaced import with_replaced_note
     from tether.core.session.session import Session
 
-    messages = Session.open(file, readonly=True).build_context().messages
+    session = Session.open(file, readonly=True)
+    messages = session.build_context().messages
     assert messages and messages[-1]["role"] == "assistant"
     system = body["messages"][0]["content"] if body["messages"][0]["role"] == "system" else ""
-    context = LlmContext(system, convert_to_llm(messages[:-1]))
+    sent = with_replaced_note(messages[:-1], session.get_branch())  # the recall tool's span note
+    context = LlmContext(system, convert_to_llm(sent))
     return convert_messages(model, prepared_context(model, context))
 
 

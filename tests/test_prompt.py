@@ -175,7 +175,16 @@ def test_sections_in_order_with_their_plugins(pm: Any, tmp_path: Path) -> None:
         ("prompt_sections", "skills", 600),
         ("prompt_sections", "environment", 900),
     ]
-    assert [t.name for t in tools] == ["read", "bash", "edit", "write", "grep", "find", "ls"]
+    assert [t.name for t in tools] == [
+        "read",
+        "bash",
+        "edit",
+        "write",
+        "grep",
+        "find",
+        "ls",
+        "recall",
+    ]
     assert "\n- grep: " in text and "\n- ls: " in text
     positions = [text.index(s) for s in ("Global rules.", "Workspace rules.", "Project rules.")]
     assert positions == sorted(positions) and "Shadowed" not in text
@@ -199,7 +208,7 @@ def test_a_third_plugin_adds_a_section_and_replaces_a_tool(tmp_path: Path) -> No
     )
     assert "\n- read: Read through the house cache\n" in text
     assert "\n- deploy: Ship it\n" in text and "\n- Deploy only from main.\n" in text
-    assert "Always run the tests (8 tools).\n\n# Project Context" in text
+    assert "Always run the tests (9 tools).\n\n# Project Context" in text
 
 
 def test_failing_or_odd_plugins(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ from tether.core.agent.loop import user_message
 from tether.core.agent.providers import Model
 from tether.core.agent.tools import collect_tools, order_tools
 from tether.core.context.build import convert_to_llm
+from tether.core.context.replaced import with_replaced_note
 from tether.core.harness import delivery, switching
 from tether.core.harness.compaction import CompactionRunner
 from tether.core.harness.persist import persist_message
@@ -131,6 +132,7 @@ class Harness:
             after_tool_call=self._after_tool_call,
             cwd=self.cwd,
             tool_settings=self.settings,
+            tool_session=self.view,
         )
         self.agent.subscribe(self._on_agent_event)
         self.compactor = CompactionRunner(self)
@@ -214,6 +216,8 @@ class Harness:
         return self.registry.stream(model, context, options)
 
     def _convert_to_llm(self, messages: list[Message]) -> list[Message]:
+        if any(tool.name == "recall" for tool in self.tools):  # name the span it can read
+            messages = with_replaced_note(messages, self.session.get_branch())
         return convert_to_llm(messages, block_images=bool(self.settings.block_images))
 
     def _transform_context(self, messages: list[Message]) -> list[Message] | None:

@@ -1,0 +1,24 @@
+"""Built-in plugin ``tool_recall``: the ``recall`` tool (search and read replaced entries).
+
+A compaction replaces the entries before its ``firstKeptEntryId`` by a summary in the
+context; the entries stay in the session file. ``recall`` lets the model search them (by a
+case-insensitive text query) or read one (by entry id), with bounded output and paging. It
+reads the current branch through ``ToolContext.session`` and works on tether's and pi's
+compactions alike (with several, the latest one's span counts).
+
+The tool lives in :mod:`tether.builtin_plugins.tools.recall.tool`, imported when tools are
+registered, so that loading this plugin stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tether.hookspecs import hookimpl
+
+
+@hookimpl
+def register_tools(register: Any) -> None:
+    from tether.builtin_plugins.tools.recall.tool import make_recall_tool
+
+    register(make_recall_tool())

@@ -1,0 +1,108 @@
+"""Which entries of a branch a compaction replaced, the text of each, and the note that
+names that span in the summary sent to the model (for the ``recall`` tool).
+
+The note is added only to what is sent (never to stored entries), so pi opens the file with
+the same context."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Replaced:
+    """The latest compaction on a branch and the entries before its first kept entry."""
+
+    compaction_id: str
+    entries: list[dict[str, Any]]
+
+    def span(self) -> str:
+        """``<first id> … <last id>`` (or ``(none)``)."""
+        if not self.entries:
+            return "(none)"
+        return f"{self.entries[0].get('id')} … {self.entries[-1].get('id')}"
+
+
+def replaced_entries(branch: list[dict[str, Any]]) -> Replaced | None:
+    """The entries the latest compaction on ``branch`` replaced (``None``: no compaction).
+
+    Everything on the branch before the latest compaction's ``firstKeptEntryId`` is replaced;
+    if that id is not on the branch before the compaction, everything before it is."""
+    last = None
+    for index, entry in enumerate(branch):
+        if entry.get("type") == "compaction":
+            last = index
+    if last is None:
+        return None
+    first_kept = branch[last].get("firstKeptEntryId")
+    cut = next((i for i in range(last) if branch[i].get("id") == first_kept), last)
+    texts = [entry for entry in branch[:cut] if entry_text(entry)[1]]
+    return Replaced(str(branch[last].get("id")), texts)
+
+
+def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> list[Any]:
+    """``messages`` with a line appended to the compaction summary naming the replaced span
+    (unchanged when the branch has no compaction or the context no summary message)."""
+    replaced = replaced_entries(branch)
+    if replaced is None or not replaced.entries:
+        return messages
+    for index, message in enumerate(messages):
+        if isinstance(message, dict) and message.get("role") == "compactionSummary":
+            note = (
+                f"\n\n(Entries {replaced.span()} ({len(replaced.entries)} entries) were "
+                "replaced by this summary; the recall tool can search and read them.)"
+            )
+            summary = str(message.get("summary", ""))
+            return [
+                *messages[:index],
+                {**message, "summary": summary + note},
+                *messages[index + 1 :],
+            ]
+    return messages
+
+
+def _blocks_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts: list[str] = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            parts.append(str(block.get("text", "")))
+        elif kind == "thinking":
+            parts.append(str(block.get("thinking", "")))
+        elif kind == "toolCall":
+            args = json.dumps(block.get("arguments"), ensure_ascii=False)
+            parts.append(f"[tool call {block.get('name')}] {args}")
+        elif kind == "image":
+            parts.append("[image]")
+    return "\n".join(part for part in parts if part)
+
+
+def entry_text(entry: dict[str, Any]) -> tuple[str, str]:
+    """``(role, text)`` of an entry; the text is empty for entries without any (e.g. a
+    model change)."""
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message") or {}
+        role = str(message.get("role", "message"))
+        if role == "bashExecution":
+            text = f"$ {message.get('command', '')}\n{message.get('output', '')}"
+            return role, text
+        if role in ("branchSummary", "compactionSummary"):
+            return role, str(message.get("summary", ""))
+        text = _blocks_text(message.get("content"))
+        if role == "toolResult":
+            role = f"toolResult ({message.get('toolName', '?')})"
+        return role, text
+    if kind == "custom_message":
+        return f"custom ({entry.get('customType', '?')})", _blocks_text(entry.get("content"))
+    if kind in ("compaction", "branch_summary"):
+        return kind, str(entry.get("summary", ""))
+    return str(kind), ""

@@ -16,6 +16,11 @@ from tether.builtin_plugins.memory.offline_summarizer.scan import (
     decision_sentences,
     find_functions,
     find_paths,
+    is_acceptance,
+    is_filler,
+    is_next_step,
+    proposal_sentences,
+    sentences,
 )
 from tether.builtin_plugins.memory.offline_summarizer.sections import (
     Checkpoint,
@@ -26,9 +31,8 @@ from tether.builtin_plugins.memory.offline_summarizer.sections import (
 from tether.core.context.content_text import content_text
 
 MAX_QUOTE = 300
+MAX_GOAL = 2000
 MAX_DONE = 40
-MAX_CONSTRAINTS = 20
-MAX_DECISIONS = 10
 MAX_PATHS = 60
 MAX_FUNCTIONS = 40
 MAX_ERRORS = 12
@@ -84,7 +88,10 @@ def _describe(name: str, target: str) -> str:
 class Facts:
     """What one pass over the messages found."""
 
-    requests: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)  # substantive ones (no "Continue")
+    plain: list[str] = field(default_factory=list)  # requests stating no constraint/decision/step
+    next_step: str = ""  # the latest "Next, …" sentence the user stated
+    proposals: list[str] = field(default_factory=list)  # the last assistant reply's proposals
     constraints: list[str] = field(default_factory=list)
     decisions: list[str] = field(default_factory=list)
     done: dict[str, int] = field(default_factory=dict)  # action → times, most recent last
@@ -125,9 +132,24 @@ class Facts:
 def _read_user(facts: Facts, text: str) -> None:
     if not text.strip():
         return
-    facts.requests.append(text)
-    facts.answered = False
-    facts.constraints.extend(constraint_sentences(text, MAX_QUOTE))
+    if facts.proposals and is_acceptance(text):
+        accepted = (f'"{quote(p)}" (proposed by the assistant, accepted)' for p in facts.proposals)
+        facts.decisions.extend(accepted)
+    facts.proposals = []
+    substantive = not is_filler(text)
+    if substantive:
+        facts.requests.append(text)
+        facts.answered = False
+    decisions = decision_sentences(text, MAX_QUOTE)
+    facts.decisions.extend(f'"{quote(d)}"' for d in decisions)
+    steps = [s for s in sentences(text) if is_next_step(s)]
+    if steps:
+        facts.next_step = steps[-1]
+    taken = set(decisions) | set(steps)
+    constraints = [c for c in constraint_sentences(text, MAX_QUOTE) if c not in taken]
+    facts.constraints.extend(constraints)
+    if substantive and not (taken or constraints):
+        facts.plain.append(text)
     facts.scan_code_words(text)
 
 
@@ -145,9 +167,10 @@ def _read_assistant(facts: Facts, message: dict[str, Any], calls: dict[str, Any]
             calls[str(block.get("id", ""))] = (name, args)
             if isinstance(args, dict) and isinstance(args.get("path"), str):
                 facts.note_path(args["path"])
+    facts.proposals = []
     for text in texts:
         facts.scan_code_words(text)
-        facts.decisions.extend(decision_sentences(text, MAX_QUOTE))
+        facts.proposals.extend(proposal_sentences(text, MAX_QUOTE))
     stop = message.get("stopReason")
     if stop == "error":
         facts.fail(("model", ""), str(message.get("errorMessage") or "Unknown error"))
@@ -212,15 +235,8 @@ def read_facts(messages: list[dict[str, Any]]) -> Facts:
 
 
 def _goal_items(requests: list[str]) -> list[str]:
-    """The first request, then the last three distinct ones (with how many are between)."""
-    distinct = list(dict.fromkeys(r.strip() for r in requests if r.strip()))
-    if len(distinct) <= 4:
-        shown = [quote(r) for r in distinct]
-        unique: list[str] = []
-        add_unique(unique, shown)
-        return unique
-    between = len(distinct) - 4
-    return [quote(distinct[0]), f"(+{between} further requests)", *map(quote, distinct[-3:])]
+    """The defining request: the first substantive one, verbatim."""
+    return [quote(requests[0], MAX_GOAL)] if requests else []
 
 
 def _cap(items: list[str], limit: int, label: str) -> list[str]:
@@ -229,30 +245,34 @@ def _cap(items: list[str], limit: int, label: str) -> list[str]:
     return [f"(+{len(items) - limit + 1} earlier {label})", *items[-(limit - 1) :]]
 
 
-def build_checkpoint(facts: Facts, focus: str | None = None) -> Checkpoint:
-    """Turn facts into section items; summaries found among the messages are merged in."""
+def build_checkpoint(
+    facts: Facts, focus: str | None = None, *, goal_known: bool = False
+) -> Checkpoint:
+    """Turn facts into section items; summaries found among the messages are merged in.
+
+    With ``goal_known`` (the previous summary has a goal) no request becomes the goal; the
+    requests that are not the goal, not pending and state nothing else are listed as done.
+    """
     cp = Checkpoint()
-    cp.goal = _goal_items(facts.requests)
+    cp.goal = [] if goal_known else _goal_items(facts.requests)
     add_unique(cp.constraints, [f'"{quote(c)}"' for c in facts.constraints])
-    cp.constraints = cp.constraints[:MAX_CONSTRAINTS]
-    done = [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]
+    goal = facts.requests[0] if cp.goal else None
+    pending = facts.requests[-1] if facts.requests and not facts.answered else None
+    done = [f'Request: "{quote(r)}"' for r in facts.plain if r is not goal and r is not pending]
+    done += [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]
     cp.done = _cap(done, MAX_DONE, "actions")
     blocked = [f'{_describe(n, t)} failed: "{line}"' for (n, t), line in facts.errors.items()]
     cp.blocked = _cap(blocked, MAX_ERRORS, "failures")
-    decisions: list[str] = []
-    add_unique(decisions, [f"**Stated by the assistant**: {quote(d)}" for d in facts.decisions])
-    cp.decisions = _cap(decisions, MAX_DECISIONS, "decisions")
-    last_request = quote(facts.requests[-1]) if facts.requests else ""
+    add_unique(cp.decisions, facts.decisions)
+    last_request = quote(facts.requests[-1], MAX_GOAL) if facts.requests else ""
     if last_request and not facts.answered:
         progress = f'"{last_request}"'
         if facts.last_action:
             progress += f" (last completed action: {facts.last_action})"
         cp.in_progress = [progress]
         cp.next_steps.append(f'Continue the unanswered request: "{last_request}"')
-    for (name, target), line in list(facts.errors.items())[-3:]:
-        cp.next_steps.append(f'Resolve the failure of {_describe(name, target)}: "{line}"')
-    if not cp.next_steps and last_request:
-        cp.next_steps.append(f'Wait for the next request (last one answered: "{last_request}")')
+    if facts.next_step and not (cp.next_steps and facts.next_step in last_request):
+        cp.next_steps.append(f'"{quote(facts.next_step, MAX_GOAL)}"')
     if focus:
         cp.critical.append(f"Requested focus: {quote(focus)}")
     paths = list(facts.paths)

@@ -3,7 +3,8 @@
 A :class:`Checkpoint` holds the items of each section. :func:`parse_summary` reads a summary
 written by anyone (pi, an LLM, the offline summarizer) back into items, so update mode can
 keep every previous item; :func:`render` writes pi's layout for a summary kind within a
-character budget, dropping the oldest items of the longest sections first (and saying so).
+character budget, dropping progress detail first (:data:`DROP_ORDER`, oldest items first, and
+saying so) and never the goal, constraints, decisions or next steps.
 """
 
 from __future__ import annotations
@@ -51,6 +52,17 @@ _FILE_BLOCK = re.compile(r"<(read-files|modified-files)>.*?</\1>", re.DOTALL)
 _SKIP_LINES = {"---", "**turn context (split turn):**"}
 _SPACES = re.compile(r"\s+")
 _NORMALIZE_DROP = re.compile(r"[`\"'*]")
+_COUNT_SUFFIX = re.compile(r" \(\d+×\)$")
+# budget markers and stale offline lines: never carried into the next summary
+_NOISE = re.compile(
+    r"^(?:… \d+ older items? omitted to fit the budget|\(\+\d+ [\w ]+\)"
+    r"|Wait for the next request \(last one answered: .*\))$"
+)
+_CODE = re.compile(r"`([^`]+)`")
+LIST_PREFIXES = {"Paths: ": 60, "Functions and symbols: ": 40}  # one line each, merged
+# what the size cap drops, least important first; goal, constraints, decisions and next
+# steps are never dropped
+DROP_ORDER = ("done", "critical", "in_progress", "blocked")
 
 
 @dataclass
@@ -71,7 +83,8 @@ class Checkpoint:
 
 
 def _key(item: str) -> str:
-    return _SPACES.sub(" ", _NORMALIZE_DROP.sub("", item)).strip().lower()
+    flat = _SPACES.sub(" ", _NORMALIZE_DROP.sub("", item)).strip().lower()
+    return _COUNT_SUFFIX.sub("", flat)
 
 
 def add_unique(items: list[str], new: list[str], seen: set[str] | None = None) -> None:
@@ -117,7 +130,7 @@ def parse_summary(text: str) -> Checkpoint:
             continue
         continuation = not _MARKER.match(line) and raw[:1].isspace()
         item = _MARKER.sub("", line).strip()
-        if _PLACEHOLDER.match(item):
+        if _PLACEHOLDER.match(item) or _NOISE.match(item):
             continue
         _append_line(checkpoint.section(current), item, continuation=continuation)
     return checkpoint
@@ -130,19 +143,33 @@ def _append_line(items: list[str], line: str, *, continuation: bool) -> None:
         items.append(line)
 
 
+def _merge_lists(items: list[str]) -> list[str]:
+    """One ``Paths:`` / ``Functions and symbols:`` line each: the union, newest kept."""
+    out = list(items)
+    for prefix, limit in LIST_PREFIXES.items():
+        lines = [i for i in out if i.startswith(prefix)]
+        if len(lines) < 2:
+            continue
+        names = list(dict.fromkeys(n for line in lines for n in _CODE.findall(line)))[-limit:]
+        first = out.index(lines[0])
+        out = [i for i in out if not i.startswith(prefix)]
+        out.insert(first, prefix + ", ".join(f"`{n}`" for n in names))
+    return out
+
+
 def merge(previous: Checkpoint, new: Checkpoint) -> Checkpoint:
-    """Every previous item kept; new items added. In Progress / Next Steps: new ones first."""
+    """Every previous item kept; new items added (newest In Progress / Next Steps replace)."""
     merged = Checkpoint()
     for f in fields(Checkpoint):
         name = f.name
         old_items, new_items = previous.section(name), new.section(name)
         target = merged.section(name)
         if name in ("in_progress", "next_steps"):
-            add_unique(target, new_items)
-            add_unique(target, old_items)
+            add_unique(target, new_items or old_items)
         else:
             add_unique(target, old_items)
             add_unique(target, new_items)
+    merged.critical = _merge_lists(merged.critical)
     return merged
 
 
@@ -187,7 +214,7 @@ def _render_items(items: list[str], marker: str, omitted: int) -> list[str]:
 
 
 def render(checkpoint: Checkpoint, kind: str = "compaction", max_chars: int | None = None) -> str:
-    """pi's layout for ``kind``; within ``max_chars`` by dropping the oldest items first."""
+    """pi's layout for ``kind``; within ``max_chars`` by dropping :data:`DROP_ORDER` items."""
     layout = _LAYOUTS.get(kind, _LAYOUTS["compaction"])
     kept = {name: list(checkpoint.section(name)) for name, _, _ in layout}
     omitted = dict.fromkeys(kept, 0)
@@ -197,17 +224,11 @@ def render(checkpoint: Checkpoint, kind: str = "compaction", max_chars: int | No
 
     total = sum(size(name) + len(heading) + 2 for name, heading, _ in layout) + 40
     budget = max_chars if max_chars and max_chars > 0 else None
-    while budget is not None and total > budget:
-        candidates = [n for n in kept if len(kept[n]) > 1 or (kept[n] and n != "goal")]
-        if not candidates:
-            break
-        longest = max(candidates, key=size)
-        index = 1 if longest == "goal" else 0  # the first goal is the original request
-        if longest in ("in_progress", "next_steps"):
-            index = len(kept[longest]) - 1  # newest first here: drop from the end
-        dropped = kept[longest].pop(index)
-        omitted[longest] += 1
-        total -= len(dropped) + 8
+    for name in (n for n in DROP_ORDER if n in kept):
+        while budget is not None and total > budget and kept[name]:
+            dropped = kept[name].pop(len(kept[name]) - 1 if name == "in_progress" else 0)
+            omitted[name] += 1
+            total -= len(dropped) + 8
     blocks: list[str] = []
     for name, heading, marker in layout:
         body = _render_items(kept[name], marker, omitted[name])

@@ -42,18 +42,33 @@ def replaced_entries(branch: list[dict[str, Any]]) -> Replaced | None:
     return Replaced(str(branch[last].get("id")), texts)
 
 
-def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> list[Any]:
-    """``messages`` with a line appended to the compaction summary naming the replaced span
-    (unchanged when the branch has no compaction or the context no summary message)."""
+def replaced_note(branch: list[dict[str, Any]]) -> str | None:
+    """The line that names what the latest compaction on ``branch`` replaced (``None``: no
+    compaction, or nothing with text before its first kept entry)."""
     replaced = replaced_entries(branch)
     if replaced is None or not replaced.entries:
+        return None
+    return (
+        f"\n\n(Entries {replaced.span()} ({len(replaced.entries)} entries) were "
+        "replaced by this summary; the recall tool can search and read them.)"
+    )
+
+
+def summary_message(messages: list[Any]) -> dict[str, Any] | None:
+    """The context's compaction summary message, if it has one."""
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "compactionSummary":
+            return message
+    return None
+
+
+def with_note(messages: list[Any], note: str | None) -> list[Any]:
+    """``messages`` with ``note`` appended to the compaction summary (a copy; unchanged
+    without a note or a summary message)."""
+    if not note:
         return messages
     for index, message in enumerate(messages):
         if isinstance(message, dict) and message.get("role") == "compactionSummary":
-            note = (
-                f"\n\n(Entries {replaced.span()} ({len(replaced.entries)} entries) were "
-                "replaced by this summary; the recall tool can search and read them.)"
-            )
             summary = str(message.get("summary", ""))
             return [
                 *messages[:index],
@@ -61,6 +76,14 @@ def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> lis
                 *messages[index + 1 :],
             ]
     return messages
+
+
+def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> list[Any]:
+    """``messages`` with a line appended to the compaction summary naming the replaced span
+    (unchanged when the branch has no compaction or the context no summary message)."""
+    if summary_message(messages) is None:
+        return messages
+    return with_note(messages, replaced_note(branch))
 
 
 def _blocks_text(content: Any) -> str:

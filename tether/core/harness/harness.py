@@ -10,15 +10,15 @@ One :class:`Harness` drives one session at a time:
 - after a run: a failed call is retried as the retry policy decides (the ``retry_decision`` hook),
   a context overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted — all before :meth:`Harness.prompt` returns (:mod:`.run` decides, the harness acts);
-- the system prompt is assembled again for every prompt;
+- the system prompt is assembled again for every prompt; with a ``recall`` tool, the summary
+  sent names the span it can read (once per compaction, never stored);
 - one writer per session (README "Sessions"): the harness holds the session file's lease
   (:mod:`.lease`) from construction to :meth:`Harness.close`, so a second writer fails with
   :class:`~tether.core.host.errors.SessionBusyError`; to wait instead, take
   ``SessionLease(path).acquire(wait=…)`` before opening the session (it is re-entrant).
 
-The harness coordinates; its collaborators depend on small protocols, never on this class:
-:mod:`.run`, :mod:`.compaction`, :mod:`.delivery` and :mod:`.switching` (session switching, tree
-navigation and manual compaction: functions of a host, bound here as methods).
+The harness coordinates; :mod:`.run`, :mod:`.compaction`, :mod:`.delivery` and :mod:`.switching`
+(session switching, tree navigation, manual compaction) depend on small protocols, never on it.
 
 Example::
 
@@ -40,7 +40,7 @@ from tether.core.agent.loop import user_message
 from tether.core.agent.providers import Model
 from tether.core.agent.tools import collect_tools, order_tools
 from tether.core.context.build import convert_to_llm
-from tether.core.context.replaced import with_replaced_note
+from tether.core.context.replaced import replaced_note, summary_message, with_note
 from tether.core.harness import delivery, switching
 from tether.core.harness.compaction import CompactionRunner
 from tether.core.harness.persist import persist_message
@@ -122,6 +122,7 @@ class Harness:
         self.next_turn: list[Message] = []
         self._listeners: list[Listener] = []
         self._context_hooked = bool(pm.hook.context.get_hookimpls())
+        self._recall_note: tuple[Any, str | None] = (None, None)  # (summary key, note)
         self._event_hooked = bool(pm.hook.agent_event.get_hookimpls())
         self.agent = Agent(
             stream_fn=self._stream,
@@ -217,8 +218,17 @@ class Harness:
 
     def _convert_to_llm(self, messages: list[Message]) -> list[Message]:
         if any(tool.name == "recall" for tool in self.tools):  # name the span it can read
-            messages = with_replaced_note(messages, self.session.get_branch())
+            messages = self._with_recall_note(messages)
         return convert_to_llm(messages, block_images=bool(self.settings.block_images))
+
+    def _with_recall_note(self, messages: list[Message]) -> list[Message]:
+        summary = summary_message(messages)
+        if summary is None:
+            return messages
+        key = (summary.get("timestamp"), str(summary.get("summary", "")))
+        if self._recall_note[0] != key:
+            self._recall_note = (key, replaced_note(self.session.get_branch()))
+        return with_note(messages, self._recall_note[1])
 
     def _transform_context(self, messages: list[Message]) -> list[Message] | None:
         if not self._context_hooked:

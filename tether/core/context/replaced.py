@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from tether.core.context.content_text import block_parts
+
 
 @dataclass
 class Replaced:
@@ -87,25 +89,12 @@ def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> lis
 
 
 def _blocks_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts: list[str] = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text":
-            parts.append(str(block.get("text", "")))
-        elif kind == "thinking":
-            parts.append(str(block.get("thinking", "")))
-        elif kind == "toolCall":
-            args = json.dumps(block.get("arguments"), ensure_ascii=False)
-            parts.append(f"[tool call {block.get('name')}] {args}")
-        elif kind == "image":
-            parts.append("[image]")
-    return "\n".join(part for part in parts if part)
+    return "\n".join(block_parts(content, tool_call=_tool_call))
+
+
+def _tool_call(block: dict[str, Any]) -> str:
+    args = json.dumps(block.get("arguments"), ensure_ascii=False)
+    return f"[tool call {block.get('name')}] {args}"
 
 
 def entry_text(entry: dict[str, Any]) -> tuple[str, str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from tether.core.context.content_text import block_parts
+
 PREVIEW = 72
 
 
@@ -14,22 +16,10 @@ def _one_line(text: str, limit: int = PREVIEW) -> str:
 
 
 def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if not isinstance(block, dict):
-                continue
-            kind = block.get("type")
-            if kind == "text":
-                parts.append(str(block.get("text", "")))
-            elif kind == "toolCall":
-                parts.append(f"[{block.get('name')}]")
-            elif kind == "image":
-                parts.append("[image]")
-        return " ".join(parts)
-    return ""
+    """Text and tool-call names of a message for a tree line (thinking left out)."""
+    return " ".join(
+        block_parts(content, tool_call=lambda block: f"[{block.get('name')}]", thinking=False)
+    )
 
 
 def describe(entry: dict[str, Any]) -> str:

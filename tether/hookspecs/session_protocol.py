@@ -10,7 +10,8 @@ plugin's own settings by its name (``session.plugin_settings("git_status")`` rea
 ``{"plugins": {"git_status": {...}}}`` from ``settings.json``).
 
 Act side (pi's ``ExtensionAPI`` actions): send a message (steer / follow-up / next turn),
-append a custom entry, label an entry, name the session. Where no agent runs, every action
+append a custom entry, label an entry, name the session; and tether's pins (a text kept
+verbatim in every later summary). Where no agent runs, every action
 raises :class:`tether.NoAgentError` naming the action.
 """
 
@@ -80,6 +81,11 @@ class HookSession(Protocol):
         """The section ``plugins.<name>`` of ``settings.json`` (``{}`` when absent)."""
         ...
 
+    def pins(self) -> list[dict[str, Any]]:
+        """The pins in force at the leaf, oldest first: ``{"pinId", "text", "entryId",
+        "holderId"}`` (``entryId``: the entry whose text was pinned, or ``None``)."""
+        ...
+
     @property
     def has_agent(self) -> bool:
         """Whether an agent runs (the act side works)."""
@@ -109,6 +115,17 @@ class HookSession(Protocol):
 
     def set_name(self, name: str) -> str:
         """Name the session."""
+        ...
+
+    def pin(self, text: str) -> str:
+        """Pin ``text``: from now on every compaction and branch summary of this branch carries
+        it verbatim under ``## Pinned``; returns the pin id."""
+        ...
+
+    def unpin(self, pin_id: str) -> str:
+        """Unpin the pin in force whose id is (or starts with) ``pin_id``; returns its id.
+        Later summaries leave its text out. An unknown or ambiguous id raises
+        :class:`tether.TetherError`."""
         ...
 
 

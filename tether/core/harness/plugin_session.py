@@ -176,6 +176,12 @@ class PluginSession:
 
         return token_counter(self.hooks.pm, self.settings, model=self.model)(messages)
 
+    def pins(self) -> list[dict[str, Any]]:
+        """The pins in force at the leaf (``{"pinId", "text", "entryId", "holderId"}``)."""
+        from tether.core.session.pinning import current_pins
+
+        return [] if self.session is None else [p.as_json() for p in current_pins(self.session)]
+
     @property
     def has_agent(self) -> bool:
         return self.harness is not None
@@ -219,6 +225,18 @@ class PluginSession:
 
     def set_label(self, entry_id: str, label: str | None) -> str:
         return self._agent("set_label").session.append_label_change(entry_id, label)
+
+    def pin(self, text: str) -> str:
+        """Pin ``text`` (kept verbatim in every later summary); returns the pin id."""
+        from tether.core.session.pinning import pin_text
+
+        return pin_text(self._agent("pin").session, text).pin_id
+
+    def unpin(self, pin_id: str) -> str:
+        """Unpin the pin in force whose id is (or starts with) ``pin_id``; returns its id."""
+        from tether.core.session.pinning import unpin
+
+        return unpin(self._agent("unpin").session, pin_id).pin_id
 
     def abort(self) -> None:
         self._agent("abort").abort()

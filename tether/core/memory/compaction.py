@@ -3,9 +3,10 @@
 :func:`compact` asks the chosen compaction strategy what to summarize, lets
 ``session_before_compact`` cancel or supply the compaction, asks the chosen summarizer for the
 history (and, for a split turn, the turn prefix), appends the cumulative
-``<read-files>``/``<modified-files>`` lists, writes one ``compaction`` entry and fires
-``session_compact``. The kernel decides nothing about *how* to summarize or where to cut: those
-are plugins, chosen by name (:mod:`tether.core.memory.choices`).
+``<read-files>``/``<modified-files>`` lists and the ``## Pinned`` section of the pins in force
+(:mod:`tether.core.context.pins`, whoever wrote the summary), writes one ``compaction`` entry
+and fires ``session_compact``. The kernel decides nothing about *how* to summarize or where to
+cut: those are plugins, chosen by name (:mod:`tether.core.memory.choices`).
 
 Guarantees: nothing to compact → no summarizer call; a split turn with no new
 history keeps the previous summary instead of pi's "No prior history."; a failing
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tether.core.context.file_tracking import file_lists, format_file_lists, strip_file_lists
+from tether.core.context.pins import with_pins
 from tether.core.harness.plugin_session import PluginSession
 from tether.core.host.errors import TetherError
 from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
@@ -205,6 +207,7 @@ def compact(
         summary, details = _with_file_lists(text, preparation)
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
 
+    summary = with_pins(summary, path)  # whoever wrote it: the pinned texts, verbatim
     written = session.append_compaction(
         summary, first_kept, tokens_before, details=details, from_hook=outcome.from_hook
     )

@@ -5,7 +5,8 @@ is ``<conversation>\\n…\\n</conversation>\\n\\n``, then — in update mode —
 ``<previous-summary>\\n…\\n</previous-summary>\\n\\n``, then the instructions, optionally
 followed by ``\\n\\nAdditional focus: <text>``. The sections asked for are exactly pi's;
 beyond pi, the checkpoints ask for the user's constraints and decisions verbatim and for the
-user's latest stated next step.
+user's latest stated next step, and an update leaves out the previous ``## Pinned`` section
+(the kernel adds the pinned texts back).
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ KEEP_VERBATIM = (
     "Carry every constraint, requirement, preference and decision the user stated into the "
     "checkpoint verbatim, in the user's own words (quote them; never paraphrase, merge or "
     "drop one, however old or minor it looks), and keep the ones from an earlier checkpoint."
+)
+# The harness appends the pinned texts itself (tether.core.context.pins): the model must not
+# copy that section, or it would be repeated (or paraphrased) in the new checkpoint.
+PINNED_NOTE = (
+    "If the previous checkpoint has a `## Pinned` section, leave that section out of your "
+    "answer: the user pinned those texts and they are added back after it, word for word."
 )
 USER_NEXT_STEP = (
     "Next Steps starts with the next step the user stated most recently, in the user's words "
@@ -107,7 +114,7 @@ UPDATE_INSTRUCTIONS = _checkpoint_instructions(
     "- keep every fact of the previous checkpoint unless the new messages make it obsolete;\n"
     "- add the new progress, decisions and context;\n"
     "- move items from In Progress to Done once they are finished;\n"
-    "- rewrite Next Steps for the state the work is in now.",
+    "- rewrite Next Steps for the state the work is in now.\n" + PINNED_NOTE,
     "Answer with the same sections",
     critical="[Earlier context kept, new context added]",
     goal="[The goals so far, plus any new ones]",
@@ -155,7 +162,7 @@ BRANCH_UPDATE_INSTRUCTIONS = (
     "that summary, keeping its facts and adding the new ones, with the same sections "
     "(Goal, Constraints & Preferences, Progress with Done / In Progress / Blocked, "
     f"Key Decisions, Next Steps), headings spelled exactly as before. {KEEP_VERBATIM} "
-    f"{USER_NEXT_STEP} {_EXACT}"
+    f"{USER_NEXT_STEP} {PINNED_NOTE} {_EXACT}"
 )
 
 INSTRUCTIONS: dict[str, str] = {
@@ -199,6 +206,7 @@ def user_text(conversation: str, instructions: str, previous_summary: str | None
 __all__ = [
     "INSTRUCTIONS",
     "KEEP_VERBATIM",
+    "PINNED_NOTE",
     "SYSTEM_PROMPT",
     "USER_NEXT_STEP",
     "instructions_for",

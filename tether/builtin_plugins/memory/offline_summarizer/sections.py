@@ -102,12 +102,15 @@ def parse_summary(text: str) -> Checkpoint:
 
     Headings are matched by name (pi's history, turn-prefix and branch layouts); text under
     an unknown heading or before the first heading goes to Critical Context. File-list blocks
-    are dropped: the caller re-appends the cumulative lists from the entry's details.
+    and the ``## Pinned`` section are dropped: the caller re-appends the cumulative lists from
+    the entry's details and the pinned texts in force (never carried twice).
     """
+    from tether.core.context.pins import strip_pinned
+
     checkpoint = Checkpoint()
     current = "critical"
     in_fence = False
-    for raw in _FILE_BLOCK.sub("", text).splitlines():
+    for raw in _FILE_BLOCK.sub("", strip_pinned(text)).splitlines():
         line = raw.rstrip()
         if line.lstrip().startswith("```"):
             in_fence = not in_fence

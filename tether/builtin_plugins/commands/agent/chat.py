@@ -4,6 +4,7 @@ A plain ``input()`` loop: each line is a prompt (streamed answer on stdout) or a
 
     /tree [ID] [--summarize [TEXT]]   show the tree, or move to ID (summarizing the branch left)
     /fork ID    /clone    /compact [TEXT]    /name [NAME]    /label ID [TEXT]
+    /pin TEXT|ID    /unpin PIN_ID    /pins
     /resume    /new    /model [REF]    /session    /help    /quit
 
 Ctrl-C while the agent works aborts the turn (the session stays valid); at the prompt it only
@@ -37,6 +38,9 @@ HELP = """commands:
   /compact [TEXT]   summarize older history now (TEXT: what to focus on)
   /name [NAME]      show or set the session name
   /label ID [TEXT]  label an entry (no TEXT: clear)
+  /pin TEXT|ID      keep TEXT (or entry ID's text) verbatim in every later summary
+  /unpin PIN_ID     drop a pin (an id or its unique prefix)
+  /pins             the pins in force
   /resume           switch to another session of this project
   /new              start a new session
   /model [REF]      show models, or switch to provider/model
@@ -68,6 +72,9 @@ class Chat:
             "compact": self.cmd_compact,
             "name": self.cmd_name,
             "label": self.cmd_label,
+            "pin": self.cmd_pin,
+            "unpin": self.cmd_unpin,
+            "pins": self.cmd_pins,
             "resume": self.cmd_resume,
             "new": self.cmd_new,
             "model": self.cmd_model,
@@ -136,7 +143,8 @@ class Chat:
             self.say(f"unknown command /{name} (try /help)")
             return False
         try:
-            args = shlex.split(rest) if name not in ("compact", "name", "label") else [rest.strip()]
+            verbatim = ("compact", "name", "label", "pin")
+            args = shlex.split(rest) if name not in verbatim else [rest.strip()]
             return bool(handler(args))
         except _Terminated:
             raise
@@ -214,6 +222,28 @@ class Chat:
             raise ValueError("usage: /label ID [TEXT]")
         self.harness.set_label(entry_id, text.strip() or None)
         self.say(f"label of {entry_id}: {text.strip() or '(cleared)'}")
+
+    def cmd_pin(self, args: list[str]) -> None:
+        """``/pin TEXT``; a single word that is an entry id pins that entry's text."""
+        from tether.core.session.pinning import pin_entry, pin_text
+
+        text, session = args[0], self.harness.session
+        if not text:
+            raise ValueError("usage: /pin TEXT, or /pin ENTRY_ID (see /tree)")
+        by_id = " " not in text and session.get_entry(text) is not None
+        pin = pin_entry(session, text) if by_id else pin_text(session, text)
+        source = f" (entry {pin.entry_id})" if pin.entry_id else ""
+        self.say(f"pinned {pin.pin_id}{source}: kept verbatim in every later summary")
+
+    def cmd_unpin(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise ValueError("usage: /unpin PIN_ID (see /pins)")
+        self.say(f"unpinned {self.harness.view.unpin(args[0])}")
+
+    def cmd_pins(self, _args: list[str]) -> None:
+        pins = self.harness.view.pins()
+        lines = [f"{pin['pinId']}  {pin['text']}" for pin in pins]
+        self.say("\n".join(lines) if lines else "no pins (/pin TEXT adds one)")
 
     def cmd_resume(self, _args: list[str]) -> None:
         from tether.builtin_plugins.commands.agent.setup import project_folder

@@ -1,0 +1,123 @@
+"""Built-in plugin ``pin_commands``: ``tether session pin|unpin|pins FILE``.
+
+``pin FILE ENTRY_ID`` pins the text of an entry (a user or assistant message), ``pin FILE
+--text "…"`` a text of your own; ``unpin FILE PIN_ID`` (an id or its unique prefix) removes a
+pin; ``pins FILE [--json]`` lists the pins in force at the leaf. A pinned text appears verbatim
+in every later compaction and branch summary of the branch, under ``## Pinned``
+(:mod:`tether.core.context.pins`). ``pin`` and ``unpin`` append one ``custom`` entry at the
+leaf, holding the session's lease (``--wait [SECONDS]``) like every command that writes.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
+from tether.core.host.cli import WaitOpt, command_group
+from tether.hookspecs import hookimpl
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+PREVIEW = 100  # characters of a pinned text shown on one line
+
+
+def _print_json(value: Any) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=1) + "\n")
+
+
+def _preview(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
+
+
+def _write(file: Path, wait: str | None, change: Any) -> Any:
+    """Run ``change(session)`` on ``file`` under its lease and write the entry it appended at
+    once (also in a file that has no assistant message yet); errors name the file."""
+    from tether.builtin_plugins.commands.lease_options import holding
+    from tether.core.host.errors import TetherError
+
+    with holding(file, wait):
+        session = open_session_file(file, readonly=False)
+        try:
+            result = change(session)
+        except TetherError as exc:
+            if str(exc).startswith(f"{file}:"):
+                raise
+            raise TetherError(f"{file}: {exc}") from exc
+        session.flush(force=True)
+    return result
+
+
+def pin_command(
+    file: FileArg,
+    entry_id: Annotated[
+        str | None,
+        typer.Argument(metavar="[ENTRY_ID]", help="Pin this entry's text.", show_default=False),
+    ] = None,
+    text: Annotated[str | None, typer.Option("--text", help="Pin this text.")] = None,
+    as_json: JsonOpt = False,
+    wait: WaitOpt = None,
+) -> None:
+    """Pin a fact: kept verbatim in every later summary (an entry's text, or --text)."""
+    from tether.core.host.errors import UsageError
+    from tether.core.session.pinning import pin_entry, pin_text
+
+    if (entry_id is None) == (text is None):
+        raise UsageError(f"{file}: give an ENTRY_ID or --text TEXT (one of them)")
+    if entry_id is not None:
+        pin = _write(file, wait, lambda session: pin_entry(session, entry_id))
+    else:
+        pin = _write(file, wait, lambda session: pin_text(session, text or ""))
+    if as_json:
+        _print_json(pin.as_json())
+        return
+    source = f" (entry {pin.entry_id})" if pin.entry_id else ""
+    typer.echo(f"{file}: pinned {pin.pin_id}{source}: {_preview(pin.text)}")
+
+
+def unpin_command(
+    file: FileArg,
+    pin_id: Annotated[str, typer.Argument(metavar="PIN_ID", help="A pin id or its unique prefix.")],
+    as_json: JsonOpt = False,
+    wait: WaitOpt = None,
+) -> None:
+    """Unpin a fact: later summaries leave it out."""
+    from tether.core.session.pinning import unpin
+
+    pin = _write(file, wait, lambda session: unpin(session, pin_id))
+    if as_json:
+        _print_json(pin.as_json())
+        return
+    typer.echo(f"{file}: unpinned {pin.pin_id}: {_preview(pin.text)}")
+
+
+def pins_command(file: FileArg, as_json: JsonOpt = False) -> None:
+    """The pins in force at the session's leaf."""
+    from tether.core.session.pinning import current_pins
+
+    pins = current_pins(open_session_file(file))
+    if as_json:
+        _print_json([pin.as_json() for pin in pins])
+        return
+    if not pins:
+        typer.echo(f"{file}: no pins in force")
+        return
+    for pin in pins:
+        source = f"  (entry {pin.entry_id})" if pin.entry_id else ""
+        typer.echo(f"{pin.pin_id}  {_preview(pin.text)}{source}")
+
+
+@hookimpl
+def register_commands(app: typer.Typer) -> None:
+    group = command_group(app, "session", SESSION_HELP)
+    group.command("pin")(pin_command)
+    group.command("unpin")(unpin_command)
+    group.command("pins")(pins_command)
+
+
+__all__ = ["register_commands"]

@@ -161,12 +161,15 @@ def test_readers_are_never_blocked_by_a_lease(tmp_path: Path) -> None:
     try:
         wait_for_holder(file, holder.pid)
         assert tether(tmp_path, "session", "compact", str(file)).returncode == 1
+        unpin = tether(tmp_path, "session", "unpin", str(file), "x")
+        assert unpin.returncode == 1 and f"in use by pid {holder.pid}" in unpin.stderr
         for args in (
             ["session", "show", str(file)],
             ["session", "tree", str(file)],
             ["session", "context", str(file), "--json"],
             ["session", "estimate", str(file)],
             ["session", "prepare", str(file)],
+            ["session", "pins", str(file)],
             ["sessions", "--dir", str(tmp_path)],
         ):
             started = time.monotonic()
@@ -183,8 +186,9 @@ def test_readers_are_never_blocked_by_a_lease(tmp_path: Path) -> None:
         ["chat", "--provider", "faux", "--session", "{file}"],
         ["session", "branch", "{file}", "--to", "{first}"],
         ["session", "repair", "{file}"],
+        ["session", "pin", "{file}", "{first}"],
     ],
-    ids=["chat", "branch", "repair"],
+    ids=["chat", "branch", "repair", "pin"],
 )
 def test_every_writing_command_is_refused_or_waits(tmp_path: Path, command: list[str]) -> None:
     from tether.core.storage.lease import SessionLease

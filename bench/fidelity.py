@@ -5,8 +5,9 @@ pipeline, a refactor, a frontend feature) are written as v3 JSONL with tether's 
 ``Session`` API. Each states a goal, constraints in many wordings ("never", "always", "must",
 "don't", "only", "I prefer", "we target", "keep X in Y", "Constraint:"), decisions ("let's go
 with X rather than Y"), modified files (write/edit tool calls), an exact error from a bash run
-and a next step. Each session is then compacted k = 1…max-k times in-process (the kernel's
-``compact`` with the chosen summarizer, keep ``--sizes`` tokens), with 3 filler turns
+and a next step; one fact is only pinned (``pin_text``), never said. Each session is then
+compacted k = 1…max-k times in-process (the kernel's ``compact`` with the chosen summarizer,
+keep ``--sizes`` tokens), with 3 filler turns
 ("Continue (progress check N)") appended between compactions; after each compaction the
 context the model would see (summary + kept entries) is searched for every fact, verbatim.
 
@@ -36,9 +37,10 @@ from tether.core.host.facade import Hooks  # noqa: E402
 from tether.core.host.manager import create_plugin_manager  # noqa: E402
 from tether.core.host.settings import Settings  # noqa: E402
 from tether.core.memory.compaction import compact  # noqa: E402
+from tether.core.session.pinning import pin_text  # noqa: E402
 from tether.core.session.session import Session  # noqa: E402
 
-CATEGORIES = ["goal", "constraints", "decisions", "files", "error", "next_step"]
+CATEGORIES = ["goal", "constraints", "decisions", "files", "error", "next_step", "pinned"]
 FILLERS_BETWEEN = 3
 # where a fact belongs in pi's checkpoint format (also counted: found in that section)
 SECTIONS = {
@@ -103,6 +105,7 @@ def run_kind(
     session = Session.open(path, create=True, cwd=str(directory))
     for message in script(kind):
         session.append_message(message)
+    pin_text(session, kind.pinned)  # survives through the ## Pinned section only
     hooks = Hooks(create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""}))
     settings = Settings.model_validate(
         {

@@ -38,6 +38,12 @@ class Kind:
     next_step: str
     extra: list[str] = field(default_factory=list)
 
+    @property
+    def pinned(self) -> str:
+        """A fact that is only pinned (``tether session pin --text``), never said in a message:
+        it reaches the context through the summaries' ``## Pinned`` section alone."""
+        return f"Release checklist for {self.name}: tag, changelog, announce (in that order)."
+
     def facts(self) -> dict[str, list[str]]:
         """Category -> the verbatim strings that must survive."""
         return {
@@ -47,6 +53,7 @@ class Kind:
             "files": list(self.files),
             "error": [self.error],
             "next_step": [self.next_step],
+            "pinned": [self.pinned],
         }
 
 

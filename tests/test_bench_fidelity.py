@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "fidelity.py"
-CATEGORIES = {"goal", "constraints", "decisions", "files", "error", "next_step"}
+CATEGORIES = {"goal", "constraints", "decisions", "files", "error", "next_step", "pinned"}
 
 
 def test_fidelity_json_k1_has_every_category_and_the_goal(tmp_path: Path) -> None:
@@ -23,6 +23,7 @@ def test_fidelity_json_k1_has_every_category_and_the_goal(tmp_path: Path) -> Non
     assert row["status"] == "compacted" and row["summarizer"] == "offline"
     assert set(row["found"]) == CATEGORIES and set(row["total"]) == CATEGORIES
     assert row["found"]["goal"] == row["total"]["goal"] == 1
+    assert row["found"]["pinned"] == row["total"]["pinned"] == 1  # only via ## Pinned
     assert row["total"]["files"] == 7 and row["summaryChars"] > 0
     (summary,) = run["summary"]
     assert CATEGORIES <= set(summary) and summary["goal"] == 100.0

@@ -146,7 +146,7 @@ def test_fidelity_benchmark_holds_every_fact_at_every_k() -> None:
     table = json.loads(out.stdout)["runs"][0]["summary"]
     assert len(table) == 15
     for entry in table:
-        for key in ("goal", "constraints", "decisions", "files", "error", "next_step"):
+        for key in ("goal", "constraints", "decisions", "files", "error", "next_step", "pinned"):
             assert entry[key] == 100.0, (entry["k"], key)
         for key in ("constraintsInSection", "decisionsInSection", "next_stepInSection"):
             assert entry[key] == 100.0, (entry["k"], key)

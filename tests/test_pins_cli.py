@@ -215,3 +215,12 @@ def test_pin_unpin_and_pins_in_chat(tmp_path: Path) -> None:
     assert "error: no pin 'nope' in force" in done.stderr
     after = done.stderr.split("error: no pin 'nope' in force")[-1]  # the /pins listing
     assert f"{pins[1]['pinId']}  " in after and "Always answer" not in after
+
+
+def test_a_pin_is_written_at_once_even_before_the_first_assistant_message(tmp_path: Path) -> None:
+    (tmp_path / "home").mkdir()
+    file = tmp_path / "s.jsonl"
+    file.write_text("".join(GEN.joinpath("g03-linear-tools.jsonl").open().readlines()[:2]))
+    ok(tmp_path, "session", "pin", str(file), "--text", RULE)
+    assert [e.get("customType") for e in records(file)] == [None, None, "tether.pin"]
+    assert json.loads(ok(tmp_path, "session", "pins", str(file), "--json"))[0]["text"] == RULE

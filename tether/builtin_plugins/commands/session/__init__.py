@@ -22,6 +22,14 @@ from tether.core.host.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+ColorOpt = Annotated[
+    str,
+    typer.Option(
+        "--color",
+        metavar="auto|always|never",
+        help="Colour: auto (a terminal, unless NO_COLOR), always, never.",
+    ),
+]
 OutOpt = Annotated[
     Path | None, typer.Option("--output", "-o", help="Where to write (must not exist).")
 ]
@@ -143,16 +151,28 @@ def register_commands(app: Any) -> None:
                 typer.echo(f"  {line}")
 
     @group.command("tree")
-    def tree_command(file: FileArg, as_json: JsonOpt = False) -> None:
-        """The entry tree (children by time, labels, the leaf marked *)."""
-        from tether.builtin_plugins.commands.session.render import render_tree
-
+    def tree_command(
+        file: FileArg,
+        as_json: JsonOpt = False,
+        full: Annotated[
+            bool, typer.Option("--full", help="Show every entry (no folded runs).")
+        ] = False,
+        colour: ColorOpt = "auto",
+    ) -> None:
+        """The entry tree: branches drawn, long runs folded, > active path, * current leaf."""
         session = _open_validated(file)
         if as_json:
             _print_json(session.tree_json())
         else:
-            for line in render_tree(session):
-                typer.echo(line)
+            from tether.builtin_plugins.commands.session.tree_view import (
+                render_tree_view,
+                use_colour,
+            )
+
+            shown = use_colour(colour, sys.stdout)
+            sys.stdout.write(
+                "".join(f"{line}\n" for line in render_tree_view(session, full=full, colour=shown))
+            )
         _warn_problems(session, file)
 
     @group.command("fork")

@@ -196,8 +196,21 @@ def register_commands(app: Any) -> None:
         _fork_or_clone(file, at, "at", output)
 
     @group.command("export")
-    def export_command(file: FileArg, output: OutOpt = None) -> None:
-        """The current branch as a linear session file; prints its path."""
+    def export_command(
+        file: FileArg,
+        output: OutOpt = None,
+        html: Annotated[
+            bool, typer.Option("--html", help="The whole tree as one self-contained page.")
+        ] = False,
+    ) -> None:
+        """The current branch as a linear session file (--html: the whole tree as a web
+        page, default FILE's name with .html here); prints its path."""
+        if html:
+            from tether.builtin_plugins.commands.session.html_export import write_html
+
+            target = output or Path.cwd() / f"{file.stem}.html"
+            typer.echo(str(write_html(_open_validated(file), target)))
+            return
         typer.echo(str(_open(file).export_jsonl(output)))
 
     @group.command("repair")

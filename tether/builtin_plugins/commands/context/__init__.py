@@ -173,10 +173,35 @@ def context_command(
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only counts.")] = False,
+    request: Annotated[
+        bool,
+        typer.Option(
+            "--request",
+            help="The request body the session's provider would receive (not sent).",
+        ),
+    ] = False,
 ) -> None:
     """Show the context the model sees at the leaf: messages and their LLM form."""
+    if request:
+        _request(ctx, file, leaf)
+        return
     with _without_cyclic_gc():
         _context(ctx, file, leaf, as_json, quiet)
+
+
+def _request(ctx: typer.Context, file: Path, leaf: str | None) -> None:
+    """``--request``: the exact bytes of the body (:mod:`.request`), one line."""
+    import os
+
+    from tether.builtin_plugins.commands.context.request import request_bytes
+
+    session = _open(file)
+    leaf_id = _resolve_leaf(session, leaf, file)
+    body = request_bytes(ctx.obj, session, leaf_id, os.getcwd())
+    _report_problems(session, file)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(body + b"\n")
+    sys.stdout.buffer.flush()
 
 
 def _has_context_hooks(pm: Any) -> bool:

@@ -104,7 +104,7 @@ def test_chat_with_lone_surrogates(openai_server: Any, tmp_path: Path) -> None:
     home, project, file = _setup(tmp_path, openai_server, "lone-surrogates", "openai-completions")
     openai_server.text("reply \ud83d")
     args = ("chat", *MODEL, "--session", str(file))
-    done = run_tether(*args, home=home, cwd=project, stdin_text="hello\n/tree\n")
+    done = run_tether(*args, home=home, cwd=project, stdin_text="hello\n/tree --full\n")
     assert done.returncode == 0, done.stderr
     _clean(done)
     assert "reply \ufffd" in done.stdout

@@ -24,7 +24,7 @@ from tests.context_loader import (
     golden_request,
     load_entries,
 )
-from tether.builtin_plugins.commands.context import estimate_report
+from tether.builtin_plugins.commands.context.estimate import estimate_report
 from tether.core.context.build import path_to_root
 from tether.core.host.manager import create_plugin_manager
 

@@ -51,7 +51,7 @@ def test_tree_json_of_the_cli_matches_the_golden() -> None:
 
 def test_tree_text_marks_the_leaf_and_labels() -> None:
     path = next(p for p in CORPUS if p.stem == "g12-labels")
-    result = run_tether("session", "tree", str(path))
+    result = run_tether("session", "tree", "--full", str(path))
     assert result.returncode == 0, result.stderr
     expected = golden(path.stem, "tree")
     lines = result.stdout.splitlines()

@@ -184,6 +184,11 @@ class ProviderRegistry:
         found = self._find(provider, model)
         return found, self.adapter(found)
 
+    def find_model(self, provider: str, model: str) -> Model:
+        """The :class:`Model` :meth:`resolve` would give for ``provider``/``model``, without its
+        adapter (no provider code is loaded): for figures such as the context window."""
+        return self._find(provider, model)
+
     def _split_ref(self, ref: str, provider: str | None) -> tuple[str | None, str]:
         """``"p/m"`` → (p, m) when p is a provider; a listed id containing ``/`` (OpenRouter's
         ``"vendor/model"``) wins over reading its vendor as a provider of the same name."""

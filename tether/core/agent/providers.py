@@ -121,7 +121,9 @@ class StreamEvent:
 
 class Provider(Protocol):
     """An API adapter. An optional ``complete(model, context, options) -> StreamEvent`` (the
-    final done/error event of a non-streaming call) is used by :func:`complete`."""
+    final done/error event of a non-streaming call) is used by :func:`complete`; an optional
+    ``request_body(model, context, options) -> dict`` (the JSON body ``stream`` would send,
+    unsent) by ``tether session context --request``."""
 
     api: str
 

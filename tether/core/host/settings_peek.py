@@ -58,4 +58,12 @@ def peek_setting(section: str, key: str, cwd: str | Path | None = None) -> Any:
     return _merged(tuple(_stamp(p) for p in paths), section).get(key)
 
 
-__all__ = ["peek_setting"]
+def peek_section(section: str, cwd: str | Path | None = None) -> dict[str, Any]:
+    """The merged ``section`` of the settings files (a copy; ``{}`` if no file sets it)."""
+    home = tether_home() / "settings.json"
+    project = Path(cwd or os.getcwd()) / ".tether" / "settings.json"
+    paths = [home] if project == home else [home, project]
+    return dict(_merged(tuple(_stamp(p) for p in paths), section))
+
+
+__all__ = ["peek_section", "peek_setting"]

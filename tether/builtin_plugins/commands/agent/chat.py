@@ -2,7 +2,7 @@
 
 A plain ``input()`` loop: each line is a prompt (streamed answer on stdout) or a command::
 
-    /tree [ID] [--summarize [TEXT]]   show the tree, or move to ID (summarizing the branch left)
+    /tree [--full]    show the tree;  /tree ID [--summarize [TEXT]]  move to ID (summarizing)
     /fork ID    /clone    /compact [TEXT]    /name [NAME]    /label ID [TEXT]
     /pin TEXT|ID    /unpin PIN_ID    /pins
     /resume    /new    /model [REF]    /session    /help    /quit
@@ -31,8 +31,11 @@ from tether.builtin_plugins.commands.agent.setup import (
 )
 from tether.core.host.errors import TetherError
 
+TREE_LIMIT = 400  # lines of /tree; `tether session tree FILE` shows all
+
 HELP = """commands:
-  /tree [ID] [--summarize [TEXT]]  show the tree, or move the leaf to ID
+  /tree [--full]    the tree (> active path, * leaf; --full: no folded runs)
+  /tree ID [--summarize [TEXT]]  move the leaf to ID (summarizing the branch left)
   /fork ID          new session up to the user message ID (its text is shown to resend)
   /clone            new session with the current branch
   /compact [TEXT]   summarize older history now (TEXT: what to focus on)
@@ -170,8 +173,8 @@ class Chat:
         self.say(HELP)
 
     def cmd_tree(self, args: list[str]) -> None:
-        if not args:
-            self.say(render_tree(self.harness.session))
+        if not args or args == ["--full"]:
+            self.say(render_tree(self.harness.session, full=bool(args), stream=self.err))
             return
         target, rest = args[0], args[1:]
         summarize = bool(rest) and rest[0] == "--summarize"
@@ -289,36 +292,14 @@ class Chat:
         )
 
 
-def render_tree(session: Any, limit: int = 200) -> str:
-    """The tree as indented lines: id, type/role, a snippet, label; ``*`` marks the leaf path."""
-    on_path = set(session.branch_ids())
-    lines: list[str] = []
-    stack = [(node, 0) for node in reversed(session.get_tree())]
-    while stack and len(lines) < limit:
-        node, depth = stack.pop()
-        entry = session.entry_of(node)
-        mark = "*" if node.id in on_path else " "
-        label = f"  [{node.label}]" if node.label else ""
-        lines.append(f"{mark} {'  ' * depth}{node.id} {_describe(entry)}{label}")
-        stack.extend((child, depth + 1) for child in reversed(node.children))
-    if stack:
-        lines.append(f"… ({len(session)} entries; use `tether session tree FILE` for all)")
+def render_tree(session: Any, *, full: bool = False, stream: Any = None) -> str:
+    """The readable tree (:mod:`~tether.builtin_plugins.commands.session.tree_view`), cut at
+    :data:`TREE_LIMIT` lines; coloured when ``stream`` is a terminal (and no ``NO_COLOR``)."""
+    from tether.builtin_plugins.commands.session.tree_view import render_tree_view, use_colour
+
+    colour = use_colour("auto", stream) if stream is not None else False
+    lines = render_tree_view(session, full=full, colour=colour, limit=TREE_LIMIT)
     return "\n".join(lines) or "(empty session)"
-
-
-def _describe(entry: dict[str, Any]) -> str:
-    kind = entry.get("type")
-    if kind == "message":
-        message = entry.get("message") or {}
-        content = message.get("content")
-        if isinstance(content, list):
-            parts = [b.get("text") or b.get("name") or "" for b in content if isinstance(b, dict)]
-            content = " ".join(p for p in parts if p)
-        text = str(content or "").replace("\n", " ")
-        return f"{message.get('role')}: {text[:50]}"
-    if kind in ("compaction", "branch_summary"):
-        return f"{kind}: {str(entry.get('summary', ''))[:40].replace(chr(10), ' ')}"
-    return str(kind)
 
 
 def _leave_on_termination(signum: int) -> None:

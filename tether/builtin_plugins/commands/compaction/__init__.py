@@ -22,9 +22,6 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import (
-    DEFAULT_KEEP,
-    DEFAULT_RESERVE,
-    DEFAULT_WINDOW,
     SESSION_HELP,
     CounterOpt,
     FileArg,
@@ -35,9 +32,16 @@ from tether.builtin_plugins.commands import (
 from tether.core.host.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
-KeepOpt = Annotated[int, typer.Option("--keep", help="Recent tokens kept verbatim.")]
-ReserveOpt = Annotated[int, typer.Option("--reserve", help="Tokens reserved for the answer.")]
-WindowOpt = Annotated[int, typer.Option("--window", help="Model context window.")]
+KeepOpt = Annotated[
+    int | None, typer.Option("--keep", help="Recent tokens kept verbatim (default: settings).")
+]
+ReserveOpt = Annotated[
+    int | None,
+    typer.Option("--reserve", help="Tokens reserved for the answer (default: settings)."),
+]
+WindowOpt = Annotated[
+    int | None, typer.Option("--window", help="Model context window (default: the model's).")
+]
 StrategyOpt = Annotated[
     str | None,
     typer.Option("--strategy", help="Compaction strategy by name (default: compaction.strategy)."),
@@ -79,103 +83,12 @@ def write_json(value: Any) -> None:
     sys.stdout.buffer.flush()
 
 
-def prepare_report(
-    pm: Any,
-    branch: list[dict[str, Any]],
-    *,
-    keep: int,
-    reserve: int,
-    window: int,
-    quiet: bool = False,
-    strategy: str | None = None,
-    counter: str | None = None,
-) -> dict[str, Any]:
-    """The ``prepare`` JSON for a branch, from the chosen compaction strategy
-    (``strategy``, else ``compaction.strategy``, else pi's) and token counter.
-
-    ``quiet`` (as the oracle's ``--quiet``): id lists become their lengths, no serialized text.
-    """
-    from tether.builtin_plugins.memory.pi_strategy.prepare import tokens_before
-    from tether.builtin_plugins.memory.serialize import serialize_messages
-    from tether.core.context.file_tracking import file_lists
-    from tether.core.context.tokens import should_compact
-    from tether.core.memory.choice_calls import run_strategy, setting_of, token_counter
-    from tether.hookspecs.events import CompactionSettings, NothingToCompact
-
-    settings = CompactionSettings(
-        reserve_tokens=reserve, keep_recent_tokens=keep, strategy=setting_of(None, "strategy")
-    )
-    model = {"contextWindow": window}
-    count = token_counter(pm, model=model, flag=counter)
-    result = run_strategy(pm, branch, settings, count, model=model, flag=strategy)
-    if isinstance(result, NothingToCompact):
-        reason = result.reason
-        context_size = tokens_before(branch, count)
-        return {
-            "reason": reason,
-            "tokensBefore": context_size,
-            "shouldCompact": should_compact(context_size, window, settings),
-        }
-    read_files, modified_files = file_lists(result.file_ops)
-    report: dict[str, Any] = {
-        "firstKeptEntryId": result.first_kept_entry_id,
-        "isSplitTurn": result.is_split_turn,
-        "tokensBefore": result.tokens_before,
-        "previousSummary": result.previous_summary,
-        "summarizedEntryIds": result.summarized_entry_ids,
-        "turnPrefixEntryIds": result.turn_prefix_entry_ids,
-        "readFiles": read_files,
-        "modifiedFiles": modified_files,
-        "serialized": None,
-        "shouldCompact": should_compact(result.tokens_before, window, settings),
-        "strategy": result.strategy,
-    }
-    if quiet:
-        for key in ("summarizedEntryIds", "turnPrefixEntryIds", "readFiles", "modifiedFiles"):
-            report[key] = len(report[key])
-        del report["serialized"]
-    else:
-        report["serialized"] = {
-            "summarizeText": serialize_messages(result.messages_to_summarize),
-            "turnPrefixText": serialize_messages(result.turn_prefix_messages),
-        }
-    return report
-
-
-def render_prepare(report: dict[str, Any], file: Path, window: int, reserve: int) -> str:
-    """A few lines for people: what a compaction would do."""
-    due = "yes" if report["shouldCompact"] else "no"
-    threshold = f"window {window} - reserve {reserve} = {window - reserve}"
-    if "reason" in report:
-        return (
-            f"{file}: {report['reason']}\n"
-            f"  context: {report['tokensBefore']} tokens; compaction due: {due} ({threshold})\n"
-        )
-
-    def size(key: str) -> int:
-        value = report[key]
-        return value if isinstance(value, int) else len(value)
-
-    lines = [
-        f"{file}: compaction preview (dry run, no model call)",
-        f"  context:        {report['tokensBefore']} tokens; compaction due: {due} ({threshold})",
-        f"  first kept:     {report['firstKeptEntryId']}",
-        f"  summarize:      {size('summarizedEntryIds')} messages",
-    ]
-    if report["isSplitTurn"]:
-        lines.append(f"  split turn:     prefix of {size('turnPrefixEntryIds')} messages")
-    if report["previousSummary"]:
-        lines.append(f"  previous summary: {len(report['previousSummary'])} chars, updated")
-    lines.append(f"  files:          {size('readFiles')} read, {size('modifiedFiles')} modified")
-    return "\n".join(lines) + "\n"
-
-
 def prepare_command(
     ctx: typer.Context,
     file: FileArg,
-    keep: KeepOpt = DEFAULT_KEEP,
-    reserve: ReserveOpt = DEFAULT_RESERVE,
-    window: WindowOpt = DEFAULT_WINDOW,
+    keep: KeepOpt = None,
+    reserve: ReserveOpt = None,
+    window: WindowOpt = None,
     leaf: LeafOpt = None,
     as_json: JsonOpt = False,
     quiet: Annotated[
@@ -188,15 +101,19 @@ def prepare_command(
     import gc
 
     gc.disable()  # one short-lived pass over a possibly huge file: no cycles worth collecting
+    from tether.builtin_plugins.commands.budgets import branch_model, session_window
+    from tether.builtin_plugins.commands.compaction.preview import prepare_report, render_prepare
+
     _, _, branch = open_branch(file, leaf)
-    budgets = {"keep": keep, "reserve": reserve, "window": window}
+    tokens = session_window(ctx.obj, branch_model(branch), window).tokens
+    budgets = {"keep": keep, "reserve": reserve, "window": tokens}
     report = prepare_report(
         ctx.obj, branch, **budgets, quiet=quiet, strategy=strategy, counter=counter
     )
     if as_json:
         write_json(report)
     else:
-        sys.stdout.write(render_prepare(report, file, window, reserve))
+        sys.stdout.write(render_prepare(report, file, tokens, report["settings"]["reserveTokens"]))
 
 
 # -- compact and branch (they write the session file) --------------------------------------------
@@ -389,4 +306,4 @@ def register_commands(app: typer.Typer) -> None:
     group.command("branch")(branch_command)
 
 
-__all__ = ["open_branch", "prepare_report", "register_commands", "write_json"]
+__all__ = ["open_branch", "register_commands", "write_json"]

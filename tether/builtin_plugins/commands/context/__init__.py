@@ -173,10 +173,35 @@ def context_command(
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only counts.")] = False,
+    request: Annotated[
+        bool,
+        typer.Option(
+            "--request",
+            help="The request body the session's provider would receive (not sent).",
+        ),
+    ] = False,
 ) -> None:
     """Show the context the model sees at the leaf: messages and their LLM form."""
+    if request:
+        _request(ctx, file, leaf)
+        return
     with _without_cyclic_gc():
         _context(ctx, file, leaf, as_json, quiet)
+
+
+def _request(ctx: typer.Context, file: Path, leaf: str | None) -> None:
+    """``--request``: the exact bytes of the body (:mod:`.request`), one line."""
+    import os
+
+    from tether.builtin_plugins.commands.context.request import request_bytes
+
+    session = _open(file)
+    leaf_id = _resolve_leaf(session, leaf, file)
+    body = request_bytes(ctx.obj, session, leaf_id, os.getcwd())
+    _report_problems(session, file)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(body + b"\n")
+    sys.stdout.buffer.flush()
 
 
 def _has_context_hooks(pm: Any) -> bool:
@@ -245,125 +270,40 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         )
 
 
-def estimate_report(
-    pm: Any,
-    *,
-    entries: list[dict[str, Any]],
-    branch: list[dict[str, Any]],
-    leaf_id: str | None,
-    window: int,
-    settings: dict[str, Any],
-    counter: str | None = None,
-) -> dict[str, Any]:
-    """The ``estimate`` JSON: per-entry estimates, the built context's size, threshold test.
-
-    Token counts come from the chosen token counter (``counter``, else ``tokens.counter``,
-    else pi's chars/4).
-    """
-    from tether.core.context import tokens
-    from tether.core.context.build import build_context_from_path, message_from_entry
-    from tether.core.memory.choice_calls import token_counter
-
-    context = build_context_from_path(branch)
-    model = None
-    if context.model is not None:
-        model = {
-            "provider": context.model.get("provider"),
-            "id": context.model.get("modelId"),
-            "contextWindow": window,
-        }
-    rows: list[dict[str, Any]] = []
-    counted_rows: list[dict[str, Any]] = []
-    counted_messages: list[dict[str, Any]] = []
-    for entry in entries:
-        row: dict[str, Any] = {"id": entry.get("id"), "type": entry.get("type")}
-        if entry.get("type") == "message":
-            message = entry.get("message")
-            if isinstance(message, dict) and "role" in message:
-                row["role"] = message["role"]
-        row["tokens"] = None
-        message = message_from_entry(entry)
-        if message is not None:
-            counted_rows.append(row)
-            counted_messages.append(message)
-        rows.append(row)
-    count_of = token_counter(pm, model=model, flag=counter)
-    counts = count_of(counted_messages)
-    for row, count in zip(counted_rows, counts, strict=True):
-        row["tokens"] = count
-    context_counts = count_of(context.messages)
-    estimate = tokens.estimate_context_tokens(context.messages, context_counts)
-    last_usage = tokens.get_last_assistant_usage(branch)
-    return {
-        "leafId": leaf_id,
-        "window": window,
-        "settings": settings,
-        "entries": rows,
-        "totalEntryTokens": sum(counts),
-        "context": {
-            "messageCount": len(context.messages),
-            "messageTokens": context_counts,
-            "estimateContextTokens": estimate,
-        },
-        "contextTokens": estimate["tokens"],
-        "lastAssistantUsage": last_usage,
-        "lastAssistantContextTokens": (
-            tokens.calculate_context_tokens(last_usage) if last_usage is not None else None
-        ),
-        "contextUsage": tokens.context_usage(branch, context.messages, context_counts, window),
-        "checkCompaction": tokens.threshold_check(
-            branch, context.messages, context_counts, window, settings
-        ),
-    }
-
-
 def estimate_command(
     ctx: typer.Context,
     file: opts.FileArg,
-    window: Annotated[int, typer.Option("--window", help="Context window.")] = opts.DEFAULT_WINDOW,
+    window: Annotated[
+        int | None,
+        typer.Option("--window", help="Context window (default: the session model's)."),
+    ] = None,
     reserve: Annotated[
-        int, typer.Option("--reserve", help="Tokens reserved for the answer.")
-    ] = opts.DEFAULT_RESERVE,
+        int | None,
+        typer.Option("--reserve", help="Tokens reserved for the answer (default: settings)."),
+    ] = None,
     keep: Annotated[
-        int, typer.Option("--keep", help="Recent tokens kept verbatim.")
-    ] = opts.DEFAULT_KEEP,
+        int | None,
+        typer.Option("--keep", help="Recent tokens kept verbatim (default: settings)."),
+    ] = None,
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
     counter: opts.CounterOpt = None,
 ) -> None:
     """Per-entry token estimates, the context size and the compaction threshold test."""
+    from tether.builtin_plugins.commands.context.estimate import session_estimate
+
     with _without_cyclic_gc():
-        _estimate(ctx, file, window, reserve, keep, leaf, as_json, counter)
+        session = _open(file)
+        leaf_id = _resolve_leaf(session, leaf, file)
+        budgets = {"window": window, "reserve": reserve, "keep": keep, "counter": counter}
+        report = session_estimate(ctx.obj, session, leaf_id, **budgets)
+        _report_problems(session, file)
+        if as_json:
+            _write_json(report)
+            return
+        from tether.builtin_plugins.commands.context.render import render_estimate
 
-
-def _estimate(
-    ctx: typer.Context,
-    file: Path,
-    window: int,
-    reserve: int,
-    keep: int,
-    leaf: str | None,
-    as_json: bool,
-    counter: str | None = None,
-) -> None:
-    session = _open(file)
-    leaf_id = _resolve_leaf(session, leaf, file)
-    report = estimate_report(
-        ctx.obj,
-        entries=session.entries(),
-        branch=session.get_branch(leaf_id) if leaf_id is not None else [],
-        leaf_id=leaf_id,
-        window=window,
-        settings={"enabled": True, "reserveTokens": reserve, "keepRecentTokens": keep},
-        counter=counter,
-    )
-    _report_problems(session, file)
-    if as_json:
-        _write_json(report)
-        return
-    from tether.builtin_plugins.commands.context.render import render_estimate
-
-    sys.stdout.write(render_estimate(report))
+        sys.stdout.write(render_estimate(report))
 
 
 @hookimpl

@@ -22,6 +22,14 @@ from tether.core.host.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+ColorOpt = Annotated[
+    str,
+    typer.Option(
+        "--color",
+        metavar="auto|always|never",
+        help="Colour: auto (a terminal, unless NO_COLOR), always, never.",
+    ),
+]
 OutOpt = Annotated[
     Path | None, typer.Option("--output", "-o", help="Where to write (must not exist).")
 ]
@@ -143,16 +151,28 @@ def register_commands(app: Any) -> None:
                 typer.echo(f"  {line}")
 
     @group.command("tree")
-    def tree_command(file: FileArg, as_json: JsonOpt = False) -> None:
-        """The entry tree (children by time, labels, the leaf marked *)."""
-        from tether.builtin_plugins.commands.session.render import render_tree
-
+    def tree_command(
+        file: FileArg,
+        as_json: JsonOpt = False,
+        full: Annotated[
+            bool, typer.Option("--full", help="Show every entry (no folded runs).")
+        ] = False,
+        colour: ColorOpt = "auto",
+    ) -> None:
+        """The entry tree: branches drawn, long runs folded, > active path, * current leaf."""
         session = _open_validated(file)
         if as_json:
             _print_json(session.tree_json())
         else:
-            for line in render_tree(session):
-                typer.echo(line)
+            from tether.builtin_plugins.commands.session.tree_view import (
+                render_tree_view,
+                use_colour,
+            )
+
+            shown = use_colour(colour, sys.stdout)
+            sys.stdout.write(
+                "".join(f"{line}\n" for line in render_tree_view(session, full=full, colour=shown))
+            )
         _warn_problems(session, file)
 
     @group.command("fork")
@@ -176,8 +196,21 @@ def register_commands(app: Any) -> None:
         _fork_or_clone(file, at, "at", output)
 
     @group.command("export")
-    def export_command(file: FileArg, output: OutOpt = None) -> None:
-        """The current branch as a linear session file; prints its path."""
+    def export_command(
+        file: FileArg,
+        output: OutOpt = None,
+        html: Annotated[
+            bool, typer.Option("--html", help="The whole tree as one self-contained page.")
+        ] = False,
+    ) -> None:
+        """The current branch as a linear session file (--html: the whole tree as a web
+        page, default FILE's name with .html here); prints its path."""
+        if html:
+            from tether.builtin_plugins.commands.session.html_export import write_html
+
+            target = output or Path.cwd() / f"{file.stem}.html"
+            typer.echo(str(write_html(_open_validated(file), target)))
+            return
         typer.echo(str(_open(file).export_jsonl(output)))
 
     @group.command("repair")

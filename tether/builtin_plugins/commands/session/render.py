@@ -53,32 +53,6 @@ def describe(entry: dict[str, Any]) -> str:
     return f"{kind} (unknown type)"
 
 
-def render_tree(session: Any) -> list[str]:
-    """An indented tree: a new indent level only where the conversation branches.
-
-    ``*`` marks the leaf, ``>`` the other entries on the active branch; labels in brackets.
-    """
-    roots = session.get_tree()
-    on_branch = set(session.branch_ids())
-    leaf = session.leaf_id
-    lines: list[str] = []
-    stack: list[tuple[Any, int]] = [(node, 1 if len(roots) > 1 else 0) for node in reversed(roots)]
-    seen: set[int] = set()
-    while stack:
-        node, depth = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        mark = "*" if node.id == leaf else ">" if node.id in on_branch else " "
-        label = f" [{node.label}]" if node.label is not None else ""
-        entry = session.entry_of(node)
-        lines.append(f"{mark} {'  ' * depth}{node.id}{label} {describe(entry)}")
-        children = node.children
-        child_depth = depth + 1 if len(children) > 1 else depth
-        stack.extend((child, child_depth) for child in reversed(children))
-    return lines
-
-
 def show_summary(session: Any) -> dict[str, Any]:
     """The facts ``tether session show`` prints (JSON shape)."""
     table = session.table
@@ -129,4 +103,4 @@ def show_text(summary: dict[str, Any]) -> list[str]:
     return lines
 
 
-__all__ = ["describe", "render_tree", "show_summary", "show_text"]
+__all__ = ["describe", "show_summary", "show_text"]

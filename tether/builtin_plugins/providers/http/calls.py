@@ -169,6 +169,15 @@ class HttpProvider:
     ) -> HttpRequest:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def request_body(
+        self, model: Model, context: LlmContext, options: StreamOptions, *, stream: bool = True
+    ) -> dict[str, Any]:
+        """The JSON body :meth:`stream` would send for ``context``, without sending it
+        (``tether session context --request``): the same preparation, the same builder."""
+        return self.build_request(
+            model, prepared_context(model, context), options, stream=stream
+        ).body
+
     def stream(
         self, model: Model, context: LlmContext, options: StreamOptions
     ) -> Iterator[StreamEvent]:

@@ -1,0 +1,91 @@
+"""The token budgets of ``tether session estimate`` and ``prepare``: the window of the
+session's model and the ``compaction`` settings, as a run and ``session compact`` use them.
+
+- window: ``--window``, else the context window of the branch's model (``models.json`` and
+  the providers' registered defaults), else :data:`~tether.builtin_plugins.commands.DEFAULT_WINDOW`;
+- reserve, keep, enabled, strategy: the flags, else ``compaction`` in the settings files,
+  read exactly as ``session compact`` reads them (:func:`tether.core.host.settings.load_settings`
+  and :func:`tether.core.memory.compaction.compaction_settings`). Without a ``compaction``
+  section and without flags, pydantic is not even imported (pi's defaults).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tether.builtin_plugins.commands import DEFAULT_KEEP, DEFAULT_RESERVE, DEFAULT_WINDOW
+
+
+@dataclass
+class Window:
+    tokens: int
+    source: str  # "--window", "provider/model", or "default"
+
+
+def branch_model(branch: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The model in force at the end of a root-first ``branch`` (pi's rule: the last
+    ``model_change`` or assistant message), without building the context."""
+    from tether.core.context.build import model_of_source
+
+    for entry in reversed(branch):
+        kind = entry.get("type")
+        if kind == "model_change":
+            return model_of_source(entry, False)
+        message = entry.get("message") if kind == "message" else None
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            return model_of_source(message, True)
+    return None
+
+
+def session_window(pm: Any, model: dict[str, Any] | None, flag: int | None) -> Window:
+    """The context window for a branch whose model is ``model`` (``{provider, modelId}``)."""
+    if flag is not None:
+        return Window(flag, "--window")
+    provider = (model or {}).get("provider")
+    model_id = (model or {}).get("modelId") or (model or {}).get("id")
+    if isinstance(provider, str) and isinstance(model_id, str) and provider and model_id:
+        from tether.core.agent.provider_registry import ProviderRegistry
+        from tether.core.agent.providers import ProviderConfigError
+
+        try:
+            found = ProviderRegistry(pm).find_model(provider, model_id)
+        except ProviderConfigError:
+            return Window(DEFAULT_WINDOW, "default")
+        return Window(found.context_window, found.ref)
+    return Window(DEFAULT_WINDOW, "default")
+
+
+def compaction_budget(*, keep: int | None, reserve: int | None, strategy: str | None = None) -> Any:
+    """The :class:`~tether.hookspecs.events.CompactionSettings` ``session compact`` would use
+    with the same flags."""
+    from tether.core.host.settings_peek import peek_section
+    from tether.hookspecs.events import CompactionSettings
+
+    overrides = {"keepRecentTokens": keep, "reserveTokens": reserve, "strategy": strategy}
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    if not peek_section("compaction") and not overrides:  # pi's defaults, as load_settings has
+        options = {
+            "enabled": True,
+            "reserveTokens": DEFAULT_RESERVE,
+            "keepRecentTokens": DEFAULT_KEEP,
+        }
+        return CompactionSettings(
+            reserve_tokens=DEFAULT_RESERVE, keep_recent_tokens=DEFAULT_KEEP, options=options
+        )
+    from tether.core.host.settings import load_settings
+    from tether.core.memory.compaction import compaction_settings
+
+    return compaction_settings(load_settings(overrides={"compaction": overrides}))
+
+
+def settings_json(settings: Any) -> dict[str, Any]:
+    """pi's keys of the settings the threshold test reads (the ``estimate`` JSON)."""
+    return {
+        "enabled": settings.enabled,
+        "reserveTokens": settings.reserve_tokens,
+        "keepRecentTokens": settings.keep_recent_tokens,
+    }
+
+
+__all__ = ["Window", "branch_model", "compaction_budget", "session_window", "settings_json"]

@@ -1,0 +1,126 @@
+"""``tether session context FILE --request``: the request body a model call would send, unsent.
+
+The same steps as a run of the harness on that session, in the same order: the model of the
+branch (from ``models.json`` and the plugins' provider defaults; else the settings' default),
+the thinking level of the branch (clamped to the model), every registered tool, the system
+prompt assembled for the current directory and passed through ``before_agent_start`` (with
+the branch's last user prompt), the branch's messages through the ``context`` hooks, the
+recall note and ``convert_to_llm``; then the provider adapter's own request builder (an
+adapter's ``request_body``; the built-in HTTP adapters have one) gives the body, written as
+the exact bytes the HTTP call sends. An adapter without one (``faux``) gets the provider-neutral
+context instead (``systemPrompt``, ``messages``, ``tools``), with a note on stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from tether.core.context.content_text import block_parts
+
+
+def _branch_level(branch: list[dict[str, Any]]) -> str | None:
+    for entry in reversed(branch):
+        if entry.get("type") == "thinking_level_change":
+            level = entry.get("thinkingLevel")
+            return level if isinstance(level, str) else None
+    return None
+
+
+def _last_prompt(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """Text and images of the last user message (what ``before_agent_start`` saw)."""
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, str):
+                return content, []
+            text = "".join(block_parts(content, tool_call=lambda _b: "", thinking=False))
+            images = [b for b in content or [] if isinstance(b, dict) and b.get("type") == "image"]
+            return text, images
+    return "", []
+
+
+def _model(registry: Any, stored: dict[str, Any] | None, warn: Any) -> Any:
+    """The branch's model as a run would restore it; else the settings' default."""
+    from tether.core.agent.providers import ProviderConfigError
+
+    if stored and stored.get("provider") and stored.get("modelId"):
+        provider, model_id = str(stored["provider"]), str(stored["modelId"])
+        try:
+            return registry.resolve(provider=provider, model=model_id)[0]
+        except ProviderConfigError:
+            model = registry.resolve()[0]
+            warn(f"Could not restore model {provider}/{model_id}. Using {model.ref}")
+            return model
+    return registry.resolve()[0]
+
+
+def request_bytes(pm: Any, session: Any, leaf_id: str | None, cwd: str, warn: Any = None) -> bytes:
+    """The body the provider would receive for the branch ending at ``leaf_id``."""
+    from tether.core.agent.provider_registry import ProviderRegistry
+    from tether.core.agent.providers import LlmContext, StreamOptions
+    from tether.core.agent.tools import collect_tools, order_tools
+    from tether.core.context.build import convert_to_llm
+    from tether.core.context.numbers import json_text
+    from tether.core.context.replaced import with_replaced_note
+    from tether.core.context.text_safety import encode_json_body
+    from tether.core.harness.plugin_session import PluginSession
+    from tether.core.harness.setup import assemble_prompt, choose_thinking_level
+    from tether.core.host.facade import Hooks
+    from tether.core.host.settings import load_settings
+    from tether.hookspecs.events import BeforeAgentStartEvent
+
+    say = warn or (lambda line: sys.stderr.write(f"tether: warning: {line}\n"))
+    settings = load_settings(cwd)
+    hooks = Hooks(pm)
+    context = session.build_context(leaf_id)
+    branch = session.get_branch(leaf_id) if leaf_id is not None else []
+    with ProviderRegistry(pm, settings=settings) as registry:
+        model = _model(registry, context.model if context.messages else None, say)
+        level = choose_thinking_level(
+            None,
+            has_messages=bool(context.messages),
+            branch_level=_branch_level(branch),
+            settings=settings,
+            model=model,
+        )
+        tools = order_tools(collect_tools(pm))
+        system_prompt, found = assemble_prompt(pm, cwd, tools, settings)
+        for line in found:
+            say(line)
+        view = PluginSession.reading(
+            session, hooks, context.model, branch=branch, settings=settings
+        )
+        prompt, images = _last_prompt(context.messages)
+        start = BeforeAgentStartEvent(prompt, images, system_prompt)
+        hooks.before_agent_start(event=start, session=view, failure="before_agent_start")
+        messages = context.messages
+        if pm.hook.context.get_hookimpls():
+            messages = hooks.context(messages=messages, session=view, failure="context hook")
+        if any(tool.name == "recall" for tool in tools):  # the span note, as the harness adds
+            messages = with_replaced_note(messages, branch)
+        llm = LlmContext(
+            start.system_prompt,
+            convert_to_llm(messages, block_images=bool(settings.block_images)),
+            [
+                {"name": t.name, "description": t.description, "parameters": t.parameters}
+                for t in tools
+            ],
+        )
+        options = StreamOptions(reasoning=None if level == "off" else level)
+        builder = getattr(registry.adapter(model), "request_body", None)
+        if builder is None:
+            sys.stderr.write(
+                f"tether: note: api '{model.api}' sends no HTTP request; this is the context "
+                "it receives\n"
+            )
+            neutral = {
+                "systemPrompt": llm.system_prompt,
+                "messages": llm.messages,
+                "tools": llm.tools,
+            }
+            return json_text(neutral).encode("utf-8", "replace")
+        return encode_json_body(builder(model, llm, options))
+
+
+__all__ = ["request_bytes"]

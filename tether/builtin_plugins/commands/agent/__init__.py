@@ -46,10 +46,32 @@ NameOpt = Annotated[str | None, typer.Option("--name", help="Name the session.")
 ProviderOpt = Annotated[
     str | None, typer.Option("--provider", help="Provider from models.json (e.g. faux).")
 ]
-ModelOpt = Annotated[str | None, typer.Option("--model", help="Model id, or provider/model.")]
+ModelOpt = Annotated[str | None, typer.Option("--model", "-m", help="Model id, or provider/model.")]
 ThinkingOpt = Annotated[
     str | None,
     typer.Option("--thinking", help="off, minimal, low, medium, high or xhigh."),
+]
+SystemPromptOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--system-prompt",
+        metavar="TEXT|FILE",
+        help="Replace the default system prompt (context files and skills are still added).",
+    ),
+]
+AppendPromptOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--append-system-prompt", metavar="TEXT|FILE", help="Append this to the system prompt."
+    ),
+]
+ToolsOpt = Annotated[
+    str | None,
+    typer.Option("--tools", "-t", metavar="A,B", help="Only these tools (e.g. read,grep,ls)."),
+]
+SessionDirOpt = Annotated[
+    str | None,
+    typer.Option("--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."),
 ]
 
 # The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
@@ -66,6 +88,10 @@ SESSION_PARAMETERS = tuple(
         ("provider", ProviderOpt, None),
         ("model", ModelOpt, None),
         ("thinking", ThinkingOpt, None),
+        ("system_prompt", SystemPromptOpt, None),
+        ("append_system_prompt", AppendPromptOpt, None),
+        ("tools", ToolsOpt, None),
+        ("session_dir", SessionDirOpt, None),
         ("wait", WaitOpt, None),
     )
 )
@@ -180,7 +206,9 @@ def register_commands(app: Any) -> None:
     @with_session_options
     def chat(
         ctx: typer.Context,
-        prompt: Annotated[str | None, typer.Argument(help="A first prompt.")] = None,
+        prompt: Annotated[
+            str | None, typer.Argument(metavar="[PROMPT]", help="A first prompt.")
+        ] = None,
         **session_options: Any,
     ) -> None:
         """Chat with the agent in this project (the default command)."""
@@ -192,7 +220,9 @@ def register_commands(app: Any) -> None:
     @with_session_options
     def run(
         ctx: typer.Context,
-        prompt: Annotated[str, typer.Argument(help="The prompt ('-': read stdin).")],
+        prompt: Annotated[
+            str, typer.Argument(metavar="PROMPT", help="The prompt ('-': read stdin).")
+        ],
         as_json: Annotated[
             bool, typer.Option("--json", help="Print every event as a JSON line.")
         ] = False,

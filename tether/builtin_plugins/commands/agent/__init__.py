@@ -230,3 +230,16 @@ def register_commands(app: Any) -> None:
     ) -> None:
         """Run one prompt and print the answer (print mode)."""
         run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json)
+
+    @app.command("models")
+    def models(
+        ctx: typer.Context,
+        search: Annotated[
+            str | None, typer.Argument(metavar="[SEARCH]", help="Only models matching these words.")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Providers and models: context window, max output, reasoning, inputs, key present."""
+        from tether.builtin_plugins.commands.agent.models import print_models
+
+        print_models(_plugin_manager(ctx), search, as_json)

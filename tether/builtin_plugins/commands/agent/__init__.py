@@ -119,12 +119,13 @@ def _options(**values: Any) -> Any:
     return SessionOptions(**values)
 
 
-def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
+def run_print(pm: Any, options: Any, prompt: str, as_json: bool, quiet: bool = False) -> None:
     """``tether run``: one prompt, the answer (or the events) on stdout.
 
     A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130 / 143 /
     129). A session that cannot be written raises :class:`SessionWriteError` after the reply
     that could not be saved is printed (nothing the model said is lost)."""
+    from tether.builtin_plugins.commands.agent.feedback import RunFeedback, failure_text
     from tether.builtin_plugins.commands.agent.output import (
         JsonLines,
         run_interruptibly,
@@ -147,6 +148,8 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         harness.subscribe(lines)
     gave_up: list[str] = []  # why a transient error was not retried (e.g. Retry-After too long)
     harness.subscribe(lambda event: _note_give_up(event, gave_up))
+    feedback = RunFeedback(quiet=quiet or as_json)  # retries, compactions: stderr lines
+    harness.subscribe(feedback)
     harness.start(reason)
     try:
         result, signum = run_interruptibly(
@@ -171,8 +174,8 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     if result.stop_reason == "error" and isinstance(result.failure, HookError):
         raise result.failure  # a plugin failed (e.g. its context hook): not the model's fault
     if result.stop_reason == "error":
-        why = f" ({gave_up[-1]})" if gave_up else ""
-        raise TetherError(f"model call failed: {result.error}{why}")
+        why = gave_up[-1] if gave_up else ""
+        raise TetherError(failure_text(result.error, feedback.attempts, why))
     if lines is None:
         _print_text(result.text)
 
@@ -226,10 +229,14 @@ def register_commands(app: Any) -> None:
         as_json: Annotated[
             bool, typer.Option("--json", help="Print every event as a JSON line.")
         ] = False,
+        quiet: Annotated[
+            bool,
+            typer.Option("--quiet", "-q", help="No retry or compaction lines on stderr."),
+        ] = False,
         **session_options: Any,
     ) -> None:
         """Run one prompt and print the answer (print mode)."""
-        run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json)
+        run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json, quiet)
 
     @app.command("models")
     def models(

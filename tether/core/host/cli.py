@@ -276,6 +276,17 @@ def _preparse_disabled(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _warn_unknown_plugins(pm: PluginManager, names: Sequence[str]) -> None:
+    """``--disable-plugin NAME`` for a name no plugin has: a warning naming the plugins."""
+    known = sorted({record.name for record in pm.records.values()})
+    for name in names:
+        if name not in known:
+            sys.stderr.write(
+                f"tether: warning: --disable-plugin {name}: no plugin of that name "
+                f"(plugins: {', '.join(known)})\n"
+            )
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)
@@ -329,7 +340,9 @@ def main(
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
         if pm is None:
-            pm = create_plugin_manager(disabled=_preparse_disabled(args), path=plugin_path)
+            disabled = _preparse_disabled(args)
+            pm = create_plugin_manager(disabled=disabled, path=plugin_path)
+            _warn_unknown_plugins(pm, disabled)
         command = typer.main.get_command(create_app(pm))
         args = _route_pi_forms(args, command)
         result = command.main(args=args, prog_name="tether", standalone_mode=False)

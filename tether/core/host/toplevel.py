@@ -16,7 +16,6 @@ not a prompt sent to a model; ``tether -- WORD`` sends it anyway.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Sequence
 
 from tether.core.host.errors import UsageError
@@ -45,6 +44,8 @@ def _root_prefix_length(args: Sequence[str]) -> int:
 def _check_not_a_typo(word: str, commands: Collection[str]) -> None:
     if word.startswith("-") or any(c.isspace() for c in word):
         return
+    import difflib
+
     close = difflib.get_close_matches(word, sorted(commands), n=1, cutoff=0.8)
     if close:
         raise UsageError(
@@ -68,6 +69,8 @@ def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]
         return [*head, "--help", *rest[1:]]
     if first in commands or first in ("--help", "--version"):
         return args
+    if any(a == "--mode" or a.startswith("--mode=") for a in rest):
+        return args  # pi's --mode json|rpc: dispatched on its own, before typer
     if first == "--":
         return [*head, CHAT, *rest]
     positional = [a for a in rest if not a.startswith("-")]

@@ -10,12 +10,13 @@
 ========================================  =========================================
 
 A first word that is a command (``sessions``, ``session``, ``run`` …) stays a command. A lone
-word that looks like a mistyped command (``tether sesions``) is an error naming the command,
-not a prompt sent to a model; ``tether -- WORD`` sends it anyway.
+word shaped like a command name (``tether sesions``) is an unknown command (with the close
+one, if any), not a prompt sent to a model; ``tether -- WORD`` sends it anyway.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from tether.core.host.errors import UsageError
@@ -41,17 +42,16 @@ def _root_prefix_length(args: Sequence[str]) -> int:
     return min(i, len(args))
 
 
-def _check_not_a_typo(word: str, commands: Collection[str]) -> None:
-    if word.startswith("-") or any(c.isspace() for c in word):
+def _check_not_a_command_name(word: str, commands: Collection[str]) -> None:
+    """A lone word shaped like a command name (``sesions``, ``half-done``) is an unknown
+    command, not a one-word prompt: a typo never starts a model call."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", word):
         return
     import difflib
 
     close = difflib.get_close_matches(word, sorted(commands), n=1, cutoff=0.8)
-    if close:
-        raise UsageError(
-            f"unknown command '{word}' (did you mean '{close[0]}'?); "
-            f"to send it as a prompt: tether -- {word}"
-        )
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    raise UsageError(f"No such command '{word}'{hint}; to send it as a prompt: tether -- {word}")
 
 
 def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]:
@@ -75,7 +75,7 @@ def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]
         return [*head, CHAT, *rest]
     positional = [a for a in rest if not a.startswith("-")]
     if len(positional) == 1 and positional[0] == first:
-        _check_not_a_typo(first, commands)
+        _check_not_a_command_name(first, commands)
     mode, body = CHAT, []
     for i, arg in enumerate(rest):
         if arg == "--":

@@ -59,6 +59,8 @@ class RunFeedback:
             self.say(f"compacting the context ({data.get('reason')})…")
         elif kind == "progress":
             self.say(f"  {_one_line(data.get('line'))}")
+        elif kind == "compaction_end" and data.get("error_message"):
+            self.say("compaction failed (the warning below says why)")
         elif kind == "compaction_end":
             self.say(compaction_outcome(data))
 

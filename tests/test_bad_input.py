@@ -185,7 +185,7 @@ def test_unknown_leaf_ids(tmp_path: Path) -> None:
     line = _one_error_line(run_tether("session", "clone", str(path), "--at", "nope"))
     assert line == f"tether: error: {path}: --at: no entry with id 'nope'"
     line = _one_error_line(run_tether("session", "fork", str(path), "--before", "nope"))
-    assert "Invalid entry ID for forking: nope is not a user message" in line
+    assert line == f"tether: error: {path}: --before: no entry with id 'nope'"
 
 
 def _make_immutable(path: Path) -> bool:

@@ -258,7 +258,7 @@ def test_models_json_numbers_that_are_not_finite(
         f"{prefix}.maxTokens",
         f"{prefix}.cost.input",
     ]
-    assert openai_server.last_request.body["max_tokens"] == 16384  # the default
+    assert openai_server.last_request.body["max_completion_tokens"] == 16384  # the default
     [file] = session_files(home)
     cost = read_entries(file)[-1]["message"]["usage"]["cost"]
     assert all(math.isfinite(v) for v in cost.values())

@@ -158,12 +158,38 @@ def test_resume_lists_sessions_most_recent_first(home, project):
     for text in ("alpha", "beta"):
         assert run_tether("run", *FAUX, text, home=home, cwd=project).returncode == 0
     alpha, beta = files(home)
-    picked = chat(home, project, ["2", "/session", "/quit"], "-r")
+    picked = _chat_with_a_terminal(home, project, ["2", "/session", "/quit"], "-r")
     assert picked.returncode == 0, picked.stderr
     listing = picked.stdout
     assert "  1. " in listing and "  2. " in listing
     assert listing.index("beta") < listing.index("alpha")  # most recent first
     assert f"file: {alpha}" in picked.stderr  # "2" picked the older one
+
+
+def _chat_with_a_terminal(home: Path, cwd: Path, lines: list[str], *args: str):
+    """``tether chat ARGS`` whose stdin is a pseudo-terminal (the ``-r`` list needs one)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TETHER_HOME": str(home), "TETHER_FSYNC": "0", **NO_THIRD_PARTY}
+    env["PYTHONPATH"] = str(REPO)
+    env.pop("TETHER_DEBUG", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tether", "chat", *FAUX, *args],
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        text=True,
+    )
+    os.close(follower)
+    os.write(leader, ("\n".join(lines) + "\n").encode())
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        os.close(leader)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def test_continue_picks_the_first_listed_session(home, project):

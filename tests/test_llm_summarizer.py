@@ -169,7 +169,7 @@ def test_history_request_matches_pis_structure(setup: Setup) -> None:
     body = setup.server.last_request.body
     assert body["model"] == "sum-model"
     assert body["stream"] is False
-    assert body["max_tokens"] == 13107
+    assert body["max_completion_tokens"] == 13107
     assert body["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
     convo, previous, instructions = split_user_text(setup.user_text())
     assert convo == serialize_conversation(convert_to_llm(conversation()))
@@ -206,14 +206,14 @@ def test_turn_prefix_and_branch_requests(setup: Setup) -> None:
     setup.server.text("branch summary")
     prefix = setup.request(kind="turn_prefix", max_tokens=summary_budgets(16384)[1])
     assert summarize(setup.pm, prefix).text == "prefix summary"
-    assert setup.server.last_request.body["max_tokens"] == 8192
+    assert setup.server.last_request.body["max_completion_tokens"] == 8192
     golden, _ = golden_request("turnPrefix")
     ours = split_user_text(setup.user_text())[2]
     theirs = split_user_text(golden["messages"][0]["content"][0]["text"])[2]
     assert headings(ours) == headings(theirs) == PI_TURN_PREFIX_HEADINGS
     branch = setup.request(kind="branch", max_tokens=BRANCH_MAX_TOKENS)
     assert summarize(setup.pm, branch).text == "branch summary"
-    assert setup.server.last_request.body["max_tokens"] == 2048
+    assert setup.server.last_request.body["max_completion_tokens"] == 2048
     golden, _ = golden_request("branchSummary")
     ours = split_user_text(setup.user_text())[2]
     theirs = split_user_text(golden["messages"][0]["content"][0]["text"])[2]
@@ -256,7 +256,7 @@ def test_oversized_history_is_summarized_in_chunks(setup: Setup) -> None:
     assert pi_style_request > 4000  # one request would not fit the window
     pieces = []
     for n, recorded in enumerate(setup.server.requests):
-        assert recorded.body["max_tokens"] == 800
+        assert recorded.body["max_completion_tokens"] == 800
         assert _estimate(recorded.body) + 800 <= 4000
         convo, previous, instructions = split_user_text(recorded.body["messages"][1]["content"])
         assert previous == (None if n == 0 else replies[n - 1])
@@ -286,7 +286,7 @@ def test_output_budget_is_capped_by_the_model(setup: Setup) -> None:
     registry = setup.models(maxTokens=4096)
     setup.server.text("ok")
     summarize(setup.pm, setup.request(registry=registry))
-    assert setup.server.last_request.body["max_tokens"] == 4096
+    assert setup.server.last_request.body["max_completion_tokens"] == 4096
 
 
 def test_server_error_raises_typed_error(setup: Setup) -> None:

@@ -114,7 +114,7 @@ def test_run_with_a_malformed_message(name: str, openai_server: Any, tmp_path: P
     validate = run_tether(
         "session", "show", "--validate", "--json", str(file), home=home, cwd=project
     )
-    assert validate.returncode == 0, validate.stderr
+    assert validate.returncode == 1, validate.stderr  # a problem found
     problems = json.loads(validate.stdout)["schemaProblems"]
     assert [(p["line"], p["field"]) for p in problems] == [(line, field)]
     text = run_tether("session", "show", "--validate", str(file), home=home, cwd=project).stdout
@@ -139,7 +139,7 @@ def test_validate_counts_the_format_problems_it_lists(tmp_path: Path) -> None:
     """``show --validate`` never says "problems: none" above the problems it lists."""
     project, file = _copy(tmp_path, "user-content-object")
     shown = run_tether("session", "show", "--validate", str(file), home=tmp_path, cwd=project)
-    assert shown.returncode == 0, shown.stderr
+    assert shown.returncode == 1, shown.stderr
     assert "problems:  none" not in shown.stdout
     assert "problems:  1" in shown.stdout and f"{file}:2: entry " in shown.stdout
     plain = run_tether("session", "show", str(file), home=tmp_path, cwd=project)

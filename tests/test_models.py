@@ -120,7 +120,9 @@ def test_faux_always_available_without_config(tmp_path: Path) -> None:
     reg = registry(tmp_path / "empty-home")
     model, adapter = reg.resolve(provider="faux")
     assert (model.ref, adapter.api, reg.api_key(model)) == ("faux/faux-1", "faux", None)
-    assert [m.ref for m in reg.models()] == ["faux/faux-1"]
+    listed = [m.ref for m in reg.models()]
+    assert "faux/faux-1" in listed
+    assert all(ref.startswith("openai/") for ref in listed if ref != "faux/faux-1")
 
 
 def test_settings_defaults(tmp_path: Path) -> None:
@@ -159,7 +161,12 @@ def test_api_keys_env_wins_over_literal(tmp_path: Path) -> None:
     ("providers", "call", "expected"),
     [
         ({}, lambda r: r.resolve(), r"no model selected: pass --provider/--model .*settings\.json"),
-        ({}, lambda r: r.resolve("nope/m"), r"'nope/m' is not listed in .*models\.json"),
+        (
+            {},
+            lambda r: r.resolve("nope/m"),
+            r"unknown provider 'nope' in 'nope/m'; providers: .*openai.*models\.json",
+        ),
+        ({}, lambda r: r.resolve("gpt4o"), r"'gpt4o' is not listed; did you mean openai/gpt-4o"),
         ({}, lambda r: r.resolve(provider="nope"), r"unknown provider 'nope': add it .*models"),
         (
             {"x": {"baseUrl": "http://x", "models": []}},
@@ -182,7 +189,7 @@ def test_api_keys_env_wins_over_literal(tmp_path: Path) -> None:
                 "y": {"baseUrl": "u", "models": [{"id": "m"}]},
             },
             lambda r: r.resolve("m"),
-            r"'m' is listed by several providers .*: pass it as <provider>/m",
+            r"'m' is listed by several providers: x/m, y/m",
         ),
         (
             {},

@@ -56,7 +56,8 @@ def test_request_shape(openai_server: OpenAIServer) -> None:
     assert body["model"] == "test-model"
     assert body["stream"] is True
     assert body["stream_options"] == {"include_usage": True}
-    assert body["max_tokens"] == 321
+    assert body["max_completion_tokens"] == 321 and "max_tokens" not in body  # pi's default
+    assert body["store"] is False
     assert body["messages"] == [
         {"role": "system", "content": "You are terse."},
         {"role": "user", "content": "hello"},

@@ -59,6 +59,9 @@ def build_model(name: str, provider: dict[str, Any], entry: dict[str, Any]) -> M
 
     extra = {k: v for k, v in provider.items() if k not in _PROVIDER_KEYS | _MODEL_KEYS}
     extra.update({k: v for k, v in entry.items() if k not in _MODEL_KEYS})
+    shared, own = provider.get("compat"), entry.get("compat")
+    if isinstance(shared, dict) and isinstance(own, dict):  # the model's fields win, one by one
+        extra["compat"] = {**shared, **own}
     return Model(
         provider=name,
         id=entry["id"],

@@ -223,10 +223,10 @@ class ProviderRegistry:
             hits = [m for m in self.models() if m.id == model]
             if len(hits) == 1:
                 return hits[0]
-            detail = "is listed by several providers" if hits else "is not listed"
-            raise ProviderConfigError(
-                f"model '{model}' {detail} in {where}: pass it as <provider>/{model}"
-            )
+            if hits:
+                refs = ", ".join(m.ref for m in hits)
+                raise ProviderConfigError(f"model '{model}' is listed by several providers: {refs}")
+            raise ProviderConfigError(self._unknown_model(str(model)))
         entry = self.config.get(provider)
         if entry is None:
             known = ", ".join(self.config)
@@ -249,6 +249,23 @@ class ProviderRegistry:
         ):
             raise ProviderConfigError(f"providers.{provider} in {where} needs a 'baseUrl'")
         return build_model(provider, entry, listed.get(model, {"id": model}))
+
+    def _unknown_model(self, ref: str) -> str:
+        """Why ``ref`` names no model: close matches among the listed ones, else the providers
+        that take any id (``tether models`` lists them all)."""
+        import difflib
+
+        head, sep, _ = ref.partition("/")
+        names = {m.id: m.ref for m in self.models()} | {m.ref: m.ref for m in self.models()}
+        found = difflib.get_close_matches(ref, list(names), n=3, cutoff=0.6)
+        close = list(dict.fromkeys(names[name] for name in found))
+        lead = f"unknown provider '{head}' in '{ref}'" if sep else f"model '{ref}' is not listed"
+        if close:
+            return f"{lead}; did you mean {' or '.join(close)}? (see: tether models)"
+        return (
+            f"{lead}; providers: {', '.join(self.config)} (see: tether models; a provider "
+            f"takes any model id as PROVIDER/ID; add providers in {self.path})"
+        )
 
     def api_key(self, model: Model) -> str | None:
         """The key for ``model``: its ``apiKeyEnv`` variable, else the literal ``apiKey``.

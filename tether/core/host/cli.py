@@ -21,6 +21,14 @@ from tether.core.host.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
 
 DEFAULT_COMMAND = "chat"
+ROOT_HELP = """tether — a plugin-first agent harness whose memory never loses history.
+
+\b
+Without a command, as pi (tether.core.host.toplevel):
+  tether [OPTIONS] [PROMPT]     chat (the options of `tether chat`)
+  tether -c | -r                continue the most recent session | pick one
+  tether -p [OPTIONS] PROMPT    print mode: the answer, then exit (`tether run`)
+  tether -V                     the version"""
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
 # tether.core.storage.lease);
@@ -36,6 +44,25 @@ WaitOpt = Annotated[
         ),
     ),
 ]
+
+
+def _plain_required_metavar(original: Any) -> Any:
+    """typer writes a required argument as ``{prompt}`` in a usage line; click's (and every
+    manual's) convention is ``PROMPT``: an argument's metavar, else its name in capitals."""
+
+    def make_metavar(argument: Any, ctx: Any, *, usage: bool = False) -> str:
+        if usage and argument.required and argument.nargs == 1:
+            return str(argument.metavar or (argument.name or "").upper())
+        return str(original(argument, ctx, usage=usage))
+
+    make_metavar.plain = True  # type: ignore[attr-defined]
+    return make_metavar
+
+
+if not getattr(typer.core.TyperArgument.make_metavar, "plain", False):
+    typer.core.TyperArgument.make_metavar = _plain_required_metavar(  # type: ignore[method-assign]
+        typer.core.TyperArgument.make_metavar
+    )
 
 
 def _hook_call_order(pm: PluginManager, hook_name: str) -> list[dict[str, Any]]:
@@ -82,7 +109,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
     """Build the ``tether`` app for one plugin manager (plugins add their commands)."""
     app = typer.Typer(
         name="tether",
-        help="tether — a plugin-first agent harness whose memory never loses history.",
+        help=ROOT_HELP,
         no_args_is_help=False,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -98,7 +125,9 @@ def create_app(pm: PluginManager) -> typer.Typer:
                 "--disable-plugin", metavar="NAME", help="Do not load the plugin NAME (repeatable)."
             ),
         ] = None,
-        version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
+        version: Annotated[
+            bool, typer.Option("--version", "-V", help="Print the version.")
+        ] = False,
     ) -> None:
         ctx.obj = pm
         if version:
@@ -247,6 +276,17 @@ def _preparse_disabled(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _warn_unknown_plugins(pm: PluginManager, names: Sequence[str]) -> None:
+    """``--disable-plugin NAME`` for a name no plugin has: a warning naming the plugins."""
+    known = sorted({record.name for record in pm.records.values()})
+    for name in names:
+        if name not in known:
+            sys.stderr.write(
+                f"tether: warning: --disable-plugin {name}: no plugin of that name "
+                f"(plugins: {', '.join(known)})\n"
+            )
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)
@@ -265,6 +305,14 @@ def _preparse_wait(argv: Sequence[str]) -> list[str]:
         if arg == "--wait" and (i + 1 == len(out) or not _is_number(out[i + 1])):
             out[i] = "--wait=forever"
     return out
+
+
+def _route_pi_forms(args: list[str], command: Any) -> list[str]:
+    """pi's top-level forms (``tether -c``, ``tether "prompt"``, ``tether -p …``, ``-V``):
+    :mod:`tether.core.host.toplevel`."""
+    from tether.core.host.toplevel import route_top_level
+
+    return route_top_level(args, getattr(command, "commands", {}))
 
 
 def _is_click_error(exc: BaseException) -> bool:
@@ -292,8 +340,11 @@ def main(
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
         if pm is None:
-            pm = create_plugin_manager(disabled=_preparse_disabled(args), path=plugin_path)
+            disabled = _preparse_disabled(args)
+            pm = create_plugin_manager(disabled=disabled, path=plugin_path)
+            _warn_unknown_plugins(pm, disabled)
         command = typer.main.get_command(create_app(pm))
+        args = _route_pi_forms(args, command)
         result = command.main(args=args, prog_name="tether", standalone_mode=False)
         return result if isinstance(result, int) else 0
     except typer.Exit as exc:

@@ -75,6 +75,7 @@ class TreeOutcome:
     from_hook: bool = False
     reason: str = ""
     warnings: list[str] = field(default_factory=list)
+    no_summary: str = ""  # why no summary was written although one was asked for
 
 
 # ---------------------------------------------------------------------------------------------
@@ -110,11 +111,14 @@ def navigate_tree(
     label: str | None = None,
     progress: Progress | None = None,
     signal: Any = None,
+    skip_empty_summary: bool = False,
 ) -> TreeOutcome:
     """Move the leaf of ``session`` to ``target_id`` (pi's ``navigateTree``).
 
     With ``summarize`` the abandoned entries are summarized first; a failing summarizer or
-    hook raises :class:`TetherError` and nothing is written. ``session_before_tree`` may cancel,
+    hook raises :class:`TetherError` and nothing is written. When none of them has anything
+    to summarize, pi writes a "No content to summarize" entry; with ``skip_empty_summary``
+    nothing is written and ``outcome.no_summary`` says why. ``session_before_tree`` may cancel,
     supply the summary, or change ``event.custom_instructions`` / ``event.label``.
     """
     say = progress or (lambda _line: None)
@@ -156,12 +160,17 @@ def navigate_tree(
             summary, details = _summarize_abandoned(
                 job, entries, event.custom_instructions, outcome
             )
+            if skip_empty_summary and summary == NO_CONTENT and not outcome.summarizer:
+                summary, details = None, {}
+                left = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+                outcome.no_summary = f"nothing to summarize in the {left} left"
         except TetherError:
             if signal is not None and signal.aborted:  # pi: cancelled, nothing written
                 outcome.status, outcome.reason = "cancelled", "aborted"
                 return outcome
             raise
-        details["abandonedLeafId"] = old_leaf
+        if summary is not None:
+            details["abandonedLeafId"] = old_leaf
     else:  # no summary asked for, or nothing abandoned (pi: silently none)
         summary, details = None, None
 

@@ -171,13 +171,19 @@ def fork_from(
     return opener.open(path, cwd=target_cwd, session_dir=folder)  # type: ignore[no-any-return]
 
 
-def export_jsonl(source: SessionLike, output: str | os.PathLike[str] | None = None) -> Path:
+def export_jsonl(
+    source: SessionLike,
+    output: str | os.PathLike[str] | None = None,
+    *,
+    header: dict[str, Any] | None = None,
+) -> Path:
     """Write the current branch, ``parentId`` re-chained into one line, under a fresh header
-    (same session id, now, cwd). Never overwrites an existing file."""
+    (pi's: same session id, now, cwd; or ``header``, e.g. a new id). Never overwrites an
+    existing file."""
     if output is None:
         output = f"session-{fmt.iso_now().replace(':', '-').replace('.', '-')}.jsonl"
     path = Path(os.path.abspath(output))
-    header = {
+    header = header or {
         "type": "session",
         "version": fmt.CURRENT_SESSION_VERSION,
         "id": source.session_id,

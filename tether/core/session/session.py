@@ -364,9 +364,12 @@ class Session(SessionReader):
             return Session.in_memory(self._cwd)
         return Session.create(self._cwd, self._session_dir, parent_session=parent_session)
 
-    def export_jsonl(self, output: str | os.PathLike[str] | None = None) -> Path:
-        """The current branch as a linear session file (pi's ``exportToJsonl``)."""
-        return session_fork.export_jsonl(self, output)
+    def export_jsonl(
+        self, output: str | os.PathLike[str] | None = None, *, header: dict[str, Any] | None = None
+    ) -> Path:
+        """The current branch as a linear session file (pi's ``exportToJsonl``; ``header``
+        replaces pi's, which keeps this session's id)."""
+        return session_fork.export_jsonl(self, output, header=header)
 
     @classmethod
     def fork_from(

@@ -46,10 +46,32 @@ NameOpt = Annotated[str | None, typer.Option("--name", help="Name the session.")
 ProviderOpt = Annotated[
     str | None, typer.Option("--provider", help="Provider from models.json (e.g. faux).")
 ]
-ModelOpt = Annotated[str | None, typer.Option("--model", help="Model id, or provider/model.")]
+ModelOpt = Annotated[str | None, typer.Option("--model", "-m", help="Model id, or provider/model.")]
 ThinkingOpt = Annotated[
     str | None,
     typer.Option("--thinking", help="off, minimal, low, medium, high or xhigh."),
+]
+SystemPromptOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--system-prompt",
+        metavar="TEXT|FILE",
+        help="Replace the default system prompt (context files and skills are still added).",
+    ),
+]
+AppendPromptOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--append-system-prompt", metavar="TEXT|FILE", help="Append this to the system prompt."
+    ),
+]
+ToolsOpt = Annotated[
+    str | None,
+    typer.Option("--tools", "-t", metavar="A,B", help="Only these tools (e.g. read,grep,ls)."),
+]
+SessionDirOpt = Annotated[
+    str | None,
+    typer.Option("--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."),
 ]
 
 # The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
@@ -66,6 +88,10 @@ SESSION_PARAMETERS = tuple(
         ("provider", ProviderOpt, None),
         ("model", ModelOpt, None),
         ("thinking", ThinkingOpt, None),
+        ("system_prompt", SystemPromptOpt, None),
+        ("append_system_prompt", AppendPromptOpt, None),
+        ("tools", ToolsOpt, None),
+        ("session_dir", SessionDirOpt, None),
         ("wait", WaitOpt, None),
     )
 )
@@ -93,12 +119,13 @@ def _options(**values: Any) -> Any:
     return SessionOptions(**values)
 
 
-def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
+def run_print(pm: Any, options: Any, prompt: str, as_json: bool, quiet: bool = False) -> None:
     """``tether run``: one prompt, the answer (or the events) on stdout.
 
     A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130 / 143 /
     129). A session that cannot be written raises :class:`SessionWriteError` after the reply
     that could not be saved is printed (nothing the model said is lost)."""
+    from tether.builtin_plugins.commands.agent.feedback import RunFeedback, failure_text
     from tether.builtin_plugins.commands.agent.output import (
         JsonLines,
         run_interruptibly,
@@ -121,6 +148,8 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
         harness.subscribe(lines)
     gave_up: list[str] = []  # why a transient error was not retried (e.g. Retry-After too long)
     harness.subscribe(lambda event: _note_give_up(event, gave_up))
+    feedback = RunFeedback(quiet=quiet or as_json)  # retries, compactions: stderr lines
+    harness.subscribe(feedback)
     harness.start(reason)
     try:
         result, signum = run_interruptibly(
@@ -145,8 +174,8 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool) -> None:
     if result.stop_reason == "error" and isinstance(result.failure, HookError):
         raise result.failure  # a plugin failed (e.g. its context hook): not the model's fault
     if result.stop_reason == "error":
-        why = f" ({gave_up[-1]})" if gave_up else ""
-        raise TetherError(f"model call failed: {result.error}{why}")
+        why = gave_up[-1] if gave_up else ""
+        raise TetherError(failure_text(result.error, feedback.attempts, why))
     if lines is None:
         _print_text(result.text)
 
@@ -180,7 +209,9 @@ def register_commands(app: Any) -> None:
     @with_session_options
     def chat(
         ctx: typer.Context,
-        prompt: Annotated[str | None, typer.Argument(help="A first prompt.")] = None,
+        prompt: Annotated[
+            str | None, typer.Argument(metavar="[PROMPT]", help="A first prompt.")
+        ] = None,
         **session_options: Any,
     ) -> None:
         """Chat with the agent in this project (the default command)."""
@@ -192,11 +223,30 @@ def register_commands(app: Any) -> None:
     @with_session_options
     def run(
         ctx: typer.Context,
-        prompt: Annotated[str, typer.Argument(help="The prompt ('-': read stdin).")],
+        prompt: Annotated[
+            str, typer.Argument(metavar="PROMPT", help="The prompt ('-': read stdin).")
+        ],
         as_json: Annotated[
             bool, typer.Option("--json", help="Print every event as a JSON line.")
+        ] = False,
+        quiet: Annotated[
+            bool,
+            typer.Option("--quiet", "-q", help="No retry or compaction lines on stderr."),
         ] = False,
         **session_options: Any,
     ) -> None:
         """Run one prompt and print the answer (print mode)."""
-        run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json)
+        run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json, quiet)
+
+    @app.command("models")
+    def models(
+        ctx: typer.Context,
+        search: Annotated[
+            str | None, typer.Argument(metavar="[SEARCH]", help="Only models matching these words.")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Providers and models: context window, max output, reasoning, inputs, key present."""
+        from tether.builtin_plugins.commands.agent.models import print_models
+
+        print_models(_plugin_manager(ctx), search, as_json)

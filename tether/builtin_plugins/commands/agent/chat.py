@@ -312,9 +312,23 @@ class _Terminated(TetherError):
     """Ends the chat loop (not caught by the per-command error handling)."""
 
 
+def _most_recent_without_terminal(sessions: list[Any]) -> Any:
+    """``-r`` with no terminal to pick on: the most recent session, said on stderr."""
+    from pathlib import Path
+
+    chosen = Path(sessions[0].path)
+    sys.stderr.write(
+        f"tether: --resume: stdin is not a terminal, so no list to pick from; "
+        f"resuming the most recent session {chosen}\n"
+    )
+    return chosen
+
+
 def run_chat(pm: Any, options: SessionOptions, prompt: str | None) -> None:
-    """``tether chat``: set up the session (a numbered list for ``-r``), then the loop."""
-    harness, reason = build_harness(pm, options, pick=lambda found: pick_from_list(found))
+    """``tether chat``: set up the session (a numbered list for ``-r``; the most recent one,
+    said in one line, when stdin is not a terminal), then the loop."""
+    pick = pick_from_list if sys.stdin.isatty() else _most_recent_without_terminal
+    harness, reason = build_harness(pm, options, pick=pick)
     harness.start(reason)
     try:
         Chat(harness).loop(prompt)

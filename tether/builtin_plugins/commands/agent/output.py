@@ -135,6 +135,13 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _ends_the_wait(kind: str, data: dict[str, Any]) -> bool:
+    """The model's first token (or the end of the turn) stops the chat's spinner."""
+    if kind == "message_end":
+        return (data.get("message") or {}).get("role") == "assistant"
+    return kind in ("message_update", "tool_execution_start", "compaction_start", "agent_end")
+
+
 class ChatPrinter:
     """Streams the assistant's text to stdout; tools, retries, compactions to stderr."""
 
@@ -143,6 +150,7 @@ class ChatPrinter:
         self.err = err or sys.stderr
         self.spinner = Spinner(self.err)
         self.open_line = False
+        self.waiting = False  # the spinner shows between a prompt and the first token
 
     def _text(self, text: str) -> None:
         self.out.write(text)
@@ -150,6 +158,9 @@ class ChatPrinter:
         self.open_line = not text.endswith("\n")
 
     def _note(self, text: str) -> None:
+        if self.waiting:  # a retry line: the spinner makes way
+            self.waiting = False
+            self.spinner.stop()
         if self.open_line:
             self._text("\n")
         self.err.write(text + "\n")
@@ -157,6 +168,12 @@ class ChatPrinter:
 
     def __call__(self, event: Any) -> None:
         kind, data = event.type, event.data
+        if kind == "agent_start" and self.spinner.tty:  # until the first token: "waiting"
+            self.waiting = True
+            self.spinner.start("waiting for the model")
+        elif self.waiting and _ends_the_wait(kind, data):
+            self.waiting = False
+            self.spinner.stop()
         if kind == "message_update":
             stream = data.get("assistant_message_event")
             if getattr(stream, "type", None) == "text_delta":
@@ -196,14 +213,9 @@ class ChatPrinter:
 
 
 def _compaction_line(data: dict[str, Any]) -> str:
-    entry = data.get("result")
-    if entry:
-        return f"compacted: {entry.get('tokensBefore')} tokens summarized (entry {entry.get('id')})"
-    if data.get("error_message"):
-        return f"compaction failed: {data['error_message']}"
-    if data.get("aborted"):
-        return "compaction cancelled"
-    return f"nothing compacted: {data.get('message') or 'nothing to compact'}"
+    from tether.builtin_plugins.commands.agent.feedback import compaction_outcome
+
+    return compaction_outcome(data)
 
 
 #: Signals that abort the running turn: Ctrl-C, ``kill``, a closed terminal.

@@ -37,8 +37,9 @@ def looks_like_path(ref: str) -> bool:
     return "/" in ref or "\\" in ref or ref.endswith(".jsonl")
 
 
-def find_session(ref: str, folder: Path) -> Path:
-    """``--session PATH|ID``: a path as is, else an id prefix — this project first, then all."""
+def find_session(ref: str, folder: Path, *, create: bool = False) -> Path:
+    """``--session PATH|ID``: a path as is, else an id prefix — this project first, then all.
+    With ``create``, a path that does not exist yet is returned (a new session goes there)."""
     from tether.core.host.paths import sessions_root
     from tether.core.session.listing import project_folders, read_header, session_files
 
@@ -48,7 +49,7 @@ def find_session(ref: str, folder: Path) -> Path:
             exists = path.exists()
         except OSError as exc:  # e.g. a name too long for the filesystem
             raise SessionFileError(f"{path}: cannot open the session: {exc.strerror}") from None
-        if not exists:
+        if not exists and not create:
             raise UsageError(f"{path}: no such session file")
         return path
     for folders in ([folder], project_folders(sessions_root())):
@@ -78,7 +79,23 @@ class SessionOptions:
     provider: str | None = None
     model: str | None = None
     thinking: str | None = None
+    system_prompt: str | None = None
+    append_system_prompt: str | None = None
+    tools: str | None = None
+    session_dir: str | None = None
     wait: str | None = None
+
+    def settings_overrides(self) -> dict[str, Any]:
+        """``--system-prompt``, ``--append-system-prompt`` and ``--session-dir`` as settings
+        (``systemPrompt``, ``appendSystemPrompt``, ``session.dir``): they win over the files."""
+        out: dict[str, Any] = {}
+        if self.system_prompt is not None:
+            out["systemPrompt"] = self.system_prompt
+        if self.append_system_prompt is not None:
+            out["appendSystemPrompt"] = self.append_system_prompt
+        if self.session_dir is not None:
+            out["session"] = {"dir": os.path.abspath(os.path.expanduser(self.session_dir))}
+        return out
 
     def check(self) -> None:
         chosen = [
@@ -125,7 +142,7 @@ def open_session(
     def existing(path: Path) -> Any:
         if claim is not None:
             claim(path)
-        return Session.open(path, fsync=fsync)
+        return Session.open(path, fsync=fsync, create=True)  # a new path: a new session (pi)
 
     if options.no_session:
         return Session.in_memory(cwd), "startup"
@@ -133,7 +150,8 @@ def open_session(
         source = find_session(options.fork, folder)
         return Session.fork_from(source, cwd, folder), "fork"
     if options.session:
-        return existing(find_session(options.session, folder)), "resume"
+        path = find_session(options.session, folder, create=True)
+        return existing(path), ("resume" if path.exists() else "startup")
     if options.resume and pick is not None:
         sessions = list_sessions([folder])
         if sessions:
@@ -158,7 +176,7 @@ def build_harness(
     from tether.core.host.settings import load_settings
 
     cwd = cwd or os.getcwd()
-    settings = load_settings(cwd)
+    settings = load_settings(cwd, overrides=options.settings_overrides() or None)
     leases: list[Any] = []
     try:
         session, reason = open_session(
@@ -176,9 +194,28 @@ def build_harness(
         for lease in leases:  # the harness took its own share of the lease
             if lease is not None:
                 lease.release()
+    if options.tools is not None:
+        keep_tools(harness, options.tools)
     if options.name:
         harness.set_name(options.name)
     return harness, reason
+
+
+def keep_tools(harness: Any, names: str) -> None:
+    """``--tools a,b``: only these tools, in tether's order; an unknown name is an error
+    listing the tools there are. ``--tools ''`` means none."""
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    known = [tool.name for tool in harness.tools]
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        harness.close("quit")
+        raise UsageError(
+            f"--tools: unknown tool{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+            f"(available: {', '.join(known) or 'none'})"
+        )
+    kept = [tool for tool in harness.tools if tool.name in wanted]
+    harness.tools = kept
+    harness.agent.state.tools = kept
 
 
 def describe_session(info: Any) -> str:
@@ -215,6 +252,7 @@ __all__ = [
     "build_harness",
     "describe_session",
     "find_session",
+    "keep_tools",
     "looks_like_path",
     "model_request",
     "open_session",

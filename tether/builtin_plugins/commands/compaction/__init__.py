@@ -244,8 +244,9 @@ def branch_command(
     from tether.core.memory.branching import navigate_tree
     from tether.core.memory.choice_calls import check_choices
 
-    if instructions and not summarize:
-        raise UsageError("--instructions needs --summarize")
+    for flag, value in (("--instructions", instructions), ("--summarizer", summarizer)):
+        if value and not summarize:
+            raise UsageError(f"{flag} needs --summarize")
     settings = _settings_with(summarizer=summarizer)
     if summarize:
         check_choices(ctx.obj, settings, summarizer=summarizer)
@@ -260,6 +261,7 @@ def branch_command(
             custom_instructions=instructions,
             label=label,
             progress=progress,
+            skip_empty_summary=True,
         )
     _warn_or_fail_if_cancelled(outcome, f"{file}: navigation")
     if as_json:
@@ -271,6 +273,7 @@ def branch_command(
                 "commonAncestorId": outcome.common_ancestor_id,
                 "abandonedEntryIds": outcome.abandoned_entry_ids,
                 "summaryEntry": outcome.summary_entry,
+                "noSummary": outcome.no_summary or None,
                 "labelEntry": outcome.label_entry,
                 "editorText": outcome.editor_text,
                 "summarizer": outcome.summarizer or None,
@@ -289,7 +292,7 @@ def branch_command(
             f"{len(outcome.abandoned_entry_ids)} entries (summarizer: {outcome.summarizer})"
         )
     elif summarize:
-        lines.append("  no summary: nothing was abandoned")
+        lines.append(f"  no summary: {outcome.no_summary or 'nothing was abandoned'}")
     if outcome.label_entry is not None:
         labelled = outcome.label_entry
         lines.append(f"  label '{labelled.get('label')}' on {labelled.get('targetId')}")

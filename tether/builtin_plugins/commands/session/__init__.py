@@ -35,10 +35,6 @@ OutOpt = Annotated[
 ]
 
 
-def _open(path: Path) -> Any:
-    return open_session_file(path)
-
-
 def _open_validated(path: Path) -> Any:
     """Read-only, every line parsed: a broken line is dropped exactly as pi drops it."""
     return open_session_file(path, validate_all=True)
@@ -60,6 +56,8 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
     from tether.core.host.paths import sessions_root
     from tether.core.session.listing import list_sessions, project_folders
 
+    if folder is not None and not folder.is_dir():
+        sys.stderr.write(f"tether: warning: --dir {folder}: no such folder\n")
     if folder is not None:
         folders = project_folders(folder) if all_ else [folder]
     elif all_:
@@ -83,24 +81,6 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
         title = title if len(title) <= 60 else title[:59] + "…"
         typer.echo(f"{info.modified[:19].replace('T', ' ')}  {info.message_count:>5} msgs  {title}")
         typer.echo(f"    {info.path}")
-
-
-def _fork_or_clone(path: Path, entry_id: str | None, position: str, output: Path | None) -> None:
-    from tether.core.host.errors import TetherError
-
-    session = _open(path)
-    if position == "before":
-        assert entry_id is not None
-        new, text = session.fork(entry_id, position="before", output=output)
-    else:
-        if entry_id is not None and not session.has_entry(entry_id):
-            raise TetherError(f"{path}: --at: no entry with id '{entry_id}'")
-        new = session.clone(entry_id, output=output)
-        text = None
-    new.flush(force=True)
-    typer.echo(str(new.file))
-    if text:
-        sys.stderr.write(f"tether: the forked message was: {text}\n")
 
 
 @hookimpl
@@ -128,8 +108,13 @@ def register_commands(app: Any) -> None:
             bool, typer.Option("--validate", help="Also check every entry against the format.")
         ] = False,
     ) -> None:
-        """Header, counts by type, name, leaf and every problem with its line number."""
-        from tether.builtin_plugins.commands.session.render import show_summary, show_text
+        """Header, counts by type, name, leaf and every problem with its line number
+        (--validate: exit 1 when there is one)."""
+        from tether.builtin_plugins.commands.session.render import (
+            problem_count,
+            show_summary,
+            show_text,
+        )
         from tether.core.storage.filesafety import leftover_notes
 
         session = _open_validated(file)
@@ -141,14 +126,16 @@ def register_commands(app: Any) -> None:
             summary["schemaProblems"], summary["warnings"] = validation_findings(session)
         if as_json:
             _print_json(summary)
-            return
-        for line in show_text(summary):
-            typer.echo(line)
-        if validate:
+        else:
+            for line in show_text(summary):
+                typer.echo(line)
+        if validate and not as_json:
             from tether.builtin_plugins.commands.session.validate import validation_lines
 
             for line in validation_lines(file, summary):
                 typer.echo(f"  {line}")
+        if validate and problem_count(summary):
+            raise typer.Exit(1)
 
     @group.command("tree")
     def tree_command(
@@ -180,9 +167,12 @@ def register_commands(app: Any) -> None:
         file: FileArg,
         before: Annotated[str, typer.Option("--before", help="A user message's entry id.")],
         output: OutOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """New session with the history before a user message; prints its path."""
-        _fork_or_clone(file, before, "before", output)
+        from tether.builtin_plugins.commands.session.copies import fork_or_clone
+
+        fork_or_clone(file, before, "before", output, as_json)
 
     @group.command("clone")
     def clone_command(
@@ -191,9 +181,12 @@ def register_commands(app: Any) -> None:
             str | None, typer.Option("--at", help="Entry id (default: the leaf).")
         ] = None,
         output: OutOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """New session with the branch up to an entry (labels kept); prints its path."""
-        _fork_or_clone(file, at, "at", output)
+        from tether.builtin_plugins.commands.session.copies import fork_or_clone
+
+        fork_or_clone(file, at, "at", output, as_json)
 
     @group.command("export")
     def export_command(
@@ -202,16 +195,24 @@ def register_commands(app: Any) -> None:
         html: Annotated[
             bool, typer.Option("--html", help="The whole tree as one self-contained page.")
         ] = False,
+        as_json: JsonOpt = False,
     ) -> None:
-        """The current branch as a linear session file (--html: the whole tree as a web
-        page, default FILE's name with .html here); prints its path."""
+        """The current branch as a linear session file with a new id (default: next to FILE),
+        or with --html the whole tree as a web page (default FILE's name with .html here);
+        prints its path."""
         if html:
             from tether.builtin_plugins.commands.session.html_export import write_html
 
             target = output or Path.cwd() / f"{file.stem}.html"
-            typer.echo(str(write_html(_open_validated(file), target)))
+            written = write_html(_open_validated(file), target)
+            if as_json:
+                _print_json({"file": str(written)})
+            else:
+                typer.echo(str(written))
             return
-        typer.echo(str(_open(file).export_jsonl(output)))
+        from tether.builtin_plugins.commands.session.copies import export
+
+        export(file, output, as_json)
 
     @group.command("repair")
     def repair_command(
@@ -220,11 +221,9 @@ def register_commands(app: Any) -> None:
             str | None, typer.Option("--cwd", help="cwd for a new header (default: here).")
         ] = None,
         wait: WaitOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
-        from tether.builtin_plugins.commands.lease_options import holding
-        from tether.core.storage.repair import repair_file
+        from tether.builtin_plugins.commands.session.copies import repair
 
-        with holding(file, wait):
-            summary = repair_file(file, cwd=cwd).summary()
-        typer.echo(summary)
+        repair(file, cwd, wait, as_json)

@@ -94,13 +94,21 @@ def show_text(summary: dict[str, Any]) -> list[str]:
         lines.append("labels:    " + ", ".join(f"{k}={v}" for k, v in summary["labels"].items()))
     for note in summary["notes"]:
         lines.append(f"note:      {note}")
-    count = len(summary["problems"]) + len(summary.get("schemaProblems", []))
+    count = problem_count(summary)
+    warnings = len(summary.get("warnings", []))
     if count:  # with --validate the entries' format problems follow these lines
         lines.append(f"problems:  {count}")
         lines.extend(f"  line {p['line']}: {p['message']}" for p in summary["problems"])
+    elif warnings:  # never "none" above a list: the warnings follow these lines
+        lines.append(f"problems:  0; warnings: {warnings} (values tether reads and copes with)")
     else:
         lines.append("problems:  none")
     return lines
 
 
-__all__ = ["describe", "show_summary", "show_text"]
+def problem_count(summary: dict[str, Any]) -> int:
+    """Damaged or duplicate lines plus (with ``--validate``) entries that break the format."""
+    return len(summary["problems"]) + len(summary.get("schemaProblems", []))
+
+
+__all__ = ["describe", "problem_count", "show_summary", "show_text"]

@@ -3,9 +3,10 @@
 Works with every server that speaks ``POST {baseUrl}/chat/completions``: OpenAI, OpenRouter,
 Ollama (``http://localhost:11434/v1``), vLLM, llama.cpp server, LM Studio. Streams SSE with
 ``stream_options.include_usage``; reads reasoning from ``reasoning_content`` / ``reasoning`` /
-``reasoning_text`` deltas (llama.cpp, vLLM, OpenRouter). Optional per-model ``compat`` in
-models.json: ``{"maxTokensField": "max_tokens"|"max_completion_tokens",
-"supportsUsageInStreaming": false, "supportsReasoningEffort": false}``.
+``reasoning_text`` deltas (llama.cpp, vLLM, OpenRouter). What each server accepts — the
+``developer`` role, ``store: false``, ``max_completion_tokens`` or ``max_tokens``,
+``reasoning_effort`` — is decided per model as pi does (``compat`` in models.json, else pi's
+defaults by provider and ``baseUrl``): :mod:`tether.builtin_plugins.providers.openai.compat`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tether.builtin_plugins.providers.http.calls import (
 )
 from tether.builtin_plugins.providers.http.errors import structured_error
 from tether.builtin_plugins.providers.http.sse import SseEvent, parse_partial_json
+from tether.builtin_plugins.providers.openai.compat import reasoning_fields, resolved_compat
 from tether.core.agent.providers import (
     ContextOverflowError,
     LlmContext,
@@ -47,16 +49,14 @@ STOP_REASONS = {
 }
 
 
-def _compat(model: Model) -> dict[str, Any]:
-    compat = model.extra.get("compat")
-    return compat if isinstance(compat, dict) else {}
-
-
 def convert_messages(model: Model, context: LlmContext) -> list[dict[str, Any]]:
     """LLM messages (already prepared for the provider) → chat-completions messages."""
     out: list[dict[str, Any]] = []
     if context.system_prompt:
-        out.append({"role": "system", "content": context.system_prompt})
+        developer = model.reasoning and resolved_compat(model)["supportsDeveloperRole"]
+        out.append(
+            {"role": "developer" if developer else "system", "content": context.system_prompt}
+        )
     pending_images: list[dict[str, Any]] = []
     for msg in context.messages:
         role = msg.get("role")
@@ -300,7 +300,7 @@ class OpenAICompletionsProvider(HttpProvider):
     def build_request(
         self, model: Model, context: LlmContext, options: StreamOptions, *, stream: bool
     ) -> HttpRequest:
-        compat = _compat(model)
+        compat = resolved_compat(model)
         headers = {"content-type": "application/json", "accept": "application/json"}
         if stream:
             headers["accept"] = "text/event-stream"
@@ -312,14 +312,11 @@ class OpenAICompletionsProvider(HttpProvider):
             "messages": convert_messages(model, context),
             "stream": stream,
         }
-        if stream and compat.get("supportsUsageInStreaming", True):
+        if stream and compat["supportsUsageInStreaming"] is not False:
             body["stream_options"] = {"include_usage": True}
-        default_field = (
-            "max_completion_tokens" if "api.openai.com" in model.base_url else "max_tokens"
-        )
-        body[compat.get("maxTokensField", default_field)] = options.max_tokens or min(
-            model.max_tokens, 32000
-        )
+        if compat["supportsStore"]:
+            body["store"] = False
+        body[compat["maxTokensField"]] = options.max_tokens or min(model.max_tokens, 32000)
         if options.temperature is not None:
             body["temperature"] = options.temperature
         if context.tools:
@@ -335,11 +332,6 @@ class OpenAICompletionsProvider(HttpProvider):
                 for t in context.tools
             ]
         level = options.reasoning if options.reasoning not in (None, "off") else None
-        if level and model.reasoning and compat.get("supportsReasoningEffort", True):
-            effort = "high" if level == "xhigh" else level
-            if "openrouter.ai" in model.base_url:
-                body["reasoning"] = {"effort": effort}
-            else:
-                body["reasoning_effort"] = effort
+        body.update(reasoning_fields(model, compat, level))
         url = model.base_url.rstrip("/") + "/chat/completions"
         return HttpRequest(url, headers, body)

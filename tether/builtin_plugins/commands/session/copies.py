@@ -1,0 +1,101 @@
+"""``tether session fork|clone|export|repair``: new files made from a session, and repairs.
+
+Each prints the path it wrote (``--json``: an object naming the file, the new session's id, its
+parent and its entry count). ``export`` without ``-o`` writes next to the source, in its
+sessions folder, and every export gets a fresh session id and ``parentSession`` (pi's export
+keeps the source's id: two files with one id make ``--session ID`` ambiguous).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from tether.builtin_plugins.commands import open_session_file
+
+
+def _print_json(value: Any) -> None:
+    from tether.core.context.numbers import json_text
+
+    sys.stdout.write(json_text(value, indent=1) + "\n")
+
+
+def _described(session: Any) -> dict[str, Any]:
+    return {
+        "file": str(session.file) if session.file is not None else None,
+        "sessionId": session.session_id,
+        "parentSession": session.header.get("parentSession"),
+        "entryCount": len(session),
+        "leafId": session.leaf_id,
+    }
+
+
+def fork_or_clone(
+    path: Path, entry_id: str | None, position: str, output: Path | None, as_json: bool
+) -> None:
+    """``fork --before ID`` (a user message) or ``clone [--at ID]``."""
+    from tether.core.host.errors import UsageError
+
+    session = open_session_file(path)
+    flag = "--before" if position == "before" else "--at"
+    if entry_id is not None and not session.has_entry(entry_id):
+        raise UsageError(f"{path}: {flag}: no entry with id '{entry_id}'")
+    if position == "before":
+        assert entry_id is not None
+        new, text = session.fork(entry_id, position="before", output=output)
+    else:
+        new, text = session.clone(entry_id, output=output), None
+    new.flush(force=True)
+    if as_json:
+        _print_json({**_described(new), **({"forkedText": text} if position == "before" else {})})
+        return
+    typer.echo(str(new.file))
+    if text:
+        sys.stderr.write(f"tether: the forked message was: {text}\n")
+
+
+def export(path: Path, output: Path | None, as_json: bool) -> None:
+    """The active branch as a linear file with a fresh id (see the module doc)."""
+    from tether.core.host.paths import session_file_name
+    from tether.core.session.session import Session
+    from tether.core.storage.records import make_header
+
+    source = open_session_file(path)
+    header = make_header(source.cwd, parent_session=str(Path(path).resolve()))
+    if output is None:
+        output = Path(path).resolve().parent / session_file_name(header["timestamp"], header["id"])
+    written = source.export_jsonl(output, header=header)
+    if as_json:
+        _print_json(_described(Session.open(written, readonly=True)))
+        return
+    typer.echo(str(written))
+
+
+def repair(path: Path, cwd: str | None, wait: str | None, as_json: bool) -> None:
+    """Damaged lines into a sidecar file, every readable line kept (a backup too)."""
+    from tether.builtin_plugins.commands.lease_options import holding
+    from tether.core.storage.repair import repair_file
+
+    with holding(path, wait):
+        report = repair_file(path, cwd=cwd)
+    if not as_json:
+        typer.echo(report.summary())
+        return
+    _print_json(
+        {
+            "file": str(report.path),
+            "changed": report.changed,
+            "movedLines": report.moved_lines,
+            "sidecar": str(report.sidecar) if report.sidecar else None,
+            "backup": str(report.backup) if report.backup else None,
+            "newHeader": report.new_header,
+            "addedNewline": report.added_newline,
+            "notes": report.notes(),
+        }
+    )
+
+
+__all__ = ["export", "fork_or_clone", "repair"]

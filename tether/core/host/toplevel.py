@@ -1,0 +1,91 @@
+"""pi's top-level forms, rewritten into tether's commands before typer parses argv.
+
+========================================  =========================================
+``tether -c`` / ``tether -r``             ``tether chat -c`` / ``tether chat -r``
+``tether "fix the test"``                 ``tether chat "fix the test"`` (interactive)
+``tether -p "fix the test"``              ``tether run "fix the test"`` (print mode)
+``tether --model M --tools read,ls …``    ``tether chat --model M --tools read,ls …``
+``tether -V`` / ``tether -v``             ``tether --version``
+``tether -h``                             ``tether --help``
+========================================  =========================================
+
+A first word that is a command (``sessions``, ``session``, ``run`` …) stays a command. A lone
+word shaped like a command name (``tether sesions``) is an unknown command (with the close
+one, if any), not a prompt sent to a model; ``tether -- WORD`` sends it anyway.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+from tether.core.host.errors import UsageError
+
+ROOT_OPTIONS_WITH_VALUE = ("--disable-plugin",)
+PRINT_FLAGS = ("-p", "--print")
+VERSION_FLAGS = ("-V", "-v")
+HELP_FLAGS = ("-h",)
+CHAT, PRINT = "chat", "run"
+
+
+def _root_prefix_length(args: Sequence[str]) -> int:
+    """How many leading arguments are options of ``tether`` itself (``--disable-plugin X``)."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ROOT_OPTIONS_WITH_VALUE:
+            i += 2
+        elif any(arg.startswith(f"{name}=") for name in ROOT_OPTIONS_WITH_VALUE):
+            i += 1
+        else:
+            break
+    return min(i, len(args))
+
+
+def _check_not_a_command_name(word: str, commands: Collection[str]) -> None:
+    """A lone word shaped like a command name (``sesions``, ``half-done``) is an unknown
+    command, not a one-word prompt: a typo never starts a model call."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", word):
+        return
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(commands), n=1, cutoff=0.8)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    raise UsageError(f"No such command '{word}'{hint}; to send it as a prompt: tether -- {word}")
+
+
+def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]:
+    """``argv`` with pi's top-level forms turned into ``chat``/``run`` (see the module doc);
+    anything that already names a command, or asks for help or the version, is unchanged."""
+    args = list(argv)
+    start = _root_prefix_length(args)
+    head, rest = args[:start], args[start:]
+    if not rest:
+        return args
+    first = rest[0]
+    if first in VERSION_FLAGS:
+        return [*head, "--version", *rest[1:]]
+    if first in HELP_FLAGS:
+        return [*head, "--help", *rest[1:]]
+    if first in commands or first in ("--help", "--version"):
+        return args
+    if any(a == "--mode" or a.startswith("--mode=") for a in rest):
+        return args  # pi's --mode json|rpc: dispatched on its own, before typer
+    if first == "--":
+        return [*head, CHAT, *rest]
+    positional = [a for a in rest if not a.startswith("-")]
+    if len(positional) == 1 and positional[0] == first:
+        _check_not_a_command_name(first, commands)
+    mode, body = CHAT, []
+    for i, arg in enumerate(rest):
+        if arg == "--":
+            body.extend(rest[i:])
+            break
+        if arg in PRINT_FLAGS:
+            mode = PRINT
+        else:
+            body.append(arg)
+    return [*head, mode, *body]
+
+
+__all__ = ["route_top_level"]

@@ -60,7 +60,8 @@ class CompactionOutcome:
     call) or ``cancelled`` (a plugin's ``Cancel``; ``reason`` is its reason). ``summarizer``
     names who wrote the summary (a ``Summary.summarizer``, or ``"plugin"`` for a compaction
     supplied by ``session_before_compact``). ``warnings`` are failures after the entry was
-    written (a ``session_compact`` observer that raised).
+    written (a ``session_compact`` observer that raised). ``gate`` is the summary gate's
+    report (also ``details.gate`` of the entry; ``None`` when no gate ran).
     """
 
     status: Literal["compacted", "nothing", "cancelled"]
@@ -71,6 +72,7 @@ class CompactionOutcome:
     from_hook: bool = False
     summaries: list[Summary] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    gate: dict[str, Any] | None = None
 
 
 def compaction_settings(settings: Any) -> CompactionSettings:
@@ -193,8 +195,8 @@ def compact(
     else:
         try:
             with summary_request_base(hooks, settings, context, signal) as base:
-                text, outcome.summaries = summarize_preparation(
-                    hooks, preparation, base, event.custom_instructions, say, failure
+                text, outcome.summaries, outcome.gate = _summarize_gated(
+                    hooks, view, path, preparation, base, event.custom_instructions, say, failure
                 )
         except TetherError:
             if signal is not None and signal.aborted:
@@ -203,6 +205,8 @@ def compact(
             raise
         outcome.summarizer = summarizer_names(outcome.summaries)
         summary, details = _with_file_lists(text, preparation)
+        if outcome.gate is not None:
+            details["gate"] = outcome.gate
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
 
     written = session.append_compaction(
@@ -217,6 +221,29 @@ def compact(
         warnings=outcome.warnings,
     )
     return outcome
+
+
+def _summarize_gated(
+    hooks: Any,
+    view: Any,
+    path: list[Entry],
+    preparation: CompactionPreparation,
+    base: SummarizeRequest,
+    custom_instructions: str | None,
+    say: Progress,
+    failure: str,
+) -> tuple[str, list[Summary], dict[str, Any] | None]:
+    """The summary text, its answers and the gate's report (``None``: no gate answered)."""
+    from tether.core.memory.gate import gated_summary
+
+    def summarize(request: SummarizeRequest, focus: str | None) -> tuple[str, list[Summary]]:
+        return summarize_preparation(hooks, preparation, request, focus, say, failure)
+
+    history_budget, _ = summary_budgets(preparation.settings.reserve_tokens)
+    return gated_summary(
+        hooks, view, path, preparation, base, custom_instructions, summarize,
+        max_chars=history_budget * 4, say=say, failure=failure,
+    )  # fmt: skip
 
 
 def _prepare(

@@ -198,7 +198,12 @@ class ChatPrinter:
 def _compaction_line(data: dict[str, Any]) -> str:
     entry = data.get("result")
     if entry:
-        return f"compacted: {entry.get('tokensBefore')} tokens summarized (entry {entry.get('id')})"
+        line = f"compacted: {entry.get('tokensBefore')} tokens summarized (entry {entry.get('id')})"
+        if isinstance(data.get("gate"), dict):
+            from tether.core.memory.gate import gate_line
+
+            line += f"; {gate_line(data['gate'])}"
+        return line
     if data.get("error_message"):
         return f"compaction failed: {data['error_message']}"
     if data.get("aborted"):

@@ -282,8 +282,14 @@ def compact_command(
                 "entry": outcome.entry,
                 "summarizer": outcome.summarizer or None,
                 "fromHook": outcome.from_hook,
+                "gate": outcome.gate,
                 "summaries": [
-                    {"summarizer": s.summarizer, "details": s.details} for s in outcome.summaries
+                    {
+                        "summarizer": s.summarizer,
+                        "details": s.details,
+                        "replyProblem": s.reply_problem,
+                    }
+                    for s in outcome.summaries
                 ],
                 "warnings": outcome.warnings,
             }
@@ -299,6 +305,10 @@ def compact_command(
         f"  tokens before: {entry.get('tokensBefore')}; kept verbatim from "
         f"{entry.get('firstKeptEntryId')}"
     )
+    if outcome.gate is not None:
+        from tether.core.memory.gate import gate_line
+
+        typer.echo(f"  {gate_line(outcome.gate)}")
 
 
 def branch_command(

@@ -1,9 +1,9 @@
 """Finding what a summary lacks, naming it in a retry note, and the carried-forward block.
 
 An item is present when its words appear in the summary in the same order — case, quotes,
-markdown and punctuation aside (``"Never write outside out/."`` is found in
-``- **Never** write outside `out/`**``); a leading ``Decision:``/``Constraint:`` label is
-ignored. A file is present when its path appears verbatim (the file lists count); a section
+markdown and punctuation aside (``"Never write outside the out/ directory."`` is found in
+``- **Never** write outside the `out/` directory``); a leading ``Decision:``/``Constraint:``
+label is ignored. A file is present when its path appears verbatim (the file lists count); a section
 when a heading of any level has its name.
 
 The carried-forward block (:func:`carried_block`) lists the missing items verbatim under

@@ -144,7 +144,7 @@ def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | Non
                 return tether.GateVerdict(
                     again.text, "retried", missing=["section Goal"], summaries=again.summaries
                 )
-            text = "## Goal\n(not stated)\n\n" + check.text
+            text = "## Goal\\n(not stated)\\n\\n" + check.text
             return tether.GateVerdict(text, "carried_forward", missing=["section Goal"])
     """
 

@@ -25,6 +25,7 @@ from tether.core.context.file_tracking import file_lists, format_file_lists, str
 from tether.core.harness.plugin_session import PluginSession
 from tether.core.host.errors import TetherError
 from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
+from tether.core.memory.gate import gated_summary
 from tether.hookspecs.events import (
     BeforeCompactEvent,
     Cancel,
@@ -195,9 +196,14 @@ def compact(
     else:
         try:
             with summary_request_base(hooks, settings, context, signal) as base:
-                text, outcome.summaries, outcome.gate = _summarize_gated(
-                    hooks, view, path, preparation, base, event.custom_instructions, say, failure
-                )
+                text, outcome.summaries, outcome.gate = gated_summary(
+                    hooks, view, path, preparation, base, event.custom_instructions,
+                    lambda request, focus: summarize_preparation(
+                        hooks, preparation, request, focus, say, failure
+                    ),
+                    max_chars=summary_budgets(preparation.settings.reserve_tokens)[0] * 4,
+                    say=say, failure=failure,
+                )  # fmt: skip
         except TetherError:
             if signal is not None and signal.aborted:
                 outcome.status, outcome.reason = "cancelled", "aborted"
@@ -221,29 +227,6 @@ def compact(
         warnings=outcome.warnings,
     )
     return outcome
-
-
-def _summarize_gated(
-    hooks: Any,
-    view: Any,
-    path: list[Entry],
-    preparation: CompactionPreparation,
-    base: SummarizeRequest,
-    custom_instructions: str | None,
-    say: Progress,
-    failure: str,
-) -> tuple[str, list[Summary], dict[str, Any] | None]:
-    """The summary text, its answers and the gate's report (``None``: no gate answered)."""
-    from tether.core.memory.gate import gated_summary
-
-    def summarize(request: SummarizeRequest, focus: str | None) -> tuple[str, list[Summary]]:
-        return summarize_preparation(hooks, preparation, request, focus, say, failure)
-
-    history_budget, _ = summary_budgets(preparation.settings.reserve_tokens)
-    return gated_summary(
-        hooks, view, path, preparation, base, custom_instructions, summarize,
-        max_chars=history_budget * 4, say=say, failure=failure,
-    )  # fmt: skip
 
 
 def _prepare(

@@ -231,6 +231,10 @@ def _summarizer_line(name: str, summaries: list[Any]) -> str:
     return f"{name} ({', '.join(models)})" if models else name
 
 
+def _summary_json(s: Any) -> dict[str, Any]:
+    return {"summarizer": s.summarizer, "details": s.details, "replyProblem": s.reply_problem}
+
+
 def _warn_or_fail_if_cancelled(outcome: Any, what: str) -> None:
     """Print the outcome's warnings; a plugin's ``Cancel`` is an error naming its reason."""
     from tether.core.host.errors import TetherError
@@ -263,6 +267,7 @@ def compact_command(
     from tether.core.host.facade import Hooks
     from tether.core.memory.choice_calls import check_choices
     from tether.core.memory.compaction import compact
+    from tether.core.memory.gate import gate_line
 
     settings = _settings_with(
         summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
@@ -283,14 +288,7 @@ def compact_command(
                 "summarizer": outcome.summarizer or None,
                 "fromHook": outcome.from_hook,
                 "gate": outcome.gate,
-                "summaries": [
-                    {
-                        "summarizer": s.summarizer,
-                        "details": s.details,
-                        "replyProblem": s.reply_problem,
-                    }
-                    for s in outcome.summaries
-                ],
+                "summaries": [_summary_json(s) for s in outcome.summaries],
                 "warnings": outcome.warnings,
             }
         )
@@ -306,8 +304,6 @@ def compact_command(
         f"{entry.get('firstKeptEntryId')}"
     )
     if outcome.gate is not None:
-        from tether.core.memory.gate import gate_line
-
         typer.echo(f"  {gate_line(outcome.gate)}")
 
 

@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dropping_server import MODEL, start  # noqa: E402
 from fidelity_sessions import KINDS, Kind, filler, script  # noqa: E402
 
+from tether.core.host.errors import TetherError  # noqa: E402
 from tether.core.host.facade import Hooks  # noqa: E402
 from tether.core.host.manager import create_plugin_manager  # noqa: E402
 from tether.core.host.settings import Settings  # noqa: E402
@@ -101,7 +102,13 @@ def measure(session: Session, kind: Kind) -> dict[str, Any]:
 
 
 def run_kind(
-    kind: Kind, directory: Path, keep: int, max_k: int, summarizer: str, reserve: int
+    kind: Kind,
+    directory: Path,
+    keep: int,
+    max_k: int,
+    summarizer: str,
+    reserve: int,
+    gate: bool = True,
 ) -> list[dict]:
     """Write ``kind``'s session, compact it ``max_k`` times; one measurement per k."""
     path = directory / f"{kind.name}-{keep}.jsonl"
@@ -109,7 +116,10 @@ def run_kind(
     session = Session.open(path, create=True, cwd=str(directory))
     for message in script(kind):
         session.append_message(message)
-    hooks = Hooks(create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""}))
+    environ = {"TETHER_LOAD_PLUGINS": ""} | (
+        {} if gate else {"TETHER_DISABLE_PLUGINS": "summary_gate"}
+    )
+    hooks = Hooks(create_plugin_manager(environ=environ))
     block = {"summarizer": summarizer, "keepRecentTokens": keep, "reserveTokens": reserve}
     if summarizer == "llm":
         block["model"] = MODEL
@@ -120,10 +130,15 @@ def run_kind(
             check += 1
             for message in filler(check):
                 session.append_message(message)
-        outcome = compact(session, hooks, settings)
+        try:
+            outcome = compact(session, hooks, settings)
+            status, name, gate_report = outcome.status, outcome.summarizer, outcome.gate
+        except TetherError:  # without the gate, a reply that is no summary fails the compaction
+            status, name, gate_report = "failed", summarizer, None
+            session = Session.open(path)
         row = measure(session, kind)
-        gate = (outcome.gate or {}).get("verdict", "-")
-        row.update(k=k, status=outcome.status, summarizer=outcome.summarizer, gate=gate)
+        verdict = (gate_report or {}).get("verdict", "-")
+        row.update(k=k, status=status, summarizer=name, gate=verdict)
         rows.append(row)
     return rows
 
@@ -196,6 +211,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--summarizer", default="offline,llm", help="comma list: offline, llm (dropping server)"
     )
+    parser.add_argument(
+        "--no-gate", action="store_true", help="block the summary gate (what pi would keep)"
+    )
     parser.add_argument("--out", type=Path, help="directory for the session files (default tmp)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
@@ -227,6 +245,14 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(document, indent=1))
 
 
+def summary_cap(reserve: int) -> int:
+    """The documented cap of a summary's text: the summarizer's budget (pi's history budget,
+    0.8 × reserveTokens tokens, × 4 characters) plus the gate's carried-forward block."""
+    from tether.builtin_plugins.memory.summary_gate.carry import CARRY_MAX_CHARS
+
+    return math.floor(0.8 * reserve) * 4 + CARRY_MAX_CHARS
+
+
 def run_all(
     kinds: list[Kind], directory: Path, keep: int, args: argparse.Namespace, summarizer: str
 ) -> dict[str, Any]:
@@ -234,11 +260,18 @@ def run_all(
     directory.mkdir(parents=True, exist_ok=True)
     start_time = time.perf_counter()
     results = {
-        k.name: run_kind(k, directory, keep, args.max_k, summarizer, args.reserve) for k in kinds
+        k.name: run_kind(
+            k, directory, keep, args.max_k, summarizer, args.reserve, gate=not args.no_gate
+        )
+        for k in kinds
     }
     seconds = time.perf_counter() - start_time
     table = aggregate(results, args.max_k)
-    label = f"{summarizer}, keep {keep}, reserve {args.reserve}, {FILLERS_BETWEEN} fillers between"
+    cap = summary_cap(args.reserve)
+    label = (
+        f"{summarizer}, keep {keep}, reserve {args.reserve}, {FILLERS_BETWEEN} fillers between;"
+        f" summary cap {cap} chars{'; summary gate OFF' if args.no_gate else ''}"
+    )
     if not args.json:
         print(f"summarizer {label}: {len(kinds)} kinds, k = 1…{args.max_k}")
         for name, rows in results.items():
@@ -250,6 +283,7 @@ def run_all(
         "keep": keep,
         "reserve": args.reserve,
         "seconds": round(seconds, 2),
+        "summaryCap": cap,
         "kinds": results,
         "summary": table,
     }

@@ -244,3 +244,27 @@ def test_constraints_and_decisions_of_the_previous_summary_are_required(tmp_path
     assert f'"{old_constraint}"' in retry and f'"{old_decision}"' in retry
     block = summary.split(CARRY)[1]
     assert old_constraint in block and old_decision in block
+
+
+def test_run_json_reports_the_gate_in_the_compaction_end_event(tmp_path: Path) -> None:
+    """An overflow compaction during ``tether run --json``: the ``compaction_end`` event
+    carries ``gate`` (the entry's ``details.gate``)."""
+    with OpenAIServer() as server:
+        cwd = project(tmp_path, server)
+        settings = {"compaction": {"model": MODEL, "keepRecentTokens": 20}}
+        (cwd / ".tether" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        server.text("long answer " * 40)
+        first = run_tether("run", "--model", MODEL, "first " * 40, home=cwd / "home", cwd=cwd)
+        assert first.returncode == 0, first.stderr
+        server.overflow()
+        server.text(checkpoint(drop="decision"))
+        server.text(checkpoint(drop="decision"))
+        server.text("recovered")
+        args = ("run", "--json", "-c", "--model", MODEL, "second")
+        done = run_tether(*args, home=cwd / "home", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    (end,) = [e for e in events if e.get("type") == "compaction_end"]
+    assert end["gate"]["verdict"] == "carried_forward"
+    assert end["gate"] == end["result"]["details"]["gate"]
+    assert "summary gate" not in done.stderr  # --json: the event says it

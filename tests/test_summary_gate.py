@@ -43,11 +43,13 @@ KEEP = settings(keepRecentTokens=400)
 
 
 class Scripted:
-    """Summarizer ``scripted`` (claims the default): answers ``texts`` in turn, then the last."""
+    """Summarizer ``scripted`` (claims the default): answers ``texts`` in turn, then the last;
+    its answers say they were written by ``name``."""
 
-    def __init__(self, *texts: str, problem: str | None = None) -> None:
+    def __init__(self, *texts: str, problem: str | None = None, name: str = "scripted") -> None:
         self.texts = list(texts)
         self.problem = problem
+        self.name = name
         self.requests: list[SummarizeRequest] = []
 
     @hookimpl
@@ -57,7 +59,7 @@ class Scripted:
     def summarize(self, request: SummarizeRequest) -> Summary:
         self.requests.append(request)
         text = self.texts[min(len(self.requests), len(self.texts)) - 1]
-        return Summary(text=text, summarizer="scripted", reply_problem=self.problem)
+        return Summary(text=text, summarizer=self.name, reply_problem=self.problem)
 
 
 def run(path: Path, *plugins: tuple[str, object], **options: Any) -> Any:
@@ -258,3 +260,13 @@ def test_the_gate_line_names_the_missing_items() -> None:
         == 'summary gate: carried forward 1 missing item(s) (missing: constraint "x")'
     )
     assert gate_line({"verdict": "passed", "missing": []}) == "summary gate: passed"
+
+
+def test_an_offline_summary_is_not_retried(tmp_path: Path) -> None:
+    """The offline summarizer is deterministic: what it lacks is carried forward at once."""
+    file = write_session(tmp_path / "s.jsonl")
+    summarizer = Scripted(checkpoint(drop="constraint"), name="offline")
+    outcome = run(file, ("scripted", summarizer))
+    assert len(summarizer.requests) == 1
+    assert outcome.gate["verdict"] == "carried_forward"
+    assert outcome.gate["carried"] == [f'constraint "{CONSTRAINT}"']

@@ -8,7 +8,8 @@ and decision of the previous summary, the constraints and decisions the user sta
 summarized messages, the user's latest stated next step, the goal, the last unresolved error,
 the modified files.
 
-On failure: ONE retry of the same summarizer, its instructions naming exactly what is missing.
+On failure: ONE retry of the same summarizer, its instructions naming exactly what is missing
+(none for the deterministic ``offline`` summarizer).
 If the retry is still incomplete, the missing items are added verbatim in a carried-forward
 block (at most ``CARRY_MAX_CHARS``); if the answers were not real summaries (or the block would
 be too long) the ``offline`` summarizer takes over (and anything it lacks is carried forward
@@ -22,6 +23,9 @@ from typing import Any
 
 from tether.hookspecs import hookimpl
 from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
+
+#: Summarizers that give the same answer again: no retry (its note would only be quoted back).
+DETERMINISTIC = frozenset({"offline"})
 
 
 def _with_block(text: str, block: str) -> str:
@@ -67,7 +71,8 @@ def review(check: SummaryCheck) -> GateVerdict:
     if not problem and not lacking:
         return GateVerdict(check.text, "passed", record=record)
     missing = ([f"reply: {problem}"] if problem else []) + [i.label() for i in lacking]
-    again = _retry(check, retry_note(lacking, problem))
+    deterministic = all(s.summarizer in DETERMINISTIC for s in check.attempt.summaries)
+    again = None if deterministic else _retry(check, retry_note(lacking, problem))
     if again is not None and not again.reply_problem:
         base, still = again, missing_items(again.text, check.file_lists, items)
         if not still:

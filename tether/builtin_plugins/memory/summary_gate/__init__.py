@@ -19,10 +19,13 @@ missing items go to ``details.gate`` of the compaction entry.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookimpl
 from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
+
+if TYPE_CHECKING:
+    from tether.builtin_plugins.memory.summary_gate.required import RequiredItem
 
 #: Summarizers that give the same answer again: no retry (its note would only be quoted back).
 DETERMINISTIC = frozenset({"offline"})
@@ -33,8 +36,9 @@ def _with_block(text: str, block: str) -> str:
 
 
 def _fallback(
-    check: SummaryCheck, items: list[Any], missing: list[str], record: dict[str, Any]
+    check: SummaryCheck, items: list[RequiredItem], missing: list[str], record: dict[str, Any]
 ) -> GateVerdict:
+    """The offline summarizer's summary, with anything it lacks carried forward too."""
     from tether.builtin_plugins.memory.summary_gate.carry import carried_block, missing_items
 
     attempt = check.fallback("offline")

@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookimpl
-from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported when a compaction runs, not at start-up
     from tether.builtin_plugins.memory.summary_gate.required import RequiredItem
+    from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
 
 #: Summarizers that give the same answer again: no retry (its note would only be quoted back).
 DETERMINISTIC = frozenset({"offline"})
@@ -40,6 +40,7 @@ def _fallback(
 ) -> GateVerdict:
     """The offline summarizer's summary, with anything it lacks carried forward too."""
     from tether.builtin_plugins.memory.summary_gate.carry import carried_block, missing_items
+    from tether.hookspecs.gate import GateVerdict
 
     attempt = check.fallback("offline")
     still = missing_items(attempt.text, check.file_lists, items)
@@ -67,6 +68,7 @@ def review(check: SummaryCheck) -> GateVerdict:
         retry_note,
     )
     from tether.builtin_plugins.memory.summary_gate.required import required_items
+    from tether.hookspecs.gate import GateVerdict
 
     items, carry = required_items(check)
     record = {"carry": carry} if carry else {}

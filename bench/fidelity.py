@@ -11,11 +11,15 @@ keep ``--sizes`` tokens), with 3 filler turns
 ("Continue (progress check N)") appended between compactions; after each compaction the
 context the model would see (summary + kept entries) is searched for every fact, verbatim.
 
+Two summarizers run by default: ``offline``, and ``llm`` against a loopback OpenAI-compatible
+server whose model drops facts on purpose (``bench/dropping_server.py``: a constraint, the
+decisions, the error, the next step, the files, the goal, a tool-call reply, a reply cut at the
+output limit) — the summary gate (plugin ``summary_gate``) must restore them. Each row also
+shows the gate's verdict (p passed, r retried, c carried forward, f offline fallback).
+
     python bench/fidelity.py                          # all kinds, k = 1…15, keep 1000
     python bench/fidelity.py --kinds invoices --max-k 5 --json
-    python bench/fidelity.py --sizes 1000,4000
-
-Only the ``offline`` summarizer runs today (an ``llm`` run needs a model server).
+    python bench/fidelity.py --summarizer llm --sizes 1000,4000
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import tempfile
 import time
@@ -31,8 +36,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from dropping_server import MODEL, start  # noqa: E402
 from fidelity_sessions import KINDS, Kind, filler, script  # noqa: E402
 
+from tether.core.host.errors import TetherError  # noqa: E402
 from tether.core.host.facade import Hooks  # noqa: E402
 from tether.core.host.manager import create_plugin_manager  # noqa: E402
 from tether.core.host.settings import Settings  # noqa: E402
@@ -97,7 +104,13 @@ def measure(session: Session, kind: Kind) -> dict[str, Any]:
 
 
 def run_kind(
-    kind: Kind, directory: Path, keep: int, max_k: int, summarizer: str, reserve: int
+    kind: Kind,
+    directory: Path,
+    keep: int,
+    max_k: int,
+    summarizer: str,
+    reserve: int,
+    gate: bool = True,
 ) -> list[dict]:
     """Write ``kind``'s session, compact it ``max_k`` times; one measurement per k."""
     path = directory / f"{kind.name}-{keep}.jsonl"
@@ -106,25 +119,29 @@ def run_kind(
     for message in script(kind):
         session.append_message(message)
     pin_text(session, kind.pinned)  # survives through the ## Pinned section only
-    hooks = Hooks(create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""}))
-    settings = Settings.model_validate(
-        {
-            "compaction": {
-                "summarizer": summarizer,
-                "keepRecentTokens": keep,
-                "reserveTokens": reserve,
-            }
-        }
+    environ = {"TETHER_LOAD_PLUGINS": ""} | (
+        {} if gate else {"TETHER_DISABLE_PLUGINS": "summary_gate"}
     )
+    hooks = Hooks(create_plugin_manager(environ=environ))
+    block = {"summarizer": summarizer, "keepRecentTokens": keep, "reserveTokens": reserve}
+    if summarizer == "llm":
+        block["model"] = MODEL
+    settings = Settings.model_validate({"compaction": block})
     rows, check = [], 0
     for k in range(1, max_k + 1):
         for _ in range(FILLERS_BETWEEN):
             check += 1
             for message in filler(check):
                 session.append_message(message)
-        outcome = compact(session, hooks, settings)
+        try:
+            outcome = compact(session, hooks, settings)
+            status, name, gate_report = outcome.status, outcome.summarizer, outcome.gate
+        except TetherError:  # without the gate, a reply that is no summary fails the compaction
+            status, name, gate_report = "failed", summarizer, None
+            session = Session.open(path)
         row = measure(session, kind)
-        row.update(k=k, status=outcome.status, summarizer=outcome.summarizer)
+        verdict = (gate_report or {}).get("verdict", "-")
+        row.update(k=k, status=status, summarizer=name, gate=verdict)
         rows.append(row)
     return rows
 
@@ -139,7 +156,7 @@ SECTION_COLUMNS = {"constraints": "§constr", "decisions": "§decis", "next_step
 def print_kind(name: str, rows: list[dict]) -> None:
     print(f"\n{name}: facts in context (§: in their summary section)")
     head = " ".join(f"{c:>11}" for c in [*CATEGORIES, *SECTION_COLUMNS.values()])
-    print(f"  {'k':>3} {head} {'summary':>15}")
+    print(f"  {'k':>3} {head} {'summary':>15} gate")
     for row in rows:
         cells = " ".join(f"{ratio(row['found'][c], row['total'][c]):>11}" for c in CATEGORIES)
         placed = " ".join(
@@ -147,7 +164,8 @@ def print_kind(name: str, rows: list[dict]) -> None:
         )
         size = f"{row['summaryChars']} ch/{row['summaryTokens']} t"
         mark = "" if row["status"] == "compacted" else f"  ({row['status']})"
-        print(f"  {row['k']:>3} {cells} {placed} {size:>15}{mark}")
+        gate = row.get("gate", "-")
+        print(f"  {row['k']:>3} {cells} {placed} {size:>15} {gate}{mark}")
 
 
 def aggregate(results: dict[str, list[dict]], max_k: int) -> list[dict[str, Any]]:
@@ -166,6 +184,8 @@ def aggregate(results: dict[str, list[dict]], max_k: int) -> list[dict[str, Any]
         entry["summaryCharsMax"] = max(r["summaryChars"] for r in rows)
         entry["summaryTokensMax"] = max(r["summaryTokens"] for r in rows)
         entry["compacted"] = sum(r["status"] == "compacted" for r in rows)
+        verdicts = [r.get("gate", "-") for r in rows]
+        entry["gate"] = {v: verdicts.count(v) for v in sorted(set(verdicts))}
         out.append(entry)
     return out
 
@@ -173,12 +193,13 @@ def aggregate(results: dict[str, list[dict]], max_k: int) -> list[dict[str, Any]
 def print_summary(table: list[dict[str, Any]], label: str) -> None:
     print(f"\nall kinds ({label}): % of facts in context (§: in their summary section)")
     head = " ".join(f"{c:>11}" for c in [*CATEGORIES, *SECTION_COLUMNS.values()])
-    print(f"  {'k':>3} {head} {'chars mean/max':>15} {'tok max':>7}")
+    print(f"  {'k':>3} {head} {'chars mean/max':>15} {'tok max':>7} gate")
     for e in table:
         cells = " ".join(f"{e[c]:>10.0f}%" for c in CATEGORIES)
         placed = " ".join(f"{e[f'{c}InSection']:>10.0f}%" for c in SECTION_COLUMNS)
         size = f"{e['summaryCharsMean']}/{e['summaryCharsMax']}"
-        print(f"  {e['k']:>3} {cells} {placed} {size:>15} {e['summaryTokensMax']:>7}")
+        gate = " ".join(f"{v[0]}{n}" for v, n in e["gate"].items())
+        print(f"  {e['k']:>3} {cells} {placed} {size:>15} {e['summaryTokensMax']:>7} {gate}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -190,7 +211,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--reserve", type=int, default=16384, help="reserveTokens (summary cap: 0.8 × it × 4 chars)"
     )
-    parser.add_argument("--summarizer", default="offline", help="summarizer name (offline)")
+    parser.add_argument(
+        "--summarizer", default="offline,llm", help="comma list: offline, llm (dropping server)"
+    )
+    parser.add_argument(
+        "--no-gate", action="store_true", help="block the summary gate (what pi would keep)"
+    )
     parser.add_argument("--out", type=Path, help="directory for the session files (default tmp)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
@@ -200,39 +226,70 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown kind(s): {', '.join(unknown)}" if unknown else "--max-k < 1")
     kinds = [k for k in KINDS if k.name in wanted]
     sizes = [int(s) for s in args.sizes.split(",")]
+    summarizers = args.summarizer.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         directory = args.out or Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
-        document: dict[str, Any] = {"summarizer": args.summarizer, "runs": []}
-        for keep in sizes:
-            start = time.perf_counter()
-            results = {
-                k.name: run_kind(k, directory, keep, args.max_k, args.summarizer, args.reserve)
-                for k in kinds
-            }
-            seconds = time.perf_counter() - start
-            table = aggregate(results, args.max_k)
-            label = (
-                f"{args.summarizer}, keep {keep}, reserve {args.reserve},"
-                f" {FILLERS_BETWEEN} fillers between"
-            )
-            document["runs"].append(
-                {
-                    "keep": keep,
-                    "reserve": args.reserve,
-                    "seconds": round(seconds, 2),
-                    "kinds": results,
-                    "summary": table,
-                }
-            )
-            if not args.json:
-                print(f"summarizer {label}: {len(kinds)} kinds, k = 1…{args.max_k}")
-                for name, rows in results.items():
-                    print_kind(name, rows)
-                print_summary(table, label)
-                print(f"\n{seconds:.1f} s")
+        server = None
+        if "llm" in summarizers:
+            os.environ["TETHER_HOME"] = str(Path(tmp) / "home")
+            server, _model = start(kinds, Path(tmp) / "home")
+        document: dict[str, Any] = {"summarizers": summarizers, "runs": []}
+        try:
+            for summarizer in summarizers:
+                for keep in sizes:
+                    document["runs"].append(
+                        run_all(kinds, directory / summarizer, keep, args, summarizer)
+                    )
+        finally:
+            if server is not None:
+                server.stop()
     if args.json:
         print(json.dumps(document, indent=1))
+
+
+def summary_cap(reserve: int) -> int:
+    """The documented cap of a summary's text: the summarizer's budget (pi's history budget,
+    0.8 × reserveTokens tokens, × 4 characters) plus the gate's carried-forward block."""
+    from tether.builtin_plugins.memory.summary_gate.carry import CARRY_MAX_CHARS
+
+    return math.floor(0.8 * reserve) * 4 + CARRY_MAX_CHARS
+
+
+def run_all(
+    kinds: list[Kind], directory: Path, keep: int, args: argparse.Namespace, summarizer: str
+) -> dict[str, Any]:
+    """Every kind with one summarizer and keep budget; printed unless ``--json``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    start_time = time.perf_counter()
+    results = {
+        k.name: run_kind(
+            k, directory, keep, args.max_k, summarizer, args.reserve, gate=not args.no_gate
+        )
+        for k in kinds
+    }
+    seconds = time.perf_counter() - start_time
+    table = aggregate(results, args.max_k)
+    cap = summary_cap(args.reserve)
+    label = (
+        f"{summarizer}, keep {keep}, reserve {args.reserve}, {FILLERS_BETWEEN} fillers between;"
+        f" summary cap {cap} chars{'; summary gate OFF' if args.no_gate else ''}"
+    )
+    if not args.json:
+        print(f"summarizer {label}: {len(kinds)} kinds, k = 1…{args.max_k}")
+        for name, rows in results.items():
+            print_kind(name, rows)
+        print_summary(table, label)
+        print(f"\n{seconds:.1f} s\n")
+    return {
+        "summarizer": summarizer,
+        "keep": keep,
+        "reserve": args.reserve,
+        "seconds": round(seconds, 2),
+        "summaryCap": cap,
+        "kinds": results,
+        "summary": table,
+    }
 
 
 if __name__ == "__main__":

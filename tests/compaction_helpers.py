@@ -67,9 +67,16 @@ class ScriptedSummarizer:
         return Summary(text=self.texts[request.kind], summarizer="scripted")
 
 
-def hooks_with(*plugins: tuple[str, object]) -> Hooks:
-    """Hooks over the installed plugins plus ``plugins`` (registered last, so called first)."""
-    return Hooks(create_plugin_manager(plugins=plugins, environ={}))
+#: pi mode: tether without its summary gate writes exactly the compaction entry pi writes
+#: (the gate's retry, carried-forward block and ``details.gate`` are tether's additions).
+PI_MODE = ("summary_gate",)
+
+
+def hooks_with(*plugins: tuple[str, object], pi_mode: bool = False) -> Hooks:
+    """Hooks over the installed plugins plus ``plugins`` (registered last, so called first);
+    ``pi_mode`` blocks the summary gate (:data:`PI_MODE`)."""
+    disabled = PI_MODE if pi_mode else ()
+    return Hooks(create_plugin_manager(plugins=plugins, environ={}, disabled=disabled))
 
 
 def settings(**compaction: Any) -> Settings:
@@ -89,13 +96,14 @@ def pi_recording(name: str) -> dict[str, Any]:
 
 
 def compact_scripted(session: Session, reserve: int, keep: int) -> tuple[Any, ScriptedSummarizer]:
-    """``compact`` with pi's ``reserve``/``keep`` budgets and a fresh :class:`ScriptedSummarizer`
-    (returned with the outcome, for its requests)."""
+    """``compact`` in pi mode (no summary gate) with pi's ``reserve``/``keep`` budgets and a
+    fresh :class:`ScriptedSummarizer` (returned with the outcome, for its requests)."""
     from tether.core.memory.compaction import compact
 
     summarizer = ScriptedSummarizer()
     budgets = settings(reserveTokens=reserve, keepRecentTokens=keep)
-    return compact(session, hooks_with(("scripted", summarizer)), budgets), summarizer
+    hooks = hooks_with(("scripted", summarizer), pi_mode=True)
+    return compact(session, hooks, budgets), summarizer
 
 
 def pi_request_kind(request: SummarizeRequest) -> str:

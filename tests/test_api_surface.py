@@ -74,6 +74,9 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "SummarizeRequest",
         "Summary",
         "RetryDecision",
+        "SummaryCheck",
+        "SummaryAttempt",
+        "GateVerdict",
     }
     assert set(tether.__all__) == expected
     for name in tether.__all__:

@@ -22,9 +22,12 @@ from tether.core.session.session import Session
 SUMMARY = "## Goal\nShip the parser.\n\n## Progress\n### Done\n- [x] tokenizer"
 
 
-def tether(cwd: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Only the built-ins (no installed example plugin interferes), the home in ``cwd/home``."""
-    unset = {"TETHER_DISABLE_PLUGINS": None}
+def tether(
+    cwd: Path, *args: str, timeout: float = 60, disable: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Only the built-ins (no installed example plugin interferes), the home in ``cwd/home``;
+    ``disable`` blocks built-ins by name."""
+    unset = {"TETHER_DISABLE_PLUGINS": disable}
     return run_tether(*args, home=cwd / "home", cwd=cwd, env=unset, timeout=timeout)
 
 
@@ -97,9 +100,8 @@ def test_llm_summarizer_request_goes_to_the_loopback_server(tmp_path: Path) -> N
         server.text("## Original Request\nparse it")
         cwd = project(tmp_path, {"model": "loop/summarizer-1"}, loopback_models(server))
         file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
-        result = tether(
-            cwd, "session", "compact", str(file), "--keep", "3000", "--instructions", "the parser"
-        )
+        args = ("session", "compact", str(file), "--keep", "3000", "--instructions", "the parser")
+        result = tether(cwd, *args, disable="summary_gate")  # pi's requests, no gate retry
         assert result.returncode == 0, result.stderr
         assert "summarizer: llm (loop/summarizer-1)" in result.stdout
         bodies = [r.body for r in server.requests]

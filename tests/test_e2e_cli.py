@@ -106,10 +106,12 @@ def test_run_overflow_compacts_and_retries(openai_server, tmp_path, project):
     assert run_tether("run", *MODEL, "first " * 40, home=home, cwd=project).returncode == 0
     openai_server.overflow()
     openai_server.text("## Goal\nearlier work")
+    openai_server.text("## Goal\nearlier work")  # the summary gate's retry
     openai_server.text("recovered")
     done = run_tether("run", "-c", *MODEL, "second", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "recovered\n"
+    assert "tether: summary gate: carried forward" in done.stderr  # what the gate repaired
     [file] = session_files(home)
     assert [e["type"] for e in read_entries(file)].count("compaction") == 1
     assert_file_matches_last_request(file, openai_server, loop_model(home))

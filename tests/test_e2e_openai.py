@@ -100,6 +100,7 @@ def test_threshold_compaction_then_keeps_working(openai_server, home, project):
     openai_server.text("first answer " * 20, usage=Usage(input=500, output=60))
     openai_server.text("second answer " * 20, usage=Usage(input=3100, output=60))
     openai_server.text("## Goal\nsummary of the early turns")  # the summarizer's call
+    openai_server.text("## Goal\nsummary of the early turns")  # the summary gate's retry
     openai_server.text("third answer", usage=Usage(input=900, output=5))
     compactions: list[dict] = []
     with open_harness(plugin_manager(), project, home, MODEL) as harness:
@@ -109,6 +110,8 @@ def test_threshold_compaction_then_keeps_working(openai_server, home, project):
         harness.prompt("second question " * 30)  # 3160 > 4000 - 1000: compacts after the run
         assert len(compactions) == 1 and compactions[0]["reason"] == "threshold"
         assert compactions[0]["result"]["type"] == "compaction"
+        assert compactions[0]["gate"]["verdict"] == "carried_forward"  # sections, goal
+        assert compactions[0]["gate"] == compactions[0]["result"]["details"]["gate"]
         assert harness.agent.state.messages[0]["role"] == "compactionSummary"
         result = harness.prompt("third question")
         file, model = harness.session.file, harness.model
@@ -118,7 +121,8 @@ def test_threshold_compaction_then_keeps_working(openai_server, home, project):
     assert summary_request["stream"] is False and "first question" in str(summary_request)
     last = chat_requests(openai_server)[-1]["messages"]
     assert "summary of the early turns" in str(last[1]["content"])
-    assert "first question" not in str(last)  # summarized away
+    assert "first question" not in str(last[2:])  # summarized away: only the summary has it
+    assert "first question first question" in str(last[1]["content"])  # the goal, kept
     entries = read_entries(file)
     assert [e["type"] for e in entries].count("compaction") == 1
     assert_file_matches_last_request(file, openai_server, model)
@@ -129,6 +133,7 @@ def test_overflow_compacts_and_retries_once(openai_server, home, project):
     openai_server.text("early answer " * 30)
     openai_server.overflow()
     openai_server.text("## Goal\nthe summary")  # summarizer
+    openai_server.text("## Goal\nthe summary")  # the summary gate's retry
     openai_server.text("answer after recovery")
     events: list[tuple[str, dict]] = []
     with open_harness(plugin_manager(), project, home, MODEL) as harness:
@@ -140,6 +145,7 @@ def test_overflow_compacts_and_retries_once(openai_server, home, project):
     assert result.text == "answer after recovery"
     ends = [d for t, d in events if t == "compaction_end"]
     assert len(ends) == 1 and ends[0]["reason"] == "overflow" and ends[0]["will_retry"]
+    assert ends[0]["gate"]["verdict"] == "carried_forward"
     bodies = chat_requests(openai_server)
     assert len(bodies) == 3  # early, overflow, one retry
     assert bodies[2]["messages"][-1] == {"role": "user", "content": "the question that overflows"}
@@ -158,6 +164,7 @@ def test_second_overflow_gives_up(openai_server, home, project):
     openai_server.text("early answer " * 30)
     openai_server.overflow()
     openai_server.text("## Goal\nthe summary")
+    openai_server.text("## Goal\nthe summary")  # the summary gate's retry
     openai_server.overflow()
     with open_harness(plugin_manager(), project, home, MODEL, on_warning=lambda _m: None) as h:
         h.prompt("early question " * 30)

@@ -242,6 +242,25 @@ def case_open_store(tmp_path: Path) -> None:
     )
 
 
+def _check(text: str, retry_text: str) -> tether.SummaryCheck:
+    prep = tether.CompactionPreparation(
+        "k", [], [], False, 0, None, {}, tether.CompactionSettings()
+    )
+    answer = tether.SummaryAttempt(text, [tether.Summary(text, "s")])
+    again = tether.SummaryAttempt(retry_text, [tether.Summary(retry_text, "s")])
+    return tether.SummaryCheck(answer, prep, rerun=lambda note, name: again)
+
+
+def case_gate_summary(tmp_path: Path) -> None:
+    verdict = _run_example("gate_summary", {"check": _check("## Goal\nx", ""), "session": None})
+    assert verdict.verdict == "passed" and verdict.text == "## Goal\nx"
+    verdict = _run_example("gate_summary", {"check": _check("x", "## Goal\ny"), "session": None})
+    assert verdict.verdict == "retried" and verdict.text == "## Goal\ny"
+    verdict = _run_example("gate_summary", {"check": _check("x", "z"), "session": None})
+    assert verdict.verdict == "carried_forward" and verdict.text.startswith("## Goal\n")
+    assert verdict.report() == {"verdict": "carried_forward", "missing": ["section Goal"]}
+
+
 CASES = {
     name.removeprefix("case_"): function
     for name, function in dict(globals()).items()

@@ -23,7 +23,6 @@ from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
 from tether.builtin_plugins.memory.serialize import serialize_conversation
 from tether.core.agent.provider_registry import ProviderRegistry
 from tether.core.agent.providers import (
-    PermanentError,
     ProviderConfigError,
     ProviderError,
     TransientError,
@@ -303,11 +302,14 @@ def test_timeout_raises_typed_error(setup: Setup) -> None:
     assert caught.value.kind == "transient"
 
 
-def test_empty_model_text_is_an_error_not_an_empty_summary(setup: Setup) -> None:
-    """pi accepts an empty summary (§13.23); tether refuses it."""
+def test_empty_model_text_is_a_reply_problem_not_an_empty_summary(setup: Setup) -> None:
+    """pi accepts an empty summary (§13.23); tether hands it to the summary gate as a problem
+    (with no gate, the compaction fails: tests/test_llm_summary_validation.py)."""
     setup.server.text("")
-    with pytest.raises(PermanentError, match="no summary text"):
-        summarize(setup.pm, setup.request())
+    summary = summarize(setup.pm, setup.request())
+    assert summary.text == "" and summary.reply_problem is not None
+    assert summary.reply_problem.endswith("the model returned no summary text (stopReason stop)")
+    assert summary.details["requests"][0]["stopReason"] == "stop"
 
 
 def test_reasoning_follows_the_session_thinking_level(setup: Setup) -> None:

@@ -1,9 +1,12 @@
 """The ``llm`` summarizer checks the model's reply before it becomes a summary (issue 9, item 6).
 
 A reply that is a tool call, one cut by the output limit (``stopReason length``) or one without
-text is not a summary: ``tether session compact`` fails with one error line naming the
-summarizer, the model and what was wrong, exit 1, and the session file stays byte-for-byte
-unchanged. Real subprocesses against the loopback OpenAI-compatible server and the faux provider.
+text is not a summary. These tests run WITHOUT the summary gate (``summary_gate`` disabled, as
+pi-like mode): ``tether session compact`` fails with one error line naming the summarizer, the
+model and what was wrong, exit 1, and the session file stays byte-for-byte unchanged. (With the
+gate, the reply is retried and then the offline summarizer takes over:
+``tests/test_summary_gate_llm.py``.) Real subprocesses against the loopback OpenAI-compatible
+server and the faux provider.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ GOOD = "## Goal\nShip the parser.\n\n## Next Steps\n1. add the --currency flag"
 def tether(
     cwd: Path, *args: str, env: dict[str, str | None] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    full: dict[str, str | None] = {"TETHER_DISABLE_PLUGINS": None, **(env or {})}
+    full: dict[str, str | None] = {"TETHER_DISABLE_PLUGINS": "summary_gate", **(env or {})}
     return run_tether(*args, home=cwd / "home", cwd=cwd, env=full, timeout=60)
 
 

@@ -78,6 +78,9 @@ _EXPORTS: dict[str, str] = {
     "SummarizeRequest": "tether.hookspecs.events",
     "Summary": "tether.hookspecs.events",
     "RetryDecision": "tether.hookspecs.events",
+    "SummaryCheck": "tether.hookspecs.gate",
+    "SummaryAttempt": "tether.hookspecs.gate",
+    "GateVerdict": "tether.hookspecs.gate",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

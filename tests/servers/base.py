@@ -1,7 +1,8 @@
 """The scripted loopback HTTP server shared by the OpenAI and Anthropic test servers.
 
 A real ``ThreadingHTTPServer`` on ``127.0.0.1`` (port 0) in a background thread. Each POST
-takes the next scripted :class:`Reply` from a queue (``server.push(...)`` or the shortcuts) and
+takes the next scripted :class:`Reply` from a queue (``server.push(...)`` or the shortcuts; when
+the queue is empty, ``server.responder(body)`` answers if set) and
 is recorded as a :class:`RecordedRequest` (method, path, lower-cased headers, parsed JSON body)
 in ``server.requests``. Streaming replies are SSE over chunked transfer encoding, so a reply
 with ``cut_after`` drops the connection mid-body the way a failing network does.
@@ -14,6 +15,7 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -94,6 +96,9 @@ class ScriptedServer:
         self.replies: deque[Reply] = deque()
         self.requests: list[RecordedRequest] = []
         self.disconnects = 0  # streams the client closed before the end (abort tests)
+        # when no scripted reply is queued: a function of the request body (a server that
+        # answers by what it is asked, e.g. bench/dropping_server.py's summarizing model)
+        self.responder: Callable[[Any], Reply] | None = None
         self.lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.httpd.daemon_threads = True
@@ -220,6 +225,8 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             with server.lock:
                 server.requests.append(RecordedRequest("POST", self.path, headers, body, raw))
                 reply = server.replies.popleft() if server.replies else None
+            if reply is None and server.responder is not None:
+                reply = server.responder(body)
             if not self.path.endswith(server.endpoint):
                 return self._json(404, {"error": {"message": f"no route {self.path}"}})
             if reply is None:

@@ -217,11 +217,18 @@ class PrepareRequest:
 
 @dataclass
 class Summary:
-    """Output of a summarizer; ``summarizer`` names who wrote it."""
+    """Output of a summarizer; ``summarizer`` names who wrote it.
+
+    ``reply_problem`` says why the answer is not a real summary (a model reply that was a tool
+    call, was cut at the output limit or had no text), set instead of raising so the summary
+    gate (``gate_summary``) can retry or hand over to another summarizer; with no gate such a
+    summary is refused and nothing is written. A summarizer that wraps another passes it on.
+    """
 
     text: str
     summarizer: str
     details: dict[str, Any] = field(default_factory=dict)
+    reply_problem: str | None = None
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Memory hooks: summarizers, token counters and compaction strategies, registered by name.
+"""Memory hooks: summarizers, token counters and compaction strategies, registered by name;
+the summary gate that checks every compaction summary before it is written.
 
 Each of these three hooks collects named implementations; tether then uses ONE per kind,
 chosen by (first match wins): the command-line flag (``--summarizer``, ``--counter``,
@@ -14,8 +15,13 @@ never overrides an explicit choice; an unknown name is an error listing the regi
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tether.hookspecs import hookspec
+
+if TYPE_CHECKING:
+    from tether.hookspecs.gate import GateVerdict, SummaryCheck
+    from tether.hookspecs.session_protocol import HookSession
 
 
 @hookspec
@@ -101,4 +107,51 @@ def register_compaction_strategies(register: Callable[..., None]) -> None:
     """
 
 
-__all__ = ["register_compaction_strategies", "register_summarizers", "register_token_counters"]
+@hookspec(firstresult=True)
+def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | None:
+    """Check a compaction's summary before it is written; repair or replace it.
+
+    When: after the summarizer answered (for a split turn: both answers, merged) and before the
+    compaction entry is written — for every summarizer (``llm``, ``offline``, a plugin's), not
+    for a compaction supplied by ``session_before_compact`` (written verbatim). Arguments:
+    ``check`` — a ``tether.SummaryCheck``: ``check.text`` the summary (without the file lists),
+    ``check.attempt.summaries`` the summarizers' answers (``reply_problem`` set when a model's
+    reply was a tool call, cut at the output limit or empty), ``check.preparation`` (previous
+    summary, the messages replaced), ``check.messages``, ``check.file_lists`` /
+    ``check.modified_files``, ``check.previous_details`` (the previous compaction entry's
+    ``details``), ``check.max_chars``; ``check.retry(note)`` summarizes again with ``note`` added
+    to the instructions, ``check.fallback("offline")`` with another summarizer (both return a
+    ``tether.SummaryAttempt`` and raise what the summarizer raises; ``check.aborted`` says the
+    user aborted). ``session`` — the :class:`tether.HookSession`.
+    Return: a ``tether.GateVerdict`` — its ``text`` is written (tether appends the file lists),
+    its ``report()`` is stored as ``details.gate`` of the entry and shown (a CLI line, the
+    ``compaction_end`` event, ``session compact --json``); ``None`` — no gate: the summary is
+    written as it is, except an answer with a ``reply_problem``, which fails the compaction
+    (session unchanged). A gate that raises fails the compaction, naming the plugin.
+    Ordering: firstresult; the built-in gate (plugin ``summary_gate``) is ``trylast``, so an
+    installed gate replaces it (or block it: ``--disable-plugin summary_gate``).
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def gate_summary(check):
+            if "## Goal" in check.text:
+                return tether.GateVerdict(check.text, "passed")
+            again = check.retry("Start the summary with a '## Goal' section.")
+            if "## Goal" in again.text:
+                return tether.GateVerdict(
+                    again.text, "retried", missing=["section Goal"], summaries=again.summaries
+                )
+            text = "## Goal\\n(not stated)\\n\\n" + check.text
+            return tether.GateVerdict(text, "carried_forward", missing=["section Goal"])
+    """
+
+
+__all__ = [
+    "gate_summary",
+    "register_compaction_strategies",
+    "register_summarizers",
+    "register_token_counters",
+]

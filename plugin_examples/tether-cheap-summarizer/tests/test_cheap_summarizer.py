@@ -61,7 +61,9 @@ def project(tmp_path: Path, server: OpenAIServer, settings: dict[str, Any]) -> P
 def compact(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TETHER_HOME": str(cwd / "home"), "TETHER_FSYNC": "0"}
     env.pop("TETHER_LOAD_PLUGINS", None)
-    env.pop("TETHER_DISABLE_PLUGINS", None)
+    # which model answers is the subject here: tether's summary gate (which would retry the
+    # short scripted summaries) is off; test_a_tool_call_reply_goes_to_the_gate covers it
+    env["TETHER_DISABLE_PLUGINS"] = "summary_gate"
     return subprocess.run(
         [sys.executable, "-m", "tether", "session", "compact", "session.jsonl", "--keep", "3000"]
         + list(args),
@@ -175,3 +177,41 @@ def test_cheap_model_whatever_the_load_order(tmp_path: Path, order: str) -> None
     assert [a.summarizer for a in answers] == ["cheap", "llm"]
     assert answers[0].text == "branch summary"
     assert answers[0].details["model"] == "loop/cheap-model"
+
+
+def test_a_tool_call_reply_of_the_cheap_model_goes_to_the_gate(tmp_path: Path) -> None:
+    """The cheap summary passes the reply's problem on: with tether's summary gate on, a
+    tool call from the cheap model is retried once, then the offline summarizer takes over."""
+    from tests.servers import ToolCall
+
+    with OpenAIServer() as server:
+        for _ in range(2):
+            server.reply(text="Step 1: reading.", tool_calls=[ToolCall("read", {"path": "a"})])
+            server.text("## Original Request\nfix it")
+        settings = {
+            "compaction": {"model": "loop/big-model", "summarizer": "cheap"},
+            "cheapSummarizer": {"model": "loop/cheap-model"},
+        }
+        cwd = project(tmp_path, server, settings)
+        env = {**os.environ, "TETHER_HOME": str(cwd / "home"), "TETHER_FSYNC": "0"}
+        env.pop("TETHER_LOAD_PLUGINS", None)
+        env.pop("TETHER_DISABLE_PLUGINS", None)
+        args = ["session", "compact", "session.jsonl", "--keep", "3000", "--json"]
+        result = subprocess.run(
+            [sys.executable, "-m", "tether", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        sent = [request.body["model"] for request in server.requests]
+    assert result.returncode == 0, result.stderr
+    assert sent == ["cheap-model"] * 4  # history + prefix, then the retry of both
+    report = json.loads(result.stdout)
+    assert report["gate"]["verdict"] == "fallback"
+    assert (
+        "summarizer 'llm' (loop/cheap-model): the model answered with a tool call"
+        in (report["gate"]["missing"][0])
+    )
+    assert "Step 1: reading." not in report["entry"]["summary"]

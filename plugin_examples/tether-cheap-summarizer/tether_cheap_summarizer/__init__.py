@@ -47,7 +47,12 @@ def summarize(request: tether.SummarizeRequest) -> tether.Summary:
     if model is None:
         return request.summarize_with(None)
     summary = request.summarize_with("llm", settings={**request.settings, "model": model})
-    return tether.Summary(text=summary.text, summarizer=NAME, details=summary.details)
+    return tether.Summary(
+        text=summary.text,
+        summarizer=NAME,
+        details=summary.details,
+        reply_problem=summary.reply_problem,  # a tool call or a cut reply: the gate decides
+    )
 
 
 @tether.hookimpl

@@ -8,7 +8,8 @@ at all, e.g. a provider without usage) is estimated in full instead of skipped.
 
 :class:`CompactionRunner` runs one compaction through :func:`tether.core.memory.compaction.compact`
 and announces it with ``compaction_start`` / ``compaction_end`` events (pi's fields:
-``reason``, ``result``, ``aborted``, ``will_retry``, ``error_message``).
+``reason``, ``result``, ``aborted``, ``will_retry``, ``error_message``; tether adds
+``summarizer`` and ``gate``, the summary gate's report).
 """
 
 from __future__ import annotations
@@ -130,7 +131,11 @@ class CompactionRunner:
         h.reload_messages()
         h.emit(
             compaction_end_event(
-                reason, outcome.entry, will_retry=will_retry, summarizer=outcome.summarizer
+                reason,
+                outcome.entry,
+                will_retry=will_retry,
+                summarizer=outcome.summarizer,
+                gate=outcome.gate,
             )
         )
         return outcome
@@ -145,6 +150,7 @@ def compaction_end_event(
     error_message: str | None = None,
     message: str | None = None,
     summarizer: str | None = None,
+    gate: dict[str, Any] | None = None,
 ) -> AgentEvent:
     data: dict[str, Any] = {
         "reason": reason,
@@ -158,6 +164,8 @@ def compaction_end_event(
         data["message"] = message
     if summarizer:
         data["summarizer"] = summarizer
+    if gate is not None:
+        data["gate"] = gate  # the summary gate's report, as details.gate of the entry
     return AgentEvent("compaction_end", data)
 
 

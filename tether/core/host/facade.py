@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         ToolResultEvent,
         TreeEvent,
     )
+    from tether.hookspecs.gate import GateVerdict, SummaryCheck
     from tether.hookspecs.session_protocol import HookSession
 
 
@@ -91,9 +92,9 @@ class Hooks:
 
         return PluginSession.reading(None, self)
 
-    def _first(self, name: str, failure: str | None, check: Any, **kwargs: Any) -> Any:
+    def _first(self, name: str, failure: str | None, answer_check: Any, **kwargs: Any) -> Any:
         try:
-            return self.runner.first(name, kwargs, check)
+            return self.runner.first(name, kwargs, answer_check)
         except Exception as exc:
             error = _said_as(exc, failure)
             if error is exc:
@@ -233,6 +234,20 @@ class Hooks:
             failure,
             expect(Cancel, CustomCompaction),
             event=event,
+            session=self._session(session),
+        )
+
+    def gate_summary(
+        self, *, check: SummaryCheck, session: HookSession | None, failure: str | None = None
+    ) -> GateVerdict | None:
+        """The gate's verdict on a compaction summary; ``None`` when no plugin gates."""
+        from tether.hookspecs.gate import GateVerdict
+
+        return self._first(
+            "gate_summary",
+            failure,
+            expect(GateVerdict),
+            check=check,
             session=self._session(session),
         )
 

@@ -157,7 +157,7 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
             f"plugin '{choice.plugin}': summarizer '{choice.name}' returned "
             f"{type(answer).__name__}, not a Summary"
         )
-    if not answer.text.strip():
+    if not answer.text.strip() and not answer.reply_problem:  # a problem goes to the gate
         raise ChoiceError(
             f"plugin '{choice.plugin}': summarizer '{choice.name}' returned an empty summary"
         )

@@ -27,6 +27,7 @@ from tether.core.context.pins import with_pins
 from tether.core.harness.plugin_session import PluginSession
 from tether.core.host.errors import TetherError
 from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
+from tether.core.memory.gate import gated_summary
 from tether.hookspecs.events import (
     BeforeCompactEvent,
     Cancel,
@@ -62,7 +63,8 @@ class CompactionOutcome:
     call) or ``cancelled`` (a plugin's ``Cancel``; ``reason`` is its reason). ``summarizer``
     names who wrote the summary (a ``Summary.summarizer``, or ``"plugin"`` for a compaction
     supplied by ``session_before_compact``). ``warnings`` are failures after the entry was
-    written (a ``session_compact`` observer that raised).
+    written (a ``session_compact`` observer that raised). ``gate`` is the summary gate's
+    report (also ``details.gate`` of the entry; ``None`` when no gate ran).
     """
 
     status: Literal["compacted", "nothing", "cancelled"]
@@ -73,6 +75,7 @@ class CompactionOutcome:
     from_hook: bool = False
     summaries: list[Summary] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    gate: dict[str, Any] | None = None
 
 
 def compaction_settings(settings: Any) -> CompactionSettings:
@@ -195,9 +198,14 @@ def compact(
     else:
         try:
             with summary_request_base(hooks, settings, context, signal) as base:
-                text, outcome.summaries = summarize_preparation(
-                    hooks, preparation, base, event.custom_instructions, say, failure
-                )
+                text, outcome.summaries, outcome.gate = gated_summary(
+                    hooks, view, path, preparation, base, event.custom_instructions,
+                    lambda request, focus: summarize_preparation(
+                        hooks, preparation, request, focus, say, failure
+                    ),
+                    max_chars=summary_budgets(preparation.settings.reserve_tokens)[0] * 4,
+                    say=say, failure=failure,
+                )  # fmt: skip
         except TetherError:
             if signal is not None and signal.aborted:
                 outcome.status, outcome.reason = "cancelled", "aborted"
@@ -205,6 +213,8 @@ def compact(
             raise
         outcome.summarizer = summarizer_names(outcome.summaries)
         summary, details = _with_file_lists(text, preparation)
+        if outcome.gate is not None:
+            details["gate"] = outcome.gate
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
 
     summary = with_pins(summary, path)  # whoever wrote it: the pinned texts, verbatim

@@ -215,7 +215,12 @@ class ChatPrinter:
 def _compaction_line(data: dict[str, Any]) -> str:
     from tether.builtin_plugins.commands.agent.feedback import compaction_outcome
 
-    return compaction_outcome(data)
+    line = compaction_outcome(data)
+    if data.get("result") and isinstance(data.get("gate"), dict):
+        from tether.core.memory.gate import gate_line
+
+        line += f"; {gate_line(data['gate'])}"
+    return line
 
 
 #: Signals that abort the running turn: Ctrl-C, ``kill``, a closed terminal.

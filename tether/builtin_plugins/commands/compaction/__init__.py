@@ -148,6 +148,10 @@ def _summarizer_line(name: str, summaries: list[Any]) -> str:
     return f"{name} ({', '.join(models)})" if models else name
 
 
+def _summary_json(s: Any) -> dict[str, Any]:
+    return {"summarizer": s.summarizer, "details": s.details, "replyProblem": s.reply_problem}
+
+
 def _warn_or_fail_if_cancelled(outcome: Any, what: str) -> None:
     """Print the outcome's warnings; a plugin's ``Cancel`` is an error naming its reason."""
     from tether.core.host.errors import TetherError
@@ -180,6 +184,7 @@ def compact_command(
     from tether.core.host.facade import Hooks
     from tether.core.memory.choice_calls import check_choices
     from tether.core.memory.compaction import compact
+    from tether.core.memory.gate import gate_line
 
     settings = _settings_with(
         summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
@@ -199,9 +204,8 @@ def compact_command(
                 "entry": outcome.entry,
                 "summarizer": outcome.summarizer or None,
                 "fromHook": outcome.from_hook,
-                "summaries": [
-                    {"summarizer": s.summarizer, "details": s.details} for s in outcome.summaries
-                ],
+                "gate": outcome.gate,
+                "summaries": [_summary_json(s) for s in outcome.summaries],
                 "warnings": outcome.warnings,
             }
         )
@@ -216,6 +220,8 @@ def compact_command(
         f"  tokens before: {entry.get('tokensBefore')}; kept verbatim from "
         f"{entry.get('firstKeptEntryId')}"
     )
+    if outcome.gate is not None:
+        typer.echo(f"  {gate_line(outcome.gate)}")
 
 
 def branch_command(

@@ -15,8 +15,11 @@ folded into the running summary with the update prompt. The returned text is
 the model's alone: the caller appends the ``<read-files>``/``<modified-files>`` blocks (and
 the branch-summary preamble).
 
-Only a finished text answer is a summary (:mod:`.response`): a tool call, a reply cut at the
-output limit or an empty text raises a ``PermanentError`` naming the summarizer and the model.
+Only a finished text answer is a summary (:mod:`.response`): for a tool call, a reply cut at
+the output limit or an empty text the returned ``Summary`` has ``reply_problem`` set (naming the
+summarizer, the model and what was wrong; ``details.requests`` has each call's ``stopReason``),
+so the summary gate can retry once or let the offline summarizer take over — and with no gate
+the kernel refuses it.
 Failures raise the provider's typed error (:class:`~tether.core.agent.providers.ProviderError`:
 ``TransientError`` for 5xx/timeouts, ``AbortedError``, ``ProviderConfigError``…); the session
 is then left untouched by the caller.
@@ -47,17 +50,19 @@ class LlmSummarizer:
         self.registry = registry
         self.model = model
         self.calls: list[dict[str, Any]] = []
+        self.problem: str | None = None  # why the last reply is not a summary
 
     def _max_output(self, request: SummarizeRequest) -> int:
         limit = self.model.max_tokens if self.model.max_tokens > 0 else request.max_tokens
         return max(1, min(request.max_tokens, limit))
 
     def _call(self, request: SummarizeRequest, kind: str, text: str, max_output: int) -> str:
+        """The reply's text; sets :attr:`problem` when the reply is not a summary."""
         import time
 
         from tether.builtin_plugins.memory.llm_summarizer.model_choice import setting
         from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
-        from tether.builtin_plugins.memory.llm_summarizer.response import summary_text
+        from tether.builtin_plugins.memory.llm_summarizer.response import reply_problem, reply_text
         from tether.core.agent.providers import LlmContext, StreamOptions
 
         reasoning = request.thinking_level if self.model.reasoning else None
@@ -74,7 +79,8 @@ class LlmSummarizer:
         self.calls.append(
             {"kind": kind, "maxTokens": max_output, "stopReason": message.get("stopReason")}
         )
-        return summary_text(message, self.model.ref, max_output)
+        self.problem = reply_problem(message, self.model.ref, max_output)
+        return reply_text(message)
 
     def summarize(self, request: SummarizeRequest) -> str:
         """The summary text; several requests when the history exceeds the model's window."""
@@ -117,6 +123,8 @@ class LlmSummarizer:
             chunk = next_chunk(parts, budget * 4)
             text = user_text("\n\n".join(chunk), instructions, running)
             running = self._call(request, kind, text, max_output)
+            if self.problem is not None:  # not a summary: the gate decides, no more chunks
+                break
         return running
 
 
@@ -151,7 +159,7 @@ def summarize(request: SummarizeRequest) -> Summary:
         if owned:
             registry.close()
     details = {"model": model.ref, "requests": summarizer.calls}
-    return Summary(text=text, summarizer="llm", details=details)
+    return Summary(text=text, summarizer="llm", details=details, reply_problem=summarizer.problem)
 
 
 @hookimpl

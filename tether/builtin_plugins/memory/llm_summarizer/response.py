@@ -2,8 +2,10 @@
 
 A reply that calls a tool (whatever its stop reason), one cut off at the output limit
 (``stopReason`` ``length``), one that stopped for any other reason than ``stop``, or one
-without text is refused with a :class:`~tether.core.agent.providers.PermanentError` naming the
-summarizer, the model and what was wrong — the caller then leaves the session unchanged.
+without text is not a summary: :func:`problem` says why, naming nothing; :func:`reply_problem`
+names the summarizer and the model too. The summarizer hands that to the summary gate
+(``Summary.reply_problem``), which retries or lets the offline summarizer take over; without a
+gate the compaction fails and the session is left unchanged.
 """
 
 from __future__ import annotations
@@ -43,14 +45,25 @@ def problem(message: dict[str, Any], max_tokens: int) -> str | None:
     return None
 
 
-def summary_text(message: dict[str, Any], model_ref: str, max_tokens: int) -> str:
-    """The summary in ``message``; raises ``PermanentError`` when the reply is not one."""
+def reply_problem(message: dict[str, Any], model_ref: str, max_tokens: int) -> str | None:
+    """``summarizer 'llm' (provider/model): <problem>``, or ``None`` for a real summary."""
     what = problem(message, max_tokens)
-    if what is not None:
-        from tether.core.agent.providers import PermanentError
+    return None if what is None else f"summarizer 'llm' ({model_ref}): {what}"
 
-        raise PermanentError(f"summarizer 'llm' ({model_ref}): {what}")
+
+def reply_text(message: dict[str, Any]) -> str:
+    """The text blocks of ``message``, joined by newlines."""
     return "\n".join(_texts(message))
 
 
-__all__ = ["problem", "summary_text"]
+def summary_text(message: dict[str, Any], model_ref: str, max_tokens: int) -> str:
+    """The summary in ``message``; raises ``PermanentError`` when the reply is not one."""
+    what = reply_problem(message, model_ref, max_tokens)
+    if what is not None:
+        from tether.core.agent.providers import PermanentError
+
+        raise PermanentError(what)
+    return reply_text(message)
+
+
+__all__ = ["problem", "reply_problem", "reply_text", "summary_text"]

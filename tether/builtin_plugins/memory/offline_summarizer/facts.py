@@ -215,9 +215,10 @@ def _read_bash_execution(facts: Facts, message: dict[str, Any]) -> None:
         facts.succeed(key, f"Ran `{quote(command, 160)}` (user shell)")
 
 
-def read_facts(messages: list[dict[str, Any]]) -> Facts:
-    """One pass over agent messages (user, assistant, toolResult, bashExecution, summaries)."""
-    facts = Facts()
+def read_facts(messages: list[dict[str, Any]], facts: Facts | None = None) -> Facts:
+    """One pass over agent messages (user, assistant, toolResult, bashExecution, summaries);
+    ``facts`` continues from earlier facts (the summary gate seeds a still unresolved error)."""
+    facts = facts if facts is not None else Facts()
     calls: dict[str, Any] = {}
     for message in messages:
         role = message.get("role")

@@ -43,6 +43,7 @@ _HEADING_TO_SECTION: dict[str, str] = {
     "next steps": "next_steps",
     "critical context": "critical",
     "context for suffix": "critical",
+    "carried forward (restored by the summary gate)": "critical",  # its ### subsections count
 }
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

@@ -1,0 +1,103 @@
+"""Built-in plugin ``summary_gate``: no compaction summary that lost what matters is written.
+
+Answers ``gate_summary`` (``trylast``: an installed gate replaces it; ``--disable-plugin
+summary_gate`` turns gating off, e.g. to write exactly what pi would). Every summary, from any
+summarizer, is checked against :func:`.required.required_items`: a real text answer (not a
+tool call, not cut at the output limit, not empty), the checkpoint sections, every constraint
+and decision of the previous summary, the constraints and decisions the user stated in the
+summarized messages, the user's latest stated next step, the goal, the last unresolved error,
+the modified files.
+
+On failure: ONE retry of the same summarizer, its instructions naming exactly what is missing
+(none for the deterministic ``offline`` summarizer).
+If the retry is still incomplete, the missing items are added verbatim in a carried-forward
+block (at most ``CARRY_MAX_CHARS``); if the answers were not real summaries (or the block would
+be too long) the ``offline`` summarizer takes over (and anything it lacks is carried forward
+too). The verdict — ``passed``, ``retried``, ``carried_forward``, ``fallback`` — and the
+missing items go to ``details.gate`` of the compaction entry.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tether.hookspecs import hookimpl
+
+if TYPE_CHECKING:  # imported when a compaction runs, not at start-up
+    from tether.builtin_plugins.memory.summary_gate.required import RequiredItem
+    from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
+
+#: Summarizers that give the same answer again: no retry (its note would only be quoted back).
+DETERMINISTIC = frozenset({"offline"})
+
+
+def _with_block(text: str, block: str) -> str:
+    return f"{text.rstrip()}\n\n{block}" if block else text
+
+
+def _fallback(
+    check: SummaryCheck, items: list[RequiredItem], missing: list[str], record: dict[str, Any]
+) -> GateVerdict:
+    """The offline summarizer's summary, with anything it lacks carried forward too."""
+    from tether.builtin_plugins.memory.summary_gate.carry import carried_block, missing_items
+    from tether.hookspecs.gate import GateVerdict
+
+    attempt = check.fallback("offline")
+    still = missing_items(attempt.text, check.file_lists, items)
+    text = _with_block(attempt.text, carried_block(still))
+    carried = [i.label() for i in still]
+    return GateVerdict(text, "fallback", missing, carried, attempt.summaries, record)
+
+
+def _retry(check: SummaryCheck, note: str) -> SummaryAttempt | None:
+    """The retry's answer; ``None`` when the summarizer failed (the user's abort is raised)."""
+    try:
+        return check.retry(note)
+    except Exception:  # a failing retry is one more reason to carry forward or fall back
+        if check.aborted:
+            raise
+        return None
+
+
+def review(check: SummaryCheck) -> GateVerdict:
+    """The built-in gate's verdict on ``check`` (see the module's docstring)."""
+    from tether.builtin_plugins.memory.summary_gate.carry import (
+        CARRY_MAX_CHARS,
+        carried_block,
+        missing_items,
+        retry_note,
+    )
+    from tether.builtin_plugins.memory.summary_gate.required import required_items
+    from tether.hookspecs.gate import GateVerdict
+
+    items, carry = required_items(check)
+    record = {"carry": carry} if carry else {}
+    problem = check.attempt.reply_problem
+    lacking = [] if problem else missing_items(check.text, check.file_lists, items)
+    if not problem and not lacking:
+        return GateVerdict(check.text, "passed", record=record)
+    missing = ([f"reply: {problem}"] if problem else []) + [i.label() for i in lacking]
+    deterministic = all(s.summarizer in DETERMINISTIC for s in check.attempt.summaries)
+    again = None if deterministic else _retry(check, retry_note(lacking, problem))
+    if again is not None and not again.reply_problem:
+        base, still = again, missing_items(again.text, check.file_lists, items)
+        if not still:
+            return GateVerdict(again.text, "retried", missing, [], again.summaries, record)
+    elif problem:
+        return _fallback(check, items, missing, record)
+    else:
+        base, still = check.attempt, lacking
+    block = carried_block(still)
+    if len(block) > CARRY_MAX_CHARS:
+        return _fallback(check, items, missing, record)
+    carried = [i.label() for i in still]
+    text = _with_block(base.text, block)
+    return GateVerdict(text, "carried_forward", missing, carried, base.summaries, record)
+
+
+@hookimpl(trylast=True)
+def gate_summary(check: SummaryCheck) -> GateVerdict:
+    return review(check)
+
+
+__all__ = ["gate_summary", "review"]

@@ -1,0 +1,102 @@
+"""The summary gate's call site: a compaction's summary is checked before it is written.
+
+:func:`gate_summary` builds the :class:`~tether.hookspecs.gate.SummaryCheck` (with ``retry`` and
+``fallback`` that summarize the same preparation again) and asks the ``gate_summary`` hook. The
+kernel decides nothing about what a good summary is — the gate plugin does (built-in:
+``summary_gate``). With no gate, a summary whose answer is not a real text reply (a tool call,
+a reply cut at the output limit, an empty text) still fails the compaction: it is never
+written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from tether.core.context.file_tracking import file_lists, format_file_lists
+from tether.core.host.errors import TetherError
+from tether.hookspecs.events import CompactionPreparation, Entry, SummarizeRequest, Summary
+from tether.hookspecs.gate import SummaryAttempt, SummaryCheck
+
+Summarize = Callable[[SummarizeRequest, "str | None"], "tuple[str, list[Summary]]"]
+
+
+def previous_details(path: list[Entry]) -> dict[str, Any] | None:
+    """``details`` of the newest compaction entry on ``path`` (where the previous summary is)."""
+    for entry in reversed(path):
+        if entry.get("type") == "compaction":
+            details = entry.get("details")
+            return details if isinstance(details, dict) else None
+    return None
+
+
+def gated_summary(
+    hooks: Any,
+    session: Any,
+    path: list[Entry],
+    preparation: CompactionPreparation,
+    base: SummarizeRequest,
+    custom_instructions: str | None,
+    summarize: Summarize,
+    *,
+    max_chars: int,
+    say: Callable[[str], None],
+    failure: str,
+) -> tuple[str, list[Summary], dict[str, Any] | None]:
+    """Summarize ``preparation`` (``summarize(request, instructions)``), let the gate check
+    the answer; return the text to write (without file lists), the answers it comes from and
+    the gate's report (``details.gate``; ``None``: no gate answered)."""
+
+    def rerun(note: str | None, summarizer: str | None) -> SummaryAttempt:
+        request = base
+        if summarizer is not None:
+            settings = {**base.settings, "summarizer": summarizer}
+            request = dataclasses.replace(base, settings=settings)
+            say(f"summary gate: asking the {summarizer} summarizer")
+        focus = "\n\n".join(part for part in (custom_instructions, note) if part) or None
+        text, answers = summarize(request, focus)
+        return SummaryAttempt(text, answers)
+
+    first = rerun(None, None)
+    read_files, modified_files = file_lists(preparation.file_ops)
+    check = SummaryCheck(
+        attempt=first,
+        preparation=preparation,
+        file_lists=format_file_lists(read_files, modified_files),
+        read_files=read_files,
+        modified_files=modified_files,
+        previous_details=previous_details(path),
+        custom_instructions=custom_instructions,
+        max_chars=max_chars,
+        signal=base.signal,
+        rerun=rerun,
+    )
+    verdict = hooks.gate_summary(check=check, session=session, failure=failure)
+    if verdict is None:
+        problem = first.reply_problem
+        if problem:
+            raise TetherError(f"{failure}: {problem}")
+        return first.text, first.summaries, None
+    if not verdict.text.strip():
+        raise TetherError(f"{failure}: the summary gate returned an empty summary")
+    report = verdict.report()
+    say(gate_line(report))
+    return verdict.text, verdict.summaries or first.summaries, report
+
+
+def gate_line(report: dict[str, Any]) -> str:
+    """One line for people: ``summary gate: carried forward 2 items (constraint "…", …)``."""
+    verdict = str(report.get("verdict", ""))
+    missing = [str(m) for m in report.get("missing") or []]
+    shown = "; ".join(missing[:3]) + (f"; +{len(missing) - 3} more" if len(missing) > 3 else "")
+    what = {
+        "passed": "passed",
+        "retried": "retried once, the retry was complete",
+        "carried_forward": f"carried forward {len(report.get('carried') or [])} missing item(s)",
+        "fallback": "the offline summarizer took over",
+    }.get(verdict, verdict)
+    return f"summary gate: {what}" + (f" (missing: {shown})" if missing else "")
+
+
+__all__ = ["gate_line", "gated_summary", "previous_details"]

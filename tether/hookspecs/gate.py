@@ -1,0 +1,115 @@
+"""What the summary gate (the ``gate_summary`` hook) receives and answers.
+
+A :class:`SummaryCheck` is one compaction's summary before it is written, with what it was made
+from and two ways to get another one (:meth:`SummaryCheck.retry`, :meth:`SummaryCheck.fallback`);
+a :class:`GateVerdict` is the summary to write and what the gate found, recorded in the
+compaction entry's ``details.gate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tether.hookspecs.events import CompactionPreparation, Message, Summary
+
+Verdict = Literal["passed", "retried", "carried_forward", "fallback"]
+
+
+@dataclass
+class SummaryAttempt:
+    """One summary of the whole compaction: ``text`` (without the file lists) and the
+    summarizers' answers it was made of (one; two for a split turn)."""
+
+    text: str
+    summaries: list[Summary]
+
+    @property
+    def reply_problem(self) -> str | None:
+        """Why an answer is not a real summary (a tool call, a cut reply…), or ``None``."""
+        return next((s.reply_problem for s in self.summaries if s.reply_problem), None)
+
+
+@dataclass
+class SummaryCheck:
+    """A compaction's summary before it is written (see ``gate_summary``).
+
+    ``attempt`` is the summarizer's answer; ``preparation`` what it summarized (the previous
+    summary, the messages, the split turn's prefix); ``file_lists`` the ``<read-files>`` /
+    ``<modified-files>`` text tether appends after the summary; ``previous_details`` the
+    ``details`` of the compaction entry the previous summary comes from (``None`` without one);
+    ``max_chars`` the summary's budget in characters (pi's history budget × 4).
+    """
+
+    attempt: SummaryAttempt
+    preparation: CompactionPreparation
+    file_lists: str = ""
+    read_files: list[str] = field(default_factory=list)
+    modified_files: list[str] = field(default_factory=list)
+    previous_details: dict[str, Any] | None = None
+    custom_instructions: str | None = None
+    max_chars: int = 0
+    signal: Any = None
+    rerun: Callable[[str | None, str | None], SummaryAttempt] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @property
+    def text(self) -> str:
+        """The summary text the summarizer wrote (without the file lists)."""
+        return self.attempt.text
+
+    @property
+    def messages(self) -> list[Message]:
+        """Every message the summary replaces: the history, then a split turn's prefix."""
+        prep = self.preparation
+        return [*prep.messages_to_summarize, *prep.turn_prefix_messages]
+
+    @property
+    def aborted(self) -> bool:
+        """The user aborted the operation: do not ask for another summary."""
+        return bool(getattr(self.signal, "aborted", False))
+
+    def retry(self, note: str) -> SummaryAttempt:
+        """Summarize again with the same summarizer; ``note`` is added to the instructions
+        (what was missing). Raises what the summarizer raises."""
+        if self.rerun is None:
+            raise RuntimeError("retry works only in a check made by tether")
+        return self.rerun(note, None)
+
+    def fallback(self, summarizer: str = "offline") -> SummaryAttempt:
+        """Summarize again with another registered summarizer (default: ``offline``)."""
+        if self.rerun is None:
+            raise RuntimeError("fallback works only in a check made by tether")
+        return self.rerun(None, summarizer)
+
+
+@dataclass
+class GateVerdict:
+    """The gate's answer: ``text`` is written (tether appends the file lists).
+
+    ``verdict``: ``passed`` (the first answer as is), ``retried`` (the retry's answer),
+    ``carried_forward`` (missing items added verbatim), ``fallback`` (another summarizer's
+    answer). ``missing`` names what the first answer lacked; ``carried`` what was added
+    verbatim; ``summaries`` the answers ``text`` comes from when not the first one; ``record``
+    extra JSON for ``details.gate`` (the gate's memory for the next compaction).
+    """
+
+    text: str
+    verdict: Verdict
+    missing: list[str] = field(default_factory=list)
+    carried: list[str] = field(default_factory=list)
+    summaries: list[Summary] | None = None
+    record: dict[str, Any] = field(default_factory=dict)
+
+    def report(self) -> dict[str, Any]:
+        """``details.gate`` of the compaction entry: verdict, missing, carried, record."""
+        out: dict[str, Any] = {"verdict": self.verdict, "missing": list(self.missing)}
+        if self.carried:
+            out["carried"] = list(self.carried)
+        out.update(self.record)
+        return out
+
+
+__all__ = ["GateVerdict", "SummaryAttempt", "SummaryCheck", "Verdict"]

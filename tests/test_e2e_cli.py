@@ -111,7 +111,7 @@ def test_run_overflow_compacts_and_retries(openai_server, tmp_path, project):
     done = run_tether("run", "-c", *MODEL, "second", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "recovered\n"
-    assert "tether: summary gate: carried forward" in done.stderr  # what the gate repaired
+    assert "summary gate: carried forward" in done.stderr  # what the gate repaired (progress)
     [file] = session_files(home)
     assert [e["type"] for e in read_entries(file)].count("compaction") == 1
     assert_file_matches_last_request(file, openai_server, loop_model(home))

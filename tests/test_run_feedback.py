@@ -71,6 +71,7 @@ def _overflow_then_recover(server, home: Path, project: Path, *flags: str):
     assert run_tether("run", *MODEL, "first " * 40, home=home, cwd=project).returncode == 0
     server.overflow()
     server.text("## Goal\nearlier work")
+    server.text("## Goal\nearlier work")  # the summary gate's retry (the goal is missing)
     server.text("recovered")
     return run_tether("run", "-c", *flags, *MODEL, "second", home=home, cwd=project)
 

@@ -146,8 +146,6 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool, quiet: bool = F
     if lines is not None:
         lines.write(dict(harness.session.header))
         harness.subscribe(lines)
-    else:
-        harness.subscribe(_note_gate)  # a summary the gate had to repair: one line on stderr
     gave_up: list[str] = []  # why a transient error was not retried (e.g. Retry-After too long)
     harness.subscribe(lambda event: _note_give_up(event, gave_up))
     feedback = RunFeedback(quiet=quiet or as_json)  # retries, compactions: stderr lines
@@ -196,16 +194,6 @@ def _reply_text(messages: list[Any]) -> str:
         for block in message.get("content") or []
         if isinstance(block, dict) and block.get("type") == "text"
     )
-
-
-def _note_gate(event: Any) -> None:
-    """``tether: summary gate: …`` on stderr when a compaction's summary was not passed as is."""
-    gate = event.data.get("gate") if event.type == "compaction_end" else None
-    if isinstance(gate, dict) and gate.get("verdict") != "passed":
-        from tether.core.memory.gate import gate_line
-
-        sys.stderr.write(f"tether: {gate_line(gate)}\n")
-        sys.stderr.flush()
 
 
 def _note_give_up(event: Any, reasons: list[str]) -> None:

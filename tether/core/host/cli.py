@@ -267,6 +267,26 @@ def _preparse_wait(argv: Sequence[str]) -> list[str]:
     return out
 
 
+MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → tether's command
+
+
+def _preparse_mode(argv: Sequence[str]) -> list[str]:
+    """pi's ``--mode rpc|json [flags]`` → ``rpc [flags]`` / ``run --json [flags]`` (the root's
+    ``--disable-plugin NAME`` stays in front); other modes are left as typed."""
+    args = list(argv)
+    at = next((i for i, a in enumerate(args) if a == "--mode" or a.startswith("--mode=")), None)
+    if at is None or "--" in args[:at] or (args[at] == "--mode" and at + 1 == len(args)):
+        return args
+    value, end = (args[at + 1], at + 2) if args[at] == "--mode" else (args[at][7:], at + 1)
+    if value not in MODE_COMMANDS:
+        return args
+    rest, root = args[:at] + args[end:], []
+    while "--disable-plugin" in rest[:-1]:
+        i = rest.index("--disable-plugin")
+        root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
+    return [*root, *MODE_COMMANDS[value], *rest]
+
+
 def _is_click_error(exc: BaseException) -> bool:
     """click's (or typer's vendored click's) usage and parameter errors."""
     return hasattr(exc, "format_message") and hasattr(exc, "exit_code")
@@ -287,7 +307,7 @@ def main(
 
     ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
     the ``tether`` command passes :func:`tether.core.host.manager.installed_path`)."""
-    args = _preparse_wait(sys.argv[1:] if argv is None else argv)
+    args = _preparse_mode(_preparse_wait(sys.argv[1:] if argv is None else argv))
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:

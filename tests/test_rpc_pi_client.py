@@ -81,6 +81,7 @@ def _drive(pi_npm: Path, tmp_path: Path, server: OpenAIServer) -> dict[str, Any]
         "TETHER_HOME": str(home),
         "TETHER_TEST_PYTHON": sys.executable,
         "TETHER_TEST_CWD": str(cwd),
+        "TETHER_LOAD_PLUGINS": "",  # the built-ins only
     }
     done = subprocess.run(
         ["node", str(pi_npm / "rpc_drive.mjs")],

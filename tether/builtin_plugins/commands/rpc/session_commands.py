@@ -12,10 +12,10 @@ from typing import Any
 from tether.builtin_plugins.commands.rpc.bash import bash_result
 
 Handler = Callable[[Any, dict[str, Any]], Any]
-#: Where ``export_html`` finds the HTML renderer: ``export_session_html(session_file,
-#: output_path or None) -> path written`` (the ``session export --html`` feature).
-HTML_EXPORT_MODULE = "tether.builtin_plugins.commands.html_export"
-HTML_EXPORT_FUNCTION = "export_session_html"
+#: Where ``export_html`` finds the HTML renderer of ``session export --html``:
+#: ``write_html(session, output: Path) -> Path`` (imported when the command comes).
+HTML_EXPORT_MODULE = "tether.builtin_plugins.commands.session.html_export"
+HTML_EXPORT_FUNCTION = "write_html"
 
 
 def _text_of(content: Any) -> str:
@@ -127,20 +127,20 @@ def abort_bash(server: Any, command: dict[str, Any]) -> Any:
 
 
 def export_html(server: Any, command: dict[str, Any]) -> Any:
-    """The session as one HTML page, by the renderer of ``session export --html``."""
+    """The whole session as one HTML page (default: ``<session file name>.html`` in the
+    working folder), by the renderer of ``session export --html``."""
     import importlib
+    from pathlib import Path
 
     h = server.harness
-    if h.session.file is None:
-        raise ValueError("Cannot export an in-memory session to HTML")
     try:
-        render = getattr(importlib.import_module(HTML_EXPORT_MODULE), HTML_EXPORT_FUNCTION)
+        write_html = getattr(importlib.import_module(HTML_EXPORT_MODULE), HTML_EXPORT_FUNCTION)
     except (ImportError, AttributeError):
         raise ValueError("HTML export is not available in this tether") from None
-    h.session.flush(force=True)
     output = command.get("outputPath")
-    path = render(h.session.file, output if isinstance(output, str) and output else None)
-    return {"path": str(path)}
+    stem = Path(h.session.file).stem if h.session.file is not None else h.session.session_id
+    target = Path(output) if isinstance(output, str) and output else Path(h.cwd) / f"{stem}.html"
+    return {"path": str(write_html(h.session, target))}
 
 
 def get_commands(server: Any, command: dict[str, Any]) -> Any:

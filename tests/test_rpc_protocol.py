@@ -153,6 +153,8 @@ def test_every_command_answers_in_pis_shape(tmp_path: Path) -> None:
     assert [(c["name"], c["source"], c["description"]) for c in commands] == [
         ("skill:greet", "skill", "Say hello.")
     ]
+    info = commands[0]["sourceInfo"]
+    assert info["path"] == str(skill / "SKILL.md") and info["scope"] == "project"
     html = rpc.call({"type": "export_html", "outputPath": str(tmp_path / "out.html")})
     if html["success"]:  # the renderer of `session export --html` is installed
         assert Path(html["data"]["path"]).read_text().lstrip().lower().startswith("<!doctype")

@@ -16,6 +16,7 @@ Handler = Callable[[Any, dict[str, Any]], Any]
 #: ``write_html(session, output: Path) -> Path`` (imported when the command comes).
 HTML_EXPORT_MODULE = "tether.builtin_plugins.commands.session.html_export"
 HTML_EXPORT_FUNCTION = "write_html"
+SKILL_SCOPES = {"project": "project", "user": "user"}  # pi's SourceInfo.scope of a skill
 
 
 def _text_of(content: Any) -> str:
@@ -155,7 +156,13 @@ def get_commands(server: Any, command: dict[str, Any]) -> Any:
                 "name": f"skill:{skill.name}",
                 "description": skill.description,
                 "source": "skill",
-                "sourceInfo": {"path": skill.file_path, "source": skill.source},
+                "sourceInfo": {
+                    "path": skill.file_path,
+                    "source": "local",
+                    "scope": SKILL_SCOPES.get(skill.source, "temporary"),
+                    "origin": "top-level",
+                    "baseDir": skill.base_dir,
+                },
             }
         )
     return {"commands": commands}

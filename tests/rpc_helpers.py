@@ -66,6 +66,13 @@ class RpcProcess:
             if predicate(record):
                 return out
 
+    def seen_or_next(self, kind: str, timeout: float = 20.0) -> dict[str, Any]:
+        """The first record of type ``kind`` seen so far, else the next one to come."""
+        for record in self.seen:
+            if record.get("type") == kind:
+                return record
+        return self.until(lambda r: r.get("type") == kind, timeout)[-1]
+
     def call(self, command: dict[str, Any], timeout: float = 20.0) -> dict[str, Any]:
         """Send ``command`` with an id; return its response (events before it are kept)."""
         cid = command.setdefault("id", f"t{len(self.seen)}-{command['type']}")

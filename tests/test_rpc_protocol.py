@@ -207,7 +207,7 @@ def test_streaming_prompts_queue_and_announce_the_queues(tmp_path: Path) -> None
         assert steer["success"] is True
         assert rpc.data({"type": "follow_up", "message": "then this"}) is None
         assert rpc.data({"type": "get_state"})["pendingMessageCount"] == 2
-        rest = rpc.until(lambda r: r.get("type") == "agent_end")
+        rpc.seen_or_next("agent_end")
         queues = [(r["steering"], r["followUp"]) for r in rpc.seen if r["type"] == "queue_update"]
         assert queues == [
             (["steer me"], []),
@@ -217,9 +217,9 @@ def test_streaming_prompts_queue_and_announce_the_queues(tmp_path: Path) -> None
         ]
         users = [
             r["message"]["content"][0]["text"]
-            for r in rest
+            for r in rpc.seen
             if r["type"] == "message_start" and r["message"]["role"] == "user"
-        ]
+        ][1:]
         assert users == ["steer me", "then this"]
         assert rpc.close()[0] == 0
 
@@ -365,7 +365,7 @@ def test_abort_retry_cancels_the_wait(tmp_path: Path) -> None:
         rpc.prompt("one")
         assert rpc.next()["type"] == "auto_retry_start"
         assert rpc.data({"type": "abort_retry"}) is None
-        end = rpc.until(lambda r: r.get("type") == "auto_retry_end")[-1]
+        end = rpc.seen_or_next("auto_retry_end")  # may come before the response
         assert end == {
             "type": "auto_retry_end",
             "success": False,

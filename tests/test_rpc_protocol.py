@@ -155,6 +155,11 @@ def test_every_command_answers_in_pis_shape(tmp_path: Path) -> None:
     ]
     info = commands[0]["sourceInfo"]
     assert info["path"] == str(skill / "SKILL.md") and info["scope"] == "project"
+    expanded = next(
+        e["message"] for e in rpc.prompt("/skill:greet Ann") if e["type"] == "message_end"
+    )
+    text = expanded["content"][0]["text"]
+    assert text.startswith('<skill name="greet"') and text.endswith("</skill>\n\nAnn")
     html = rpc.call({"type": "export_html", "outputPath": str(tmp_path / "out.html")})
     if html["success"]:  # the renderer of `session export --html` is installed
         assert Path(html["data"]["path"]).read_text().lstrip().lower().startswith("<!doctype")
@@ -162,7 +167,7 @@ def test_every_command_answers_in_pis_shape(tmp_path: Path) -> None:
         assert html["error"] == "HTML export is not available in this tether"
 
     forks = rpc.data({"type": "get_fork_messages"})["messages"]
-    assert [m["text"] for m in forks] == ["hello"] and set(forks[0]) == {"entryId", "text"}
+    assert [m["text"] for m in forks] == ["hello", text] and set(forks[0]) == {"entryId", "text"}
     first_file = rpc.data({"type": "get_state"})["sessionFile"]
     wrong = rpc.call({"type": "fork", "entryId": "nosuch"})
     assert wrong["success"] is False and wrong["error"] == "Invalid entry ID for forking"
@@ -181,7 +186,7 @@ def test_every_command_answers_in_pis_shape(tmp_path: Path) -> None:
     assert rpc.data({"type": "get_state"})["sessionFile"] == first_file
     assert rpc.data({"type": "clone"}) == {"cancelled": False}
     cloned = rpc.data({"type": "get_state"})
-    assert cloned["sessionFile"] != first_file and cloned["messageCount"] == 4
+    assert cloned["sessionFile"] != first_file and cloned["messageCount"] == 6
     assert rpc.data({"type": "new_session", "parentSession": first_file}) == {"cancelled": False}
     fresh = rpc.data({"type": "get_state"})
     assert fresh["sessionId"] != cloned["sessionId"] and fresh["messageCount"] == 0

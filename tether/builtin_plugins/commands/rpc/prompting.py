@@ -25,8 +25,18 @@ BUSY = (
 )
 
 
-def message_of(command: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-    """The text and images of a prompt-like command (checked)."""
+def expand_skill(text: str, cwd: str) -> str:
+    """pi's ``/skill:NAME [args]``: the skill's body in a ``<skill>`` block, then the args."""
+    if not text.lstrip().startswith("/skill:"):
+        return text
+    from tether.builtin_plugins.prompt.skill_loader import expand_skill_command, load_skills
+    from tether.core.host.paths import tether_home
+
+    return expand_skill_command(text, load_skills(cwd, tether_home()))
+
+
+def message_of(command: dict[str, Any], cwd: str = ".") -> tuple[str, list[dict[str, Any]]]:
+    """The text (``/skill:`` expanded) and images of a prompt-like command (checked)."""
     text = command.get("message")
     if not isinstance(text, str):
         raise ValueError("message must be a string")
@@ -36,12 +46,12 @@ def message_of(command: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         for i in images
     ):
         raise ValueError("images must be a list of {type: 'image', data, mimeType}")
-    return text, images
+    return expand_skill(text, cwd), images
 
 
 def enqueue(server: RpcServer, kind: str, command: dict[str, Any]) -> None:
     """Queue a steering (``steer``) or follow-up (``followUp``) message."""
-    text, images = message_of(command)
+    text, images = message_of(command, server.harness.cwd)
     agent = server.harness.agent
     (agent.steer if kind == "steer" else agent.follow_up)(text, images or None)
     server.queues.add(kind, text)
@@ -61,7 +71,7 @@ def start_prompt(server: RpcServer, command: dict[str, Any]) -> None:
     """Queue the prompt, or start its run in a worker thread (see module doc)."""
     cid = command.get("id")
     try:
-        text, images = message_of(command)
+        text, images = message_of(command, server.harness.cwd)
     except ValueError as exc:
         server.output.write(failure(cid, "prompt", str(exc)))
         return
@@ -70,7 +80,7 @@ def start_prompt(server: RpcServer, command: dict[str, Any]) -> None:
         if behavior not in ("steer", "followUp"):
             server.output.write(failure(cid, "prompt", BUSY))
             return
-        enqueue(server, behavior, command)
+        enqueue(server, behavior, {**command, "message": text})
         server.output.write(success(cid, "prompt"))
         return
     server.spawn(lambda: _run(server, cid, text, images))

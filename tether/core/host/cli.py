@@ -234,6 +234,26 @@ def _dedent(doc: str) -> str:
     return inspect.cleandoc(doc)
 
 
+MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → tether's command
+
+
+def _preparse_mode(argv: Sequence[str]) -> list[str]:
+    """pi's ``--mode rpc|json [flags]`` → ``rpc [flags]`` / ``run --json [flags]`` (the root's
+    ``--disable-plugin NAME`` stays in front); other modes are left as typed."""
+    args = list(argv)
+    at = next((i for i, a in enumerate(args) if a == "--mode" or a.startswith("--mode=")), None)
+    if at is None or "--" in args[:at] or (args[at] == "--mode" and at + 1 == len(args)):
+        return args
+    value, end = (args[at + 1], at + 2) if args[at] == "--mode" else (args[at][7:], at + 1)
+    if value not in MODE_COMMANDS:
+        return args
+    rest, root = args[:at] + args[end:], []
+    while "--disable-plugin" in rest[:-1]:
+        i = rest.index("--disable-plugin")
+        root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
+    return [*root, *MODE_COMMANDS[value], *rest]
+
+
 def _preparse_disabled(argv: Sequence[str]) -> list[str]:
     """``--disable-plugin`` must be known before plugins load, so read it from argv first."""
     out: list[str] = []
@@ -265,26 +285,6 @@ def _preparse_wait(argv: Sequence[str]) -> list[str]:
         if arg == "--wait" and (i + 1 == len(out) or not _is_number(out[i + 1])):
             out[i] = "--wait=forever"
     return out
-
-
-MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → tether's command
-
-
-def _preparse_mode(argv: Sequence[str]) -> list[str]:
-    """pi's ``--mode rpc|json [flags]`` → ``rpc [flags]`` / ``run --json [flags]`` (the root's
-    ``--disable-plugin NAME`` stays in front); other modes are left as typed."""
-    args = list(argv)
-    at = next((i for i, a in enumerate(args) if a == "--mode" or a.startswith("--mode=")), None)
-    if at is None or "--" in args[:at] or (args[at] == "--mode" and at + 1 == len(args)):
-        return args
-    value, end = (args[at + 1], at + 2) if args[at] == "--mode" else (args[at][7:], at + 1)
-    if value not in MODE_COMMANDS:
-        return args
-    rest, root = args[:at] + args[end:], []
-    while "--disable-plugin" in rest[:-1]:
-        i = rest.index("--disable-plugin")
-        root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
-    return [*root, *MODE_COMMANDS[value], *rest]
 
 
 def _is_click_error(exc: BaseException) -> bool:

@@ -238,20 +238,16 @@ MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → t
 
 
 def _preparse_mode(argv: Sequence[str]) -> list[str]:
-    """pi's ``--mode rpc|json [flags]`` → ``rpc [flags]`` / ``run --json [flags]`` (the root's
-    ``--disable-plugin NAME`` stays in front); other modes are left as typed."""
-    args = list(argv)
-    at = next((i for i, a in enumerate(args) if a == "--mode" or a.startswith("--mode=")), None)
-    if at is None or "--" in args[:at] or (args[at] == "--mode" and at + 1 == len(args)):
-        return args
-    value, end = (args[at + 1], at + 2) if args[at] == "--mode" else (args[at][7:], at + 1)
-    if value not in MODE_COMMANDS:
-        return args
-    rest, root = args[:at] + args[end:], []
+    """pi's ``--mode rpc|json …`` → ``rpc …`` / ``run --json …`` (``--disable-plugin N`` first)."""
+    args = [p for a in argv for p in (a.split("=", 1) if a.startswith("--mode=") else [a])]
+    at = args.index("--mode") if "--mode" in args else len(args)
+    if "--" in args[:at] or args[at + 1 : at + 2] == [] or args[at + 1] not in MODE_COMMANDS:
+        return list(argv)  # no --mode, or a mode without a command of its own (text)
+    rest, root = args[:at] + args[at + 2 :], []
     while "--disable-plugin" in rest[:-1]:
         i = rest.index("--disable-plugin")
         root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
-    return [*root, *MODE_COMMANDS[value], *rest]
+    return [*root, *MODE_COMMANDS[args[at + 1]], *rest]
 
 
 def _preparse_disabled(argv: Sequence[str]) -> list[str]:

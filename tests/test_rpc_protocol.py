@@ -396,3 +396,37 @@ def test_a_prompt_with_images_sends_them(tmp_path: Path) -> None:
         bad = rpc.call({"type": "prompt", "message": "x", "images": [{"type": "file"}]})
         assert bad["success"] is False and "images" in bad["error"]
         assert rpc.close()[0] == 0
+
+
+SLOW_COUNTER = """
+import time
+from tether.hookspecs import hookimpl
+
+def count(messages, model):
+    time.sleep(0.7)
+    return [len(str(m)) // 4 for m in messages]
+
+@hookimpl
+def register_token_counters(register):
+    register("slow", count, default=True)
+"""
+
+
+def test_session_commands_wait_for_the_checks_after_a_run(tmp_path: Path) -> None:
+    # pi's clients send the next command as soon as they read agent_end; tether still checks
+    # the context size then (here with a slow token counter): clone waits instead of failing
+    home, cwd = _dirs(tmp_path)
+    site = tmp_path / "site"
+    write_distribution(
+        site, "tether-slow", "1.0", {"slow": "slow_plugin"}, {"slow_plugin": SLOW_COUNTER}
+    )
+    env = {"PYTHONPATH": f"{site}:{Path(__file__).resolve().parent.parent}"}
+    env["TETHER_LOAD_PLUGINS"] = "slow"
+    with OpenAIServer() as server:
+        write_models(home, server)
+        server.push(Reply(text="no usage reported", usage=None))  # so the whole context is counted
+        rpc = RpcProcess(home, cwd, "--provider", "test", extra_env=env)
+        rpc.prompt("hello")
+        assert rpc.data({"type": "clone"}) == {"cancelled": False}
+        assert rpc.data({"type": "get_state"})["messageCount"] == 2
+        assert rpc.close()[0] == 0

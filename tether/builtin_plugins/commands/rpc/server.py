@@ -21,6 +21,7 @@ import json
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO
 
@@ -33,6 +34,10 @@ PLUGIN_FAILURE = re.compile(
     r"^plugin '(?P<plugin>[^']+)' failed in (?P<hook>[\w.]+): (?P<error>.*)$"
 )
 BACKGROUND = frozenset({"prompt", "compact", "bash", "export_html"})
+#: Commands that need the agent idle: they wait (up to :data:`SETTLE_SECONDS`) for a prompt
+#: whose last run has ended but whose checks after it (retry, compaction) are still going.
+NEEDS_IDLE = frozenset({"new_session", "switch_session", "fork", "clone", "compact"})
+SETTLE_SECONDS = 5.0
 
 
 class QueueTracker:
@@ -193,11 +198,21 @@ class RpcServer:
         if handler is None:
             name = kind if isinstance(kind, str) else None
             return failure(None, name, f"Unknown command: {kind if name else 'undefined'}")
+        if kind in NEEDS_IDLE:
+            self.settle()
         try:
             result = handler(self, command)
         except Exception as exc:  # noqa: BLE001 - every failure is a response, never an exit
             return failure(cid, kind, str(exc) or type(exc).__name__)
         return success(cid, kind, *(() if result is ... else (result,)))
+
+    def settle(self) -> None:
+        """Wait while the prompt that is streaming has no run going (see :data:`NEEDS_IDLE`)."""
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while self.streaming.is_set() and not self.in_run.is_set():
+            if time.monotonic() > deadline:
+                return
+            self.idle.wait(0.02)
 
     def _in_background(self, command: dict[str, Any]) -> None:
         if command.get("type") == "prompt":

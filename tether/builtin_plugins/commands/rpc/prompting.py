@@ -122,7 +122,10 @@ def _run(server: RpcServer, cid: Any, text: str, images: list[dict[str, Any]]) -
         respond()  # handled by a plugin: accepted without a run
         with server.lock:
             server.streaming.clear()
-        server.flush_bash()
+        try:
+            server.flush_bash()
+        except Exception as exc:  # noqa: BLE001 - e.g. the session cannot be written
+            _stderr(f"tether: error: {exc}")
         server.idle.set()
         server.idle.clear()
 

@@ -263,6 +263,22 @@ def _dedent(doc: str) -> str:
     return inspect.cleandoc(doc)
 
 
+MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → tether's command
+
+
+def _preparse_mode(argv: Sequence[str]) -> list[str]:
+    """pi's ``--mode rpc|json …`` → ``rpc …`` / ``run --json …`` (``--disable-plugin N`` first)."""
+    args = [p for a in argv for p in (a.split("=", 1) if a.startswith("--mode=") else [a])]
+    at = args.index("--mode") if "--mode" in args else len(args)
+    if "--" in args[:at] or args[at + 1 : at + 2] == [] or args[at + 1] not in MODE_COMMANDS:
+        return list(argv)  # no --mode, or a mode without a command of its own (text)
+    rest, root = args[:at] + args[at + 2 :], []
+    while "--disable-plugin" in rest[:-1]:
+        i = rest.index("--disable-plugin")
+        root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
+    return [*root, *MODE_COMMANDS[args[at + 1]], *rest]
+
+
 def _preparse_disabled(argv: Sequence[str]) -> list[str]:
     """``--disable-plugin`` must be known before plugins load, so read it from argv first."""
     out: list[str] = []
@@ -335,7 +351,7 @@ def main(
 
     ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
     the ``tether`` command passes :func:`tether.core.host.manager.installed_path`)."""
-    args = _preparse_wait(sys.argv[1:] if argv is None else argv)
+    args = _preparse_mode(_preparse_wait(sys.argv[1:] if argv is None else argv))
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:

@@ -1,7 +1,7 @@
 """Output of ``tether chat`` / ``tether run``: JSON event lines, streamed text, progress.
 
-- :func:`event_json` — an agent/harness event as one JSON object (``tether run --json``):
-  ``{"type": …}`` plus the event's fields in camelCase (pi's JSON mode names);
+- :class:`JsonLines` — ``tether run --json``: every event as pi's ``--mode json`` line;
+- :func:`event_json` — an agent/harness event as one JSON object, every field in camelCase;
 - :class:`ChatPrinter` — answer text streamed to stdout as it arrives, tool calls, retries and
   errors on stderr, a spinner on stderr while compacting or summarizing;
 - :func:`run_interruptibly` — run work in a thread; Ctrl-C, SIGTERM and SIGHUP call ``abort``
@@ -58,15 +58,18 @@ def event_json(event: Any) -> dict[str, Any]:
 
 
 class JsonLines:
-    """Writes every event as one JSON line (message updates included)."""
+    """Writes every event as pi's ``--mode json`` JSON lines (``rpc/wire.py``'s shapes)."""
 
     def __init__(self, out: TextIO | None = None) -> None:
+        from tether.builtin_plugins.commands.rpc.wire import PiEvents
+
+        self.encoder = PiEvents()
         self.out = out or sys.stdout
         self.lock = threading.Lock()
         self.closed = False  # the reader went away (``| head``): stop writing, keep working
 
     def write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False)
+        line = json.dumps(record, ensure_ascii=False, default=str)
         with self.lock:
             if self.closed:
                 return
@@ -77,8 +80,8 @@ class JsonLines:
                 self.closed = True
 
     def __call__(self, event: Any) -> None:
-        if event.type != "progress":
-            self.write(event_json(event))
+        for record in self.encoder.encode(event):
+            self.write(record)
 
 
 class Spinner:

@@ -1,0 +1,47 @@
+"""Built-in plugin ``stats_commands``: ``tether session stats FILE [--json]``.
+
+pi's ``get_session_stats`` for a session file (messages by role, tool calls, the assistants'
+tokens and cost, the context usage at the leaf) plus every compaction: when, tokens before, an
+estimate of the tokens after, and the summarizer when the entry records it
+(:mod:`tether.core.session.stats`, shared with the RPC ``get_session_stats`` command). The
+context window is ``--window``, else the session model's (models.json), else 128000.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from tether.builtin_plugins.commands import SESSION_HELP, CounterOpt, FileArg, JsonOpt
+from tether.core.host.cli import command_group
+from tether.hookspecs import hookimpl
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    group = command_group(app, "session", SESSION_HELP)
+
+    @group.command("stats")
+    def stats_command(
+        ctx: typer.Context,
+        file: FileArg,
+        as_json: JsonOpt = False,
+        window: Annotated[
+            int | None, typer.Option("--window", help="Context window (default: the model's).")
+        ] = None,
+        counter: CounterOpt = None,
+    ) -> None:
+        """Messages, tool calls, tokens, cost, context usage and every compaction."""
+        from tether.builtin_plugins.commands.stats.compute import file_stats
+        from tether.core.session.stats import stats_text
+
+        pm = ctx.find_root().obj
+        stats = file_stats(pm, file, window, counter)
+        if as_json:
+            from tether.core.context.numbers import json_text
+
+            sys.stdout.write(json_text(stats, indent=1) + "\n")
+            return
+        sys.stdout.write(stats_text(stats, stats["compactions"]))

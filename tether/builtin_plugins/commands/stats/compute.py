@@ -1,0 +1,42 @@
+"""``tether session stats``' numbers for a session file (see the plugin's doc)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tether.builtin_plugins.commands import DEFAULT_WINDOW, open_session_file
+
+
+def model_window(pm: Any, model: dict[str, Any] | None) -> int:
+    """The context window of the session's model, if models.json knows it."""
+    if not model or not model.get("provider") or not model.get("modelId"):
+        return DEFAULT_WINDOW
+    from tether.core.agent.provider_registry import ProviderRegistry
+
+    try:
+        with ProviderRegistry(pm) as registry:
+            found, _ = registry.resolve(provider=model["provider"], model=model["modelId"])
+    except Exception:  # noqa: BLE001 - an unknown provider or model: the default window
+        return DEFAULT_WINDOW
+    return int(found.context_window or DEFAULT_WINDOW)
+
+
+def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> dict[str, Any]:
+    """``{...pi's SessionStats, compactions: [...]}`` for a session file."""
+    from tether.core.memory.choice_calls import token_counter
+    from tether.core.session.stats import compaction_history, context_usage_of, session_stats
+
+    session = open_session_file(file)
+    context = session.build_context()
+    count = token_counter(pm, model=context.model, flag=counter)
+    window = window or model_window(pm, context.model)
+    messages = list(context.messages)
+    usage = context_usage_of(session.get_branch(), messages, count, window)
+    stats = session_stats(
+        messages, session_file=str(file), session_id=session.session_id, usage=usage
+    )
+    stats["compactions"] = compaction_history(session, count)
+    return stats
+
+
+__all__ = ["file_stats", "model_window"]

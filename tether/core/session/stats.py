@@ -1,0 +1,141 @@
+"""Session statistics: pi's ``get_session_stats`` and the compactions of a session.
+
+:func:`session_stats` is pi's ``getSessionStats`` over the agent's messages (the context at the
+leaf: after a compaction, the summary and what was kept): messages by role, tool calls, the
+assistants' token usage and cost, and the context usage (``tokens``/``percent`` are ``None``
+after a compaction until an assistant reports usage again). :func:`compaction_history` lists
+every compaction entry of the file: when, tokens before, an estimate of the tokens after (the
+context just after it), and the summarizer when the entry's ``details`` record it.
+``tether session stats`` and the RPC ``get_session_stats`` command both use these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tether.core.context.tokens import context_usage
+
+Count = Callable[[list[dict[str, Any]]], Sequence[int]]
+
+
+def _number(value: Any) -> float:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+def session_stats(
+    messages: Sequence[dict[str, Any]],
+    *,
+    session_file: str | None,
+    session_id: str,
+    usage: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """pi's ``SessionStats``; ``usage`` is :func:`context_usage_of` (``None``: left out)."""
+    roles = [m.get("role") for m in messages]
+    tool_calls = 0
+    totals = {"input": 0.0, "output": 0.0, "cacheRead": 0.0, "cacheWrite": 0.0}
+    cost = 0.0
+    for message in messages:
+        if message.get("role") != "assistant":
+            continue
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else []
+        tool_calls += sum(1 for b in blocks if isinstance(b, dict) and b.get("type") == "toolCall")
+        used = message.get("usage") if isinstance(message.get("usage"), dict) else {}
+        for key in totals:
+            totals[key] += _number(used.get(key))
+        spent = used.get("cost") if isinstance(used.get("cost"), dict) else {}
+        cost += _number(spent.get("total"))
+    tokens = {key: _whole(value) for key, value in totals.items()}
+    stats: dict[str, Any] = {
+        "sessionFile": session_file,
+        "sessionId": session_id,
+        "userMessages": roles.count("user"),
+        "assistantMessages": roles.count("assistant"),
+        "toolCalls": tool_calls,
+        "toolResults": roles.count("toolResult"),
+        "totalMessages": len(messages),
+        "tokens": {**tokens, "total": _whole(sum(totals.values()))},
+        "cost": cost,
+    }
+    if usage is not None:
+        stats["contextUsage"] = usage
+    return stats
+
+
+def _whole(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def context_usage_of(
+    branch: Sequence[dict[str, Any]],
+    messages: Sequence[dict[str, Any]],
+    count: Count,
+    context_window: int | None,
+) -> dict[str, Any] | None:
+    """pi's ``getContextUsage`` for a branch and its context messages."""
+    if not context_window:
+        return None
+    counts = list(count(list(messages))) if messages else []
+    return context_usage(branch, messages, counts, context_window)
+
+
+def compaction_history(session: Any, count: Count) -> list[dict[str, Any]]:
+    """Every compaction entry of ``session`` (file order): ``{id, timestamp, tokensBefore,
+    tokensAfter, summarizer, fromHook}``; ``tokensAfter`` estimates the context right after
+    the compaction (its summary and the kept messages) with ``count``."""
+    out: list[dict[str, Any]] = []
+    for entry in session.entries():
+        if entry.get("type") != "compaction":
+            continue
+        messages = session.build_context(entry["id"]).messages
+        details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
+        summarizer = details.get("summarizer") if isinstance(details, dict) else None
+        out.append(
+            {
+                "id": entry["id"],
+                "timestamp": entry.get("timestamp"),
+                "tokensBefore": entry.get("tokensBefore"),
+                "tokensAfter": int(sum(count(list(messages)))) if messages else 0,
+                "summarizer": summarizer if isinstance(summarizer, str) else None,
+                "fromHook": bool(entry.get("fromHook")),
+            }
+        )
+    return out
+
+
+def stats_text(stats: dict[str, Any], compactions: Sequence[dict[str, Any]]) -> str:
+    """The human-readable form of ``tether session stats``."""
+    tokens = stats["tokens"]
+    lines = [
+        f"session:    {stats['sessionId']}",
+        f"file:       {stats['sessionFile'] or '(in memory)'}",
+        f"messages:   {stats['totalMessages']} ({stats['userMessages']} user, "
+        f"{stats['assistantMessages']} assistant, {stats['toolResults']} tool results)",
+        f"tool calls: {stats['toolCalls']}",
+        f"tokens:     {tokens['input']} in, {tokens['output']} out, {tokens['cacheRead']} cache "
+        f"read, {tokens['cacheWrite']} cache write ({tokens['total']} total)",
+        f"cost:       ${stats['cost']:.4f}",
+    ]
+    usage = stats.get("contextUsage")
+    if usage is not None:
+        if usage.get("tokens") is None:
+            lines.append(
+                f"context:    unknown since the last compaction / {usage['contextWindow']}"
+            )
+        else:
+            lines.append(
+                f"context:    {usage['tokens']} / {usage['contextWindow']} tokens "
+                f"({usage['percent']:.1f}%)"
+            )
+    lines.append(f"compactions: {len(compactions)}")
+    for c in compactions:
+        who = c["summarizer"] or ("a plugin" if c["fromHook"] else "not recorded")
+        lines.append(
+            f"  {c['timestamp']}  {c['id']}  {c['tokensBefore']} → ~{c['tokensAfter']} tokens"
+            f"  (summarizer: {who})"
+        )
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["compaction_history", "context_usage_of", "session_stats", "stats_text"]

@@ -99,12 +99,14 @@ def test_session_stats_match_the_context_and_list_compactions(tmp_path: Path) ->
     assert record["id"] == entry["id"] and record["timestamp"] == entry["timestamp"]
     assert record["tokensBefore"] == entry["tokensBefore"] > 0
     assert 0 < record["tokensAfter"] < record["tokensBefore"]
+    assert record["summarizer"] == entry["details"]["summarizer"] == "offline"
     assert after["totalMessages"] == len(_context(file, env)["messages"])
 
     text = run_tether("session", "stats", str(file), env=env)
     assert text.returncode == 0, text.stderr
     assert "messages:" in text.stdout and "compactions: 1" in text.stdout
     assert f"{entry['tokensBefore']} → ~{record['tokensAfter']} tokens" in text.stdout
+    assert "(summarizer: offline)" in text.stdout
     missing = run_tether("session", "stats", str(tmp_path / "nope.jsonl"), env=env)
     assert missing.returncode != 0 and missing.stderr.startswith("tether: error: ")
     assert "Traceback" not in missing.stderr

@@ -213,8 +213,8 @@ def compact(
             raise
         outcome.summarizer = summarizer_names(outcome.summaries)
         summary, details = _with_file_lists(text, preparation)
-        if outcome.gate is not None:
-            details["gate"] = outcome.gate
+        if outcome.gate is not None:  # tether's additions (pi ignores them; pi mode: none)
+            details["summarizer"], details["gate"] = outcome.summarizer, outcome.gate
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
 
     summary = with_pins(summary, path)  # whoever wrote it: the pinned texts, verbatim

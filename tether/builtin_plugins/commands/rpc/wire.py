@@ -20,7 +20,8 @@ pi writes for it, with pi's field names and nothing else (json.md, rpc.md):
   ``auto_retry_end {success, attempt, finalError?}``;
 - events pi does not have (``progress``) are dropped. tether adds a few fields pi clients
   ignore: ``auto_retry_end.reason`` (why it gave up), ``compaction_end.message`` (why nothing
-  was compacted) and ``compaction_end.summarizer`` (who wrote the summary).
+  was compacted), ``compaction_end.summarizer`` (who wrote the summary) and
+  ``compaction_end.gate`` (the summary gate's report).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def _simple(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
         }
         if data.get("error_message"):
             out["errorMessage"] = data["error_message"]
-        for key in ("message", "summarizer"):  # tether's additions: why nothing, and who wrote it
+        for key in ("message", "summarizer", "gate"):  # tether's: why nothing, who wrote it, gate
             if data.get(key):
                 out[key] = data[key]
         return out

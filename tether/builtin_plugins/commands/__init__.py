@@ -20,7 +20,13 @@ DEFAULT_WINDOW = 128000
 DEFAULT_RESERVE = 16384
 DEFAULT_KEEP = 20000
 
-FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
+FileArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Session file (.jsonl); with a database store (--store), a session id or prefix.",
+        show_default=False,
+    ),
+]
 LeafOpt = Annotated[
     str | None,
     typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
@@ -37,10 +43,16 @@ def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool =
     command). A missing file, or one holding only whitespace, is one error line: ``FILE: no
     such session file`` / ``FILE: empty file (no session header)``. (``run``/``chat --session``
     instead start a new session in an empty file, as pi does.)"""
+    from tether.builtin_plugins.commands.store_select import active_database, open_stored_session
     from tether.core.host.errors import SessionFileError
     from tether.core.session.session import Session
     from tether.core.storage.store import JsonlStore
 
+    database = active_database()
+    if database is not None:
+        return open_stored_session(
+            database, str(path), readonly=readonly, validate_all=validate_all
+        )
     store = JsonlStore(path)
     loaded = store.load(readonly=readonly, validate_all=validate_all)
     if loaded.header is None:

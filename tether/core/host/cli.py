@@ -99,6 +99,16 @@ def create_app(pm: PluginManager) -> typer.Typer:
             ),
         ] = None,
         version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
+        store: Annotated[
+            str | None,
+            typer.Option(
+                "--store",
+                metavar="URI",
+                help="The session store of any command (may stand anywhere on the line): jsonl "
+                "(default), sqlite:///PATH, postgresql://USER@HOST/DB. Also TETHER_STORE or "
+                "the setting session.store.",
+            ),
+        ] = None,
     ) -> None:
         ctx.obj = pm
         if version:
@@ -255,6 +265,28 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _preparse_store(argv: Sequence[str]) -> list[str]:
+    """``--store URI`` (the session store, any command, anywhere on the line) becomes
+    ``TETHER_STORE`` for this process: the store plugins and commands read it from there."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--store" and i + 1 < len(argv):
+            os.environ["TETHER_STORE"] = argv[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--store="):
+            os.environ["TETHER_STORE"] = arg.split("=", 1)[1]
+        elif arg == "--":
+            out.extend(argv[i:])
+            break
+        else:
+            out.append(arg)
+        i += 1
+    return out
+
+
 def _preparse_wait(argv: Sequence[str]) -> list[str]:
     """``--wait [SECONDS]`` (the session lease, :mod:`tether.core.storage.lease`): a ``--wait`` not
     followed by a number means "as long as it takes" and becomes ``--wait=forever``."""
@@ -287,7 +319,7 @@ def main(
 
     ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
     the ``tether`` command passes :func:`tether.core.host.manager.installed_path`)."""
-    args = _preparse_wait(sys.argv[1:] if argv is None else argv)
+    args = _preparse_store(_preparse_wait(sys.argv[1:] if argv is None else argv))
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:

@@ -69,6 +69,11 @@ class SessionRow:
     store: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def path(self) -> str:
+        """What names the session to the commands (as a file's path does): its id."""
+        return self.id
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"store": self.store, "id": self.id, "cwd": self.cwd}
         if self.name is not None:

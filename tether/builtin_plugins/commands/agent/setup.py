@@ -119,6 +119,13 @@ def open_session(
     from tether.core.session.session import Session
 
     options.check()
+    from tether.builtin_plugins.commands.store_select import active_database
+
+    database = active_database(cwd)
+    if database is not None and not options.no_session:
+        from tether.builtin_plugins.commands.agent.stored import open_stored
+
+        return open_stored(database, options, cwd, pick=pick, claim=claim)
     folder = project_folder(cwd, settings)
     fsync = getattr(getattr(settings, "session", None), "fsync", None)
 

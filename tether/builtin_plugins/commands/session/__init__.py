@@ -47,11 +47,23 @@ def _warn_problems(session: Any, path: Path) -> None:
         sys.stderr.write(f"tether: warning: {path}:{problem.line}: {problem.message}\n")
 
 
-def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
+def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None) -> None:
     from tether.builtin_plugins.commands.agent.setup import project_folder
+    from tether.builtin_plugins.commands.store_select import active_database
     from tether.core.host.paths import sessions_root
     from tether.core.session.listing import list_sessions, project_folders
 
+    database = active_database() if folder is None else None
+    if database is not None:
+        from tether.builtin_plugins.commands.store.listing import print_rows
+
+        rows = database.list_sessions(cwd=None if all_ else os.getcwd(), search=search)
+        print_rows(database, rows, as_json)
+        return
+    if search is not None:
+        from tether.core.host.errors import UsageError
+
+        raise UsageError("--search needs a database store (--store sqlite:///… or postgresql://…)")
     if folder is not None:
         folders = project_folders(folder) if all_ else [folder]
     elif all_:
@@ -90,7 +102,9 @@ def _fork_or_clone(path: Path, entry_id: str | None, position: str, output: Path
         new = session.clone(entry_id, output=output)
         text = None
     new.flush(force=True)
-    typer.echo(str(new.file))
+    from tether.builtin_plugins.commands.store_select import session_label
+
+    typer.echo(session_label(new))
     if text:
         sys.stderr.write(f"tether: the forked message was: {text}\n")
 
@@ -106,9 +120,13 @@ def register_commands(app: Any) -> None:
             Path | None, typer.Option("--dir", help="List this folder (e.g. pi's sessions).")
         ] = None,
         as_json: JsonOpt = False,
+        search: Annotated[
+            str | None,
+            typer.Option("--search", metavar="TEXT", help="Full-text search (database stores)."),
+        ] = None,
     ) -> None:
         """List sessions, most recent first (this project's, or --all)."""
-        _sessions(all_, folder, as_json)
+        _sessions(all_, folder, as_json, search)
 
     group = command_group(app, "session", SESSION_HELP)
 
@@ -126,7 +144,8 @@ def register_commands(app: Any) -> None:
 
         session = _open_validated(file)
         summary = show_summary(session)
-        summary["notes"].extend(leftover_notes(session.file))
+        if session.file is not None:
+            summary["notes"].extend(leftover_notes(session.file))
         if validate:
             from tether.builtin_plugins.commands.session.validate import validation_findings
 
@@ -177,7 +196,16 @@ def register_commands(app: Any) -> None:
 
     @group.command("export")
     def export_command(file: FileArg, output: OutOpt = None) -> None:
-        """The current branch as a linear session file; prints its path."""
+        """The current branch as a linear session file; prints its path. With a database
+        store: the whole session, byte for byte as stored (v3 JSONL)."""
+        from tether.builtin_plugins.commands.store_select import active_database
+
+        database = active_database()
+        if database is not None:
+            from tether.builtin_plugins.commands.store.listing import export_session
+
+            typer.echo(str(export_session(database, str(file), output)))
+            return
         typer.echo(str(_open(file).export_jsonl(output)))
 
     @group.command("repair")
@@ -190,8 +218,13 @@ def register_commands(app: Any) -> None:
     ) -> None:
         """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
         from tether.builtin_plugins.commands.lease_options import holding
+        from tether.builtin_plugins.commands.store_select import store_uri
         from tether.core.storage.repair import repair_file
 
+        if store_uri() is not None:
+            from tether.core.host.errors import UsageError
+
+            raise UsageError("session repair works on JSONL files; a database holds no torn lines")
         with holding(file, wait):
             summary = repair_file(file, cwd=cwd).summary()
         typer.echo(summary)

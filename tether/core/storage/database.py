@@ -128,6 +128,19 @@ def join_session_bytes(stored: StoredSession) -> bytes:
     return body + b"\n" if stored.trailing_newline else body
 
 
+def clean_text(text: str) -> str:
+    """Text a database column accepts: no NUL, no lone surrogate (U+FFFD instead)."""
+    if text.isascii() and "\x00" not in text:
+        return text
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").replace("\x00", "")
+
+
+def header_column(record: dict[str, Any], key: str) -> str | None:
+    """A header field as a column value (``None`` unless a string)."""
+    value = record.get(key)
+    return clean_text(value) if isinstance(value, str) else None
+
+
 def _message_text(message: dict[str, Any]) -> str:
     content = message.get("content")
     if isinstance(content, str):
@@ -150,16 +163,16 @@ def facts_of(record: Any) -> EntryFacts:
     kind = record.get("type")
     stamp = record.get("timestamp")
     facts = EntryFacts(
-        str(kind) if kind else None, timestamp=stamp if isinstance(stamp, str) else None
+        str(kind) if kind else None, timestamp=clean_text(stamp) if isinstance(stamp, str) else None
     )
     if kind == "message" and isinstance(record.get("message"), dict):
         message = record["message"]
         facts.role = message.get("role") if isinstance(message.get("role"), str) else None
         if facts.role in ("user", "assistant"):
-            facts.text = _message_text(message)
+            facts.text = clean_text(_message_text(message))
     elif kind == "session_info":
         name = record.get("name")
-        facts.name = name.strip() if isinstance(name, str) and name.strip() else ""
+        facts.name = clean_text(name.strip()) if isinstance(name, str) and name.strip() else ""
     return facts
 
 
@@ -280,7 +293,9 @@ __all__ = [
     "StoreConnectionError",
     "StoreError",
     "StoredSession",
+    "clean_text",
     "describe_uri",
+    "header_column",
     "facts_of",
     "facts_of_line",
     "fts_words",

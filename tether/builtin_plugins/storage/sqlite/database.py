@@ -15,12 +15,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tether.builtin_plugins.storage.rows import changed_message, pick_one, session_row
 from tether.builtin_plugins.storage.sqlite.schema import ensure_schema
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     StoredSession,
     StoreError,
     fts_words,
+    header_column,
     split_session_bytes,
     summarize_lines,
 )
@@ -152,14 +154,14 @@ class SqliteDatabase:
 
     def _insert_session(self, session_id: str, header: tuple[dict[str, Any], bytes]) -> None:
         record, raw = header
-        created = record.get("timestamp") if isinstance(record.get("timestamp"), str) else ""
-        cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else ""
-        parent = record.get("parentSession")
+        created = header_column(record, "timestamp") or ""
+        cwd = header_column(record, "cwd") or ""
+        parent = header_column(record, "parentSession")
         self._db.execute(
             "INSERT INTO sessions (id, cwd, created, modified, name, parent_session, header, "
             "line_count, message_count, first_message, trailing_newline) "
             "VALUES (?, ?, ?, ?, NULL, ?, ?, 0, 0, '', 1)",
-            (session_id, cwd, created, created, parent if isinstance(parent, str) else None, raw),
+            (session_id, cwd, created, created, parent, raw),
         )
 
     def _insert_lines(
@@ -242,44 +244,4 @@ class SqliteDatabase:
         return SessionLease(lock, label=f"{self.uri}#{session_id}").acquire(wait, **options)
 
 
-def changed_message(where: str, expected: int, found: int) -> str:
-    """The append-time check's message (the database holds ``found`` lines, not ``expected``)."""
-    if found < expected:
-        return f"{where}: lost {expected - found} entries since this process read it; {REOPEN}"
-    added = found - expected
-    return (
-        f"{where}: another writer appended {added} entr{'y' if added == 1 else 'ies'} "
-        f"since this process read it; {REOPEN}"
-    )
-
-
-def pick_one(uri: str, ref: str, ids: list[str]) -> str:
-    """The one id a prefix names, or one clear error."""
-    from tether.core.host.errors import UsageError
-
-    if ref in ids:
-        return ref
-    if len(ids) == 1:
-        return ids[0]
-    if not ids:
-        raise UsageError(f"{uri}: no session with an id starting with '{ref}'")
-    raise UsageError(f"{uri}: session id prefix '{ref}' is ambiguous: {', '.join(ids[:5])}")
-
-
-def session_row(uri: str, row: Sequence[Any]) -> Any:
-    from tether.core.storage.database import SessionRow
-
-    return SessionRow(
-        id=row[0],
-        cwd=row[1],
-        created=row[2],
-        modified=row[3],
-        name=row[4],
-        parent_session=row[5],
-        message_count=int(row[6]),
-        first_message=row[7],
-        store=uri,
-    )
-
-
-__all__ = ["SqliteDatabase", "changed_message", "database_path", "pick_one", "session_row"]
+__all__ = ["SqliteDatabase", "database_path"]

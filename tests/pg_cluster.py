@@ -59,16 +59,34 @@ class PgCluster:
         if self.user is not None:
             shutil.chown(pwfile, self.user, self.user)
         self._run(
-            "initdb", "-D", str(self.data), "-U", "tether", "-A", "scram-sha-256",
-            f"--pwfile={pwfile}", "--no-sync", "-E", "UTF8",
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "tether",
+            "-A",
+            "scram-sha-256",
+            f"--pwfile={pwfile}",
+            "--no-sync",
+            "-E",
+            "UTF8",
         )
         self.server_start()
         return self
 
     def server_start(self) -> None:
         options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off"
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
-                  "-w", "start")
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "start",
+        )
 
     def server_stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop", check=False)

@@ -92,6 +92,19 @@ class PostgresDatabase:
             self._conn = connect(self.uri)
         return self._conn
 
+    def _fetch(self, sql: str, args: Sequence[Any], *, binary: bool = False) -> list[Any]:
+        """Rows of a read-only query; a connection broken since the last use (a server
+        restart) is replaced once — reading twice is harmless."""
+        for attempt in (1, 2):
+            try:
+                with self._live().cursor(binary=binary) as cur:
+                    cur.execute(sql, args)  # type: ignore[arg-type]
+                    return cur.fetchall()
+            except psycopg.OperationalError as exc:
+                if attempt == 2 or not self._conn.broken:
+                    raise StoreError(f"{self.where}: {_first_line(exc)}") from None
+        raise AssertionError("unreachable")
+
     def _lost(self, exc: BaseException, session_id: str, doing: str) -> StoreConnectionError:
         return StoreConnectionError(
             f"{self.where}#{session_id}: the connection to the database was lost while "
@@ -105,25 +118,29 @@ class PostgresDatabase:
         return DatabaseSessionStore(self, session_id)
 
     def read(self, session_id: str) -> StoredSession | None:
-        try:
-            conn = self._live()
-            with conn.transaction(), conn.cursor(binary=True) as cur:
-                cur.execute(
-                    "SELECT header, trailing_newline, line_count FROM tether_sessions "
-                    "WHERE id = %s",
-                    (session_id,),
-                )
-                row = cur.fetchone()
-                if row is None:
-                    return None
-                cur.execute(
-                    "SELECT raw FROM tether_entries WHERE session_id = %s AND seq <= %s "
-                    "ORDER BY seq",
-                    (session_id, row[2]),
-                )
-                lines = [bytes(r[0]) for r in cur.fetchall()]
-        except psycopg.OperationalError as exc:
-            raise self._lost(exc, session_id, "reading the session") from None
+        for attempt in (1, 2):
+            try:
+                return self._read(session_id)
+            except psycopg.OperationalError as exc:
+                if attempt == 2 or not self._conn.broken:
+                    raise self._lost(exc, session_id, "reading the session") from None
+        raise AssertionError("unreachable")
+
+    def _read(self, session_id: str) -> StoredSession | None:
+        conn = self._live()
+        with conn.transaction(), conn.cursor(binary=True) as cur:
+            cur.execute(
+                "SELECT header, trailing_newline, line_count FROM tether_sessions WHERE id = %s",
+                (session_id,),
+            )
+            row = cur.fetchone()
+            if row is None:
+                return None
+            cur.execute(
+                "SELECT raw FROM tether_entries WHERE session_id = %s AND seq <= %s ORDER BY seq",
+                (session_id, row[2]),
+            )
+            lines = [bytes(r[0]) for r in cur.fetchall()]
         return StoredSession(bytes(row[0]), lines, bool(row[1]))
 
     def count(self, session_id: str) -> int | None:
@@ -135,12 +152,11 @@ class PostgresDatabase:
         return None if row is None else int(row[0])
 
     def tail(self, session_id: str, n: int) -> list[bytes]:
-        with self._live().cursor(binary=True) as cur:
-            cur.execute(
-                "SELECT raw FROM tether_entries WHERE session_id = %s ORDER BY seq DESC LIMIT %s",
-                (session_id, n),
-            )
-            rows = cur.fetchall()
+        rows = self._fetch(
+            "SELECT raw FROM tether_entries WHERE session_id = %s ORDER BY seq DESC LIMIT %s",
+            (session_id, n),
+            binary=True,
+        )
         return [bytes(r[0]) for r in reversed(rows)]
 
     def append_lines(
@@ -262,13 +278,9 @@ class PostgresDatabase:
         return session_id
 
     def resolve(self, ref: str) -> str:
-        rows = (
-            self._live()
-            .execute(
-                "SELECT id FROM tether_sessions WHERE left(id, %s) = %s ORDER BY id LIMIT 6",
-                (len(ref), ref),
-            )
-            .fetchall()
+        rows = self._fetch(
+            "SELECT id FROM tether_sessions WHERE left(id, %s) = %s ORDER BY id LIMIT 6",
+            (len(ref), ref),
         )
         return pick_one(self.where, ref, [r[0] for r in rows])
 
@@ -294,7 +306,7 @@ class PostgresDatabase:
         sql += " ORDER BY modified DESC, id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        rows = self._live().execute(sql, args).fetchall()  # type: ignore[call-overload]
+        rows = self._fetch(sql, args)
         return [session_row(self.where, row) for row in rows]
 
     def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:

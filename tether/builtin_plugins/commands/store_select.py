@@ -53,7 +53,11 @@ def open_database(uri: str) -> Any:
     from tether.core.host.settings import load_settings
     from tether.core.storage.database import StoreError, describe_uri
 
-    database = Hooks(_plugin_manager()).open_store(uri, load_settings(os.getcwd()))
+    try:
+        database = Hooks(_plugin_manager()).open_store(uri, load_settings(os.getcwd()))
+    except StoreError as exc:  # the store's own words (bad URI, server, login, schema)
+        failure = getattr(exc, "hook_failure", None)
+        raise StoreError(getattr(failure, "detail", None) or str(exc)) from None
     if database is None or not hasattr(database, "session_store"):
         raise StoreError(f"{describe_uri(uri)}: no store plugin handles this URI ({EXAMPLES})")
     _OPEN[uri] = database

@@ -114,6 +114,13 @@ def test_export_gives_back_every_byte(
     backend = make_backend(request, backend_name, tmp_path / "store")
     files = [p for p in CORPUS if p.stem not in LEGACY]
     files.append(Path(__file__).parent / "fixtures" / "store_pi" / "dup-header-pi.jsonl")
+    header, first, second, *_ = SAMPLE.read_bytes().split(b"\n")
+    header = header.replace(b'"id":"', b'"id":"0dd', 1)
+    odd = tmp_path / "odd.jsonl"  # a BOM, blank lines, a damaged line, no final newline
+    odd.write_bytes(
+        b"\xef\xbb\xbf" + header + b"\r\n\n  \n" + first + b'\n{"type":"mess\n' + second
+    )
+    files.append(odd)
     done = backend.tether("session", "import", *map(str, files), "--json")
     assert done.returncode == 0, done.stderr
     from tether.builtin_plugins.commands.store.listing import export_session

@@ -38,20 +38,35 @@ CounterOpt = Annotated[
 ]
 
 
+def store_configured() -> bool:
+    """Whether a session store other than JSONL files is chosen (``--store``, ``TETHER_STORE``,
+    ``session.store``); read without loading the store modules (start-up stays fast)."""
+    from tether.core.host.settings_peek import peek_setting
+
+    value = peek_setting("session", "store")
+    return not (value is None or (isinstance(value, str) and value.strip() in ("", "jsonl")))
+
+
 def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool = False) -> Any:
     """The session in an existing file, for the commands that need one (every ``session …``
     command). A missing file, or one holding only whitespace, is one error line: ``FILE: no
     such session file`` / ``FILE: empty file (no session header)``. (``run``/``chat --session``
     instead start a new session in an empty file, as pi does.)"""
-    from tether.builtin_plugins.commands.store_select import active_database, open_stored_session
     from tether.core.host.errors import SessionFileError
     from tether.core.session.session import Session
     from tether.core.storage.store import JsonlStore
 
-    database = active_database()
-    if database is not None:
+    if store_configured():
+        from tether.builtin_plugins.commands.store_select import (
+            active_database,
+            open_stored_session,
+        )
+
         return open_stored_session(
-            database, str(path), readonly=readonly, validate_all=validate_all
+            active_database(),
+            str(path),
+            readonly=readonly,
+            validate_all=validate_all,
         )
     store = JsonlStore(path)
     loaded = store.load(readonly=readonly, validate_all=validate_all)

@@ -24,11 +24,15 @@ def claim(path: str | Path, wait: str | None) -> Any:
     """The lease of the session file ``path`` (with a database store: of the session that id
     or prefix names), waited for as ``--wait`` says (``None`` when ``path`` does not exist:
     the command then reports that, and no lock file is made)."""
-    from tether.builtin_plugins.commands.store_select import active_database
+    from tether.builtin_plugins.commands import store_configured
     from tether.core.storage.lease import SessionLease, parse_wait
 
     seconds = parse_wait(wait)
-    database = active_database()
+    database = None
+    if store_configured():
+        from tether.builtin_plugins.commands.store_select import active_database
+
+        database = active_database()
     session_id = database.resolve(str(path)) if database is not None else None
     if database is None and not os.path.lexists(path):
         return None

@@ -48,15 +48,16 @@ def _warn_problems(session: Any, path: Path) -> None:
 
 
 def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None) -> None:
+    from tether.builtin_plugins.commands import store_configured
     from tether.builtin_plugins.commands.agent.setup import project_folder
-    from tether.builtin_plugins.commands.store_select import active_database
     from tether.core.host.paths import sessions_root
     from tether.core.session.listing import list_sessions, project_folders
 
-    database = active_database() if folder is None else None
-    if database is not None:
+    if folder is None and store_configured():
         from tether.builtin_plugins.commands.store.listing import print_rows
+        from tether.builtin_plugins.commands.store_select import active_database
 
+        database = active_database()
         rows = database.list_sessions(cwd=None if all_ else os.getcwd(), search=search)
         print_rows(database, rows, as_json)
         return
@@ -198,13 +199,13 @@ def register_commands(app: Any) -> None:
     def export_command(file: FileArg, output: OutOpt = None) -> None:
         """The current branch as a linear session file; prints its path. With a database
         store: the whole session, byte for byte as stored (v3 JSONL)."""
-        from tether.builtin_plugins.commands.store_select import active_database
+        from tether.builtin_plugins.commands import store_configured
 
-        database = active_database()
-        if database is not None:
+        if store_configured():
             from tether.builtin_plugins.commands.store.listing import export_session
+            from tether.builtin_plugins.commands.store_select import active_database
 
-            typer.echo(str(export_session(database, str(file), output)))
+            typer.echo(str(export_session(active_database(), str(file), output)))
             return
         typer.echo(str(_open(file).export_jsonl(output)))
 
@@ -217,11 +218,11 @@ def register_commands(app: Any) -> None:
         wait: WaitOpt = None,
     ) -> None:
         """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
+        from tether.builtin_plugins.commands import store_configured
         from tether.builtin_plugins.commands.lease_options import holding
-        from tether.builtin_plugins.commands.store_select import store_uri
         from tether.core.storage.repair import repair_file
 
-        if store_uri() is not None:
+        if store_configured():
             from tether.core.host.errors import UsageError
 
             raise UsageError("session repair works on JSONL files; a database holds no torn lines")

@@ -55,7 +55,18 @@ def import_files(files: list[Path], as_json: bool) -> None:
         raise UsageError(
             "session import needs a database store: --store sqlite:///… or postgresql://…"
         )
+    from tether.core.storage.database import StoreError, describe_uri, split_session_bytes
+
     prepared = [(path, _v3_bytes(path)) for path in files]
+    seen: dict[str, Path] = {}
+    for path, data in prepared:  # refuse the whole batch before storing any of it
+        session_id = str(split_session_bytes(data, str(path))[0]["id"])
+        if session_id in seen or database.count(session_id) is not None:
+            where = seen.get(session_id, describe_uri(database.uri))
+            raise StoreError(
+                f"{path}: session {session_id} is already in {where}; nothing imported"
+            )
+        seen[session_id] = path
     done = []
     for path, data in prepared:
         session_id = database.import_session(data, str(path))

@@ -20,6 +20,7 @@ from typing import Any
 
 import psycopg
 
+from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
 from tether.builtin_plugins.storage.postgresql.lease import PgLease
 from tether.builtin_plugins.storage.postgresql.schema import ensure_schema
 from tether.builtin_plugins.storage.rows import changed_message, pick_one, session_row
@@ -38,26 +39,6 @@ from tether.core.storage.db_store import DatabaseSessionStore
 from tether.core.storage.guard import REOPEN
 
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
-CONNECT_TIMEOUT = 10
-
-
-def connect(uri: str) -> Any:
-    """A connection (autocommit; transactions are explicit), or one clear error line."""
-    where = describe_uri(uri)
-    try:
-        return psycopg.connect(uri, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
-    except psycopg.ProgrammingError as exc:
-        raise StoreError(f"{where}: not a valid PostgreSQL URI: {_first_line(exc)}") from None
-    except psycopg.OperationalError as exc:
-        detail = _first_line(exc)
-        if "password authentication failed" in detail or "no password supplied" in detail:
-            raise StoreError(f"{where}: the server refused the login: {detail}") from None
-        raise StoreError(f"{where}: cannot connect to the database: {detail}") from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split("\n")[0].split())
-    return text.removeprefix("connection failed: ") or type(exc).__name__
 
 
 def lease_key(session_id: str) -> int:
@@ -76,9 +57,7 @@ class PostgresDatabase:
         try:
             ensure_schema(self._conn, self.where)
         except psycopg.Error as exc:
-            raise StoreError(
-                f"{self.where}: cannot set up the schema: {_first_line(exc)}"
-            ) from None
+            raise StoreError(f"{self.where}: cannot set up the schema: {first_line(exc)}") from None
 
     def __repr__(self) -> str:
         return f"PostgresDatabase({self.where!r})"
@@ -102,13 +81,13 @@ class PostgresDatabase:
                     return cur.fetchall()
             except psycopg.OperationalError as exc:
                 if attempt == 2 or not self._conn.broken:
-                    raise StoreError(f"{self.where}: {_first_line(exc)}") from None
+                    raise StoreError(f"{self.where}: {first_line(exc)}") from None
         raise AssertionError("unreachable")
 
     def _lost(self, exc: BaseException, session_id: str, doing: str) -> StoreConnectionError:
         return StoreConnectionError(
             f"{self.where}#{session_id}: the connection to the database was lost while "
-            f"{doing} ({_first_line(exc)}); nothing is lost: the session is checked and "
+            f"{doing} ({first_line(exc)}); nothing is lost: the session is checked and "
             "continued on the next write"
         )
 
@@ -314,4 +293,4 @@ class PostgresDatabase:
         return PgLease(self, session_id, lease_key(session_id), holder).acquire(wait, **options)
 
 
-__all__ = ["PostgresDatabase", "connect", "lease_key"]
+__all__ = ["PostgresDatabase", "lease_key"]

@@ -45,7 +45,7 @@ class PgLease:
         on_wait: Callable[[Any], None] | None = None,
         hint: str = "",
     ) -> PgLease:
-        from tether.builtin_plugins.storage.postgresql.database import connect
+        from tether.builtin_plugins.storage.postgresql.connection import connect
 
         with _GUARD:
             shared = _HELD.get(self.slot)

@@ -143,7 +143,7 @@ def test_postgresql_v1_database_is_migrated_to_v2_and_searchable(pg_cluster: Any
             "'\\x7b7d'::bytea, 1, 1, 'hi', true)"
         )
         conn.execute(
-            "INSERT INTO tether_entries VALUES ('s1', 1, convert_to(%s, 'UTF8'))",
+            "INSERT INTO tether_entries VALUES ('s1', 1, 1, convert_to(%s, 'UTF8'))",
             ('{"type":"message","message":{"role":"user","content":"find the zebra"}}',),
         )
     database = PostgresDatabase(uri)

@@ -15,7 +15,7 @@ few operations of :class:`LineDriver`; :mod:`.db_store` builds the session store
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,13 +34,53 @@ class StoreConnectionError(StoreError):
     append in flight is unknown until the store reconnects and looks."""
 
 
+CHUNK_BYTES = 4 << 20  # lines are stored in chunks of at most this size (one per append)
+
+
 @dataclass
 class StoredSession:
-    """One session's rows: the header line, the entry lines, and the final newline."""
+    """One session as stored: the header line's bytes, the entry lines in chunks (each chunk
+    its lines joined by ``\n``), how many lines, and whether the last one ends with ``\n``."""
 
     header: bytes
-    lines: list[bytes]
+    chunks: list[bytes]
+    line_count: int
     trailing_newline: bool = True
+
+
+@dataclass
+class ParsedSession:
+    """A session file's bytes split for storing (:func:`split_session_bytes`)."""
+
+    record: dict[str, Any]
+    header: bytes
+    lines: list[bytes]
+    trailing_newline: bool
+
+
+def chunked(lines: Sequence[bytes], limit: int = CHUNK_BYTES) -> list[tuple[int, bytes]]:
+    """``lines`` as ``(offset of the first line, chunk)`` pairs of at most ``limit`` bytes
+    (a longer line is a chunk of its own)."""
+    out: list[tuple[int, bytes]] = []
+    start, size = 0, 0
+    for index, line in enumerate(lines):
+        if index > start and size + len(line) + 1 > limit:
+            out.append((start, b"\n".join(lines[start:index])))
+            start, size = index, 0
+        size += len(line) + 1
+    if start < len(lines):
+        out.append((start, b"\n".join(lines[start:])))
+    return out
+
+
+def last_lines(chunks: Iterable[tuple[int, bytes]], n: int) -> list[bytes]:
+    """The last ``n`` lines of chunks ``(line count, chunk)`` given newest first."""
+    lines: list[bytes] = []
+    for count, chunk in chunks:
+        lines[:0] = chunk.split(b"\n") if count else []
+        if len(lines) >= n:
+            break
+    return lines[-n:] if n else []
 
 
 @dataclass
@@ -89,8 +129,8 @@ class SessionRow:
         return out
 
 
-def split_session_bytes(data: bytes, where: str) -> tuple[dict[str, Any], StoredSession]:
-    """A v3 session file's bytes → (header record, rows). The header is the first non-blank
+def split_session_bytes(data: bytes, where: str) -> ParsedSession:
+    """A v3 session file's bytes, split into its header and lines. The header is the first non-blank
     line (a BOM and blank lines before it stay in the stored header bytes)."""
     end = 0
     while True:
@@ -119,12 +159,12 @@ def split_session_bytes(data: bytes, where: str) -> tuple[dict[str, Any], Stored
     lines = rest.split(b"\n") if rest else []
     if lines and rest.endswith(b"\n"):
         lines.pop()
-    return header, StoredSession(data[:header_end], lines, trailing)
+    return ParsedSession(header, data[:header_end], lines, trailing)
 
 
 def join_session_bytes(stored: StoredSession) -> bytes:
     """The session file again, byte for byte (the inverse of :func:`split_session_bytes`)."""
-    body = b"\n".join([stored.header, *stored.lines])
+    body = b"\n".join([stored.header, *stored.chunks])
     return body + b"\n" if stored.trailing_newline else body
 
 
@@ -288,11 +328,13 @@ __all__ = [
     "EntryFacts",
     "LineDriver",
     "LinesSummary",
+    "ParsedSession",
     "SessionDatabase",
     "SessionRow",
     "StoreConnectionError",
     "StoreError",
     "StoredSession",
+    "chunked",
     "clean_text",
     "describe_uri",
     "header_column",
@@ -301,6 +343,7 @@ __all__ = [
     "fts_words",
     "is_database_uri",
     "join_session_bytes",
+    "last_lines",
     "split_session_bytes",
     "summarize_lines",
 ]

@@ -64,7 +64,7 @@ class DatabaseSessionStore:
         if stored is None:
             self.known = None
             return LoadedSession(None, EntryTable(), exists=False)
-        self.known = len(stored.lines)
+        self.known = stored.line_count
         scanned, _ = scan_stream(io.BytesIO(join_session_bytes(stored)), validate_all=validate_all)
         version = scanned.header.get("version") if scanned.header else None
         return LoadedSession(

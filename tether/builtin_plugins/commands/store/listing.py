@@ -60,7 +60,7 @@ def import_files(files: list[Path], as_json: bool) -> None:
     prepared = [(path, _v3_bytes(path)) for path in files]
     seen: dict[str, Path] = {}
     for path, data in prepared:  # refuse the whole batch before storing any of it
-        session_id = str(split_session_bytes(data, str(path))[0]["id"])
+        session_id = str(split_session_bytes(data, str(path)).record["id"])
         if session_id in seen or database.count(session_id) is not None:
             where = seen.get(session_id, describe_uri(database.uri))
             raise StoreError(

@@ -29,9 +29,11 @@ from tether.core.storage.database import (
     StoreConnectionError,
     StoredSession,
     StoreError,
+    chunked,
     describe_uri,
     fts_words,
     header_column,
+    last_lines,
     split_session_bytes,
     summarize_lines,
 )
@@ -116,11 +118,12 @@ class PostgresDatabase:
             if row is None:
                 return None
             cur.execute(
-                "SELECT raw FROM tether_entries WHERE session_id = %s AND seq <= %s ORDER BY seq",
+                "SELECT raw FROM tether_entries WHERE session_id = %s AND first_line <= %s "
+                "ORDER BY first_line",
                 (session_id, row[2]),
             )
-            lines = [bytes(r[0]) for r in cur.fetchall()]
-        return StoredSession(bytes(row[0]), lines, bool(row[1]))
+            chunks = [bytes(r[0]) for r in cur.fetchall()]
+        return StoredSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
 
     def count(self, session_id: str) -> int | None:
         row = (
@@ -132,11 +135,12 @@ class PostgresDatabase:
 
     def tail(self, session_id: str, n: int) -> list[bytes]:
         rows = self._fetch(
-            "SELECT raw FROM tether_entries WHERE session_id = %s ORDER BY seq DESC LIMIT %s",
-            (session_id, n),
+            "SELECT line_count, raw FROM tether_entries WHERE session_id = %s "
+            "ORDER BY first_line DESC",
+            (session_id,),
             binary=True,
         )
-        return [bytes(r[0]) for r in reversed(rows)]
+        return last_lines(((int(c), bytes(r)) for c, r in rows), n)
 
     def append_lines(
         self,
@@ -211,13 +215,14 @@ class PostgresDatabase:
         trailing: bool,
     ) -> None:
         with conn.cursor() as cur:
-            if lines:
-                with cur.copy(
-                    "COPY tether_entries (session_id, seq, raw) FROM STDIN (FORMAT BINARY)"
-                ) as copy:
-                    copy.set_types(["text", "int4", "bytea"])
-                    for i, raw in enumerate(lines, 1):
-                        copy.write_row((session_id, base + i, raw))
+            cur.executemany(
+                "INSERT INTO tether_entries (session_id, first_line, line_count, raw) "
+                "VALUES (%s, %s, %s, %s)",
+                [
+                    (session_id, base + 1 + offset, chunk.count(b"\n") + 1, chunk)
+                    for offset, chunk in chunked(lines)
+                ],
+            )
             summary = summarize_lines(lines, base, first)
             if summary.texts:
                 cur.executemany(
@@ -243,16 +248,16 @@ class PostgresDatabase:
     # ---- many sessions --------------------------------------------------------------------
 
     def import_session(self, data: bytes, where: str) -> str:
-        record, stored = split_session_bytes(data, where)
-        session_id = str(record["id"])
+        parsed = split_session_bytes(data, where)
+        session_id = str(parsed.record["id"])
         if self.count(session_id) is not None:
             raise StoreError(f"{where}: session {session_id} is already in {self.where}")
         self.append_lines(
             session_id,
-            (record, stored.header),
-            stored.lines,
+            (parsed.record, parsed.header),
+            parsed.lines,
             None,
-            trailing_newline=stored.trailing_newline,
+            trailing_newline=parsed.trailing_newline,
         )
         return session_id
 

@@ -33,9 +33,10 @@ BASELINE = [
     "CREATE INDEX tether_sessions_by_modified ON tether_sessions (modified)",
     """CREATE TABLE tether_entries (
         session_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
+        first_line INTEGER NOT NULL,
+        line_count INTEGER NOT NULL,
         raw BYTEA NOT NULL,
-        PRIMARY KEY (session_id, seq)
+        PRIMARY KEY (session_id, first_line)
     )""",
     """CREATE TABLE tether_leases (
         session_id TEXT PRIMARY KEY,
@@ -59,14 +60,15 @@ def _v2_full_text(conn: Any) -> None:
         )"""
     )
     conn.execute("CREATE INDEX tether_message_text_tsv ON tether_message_text USING GIN (tsv)")
-    rows = conn.execute("SELECT session_id, seq, raw FROM tether_entries").fetchall()
-    for session_id, seq, raw in rows:
-        facts = facts_of_line(bytes(raw))
-        if facts.kind == "message" and facts.text:
-            conn.execute(
-                "INSERT INTO tether_message_text (session_id, seq, text) VALUES (%s, %s, %s)",
-                (session_id, seq, facts.text.replace("\x00", "")),
-            )
+    rows = conn.execute("SELECT session_id, first_line, raw FROM tether_entries").fetchall()
+    for session_id, first_line, raw in rows:
+        for seq, line in enumerate(bytes(raw).split(b"\n"), first_line):
+            facts = facts_of_line(line)
+            if facts.kind == "message" and facts.text:
+                conn.execute(
+                    "INSERT INTO tether_message_text (session_id, seq, text) VALUES (%s, %s, %s)",
+                    (session_id, seq, facts.text),
+                )
 
 
 STEPS = {2: _v2_full_text}

@@ -21,8 +21,10 @@ from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     StoredSession,
     StoreError,
+    chunked,
     fts_words,
     header_column,
+    last_lines,
     split_session_bytes,
     summarize_lines,
 )
@@ -85,16 +87,19 @@ class SqliteDatabase:
         db.execute("BEGIN")  # one snapshot for the header and the lines
         try:
             row = db.execute(
-                "SELECT header, trailing_newline FROM sessions WHERE id = ?", (session_id,)
+                "SELECT header, trailing_newline, line_count FROM sessions WHERE id = ?",
+                (session_id,),
             ).fetchone()
             if row is None:
                 return None
-            lines = db.execute(
-                "SELECT raw FROM entries WHERE session_id = ? ORDER BY seq", (session_id,)
+            chunks = db.execute(
+                "SELECT raw FROM entries WHERE session_id = ? ORDER BY first_line", (session_id,)
             ).fetchall()
         finally:
             db.execute("COMMIT")
-        return StoredSession(bytes(row[0]), [bytes(r[0]) for r in lines], bool(row[1]))
+        return StoredSession(
+            bytes(row[0]), [bytes(c[0]) for c in chunks], int(row[2]), bool(row[1])
+        )
 
     def count(self, session_id: str) -> int | None:
         row = self._db.execute(
@@ -104,10 +109,10 @@ class SqliteDatabase:
 
     def tail(self, session_id: str, n: int) -> list[bytes]:
         rows = self._db.execute(
-            "SELECT raw FROM entries WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
-            (session_id, n),
-        ).fetchall()
-        return [bytes(r[0]) for r in reversed(rows)]
+            "SELECT line_count, raw FROM entries WHERE session_id = ? ORDER BY first_line DESC",
+            (session_id,),
+        )
+        return last_lines(((int(c), bytes(r)) for c, r in rows), n)
 
     def append_lines(
         self,
@@ -169,8 +174,11 @@ class SqliteDatabase:
     ) -> None:
         db = self._db
         db.executemany(
-            "INSERT INTO entries (session_id, seq, raw) VALUES (?, ?, ?)",
-            [(session_id, base + i, raw) for i, raw in enumerate(lines, 1)],
+            "INSERT INTO entries (session_id, first_line, line_count, raw) VALUES (?, ?, ?, ?)",
+            [
+                (session_id, base + 1 + offset, chunk.count(b"\n") + 1, chunk)
+                for offset, chunk in chunked(lines)
+            ],
         )
         summary = summarize_lines(lines, base, first)
         db.executemany(
@@ -196,16 +204,16 @@ class SqliteDatabase:
     # ---- many sessions --------------------------------------------------------------------
 
     def import_session(self, data: bytes, where: str) -> str:
-        record, stored = split_session_bytes(data, where)
-        session_id = str(record["id"])
+        parsed = split_session_bytes(data, where)
+        session_id = str(parsed.record["id"])
         if self.count(session_id) is not None:
             raise StoreError(f"{where}: session {session_id} is already in {self.uri}")
         self.append_lines(
             session_id,
-            (record, stored.header),
-            stored.lines,
+            (parsed.record, parsed.header),
+            parsed.lines,
             None,
-            trailing_newline=stored.trailing_newline,
+            trailing_newline=parsed.trailing_newline,
         )
         return session_id
 

@@ -32,10 +32,11 @@ CREATE INDEX sessions_by_cwd ON sessions (cwd, modified);
 CREATE INDEX sessions_by_modified ON sessions (modified);
 CREATE TABLE entries (
     session_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
+    first_line INTEGER NOT NULL,
+    line_count INTEGER NOT NULL,
     raw BLOB NOT NULL,
-    PRIMARY KEY (session_id, seq)
-) WITHOUT ROWID;
+    PRIMARY KEY (session_id, first_line)
+);
 """
 
 
@@ -45,14 +46,15 @@ def _v2_full_text(db: sqlite3.Connection) -> None:
     db.execute(
         "CREATE VIRTUAL TABLE message_text USING fts5(session_id UNINDEXED, seq UNINDEXED, text)"
     )
-    rows = db.execute("SELECT session_id, seq, raw FROM entries ORDER BY session_id, seq")
-    for session_id, seq, raw in rows.fetchall():
-        facts = facts_of_line(bytes(raw))
-        if facts.kind == "message" and facts.text:
-            db.execute(
-                "INSERT INTO message_text (session_id, seq, text) VALUES (?, ?, ?)",
-                (session_id, seq, facts.text),
-            )
+    rows = db.execute("SELECT session_id, first_line, raw FROM entries")
+    for session_id, first_line, raw in rows.fetchall():
+        for seq, line in enumerate(bytes(raw).split(b"\n"), first_line):
+            facts = facts_of_line(line)
+            if facts.kind == "message" and facts.text:
+                db.execute(
+                    "INSERT INTO message_text (session_id, seq, text) VALUES (?, ?, ?)",
+                    (session_id, seq, facts.text),
+                )
 
 
 STEPS = {2: _v2_full_text}  # version → the step that reaches it

@@ -79,7 +79,9 @@ class Store:
         if self.uri is not None:
             env["TETHER_STORE"] = self.uri
         command = [sys.executable, "-m", "tether", "session", "context", ref, "--quiet"]
-        return median_time(runs, lambda: subprocess.run(command, env=env, check=True))
+        return median_time(
+            runs, lambda: subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+        )
 
     def list_all(self, folder: Path) -> int:
         if self.database is None:
@@ -107,12 +109,25 @@ def small_session(folder: Path, index: int) -> Path:
             "id": "a2",
             "parentId": "a1",
             "timestamp": stamp,
-            "message": user("ok"),
+            "message": ASSISTANT,
         },
     ]
     path = folder / f"s{index:05d}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+    path.write_text(lines, encoding="utf-8")
     return path
+
+
+ASSISTANT = {
+    "role": "assistant",
+    "content": [{"type": "text", "text": "ok"}],
+    "api": "openai-completions",
+    "provider": "bench",
+    "model": "bench",
+    "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2},
+    "stopReason": "stop",
+    "timestamp": 2,
+}
 
 
 def user(text: str) -> dict[str, Any]:

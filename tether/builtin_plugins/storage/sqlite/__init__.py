@@ -2,7 +2,8 @@
 
 Answers ``open_store`` for ``sqlite://`` URIs with a
 :class:`~tether.builtin_plugins.storage.sqlite.database.SqliteDatabase` (stdlib ``sqlite3``,
-imported only then, so JSONL commands start as fast as before).
+imported only then, so JSONL commands start as fast as before). ``session.fsync`` false (or
+``TETHER_FSYNC=0``) trades durability against power loss for speed: ``synchronous=NORMAL``.
 """
 
 from __future__ import annotations
@@ -19,4 +20,6 @@ def open_store(uri: str, settings: Any) -> Any:
         return None
     from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
 
-    return SqliteDatabase(uri)
+    session = getattr(settings, "session", None)
+    fsync = getattr(session, "fsync", True)
+    return SqliteDatabase(uri, fsync=fsync if isinstance(fsync, bool) else True)

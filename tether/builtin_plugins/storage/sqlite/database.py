@@ -46,8 +46,9 @@ def database_path(uri: str) -> Path:
 class SqliteDatabase:
     """One SQLite database of sessions (see the module docstring)."""
 
-    def __init__(self, uri: str) -> None:
+    def __init__(self, uri: str, *, fsync: bool = True) -> None:
         self.uri = uri
+        self.fsync = fsync
         self.path = database_path(uri)
         self._db = self._connect()
 
@@ -65,7 +66,7 @@ class SqliteDatabase:
                 self.path, timeout=30, isolation_level=None, check_same_thread=False
             )
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA synchronous={'FULL' if self.fsync else 'NORMAL'}")
             ensure_schema(db, self.uri)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.uri}: not a usable SQLite database: {exc}") from None

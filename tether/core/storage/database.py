@@ -34,7 +34,7 @@ class StoreConnectionError(StoreError):
     append in flight is unknown until the store reconnects and looks."""
 
 
-CHUNK_BYTES = 4 << 20  # lines are stored in chunks of at most this size (one per append)
+CHUNK_BYTES = 8 << 20  # lines are stored in chunks of at most this size (one per append)
 
 
 @dataclass

@@ -14,20 +14,31 @@ append after the ones known, they were committed and are not written again.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tether.core.storage.database import (
-    LineDriver,
-    StoreConnectionError,
-    join_session_bytes,
-)
+from tether.core.storage.database import LineDriver, StoreConnectionError, StoredSession
 from tether.core.storage.format import dumps_record
 from tether.core.storage.jsonl_index import EntryTable
 from tether.core.storage.jsonl_scan import scan_stream
 from tether.core.storage.protocol import LoadedSession
+
+
+class _PieceReader:
+    """The session file's bytes as :func:`join_session_bytes` gives them, read piece by piece
+    (no 87 MB copy for a 100k-entry session): what the JSONL scanner reads."""
+
+    def __init__(self, stored: StoredSession) -> None:
+        pieces = [stored.header]
+        for chunk in stored.chunks:
+            pieces += [b"\n", chunk]
+        if stored.trailing_newline:
+            pieces.append(b"\n")
+        self._pieces = iter([p for p in pieces if p])
+
+    def read(self, _size: int = -1) -> bytes:
+        return next(self._pieces, b"")
 
 
 class DatabaseSessionStore:
@@ -65,7 +76,7 @@ class DatabaseSessionStore:
             self.known = None
             return LoadedSession(None, EntryTable(), exists=False)
         self.known = stored.line_count
-        scanned, _ = scan_stream(io.BytesIO(join_session_bytes(stored)), validate_all=validate_all)
+        scanned, _ = scan_stream(_PieceReader(stored), validate_all=validate_all)  # type: ignore[arg-type]
         version = scanned.header.get("version") if scanned.header else None
         return LoadedSession(
             scanned.header,

@@ -65,6 +65,7 @@ class SqliteDatabase:
             db = sqlite3.connect(
                 self.path, timeout=30, isolation_level=None, check_same_thread=False
             )
+            db.execute("PRAGMA page_size=65536")  # a new database only: big rows, few pages
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"PRAGMA synchronous={'FULL' if self.fsync else 'NORMAL'}")
             ensure_schema(db, self.uri)

@@ -205,3 +205,35 @@ def test_an_append_on_a_stale_read_is_refused_and_writes_nothing(
     after = backend.open(ref, readonly=True)
     assert len(after.entries()) == count
     assert after.get_branch()[-1]["message"]["content"][0]["text"] == "first writer"
+
+
+@pytest.mark.parametrize("backend_name", DATABASES)
+def test_a_session_stored_in_many_chunks_reads_and_exports_the_same(
+    backend_name: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from tether.builtin_plugins.commands.store.listing import export_session
+    from tether.core.context.build import build_session_context
+    from tether.core.session.session import Session
+    from tether.core.storage import database
+
+    monkeypatch.setattr(database, "CHUNK_BYTES", 2000)  # dozens of chunks instead of one
+    backend = make_backend(request, backend_name, tmp_path / "store")
+    ref = backend.add(SAMPLE)
+    session = backend.open(ref)
+    session.append_message(user_message("one more"))
+    session.append_message(assistant_message("and its answer"))
+    assert len(backend.database().read(ref).chunks) > 20
+    out = tmp_path / "out.jsonl"
+    export_session(backend.database(), ref, out)
+    ours = backend.open(ref, readonly=True)
+    theirs = Session.open(out, readonly=True)
+    assert out.read_bytes().startswith(SAMPLE.read_bytes())
+    assert ours.leaf_id == theirs.leaf_id
+    assert (
+        build_session_context(ours.get_branch()).messages
+        == build_session_context(theirs.get_branch()).messages
+    )
+    store = backend.database()
+    assert [len(x) for x in store.tail(ref, 3)] == [
+        len(x) for x in out.read_bytes().split(b"\n")[-4:-1]
+    ]

@@ -58,9 +58,10 @@ class ParsedSession:
     trailing_newline: bool
 
 
-def chunked(lines: Sequence[bytes], limit: int = CHUNK_BYTES) -> list[tuple[int, bytes]]:
+def chunked(lines: Sequence[bytes], limit: int | None = None) -> list[tuple[int, bytes]]:
     """``lines`` as ``(offset of the first line, chunk)`` pairs of at most ``limit`` bytes
-    (a longer line is a chunk of its own)."""
+    (default :data:`CHUNK_BYTES`; a longer line is a chunk of its own)."""
+    limit = CHUNK_BYTES if limit is None else limit
     out: list[tuple[int, bytes]] = []
     start, size = 0, 0
     for index, line in enumerate(lines):

@@ -225,7 +225,10 @@ def register_commands(app: Any) -> None:
         if store_configured():
             from tether.core.host.errors import UsageError
 
-            raise UsageError("session repair works on JSONL files; a database holds no torn lines")
+            raise UsageError(
+                "session repair works on JSONL files: export the session "
+                "(session export ID -o FILE), repair the file, import it again"
+            )
         with holding(file, wait):
             summary = repair_file(file, cwd=cwd).summary()
         typer.echo(summary)

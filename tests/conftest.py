@@ -23,3 +23,19 @@ def anthropic_server() -> Iterator[AnthropicServer]:
     """A scripted Anthropic Messages server; models.json ``baseUrl`` = ``.base_url``."""
     with AnthropicServer() as server:
         yield server
+
+
+# -- a throwaway PostgreSQL cluster (tests/pg_cluster.py) -----------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[object]:
+    """One PostgreSQL server for the whole run (started on first use, stopped at the end);
+    ``pg_cluster.uri()`` makes a new empty database."""
+    from tests.pg_cluster import PgCluster
+
+    cluster = PgCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

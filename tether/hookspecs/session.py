@@ -147,11 +147,17 @@ def session_before_fork(event: BeforeForkEvent, session: HookSession) -> Cancel 
 def open_store(uri: str, settings: Settings) -> SessionStore | None:
     """Open the storage backend for a session.
 
-    When: whenever a session is opened or created. Arguments: ``uri`` — a file path or a
-    backend URI (``sqlite:///…``); ``settings`` — the resolved :class:`tether.Settings`.
-    Return: an object implementing :class:`tether.SessionStore` for URIs this plugin
-    handles, else ``None``. Ordering: firstresult; the built-in JSONL store is ``trylast`` and
-    answers for plain paths.
+    When: whenever a session is opened or created, and when a command is given a store
+    (``--store URI``, ``TETHER_STORE``, setting ``session.store``). Arguments: ``uri`` — a file
+    path or a backend URI (``sqlite:///…``, ``postgresql://…``); ``settings`` — the resolved
+    :class:`tether.Settings`. Return: for one session (a file), an object implementing
+    :class:`tether.SessionStore`; for a URI of many sessions, a ``SessionDatabase``
+    (``tether.core.storage.database``: ``session_store(id)``, ``resolve(prefix)``,
+    ``list_sessions``, ``import_session``, ``lease``); ``None`` for URIs this plugin does not
+    handle. Raise ``tether.core.storage.database.StoreError`` with one line for a URI it
+    handles but cannot open (bad URI, server down, login refused, another schema version).
+    Ordering: firstresult; the built-in JSONL store is ``trylast`` and answers for plain
+    paths; the built-in ``sqlite_store`` and ``postgresql_store`` answer for their schemes.
 
     Example::
 

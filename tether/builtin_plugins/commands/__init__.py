@@ -20,7 +20,13 @@ DEFAULT_WINDOW = 128000
 DEFAULT_RESERVE = 16384
 DEFAULT_KEEP = 20000
 
-FileArg = Annotated[Path, typer.Argument(help="Session file (.jsonl).", show_default=False)]
+FileArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Session file (.jsonl); with a database store (--store), a session id or prefix.",
+        show_default=False,
+    ),
+]
 LeafOpt = Annotated[
     str | None,
     typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
@@ -32,6 +38,15 @@ CounterOpt = Annotated[
 ]
 
 
+def store_configured() -> bool:
+    """Whether a session store other than JSONL files is chosen (``--store``, ``TETHER_STORE``,
+    ``session.store``); read without loading the store modules (start-up stays fast)."""
+    from tether.core.host.settings_peek import peek_setting
+
+    value = peek_setting("session", "store")
+    return not (value is None or (isinstance(value, str) and value.strip() in ("", "jsonl")))
+
+
 def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool = False) -> Any:
     """The session in an existing file, for the commands that need one (every ``session …``
     command). A missing file, or one holding only whitespace, is one error line: ``FILE: no
@@ -41,6 +56,18 @@ def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool =
     from tether.core.session.session import Session
     from tether.core.storage.store import JsonlStore
 
+    if store_configured():
+        from tether.builtin_plugins.commands.store_select import (
+            active_database,
+            open_stored_session,
+        )
+
+        return open_stored_session(
+            active_database(),
+            str(path),
+            readonly=readonly,
+            validate_all=validate_all,
+        )
     store = JsonlStore(path)
     loaded = store.load(readonly=readonly, validate_all=validate_all)
     if loaded.header is None:

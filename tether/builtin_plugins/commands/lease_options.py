@@ -21,12 +21,20 @@ from typing import Any
 
 
 def claim(path: str | Path, wait: str | None) -> Any:
-    """The lease of the session file ``path``, waited for as ``--wait`` says (``None`` when
-    ``path`` does not exist: the command then reports that, and no lock file is made)."""
+    """The lease of the session file ``path`` (with a database store: of the session that id
+    or prefix names), waited for as ``--wait`` says (``None`` when ``path`` does not exist:
+    the command then reports that, and no lock file is made)."""
+    from tether.builtin_plugins.commands import store_configured
     from tether.core.storage.lease import SessionLease, parse_wait
 
     seconds = parse_wait(wait)
-    if not os.path.lexists(path):
+    database = None
+    if store_configured():
+        from tether.builtin_plugins.commands.store_select import active_database
+
+        database = active_database()
+    session_id = database.resolve(str(path)) if database is not None else None
+    if database is None and not os.path.lexists(path):
         return None
 
     def announce(holder: Any) -> None:
@@ -35,6 +43,8 @@ def claim(path: str | Path, wait: str | None) -> Any:
         sys.stderr.flush()
 
     hint = "use --wait to wait" if wait is None else f"gave up after waiting {seconds:g} s"
+    if database is not None:
+        return database.lease(session_id, seconds, on_wait=announce, hint=hint)
     return SessionLease(path).acquire(seconds, on_wait=announce, hint=hint)
 
 

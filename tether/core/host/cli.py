@@ -16,6 +16,12 @@ from typing import Annotated, Any
 import typer
 
 from tether.core.context.text_safety import install_output_handler
+from tether.core.host.argv import (
+    preparse_disabled,
+    preparse_mode,
+    preparse_store,
+    preparse_wait,
+)
 from tether.core.host.errors import TetherError
 from tether.core.host.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
@@ -32,7 +38,7 @@ Without a command, as pi (tether.core.host.toplevel):
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
 # tether.core.storage.lease);
-# a bare ``--wait`` becomes ``--wait=forever`` in :func:`_preparse_wait`.
+# a bare ``--wait`` becomes ``--wait=forever`` in :func:`tether.core.host.argv.preparse_wait`.
 WaitOpt = Annotated[
     str | None,
     typer.Option(
@@ -128,6 +134,16 @@ def create_app(pm: PluginManager) -> typer.Typer:
         version: Annotated[
             bool, typer.Option("--version", "-V", help="Print the version.")
         ] = False,
+        store: Annotated[
+            str | None,
+            typer.Option(
+                "--store",
+                metavar="URI",
+                help="The session store of any command (may stand anywhere on the line): jsonl "
+                "(default), sqlite:///PATH, postgresql://USER@HOST/DB. Also TETHER_STORE or "
+                "the setting session.store.",
+            ),
+        ] = None,
     ) -> None:
         ctx.obj = pm
         if version:
@@ -263,35 +279,6 @@ def _dedent(doc: str) -> str:
     return inspect.cleandoc(doc)
 
 
-MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → tether's command
-
-
-def _preparse_mode(argv: Sequence[str]) -> list[str]:
-    """pi's ``--mode rpc|json …`` → ``rpc …`` / ``run --json …`` (``--disable-plugin N`` first)."""
-    args = [p for a in argv for p in (a.split("=", 1) if a.startswith("--mode=") else [a])]
-    at = args.index("--mode") if "--mode" in args else len(args)
-    if "--" in args[:at] or args[at + 1 : at + 2] == [] or args[at + 1] not in MODE_COMMANDS:
-        return list(argv)  # no --mode, or a mode without a command of its own (text)
-    rest, root = args[:at] + args[at + 2 :], []
-    while "--disable-plugin" in rest[:-1]:
-        i = rest.index("--disable-plugin")
-        root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
-    return [*root, *MODE_COMMANDS[args[at + 1]], *rest]
-
-
-def _preparse_disabled(argv: Sequence[str]) -> list[str]:
-    """``--disable-plugin`` must be known before plugins load, so read it from argv first."""
-    out: list[str] = []
-    for i, arg in enumerate(argv):
-        if arg == "--disable-plugin" and i + 1 < len(argv):
-            out.append(argv[i + 1])
-        elif arg.startswith("--disable-plugin="):
-            out.append(arg.split("=", 1)[1])
-        elif arg == "--":
-            break
-    return out
-
-
 def _warn_unknown_plugins(pm: PluginManager, names: Sequence[str]) -> None:
     """``--disable-plugin NAME`` for a name no plugin has: a warning naming the plugins."""
     known = sorted({record.name for record in pm.records.values()})
@@ -301,26 +288,6 @@ def _warn_unknown_plugins(pm: PluginManager, names: Sequence[str]) -> None:
                 f"tether: warning: --disable-plugin {name}: no plugin of that name "
                 f"(plugins: {', '.join(known)})\n"
             )
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _preparse_wait(argv: Sequence[str]) -> list[str]:
-    """``--wait [SECONDS]`` (the session lease, :mod:`tether.core.storage.lease`): a ``--wait`` not
-    followed by a number means "as long as it takes" and becomes ``--wait=forever``."""
-    out = list(argv)
-    for i, arg in enumerate(out):
-        if arg == "--":
-            break
-        if arg == "--wait" and (i + 1 == len(out) or not _is_number(out[i + 1])):
-            out[i] = "--wait=forever"
-    return out
 
 
 def _route_pi_forms(args: list[str], command: Any) -> list[str]:
@@ -351,12 +318,12 @@ def main(
 
     ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
     the ``tether`` command passes :func:`tether.core.host.manager.installed_path`)."""
-    args = _preparse_mode(_preparse_wait(sys.argv[1:] if argv is None else argv))
+    args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
         if pm is None:
-            disabled = _preparse_disabled(args)
+            disabled = preparse_disabled(args)
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)
             _warn_unknown_plugins(pm, disabled)
         command = typer.main.get_command(create_app(pm))

@@ -37,6 +37,7 @@ class BranchSummarySettings(_Section):
 class SessionSettings(_Section):
     fsync: bool = True
     dir: str | None = None
+    store: str | None = None  # jsonl (default), sqlite:///PATH, postgresql://USER@HOST/DB
 
 
 class TokenSettings(_Section):
@@ -103,6 +104,8 @@ def _env_overrides(env: dict[str, str] | os._Environ[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if "TETHER_FSYNC" in env:
         out["session"] = {"fsync": env["TETHER_FSYNC"].lower() not in ("0", "false", "no", "off")}
+    if env.get("TETHER_STORE"):
+        out.setdefault("session", {})["store"] = env["TETHER_STORE"]
     if "TETHER_TOKEN_COUNTER" in env:
         out["tokens"] = {"counter": env["TETHER_TOKEN_COUNTER"]}
     return out

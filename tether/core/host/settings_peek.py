@@ -17,7 +17,10 @@ from typing import Any
 
 from tether.core.host.paths import tether_home
 
-_ENVIRONMENT = {("tokens", "counter"): "TETHER_TOKEN_COUNTER"}
+_ENVIRONMENT = {
+    ("tokens", "counter"): "TETHER_TOKEN_COUNTER",
+    ("session", "store"): "TETHER_STORE",
+}
 
 
 def _stamp(path: Path) -> tuple[str, int, int]:

@@ -59,6 +59,9 @@ def _new_session_like(source: S, output: Path | None, parent: str | None) -> S:
     if source.store is None:
         return session_type.in_memory(source.cwd)  # type: ignore[no-any-return]
     header = rec.make_header(source.cwd, parent_session=parent)
+    sibling = getattr(source.store, "sibling", None)
+    if output is None and sibling is not None:  # a database: the new session goes there too
+        return session_type(store=sibling(header["id"]), header=header, cwd=source.cwd)  # type: ignore[no-any-return]
     if output is None:
         folder = source.session_dir or default_session_dir(source.cwd)
         output = folder / session_file_name(header["timestamp"], header["id"])
@@ -80,7 +83,7 @@ def branched_copy(source: S, leaf_id: str, *, output: Path | None = None) -> S:
     path = source.get_branch(leaf_id)
     if not path:
         raise TetherError(f"Entry {leaf_id} not found")
-    parent = str(source.file) if source.file is not None else None
+    parent = str(source.file) if source.file is not None else getattr(source.store, "uri", None)
     target = _new_session_like(source, output, parent)
     kept: list[dict[str, Any]] = []
     dropped: set[str] = set()

@@ -362,6 +362,10 @@ class Session(SessionReader):
         """A fresh session in the same folder and cwd (``parentSession`` as given)."""
         if self._store is None:
             return Session.in_memory(self._cwd)
+        sibling = getattr(self._store, "sibling", None)
+        if sibling is not None:  # a database: the new session goes there too
+            header = rec.make_header(self._cwd, parent_session=parent_session)
+            return Session(store=sibling(header["id"]), header=header, cwd=self._cwd)
         return Session.create(self._cwd, self._session_dir, parent_session=parent_session)
 
     def export_jsonl(

@@ -92,10 +92,17 @@ class SessionLease:
     once with the holder when waiting starts. Raises :class:`SessionBusyError`.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, command: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        command: str | None = None,
+        label: str | None = None,
+    ) -> None:
         self.path = Path(os.path.abspath(os.fspath(path)))
         self.lock_file = lock_path(self.path)
         self.command = command
+        self.label = label or str(self.path)  # how messages name the session
         self._held = False
 
     @property
@@ -145,7 +152,7 @@ class SessionLease:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 tail = f"; {hint}" if hint else ""
-                raise SessionBusyError(f"{self.path}: in use by {holder.describe()}{tail}", holder)
+                raise SessionBusyError(f"{self.label}: in use by {holder.describe()}{tail}", holder)
             if not announced and on_wait is not None:
                 on_wait(holder)
             announced = True
@@ -262,10 +269,16 @@ def parse_wait(value: str | None) -> float:
 
 
 def lease_session(session: object, wait: float = 0.0, **options: object) -> SessionLease | None:
-    """The acquired lease of ``session``'s file (``None`` for an in-memory or read-only
-    session, or a backend without a file); ``options`` go to :meth:`SessionLease.acquire`."""
+    """The acquired lease of ``session``'s file, or of its store when the store has leases of
+    its own (a database); ``None`` for an in-memory or read-only session, or a backend with
+    neither. ``options`` go to :meth:`SessionLease.acquire`."""
+    if getattr(session, "readonly", False):
+        return None
+    store_lease = getattr(getattr(session, "store", None), "lease", None)
+    if store_lease is not None:
+        return store_lease(wait, **options)  # type: ignore[no-any-return]
     path = getattr(session, "file", None)
-    if path is None or getattr(session, "readonly", False):
+    if path is None:
         return None
     return SessionLease(path).acquire(wait, **options)  # type: ignore[arg-type]
 

@@ -95,7 +95,7 @@ class Chat:
 
     def loop(self, first_prompt: str | None = None) -> None:
         h = self.harness
-        where = h.session.file or "(not saved: --no-session)"
+        where = _where(h.session) if h.session.store else "(not saved: --no-session)"
         self.say(
             f"tether chat · {h.model.ref} (thinking {h.thinking_level}) · {where}\n"
             "type /help for commands, /quit to leave; Ctrl-C aborts a running turn"
@@ -201,13 +201,13 @@ class Chat:
         text = self.harness.fork(args[0])
         if text is None:
             return
-        self.say(f"forked into {self.harness.session.file or '(memory)'}")
+        self.say(f"forked into {_where(self.harness.session)}")
         if text:
             self.say(f"(to resend) {text}")
 
     def cmd_clone(self, _args: list[str]) -> None:
         if self.harness.clone():
-            self.say(f"cloned into {self.harness.session.file or '(memory)'}")
+            self.say(f"cloned into {_where(self.harness.session)}")
 
     def cmd_compact(self, args: list[str]) -> None:
         self.harness.compact(args[0] or None)  # the printer reports compaction_end
@@ -253,6 +253,11 @@ class Chat:
         from tether.core.session.listing import list_sessions
 
         h = self.harness
+        from tether.builtin_plugins.commands import store_configured
+
+        if store_configured():
+            self._resume_stored()
+            return
         current = str(h.session.file) if h.session.file is not None else None
         sessions = [
             s for s in list_sessions([project_folder(h.cwd, h.settings)]) if s.path != current
@@ -262,9 +267,29 @@ class Chat:
             h.resume(chosen)
             self.say(f"resumed {chosen} · {h.model.ref} (thinking {h.thinking_level})")
 
+    def _resume_stored(self) -> None:
+        """``/resume`` in a database store: this project's sessions there, by id."""
+        from tether.builtin_plugins.commands.store_select import (
+            active_database,
+            open_stored_session,
+        )
+
+        h = self.harness
+        database = active_database(h.cwd)
+        rows = [r for r in database.list_sessions(cwd=h.cwd) if r.id != h.session.session_id]
+        chosen = pick_from_list(rows, ask=self.ask, say=self.say)
+        if chosen is None:
+            return
+        lease = database.lease(str(chosen))
+        try:  # read it under the lease: not a stale copy
+            h.resume(open_stored_session(database, str(chosen), readonly=False))
+        finally:
+            lease.release()  # the harness holds its own share now
+        self.say(f"resumed {chosen} · {h.model.ref} (thinking {h.thinking_level})")
+
     def cmd_new(self, _args: list[str]) -> None:
         self.harness.new_session()
-        self.say(f"new session {self.harness.session.file or '(memory)'}")
+        self.say(f"new session {_where(self.harness.session)}")
 
     def cmd_model(self, args: list[str]) -> None:
         h = self.harness
@@ -285,7 +310,7 @@ class Chat:
         count = token_counter(h.hooks.pm, h.settings, model=h.view.model)
         tokens = context_tokens(messages, count)
         self.say(
-            f"file: {s.file or '(memory)'}\nid: {s.session_id}\nname: {s.session_name or '-'}\n"
+            f"file: {_where(s)}\nid: {s.session_id}\nname: {s.session_name or '-'}\n"
             f"leaf: {s.leaf_id}\nentries: {len(s)}\nmodel: {h.model.ref} "
             f"(thinking {h.thinking_level})\ncontext: {len(messages)} messages, ~{tokens} of "
             f"{h.model.context_window} tokens"
@@ -337,3 +362,10 @@ def run_chat(pm: Any, options: SessionOptions, prompt: str | None) -> None:
 
 
 __all__ = ["Chat", "render_tree", "run_chat"]
+
+
+def _where(session: Any) -> str:
+    """A session's file, else its store URI (``#id``), else ``(memory)``."""
+    from tether.builtin_plugins.commands.store_select import session_label
+
+    return session_label(session)

@@ -136,6 +136,13 @@ def open_session(
     from tether.core.session.session import Session
 
     options.check()
+    from tether.builtin_plugins.commands import store_configured
+
+    if store_configured() and not options.no_session:
+        from tether.builtin_plugins.commands.agent.stored import open_stored
+        from tether.builtin_plugins.commands.store_select import active_database
+
+        return open_stored(active_database(cwd), options, cwd, pick=pick, claim=claim)
     folder = project_folder(cwd, settings)
     fsync = getattr(getattr(settings, "session", None), "fsync", None)
 

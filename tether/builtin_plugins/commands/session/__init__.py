@@ -51,13 +51,26 @@ def _warn_problems(session: Any, path: Path) -> None:
         sys.stderr.write(f"tether: warning: {path}:{problem.line}: {problem.message}\n")
 
 
-def _sessions(all_: bool, folder: Path | None, as_json: bool) -> None:
+def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None) -> None:
+    from tether.builtin_plugins.commands import store_configured
     from tether.builtin_plugins.commands.agent.setup import project_folder
     from tether.core.host.paths import sessions_root
     from tether.core.session.listing import list_sessions, project_folders
 
     if folder is not None and not folder.is_dir():
         sys.stderr.write(f"tether: warning: --dir {folder}: no such folder\n")
+    if folder is None and store_configured():
+        from tether.builtin_plugins.commands.store.listing import print_rows
+        from tether.builtin_plugins.commands.store_select import active_database
+
+        database = active_database()
+        rows = database.list_sessions(cwd=None if all_ else os.getcwd(), search=search)
+        print_rows(database, rows, as_json)
+        return
+    if search is not None:
+        from tether.core.host.errors import UsageError
+
+        raise UsageError("--search needs a database store (--store sqlite:///… or postgresql://…)")
     if folder is not None:
         folders = project_folders(folder) if all_ else [folder]
     elif all_:
@@ -94,9 +107,13 @@ def register_commands(app: Any) -> None:
             Path | None, typer.Option("--dir", help="List this folder (e.g. pi's sessions).")
         ] = None,
         as_json: JsonOpt = False,
+        search: Annotated[
+            str | None,
+            typer.Option("--search", metavar="TEXT", help="Full-text search (database stores)."),
+        ] = None,
     ) -> None:
         """List sessions, most recent first (this project's, or --all)."""
-        _sessions(all_, folder, as_json)
+        _sessions(all_, folder, as_json, search)
 
     group = command_group(app, "session", SESSION_HELP)
 
@@ -119,7 +136,8 @@ def register_commands(app: Any) -> None:
 
         session = _open_validated(file)
         summary = show_summary(session)
-        summary["notes"].extend(leftover_notes(session.file))
+        if session.file is not None:
+            summary["notes"].extend(leftover_notes(session.file))
         if validate:
             from tether.builtin_plugins.commands.session.validate import validation_findings
 
@@ -199,14 +217,27 @@ def register_commands(app: Any) -> None:
     ) -> None:
         """The current branch as a linear session file with a new id (default: next to FILE),
         or with --html the whole tree as a web page (default FILE's name with .html here);
-        prints its path."""
+        prints its path. With a database store: the whole session, byte for byte as stored
+        (v3 JSONL)."""
+        from tether.builtin_plugins.commands import store_configured
+
         if html:
             from tether.builtin_plugins.commands.session.html_export import write_html
 
-            target = output or Path.cwd() / f"{file.stem}.html"
+            target = output or Path.cwd() / f"{Path(str(file)).stem}.html"
             written = write_html(_open_validated(file), target)
             if as_json:
                 _print_json({"file": str(written)})
+            else:
+                typer.echo(str(written))
+            return
+        if store_configured():
+            from tether.builtin_plugins.commands.store.listing import export_session
+            from tether.builtin_plugins.commands.store_select import active_database
+
+            written = export_session(active_database(), str(file), output)
+            if as_json:
+                _print_json({"file": str(written), "sessionId": str(file)})
             else:
                 typer.echo(str(written))
             return
@@ -224,6 +255,15 @@ def register_commands(app: Any) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
+        from tether.builtin_plugins.commands import store_configured
+
+        if store_configured():
+            from tether.core.host.errors import UsageError
+
+            raise UsageError(
+                "session repair works on JSONL files: export the session "
+                "(session export ID -o FILE), repair the file, import it again"
+            )
         from tether.builtin_plugins.commands.session.copies import repair
 
         repair(file, cwd, wait, as_json)

@@ -52,7 +52,9 @@ def fork_or_clone(
     if as_json:
         _print_json({**_described(new), **({"forkedText": text} if position == "before" else {})})
         return
-    typer.echo(str(new.file))
+    from tether.builtin_plugins.commands.store_select import session_label
+
+    typer.echo(session_label(new))
     if text:
         sys.stderr.write(f"tether: the forked message was: {text}\n")
 

@@ -59,7 +59,7 @@ def show_summary(session: Any) -> dict[str, Any]:
     types = Counter(table.types)
     roles = Counter(table.role(row) for row, kind in enumerate(table.types) if kind == "message")
     return {
-        "file": str(session.file) if session.file else None,
+        "file": str(session.file) if session.file else getattr(session.store, "uri", None),
         "header": session.header,
         "versionOnDisk": session.version_on_disk,
         "sessionId": session.session_id,

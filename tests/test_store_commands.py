@@ -1,0 +1,93 @@
+"""Every command works in a database store, a session named by its id or a unique prefix:
+``run`` (new, ``--session``, ``-c``, ``--fork``), ``chat`` and its ``/new``, ``/resume``,
+``/clone``, ``/session``; ``sessions`` (``--all``, ``--search``, ``--json``); ``session
+show|tree|context|estimate|prepare|compact|branch|fork|clone|export|import``; the store chosen
+by ``--store``, ``TETHER_STORE`` or the ``session.store`` setting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.store_backends import DATABASES, Backend, make_backend
+from tests.store_helpers import CORPUS
+
+SAMPLE = next(p for p in CORPUS if p.stem == "g09-bash-exec")
+
+
+def ok(backend: Backend, *args: str, **kw: object) -> str:
+    done = backend.tether(*args, **kw)  # type: ignore[arg-type]
+    assert done.returncode == 0, f"{args}: {done.stderr}"
+    return str(done.stdout)
+
+
+def listed(backend: Backend, *args: str) -> list[dict[str, object]]:
+    return list(json.loads(ok(backend, "sessions", "--json", *args)))
+
+
+@pytest.mark.parametrize("backend_name", DATABASES)
+def test_every_command_works_in_a_database_store(
+    backend_name: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    backend = make_backend(request, backend_name, tmp_path / "store")
+    ok(backend, "run", "--provider", "faux", "zebra crossing")
+    [first] = listed(backend)
+    sid = str(first["id"])
+    prefix = sid[:13]
+    assert first["firstMessage"] == "zebra crossing" and first["store"]
+    ok(backend, "run", "--session", prefix, "--provider", "faux", "second turn")
+    ok(backend, "run", "-c", "--provider", "faux", "third turn")
+    tree = json.loads(ok(backend, "session", "tree", prefix, "--json"))
+    assert tree["entryCount"] == 8  # model, thinking, 3 × (user, assistant)
+    context = json.loads(ok(backend, "session", "context", prefix, "--json"))
+    assert [m["role"] for m in context["messages"]] == ["user", "assistant"] * 3
+    assert "entries" in json.loads(ok(backend, "session", "estimate", prefix, "--json"))
+    assert "reason" in json.loads(ok(backend, "session", "prepare", prefix, "--json"))
+    assert sid in ok(backend, "session", "show", prefix)
+
+    users = [e for e in tree["entries"] if e["type"] == "message"][0::2]  # user, assistant, …
+    forked = ok(backend, "session", "fork", prefix, "--before", users[1]["id"]).strip()
+    assert forked.startswith(backend.uri or "") and "#" in forked
+    cloned = ok(backend, "session", "clone", prefix).strip()
+    branch = ok(backend, "session", "branch", prefix, "--to", users[0]["id"], "--label", "back")
+    assert branch
+    compact = ok(backend, "session", "compact", prefix, "--summarizer", "offline", "--keep", "1")
+    assert compact
+    after = json.loads(ok(backend, "session", "tree", prefix, "--json"))
+    assert after["labels"] and after["entryCount"] > tree["entryCount"]
+
+    run_fork = ok(backend, "run", "--fork", prefix, "--provider", "faux", "on a copy")
+    assert "on a copy" in run_fork
+    rows = listed(backend, "--all")
+    assert len(rows) == 4  # the session, its fork, its clone, the --fork copy
+    assert {str(r["id"]) for r in rows} >= {forked.split("#")[1], cloned.split("#")[1]}
+    assert sid in [r["id"] for r in listed(backend, "--all", "--search", "zebra crossing")]
+    assert listed(backend, "--search", "quagga") == []
+    out = tmp_path / "exported.jsonl"
+    ok(backend, "session", "export", prefix, "-o", str(out))
+    assert out.read_bytes().count(b"\n") == after["entryCount"] + 1
+
+    script = "hello chat\n/new\nsecond chat\n/session\n/resume\n1\n/clone\n/quit\n"
+    done = backend.tether("chat", "--provider", "faux", stdin_text=script)
+    assert done.returncode == 0, done.stderr
+    chat = done.stdout + done.stderr  # chat's notes go to stderr when stdin is not a terminal
+    assert "new session " + (backend.uri or "") in chat and "resumed " in chat
+    assert "cloned into " + (backend.uri or "") in chat
+    assert len(listed(backend, "--all")) == 7
+
+
+def test_the_store_comes_from_the_flag_the_variable_or_the_setting(tmp_path: Path) -> None:
+    backend = Backend("sqlite", tmp_path, f"sqlite://{tmp_path}/s.db")
+    plain = {"TETHER_STORE": None}
+    ok(backend, "run", "--provider", "faux", "via the variable")
+    flag = ok(backend, "sessions", "--json", "--store", str(backend.uri), env=plain)
+    assert json.loads(flag)[0]["firstMessage"] == "via the variable"
+    settings = tmp_path / ".tether" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"session": {"store": backend.uri}}))
+    assert json.loads(ok(backend, "sessions", "--json", env=plain))[0]["store"]
+    jsonl = ok(backend, "sessions", "--json", "--store", "jsonl", env=plain)
+    assert json.loads(jsonl) == []  # the default JSONL files: none here
+    assert not list((tmp_path / "home").glob("sessions/*/*.jsonl"))

@@ -1,0 +1,100 @@
+"""What the commands do with a database store: list, import, export (no hooks here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def print_rows(database: Any, rows: list[Any], as_json: bool) -> None:
+    """``tether sessions`` for a database: one entry per session, most recent first."""
+    if as_json:
+        sys.stdout.write(json.dumps([row.to_json() for row in rows], ensure_ascii=False) + "\n")
+        return
+    if not rows:
+        from tether.core.storage.database import describe_uri
+
+        typer.echo(f"No sessions in {describe_uri(database.uri)}.")
+        return
+    for row in rows:
+        title = " ".join((row.name or row.first_message or "(no messages)").split())
+        title = title if len(title) <= 60 else title[:59] + "…"
+        typer.echo(f"{row.modified[:19].replace('T', ' ')}  {row.message_count:>5} msgs  {title}")
+        typer.echo(f"    {row.id}")
+
+
+def _v3_bytes(path: Path) -> bytes:
+    """The file's bytes, migrated to v3 in memory if it is older (the file is not changed)."""
+    from tether.core.host.errors import SessionFileError
+    from tether.core.storage.store import JsonlStore
+
+    store = JsonlStore(path)
+    data = store.read_bytes()
+    if data is None:
+        raise SessionFileError(f"{path}: no such session file")
+    loaded = store.load(readonly=False)
+    if loaded.header is None:
+        raise SessionFileError(f"{path}: empty file (no session header)")
+    if loaded.pending_rewrite is not None:
+        return loaded.pending_rewrite[1]
+    return data
+
+
+def import_files(files: list[Path], as_json: bool) -> None:
+    """``tether session import``: every file is read and checked before any is stored."""
+    from tether.builtin_plugins.commands.store_select import active_database
+    from tether.core.host.errors import UsageError
+
+    database = active_database()
+    if database is None:
+        raise UsageError(
+            "session import needs a database store: --store sqlite:///… or postgresql://…"
+        )
+    from tether.core.storage.database import StoreError, describe_uri, split_session_bytes
+
+    prepared = [(path, _v3_bytes(path)) for path in files]
+    seen: dict[str, Path] = {}
+    for path, data in prepared:  # refuse the whole batch before storing any of it
+        session_id = str(split_session_bytes(data, str(path)).record["id"])
+        if session_id in seen or database.count(session_id) is not None:
+            where = seen.get(session_id, describe_uri(database.uri))
+            raise StoreError(
+                f"{path}: session {session_id} is already in {where}; nothing imported"
+            )
+        seen[session_id] = path
+    done = []
+    for path, data in prepared:
+        session_id = database.import_session(data, str(path))
+        done.append({"file": str(path), "sessionId": session_id})
+        if not as_json:
+            typer.echo(f"{path} → {session_id}")
+    if as_json:
+        sys.stdout.write(json.dumps(done, ensure_ascii=False) + "\n")
+
+
+def export_session(database: Any, ref: str, output: Path | None) -> Path:
+    """``tether session export ID --store URI -o FILE``: the session's bytes, exactly as
+    stored (never overwrites a file)."""
+    from tether.core.host.errors import SessionFileError
+    from tether.core.storage.database import join_session_bytes
+    from tether.core.storage.fileio import write_file_durably
+    from tether.core.storage.filesafety import make_private_dirs
+
+    session_id = database.resolve(ref)
+    stored = database.read(session_id)
+    if stored is None:
+        raise SessionFileError(f"{database.uri}#{session_id}: no such session")
+    path = Path(os.path.abspath(output or f"{session_id}.jsonl"))
+    try:
+        make_private_dirs(path.parent)
+        write_file_durably(path, join_session_bytes(stored))
+    except FileExistsError:
+        raise SessionFileError(f"{path}: already exists; refusing to overwrite") from None
+    except OSError as exc:
+        raise SessionFileError(f"{path}: cannot write: {exc.strerror}") from None
+    return path

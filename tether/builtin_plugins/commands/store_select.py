@@ -1,0 +1,101 @@
+"""Which session store the commands use: ``--store URI``, ``TETHER_STORE``, ``session.store``.
+
+``jsonl`` (or nothing) is the default — one pi-format file per session, the commands take
+FILE arguments as before. A database URI (``sqlite:///PATH``, ``postgresql://USER@HOST/DB``, or
+any URI a store plugin answers ``open_store`` for) makes every command work in that database:
+a session is then named by its id or a unique id prefix where a FILE is taken otherwise.
+The kernel moves ``--store URI``, wherever it stands on the command line, into
+``TETHER_STORE`` before the command runs; the setting is read without pydantic, so JSONL
+commands start as fast as before.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+_OPEN: dict[str, Any] = {}
+EXAMPLES = "jsonl, sqlite:///PATH or postgresql://USER@HOST/DB"
+
+
+def store_uri(cwd: str | None = None) -> str | None:
+    """The configured database URI, or ``None`` for the JSONL default."""
+    from tether.core.host.settings_peek import peek_setting
+
+    value = peek_setting("session", "store", cwd)
+    if value is None or (isinstance(value, str) and value.strip() in ("", "jsonl")):
+        return None
+    if not isinstance(value, str) or "://" not in value or value.startswith("file://"):
+        from tether.core.host.errors import UsageError
+
+        raise UsageError(f"--store: expected {EXAMPLES}, not {value!r}")
+    return value.strip()
+
+
+def _plugin_manager() -> Any:
+    from typer._click.globals import get_current_context  # typer's own click
+
+    context = get_current_context(silent=True)
+    pm = context.find_root().obj if context is not None else None
+    if pm is None:
+        from tether.core.host.manager import create_plugin_manager
+
+        pm = create_plugin_manager()
+    return pm
+
+
+def open_database(uri: str) -> Any:
+    """The :class:`~tether.core.storage.database.SessionDatabase` of ``uri`` (opened once per
+    process), from the store plugin that answers ``open_store`` for it."""
+    if uri in _OPEN:
+        return _OPEN[uri]
+    from tether.core.host.facade import Hooks
+    from tether.core.host.settings import load_settings
+    from tether.core.storage.database import StoreError, describe_uri
+
+    try:
+        database = Hooks(_plugin_manager()).open_store(uri, load_settings(os.getcwd()))
+    except StoreError as exc:  # the store's own words (bad URI, server, login, schema)
+        failure = getattr(exc, "hook_failure", None)
+        raise StoreError(getattr(failure, "detail", None) or str(exc)) from None
+    if database is None or not hasattr(database, "session_store"):
+        raise StoreError(f"{describe_uri(uri)}: no store plugin handles this URI ({EXAMPLES})")
+    _OPEN[uri] = database
+    return database
+
+
+def active_database(cwd: str | None = None) -> Any:
+    """The database the commands work in, or ``None`` for JSONL files."""
+    uri = store_uri(cwd)
+    return open_database(uri) if uri is not None else None
+
+
+def open_stored_session(
+    database: Any, ref: str, *, readonly: bool = True, validate_all: bool = False
+) -> Any:
+    """The session ``ref`` (an id or a unique prefix) of ``database``."""
+    from tether.core.host.errors import SessionFileError
+    from tether.core.session.session import Session
+
+    store = database.session_store(database.resolve(ref))
+    loaded = store.load(readonly=readonly, validate_all=validate_all)
+    if loaded.header is None:
+        raise SessionFileError(f"{store.uri}: no such session")
+    return Session(store=store, loaded=loaded, readonly=readonly)
+
+
+def session_label(session: Any) -> str:
+    """How a command names a session it made: its file, else its store URI with the id."""
+    if session.file is not None:
+        return str(session.file)
+    store = session.store
+    return str(store.uri) if store is not None else "(memory)"
+
+
+__all__ = [
+    "active_database",
+    "open_database",
+    "open_stored_session",
+    "session_label",
+    "store_uri",
+]

@@ -1,0 +1,301 @@
+"""The PostgreSQL session database (psycopg 3; the server is the user's).
+
+Each append is one transaction: ``SELECT … FOR UPDATE`` of the session's row (so writers on
+any machine queue there), the append-time check of the line count, the lines, the listing row
+and the full-text rows; committed means durable (the server's ``synchronous_commit``). The
+one-writer lease is a session-level advisory lock held on a connection of its own: the server
+releases it when that connection ends — the process died, the machine vanished, the server
+restarted. A broken connection is one :class:`StoreConnectionError` line; the next write
+reconnects and first checks what the failed one committed (:mod:`tether.core.storage.db_store`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
+from tether.builtin_plugins.storage.postgresql.lease import PgLease
+from tether.builtin_plugins.storage.postgresql.schema import ensure_schema
+from tether.builtin_plugins.storage.rows import changed_message, pick_one, session_row
+from tether.core.host.errors import SessionChangedError, SessionFileError
+from tether.core.storage.database import (
+    StoreConnectionError,
+    StoredSession,
+    StoreError,
+    chunked,
+    describe_uri,
+    fts_words,
+    header_column,
+    last_lines,
+    split_session_bytes,
+    summarize_lines,
+)
+from tether.core.storage.db_store import DatabaseSessionStore
+from tether.core.storage.guard import REOPEN
+
+ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
+
+
+def lease_key(session_id: str) -> int:
+    """The advisory lock key of a session (64 bits from its id)."""
+    digest = hashlib.blake2b(f"tether:{session_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+class PostgresDatabase:
+    """One PostgreSQL database of sessions (see the module docstring)."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+        self.where = describe_uri(uri)
+        self._conn = connect(uri)
+        try:
+            ensure_schema(self._conn, self.where)
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: cannot set up the schema: {first_line(exc)}") from None
+
+    def __repr__(self) -> str:
+        return f"PostgresDatabase({self.where!r})"
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def _live(self) -> Any:
+        """The connection, reconnected if it broke (a server restart)."""
+        if self._conn.closed or self._conn.broken:
+            self._conn = connect(self.uri)
+        return self._conn
+
+    def _fetch(self, sql: str, args: Sequence[Any], *, binary: bool = False) -> list[Any]:
+        """Rows of a read-only query; a connection broken since the last use (a server
+        restart) is replaced once — reading twice is harmless."""
+        for attempt in (1, 2):
+            try:
+                with self._live().cursor(binary=binary) as cur:
+                    cur.execute(sql, args)  # type: ignore[arg-type]
+                    return cur.fetchall()
+            except psycopg.OperationalError as exc:
+                if attempt == 2 or not self._conn.broken:
+                    raise StoreError(f"{self.where}: {first_line(exc)}") from None
+        raise AssertionError("unreachable")
+
+    def _lost(self, exc: BaseException, session_id: str, doing: str) -> StoreConnectionError:
+        return StoreConnectionError(
+            f"{self.where}#{session_id}: the connection to the database was lost while "
+            f"{doing} ({first_line(exc)}); nothing is lost: the session is checked and "
+            "continued on the next write"
+        )
+
+    # ---- one session ----------------------------------------------------------------------
+
+    def session_store(self, session_id: str) -> DatabaseSessionStore:
+        return DatabaseSessionStore(self, session_id)
+
+    def read(self, session_id: str) -> StoredSession | None:
+        for attempt in (1, 2):
+            try:
+                return self._read(session_id)
+            except psycopg.OperationalError as exc:
+                if attempt == 2 or not self._conn.broken:
+                    raise self._lost(exc, session_id, "reading the session") from None
+        raise AssertionError("unreachable")
+
+    def _read(self, session_id: str) -> StoredSession | None:
+        conn = self._live()
+        with conn.transaction(), conn.cursor(binary=True) as cur:
+            cur.execute(
+                "SELECT header, trailing_newline, line_count FROM tether_sessions WHERE id = %s",
+                (session_id,),
+            )
+            row = cur.fetchone()
+            if row is None:
+                return None
+            cur.execute(
+                "SELECT raw FROM tether_entries WHERE session_id = %s AND first_line <= %s "
+                "ORDER BY first_line",
+                (session_id, row[2]),
+            )
+            chunks = [bytes(r[0]) for r in cur.fetchall()]
+        return StoredSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
+
+    def count(self, session_id: str) -> int | None:
+        row = (
+            self._live()
+            .execute("SELECT line_count FROM tether_sessions WHERE id = %s", (session_id,))
+            .fetchone()
+        )
+        return None if row is None else int(row[0])
+
+    def tail(self, session_id: str, n: int) -> list[bytes]:
+        rows = self._fetch(
+            "SELECT line_count, raw FROM tether_entries WHERE session_id = %s "
+            "ORDER BY first_line DESC",
+            (session_id,),
+            binary=True,
+        )
+        return last_lines(((int(c), bytes(r)) for c, r in rows), n)
+
+    def append_lines(
+        self,
+        session_id: str,
+        header: tuple[dict[str, Any], bytes] | None,
+        lines: Sequence[bytes],
+        expected: int | None,
+        *,
+        trailing_newline: bool = True,
+    ) -> int:
+        where = f"{self.where}#{session_id}"
+        try:
+            conn = self._live()
+            with conn.transaction():
+                row = conn.execute(
+                    "SELECT line_count, first_message FROM tether_sessions WHERE id = %s "
+                    "FOR UPDATE",
+                    (session_id,),
+                ).fetchone()
+                if expected is None:
+                    if row is not None:
+                        raise SessionChangedError(
+                            f"{where}: another writer created this session meanwhile; {REOPEN}"
+                        )
+                    assert header is not None
+                    self._insert_session(conn, session_id, header)
+                    base, first = 0, ""
+                else:
+                    if row is None:
+                        raise SessionFileError(
+                            f"{where}: was removed after the session was read; not writing a "
+                            "partial session (the entries are still in memory)"
+                        )
+                    base, first = int(row[0]), str(row[1])
+                    if base != expected:
+                        raise SessionChangedError(changed_message(where, expected, base))
+                self._insert_lines(conn, session_id, base, lines, first, trailing_newline)
+        except psycopg.errors.UniqueViolation:
+            raise SessionChangedError(
+                f"{where}: another writer created this session meanwhile; {REOPEN}"
+            ) from None
+        except psycopg.OperationalError as exc:
+            raise self._lost(exc, session_id, "appending") from None
+        return base + len(lines)
+
+    def _insert_session(
+        self, conn: Any, session_id: str, header: tuple[dict[str, Any], bytes]
+    ) -> None:
+        record, raw = header
+        created = header_column(record, "timestamp") or ""
+        conn.execute(
+            "INSERT INTO tether_sessions (id, cwd, created, modified, name, parent_session, "
+            "header, line_count, message_count, first_message, trailing_newline) "
+            "VALUES (%s, %s, %s, %s, NULL, %s, %s, 0, 0, '', true)",
+            (
+                session_id,
+                header_column(record, "cwd") or "",
+                created,
+                created,
+                header_column(record, "parentSession"),
+                raw,
+            ),
+        )
+
+    def _insert_lines(
+        self,
+        conn: Any,
+        session_id: str,
+        base: int,
+        lines: Sequence[bytes],
+        first: str,
+        trailing: bool,
+    ) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO tether_entries (session_id, first_line, line_count, raw) "
+                "VALUES (%s, %s, %s, %s)",
+                [
+                    (session_id, base + 1 + offset, chunk.count(b"\n") + 1, chunk)
+                    for offset, chunk in chunked(lines)
+                ],
+            )
+            summary = summarize_lines(lines, base, first)
+            if summary.texts:
+                cur.executemany(
+                    "INSERT INTO tether_message_text (session_id, seq, text) VALUES (%s, %s, %s)",
+                    [(session_id, seq, text) for seq, text in summary.texts],
+                )
+            cur.execute(
+                "UPDATE tether_sessions SET line_count = %s, message_count = message_count + %s, "
+                "first_message = %s, name = CASE WHEN %s THEN %s ELSE name END, "
+                "modified = COALESCE(%s, modified), trailing_newline = %s WHERE id = %s",
+                (
+                    base + len(lines),
+                    summary.messages,
+                    summary.first_message,
+                    summary.name is not None,
+                    summary.name or None,
+                    summary.modified,
+                    trailing,
+                    session_id,
+                ),
+            )
+
+    # ---- many sessions --------------------------------------------------------------------
+
+    def import_session(self, data: bytes, where: str) -> str:
+        parsed = split_session_bytes(data, where)
+        session_id = str(parsed.record["id"])
+        if self.count(session_id) is not None:
+            raise StoreError(f"{where}: session {session_id} is already in {self.where}")
+        self.append_lines(
+            session_id,
+            (parsed.record, parsed.header),
+            parsed.lines,
+            None,
+            trailing_newline=parsed.trailing_newline,
+        )
+        return session_id
+
+    def resolve(self, ref: str) -> str:
+        rows = self._fetch(
+            "SELECT id FROM tether_sessions WHERE left(id, %s) = %s ORDER BY id LIMIT 6",
+            (len(ref), ref),
+        )
+        return pick_one(self.where, ref, [r[0] for r in rows])
+
+    def list_sessions(
+        self, *, cwd: str | None = None, search: str | None = None, limit: int | None = None
+    ) -> list[Any]:
+        where, args = [], []
+        if cwd is not None:
+            where.append("cwd = %s")
+            args.append(cwd)
+        if search is not None:
+            words = fts_words(search)
+            if not words:
+                return []
+            where.append(
+                "id IN (SELECT session_id FROM tether_message_text "
+                "WHERE tsv @@ plainto_tsquery('simple', %s))"
+            )
+            args.append(" ".join(words))
+        sql = f"SELECT {ROW_FIELDS} FROM tether_sessions"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY modified DESC, id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        rows = self._fetch(sql, args)
+        return [session_row(self.where, row) for row in rows]
+
+    def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:
+        holder = (os.getpid(), socket.gethostname(), time.time())
+        return PgLease(self, session_id, lease_key(session_id), holder).acquire(wait, **options)
+
+
+__all__ = ["PostgresDatabase", "lease_key"]

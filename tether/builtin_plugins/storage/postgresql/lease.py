@@ -1,0 +1,131 @@
+"""The one-writer lease of a session in PostgreSQL: a session-level advisory lock on a
+connection of its own, so it holds across machines and ends with the holder's connection.
+
+The holder notes its pid, host, command line and start time in ``tether_leases`` so a second
+writer can say who holds it (``… in use by pid 1234 (tether run … on host-a) since 14:02``).
+Re-entrant within a process (counted), like the JSONL lease.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tether.core.host.errors import SessionBusyError
+
+POLL_SECONDS = 0.1
+_HELD: dict[tuple[str, str], list[Any]] = {}  # (uri, session id) → [connection, count]
+_GUARD = threading.Lock()
+
+
+class PgLease:
+    """``acquire(wait)`` / ``release()`` (see the module docstring)."""
+
+    def __init__(
+        self, database: Any, session_id: str, key: int, holder: tuple[int, str, float]
+    ) -> None:
+        self.database = database
+        self.session_id = session_id
+        self.key = key
+        self.holder = holder
+        self.slot = (database.uri, session_id)
+        self._held = False
+
+    @property
+    def held(self) -> bool:
+        return self._held
+
+    def acquire(
+        self,
+        wait: float = 0.0,
+        *,
+        on_wait: Callable[[Any], None] | None = None,
+        hint: str = "",
+    ) -> PgLease:
+        from tether.builtin_plugins.storage.postgresql.connection import connect
+
+        with _GUARD:
+            shared = _HELD.get(self.slot)
+            if shared is not None:
+                shared[1] += 1
+                self._held = True
+                return self
+        conn = connect(self.database.uri)
+        deadline = time.monotonic() + (wait if wait > 0 else 0.0)
+        announced = False
+        while True:
+            got = conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()[0]
+            if got:
+                break
+            who = self._current_holder(conn)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                conn.close()
+                tail = f"; {hint}" if hint else ""
+                label = f"{self.database.where}#{self.session_id}"
+                raise SessionBusyError(f"{label}: in use by {who.describe()}{tail}", who)
+            if not announced and on_wait is not None:
+                on_wait(who)
+            announced = True
+            time.sleep(min(POLL_SECONDS, remaining) if not math.isinf(remaining) else POLL_SECONDS)
+        self._note_holder(conn)
+        with _GUARD:
+            _HELD[self.slot] = [conn, 1]
+        self._held = True
+        return self
+
+    def release(self) -> None:
+        if not self._held:
+            return
+        self._held = False
+        with _GUARD:
+            shared = _HELD.get(self.slot)
+            if shared is None:
+                return
+            shared[1] -= 1
+            if shared[1] > 0:
+                return
+            del _HELD[self.slot]
+        conn = shared[0]
+        try:
+            conn.execute("DELETE FROM tether_leases WHERE session_id = %s", (self.session_id,))
+        except Exception:
+            pass  # the server went away: the lock went with the connection
+        finally:
+            conn.close()
+
+    def __enter__(self) -> PgLease:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def _note_holder(self, conn: Any) -> None:
+        from tether.core.storage.lease import command_line
+
+        pid, host, since = self.holder
+        conn.execute(
+            "INSERT INTO tether_leases (session_id, pid, host, command, since) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (session_id) DO UPDATE SET "
+            "pid = EXCLUDED.pid, host = EXCLUDED.host, command = EXCLUDED.command, "
+            "since = EXCLUDED.since",
+            (self.session_id, pid, host, command_line(), since),
+        )
+
+    def _current_holder(self, conn: Any) -> Any:
+        from tether.core.storage.lease import LeaseHolder
+
+        row = conn.execute(
+            "SELECT pid, host, command, since FROM tether_leases WHERE session_id = %s",
+            (self.session_id,),
+        ).fetchone()
+        if row is None:
+            return LeaseHolder()
+        pid, host, command, since = row
+        return LeaseHolder(pid, f"{command} on {host}" if host else str(command or ""), since)
+
+
+__all__ = ["PgLease"]

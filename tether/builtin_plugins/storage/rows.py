@@ -1,0 +1,52 @@
+"""What the database store plugins share: the append-time check's message, resolving an id
+prefix, a listing row (no hooks here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tether.core.storage.guard import REOPEN
+
+
+def changed_message(where: str, expected: int, found: int) -> str:
+    """The append-time check's message (the database holds ``found`` lines, not ``expected``)."""
+    if found < expected:
+        return f"{where}: lost {expected - found} entries since this process read it; {REOPEN}"
+    added = found - expected
+    return (
+        f"{where}: another writer appended {added} entr{'y' if added == 1 else 'ies'} "
+        f"since this process read it; {REOPEN}"
+    )
+
+
+def pick_one(uri: str, ref: str, ids: list[str]) -> str:
+    """The one id a prefix names, or one clear error."""
+    from tether.core.host.errors import UsageError
+
+    if ref in ids:
+        return ref
+    if len(ids) == 1:
+        return ids[0]
+    if not ids:
+        raise UsageError(f"{uri}: no session with an id starting with '{ref}'")
+    raise UsageError(f"{uri}: session id prefix '{ref}' is ambiguous: {', '.join(ids[:5])}")
+
+
+def session_row(uri: str, row: Sequence[Any]) -> Any:
+    from tether.core.storage.database import SessionRow
+
+    return SessionRow(
+        id=row[0],
+        cwd=row[1],
+        created=row[2],
+        modified=row[3],
+        name=row[4],
+        parent_session=row[5],
+        message_count=int(row[6]),
+        first_message=row[7],
+        store=uri,
+    )
+
+
+__all__ = ["changed_message", "pick_one", "session_row"]

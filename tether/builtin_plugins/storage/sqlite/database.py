@@ -1,0 +1,257 @@
+"""The SQLite session database: many sessions in one file (WAL, ``synchronous=FULL``).
+
+Each append is one ``BEGIN IMMEDIATE`` transaction that checks the line count the writer last
+saw (the append-time check), inserts the lines and updates the listing row and the full-text
+index; committed means durable. The one-writer lease is a lock file beside the database
+(``<db>.lease-<id>.lock``, :class:`~tether.core.storage.lease.SessionLease`): released by the
+kernel when the process ends, however it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tether.builtin_plugins.storage.rows import changed_message, pick_one, session_row
+from tether.builtin_plugins.storage.sqlite.schema import ensure_schema
+from tether.core.host.errors import SessionChangedError, SessionFileError
+from tether.core.storage.database import (
+    StoredSession,
+    StoreError,
+    chunked,
+    fts_words,
+    header_column,
+    last_lines,
+    split_session_bytes,
+    summarize_lines,
+)
+from tether.core.storage.db_store import DatabaseSessionStore
+from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
+from tether.core.storage.guard import REOPEN
+
+ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
+
+
+def database_path(uri: str) -> Path:
+    """``sqlite:///abs/file.db`` → ``/abs/file.db``; ``sqlite://rel.db`` → relative to here."""
+    rest = uri.split("://", 1)[1].split("?", 1)[0]
+    if not rest or rest == "/":
+        raise StoreError(f"{uri}: no database file in the URI (sqlite:///path/sessions.db)")
+    return Path(os.path.abspath(os.path.expanduser(rest)))
+
+
+class SqliteDatabase:
+    """One SQLite database of sessions (see the module docstring)."""
+
+    def __init__(self, uri: str, *, fsync: bool = True) -> None:
+        self.uri = uri
+        self.fsync = fsync
+        self.path = database_path(uri)
+        self._db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        where = str(self.path)
+        if self.path.is_dir():
+            raise StoreError(f"{self.uri}: {where} is a directory, not a database file")
+        try:
+            make_private_dirs(self.path.parent)
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
+        except OSError as exc:
+            raise StoreError(f"{self.uri}: cannot open {where}: {exc.strerror}") from None
+        try:
+            db = sqlite3.connect(
+                self.path, timeout=30, isolation_level=None, check_same_thread=False
+            )
+            db.execute("PRAGMA page_size=65536")  # a new database only: big rows, few pages
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={'FULL' if self.fsync else 'NORMAL'}")
+            ensure_schema(db, self.uri)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.uri}: not a usable SQLite database: {exc}") from None
+        return db
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __repr__(self) -> str:
+        return f"SqliteDatabase({self.uri!r})"
+
+    # ---- one session ----------------------------------------------------------------------
+
+    def session_store(self, session_id: str) -> DatabaseSessionStore:
+        return DatabaseSessionStore(self, session_id)
+
+    def read(self, session_id: str) -> StoredSession | None:
+        db = self._db
+        db.execute("BEGIN")  # one snapshot for the header and the lines
+        try:
+            row = db.execute(
+                "SELECT header, trailing_newline, line_count FROM sessions WHERE id = ?",
+                (session_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            chunks = db.execute(
+                "SELECT raw FROM entries WHERE session_id = ? ORDER BY first_line", (session_id,)
+            ).fetchall()
+        finally:
+            db.execute("COMMIT")
+        return StoredSession(
+            bytes(row[0]), [bytes(c[0]) for c in chunks], int(row[2]), bool(row[1])
+        )
+
+    def count(self, session_id: str) -> int | None:
+        row = self._db.execute(
+            "SELECT line_count FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def tail(self, session_id: str, n: int) -> list[bytes]:
+        rows = self._db.execute(
+            "SELECT line_count, raw FROM entries WHERE session_id = ? ORDER BY first_line DESC",
+            (session_id,),
+        )
+        return last_lines(((int(c), bytes(r)) for c, r in rows), n)
+
+    def append_lines(
+        self,
+        session_id: str,
+        header: tuple[dict[str, Any], bytes] | None,
+        lines: Sequence[bytes],
+        expected: int | None,
+        *,
+        trailing_newline: bool = True,
+    ) -> int:
+        where = f"{self.uri}#{session_id}"
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise SessionFileError(f"{where}: cannot append: {exc}") from None
+        try:
+            row = db.execute(
+                "SELECT line_count, first_message FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if expected is None:
+                if row is not None:
+                    raise SessionChangedError(
+                        f"{where}: another writer created this session meanwhile; {REOPEN}"
+                    )
+                assert header is not None
+                self._insert_session(session_id, header)
+                base, first = 0, ""
+            else:
+                if row is None:
+                    raise SessionFileError(
+                        f"{where}: was removed after the session was read; not writing a "
+                        "partial session (the entries are still in memory)"
+                    )
+                base, first = int(row[0]), str(row[1])
+                if base != expected:
+                    raise SessionChangedError(changed_message(where, expected, base))
+            self._insert_lines(session_id, base, lines, first, trailing_newline)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return base + len(lines)
+
+    def _insert_session(self, session_id: str, header: tuple[dict[str, Any], bytes]) -> None:
+        record, raw = header
+        created = header_column(record, "timestamp") or ""
+        cwd = header_column(record, "cwd") or ""
+        parent = header_column(record, "parentSession")
+        self._db.execute(
+            "INSERT INTO sessions (id, cwd, created, modified, name, parent_session, header, "
+            "line_count, message_count, first_message, trailing_newline) "
+            "VALUES (?, ?, ?, ?, NULL, ?, ?, 0, 0, '', 1)",
+            (session_id, cwd, created, created, parent, raw),
+        )
+
+    def _insert_lines(
+        self, session_id: str, base: int, lines: Sequence[bytes], first: str, trailing: bool
+    ) -> None:
+        db = self._db
+        db.executemany(
+            "INSERT INTO entries (session_id, first_line, line_count, raw) VALUES (?, ?, ?, ?)",
+            [
+                (session_id, base + 1 + offset, chunk.count(b"\n") + 1, chunk)
+                for offset, chunk in chunked(lines)
+            ],
+        )
+        summary = summarize_lines(lines, base, first)
+        db.executemany(
+            "INSERT INTO message_text (session_id, seq, text) VALUES (?, ?, ?)",
+            [(session_id, seq, text) for seq, text in summary.texts],
+        )
+        db.execute(
+            "UPDATE sessions SET line_count = ?, message_count = message_count + ?, "
+            "first_message = ?, name = CASE WHEN ? THEN ? ELSE name END, "
+            "modified = COALESCE(?, modified), trailing_newline = ? WHERE id = ?",
+            (
+                base + len(lines),
+                summary.messages,
+                summary.first_message,
+                summary.name is not None,
+                summary.name or None,
+                summary.modified,
+                1 if trailing else 0,
+                session_id,
+            ),
+        )
+
+    # ---- many sessions --------------------------------------------------------------------
+
+    def import_session(self, data: bytes, where: str) -> str:
+        parsed = split_session_bytes(data, where)
+        session_id = str(parsed.record["id"])
+        if self.count(session_id) is not None:
+            raise StoreError(f"{where}: session {session_id} is already in {self.uri}")
+        self.append_lines(
+            session_id,
+            (parsed.record, parsed.header),
+            parsed.lines,
+            None,
+            trailing_newline=parsed.trailing_newline,
+        )
+        return session_id
+
+    def resolve(self, ref: str) -> str:
+        rows = self._db.execute(
+            "SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 6",
+            (len(ref), ref),
+        ).fetchall()
+        return pick_one(self.uri, ref, [r[0] for r in rows])
+
+    def list_sessions(
+        self, *, cwd: str | None = None, search: str | None = None, limit: int | None = None
+    ) -> list[Any]:
+        where, args = [], []
+        if cwd is not None:
+            where.append("cwd = ?")
+            args.append(cwd)
+        if search is not None:
+            words = fts_words(search)
+            if not words:
+                return []
+            where.append("id IN (SELECT session_id FROM message_text WHERE message_text MATCH ?)")
+            args.append(" ".join('"' + w.replace('"', "") + '"' for w in words))
+        sql = f"SELECT {ROW_FIELDS} FROM sessions"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY modified DESC, id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [session_row(self.uri, row) for row in self._db.execute(sql, args).fetchall()]
+
+    def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:
+        from tether.core.storage.lease import SessionLease
+
+        lock = self.path.with_name(f"{self.path.name}.lease-{session_id}")
+        return SessionLease(lock, label=f"{self.uri}#{session_id}").acquire(wait, **options)
+
+
+__all__ = ["SqliteDatabase", "database_path"]

@@ -1,0 +1,107 @@
+"""The SQLite store's schema, versioned: the baseline (v1) and each step up to :data:`VERSION`.
+
+A new database gets v1, then every step, in one transaction; an older one gets the missing
+steps; a newer one (written by a later tether) is refused with one line, never changed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from tether.core.storage.database import StoreError, facts_of_line
+
+VERSION = 2
+
+BASELINE = """
+CREATE TABLE tether_schema (version INTEGER NOT NULL);
+INSERT INTO tether_schema (version) VALUES (1);
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    cwd TEXT NOT NULL,
+    created TEXT NOT NULL,
+    modified TEXT NOT NULL,
+    name TEXT,
+    parent_session TEXT,
+    header BLOB NOT NULL,
+    line_count INTEGER NOT NULL,
+    message_count INTEGER NOT NULL,
+    first_message TEXT NOT NULL,
+    trailing_newline INTEGER NOT NULL
+);
+CREATE INDEX sessions_by_cwd ON sessions (cwd, modified);
+CREATE INDEX sessions_by_modified ON sessions (modified);
+CREATE TABLE entries (
+    session_id TEXT NOT NULL,
+    first_line INTEGER NOT NULL,
+    line_count INTEGER NOT NULL,
+    raw BLOB NOT NULL,
+    PRIMARY KEY (session_id, first_line)
+);
+"""
+
+
+def _v2_full_text(db: sqlite3.Connection) -> None:
+    """v1 → v2: full-text search over user and assistant messages (FTS5), filled from the
+    entries already stored."""
+    db.execute(
+        "CREATE VIRTUAL TABLE message_text USING fts5(session_id UNINDEXED, seq UNINDEXED, text)"
+    )
+    rows = db.execute("SELECT session_id, first_line, raw FROM entries")
+    for session_id, first_line, raw in rows.fetchall():
+        for seq, line in enumerate(bytes(raw).split(b"\n"), first_line):
+            facts = facts_of_line(line)
+            if facts.kind == "message" and facts.text:
+                db.execute(
+                    "INSERT INTO message_text (session_id, seq, text) VALUES (?, ?, ?)",
+                    (session_id, seq, facts.text),
+                )
+
+
+STEPS = {2: _v2_full_text}  # version → the step that reaches it
+
+
+def schema_version(db: sqlite3.Connection, where: str) -> int | None:
+    """The database's schema version; ``None`` for an empty database (no tables)."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return None
+    if "tether_schema" not in tables:
+        raise StoreError(f"{where}: not a tether session database (it has other tables)")
+    row = db.execute("SELECT version FROM tether_schema").fetchone()
+    if row is None or not isinstance(row[0], int):
+        raise StoreError(f"{where}: not a tether session database (no schema version)")
+    return int(row[0])
+
+
+def ensure_schema(db: sqlite3.Connection, where: str, *, target: int = VERSION) -> int:
+    """Create or migrate the schema up to ``target`` (one transaction); returns the version
+    found. A newer database is refused (``StoreError``)."""
+    found = schema_version(db, where)
+    if found == target:
+        return found
+    if found is not None and found > target:
+        raise StoreError(
+            f"{where}: the database has schema version {found}; this tether knows versions "
+            f"up to {target} — upgrade tether to use it"
+        )
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        found = schema_version(db, where)  # another process may have done it meanwhile
+        current = found
+        if current is None:
+            for statement in BASELINE.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            current = 1
+        while current < target:
+            current += 1
+            STEPS[current](db)
+            db.execute("UPDATE tether_schema SET version = ?", (current,))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return found if found is not None else 0
+
+
+__all__ = ["BASELINE", "STEPS", "VERSION", "ensure_schema", "schema_version"]

@@ -1,0 +1,90 @@
+"""argv rewrites made before typer parses the command line.
+
+pi's ``--mode rpc|json``, ``--disable-plugin`` (needed before plugins load), ``--store URI``
+(any command, anywhere on the line) and a bare ``--wait`` are read or rewritten here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → tether's command
+
+
+def preparse_mode(argv: Sequence[str]) -> list[str]:
+    """pi's ``--mode rpc|json …`` → ``rpc …`` / ``run --json …`` (``--disable-plugin N`` first)."""
+    args = [p for a in argv for p in (a.split("=", 1) if a.startswith("--mode=") else [a])]
+    at = args.index("--mode") if "--mode" in args else len(args)
+    if "--" in args[:at] or args[at + 1 : at + 2] == [] or args[at + 1] not in MODE_COMMANDS:
+        return list(argv)  # no --mode, or a mode without a command of its own (text)
+    rest, root = args[:at] + args[at + 2 :], []
+    while "--disable-plugin" in rest[:-1]:
+        i = rest.index("--disable-plugin")
+        root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
+    return [*root, *MODE_COMMANDS[args[at + 1]], *rest]
+
+
+def preparse_disabled(argv: Sequence[str]) -> list[str]:
+    """``--disable-plugin`` must be known before plugins load, so read it from argv first."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--disable-plugin" and i + 1 < len(argv):
+            out.append(argv[i + 1])
+        elif arg.startswith("--disable-plugin="):
+            out.append(arg.split("=", 1)[1])
+        elif arg == "--":
+            break
+    return out
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def preparse_store(argv: Sequence[str]) -> list[str]:
+    """``--store URI`` (the session store, any command, anywhere on the line) becomes
+    ``TETHER_STORE`` for this process: the store plugins and commands read it from there."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--store" and i + 1 < len(argv):
+            os.environ["TETHER_STORE"] = argv[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--store="):
+            os.environ["TETHER_STORE"] = arg.split("=", 1)[1]
+        elif arg == "--":
+            out.extend(argv[i:])
+            break
+        else:
+            out.append(arg)
+        i += 1
+    return out
+
+
+def preparse_wait(argv: Sequence[str]) -> list[str]:
+    """``--wait [SECONDS]`` (the session lease, :mod:`tether.core.storage.lease`): a ``--wait`` not
+    followed by a number means "as long as it takes" and becomes ``--wait=forever``."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--wait" and (i + 1 == len(out) or not is_number(out[i + 1])):
+            out[i] = "--wait=forever"
+    return out
+
+
+__all__ = [
+    "MODE_COMMANDS",
+    "is_number",
+    "preparse_disabled",
+    "preparse_mode",
+    "preparse_store",
+    "preparse_wait",
+]

@@ -1,0 +1,122 @@
+"""Fast JSON: orjson where its answer is exactly the standard path's, the standard path elsewhere.
+
+:func:`loads` is :func:`loads_std`'s result (the standard library's ``json.loads`` of the
+UTF-8 text, ``NaN``/``Infinity`` literals refused) computed by orjson when orjson's answer is
+the same. orjson refuses lone surrogate escapes, invalid UTF-8,
+``1e400`` and deep nesting (then the standard path answers), and it reads integers beyond 64
+bits as floats where Python keeps them exact: a line with a run of 19 or more digits is left
+to the standard path.
+
+:func:`dumps_or_none` is :func:`tether.core.storage.format.dumps_record` (JavaScript's
+``JSON.stringify``: compact, raw non-ASCII, U+2028/2029 unescaped, non-finite numbers as
+``null``) as UTF-8 bytes, computed by orjson when its bytes are the same. They differ for a few
+number forms (``1.0`` vs JS ``1``, ``1e+16`` … ``1e+20`` and ``1e-6`` vs JS's plain digits,
+integers beyond 2^53), array-index keys (JS writes ``"0"``, ``"12"`` first) and strings
+holding surrogates (orjson refuses them). orjson refuses the integers and the surrogates; the
+rest is caught by a few byte searches over its output (cheap; a false alarm in a text merely
+takes the standard path for that value).
+
+Both are proven equal to the standard path, byte for byte, by tests/test_fastjson.py on a
+random corpus and every fixture line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+_orjson: Any = None
+_DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))  # digit → "0", else " "
+_LONG_NUMBER = b"0" * 19  # an integer that may not fit 64 bits (orjson makes it a float)
+_INDEX_KEY = bytes(
+    48 if 48 <= byte <= 57 else byte if byte in b'{,"' else 32 for byte in range(256)
+)
+# orjson number forms that JS writes otherwise: an integral float ("1.0", "-0.0"), exponents
+# +16…+20 (JS: plain digits) and -6 (JS: 0.00000…); found anywhere a number can end.
+_FLOAT_FORMS = tuple(
+    form + end
+    for form in (b".0", b"e+16", b"e+17", b"e+18", b"e+19", b"e+20", b"e-6")
+    for end in (b",", b"}", b"]")
+)
+
+
+_OPTIONS = 0
+
+
+def _lib() -> Any:
+    """orjson, imported on first use (~10 ms)."""
+    global _orjson, _OPTIONS
+    if _orjson is None:
+        import orjson
+
+        # refuse what the standard path writes otherwise or refuses: integers beyond 2^53
+        # (JS rounds them), dataclasses, dates, subclasses of str/int/dict/list
+        _OPTIONS = (
+            orjson.OPT_STRICT_INTEGER
+            | orjson.OPT_PASSTHROUGH_DATACLASS
+            | orjson.OPT_PASSTHROUGH_DATETIME
+            | orjson.OPT_PASSTHROUGH_SUBCLASS
+        )
+        _orjson = orjson
+    return _orjson
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid JSON literal {name}")
+
+
+def loads_std(raw: bytes) -> Any:
+    """The standard path: ``json.loads`` of ``raw`` read as UTF-8 (bad bytes → U+FFFD, as
+    node's ``readFileSync(…, "utf8")``), ``NaN``/``Infinity`` refused; ``ValueError`` if
+    invalid."""
+    try:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", "replace")
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def loads(raw: bytes) -> Any:
+    """:func:`loads_std`'s value of ``raw``, by orjson when its answer is the same."""
+    if _LONG_NUMBER not in raw.translate(_DIGITS):
+        try:
+            return _lib().loads(raw)
+        except ValueError:
+            pass  # refused: the standard path decides (and says why)
+    return loads_std(raw)
+
+
+def loads_or_none(raw: bytes) -> Any:
+    """orjson's value of ``raw`` when it is the standard path's, else ``None`` (then the
+    caller takes its careful path)."""
+    if _LONG_NUMBER in raw.translate(_DIGITS):
+        return None
+    try:
+        return _lib().loads(raw)
+    except ValueError:
+        return None
+
+
+def dumps_or_none(value: Any) -> bytes | None:
+    """orjson's bytes for ``value`` when they are ``JSON.stringify``'s, else ``None`` (then
+    the caller takes the standard path, :func:`tether.core.storage.format.dumps_record`)."""
+    lib = _lib()
+    try:
+        out: bytes = lib.dumps(value, option=_OPTIONS)
+    except TypeError:  # surrogates, integers beyond 2^53, keys that are not strings, …
+        return None
+    shape = out.translate(_INDEX_KEY)
+    if b'{"0' in shape or b',"0' in shape:
+        return None  # maybe an array-index key (JS orders them first)
+    if out.endswith((b".0", b"e+16", b"e+17", b"e+18", b"e+19", b"e+20", b"e-6")):
+        return None
+    for form in _FLOAT_FORMS:
+        if form in out:
+            return None
+    return out
+
+
+__all__ = ["dumps_or_none", "loads", "loads_or_none", "loads_std"]

@@ -8,7 +8,6 @@ uses the field names of pi's oracle, so it compares directly with pi's goldens.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +17,6 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins import commands as opts
-from tether.core.context.numbers import json_text
 from tether.core.host.cli import command_group
 from tether.hookspecs import hookimpl
 
@@ -65,34 +63,40 @@ def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
 
 
 def _write_json(value: Any) -> None:
-    """JSON on stdout; lone surrogates (from cut UTF-16 strings) are written as ``\\udXXX``,
-    non-finite numbers (``1e999``) as ``null`` (both as ``JSON.stringify`` does)."""
-    text = json_text(value)
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = _escape_surrogates(text).encode("utf-8")
+    """``JSON.stringify(value)`` on stdout (compact; lone surrogates as ``\\udXXX``,
+    non-finite numbers as ``null``, as JavaScript writes them)."""
+    from tether.core.storage.format import dumps_bytes
+
     out = sys.stdout
     out.flush()
-    out.buffer.write(data + b"\n")
+    out.buffer.write(dumps_bytes(value) + b"\n")
     out.buffer.flush()
 
 
 def _write_json_stream(head: dict[str, Any], **lists: list[Any]) -> None:
     """``_write_json({**head, **lists})``, byte for byte, one list item at a time: the text of
-    100k messages is never one string (Python would hold it at 4 bytes a character)."""
+    100k messages is never one string. An item that appears in several lists (``llmMessages``
+    keeps most ``messages`` objects as they are) is encoded once."""
+    from tether.core.storage.format import dumps_bytes
+
     sys.stdout.flush()
+    encoded: dict[int, bytes] = {}
     with _batched(sys.stdout.buffer.write, b"") as write:
-        text = json_text(head)
-        write(_utf8(text[:-1] if lists else text))
-        separator = ", " if head else ""
-        encode = _item_encoder()
-        for key, items in lists.items():
-            write(_utf8(f"{separator}{json.dumps(key)}: ["))
+        text = dumps_bytes(head)
+        write(text[:-1] if lists else text)
+        separator = b"," if head else b""
+        for number, (key, items) in enumerate(lists.items()):
+            keep = number < len(lists) - 1  # later lists may share items with this one
+            write(separator + dumps_bytes(key) + b":[")
             for index, item in enumerate(items):
-                write(_utf8((", " if index else "") + encode(item)))
+                data = encoded.get(id(item))
+                if data is None:
+                    data = dumps_bytes(item)
+                    if keep:
+                        encoded[id(item)] = data
+                write(b"," + data if index else data)
             write(b"]")
-            separator = ", "
+            separator = b","
         write(b"}\n" if lists else b"\n")
     sys.stdout.buffer.flush()
 
@@ -117,40 +121,6 @@ def _batched(write: Callable[[Any], Any], empty: Any, size: int = 1 << 20) -> It
     write(empty.join(pending))
 
 
-def _item_encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, ensure_ascii=False)`` from one encoder built once (``json.dumps``
-    builds one per call: a third of the time for a message)."""
-    from json import encoder
-
-    make = getattr(encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - CPython always has the C encoder
-        return lambda value: json.dumps(value, ensure_ascii=False)
-    default = json.JSONEncoder().default
-    args = (None, default, encoder.encode_basestring, None, ": ", ", ", False, False, False)
-    iterencode = make(*args)
-
-    def encode(value: Any) -> str:
-        try:
-            return "".join(iterencode(value, 0))
-        except ValueError:  # a non-finite number (1e999): null, as JSON.stringify writes it
-            return json_text(value)
-
-    return encode
-
-
-def _utf8(text: str) -> bytes:
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _escape_surrogates(text).encode("utf-8")
-
-
-def _escape_surrogates(text: str) -> str:
-    import re
-
-    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def _after_context_hooks(
     pm: Any, session: Any, leaf_id: str | None, context: Any, file: Path
 ) -> list[dict[str, Any]]:
@@ -172,7 +142,12 @@ def context_command(
     file: opts.FileArg,
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="Print only counts.")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", help="Build everything (messages, hooks, LLM form), print only counts."
+        ),
+    ] = False,
 ) -> None:
     """Show the context the model sees at the leaf: messages and their LLM form."""
     with _without_cyclic_gc():
@@ -186,21 +161,6 @@ def _has_context_hooks(pm: Any) -> bool:
 def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, quiet: bool) -> None:
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
-    if quiet and not _has_context_hooks(ctx.obj):  # counts only: no message is kept
-        counted = session.context_summary(leaf_id)
-        _report_problems(session, file)
-        _print_summary(
-            {
-                "leafId": leaf_id,
-                "thinkingLevel": counted.thinking_level,
-                "model": counted.model,
-                "entryCount": len(session),
-                "messageCount": counted.message_count,
-                "llmMessageCount": counted.llm_message_count,
-            },
-            as_json,
-        )
-        return
     from tether.core.context.build import convert_to_llm
 
     context = session.build_context(leaf_id)

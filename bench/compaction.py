@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessions import count_entries, generate, in_process, median_of  # noqa: E402
+from sessions import count_entries, generate, in_process  # noqa: E402
 
 SETTINGS = ["--reserve", "16384", "--keep", "20000", "--window", "200000"]
 
@@ -52,22 +52,8 @@ print(json.dumps({"import": t1 - t0, "open": t2 - t1, "branch": t3 - t2, "prepar
 """
 
 
-def report(path: Path, runs: int, pi_oracle: Path | None) -> dict[str, float]:
-    size_mb = path.stat().st_size / 1e6
-    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
-    command = [
-        sys.executable,
-        "-m",
-        "tether",
-        "session",
-        "prepare",
-        str(path),
-        *SETTINGS,
-        "--quiet",
-        "--json",
-    ]
-    ours = median_of(runs, command)
-    print(f"  tether process   {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
+def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
+    """The in-process phases of tether's preparation (one process per run; medians)."""
     phases = in_process(runs, path, IN_PROCESS)
     if phases:
         detail = "  ".join(f"{k} {phases[k]:.3f}" for k in ("open", "branch", "prepare"))
@@ -75,34 +61,80 @@ def report(path: Path, runs: int, pi_oracle: Path | None) -> dict[str, float]:
             f"  tether in-proc   {phases['total']:7.3f} s  {phases['rss']:7.1f} MB  ({detail};"
             f" serialize {phases['summarized']:.0f} msgs {phases['serialize']:.3f})"
         )
-    result = {"wall": ours["wall"], "rss": ours["rss"]}
+
+
+TIMEOUT = 600.0
+SAME = [
+    "firstKeptEntryId=preparation.firstKeptEntryId",
+    "isSplitTurn=preparation.isSplitTurn",
+    "tokensBefore=preparation.tokensBefore",
+    "summarizedEntryIds=derived.summarizedEntryIds",
+    "turnPrefixEntryIds=derived.turnPrefixEntryIds",
+]
+
+
+def side_by_side(
+    path: Path, runs: int, pi_oracle: Path | None, env: dict[str, str], quiet: bool
+) -> None:
+    """``prepare`` with its whole output written to a file, tether and pi alternating."""
+    from side_by_side import Side, cleanup, compare, line, ratio_line, same_output
+
+    size_mb = path.stat().st_size / 1e6
+    shown = "counts only (--quiet)" if quiet else "full output → file"
+    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB  ({shown})")
+    flags = [*SETTINGS, *(["--quiet"] if quiet else [])]
+    command = [sys.executable, "-m", "tether", "session", "prepare", str(path), *flags, "--json"]
+    sides = [Side("tether", command, env=env)]
     if pi_oracle is not None:
-        pi_command = ["node", "oracle.mjs", "prepare", str(path.resolve()), "--quiet", *SETTINGS]
-        pi = median_of(runs, pi_command, cwd=pi_oracle)
-        print(f"  pi process       {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
-        result.update(time_ratio=ours["wall"] / pi["wall"], memory_ratio=ours["rss"] / pi["rss"])
-        print(
-            f"  ratio tether/pi  time {result['time_ratio']:.2f}"
-            f"  memory {result['memory_ratio']:.2f}  (target <= 0.50)"
-        )
-    return result
+        pi_command = ["node", "oracle.mjs", "prepare", str(path.resolve()), *flags]
+        sides.append(Side("pi", pi_command, cwd=pi_oracle))
+    compare(sides, runs, TIMEOUT)
+    for side in sides:
+        print(line(side))
+    if len(sides) == 2:
+        target = 0.3 if path.stem == "perf-linear-100k" else None
+        print(ratio_line(sides[0], sides[1], target, None))
+        if not quiet:
+            print(f"  output     {same_output(sides[0], sides[1], SAME)}")
+    cleanup(sides)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/tether-bench-sessions"))
-    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
     parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
     parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
     parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
+    parser.add_argument(
+        "--perf-dir",
+        type=Path,
+        help="the oracle's perf files (gen.py perf): perf-10k, perf-100k,"
+        " perf-linear-100k, and perf-linear-1m when present",
+    )
+    parser.add_argument("--quiet", action="store_true", help="counts only, on both sides")
+    parser.add_argument("--phases", action="store_true", help="also tether's in-process phases")
+    parser.add_argument(
+        "--builtin-only", action="store_true", help="TETHER_LOAD_PLUGINS='' (no installed plugin)"
+    )
     args = parser.parse_args(argv)
-    files = [] if args.sizes == "none" else generate(args.out)
+    if args.perf_dir is not None:
+        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-linear-1m")
+        files = [args.perf_dir / f"{n}.jsonl" for n in names]
+        files = [f for f in files if f.exists()]
+    else:
+        files = [] if args.sizes == "none" else generate(args.out)
     if args.sizes not in ("all", "none"):
         wanted = set(args.sizes.split(","))
         files = [f for f in files if f.stem in wanted]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs")
+    env = {"TETHER_LOAD_PLUGINS": ""} if args.builtin_only else {}
+    plugins = "built-in plugins only" if args.builtin_only else "installed plugins loaded"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs,")
+    print(f"tether with {plugins}; tether and pi alternate run by run")
     for path in [*files, *args.file]:
-        report(path, args.runs, args.pi_oracle)
+        side_by_side(path, args.runs, args.pi_oracle, env, args.quiet)
+        if args.phases:
+            report(path, args.runs, args.pi_oracle)
 
 
 if __name__ == "__main__":

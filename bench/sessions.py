@@ -315,18 +315,6 @@ def _ratio_line(ours: dict[str, float], pi: dict[str, float]) -> str:
     )
 
 
-def report_full(path: Path, runs: int, pi_oracle: Path | None) -> None:
-    """The whole context as JSON (every message built and printed), to /dev/null."""
-    command = [sys.executable, "-m", "tether", "session", "context", str(path), "--json"]
-    ours = median_of(runs, command, discard=True)
-    print(f"  tether --json    {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
-    if pi_oracle is not None:
-        pi_command = ["node", "oracle.mjs", "context", str(path.resolve())]
-        pi = median_of(runs, pi_command, cwd=pi_oracle, discard=True)
-        print(f"  pi (JSON)        {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
-        print(_ratio_line(ours, pi))
-
-
 def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
     size_mb = path.stat().st_size / 1e6
     print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
@@ -348,32 +336,82 @@ def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
         print(_ratio_line(ours, pi))
 
 
+TIMEOUT = 600.0  # seconds per process (pi on 1M entries may run out of memory or time)
+
+
+def side_by_side(path: Path, runs: int, pi_oracle: Path | None, env: dict[str, str]) -> None:
+    """The full context written as JSON to a file, tether and pi alternating; medians."""
+    from side_by_side import Side, cleanup, compare, line, ratio_line, same_output
+
+    size_mb = path.stat().st_size / 1e6
+    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB  (full context → file)")
+    command = [sys.executable, "-m", "tether", "session", "context", str(path), "--json"]
+    sides = [Side("tether", command, env=env)]
+    if pi_oracle is not None:
+        pi_command = ["node", "oracle.mjs", "context", str(path.resolve())]
+        sides.append(Side("pi", pi_command, cwd=pi_oracle))
+    compare(sides, runs, TIMEOUT)
+    for side in sides:
+        print(line(side))
+    if len(sides) == 2:
+        target, rss_target = TARGETS.get(path.stem, (None, None))
+        print(ratio_line(sides[0], sides[1], target, rss_target))
+        print(f"  output     {same_output(sides[0], sides[1], ['messages', 'llmMessages'])}")
+    cleanup(sides)
+
+
+# issue 12's targets (wall, peak RSS) for the oracle's perf files (gen.py perf)
+TARGETS = {
+    "perf-10k": (0.5, None),
+    "perf-100k": (0.2, None),
+    "perf-linear-100k": (0.3, 0.35),
+}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/tether-bench-sessions"))
-    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
     parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
     parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
     parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
-    parser.add_argument("--full", action="store_true", help="also time the whole JSON output")
+    parser.add_argument(
+        "--perf-dir",
+        type=Path,
+        help="the oracle's perf files (gen.py perf): perf-10k, perf-100k,"
+        " perf-linear-100k, and perf-linear-1m when present",
+    )
+    parser.add_argument(
+        "--phases", action="store_true", help="also the --quiet process and in-process phases"
+    )
+    parser.add_argument(
+        "--builtin-only", action="store_true", help="TETHER_LOAD_PLUGINS='' (no installed plugin)"
+    )
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.generate_only:
         generate(args.out)
         return
     files = []
-    if args.sizes != "none":
+    if args.perf_dir is not None:
+        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-linear-1m")
+        files = [args.perf_dir / f"{n}.jsonl" for n in names]
+        files = [f for f in files if f.exists()]
+    elif args.sizes != "none":
         generator = [sys.executable, __file__, "--generate-only", "--out", str(args.out)]
         subprocess.run(generator, check=True)
         files = [args.out / f"{name}.jsonl" for name in SIZES]
     if args.sizes not in ("all", "none"):
         wanted = set(args.sizes.split(","))
         files = [f for f in files if f.stem in wanted]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs")
+    env = {"TETHER_LOAD_PLUGINS": ""} if args.builtin_only else {}
+    plugins = "built-in plugins only" if args.builtin_only else "installed plugins loaded"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs,")
+    print(f"tether with {plugins}; tether and pi alternate run by run")
     for path in [*files, *args.file]:
-        report(path, args.runs, args.pi_oracle)
-        if args.full:
-            report_full(path, args.runs, args.pi_oracle)
+        side_by_side(path, args.runs, args.pi_oracle, env)
+        if args.phases:
+            report(path, args.runs, args.pi_oracle)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """``tether session context --quiet`` does all the work of the full output but the printing:
-the messages are built, the plugins' context hooks run, the LLM form is made; so it can stand
-in for the real work in a benchmark, and its counts are those of the full output."""
+the messages are built, the plugins' context hooks run, the LLM form is made, everything is
+encoded; so it can stand in for the real work in a benchmark, and its counts are those of the
+full output."""
 
 from __future__ import annotations
 
@@ -16,34 +17,35 @@ FILES = [GEN / "g16-branched.jsonl", GEN / "g01-tiny-linear.jsonl", GEN / "g08-l
 
 PROBE = """
 import json, sys
-from tether.core.context import build
-from tether.core.session.reader import SessionReader
-calls = []
-real_build, real_convert = SessionReader.build_context, build.convert_to_llm
-def build_context(self, *args, **kwargs):
-    calls.append("build_context")
-    return real_build(self, *args, **kwargs)
-def convert_to_llm(*args, **kwargs):
-    calls.append("convert_to_llm")
-    return real_convert(*args, **kwargs)
-SessionReader.build_context, build.convert_to_llm = build_context, convert_to_llm
+from tether.core.storage import format
+encoded = []
+real_dumps = format.dumps_bytes
+def dumps_bytes(value):
+    encoded.append(value.get("role") if isinstance(value, dict) else None)
+    return real_dumps(value)
+format.dumps_bytes = dumps_bytes
 from tether.core.host.cli import main
 code = main(["session", "context", sys.argv[1], "--quiet", "--json"])
-sys.stderr.write(json.dumps(calls) + "\\n")
+sys.stderr.write(json.dumps(encoded) + "\\n")
 """
 
 
-def test_quiet_builds_the_messages_and_their_llm_form() -> None:
+def test_quiet_builds_and_encodes_the_messages_and_their_llm_form() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(FILES[0])],
+        [sys.executable, "-c", PROBE, str(GEN / "g09-bash-exec.jsonl")],
         capture_output=True,
         text=True,
         timeout=60,
         env={**__import__("os").environ, **NO_THIRD_PARTY},
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stderr.strip().splitlines()[-1]) == ["build_context", "convert_to_llm"]
-    assert set(json.loads(done.stdout)) == {
+    roles = json.loads(done.stderr.strip().splitlines()[-1])
+    counts = json.loads(done.stdout)
+    # every message encoded (once), each converted LLM message too, then the counts
+    converted = [r for r in roles[:-1] if r not in ("user", "assistant", "toolResult")]
+    assert len(roles) - 1 - counts["messageCount"] > 0 and len(converted) > 0
+    assert roles[-1] is None  # the counts
+    assert set(counts) == {
         "leafId",
         "thinkingLevel",
         "model",

@@ -12,9 +12,11 @@ to the standard path.
 ``null``) as UTF-8 bytes, computed by orjson when its bytes are the same. They differ for a few
 number forms (``1.0`` vs JS ``1``, ``1e+16`` … ``1e+20`` and ``1e-6`` vs JS's plain digits,
 integers beyond 2^53), array-index keys (JS writes ``"0"``, ``"12"`` first) and strings
-holding surrogates (orjson refuses them). orjson refuses the integers and the surrogates; the
-rest is caught by a few byte searches over its output (cheap; a false alarm in a text merely
-takes the standard path for that value).
+holding surrogates (orjson refuses them). orjson refuses the integers and the surrogates (the
+standard path answers); the rest is caught by a few byte searches over its output: a value
+with such a number is encoded again with its floats as JS writes them (``orjson.Fragment``),
+one with a possible index key takes the standard path (a false alarm in a text costs only
+time).
 
 Both are proven equal to the standard path, byte for byte, by tests/test_fastjson.py on a
 random corpus and every fixture line.
@@ -23,6 +25,7 @@ random corpus and every fixture line.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 _orjson: Any = None
@@ -33,11 +36,8 @@ _INDEX_KEY = bytes(
 )
 # orjson number forms that JS writes otherwise: an integral float ("1.0", "-0.0"), exponents
 # +16…+20 (JS: plain digits) and -6 (JS: 0.00000…); found anywhere a number can end.
-_FLOAT_FORMS = tuple(
-    form + end
-    for form in (b".0", b"e+16", b"e+17", b"e+18", b"e+19", b"e+20", b"e-6")
-    for end in (b",", b"}", b"]")
-)
+_EXPONENTS = (b"e+16", b"e+17", b"e+18", b"e+19", b"e+20")
+_FLOAT_FORMS = tuple(form + end for form in _EXPONENTS for end in (b",", b"}", b"]"))
 
 
 _OPTIONS = 0
@@ -102,7 +102,11 @@ def loads_or_none(raw: bytes) -> Any:
 
 def dumps_or_none(value: Any) -> bytes | None:
     """orjson's bytes for ``value`` when they are ``JSON.stringify``'s, else ``None`` (then
-    the caller takes the standard path, :func:`tether.core.storage.format.dumps_record`)."""
+    the caller takes the standard path, :func:`tether.core.storage.format.dumps_record`).
+
+    A value whose floats orjson writes otherwise is encoded again with those floats as JS
+    writes them (:func:`js_number`, as the standard path does).
+    """
     lib = _lib()
     try:
         out: bytes = lib.dumps(value, option=_OPTIONS)
@@ -111,12 +115,77 @@ def dumps_or_none(value: Any) -> bytes | None:
     shape = out.translate(_INDEX_KEY)
     if b'{"0' in shape or b',"0' in shape:
         return None  # maybe an array-index key (JS orders them first)
-    if out.endswith((b".0", b"e+16", b"e+17", b"e+18", b"e+19", b"e+20", b"e-6")):
-        return None
-    for form in _FLOAT_FORMS:
-        if form in out:
+    if _float_forms(out):
+        try:
+            return bytes(lib.dumps(_js_floats(value), option=_OPTIONS))
+        except (TypeError, RecursionError):
             return None
     return out
 
 
-__all__ = ["dumps_or_none", "loads", "loads_or_none", "loads_std"]
+def _float_forms(out: bytes) -> bool:
+    """Whether ``out`` may hold a number that orjson writes otherwise than JS."""
+    if b".0" in out and (b".0," in out or b".0}" in out or b".0]" in out or out.endswith(b".0")):
+        return True
+    if b"e+" in out:
+        for form in _FLOAT_FORMS:
+            if form in out:
+                return True
+        return out.endswith(_EXPONENTS)
+    return b"e-6" in out and (
+        b"e-6," in out or b"e-6}" in out or b"e-6]" in out or out.endswith(b"e-6")
+    )
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+_MAX_SAFE = 2**53
+
+
+def js_number(value: float | int) -> str:
+    """``JSON.stringify`` of a number: ``1`` not ``1.0``, ``1e-7`` not ``1e-07``, NaN → ``null``."""
+    if isinstance(value, int):
+        if -_MAX_SAFE < value < _MAX_SAFE:
+            return str(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            return "null"
+    if not math.isfinite(value):
+        return "null"
+    if value == 0:
+        return "0"
+    text = repr(abs(value))
+    mantissa, _, exp_text = text.partition("e")
+    int_part, _, frac = mantissa.partition(".")
+    digits = int_part + frac
+    point = len(int_part) + (int(exp_text) if exp_text else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    k = len(digits)
+    sign = "-" if value < 0 else ""
+    if k <= point <= 21:
+        return sign + digits + "0" * (point - k)
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * (-point) + digits
+    exponent = point - 1
+    exp_part = f"e+{exponent}" if exponent >= 0 else f"e-{-exponent}"
+    body = digits if k == 1 else digits[0] + "." + digits[1:]
+    return sign + body + exp_part
+
+
+def _js_floats(value: Any) -> Any:
+    """``value`` with every float replaced by its JS text (an ``orjson.Fragment``)."""
+    cls = value.__class__
+    if cls is dict:
+        return {k: v if v.__class__ in _PLAIN else _js_floats(v) for k, v in value.items()}
+    if cls is list or cls is tuple:
+        return [v if v.__class__ in _PLAIN else _js_floats(v) for v in value]
+    if cls is float:
+        return _orjson.Fragment(js_number(value).encode("ascii"))
+    return value
+
+
+__all__ = ["dumps_or_none", "js_number", "loads", "loads_or_none", "loads_std"]

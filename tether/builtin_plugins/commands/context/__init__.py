@@ -73,34 +73,6 @@ def _write_json(value: Any) -> None:
     out.buffer.flush()
 
 
-def _write_json_stream(head: dict[str, Any], **lists: list[Any]) -> None:
-    """``_write_json({**head, **lists})``, byte for byte, one list item at a time: the text of
-    100k messages is never one string. An item that appears in several lists (``llmMessages``
-    keeps most ``messages`` objects as they are) is encoded once."""
-    from tether.core.storage.format import dumps_bytes
-
-    sys.stdout.flush()
-    encoded: dict[int, bytes] = {}
-    with _batched(sys.stdout.buffer.write, b"") as write:
-        text = dumps_bytes(head)
-        write(text[:-1] if lists else text)
-        separator = b"," if head else b""
-        for number, (key, items) in enumerate(lists.items()):
-            keep = number < len(lists) - 1  # later lists may share items with this one
-            write(separator + dumps_bytes(key) + b":[")
-            for index, item in enumerate(items):
-                data = encoded.get(id(item))
-                if data is None:
-                    data = dumps_bytes(item)
-                    if keep:
-                        encoded[id(item)] = data
-                write(b"," + data if index else data)
-            write(b"]")
-            separator = b","
-        write(b"}\n" if lists else b"\n")
-    sys.stdout.buffer.flush()
-
-
 @contextmanager
 def _batched(write: Callable[[Any], Any], empty: Any, size: int = 1 << 20) -> Iterator[Any]:
     """A ``write`` that hands ``write`` about ``size`` bytes (or characters) at a time: one
@@ -161,14 +133,56 @@ def _has_context_hooks(pm: Any) -> bool:
 def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, quiet: bool) -> None:
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
-    from tether.core.context.build import convert_to_llm
+    if not (as_json or quiet):
+        _context_text(ctx, session, leaf_id, file)
+        return
+    from tether.core.context.encoded import EncodedContext
 
+    if _has_context_hooks(ctx.obj):  # the hooks need the messages as one list
+        context = _hooked_context(ctx, session, leaf_id, file)
+        encoded = EncodedContext(context.messages)
+        thinking_level, model = context.thinking_level, context.model
+    else:  # one message at a time: parsed, encoded, dropped
+
+        def encode(stream: Any) -> tuple[EncodedContext, Any, Any]:
+            return EncodedContext(stream), stream.thinking_level, stream.model
+
+        if leaf_id is None:
+            encoded, thinking_level, model = EncodedContext([]), "off", None
+        else:
+            encoded, thinking_level, model = session.stream_context(encode, leaf_id)
+    _report_problems(session, file)
+    summary = {
+        "leafId": leaf_id,
+        "thinkingLevel": thinking_level,
+        "model": model,
+        "entryCount": len(session),
+        "messageCount": encoded.message_count,
+        "llmMessageCount": encoded.llm_count,
+    }
+    if quiet:
+        _print_summary(summary, as_json)
+    else:
+        encoded.write({"header": session.header, **summary})
+
+
+def _hooked_context(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> Any:
+    """The context at ``leaf_id`` as installed plugins' ``context`` hooks leave it."""
     context = session.build_context(leaf_id)
     hooked = _after_context_hooks(ctx.obj, session, leaf_id, context, file)
     if hooked is not context.messages:  # a plugin's context hook ran: show what it sends
         from dataclasses import replace
 
         context = replace(context, messages=hooked)
+    return context
+
+
+def _context_text(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> None:
+    """The text form: one header line, then each message shortened."""
+    from tether.builtin_plugins.commands.context.render import context_chunks
+    from tether.core.context.build import convert_to_llm
+
+    context = _hooked_context(ctx, session, leaf_id, file)
     llm_messages = convert_to_llm(context.messages)
     _report_problems(session, file)
     summary = {
@@ -179,20 +193,9 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
         "messageCount": len(context.messages),
         "llmMessageCount": len(llm_messages),
     }
-    if quiet:
-        _print_summary(summary, as_json)
-    elif as_json:
-        _write_json_stream(
-            {"header": session.header, **summary},
-            messages=context.messages,
-            llmMessages=llm_messages,
-        )
-    else:
-        from tether.builtin_plugins.commands.context.render import context_chunks
-
-        with _batched(sys.stdout.write, "") as write:
-            for chunk in context_chunks(summary, context.messages, TEXT_PREVIEW):
-                write(chunk)
+    with _batched(sys.stdout.write, "") as write:
+        for chunk in context_chunks(summary, context.messages, TEXT_PREVIEW):
+            write(chunk)
 
 
 def _print_summary(summary: dict[str, Any], as_json: bool) -> None:

@@ -44,3 +44,56 @@ def test_messages_are_written_byte_for_byte_as_pi_writes_them(golden: Path) -> N
 
 def test_there_are_goldens() -> None:
     assert len(GOLDENS) >= 9
+
+
+def test_a_large_branch_streamed_equals_the_standard_path(tmp_path: Path) -> None:
+    """Past FAST_PARSER_ROWS the branch is streamed through orjson; the bytes are still those
+    of the whole context built and written by the standard library alone."""
+    import json
+
+    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.storage.fastjson import loads_std
+    from tether.core.storage.format import dumps_record_std
+
+    lines = [
+        '{"type":"session","version":3,"id":"big","timestamp":"2025-01-01T00:00:00.000Z",'
+        '"cwd":"/tmp"}'
+    ]
+    parent = "null"
+    odd = '{"n":123456789012345678901234567890,"f":0.0,"g":1e-6,"h":2.5e17,"1":"k","t":"\\ud83d"}'
+    for n in range(3000):
+        entry_id = f"{n:08x}"
+        if n == 500:
+            body = f'"summary":"sum {n}","firstKeptEntryId":"{n - 20:08x}","tokensBefore":{n}.0'
+            kind = "compaction"
+        elif n % 97 == 5:
+            body = f'"customType":"note","content":"note {n}","display":true'
+            kind = "custom_message"
+        else:
+            role = "user" if n % 2 else "assistant"
+            body = (
+                f'"message":{{"role":"{role}","content":[{{"type":"text","text":"m{n} é"}}],'
+                f'"usage":{{"cost":{{"total":0.0,"input":3e-6}}}},"details":{odd},"timestamp":{n}}}'
+            )
+            kind = "message"
+        lines.append(
+            f'{{"type":"{kind}","id":"{entry_id}","parentId":{parent},'
+            f'"timestamp":"2025-01-01T00:00:01.000Z",{body}}}'
+        )
+        parent = f'"{entry_id}"'
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_tether("session", "context", str(path), "--json", env=NO_THIRD_PARTY)
+    assert done.returncode == 0, done.stderr
+    entries = [loads_std(line.encode()) for line in lines[1:]]
+    context = build_session_context(entries)
+    expected = (
+        ',"messages":'
+        + dumps_record_std(context.messages)
+        + ',"llmMessages":'
+        + dumps_record_std(convert_to_llm(context.messages))
+        + "}"
+    )
+    assert len(context.messages) > 2000
+    assert messages_part(done.stdout.encode("utf-8", "surrogatepass")) == expected.encode()
+    assert json.loads(done.stdout)["messageCount"] == len(context.messages)

@@ -329,8 +329,9 @@ class SessionReader:
     def stream_context(self, consume: Callable[[ContextStream], T], leaf_id: Any = CURRENT) -> T:
         """``consume(stream)`` of the context at ``leaf_id`` as a
         :class:`~tether.core.context.stream.ContextStream`: the messages of
-        :meth:`build_context`, one at a time, parsed as they are read and not kept. When a
-        line turns out malformed meanwhile, ``consume`` runs again on the corrected table."""
+        :meth:`build_context`, one at a time, parsed as they are read and not kept, for
+        writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``). When a line turns
+        out malformed meanwhile, ``consume`` runs again on the corrected table."""
         from tether.core.context.stream import ContextStream
 
         leaf = self.leaf_id if is_current(leaf_id) else leaf_id
@@ -346,7 +347,8 @@ class SessionReader:
             first = [r for r in rows if types[r] == "compaction"]  # its summary comes first
             ordered = first + [r for r in rows if types[r] != "compaction"]
             only = set(rows[:settings_only])
-            entries = zip(table.iter_entries(ordered), (r in only for r in ordered), strict=True)
+            parsed = table.iter_entries(ordered, to_write=True)
+            entries = zip(parsed, (r in only for r in ordered), strict=True)
             return consume(ContextStream(entries))
 
         with bulk():

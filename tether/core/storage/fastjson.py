@@ -31,13 +31,29 @@ from typing import Any
 _orjson: Any = None
 _DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))  # digit → "0", else " "
 _LONG_NUMBER = b"0" * 19  # an integer that may not fit 64 bits (orjson makes it a float)
-_INDEX_KEY = bytes(
-    48 if 48 <= byte <= 57 else byte if byte in b'{,"' else 32 for byte in range(256)
-)
-# orjson number forms that JS writes otherwise: an integral float ("1.0", "-0.0"), exponents
-# +16…+20 (JS: plain digits) and -6 (JS: 0.00000…); found anywhere a number can end.
-_EXPONENTS = (b"e+16", b"e+17", b"e+18", b"e+19", b"e+20")
-_FLOAT_FORMS = tuple(form + end for form in _EXPONENTS for end in (b",", b"}", b"]"))
+
+
+def _shape_of(byte: int) -> int:
+    """The byte's class in :data:`_SHAPE`."""
+    if byte == 48:
+        return 48  # "0"
+    if 49 <= byte <= 57:
+        return 49  # other digits: "1"
+    if byte in b"{,}]":
+        return 44  # where a value starts or ends: ","
+    if byte == 45:
+        return 43  # "-" as "+"
+    return byte if byte in b'".e+' else 32
+
+
+# orjson's output with only its shape kept, for a few searches: an array-index key is ',"0'
+# or ',"1' (a quote after "{" or "," opens a string); a number orjson writes otherwise than
+# JS — an integral float ("1.0", "-0.0", JS "1", "0"), exponents +16…+20 (JS: plain digits),
+# -6 (JS: "0.000001") — is ".0," or starts with "e+1" ("e+10," "e+11," "e+1,"). A text can
+# look the same (a false alarm only costs time); a real one is never missed.
+_SHAPE = bytes(_shape_of(byte) for byte in range(256))
+_FLOAT_FORMS = (b"e+1,", b"e+10,", b"e+11,")
+_FLOAT_ENDS = (b".0", b"e+1", b"e+10", b"e+11")
 
 
 _OPTIONS = 0
@@ -100,6 +116,16 @@ def loads_or_none(raw: bytes) -> Any:
         return None
 
 
+def loads_to_write(raw: bytes) -> Any:
+    """orjson's value of ``raw``, or ``None`` when it refuses: for values that are only
+    written again as JSON. An integer beyond 64 bits is then a float, as JavaScript reads it,
+    and :func:`dumps_or_none` writes the same text for both (JS's)."""
+    try:
+        return _lib().loads(raw)
+    except ValueError:
+        return None
+
+
 def dumps_or_none(value: Any) -> bytes | None:
     """orjson's bytes for ``value`` when they are ``JSON.stringify``'s, else ``None`` (then
     the caller takes the standard path, :func:`tether.core.storage.format.dumps_record`).
@@ -112,10 +138,10 @@ def dumps_or_none(value: Any) -> bytes | None:
         out: bytes = lib.dumps(value, option=_OPTIONS)
     except TypeError:  # surrogates, integers beyond 2^53, keys that are not strings, …
         return None
-    shape = out.translate(_INDEX_KEY)
-    if b'{"0' in shape or b',"0' in shape:
+    shape = out.translate(_SHAPE)
+    if b',"0' in shape or b',"1' in shape:
         return None  # maybe an array-index key (JS orders them first)
-    if _float_forms(out):
+    if b".0," in shape or (b"e+1" in shape and _float_forms(shape)) or shape.endswith(_FLOAT_ENDS):
         try:
             return bytes(lib.dumps(_js_floats(value), option=_OPTIONS))
         except (TypeError, RecursionError):
@@ -123,18 +149,12 @@ def dumps_or_none(value: Any) -> bytes | None:
     return out
 
 
-def _float_forms(out: bytes) -> bool:
-    """Whether ``out`` may hold a number that orjson writes otherwise than JS."""
-    if b".0" in out and (b".0," in out or b".0}" in out or b".0]" in out or out.endswith(b".0")):
-        return True
-    if b"e+" in out:
-        for form in _FLOAT_FORMS:
-            if form in out:
-                return True
-        return out.endswith(_EXPONENTS)
-    return b"e-6" in out and (
-        b"e-6," in out or b"e-6}" in out or b"e-6]" in out or out.endswith(b"e-6")
-    )
+def _float_forms(shape: bytes) -> bool:
+    """Whether ``shape`` (holding "e+1") has a number orjson writes otherwise than JS."""
+    for form in _FLOAT_FORMS:
+        if form in shape:
+            return True
+    return False
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
@@ -177,15 +197,16 @@ def js_number(value: float | int) -> str:
 
 
 def _js_floats(value: Any) -> Any:
-    """``value`` with every float replaced by its JS text (an ``orjson.Fragment``)."""
+    """``value`` with every float orjson writes otherwise than JS replaced by JS's text (an
+    ``orjson.Fragment``): integral ones, and those from 1e-6 to 1e-5."""
     cls = value.__class__
     if cls is dict:
         return {k: v if v.__class__ in _PLAIN else _js_floats(v) for k, v in value.items()}
     if cls is list or cls is tuple:
         return [v if v.__class__ in _PLAIN else _js_floats(v) for v in value]
-    if cls is float:
+    if cls is float and (value.is_integer() or 1e-6 <= abs(value) < 1e-5):
         return _orjson.Fragment(js_number(value).encode("ascii"))
     return value
 
 
-__all__ = ["dumps_or_none", "js_number", "loads", "loads_or_none", "loads_std"]
+__all__ = ["dumps_or_none", "js_number", "loads", "loads_or_none", "loads_std", "loads_to_write"]

@@ -235,7 +235,11 @@ class EntryTable:
         return out
 
     def iter_entries(
-        self, rows: list[int], outlines: Mapping[str, Callable[[bytes], Any]] | None = None
+        self,
+        rows: list[int],
+        outlines: Mapping[str, Callable[[bytes], Any]] | None = None,
+        *,
+        to_write: bool = False,
     ) -> Iterator[dict[str, Any]]:
         """The entries of ``rows`` one at a time, without caching the ones not parsed yet: a
         single pass over a large branch holds one entry at a time. A malformed line raises
@@ -245,12 +249,14 @@ class EntryTable:
         line, or ``None`` when unsure (the line is then parsed in full); it must never accept
         a line the full parser rejects. Outlined entries have at least ``type`` and ``id``.
         Like the fast parser, outlines are for bulk work (more than ``FAST_PARSER_ROWS``).
+        ``to_write``: the entries are only written out again as JSON (integers beyond 64 bits
+        may be floats, see :func:`~tether.core.storage.fastjson.loads_to_write`).
         """
         bulk = len(rows) > FAST_PARSER_ROWS
         if bulk:
             use_fast_parser()
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
-        parse = _from_json
+        parse = fastjson.loads_to_write if bulk and to_write else _from_json
         outline_of = (outlines if bulk and outlines else {}).get
         for row in rows:
             entry = parsed[row]

@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -74,7 +75,12 @@ SAME = [
 
 
 def side_by_side(
-    path: Path, runs: int, pi_oracle: Path | None, env: dict[str, str], quiet: bool
+    path: Path,
+    runs: int,
+    pi_oracle: Path | None,
+    env: dict[str, Any],
+    quiet: bool,
+    before: Any = None,
 ) -> None:
     """``prepare`` with its whole output written to a file, tether and pi alternating."""
     from side_by_side import Side, cleanup, compare, line, ratio_line, same_output
@@ -83,19 +89,24 @@ def side_by_side(
     shown = "counts only (--quiet)" if quiet else "full output → file"
     print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB  ({shown})")
     flags = [*SETTINGS, *(["--quiet"] if quiet else [])]
-    command = [sys.executable, "-m", "tether", "session", "prepare", str(path), *flags, "--json"]
-    sides = [Side("tether", command, env=env)]
+    file = str(path.resolve())
+    command = [sys.executable, "-m", "tether", "session", "prepare", file, *flags, "--json"]
+    neutral = Path("/")  # not a checkout: ``python -m`` puts the working directory first
+    sides = [Side("tether", command, cwd=neutral, env=env)]
+    if before is not None:
+        sides.append(Side("before", command, cwd=neutral, env=before))
     if pi_oracle is not None:
-        pi_command = ["node", "oracle.mjs", "prepare", str(path.resolve()), *flags]
+        pi_command = ["node", "oracle.mjs", "prepare", file, *flags]
         sides.append(Side("pi", pi_command, cwd=pi_oracle))
     compare(sides, runs, TIMEOUT)
     for side in sides:
         print(line(side))
-    if len(sides) == 2:
+    if pi_oracle is not None:
         target = 0.3 if path.stem == "perf-linear-100k" else None
-        print(ratio_line(sides[0], sides[1], target, None))
+        for ours in sides[:-1]:
+            print(ratio_line(ours, sides[-1], target, None))
         if not quiet:
-            print(f"  output     {same_output(sides[0], sides[1], SAME)}")
+            print(f"  output     {same_output(sides[0], sides[-1], SAME)}")
     cleanup(sides)
 
 
@@ -117,6 +128,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--builtin-only", action="store_true", help="TETHER_LOAD_PLUGINS='' (no installed plugin)"
     )
+    parser.add_argument(
+        "--before", type=Path, help="a checkout of tether's code before a change: run it too"
+    )
     args = parser.parse_args(argv)
     if args.perf_dir is not None:
         names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-linear-1m")
@@ -127,12 +141,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.sizes not in ("all", "none"):
         wanted = set(args.sizes.split(","))
         files = [f for f in files if f.stem in wanted]
-    env = {"TETHER_LOAD_PLUGINS": ""} if args.builtin_only else {}
+    from side_by_side import tether_env
+
+    env = tether_env(args.builtin_only, None)
+    before = None if args.before is None else tether_env(args.builtin_only, args.before)
     plugins = "built-in plugins only" if args.builtin_only else "installed plugins loaded"
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs,")
     print(f"tether with {plugins}; tether and pi alternate run by run")
     for path in [*files, *args.file]:
-        side_by_side(path, args.runs, args.pi_oracle, env, args.quiet)
+        side_by_side(path, args.runs, args.pi_oracle, env, args.quiet, before)
         if args.phases:
             report(path, args.runs, args.pi_oracle)
 

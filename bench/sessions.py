@@ -339,24 +339,31 @@ def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
 TIMEOUT = 600.0  # seconds per process (pi on 1M entries may run out of memory or time)
 
 
-def side_by_side(path: Path, runs: int, pi_oracle: Path | None, env: dict[str, str]) -> None:
+def side_by_side(
+    path: Path, runs: int, pi_oracle: Path | None, env: dict[str, Any], before: Any = None
+) -> None:
     """The full context written as JSON to a file, tether and pi alternating; medians."""
     from side_by_side import Side, cleanup, compare, line, ratio_line, same_output
 
     size_mb = path.stat().st_size / 1e6
     print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB  (full context → file)")
-    command = [sys.executable, "-m", "tether", "session", "context", str(path), "--json"]
-    sides = [Side("tether", command, env=env)]
+    file = str(path.resolve())
+    command = [sys.executable, "-m", "tether", "session", "context", file, "--json"]
+    neutral = Path("/")  # not a checkout: ``python -m`` puts the working directory first
+    sides = [Side("tether", command, cwd=neutral, env=env)]
+    if before is not None:
+        sides.append(Side("before", command, cwd=neutral, env=before))
     if pi_oracle is not None:
-        pi_command = ["node", "oracle.mjs", "context", str(path.resolve())]
-        sides.append(Side("pi", pi_command, cwd=pi_oracle))
+        sides.append(Side("pi", ["node", "oracle.mjs", "context", file], cwd=pi_oracle))
     compare(sides, runs, TIMEOUT)
     for side in sides:
         print(line(side))
-    if len(sides) == 2:
+    if pi_oracle is not None:
         target, rss_target = TARGETS.get(path.stem, (None, None))
-        print(ratio_line(sides[0], sides[1], target, rss_target))
-        print(f"  output     {same_output(sides[0], sides[1], ['messages', 'llmMessages'])}")
+        for ours in sides[:-1]:
+            print(ratio_line(ours, sides[-1], target, rss_target))
+        keys = ["messages", "llmMessages"]
+        print(f"  output     {same_output(sides[0], sides[-1], keys)}")
     cleanup(sides)
 
 
@@ -387,6 +394,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--builtin-only", action="store_true", help="TETHER_LOAD_PLUGINS='' (no installed plugin)"
     )
+    parser.add_argument(
+        "--before", type=Path, help="a checkout of tether's code before a change: run it too"
+    )
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.generate_only:
@@ -404,12 +414,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.sizes not in ("all", "none"):
         wanted = set(args.sizes.split(","))
         files = [f for f in files if f.stem in wanted]
-    env = {"TETHER_LOAD_PLUGINS": ""} if args.builtin_only else {}
+    from side_by_side import tether_env
+
+    env = tether_env(args.builtin_only, None)
+    before = None if args.before is None else tether_env(args.builtin_only, args.before)
     plugins = "built-in plugins only" if args.builtin_only else "installed plugins loaded"
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs,")
     print(f"tether with {plugins}; tether and pi alternate run by run")
     for path in [*files, *args.file]:
-        side_by_side(path, args.runs, args.pi_oracle, env)
+        side_by_side(path, args.runs, args.pi_oracle, env, before)
         if args.phases:
             report(path, args.runs, args.pi_oracle)
 

@@ -1,15 +1,14 @@
-"""Benchmark: compaction preparation, tether vs pi, on 1k–100k-entry sessions.
+"""Benchmark: compaction preparation, tether and pi side by side.
 
-For each session file prints the median wall time and peak RSS of a whole
-``tether session prepare FILE --quiet --json`` process, the in-process phases (open, branch,
-prepare, serialize), and — with ``--pi-oracle DIR`` — the same for pi's
-``node oracle.mjs prepare FILE --quiet`` and the ratios (target: at most 0.50). Sessions come
-from ``bench/sessions.py``'s seeded generator; ``--file`` adds others (e.g. the oracle's
-``/tmp/perf/perf-100k.jsonl``, on which pi's PERF.md figures were measured).
+For each session file, the whole process of ``tether session prepare FILE --json`` with its
+full output (the ids, the serialized text to summarize) written to a file and, with
+``--pi-oracle DIR``, pi's ``node oracle.mjs prepare FILE`` (its full output: the messages to
+summarize), alternating run by run; medians of wall time and peak RSS, the ratios, and whether
+both chose the same cut (``--quiet``: counts only, on both sides). ``--before DIR`` runs a
+checkout of tether's older code too; ``--phases`` adds tether's in-process phases. Files as in
+``bench/sessions.py`` (``--perf-dir``, generated, ``--file``).
 
-    python bench/compaction.py                               # generate + measure (tether only)
-    python bench/compaction.py --pi-oracle /work/oracle --runs 5
-    python bench/compaction.py --sizes none --file /tmp/perf/perf-100k.jsonl --pi-oracle ../oracle
+    python bench/compaction.py --perf-dir /tmp/perf --pi-oracle ../oracle --builtin-only
 """
 
 from __future__ import annotations
@@ -121,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
         "--perf-dir",
         type=Path,
         help="the oracle's perf files (gen.py perf): perf-10k, perf-100k,"
-        " perf-linear-100k, and perf-linear-1m when present",
+        " perf-linear-100k, and perf-1m, perf-linear-1m (bench/scale_up.py) when present",
     )
     parser.add_argument("--quiet", action="store_true", help="counts only, on both sides")
     parser.add_argument("--phases", action="store_true", help="also tether's in-process phases")
@@ -133,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.perf_dir is not None:
-        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-linear-1m")
+        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-1m", "perf-linear-1m")
         files = [args.perf_dir / f"{n}.jsonl" for n in names]
         files = [f for f in files if f.exists()]
     else:

@@ -1,17 +1,18 @@
-"""Benchmark: open a session and build its context, tether vs pi, on 1k–100k-entry sessions.
+"""Benchmark: open a session and write its whole context, tether and pi side by side.
 
-Generates seeded sessions itself (branched trees with compactions, and one long branch with
-none: everything in the context — the worst case), then for each file prints the median wall
-time and peak RSS of a whole ``tether session context FILE --quiet`` process (built-in plugins
-only: ``TETHER_LOAD_PLUGINS=""``; it counts the messages without keeping them), the in-process
-phases of a full build (open, ``build_context``, LLM conversion: every message in memory), and
-— with ``--pi-oracle DIR`` — the same for ``node oracle.mjs context FILE --quiet`` and the
-ratios. ``--full`` also times the whole JSON output (``--json`` vs the oracle without
-``--quiet``), written to /dev/null.
+For each session file, the whole process — open, build, LLM conversion, the full context
+(messages and llmMessages) written as JSON to a file — of ``tether session context FILE
+--json`` and, with ``--pi-oracle DIR``, of pi's ``node oracle.mjs context FILE`` (without
+``--quiet``), alternating run by run; medians of wall time and peak RSS, the ratios, and
+whether both wrote the same messages (``bench/side_by_side.py``). ``--before DIR`` runs a
+checkout of tether's older code as a third side. Files: ``--perf-dir DIR`` (the oracle's
+``gen.py perf`` files, plus the 1M-entry ones ``bench/scale_up.py`` makes), or seeded files
+this script generates (branched trees with compactions, and one long branch: everything in
+the context — the worst case), or ``--file``. ``--phases`` adds the in-process phases.
 
-    python bench/sessions.py                          # generate + measure (tether only)
-    python bench/sessions.py --pi-oracle ../pi-oracle --runs 5
-    python bench/sessions.py --file some.jsonl --sizes none --full
+    python bench/sessions.py --perf-dir /tmp/perf --pi-oracle ../oracle --builtin-only
+    python bench/sessions.py --perf-dir /tmp/perf --pi-oracle ../oracle --before /tmp/old-tether
+    python bench/sessions.py --file some.jsonl --sizes none --phases
 """
 
 from __future__ import annotations
@@ -386,7 +387,7 @@ def main(argv: list[str] | None = None) -> None:
         "--perf-dir",
         type=Path,
         help="the oracle's perf files (gen.py perf): perf-10k, perf-100k,"
-        " perf-linear-100k, and perf-linear-1m when present",
+        " perf-linear-100k, and perf-1m, perf-linear-1m (bench/scale_up.py) when present",
     )
     parser.add_argument(
         "--phases", action="store_true", help="also the --quiet process and in-process phases"
@@ -404,7 +405,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     files = []
     if args.perf_dir is not None:
-        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-linear-1m")
+        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-1m", "perf-linear-1m")
         files = [args.perf_dir / f"{n}.jsonl" for n in names]
         files = [f for f in files if f.exists()]
     elif args.sizes != "none":

@@ -80,6 +80,7 @@ def run_once(side: Side, timeout: float) -> None:
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         lines = stderr.decode(errors="replace").strip().splitlines() or ["(no output)"]
+        lines = [ln for ln in lines if "rror" in ln][:1] or lines  # the error, not a stack frame
         killed = child.returncode == -signal.SIGKILL
         why = f"killed after {timeout:.0f} s" if killed and wall >= timeout else lines[-1][:200]
         peak = usage.ru_maxrss / 1024

@@ -97,3 +97,39 @@ def test_a_large_branch_streamed_equals_the_standard_path(tmp_path: Path) -> Non
     assert len(context.messages) > 2000
     assert messages_part(done.stdout.encode("utf-8", "surrogatepass")) == expected.encode()
     assert json.loads(done.stdout)["messageCount"] == len(context.messages)
+
+
+def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+    import sys
+
+    from tests.context_loader import load_entries
+    from tether.core.context import encoded
+    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.storage.format import dumps_record_std
+
+    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
+    messages = build_session_context(entries).messages
+    expected = (
+        '{"n":1,"messages":'
+        + dumps_record_std(messages)
+        + ',"llmMessages":'
+        + dumps_record_std(convert_to_llm(messages))
+        + "}\n"
+    ).encode()
+    for spill in (10**9, 1000, 1):
+        monkeypatch.setattr(encoded, "SPILL_BYTES", spill)
+        monkeypatch.setattr(encoded, "_BATCH", 7)
+        out = io.BytesIO()
+        stdout = io.TextIOWrapper(out)
+        monkeypatch.setattr(sys, "stdout", stdout)
+        context = encoded.EncodedContext(iter(messages))
+        context.write({"n": 1})
+        monkeypatch.undo()
+        assert (context._file is not None) == (spill < 10**9)
+        assert out.getvalue() == expected, spill
+        stdout.detach()
+        assert context.message_count == len(messages)
+        assert context.llm_count == len(convert_to_llm(messages))

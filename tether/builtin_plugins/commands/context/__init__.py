@@ -103,7 +103,9 @@ def _after_context_hooks(
     from tether.core.host.facade import Hooks
 
     hooks = Hooks(pm)
-    branch = session.get_branch(leaf_id) if leaf_id is not None else []
+    branch = None  # the session's own branch: parsed only if a hook asks for it
+    if leaf_id != session.leaf_id:
+        branch = session.get_branch(leaf_id) if leaf_id is not None else []
     view = PluginSession.reading(session, hooks, context.model, branch=branch)
     failure = f"{file}: context hook failed"
     return hooks.context(messages=context.messages, session=view, failure=failure)

@@ -5,7 +5,7 @@ Each message is encoded once (``JSON.stringify``'s bytes, see
 assistant and tool-result messages, so ``llmMessages`` reuses those bytes — runs of
 consecutive messages are one byte range — and only the converted ones (bash executions, custom
 messages, summaries) are encoded again. Messages can come from a stream, so none needs to stay
-in memory; past :data:`SPILL_BYTES` the encoded messages move to an unnamed temporary file
+in memory; past :data:`SPILL_BYTES` (128 MB) the encoded messages move to an unnamed temporary file
 (private, gone when the process ends), so a million-message branch costs no more memory than
 its index.
 """
@@ -20,7 +20,7 @@ from typing import IO, Any
 
 _SAME_IN_LLM = frozenset({"user", "assistant", "toolResult"})
 _BATCH = 8 << 20
-SPILL_BYTES = 64 << 20
+SPILL_BYTES = 128 << 20
 
 
 class EncodedContext:

@@ -1,15 +1,14 @@
-"""Benchmark: compaction preparation, tether vs pi, on 1k–100k-entry sessions.
+"""Benchmark: compaction preparation, tether and pi side by side.
 
-For each session file prints the median wall time and peak RSS of a whole
-``tether session prepare FILE --quiet --json`` process, the in-process phases (open, branch,
-prepare, serialize), and — with ``--pi-oracle DIR`` — the same for pi's
-``node oracle.mjs prepare FILE --quiet`` and the ratios (target: at most 0.50). Sessions come
-from ``bench/sessions.py``'s seeded generator; ``--file`` adds others (e.g. the oracle's
-``/tmp/perf/perf-100k.jsonl``, on which pi's PERF.md figures were measured).
+For each session file, the whole process of ``tether session prepare FILE --json`` with its
+full output (the ids, the serialized text to summarize) written to a file and, with
+``--pi-oracle DIR``, pi's ``node oracle.mjs prepare FILE`` (its full output: the messages to
+summarize), alternating run by run; medians of wall time and peak RSS, the ratios, and whether
+both chose the same cut (``--quiet``: counts only, on both sides). ``--before DIR`` runs a
+checkout of tether's older code too; ``--phases`` adds tether's in-process phases. Files as in
+``bench/sessions.py`` (``--perf-dir``, generated, ``--file``).
 
-    python bench/compaction.py                               # generate + measure (tether only)
-    python bench/compaction.py --pi-oracle /work/oracle --runs 5
-    python bench/compaction.py --sizes none --file /tmp/perf/perf-100k.jsonl --pi-oracle ../oracle
+    python bench/compaction.py --perf-dir /tmp/perf --pi-oracle ../oracle --builtin-only
 """
 
 from __future__ import annotations
@@ -18,10 +17,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessions import count_entries, generate, in_process, median_of  # noqa: E402
+from sessions import count_entries, generate, in_process  # noqa: E402
 
 SETTINGS = ["--reserve", "16384", "--keep", "20000", "--window", "200000"]
 
@@ -52,22 +52,8 @@ print(json.dumps({"import": t1 - t0, "open": t2 - t1, "branch": t3 - t2, "prepar
 """
 
 
-def report(path: Path, runs: int, pi_oracle: Path | None) -> dict[str, float]:
-    size_mb = path.stat().st_size / 1e6
-    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
-    command = [
-        sys.executable,
-        "-m",
-        "tether",
-        "session",
-        "prepare",
-        str(path),
-        *SETTINGS,
-        "--quiet",
-        "--json",
-    ]
-    ours = median_of(runs, command)
-    print(f"  tether process   {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
+def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
+    """The in-process phases of tether's preparation (one process per run; medians)."""
     phases = in_process(runs, path, IN_PROCESS)
     if phases:
         detail = "  ".join(f"{k} {phases[k]:.3f}" for k in ("open", "branch", "prepare"))
@@ -75,34 +61,96 @@ def report(path: Path, runs: int, pi_oracle: Path | None) -> dict[str, float]:
             f"  tether in-proc   {phases['total']:7.3f} s  {phases['rss']:7.1f} MB  ({detail};"
             f" serialize {phases['summarized']:.0f} msgs {phases['serialize']:.3f})"
         )
-    result = {"wall": ours["wall"], "rss": ours["rss"]}
+
+
+TIMEOUT = 600.0
+SAME = [
+    "firstKeptEntryId=preparation.firstKeptEntryId",
+    "isSplitTurn=preparation.isSplitTurn",
+    "tokensBefore=preparation.tokensBefore",
+    "summarizedEntryIds=derived.summarizedEntryIds",
+    "turnPrefixEntryIds=derived.turnPrefixEntryIds",
+]
+
+
+def side_by_side(
+    path: Path,
+    runs: int,
+    pi_oracle: Path | None,
+    env: dict[str, Any],
+    quiet: bool,
+    before: Any = None,
+) -> None:
+    """``prepare`` with its whole output written to a file, tether and pi alternating."""
+    from side_by_side import Side, cleanup, compare, line, ratio_line, same_output
+
+    size_mb = path.stat().st_size / 1e6
+    shown = "counts only (--quiet)" if quiet else "full output → file"
+    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB  ({shown})")
+    flags = [*SETTINGS, *(["--quiet"] if quiet else [])]
+    file = str(path.resolve())
+    command = [sys.executable, "-m", "tether", "session", "prepare", file, *flags, "--json"]
+    neutral = Path("/")  # not a checkout: ``python -m`` puts the working directory first
+    sides = [Side("tether", command, cwd=neutral, env=env)]
+    if before is not None:
+        sides.append(Side("before", command, cwd=neutral, env=before))
     if pi_oracle is not None:
-        pi_command = ["node", "oracle.mjs", "prepare", str(path.resolve()), "--quiet", *SETTINGS]
-        pi = median_of(runs, pi_command, cwd=pi_oracle)
-        print(f"  pi process       {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
-        result.update(time_ratio=ours["wall"] / pi["wall"], memory_ratio=ours["rss"] / pi["rss"])
-        print(
-            f"  ratio tether/pi  time {result['time_ratio']:.2f}"
-            f"  memory {result['memory_ratio']:.2f}  (target <= 0.50)"
-        )
-    return result
+        pi_command = ["node", "oracle.mjs", "prepare", file, *flags]
+        sides.append(Side("pi", pi_command, cwd=pi_oracle))
+    compare(sides, runs, TIMEOUT)
+    for side in sides:
+        print(line(side))
+    if pi_oracle is not None:
+        target = 0.3 if path.stem == "perf-linear-100k" else None
+        for ours in sides[:-1]:
+            print(ratio_line(ours, sides[-1], target, None))
+        if not quiet:
+            print(f"  output     {same_output(sides[0], sides[-1], SAME)}")
+    cleanup(sides)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/tether-bench-sessions"))
-    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
     parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
     parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
     parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
+    parser.add_argument(
+        "--perf-dir",
+        type=Path,
+        help="the oracle's perf files (gen.py perf): perf-10k, perf-100k,"
+        " perf-linear-100k, and perf-1m, perf-linear-1m (bench/scale_up.py) when present",
+    )
+    parser.add_argument("--quiet", action="store_true", help="counts only, on both sides")
+    parser.add_argument("--phases", action="store_true", help="also tether's in-process phases")
+    parser.add_argument(
+        "--builtin-only", action="store_true", help="TETHER_LOAD_PLUGINS='' (no installed plugin)"
+    )
+    parser.add_argument(
+        "--before", type=Path, help="a checkout of tether's code before a change: run it too"
+    )
     args = parser.parse_args(argv)
-    files = [] if args.sizes == "none" else generate(args.out)
+    if args.perf_dir is not None:
+        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-1m", "perf-linear-1m")
+        files = [args.perf_dir / f"{n}.jsonl" for n in names]
+        files = [f for f in files if f.exists()]
+    else:
+        files = [] if args.sizes == "none" else generate(args.out)
     if args.sizes not in ("all", "none"):
         wanted = set(args.sizes.split(","))
         files = [f for f in files if f.stem in wanted]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs")
+    from side_by_side import tether_env
+
+    env = tether_env(args.builtin_only, None)
+    before = None if args.before is None else tether_env(args.builtin_only, args.before)
+    plugins = "built-in plugins only" if args.builtin_only else "installed plugins loaded"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs,")
+    print(f"tether with {plugins}; tether and pi alternate run by run")
     for path in [*files, *args.file]:
-        report(path, args.runs, args.pi_oracle)
+        side_by_side(path, args.runs, args.pi_oracle, env, args.quiet, before)
+        if args.phases:
+            report(path, args.runs, args.pi_oracle)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,18 @@
-"""Benchmark: open a session and build its context, tether vs pi, on 1k–100k-entry sessions.
+"""Benchmark: open a session and write its whole context, tether and pi side by side.
 
-Generates seeded sessions itself (branched trees with compactions, and one long branch with
-none: everything in the context — the worst case), then for each file prints the median wall
-time and peak RSS of a whole ``tether session context FILE --quiet`` process (built-in plugins
-only: ``TETHER_LOAD_PLUGINS=""``; it counts the messages without keeping them), the in-process
-phases of a full build (open, ``build_context``, LLM conversion: every message in memory), and
-— with ``--pi-oracle DIR`` — the same for ``node oracle.mjs context FILE --quiet`` and the
-ratios. ``--full`` also times the whole JSON output (``--json`` vs the oracle without
-``--quiet``), written to /dev/null.
+For each session file, the whole process — open, build, LLM conversion, the full context
+(messages and llmMessages) written as JSON to a file — of ``tether session context FILE
+--json`` and, with ``--pi-oracle DIR``, of pi's ``node oracle.mjs context FILE`` (without
+``--quiet``), alternating run by run; medians of wall time and peak RSS, the ratios, and
+whether both wrote the same messages (``bench/side_by_side.py``). ``--before DIR`` runs a
+checkout of tether's older code as a third side. Files: ``--perf-dir DIR`` (the oracle's
+``gen.py perf`` files, plus the 1M-entry ones ``bench/scale_up.py`` makes), or seeded files
+this script generates (branched trees with compactions, and one long branch: everything in
+the context — the worst case), or ``--file``. ``--phases`` adds the in-process phases.
 
-    python bench/sessions.py                          # generate + measure (tether only)
-    python bench/sessions.py --pi-oracle ../pi-oracle --runs 5
-    python bench/sessions.py --file some.jsonl --sizes none --full
+    python bench/sessions.py --perf-dir /tmp/perf --pi-oracle ../oracle --builtin-only
+    python bench/sessions.py --perf-dir /tmp/perf --pi-oracle ../oracle --before /tmp/old-tether
+    python bench/sessions.py --file some.jsonl --sizes none --phases
 """
 
 from __future__ import annotations
@@ -315,18 +316,6 @@ def _ratio_line(ours: dict[str, float], pi: dict[str, float]) -> str:
     )
 
 
-def report_full(path: Path, runs: int, pi_oracle: Path | None) -> None:
-    """The whole context as JSON (every message built and printed), to /dev/null."""
-    command = [sys.executable, "-m", "tether", "session", "context", str(path), "--json"]
-    ours = median_of(runs, command, discard=True)
-    print(f"  tether --json    {ours['wall']:7.3f} s  {ours['rss']:7.1f} MB")
-    if pi_oracle is not None:
-        pi_command = ["node", "oracle.mjs", "context", str(path.resolve())]
-        pi = median_of(runs, pi_command, cwd=pi_oracle, discard=True)
-        print(f"  pi (JSON)        {pi['wall']:7.3f} s  {pi['rss']:7.1f} MB")
-        print(_ratio_line(ours, pi))
-
-
 def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
     size_mb = path.stat().st_size / 1e6
     print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB")
@@ -348,32 +337,95 @@ def report(path: Path, runs: int, pi_oracle: Path | None) -> None:
         print(_ratio_line(ours, pi))
 
 
+TIMEOUT = 600.0  # seconds per process (pi on 1M entries may run out of memory or time)
+
+
+def side_by_side(
+    path: Path, runs: int, pi_oracle: Path | None, env: dict[str, Any], before: Any = None
+) -> None:
+    """The full context written as JSON to a file, tether and pi alternating; medians."""
+    from side_by_side import Side, cleanup, compare, line, ratio_line, same_output
+
+    size_mb = path.stat().st_size / 1e6
+    print(f"\n{path.name}: {count_entries(path)} entries, {size_mb:.1f} MB  (full context → file)")
+    file = str(path.resolve())
+    command = [sys.executable, "-m", "tether", "session", "context", file, "--json"]
+    neutral = Path("/")  # not a checkout: ``python -m`` puts the working directory first
+    sides = [Side("tether", command, cwd=neutral, env=env)]
+    if before is not None:
+        sides.append(Side("before", command, cwd=neutral, env=before))
+    if pi_oracle is not None:
+        sides.append(Side("pi", ["node", "oracle.mjs", "context", file], cwd=pi_oracle))
+    compare(sides, runs, TIMEOUT)
+    for side in sides:
+        print(line(side))
+    if pi_oracle is not None:
+        target, rss_target = TARGETS.get(path.stem, (None, None))
+        for ours in sides[:-1]:
+            print(ratio_line(ours, sides[-1], target, rss_target))
+        keys = ["messages", "llmMessages"]
+        print(f"  output     {same_output(sides[0], sides[-1], keys)}")
+    cleanup(sides)
+
+
+# issue 12's targets (wall, peak RSS) for the oracle's perf files (gen.py perf)
+TARGETS = {
+    "perf-10k": (0.5, None),
+    "perf-100k": (0.2, None),
+    "perf-linear-100k": (0.3, 0.35),
+}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/tether-bench-sessions"))
-    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (median)")
     parser.add_argument("--sizes", default="all", help="comma list of generated files, or none")
     parser.add_argument("--file", type=Path, action="append", default=[], help="extra session file")
     parser.add_argument("--pi-oracle", type=Path, help="pi oracle directory (runs node oracle.mjs)")
-    parser.add_argument("--full", action="store_true", help="also time the whole JSON output")
+    parser.add_argument(
+        "--perf-dir",
+        type=Path,
+        help="the oracle's perf files (gen.py perf): perf-10k, perf-100k,"
+        " perf-linear-100k, and perf-1m, perf-linear-1m (bench/scale_up.py) when present",
+    )
+    parser.add_argument(
+        "--phases", action="store_true", help="also the --quiet process and in-process phases"
+    )
+    parser.add_argument(
+        "--builtin-only", action="store_true", help="TETHER_LOAD_PLUGINS='' (no installed plugin)"
+    )
+    parser.add_argument(
+        "--before", type=Path, help="a checkout of tether's code before a change: run it too"
+    )
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.generate_only:
         generate(args.out)
         return
     files = []
-    if args.sizes != "none":
+    if args.perf_dir is not None:
+        names = ("perf-10k", "perf-100k", "perf-linear-100k", "perf-1m", "perf-linear-1m")
+        files = [args.perf_dir / f"{n}.jsonl" for n in names]
+        files = [f for f in files if f.exists()]
+    elif args.sizes != "none":
         generator = [sys.executable, __file__, "--generate-only", "--out", str(args.out)]
         subprocess.run(generator, check=True)
         files = [args.out / f"{name}.jsonl" for name in SIZES]
     if args.sizes not in ("all", "none"):
         wanted = set(args.sizes.split(","))
         files = [f for f in files if f.stem in wanted]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs")
+    from side_by_side import tether_env
+
+    env = tether_env(args.builtin_only, None)
+    before = None if args.before is None else tether_env(args.builtin_only, args.before)
+    plugins = "built-in plugins only" if args.builtin_only else "installed plugins loaded"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs} runs,")
+    print(f"tether with {plugins}; tether and pi alternate run by run")
     for path in [*files, *args.file]:
-        report(path, args.runs, args.pi_oracle)
-        if args.full:
-            report_full(path, args.runs, args.pi_oracle)
+        side_by_side(path, args.runs, args.pi_oracle, env, before)
+        if args.phases:
+            report(path, args.runs, args.pi_oracle)
 
 
 if __name__ == "__main__":

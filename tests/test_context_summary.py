@@ -19,6 +19,7 @@ from tether.core.context.build import convert_to_llm
 from tether.core.context.summary import message_entry_outline
 from tether.core.host.calls import copy_json
 from tether.core.session.session import Session
+from tether.core.storage.format import dumps_record_std
 from tether.core.storage.jsonl_index import FAST_PARSER_ROWS
 from tether.core.storage.store import JsonlStore
 
@@ -177,7 +178,8 @@ def test_json_output_is_streamed_byte_for_byte(tmp_path: Path) -> None:
     path = GEN / "g06-unicode.jsonl"
     done = run_tether("session", "context", str(path), "--json", env=NO_THIRD_PARTY)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == json.dumps(json.loads(done.stdout), ensure_ascii=False) + "\n"
+    # the stream is the whole value as JSON.stringify writes it, by the standard path
+    assert done.stdout == dumps_record_std(json.loads(done.stdout)) + "\n"
     quiet = run_tether("session", "context", str(path), "--quiet", "--json", env=NO_THIRD_PARTY)
     full = json.loads(done.stdout)
     counts = json.loads(quiet.stdout)

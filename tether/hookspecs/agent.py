@@ -66,9 +66,10 @@ def before_agent_start(event: BeforeAgentStartEvent, session: HookSession) -> li
 def context(event: ContextEvent, session: HookSession) -> None:
     """Edit the messages about to be sent to the model (pi's ``context``).
 
-    When: before every model call of a run, on a deep copy of the agent messages (the
-    session is not changed). Arguments: ``event.messages`` (agent messages, editable in place
-    or by assignment); ``session``. Return: nothing. Ordering: chain, plugin order.
+    When: before every model call of a run (and in ``tether session context``). Arguments:
+    ``event.messages`` (agent messages, editable in place or by assignment: a list whose
+    items are copied when first read, so the session is never changed and a hook pays only
+    for the messages it reads); ``session``. Return: nothing. Ordering: chain, plugin order.
     Failure: an implementation that raises stops the run with one error naming the plugin
     (``plugin 'x' failed in context: …``); nothing is sent to the model.
 

@@ -51,7 +51,8 @@ class BeforeAgentStartEvent:
 
 @dataclass
 class ContextEvent:
-    """A deep copy of the messages about to be converted and sent to the model."""
+    """The messages about to be converted and sent to the model: a list whose items are
+    copied when first read (the stored messages never change)."""
 
     messages: list[Message]
 

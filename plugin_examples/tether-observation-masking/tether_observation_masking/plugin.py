@@ -54,6 +54,8 @@ def context(event: Any, session: Any) -> None:
     get_branch = getattr(session, "get_branch", None)
     if not callable(get_branch):
         return
+    if not event.messages or event.messages[0].get("role") != "compactionSummary":
+        return  # no compaction on the branch: nothing is masked (and no branch is read)
     _index, compaction = last_compaction(get_branch())
     masks = masks_of(compaction)
     if masks:

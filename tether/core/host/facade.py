@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tether.core.host.calls import call_registration, copy_json, implementations
+from tether.core.host.calls import call_registration, implementations
 from tether.core.host.checks import (
     check_before_agent_start,
     check_retry_decision,
@@ -159,15 +159,18 @@ class Hooks:
     def context(
         self, *, messages: list[Message], session: HookSession | None, failure: str | None = None
     ) -> list[Message]:
-        """The messages after the ``context`` hook, run on a deep copy; ``messages`` itself
-        when no plugin implements it."""
+        """The messages after the ``context`` hook; ``messages`` itself when no plugin
+        implements it. Hooks get a :class:`~tether.core.host.copy_on_access.CopyOnAccess`
+        list: a message is copied when a hook first reads it, so ``messages`` never changes
+        and a hook that touches nothing costs nothing."""
         if not self.runner.hooked("context"):
             return messages
+        from tether.core.host.copy_on_access import CopyOnAccess, plain
         from tether.hookspecs.events import ContextEvent
 
-        event = ContextEvent(copy_json(messages))
+        event = ContextEvent(CopyOnAccess(messages))
         self._chain("context", failure, expect_none, event=event, session=self._session(session))
-        return event.messages
+        return plain(event.messages)
 
     def before_tool_call(
         self, *, event: BeforeToolCallEvent, session: HookSession | None

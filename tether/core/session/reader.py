@@ -20,6 +20,7 @@ from tether.core.storage.jsonl_index import EntryTable, Problem, StaleRow
 
 if TYPE_CHECKING:
     from tether.core.context.build import SessionContext
+    from tether.core.context.stream import ContextStream
 
 T = TypeVar("T")
 LEAF_MARKER = "tether.leaf"
@@ -295,6 +296,11 @@ class SessionReader:
 
     def _context_rows(self, path: list[int]) -> list[int]:
         """The rows of ``path`` that can change its context (the rest is skipped unparsed)."""
+        return self._context_plan(path)[0]
+
+    def _context_plan(self, path: list[int]) -> tuple[list[int], int]:
+        """:meth:`_context_rows` in path order, and how many of them (a prefix: before the
+        first kept entry of the last compaction) only set the thinking level or the model."""
         types = self._table.types
         compaction = thinking = model = -1
         for i, row in enumerate(path):
@@ -317,7 +323,36 @@ class SessionReader:
                 (i for i in range(compaction) if ids[path[i]] == first_kept), compaction + 1
             )
         keep.update(i for i in range(start, len(path)) if types[path[i]] in _CONTEXT_TYPES)
-        return [path[i] for i in sorted(keep)]
+        positions = sorted(keep)
+        return [path[i] for i in positions], sum(1 for i in positions if i < start)
+
+    def stream_context(self, consume: Callable[[ContextStream], T], leaf_id: Any = CURRENT) -> T:
+        """``consume(stream)`` of the context at ``leaf_id`` as a
+        :class:`~tether.core.context.stream.ContextStream`: the messages of
+        :meth:`build_context`, one at a time, parsed as they are read and not kept, for
+        writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``). When a line turns
+        out malformed meanwhile, ``consume`` runs again on the corrected table."""
+        from tether.core.context.stream import ContextStream
+
+        leaf = self.leaf_id if is_current(leaf_id) else leaf_id
+
+        def compute() -> T:
+            table = self._table
+            row = table.row_of(leaf) if leaf is not None else None
+            if row is None and leaf is not None and len(table):
+                row = len(table) - 1  # as build_context: pi falls back to the last entry
+            path = [] if row is None else self._path_rows(row)
+            rows, settings_only = self._context_plan(path)
+            types = table.types
+            first = [r for r in rows if types[r] == "compaction"]  # its summary comes first
+            ordered = first + [r for r in rows if types[r] != "compaction"]
+            only = set(rows[:settings_only])
+            parsed = table.iter_entries(ordered, to_write=True)
+            entries = zip(parsed, (r in only for r in ordered), strict=True)
+            return consume(ContextStream(entries))
+
+        with bulk():
+            return self._stable(compute)
 
     def build_context(self, leaf_id: Any = CURRENT) -> SessionContext:
         """What the model sees at ``leaf_id`` (default: the leaf; ``None`` → empty), pi's rules.

@@ -15,12 +15,13 @@ tether.core.storage.format import SessionHeader``), so that importing this modul
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any, Final
 
+from tether.core.storage import fastjson
+from tether.core.storage.fastjson import js_number
 from tether.core.storage.ids import (
     CURRENT_SESSION_VERSION,
     date_parse_ms,
@@ -48,43 +49,7 @@ THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh")
 # JSON.stringify
 # --------------------------------------------------------------------------------------------
 
-_MAX_SAFE = 2**53
 _SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
-
-
-def js_number(value: float | int) -> str:
-    """``JSON.stringify`` of a number: ``1`` not ``1.0``, ``1e-7`` not ``1e-07``, NaN → ``null``."""
-    if isinstance(value, int):
-        if -_MAX_SAFE < value < _MAX_SAFE:
-            return str(value)
-        try:
-            value = float(value)
-        except OverflowError:
-            return "null"
-    if not math.isfinite(value):
-        return "null"
-    if value == 0:
-        return "0"
-    text = repr(abs(value))
-    mantissa, _, exp_text = text.partition("e")
-    int_part, _, frac = mantissa.partition(".")
-    digits = int_part + frac
-    point = len(int_part) + (int(exp_text) if exp_text else 0)
-    stripped = digits.lstrip("0")
-    point -= len(digits) - len(stripped)
-    digits = stripped.rstrip("0") or "0"
-    k = len(digits)
-    sign = "-" if value < 0 else ""
-    if k <= point <= 21:
-        return sign + digits + "0" * (point - k)
-    if 0 < point <= 21:
-        return sign + digits[:point] + "." + digits[point:]
-    if -6 < point <= 0:
-        return sign + "0." + "0" * (-point) + digits
-    exponent = point - 1
-    exp_part = f"e+{exponent}" if exponent >= 0 else f"e-{-exponent}"
-    body = digits if k == 1 else digits[0] + "." + digits[1:]
-    return sign + body + exp_part
 
 
 def _is_index_key(key: str) -> bool:
@@ -158,6 +123,19 @@ def dumps_record(obj: Any) -> str:
     Array-index keys (``"0"``, ``"12"``) come first in ascending order as in a JS object; a lone
     surrogate is escaped (``\\udc00``) as JS does. No trailing newline.
     """
+    fast = fastjson.dumps_or_none(obj)
+    return dumps_record_std(obj) if fast is None else fast.decode("utf-8")
+
+
+def dumps_bytes(obj: Any) -> bytes:
+    """:func:`dumps_record` as UTF-8 bytes (orjson's when they are the same, see
+    :mod:`~tether.core.storage.fastjson`)."""
+    fast = fastjson.dumps_or_none(obj)
+    return dumps_record_std(obj).encode("utf-8") if fast is None else fast
+
+
+def dumps_record_std(obj: Any) -> str:
+    """:func:`dumps_record` by the standard library alone (the reference for orjson's path)."""
     out: list[str] = []
     _encode(obj, out)
     text = "".join(out)
@@ -168,7 +146,7 @@ def dumps_record(obj: Any) -> str:
 
 def dumps_line(obj: Any) -> bytes:
     """One JSONL line (UTF-8, ending in ``\\n``) for ``obj``."""
-    return (dumps_record(obj) + "\n").encode("utf-8")
+    return dumps_bytes(obj) + b"\n"
 
 
 _MODEL_NAMES = frozenset(
@@ -237,8 +215,10 @@ __all__ = [
     "ENTRY_TYPES",
     "THINKING_LEVELS",
     "date_parse_ms",
+    "dumps_bytes",
     "dumps_line",
     "dumps_record",
+    "dumps_record_std",
     "iso_from_ms",
     "iso_now",
     "js_number",

@@ -14,7 +14,6 @@ Each command is one function plus one line in :func:`register_commands`.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -70,14 +69,17 @@ def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dic
 
 
 def write_json(value: Any) -> None:
-    """JSON on stdout; lone surrogates (cut UTF-16 strings) are written as ``\\udXXX``."""
-    import re
+    """``JSON.stringify(value)`` on stdout (orjson where exact, see
+    :mod:`tether.core.storage.fastjson`); lone surrogates (cut UTF-16 strings) are written as
+    ``\\udXXX``, as JavaScript writes them."""
+    from tether.core.storage.format import dumps_bytes
 
-    text = json.dumps(value, ensure_ascii=False)
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text).encode()
+    if isinstance(value, dict) and not any(k[:1].isdigit() for k in value):
+        # field by field: a lone surrogate in one text sends only that field the slow way
+        fields = (dumps_bytes(k) + b":" + dumps_bytes(v) for k, v in value.items())
+        data = b"{" + b",".join(fields) + b"}"
+    else:
+        data = dumps_bytes(value)
     sys.stdout.flush()
     sys.stdout.buffer.write(data + b"\n")
     sys.stdout.buffer.flush()

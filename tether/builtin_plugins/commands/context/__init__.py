@@ -8,7 +8,6 @@ uses the field names of pi's oracle, so it compares directly with pi's goldens.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +17,6 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins import commands as opts
-from tether.core.context.numbers import json_text
 from tether.core.host.cli import command_group
 from tether.hookspecs import hookimpl
 
@@ -65,36 +63,14 @@ def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
 
 
 def _write_json(value: Any) -> None:
-    """JSON on stdout; lone surrogates (from cut UTF-16 strings) are written as ``\\udXXX``,
-    non-finite numbers (``1e999``) as ``null`` (both as ``JSON.stringify`` does)."""
-    text = json_text(value)
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = _escape_surrogates(text).encode("utf-8")
+    """``JSON.stringify(value)`` on stdout (compact; lone surrogates as ``\\udXXX``,
+    non-finite numbers as ``null``, as JavaScript writes them)."""
+    from tether.core.storage.format import dumps_bytes
+
     out = sys.stdout
     out.flush()
-    out.buffer.write(data + b"\n")
+    out.buffer.write(dumps_bytes(value) + b"\n")
     out.buffer.flush()
-
-
-def _write_json_stream(head: dict[str, Any], **lists: list[Any]) -> None:
-    """``_write_json({**head, **lists})``, byte for byte, one list item at a time: the text of
-    100k messages is never one string (Python would hold it at 4 bytes a character)."""
-    sys.stdout.flush()
-    with _batched(sys.stdout.buffer.write, b"") as write:
-        text = json_text(head)
-        write(_utf8(text[:-1] if lists else text))
-        separator = ", " if head else ""
-        encode = _item_encoder()
-        for key, items in lists.items():
-            write(_utf8(f"{separator}{json.dumps(key)}: ["))
-            for index, item in enumerate(items):
-                write(_utf8((", " if index else "") + encode(item)))
-            write(b"]")
-            separator = ", "
-        write(b"}\n" if lists else b"\n")
-    sys.stdout.buffer.flush()
 
 
 @contextmanager
@@ -117,40 +93,6 @@ def _batched(write: Callable[[Any], Any], empty: Any, size: int = 1 << 20) -> It
     write(empty.join(pending))
 
 
-def _item_encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, ensure_ascii=False)`` from one encoder built once (``json.dumps``
-    builds one per call: a third of the time for a message)."""
-    from json import encoder
-
-    make = getattr(encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - CPython always has the C encoder
-        return lambda value: json.dumps(value, ensure_ascii=False)
-    default = json.JSONEncoder().default
-    args = (None, default, encoder.encode_basestring, None, ": ", ", ", False, False, False)
-    iterencode = make(*args)
-
-    def encode(value: Any) -> str:
-        try:
-            return "".join(iterencode(value, 0))
-        except ValueError:  # a non-finite number (1e999): null, as JSON.stringify writes it
-            return json_text(value)
-
-    return encode
-
-
-def _utf8(text: str) -> bytes:
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _escape_surrogates(text).encode("utf-8")
-
-
-def _escape_surrogates(text: str) -> str:
-    import re
-
-    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def _after_context_hooks(
     pm: Any, session: Any, leaf_id: str | None, context: Any, file: Path
 ) -> list[dict[str, Any]]:
@@ -161,7 +103,9 @@ def _after_context_hooks(
     from tether.core.host.facade import Hooks
 
     hooks = Hooks(pm)
-    branch = session.get_branch(leaf_id) if leaf_id is not None else []
+    branch = None  # the session's own branch: parsed only if a hook asks for it
+    if leaf_id != session.leaf_id:
+        branch = session.get_branch(leaf_id) if leaf_id is not None else []
     view = PluginSession.reading(session, hooks, context.model, branch=branch)
     failure = f"{file}: context hook failed"
     return hooks.context(messages=context.messages, session=view, failure=failure)
@@ -172,7 +116,12 @@ def context_command(
     file: opts.FileArg,
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="Print only counts.")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", help="Build everything (messages, hooks, LLM form), print only counts."
+        ),
+    ] = False,
     request: Annotated[
         bool,
         typer.Option(
@@ -211,29 +160,56 @@ def _has_context_hooks(pm: Any) -> bool:
 def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, quiet: bool) -> None:
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
-    if quiet and not _has_context_hooks(ctx.obj):  # counts only: no message is kept
-        counted = session.context_summary(leaf_id)
-        _report_problems(session, file)
-        _print_summary(
-            {
-                "leafId": leaf_id,
-                "thinkingLevel": counted.thinking_level,
-                "model": counted.model,
-                "entryCount": len(session),
-                "messageCount": counted.message_count,
-                "llmMessageCount": counted.llm_message_count,
-            },
-            as_json,
-        )
+    if not (as_json or quiet):
+        _context_text(ctx, session, leaf_id, file)
         return
-    from tether.core.context.build import convert_to_llm
+    from tether.core.context.encoded import EncodedContext
 
+    if _has_context_hooks(ctx.obj):  # the hooks need the messages as one list
+        context = _hooked_context(ctx, session, leaf_id, file)
+        encoded = EncodedContext(context.messages)
+        thinking_level, model = context.thinking_level, context.model
+    else:  # one message at a time: parsed, encoded, dropped
+
+        def encode(stream: Any) -> tuple[EncodedContext, Any, Any]:
+            return EncodedContext(stream), stream.thinking_level, stream.model
+
+        if leaf_id is None:
+            encoded, thinking_level, model = EncodedContext([]), "off", None
+        else:
+            encoded, thinking_level, model = session.stream_context(encode, leaf_id)
+    _report_problems(session, file)
+    summary = {
+        "leafId": leaf_id,
+        "thinkingLevel": thinking_level,
+        "model": model,
+        "entryCount": len(session),
+        "messageCount": encoded.message_count,
+        "llmMessageCount": encoded.llm_count,
+    }
+    if quiet:
+        _print_summary(summary, as_json)
+    else:
+        encoded.write({"header": session.header, **summary})
+
+
+def _hooked_context(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> Any:
+    """The context at ``leaf_id`` as installed plugins' ``context`` hooks leave it."""
     context = session.build_context(leaf_id)
     hooked = _after_context_hooks(ctx.obj, session, leaf_id, context, file)
     if hooked is not context.messages:  # a plugin's context hook ran: show what it sends
         from dataclasses import replace
 
         context = replace(context, messages=hooked)
+    return context
+
+
+def _context_text(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> None:
+    """The text form: one header line, then each message shortened."""
+    from tether.builtin_plugins.commands.context.render import context_chunks
+    from tether.core.context.build import convert_to_llm
+
+    context = _hooked_context(ctx, session, leaf_id, file)
     llm_messages = convert_to_llm(context.messages)
     _report_problems(session, file)
     summary = {
@@ -244,20 +220,9 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
         "messageCount": len(context.messages),
         "llmMessageCount": len(llm_messages),
     }
-    if quiet:
-        _print_summary(summary, as_json)
-    elif as_json:
-        _write_json_stream(
-            {"header": session.header, **summary},
-            messages=context.messages,
-            llmMessages=llm_messages,
-        )
-    else:
-        from tether.builtin_plugins.commands.context.render import context_chunks
-
-        with _batched(sys.stdout.write, "") as write:
-            for chunk in context_chunks(summary, context.messages, TEXT_PREVIEW):
-                write(chunk)
+    with _batched(sys.stdout.write, "") as write:
+        for chunk in context_chunks(summary, context.messages, TEXT_PREVIEW):
+            write(chunk)
 
 
 def _print_summary(summary: dict[str, Any], as_json: bool) -> None:

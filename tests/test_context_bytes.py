@@ -1,0 +1,135 @@
+"""``tether session context --json`` writes the messages and their LLM form byte for byte as
+pi does (``JSON.stringify``: compact, ``1`` not ``1.0``, ``0.000001``, array-index keys first,
+lone surrogates escaped, U+2028 raw), whichever of orjson or the standard path encodes them.
+
+The goldens in tests/fixtures/pi/stringify/ are pi's own output, unchanged:
+``node oracle.mjs context FILE | gzip -9n`` (the pi oracle, pi 0.73.1).
+``tricky-values.jsonl`` holds the number and string forms where orjson and JS differ.
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from tests.harness_helpers import NO_THIRD_PARTY
+from tests.store_helpers import run_tether
+
+HERE = Path(__file__).resolve().parent / "fixtures" / "pi"
+GOLDENS = sorted((HERE / "stringify").glob("*.context.json.gz"))
+
+
+def session_of(golden: Path) -> Path:
+    name = golden.name.removesuffix(".context.json.gz") + ".jsonl"
+    own = golden.parent / name
+    return own if own.exists() else HERE / "gen" / name
+
+
+def messages_part(data: bytes) -> bytes:
+    """From ``,"messages":[`` to the end: both outputs end with messages, then llmMessages."""
+    start = data.index(b',"messages":[')
+    return data[start:].rstrip(b"\n")
+
+
+@pytest.mark.parametrize("golden", GOLDENS, ids=lambda p: p.name.split(".")[0])
+def test_messages_are_written_byte_for_byte_as_pi_writes_them(golden: Path) -> None:
+    done = run_tether("session", "context", str(session_of(golden)), "--json", env=NO_THIRD_PARTY)
+    assert done.returncode == 0, done.stderr
+    ours = messages_part(done.stdout.encode("utf-8", "surrogatepass"))
+    theirs = messages_part(gzip.decompress(golden.read_bytes()))
+    assert ours == theirs
+
+
+def test_there_are_goldens() -> None:
+    assert len(GOLDENS) >= 9
+
+
+def test_a_large_branch_streamed_equals_the_standard_path(tmp_path: Path) -> None:
+    """Past FAST_PARSER_ROWS the branch is streamed through orjson; the bytes are still those
+    of the whole context built and written by the standard library alone."""
+    import json
+
+    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.storage.fastjson import loads_std
+    from tether.core.storage.format import dumps_record_std
+
+    lines = [
+        '{"type":"session","version":3,"id":"big","timestamp":"2025-01-01T00:00:00.000Z",'
+        '"cwd":"/tmp"}'
+    ]
+    parent = "null"
+    odd = '{"n":123456789012345678901234567890,"f":0.0,"g":1e-6,"h":2.5e17,"1":"k","t":"\\ud83d"}'
+    for n in range(3000):
+        entry_id = f"{n:08x}"
+        if n == 500:
+            body = f'"summary":"sum {n}","firstKeptEntryId":"{n - 20:08x}","tokensBefore":{n}.0'
+            kind = "compaction"
+        elif n % 97 == 5:
+            body = f'"customType":"note","content":"note {n}","display":true'
+            kind = "custom_message"
+        else:
+            role = "user" if n % 2 else "assistant"
+            body = (
+                f'"message":{{"role":"{role}","content":[{{"type":"text","text":"m{n} é"}}],'
+                f'"usage":{{"cost":{{"total":0.0,"input":3e-6}}}},"details":{odd},"timestamp":{n}}}'
+            )
+            kind = "message"
+        lines.append(
+            f'{{"type":"{kind}","id":"{entry_id}","parentId":{parent},'
+            f'"timestamp":"2025-01-01T00:00:01.000Z",{body}}}'
+        )
+        parent = f'"{entry_id}"'
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_tether("session", "context", str(path), "--json", env=NO_THIRD_PARTY)
+    assert done.returncode == 0, done.stderr
+    entries = [loads_std(line.encode()) for line in lines[1:]]
+    context = build_session_context(entries)
+    expected = (
+        ',"messages":'
+        + dumps_record_std(context.messages)
+        + ',"llmMessages":'
+        + dumps_record_std(convert_to_llm(context.messages))
+        + "}"
+    )
+    assert len(context.messages) > 2000
+    assert messages_part(done.stdout.encode("utf-8", "surrogatepass")) == expected.encode()
+    assert json.loads(done.stdout)["messageCount"] == len(context.messages)
+
+
+def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+    import sys
+
+    from tests.context_loader import load_entries
+    from tether.core.context import encoded
+    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.storage.format import dumps_record_std
+
+    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
+    messages = build_session_context(entries).messages
+    expected = (
+        '{"n":1,"messages":'
+        + dumps_record_std(messages)
+        + ',"llmMessages":'
+        + dumps_record_std(convert_to_llm(messages))
+        + "}\n"
+    ).encode()
+    for spill in (10**9, 1000, 1):
+        monkeypatch.setattr(encoded, "SPILL_BYTES", spill)
+        monkeypatch.setattr(encoded, "_BATCH", 7)
+        out = io.BytesIO()
+        stdout = io.TextIOWrapper(out)
+        monkeypatch.setattr(sys, "stdout", stdout)
+        context = encoded.EncodedContext(iter(messages))
+        context.write({"n": 1})
+        monkeypatch.undo()
+        assert (context._file is not None) == (spill < 10**9)
+        assert out.getvalue() == expected, spill
+        stdout.detach()
+        assert context.message_count == len(messages)
+        assert context.llm_count == len(convert_to_llm(messages))

@@ -1,0 +1,197 @@
+"""orjson's path (tether.core.storage.fastjson) against the standard path, byte for byte.
+
+For a seeded random corpus of JSON values and texts, and for every line of every fixture file:
+``loads`` equals the standard library's parse (same types, same key order, float bits), and
+``dumps`` equals the JS-exact standard encoder (``format.dumps_record_std``). Where orjson's
+own answer differs from the standard path's (or orjson refuses), the fallback is taken (for
+floats: orjson again, with those floats as JS writes them).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import struct
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from tether.core.storage import fastjson
+from tether.core.storage.format import dumps_bytes, dumps_line, dumps_record, dumps_record_std
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+KEYS = ["a", "type", "0", "1", "12", "01", "4294967294", "4294967295", "-1", "1.5", "é", "\u2028"]
+SPECIAL_FLOATS = [0.0, -0.0, 1.0, -1.0, 100.0, 1e-6, 1.5e-6, 1e-7, 1e15, 1e16, 1e20, 1e21, 5e-324]
+SPECIAL_INTS = [0, -1, 2**53 - 1, 2**53, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63)]
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal with the same types, the same key order and the same float bits (-0.0 ≠ 0.0)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return struct.pack("<d", a) == struct.pack("<d", b) or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def random_string(rng: random.Random) -> str:
+    pools = [
+        lambda: chr(rng.randint(32, 126)),
+        lambda: chr(rng.randint(0, 31)),
+        lambda: rng.choice('\u2028\u2029\x7f"\\/é中'),
+        lambda: chr(rng.randint(0x10000, 0x10FFFF)),
+        lambda: chr(rng.randint(0xD800, 0xDFFF)),  # a lone surrogate
+        lambda: rng.choice([".0,", "e+17]", "e-6}", '{"0', ',"1":', "12345678901234567890"]),
+    ]
+    weights = [60, 4, 6, 4, 1, 3]
+    return "".join(rng.choices(pools, weights)[0]() for _ in range(rng.randint(0, 12)))
+
+
+def random_float(rng: random.Random) -> float:
+    roll = rng.random()
+    if roll < 0.3:
+        return rng.choice(SPECIAL_FLOATS) * rng.choice((1, -1))
+    if roll < 0.5:
+        return float(rng.randint(-(10**17), 10**17))
+    if roll < 0.8:
+        return rng.random() * 10 ** rng.randint(-12, 24)
+    bits = rng.getrandbits(64)
+    value = struct.unpack("<d", struct.pack("<Q", bits))[0]
+    return value if math.isfinite(value) else 1.0
+
+
+def random_value(rng: random.Random, depth: int = 0) -> Any:
+    kinds = ["str", "int", "float", "bool", "null", "list", "dict"]
+    weights = [30, 15, 15, 5, 5, 0 if depth > 3 else 12, 0 if depth > 3 else 18]
+    kind = rng.choices(kinds, weights)[0]
+    if kind == "str":
+        return random_string(rng)
+    if kind == "int":
+        return rng.choice(SPECIAL_INTS) if rng.random() < 0.2 else rng.randint(-(10**6), 10**6)
+    if kind == "float":
+        return random_float(rng)
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
+    keys = [rng.choice(KEYS) if rng.random() < 0.3 else random_string(rng) for _ in range(5)]
+    return {k: random_value(rng, depth + 1) for k in keys[: rng.randint(0, 5)]}
+
+
+def corpus(count: int, seed: int) -> list[Any]:
+    rng = random.Random(seed)
+    return [random_value(rng) for _ in range(count)]
+
+
+def check_dumps(value: Any) -> None:
+    reference = dumps_record_std(value).encode("utf-8", "surrogatepass")
+    fast = fastjson.dumps_or_none(value)
+    if fast is not None:
+        assert fast == reference, value
+    assert dumps_bytes(value) == reference
+    try:
+        raw = orjson.dumps(value)
+    except TypeError:
+        raw = None
+    if raw != reference:  # orjson's own bytes are never used then
+        assert fast is None or fast != raw, f"orjson differs, its bytes were kept: {value!r}"
+
+
+def check_loads(raw: bytes) -> None:
+    try:
+        reference: Any = fastjson.loads_std(raw)
+    except ValueError:
+        reference = ValueError
+    try:
+        fast: Any = fastjson.loads(raw)
+    except ValueError:
+        fast = ValueError
+    if reference is ValueError:
+        assert fast is ValueError, raw
+    else:
+        assert same(fast, reference), raw
+    try:
+        plain: Any = orjson.loads(raw)
+    except ValueError:
+        plain = ValueError
+    if reference is ValueError or plain is ValueError or not same(plain, reference):
+        assert fastjson.loads_or_none(raw) is None, f"orjson differs, no fallback: {raw!r}"
+
+
+def texts_of(value: Any, rng: random.Random) -> list[bytes]:
+    """Several spellings of ``value``: JS-exact, Python's (ASCII escapes, spaces), mutations."""
+    out = [dumps_record_std(value).encode("utf-8", "surrogatepass")]
+    try:
+        out.append(json.dumps(value, ensure_ascii=rng.random() < 0.5).encode("utf-8"))
+    except (UnicodeEncodeError, ValueError):
+        out.append(json.dumps(value).encode())
+    text = out[-1]
+    out.append(text.replace(b"1", b"12345678901234567890123", 1))  # a big integer (or text)
+    out.append(text.replace(b"0", b"1e400", 1))
+    out.append(text[: len(text) // 2])  # truncated
+    out.append(text.replace(b"a", b"\xff", 1))  # invalid UTF-8
+    return out
+
+
+def test_dumps_equals_the_standard_encoder_on_a_random_corpus() -> None:
+    for value in corpus(6000, seed=12):
+        check_dumps(value)
+
+
+def test_loads_equals_the_standard_parser_on_a_random_corpus() -> None:
+    rng = random.Random(13)
+    for value in corpus(3000, seed=14):
+        for raw in texts_of(value, rng):
+            check_loads(raw)
+
+
+@pytest.mark.parametrize(
+    "value", [2**53, 2**64, {"1": 1, "a": 2}, [{"a": {"0": 1}}], "\ud800", "\ud83d\ude00"]
+)
+def test_the_fallback_is_taken_where_orjson_differs(value: Any) -> None:
+    assert fastjson.dumps_or_none(value) is None
+    assert dumps_bytes(value) == dumps_record_std(value).encode("utf-8", "surrogatepass")
+
+
+@pytest.mark.parametrize(
+    "value", [1.0, -0.0, 1e16, 1e20, 1.5e-6, [2.0], {"a": [1e17, {"b": 0.0}]}, {"e": 1e-6}]
+)
+def test_floats_orjson_writes_otherwise_are_written_as_js_does(value: Any) -> None:
+    assert orjson.dumps(value) != dumps_record_std(value).encode()
+    assert fastjson.dumps_or_none(value) == dumps_record_std(value).encode()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"123456789012345678901234567890", b"[18446744073709551616]", b'"\\ud800"', b"1e400"],
+)
+def test_parse_fallback_where_orjson_differs_or_refuses(raw: bytes) -> None:
+    assert fastjson.loads_or_none(raw) is None
+    assert same(fastjson.loads(raw), json.loads(raw))
+
+
+def test_every_fixture_line_parses_and_prints_the_same() -> None:
+    files = sorted(FIXTURES.rglob("*.jsonl"))
+    assert len(files) > 20
+    lines = 0
+    for path in files:
+        for raw in path.read_bytes().split(b"\n"):
+            check_loads(raw)
+            try:
+                value = fastjson.loads_std(raw)
+            except ValueError:
+                continue
+            check_dumps(value)
+            assert dumps_record(value) == dumps_record_std(value)
+            assert dumps_line(value) == dumps_bytes(value) + b"\n"
+            lines += 1
+    assert lines > 1000

@@ -1,0 +1,212 @@
+"""Fast JSON: orjson where its answer is exactly the standard path's, the standard path elsewhere.
+
+:func:`loads` is :func:`loads_std`'s result (the standard library's ``json.loads`` of the
+UTF-8 text, ``NaN``/``Infinity`` literals refused) computed by orjson when orjson's answer is
+the same. orjson refuses lone surrogate escapes, invalid UTF-8,
+``1e400`` and deep nesting (then the standard path answers), and it reads integers beyond 64
+bits as floats where Python keeps them exact: a line with a run of 19 or more digits is left
+to the standard path.
+
+:func:`dumps_or_none` is :func:`tether.core.storage.format.dumps_record` (JavaScript's
+``JSON.stringify``: compact, raw non-ASCII, U+2028/2029 unescaped, non-finite numbers as
+``null``) as UTF-8 bytes, computed by orjson when its bytes are the same. They differ for a few
+number forms (``1.0`` vs JS ``1``, ``1e+16`` … ``1e+20`` and ``1e-6`` vs JS's plain digits,
+integers beyond 2^53), array-index keys (JS writes ``"0"``, ``"12"`` first) and strings
+holding surrogates (orjson refuses them). orjson refuses the integers and the surrogates (the
+standard path answers); the rest is caught by a few byte searches over its output: a value
+with such a number is encoded again with its floats as JS writes them (``orjson.Fragment``),
+one with a possible index key takes the standard path (a false alarm in a text costs only
+time).
+
+Both are proven equal to the standard path, byte for byte, by tests/test_fastjson.py on a
+random corpus and every fixture line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+_orjson: Any = None
+_DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))  # digit → "0", else " "
+_LONG_NUMBER = b"0" * 19  # an integer that may not fit 64 bits (orjson makes it a float)
+
+
+def _shape_of(byte: int) -> int:
+    """The byte's class in :data:`_SHAPE`."""
+    if byte == 48:
+        return 48  # "0"
+    if 49 <= byte <= 57:
+        return 49  # other digits: "1"
+    if byte in b"{,}]":
+        return 44  # where a value starts or ends: ","
+    if byte == 45:
+        return 43  # "-" as "+"
+    return byte if byte in b'".e+' else 32
+
+
+# orjson's output with only its shape kept, for a few searches: an array-index key is ',"0'
+# or ',"1' (a quote after "{" or "," opens a string); a number orjson writes otherwise than
+# JS — an integral float ("1.0", "-0.0", JS "1", "0"), exponents +16…+20 (JS: plain digits),
+# -6 (JS: "0.000001") — is ".0," or starts with "e+1" ("e+10," "e+11," "e+1,"). A text can
+# look the same (a false alarm only costs time); a real one is never missed.
+_SHAPE = bytes(_shape_of(byte) for byte in range(256))
+_FLOAT_FORMS = (b"e+1,", b"e+10,", b"e+11,")
+_FLOAT_ENDS = (b".0", b"e+1", b"e+10", b"e+11")
+
+
+_OPTIONS = 0
+
+
+def _lib() -> Any:
+    """orjson, imported on first use (~10 ms)."""
+    global _orjson, _OPTIONS
+    if _orjson is None:
+        import orjson
+
+        # refuse what the standard path writes otherwise or refuses: integers beyond 2^53
+        # (JS rounds them), dataclasses, dates, subclasses of str/int/dict/list
+        _OPTIONS = (
+            orjson.OPT_STRICT_INTEGER
+            | orjson.OPT_PASSTHROUGH_DATACLASS
+            | orjson.OPT_PASSTHROUGH_DATETIME
+            | orjson.OPT_PASSTHROUGH_SUBCLASS
+        )
+        _orjson = orjson
+    return _orjson
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid JSON literal {name}")
+
+
+def loads_std(raw: bytes) -> Any:
+    """The standard path: ``json.loads`` of ``raw`` read as UTF-8 (bad bytes → U+FFFD, as
+    node's ``readFileSync(…, "utf8")``), ``NaN``/``Infinity`` refused; ``ValueError`` if
+    invalid."""
+    try:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", "replace")
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def loads(raw: bytes) -> Any:
+    """:func:`loads_std`'s value of ``raw``, by orjson when its answer is the same."""
+    if _LONG_NUMBER not in raw.translate(_DIGITS):
+        try:
+            return _lib().loads(raw)
+        except ValueError:
+            pass  # refused: the standard path decides (and says why)
+    return loads_std(raw)
+
+
+def loads_or_none(raw: bytes) -> Any:
+    """orjson's value of ``raw`` when it is the standard path's, else ``None`` (then the
+    caller takes its careful path)."""
+    if _LONG_NUMBER in raw.translate(_DIGITS):
+        return None
+    try:
+        return _lib().loads(raw)
+    except ValueError:
+        return None
+
+
+def loads_to_write(raw: bytes) -> Any:
+    """orjson's value of ``raw``, or ``None`` when it refuses: for values that are only
+    written again as JSON. An integer beyond 64 bits is then a float, as JavaScript reads it,
+    and :func:`dumps_or_none` writes the same text for both (JS's)."""
+    try:
+        return _lib().loads(raw)
+    except ValueError:
+        return None
+
+
+def dumps_or_none(value: Any) -> bytes | None:
+    """orjson's bytes for ``value`` when they are ``JSON.stringify``'s, else ``None`` (then
+    the caller takes the standard path, :func:`tether.core.storage.format.dumps_record`).
+
+    A value whose floats orjson writes otherwise is encoded again with those floats as JS
+    writes them (:func:`js_number`, as the standard path does).
+    """
+    lib = _lib()
+    try:
+        out: bytes = lib.dumps(value, option=_OPTIONS)
+    except TypeError:  # surrogates, integers beyond 2^53, keys that are not strings, …
+        return None
+    shape = out.translate(_SHAPE)
+    if b',"0' in shape or b',"1' in shape:
+        return None  # maybe an array-index key (JS orders them first)
+    if b".0," in shape or (b"e+1" in shape and _float_forms(shape)) or shape.endswith(_FLOAT_ENDS):
+        try:
+            return bytes(lib.dumps(_js_floats(value), option=_OPTIONS))
+        except (TypeError, RecursionError):
+            return None
+    return out
+
+
+def _float_forms(shape: bytes) -> bool:
+    """Whether ``shape`` (holding "e+1") has a number orjson writes otherwise than JS."""
+    for form in _FLOAT_FORMS:
+        if form in shape:
+            return True
+    return False
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+_MAX_SAFE = 2**53
+
+
+def js_number(value: float | int) -> str:
+    """``JSON.stringify`` of a number: ``1`` not ``1.0``, ``1e-7`` not ``1e-07``, NaN → ``null``."""
+    if isinstance(value, int):
+        if -_MAX_SAFE < value < _MAX_SAFE:
+            return str(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            return "null"
+    if not math.isfinite(value):
+        return "null"
+    if value == 0:
+        return "0"
+    text = repr(abs(value))
+    mantissa, _, exp_text = text.partition("e")
+    int_part, _, frac = mantissa.partition(".")
+    digits = int_part + frac
+    point = len(int_part) + (int(exp_text) if exp_text else 0)
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    k = len(digits)
+    sign = "-" if value < 0 else ""
+    if k <= point <= 21:
+        return sign + digits + "0" * (point - k)
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * (-point) + digits
+    exponent = point - 1
+    exp_part = f"e+{exponent}" if exponent >= 0 else f"e-{-exponent}"
+    body = digits if k == 1 else digits[0] + "." + digits[1:]
+    return sign + body + exp_part
+
+
+def _js_floats(value: Any) -> Any:
+    """``value`` with every float orjson writes otherwise than JS replaced by JS's text (an
+    ``orjson.Fragment``): integral ones, and those from 1e-6 to 1e-5."""
+    cls = value.__class__
+    if cls is dict:
+        return {k: v if v.__class__ in _PLAIN else _js_floats(v) for k, v in value.items()}
+    if cls is list or cls is tuple:
+        return [v if v.__class__ in _PLAIN else _js_floats(v) for v in value]
+    if cls is float and (value.is_integer() or 1e-6 <= abs(value) < 1e-5):
+        return _orjson.Fragment(js_number(value).encode("ascii"))
+    return value
+
+
+__all__ = ["dumps_or_none", "js_number", "loads", "loads_or_none", "loads_std", "loads_to_write"]

@@ -41,6 +41,11 @@ def test_bad_store_uris_are_one_line_each(tmp_path: Path) -> None:
     assert "is a directory" in one_error_line(
         "sessions", cwd=tmp_path, store=f"sqlite://{tmp_path}"
     )
+    missing = tmp_path / "no" / "such" / "folder"
+    assert f"no folder {missing.parent}" in one_error_line(
+        "sessions", cwd=tmp_path, store=f"sqlite://{missing}"
+    )
+    assert not (tmp_path / "no").exists()  # nothing made by a typo
     assert "not a valid PostgreSQL URI" in one_error_line(
         "sessions", cwd=tmp_path, store="postgresql://me@127.0.0.1:1/db?nonsense_option=1"
     )

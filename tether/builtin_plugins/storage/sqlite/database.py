@@ -56,6 +56,11 @@ class SqliteDatabase:
         where = str(self.path)
         if self.path.is_dir():
             raise StoreError(f"{self.uri}: {where} is a directory, not a database file")
+        if not self.path.parent.is_dir():  # a typo must not create folders (nor a database)
+            raise StoreError(
+                f"{self.uri}: no folder {self.path.parent} (create it first; the database file "
+                "itself is made on first use)"
+            )
         try:
             make_private_dirs(self.path.parent)
             os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))

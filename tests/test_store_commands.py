@@ -1,5 +1,5 @@
 """Every command works in a database store, a session named by its id or a unique prefix:
-``run`` (new, ``--session``, ``-c``, ``--fork``), ``chat`` and its ``/new``, ``/resume``,
+``run`` (new, ``--session``, ``-c``, ``--fork``), RPC mode, ``chat`` and its ``/new``, ``/resume``,
 ``/clone``, ``/session``; ``sessions`` (``--all``, ``--search``, ``--json``); ``session
 show|tree|context|estimate|prepare|compact|branch|fork|clone|export|import``; the store chosen
 by ``--store``, ``TETHER_STORE`` or the ``session.store`` setting."""
@@ -68,6 +68,19 @@ def test_every_command_works_in_a_database_store(
     out = tmp_path / "exported.jsonl"
     ok(backend, "session", "export", prefix, "-o", str(out))
     assert out.read_bytes().count(b"\n") == after["entryCount"] + 1
+
+    lines = [{"id": "s", "type": "get_state"}, {"id": "p", "type": "prompt", "message": "via rpc"}]
+    rpc = backend.tether(
+        "--mode", "rpc", "--provider", "faux", "--session", prefix,
+        stdin_text="".join(json.dumps(line) + "\n" for line in lines),
+    )  # fmt: skip
+    assert rpc.returncode == 0, rpc.stderr
+    answers = [json.loads(line) for line in rpc.stdout.splitlines()]
+    state = next(a for a in answers if a.get("id") == "s")
+    assert state["success"] and state["data"]["sessionId"] == sid
+    assert any(a.get("type") == "agent_end" for a in answers)
+    context = json.loads(ok(backend, "session", "context", prefix, "--json"))
+    assert context["messages"][-2]["content"][0]["text"] == "via rpc"  # stored in the database
 
     script = "hello chat\n/new\nsecond chat\n/session\n/resume\n1\n/clone\n/quit\n"
     done = backend.tether("chat", "--provider", "faux", stdin_text=script)

@@ -14,7 +14,7 @@ append after the ones known, they were committed and are not written again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +30,18 @@ class _PieceReader:
     (no 87 MB copy for a 100k-entry session): what the JSONL scanner reads."""
 
     def __init__(self, stored: StoredSession) -> None:
-        pieces = [stored.header]
+        self._pieces = self._each(stored)
+
+    @staticmethod
+    def _each(stored: StoredSession) -> Iterator[bytes]:
+        if stored.header:
+            yield stored.header
         for chunk in stored.chunks:
-            pieces += [b"\n", chunk]
+            yield b"\n"
+            if chunk:
+                yield chunk
         if stored.trailing_newline:
-            pieces.append(b"\n")
-        self._pieces = iter([p for p in pieces if p])
+            yield b"\n"
 
     def read(self, _size: int = -1) -> bytes:
         return next(self._pieces, b"")
@@ -71,7 +77,8 @@ class DatabaseSessionStore:
         return self.database.lease(self.session_id, wait, **options)
 
     def load(self, *, readonly: bool = False, validate_all: bool = False) -> LoadedSession:
-        stored = self.driver.read(self.session_id)
+        read = getattr(self.driver, "read_streamed", self.driver.read)
+        stored = read(self.session_id)  # a backend may hand over the chunks as they arrive
         if stored is None:
             self.known = None
             return LoadedSession(None, EntryTable(), exists=False)

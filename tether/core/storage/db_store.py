@@ -1,9 +1,9 @@
 """One session in a database: a :class:`~tether.core.storage.protocol.SessionStore` over a
 :class:`~tether.core.storage.database.LineDriver`.
 
-Loading joins the stored lines back into the session file's bytes and indexes them with the
-JSONL scanner, so every backend reads a session exactly as a JSONL file is read (and as pi
-reads it). Appends are the driver's single transaction, with the append-time check: the store
+Loading hands the stored chunks, as the session file's bytes, to the JSONL scanner (no joined
+copy), so every backend reads a session exactly as a JSONL file is read (and as pi reads it);
+a driver with ``read_streamed`` (PostgreSQL) hands them over while they still arrive. Appends are the driver's single transaction, with the append-time check: the store
 remembers how many lines it last saw, and the driver refuses to write if the database holds a
 different number (a writer that took no lease) — :class:`SessionChangedError`, nothing written.
 

@@ -3,9 +3,10 @@
 
 Loading hands the stored chunks, as the session file's bytes, to the JSONL scanner (no joined
 copy), so every backend reads a session exactly as a JSONL file is read (and as pi reads it);
-a driver with ``read_streamed`` (PostgreSQL) hands them over while they still arrive. Appends are the driver's single transaction, with the append-time check: the store
-remembers how many lines it last saw, and the driver refuses to write if the database holds a
-different number (a writer that took no lease) — :class:`SessionChangedError`, nothing written.
+a driver with ``read_streamed`` (PostgreSQL) hands them over while they still arrive.
+Appends are the driver's single transaction, with the append-time check: the store remembers
+how many lines it last saw, and the driver refuses to write if the database holds a different
+number (a writer that took no lease) — :class:`SessionChangedError`, nothing written.
 
 When a connection breaks during an append (:class:`StoreConnectionError`), the outcome is
 unknown; the next append looks first: if the database holds exactly the lines of the failed

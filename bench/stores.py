@@ -2,11 +2,11 @@
 
 For each store it prints medians of: open + context of a 100k-entry session (in process:
 open, then ``build_session_context`` of the active branch; and the whole
-``tether session context REF --quiet`` process), append latency (p50/p99 of single-message
-appends, durable: fsync / ``synchronous=FULL`` / a committed transaction), and listing 10k
-sessions (most recent first). Ratios are against JSONL. The sessions are generated here
-(``bench/sessions.py``'s seeded generator). PostgreSQL: ``--postgresql URI`` (an empty
-database), else a throwaway cluster like the tests' (``tests/pg_cluster.py``; it runs with
+``tether session context REF --quiet`` and ``--json`` processes), append latency (p50/p99
+of single-message appends, durable: fsync / ``synchronous=FULL`` / a committed transaction),
+and listing 10k sessions (most recent first). Ratios are against JSONL. The sessions are
+generated here (``bench/sessions.py``'s seeded generator). PostgreSQL: ``--postgresql URI``
+(an empty database), else a throwaway cluster like the tests' (``tests/pg_cluster.py``; it runs with
 ``fsync=off``, so its append figures are the protocol's cost, not the disk's).
 
     python bench/stores.py                       # all three, 100k entries, 10k sessions
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -73,12 +74,12 @@ class Store:
 
         return open_stored_session(self.database, ref, readonly=False)
 
-    def context_process(self, ref: str, runs: int) -> float:
+    def context_process(self, ref: str, runs: int, mode: str = "--quiet") -> float:
         env = {**os.environ, "TETHER_LOAD_PLUGINS": ""}
         env.pop("TETHER_STORE", None)
         if self.uri is not None:
             env["TETHER_STORE"] = self.uri
-        command = [sys.executable, "-m", "tether", "session", "context", ref, "--quiet"]
+        command = [sys.executable, "-m", "tether", "session", "context", ref, mode]
         return median_time(
             runs, lambda: subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
         )
@@ -146,6 +147,7 @@ def measure(
 
     out["open+context s"] = median_time(args.runs, open_and_context)
     out["context process s"] = store.context_process(ref, args.runs)
+    out["json process s"] = store.context_process(ref, args.runs, "--json")
 
     session = store.open(store.add(smalls[0]))
     latencies = []
@@ -203,16 +205,22 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if cluster is not None:
             cluster.stop()
+        shutil.rmtree(work, ignore_errors=True)
     base = results[0] if results and results[0]["store"] == "jsonl" else None
     print(f"\n{args.entries} entries, {args.sessions} sessions, medians of {args.runs} runs")
     print(
-        f"{'store':<11}{'open+context':>14}{'process':>10}{'append p50':>12}{'p99':>9}{'list':>9}"
+        f"{'store':<11}{'open+context':>14}{'':9}{'--quiet':>9}{'':9}{'--json':>8}{'':9}"
+        f"{'append p50':>12}{'p99':>9}{'list':>9}"
     )
     for row in results:
         ratio = f" ({row['open+context s'] / base['open+context s']:.2f}x)" if base else ""
+        quiet = f"({row['context process s'] / base['context process s']:.2f}x)" if base else ""
+        json_ratio = f"({row['json process s'] / base['json process s']:.2f}x)" if base else ""
         print(
             f"{row['store']:<11}{row['open+context s']:>10.3f} s{ratio:<9}"
-            f"{row['context process s']:>7.3f} s{row['append p50 ms']:>9.2f} ms"
+            f"{row['context process s']:>7.3f} s {quiet:<8}{row['json process s']:>6.3f} s "
+            f"{json_ratio:<8}"
+            f"{row['append p50 ms']:>9.2f} ms"
             f"{row['append p99 ms']:>7.2f} ms{row['list s']:>7.3f} s"
         )
 

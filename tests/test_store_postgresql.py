@@ -106,3 +106,34 @@ def test_a_restart_between_appends_costs_one_error_then_the_writer_goes_on(
     session.flush()  # the failed write is retried on the next call
     said = texts(pg.open(ref, readonly=True))
     assert said[-2:] == ["before", "during"] and said.count("during") == 1
+
+
+def test_loading_streams_the_lines_and_reads_only_the_snapshot(pg: Backend) -> None:
+    # The lines come through one binary COPY on a thread while the scanner indexes them;
+    # lines appended after the header row was read are not part of this read.
+    from tether.core.storage.database import join_session_bytes
+
+    database = pg.database()
+    ref = pg.add(SAMPLE)
+    streamed = database.read_streamed(ref)
+    assert streamed is not None and database.read_streamed("no-such-id") is None
+    writer = pg.open(ref)
+    writer.append_message(user_message("written meanwhile"))
+    assert join_session_bytes(streamed) == SAMPLE.read_bytes()  # the chunks, taken now
+    assert texts(pg.open(ref, readonly=True))[-1] == "written meanwhile"
+
+
+def test_a_failed_streamed_read_is_one_error_where_the_chunks_are_taken() -> None:
+    from tether.builtin_plugins.storage.postgresql.stream import Prefetched
+    from tether.core.storage.database import StoreConnectionError
+
+    def produce() -> Any:
+        yield b"first"
+        raise OSError("connection reset")
+
+    chunks = Prefetched(produce, lambda exc: StoreConnectionError(f"db#s: lost ({exc})"))
+    taken = []
+    with pytest.raises(StoreConnectionError, match=r"^db#s: lost \(connection reset\)$"):
+        for chunk in chunks:
+            taken.append(chunk)
+    assert taken == [b"first"]

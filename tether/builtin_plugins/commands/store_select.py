@@ -50,11 +50,11 @@ def open_database(uri: str) -> Any:
     if uri in _OPEN:
         return _OPEN[uri]
     from tether.core.host.facade import Hooks
-    from tether.core.host.settings import load_settings
+    from tether.core.host.settings_peek import LazySettings
     from tether.core.storage.database import StoreError, describe_uri
 
     try:
-        database = Hooks(_plugin_manager()).open_store(uri, load_settings(os.getcwd()))
+        database = Hooks(_plugin_manager()).open_store(uri, LazySettings(os.getcwd()))
     except StoreError as exc:  # the store's own words (bad URI, server, login, schema)
         failure = getattr(exc, "hook_failure", None)
         raise StoreError(getattr(failure, "detail", None) or str(exc)) from None

@@ -61,6 +61,25 @@ def peek_setting(section: str, key: str, cwd: str | Path | None = None) -> Any:
     return _merged(tuple(_stamp(p) for p in paths), section).get(key)
 
 
+class LazySettings:
+    """The resolved :class:`~tether.core.host.settings.Settings` of ``cwd``, loaded (with
+    pydantic) on the first attribute read: a hook given settings it may not need (a store
+    opened only to read a session) costs nothing until it looks."""
+
+    def __init__(self, cwd: str | Path | None = None) -> None:
+        self._cwd = str(cwd or os.getcwd())
+        self._loaded: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._loaded is None:
+            from tether.core.host.settings import load_settings
+
+            self._loaded = load_settings(self._cwd)
+        return getattr(self._loaded, name)
+
+
 def peek_section(section: str, cwd: str | Path | None = None) -> dict[str, Any]:
     """The merged ``section`` of the settings files (a copy; ``{}`` if no file sets it)."""
     home = tether_home() / "settings.json"
@@ -69,4 +88,4 @@ def peek_section(section: str, cwd: str | Path | None = None) -> dict[str, Any]:
     return dict(_merged(tuple(_stamp(p) for p in paths), section))
 
 
-__all__ = ["peek_section", "peek_setting"]
+__all__ = ["LazySettings", "peek_section", "peek_setting"]

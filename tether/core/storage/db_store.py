@@ -1,11 +1,12 @@
 """One session in a database: a :class:`~tether.core.storage.protocol.SessionStore` over a
 :class:`~tether.core.storage.database.LineDriver`.
 
-Loading joins the stored lines back into the session file's bytes and indexes them with the
-JSONL scanner, so every backend reads a session exactly as a JSONL file is read (and as pi
-reads it). Appends are the driver's single transaction, with the append-time check: the store
-remembers how many lines it last saw, and the driver refuses to write if the database holds a
-different number (a writer that took no lease) — :class:`SessionChangedError`, nothing written.
+Loading hands the stored chunks, as the session file's bytes, to the JSONL scanner (no joined
+copy), so every backend reads a session exactly as a JSONL file is read (and as pi reads it);
+a driver with ``read_streamed`` (PostgreSQL) hands them over while they still arrive.
+Appends are the driver's single transaction, with the append-time check: the store remembers
+how many lines it last saw, and the driver refuses to write if the database holds a different
+number (a writer that took no lease) — :class:`SessionChangedError`, nothing written.
 
 When a connection breaks during an append (:class:`StoreConnectionError`), the outcome is
 unknown; the next append looks first: if the database holds exactly the lines of the failed
@@ -14,7 +15,7 @@ append after the ones known, they were committed and are not written again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,18 @@ class _PieceReader:
     (no 87 MB copy for a 100k-entry session): what the JSONL scanner reads."""
 
     def __init__(self, stored: StoredSession) -> None:
-        pieces = [stored.header]
+        self._pieces = self._each(stored)
+
+    @staticmethod
+    def _each(stored: StoredSession) -> Iterator[bytes]:
+        if stored.header:
+            yield stored.header
         for chunk in stored.chunks:
-            pieces += [b"\n", chunk]
+            yield b"\n"
+            if chunk:
+                yield chunk
         if stored.trailing_newline:
-            pieces.append(b"\n")
-        self._pieces = iter([p for p in pieces if p])
+            yield b"\n"
 
     def read(self, _size: int = -1) -> bytes:
         return next(self._pieces, b"")
@@ -71,7 +78,8 @@ class DatabaseSessionStore:
         return self.database.lease(self.session_id, wait, **options)
 
     def load(self, *, readonly: bool = False, validate_all: bool = False) -> LoadedSession:
-        stored = self.driver.read(self.session_id)
+        read = getattr(self.driver, "read_streamed", self.driver.read)
+        stored = read(self.session_id)  # a backend may hand over the chunks as they arrive
         if stored is None:
             self.known = None
             return LoadedSession(None, EntryTable(), exists=False)

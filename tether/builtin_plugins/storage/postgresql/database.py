@@ -125,6 +125,26 @@ class PostgresDatabase:
             chunks = [bytes(r[0]) for r in cur.fetchall()]
         return StoredSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
 
+    def read_streamed(self, session_id: str) -> StoredSession | None:
+        """As :meth:`read`, but ``chunks`` arrive while the caller goes through them
+        (:mod:`.stream`): loading a session scans what has come while the rest is sent."""
+        from tether.builtin_plugins.storage.postgresql.stream import Prefetched, copy_chunks
+
+        row = self._fetch(
+            "SELECT header, trailing_newline, line_count FROM tether_sessions WHERE id = %s",
+            (session_id,),
+            binary=True,
+        )
+        if not row:
+            return None
+        header, trailing, count = row[0]
+        conn = self._conn
+        chunks = Prefetched(
+            lambda: copy_chunks(conn, session_id, int(count)),
+            lambda exc: self._lost(exc, session_id, "reading the session"),
+        )
+        return StoredSession(bytes(header), chunks, int(count), bool(trailing))  # type: ignore[arg-type]
+
     def count(self, session_id: str) -> int | None:
         row = (
             self._live()

@@ -20,6 +20,8 @@ def open_store(uri: str, settings: Any) -> Any:
         return None
     from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
 
-    session = getattr(settings, "session", None)
-    fsync = getattr(session, "fsync", True)
-    return SqliteDatabase(uri, fsync=fsync if isinstance(fsync, bool) else True)
+    def fsync() -> bool:  # asked before the first write: reading loads no settings
+        value = getattr(getattr(settings, "session", None), "fsync", True)
+        return value if isinstance(value, bool) else True
+
+    return SqliteDatabase(uri, fsync=fsync)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from tether.core.storage.db_store import DatabaseSessionStore
 from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
 from tether.core.storage.guard import REOPEN
 
+MMAP_BYTES = 1 << 30
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
 
 
@@ -46,11 +47,29 @@ def database_path(uri: str) -> Path:
 class SqliteDatabase:
     """One SQLite database of sessions (see the module docstring)."""
 
-    def __init__(self, uri: str, *, fsync: bool = True) -> None:
+    _fsync: bool | Callable[[], bool] = True
+    _synchronous_set = False
+
+    def __init__(self, uri: str, *, fsync: bool | Callable[[], bool] = True) -> None:
         self.uri = uri
-        self.fsync = fsync
+        self._fsync = fsync  # a callable is asked before the first write (settings, lazily)
+        self._synchronous_set = False
         self.path = database_path(uri)
         self._db = self._connect()
+
+    @property
+    def fsync(self) -> bool:
+        """Whether a commit waits for the disk (``synchronous=FULL``), else ``NORMAL``."""
+        if callable(self._fsync):
+            value = self._fsync()
+            self._fsync = value if isinstance(value, bool) else True
+        return self._fsync
+
+    def _set_synchronous(self) -> None:
+        """``PRAGMA synchronous`` before the first write (reading needs no settings)."""
+        if not self._synchronous_set:
+            self._db.execute(f"PRAGMA synchronous={'FULL' if self.fsync else 'NORMAL'}")
+            self._synchronous_set = True
 
     def _connect(self) -> sqlite3.Connection:
         where = str(self.path)
@@ -72,7 +91,7 @@ class SqliteDatabase:
             )
             db.execute("PRAGMA page_size=65536")  # a new database only: big rows, few pages
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute(f"PRAGMA synchronous={'FULL' if self.fsync else 'NORMAL'}")
+            db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # reads copy from the page cache once
             ensure_schema(db, self.uri)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.uri}: not a usable SQLite database: {exc}") from None
@@ -132,6 +151,7 @@ class SqliteDatabase:
     ) -> int:
         where = f"{self.uri}#{session_id}"
         db = self._db
+        self._set_synchronous()
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:

@@ -1,5 +1,5 @@
-"""What the database store plugins share: the append-time check's message, resolving an id
-prefix, a listing row (no hooks here)."""
+"""What the database store plugins share: the append-time check's message, importing a
+session's bytes, resolving an id prefix, a listing row (no hooks here)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,25 @@ def changed_message(where: str, expected: int, found: int) -> str:
         f"{where}: another writer appended {added} entr{'y' if added == 1 else 'ies'} "
         f"since this process read it; {REOPEN}"
     )
+
+
+def import_session_bytes(database: Any, data: bytes, where: str, into: str) -> str:
+    """Store a whole session file's ``data`` (read from ``where``) as a new session of
+    ``database`` (named ``into`` in messages); its id, or one clear error if it is there."""
+    from tether.core.storage.database import StoreError, split_session_bytes
+
+    parsed = split_session_bytes(data, where)
+    session_id = str(parsed.record["id"])
+    if database.count(session_id) is not None:
+        raise StoreError(f"{where}: session {session_id} is already in {into}")
+    database.append_lines(
+        session_id,
+        (parsed.record, parsed.header),
+        parsed.lines,
+        None,
+        trailing_newline=parsed.trailing_newline,
+    )
+    return session_id
 
 
 def pick_one(uri: str, ref: str, ids: list[str]) -> str:
@@ -49,4 +68,4 @@ def session_row(uri: str, row: Sequence[Any]) -> Any:
     )
 
 
-__all__ = ["changed_message", "pick_one", "session_row"]
+__all__ = ["changed_message", "import_session_bytes", "pick_one", "session_row"]

@@ -23,7 +23,12 @@ import psycopg
 from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
 from tether.builtin_plugins.storage.postgresql.lease import PgLease
 from tether.builtin_plugins.storage.postgresql.schema import ensure_schema
-from tether.builtin_plugins.storage.rows import changed_message, pick_one, session_row
+from tether.builtin_plugins.storage.rows import (
+    changed_message,
+    import_session_bytes,
+    pick_one,
+    session_row,
+)
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     StoreConnectionError,
@@ -34,7 +39,6 @@ from tether.core.storage.database import (
     fts_words,
     header_column,
     last_lines,
-    split_session_bytes,
     summarize_lines,
 )
 from tether.core.storage.db_store import DatabaseSessionStore
@@ -268,18 +272,7 @@ class PostgresDatabase:
     # ---- many sessions --------------------------------------------------------------------
 
     def import_session(self, data: bytes, where: str) -> str:
-        parsed = split_session_bytes(data, where)
-        session_id = str(parsed.record["id"])
-        if self.count(session_id) is not None:
-            raise StoreError(f"{where}: session {session_id} is already in {self.where}")
-        self.append_lines(
-            session_id,
-            (parsed.record, parsed.header),
-            parsed.lines,
-            None,
-            trailing_newline=parsed.trailing_newline,
-        )
-        return session_id
+        return import_session_bytes(self, data, where, self.where)
 
     def resolve(self, ref: str) -> str:
         rows = self._fetch(

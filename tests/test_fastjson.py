@@ -195,3 +195,20 @@ def test_every_fixture_line_parses_and_prints_the_same() -> None:
             assert dumps_line(value) == dumps_bytes(value) + b"\n"
             lines += 1
     assert lines > 1000
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"cost": {"input": 0.5, "cacheRead": 0.0, "n": -0.0, "big": 1234567890123456.0}},
+        {"text": 'say ":1.0," and \\":2.0}', "x": [3.0, -4.0], "y": {"z": 5.0}},
+        [{"v1.0": "1.0,"}, 10.0, "\\u0022:6.0,"],
+    ],
+)
+def test_integral_floats_are_fixed_in_the_bytes_without_a_second_encoding(
+    value: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference = dumps_record_std(value).encode()
+    if b"\\\\" not in orjson.dumps(value):  # no escaped backslash: the bytes are fixed in place
+        monkeypatch.setattr(fastjson, "_js_floats", None)
+    assert fastjson.dumps_or_none(value) == reference

@@ -12,6 +12,7 @@ its index.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import tempfile
@@ -23,10 +24,37 @@ _BATCH = 8 << 20
 SPILL_BYTES = 128 << 20
 
 
-class EncodedContext:
-    """The encoded ``messages`` and ``llmMessages`` arrays, with their lengths."""
+class Pending:
+    """A message of an :class:`EncodedContext` still as its bytes: :meth:`load` parses them
+    (a new object each time), :meth:`data` gives them."""
 
-    def __init__(self, messages: Iterable[dict[str, Any]]) -> None:
+    __slots__ = ("_encoded", "_start", "_end", "role")
+
+    def __init__(self, encoded: EncodedContext, start: int, end: int, role: str) -> None:
+        self._encoded, self._start, self._end, self.role = encoded, start, end, role
+
+    def data(self) -> bytes:
+        return self._encoded.read(self._start, self._end)
+
+    def load(self) -> dict[str, Any]:
+        """The message as ``JSON.parse`` reads its bytes back."""
+        from tether.core.storage import fastjson
+
+        value: dict[str, Any] = fastjson.loads(self.data())
+        return value
+
+
+class EncodedContext:
+    """The encoded ``messages`` and ``llmMessages`` arrays, with their lengths.
+
+    ``messages`` may hold :class:`Pending` items (their bytes are copied). ``keep_items``:
+    :attr:`items` lists the messages, a :class:`Pending` for each user, assistant and tool
+    result message (a branch's messages without their parsed objects, for ``context`` hooks).
+    """
+
+    def __init__(
+        self, messages: Iterable[dict[str, Any] | Pending], *, keep_items: bool = False
+    ) -> None:
         from tether.core.context.build import convert_to_llm
         from tether.core.storage.format import dumps_bytes
 
@@ -34,13 +62,22 @@ class EncodedContext:
         self._file: IO[bytes] | None = None
         self._spilled = 0  # bytes already in the file
         llm: list[list[int] | bytes] = []  # [start, end] ranges of the messages, or bytes
+        self.items: list[dict[str, Any] | Pending] = []
+        keep = self.items.append if keep_items else None
         count = llm_count = 0
         for message in messages:
-            data = dumps_bytes(message)
+            if message.__class__ is Pending:
+                data = message.data()  # type: ignore[union-attr]
+                role: Any = message.role  # type: ignore[union-attr]
+            else:
+                data = dumps_bytes(message)
+                role = message.get("role") if isinstance(message, dict) else None
             start = self._spilled + len(self._memory) + (1 if count else 0)
             self._memory += b"," + data if count else data
             count += 1
-            role = message.get("role") if isinstance(message, dict) else None
+            if keep is not None:
+                same = role in _SAME_IN_LLM
+                keep(Pending(self, start, start + len(data), role) if same else message)
             if role in _SAME_IN_LLM:
                 llm_count += 1
                 end = start + len(data)
@@ -65,6 +102,32 @@ class EncodedContext:
         self._file.write(self._memory)
         self._spilled += len(self._memory)
         self._memory = bytearray()
+
+    def same_items(self, messages: list[Any]) -> bool:
+        """Whether ``messages`` encode as :attr:`items` do: each is the item itself or one
+        with the same bytes (a copy a hook read and left as it was)."""
+        from tether.core.storage.format import dumps_bytes
+
+        items = self.items
+        if len(messages) != len(items):
+            return False
+        for message, item in zip(messages, items, strict=True):
+            if message is not item:
+                if message.__class__ is Pending:
+                    return False
+                pending = item.__class__ is Pending
+                original = item.data() if pending else dumps_bytes(item)  # type: ignore[union-attr]
+                if dumps_bytes(message) != original:
+                    return False
+        return True
+
+    def read(self, start: int, end: int) -> bytes:
+        """Bytes ``start``–``end`` of the encoded messages."""
+        if start >= self._spilled:
+            return bytes(self._memory[start - self._spilled : end - self._spilled])
+        out = io.BytesIO()
+        self._copy(out, start, end)
+        return out.getvalue()
 
     def _copy(self, out: IO[bytes], start: int, end: int) -> None:
         """Bytes ``start``–``end`` of the encoded messages to ``out``."""
@@ -105,4 +168,4 @@ class EncodedContext:
         out.flush()
 
 
-__all__ = ["EncodedContext", "SPILL_BYTES"]
+__all__ = ["SPILL_BYTES", "EncodedContext", "Pending"]

@@ -167,13 +167,14 @@ def _integral_floats_fixed(out: bytes) -> bytes | None:
     if b"\\\\" in out:
         return None
     pieces: list[bytes] = []
-    start = 0
+    start = counted = quotes = 0  # quotes before ``counted`` (never inside an escape)
     size = len(out)
     pos = out.find(b".0")
     while pos != -1:
         after = pos + 2
         if after < size and out[after] in _NUMBER_END:
-            quotes = out.count(b'"', 0, pos) - out.count(b'\\"', 0, pos)
+            quotes += out.count(b'"', counted, pos) - out.count(b'\\"', counted, pos)
+            counted = pos  # a "." here: no escaped quote straddles it
             if not quotes & 1:  # outside a string: the end of a number "-?digits.0"
                 first = pos
                 while 48 <= out[first - 1] <= 57:

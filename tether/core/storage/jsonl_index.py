@@ -153,7 +153,12 @@ class EntryTable:
         ids = self.ids
         by_id = self.by_id = dict(zip(ids, range(len(ids)), strict=True))
         get = by_id.get  # one string object per id (saves ~6 MB per 100k entries)
-        self.parents = [p if (i := get(p)) is None else ids[i] for p in self.parents]
+        parents = self.parents
+        if len(ids) > 1 and parents[1:] == ids[:-1]:  # one branch: each parent is the row above
+            first = parents[0]
+            self.parents = [first if (i := get(first)) is None else ids[i], *ids[:-1]]
+        else:
+            self.parents = [p if (i := get(p)) is None else ids[i] for p in parents]
         if len(by_id) != len(ids):
             self._note_duplicates()
 

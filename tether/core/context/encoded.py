@@ -56,42 +56,52 @@ class EncodedContext:
         self, messages: Iterable[dict[str, Any] | Pending], *, keep_items: bool = False
     ) -> None:
         from tether.core.context.build import convert_to_llm
+        from tether.core.storage.fastjson import dumps_or_none
         from tether.core.storage.format import dumps_bytes
 
-        self._memory = bytearray()
+        self._memory = memory = bytearray()
         self._file: IO[bytes] | None = None
         self._spilled = 0  # bytes already in the file
         llm: list[list[int] | bytes] = []  # [start, end] ranges of the messages, or bytes
         self.items: list[dict[str, Any] | Pending] = []
         keep = self.items.append if keep_items else None
-        count = llm_count = 0
+        count = llm_count = size = 0  # size: bytes encoded so far (file and memory)
+        run: list[int] | None = None  # the range of llm that the next message may extend
+        spill_at = SPILL_BYTES
         for message in messages:
             if message.__class__ is Pending:
                 data = message.data()  # type: ignore[union-attr]
                 role: Any = message.role  # type: ignore[union-attr]
             else:
-                data = dumps_bytes(message)
+                fast = dumps_or_none(message)
+                data = dumps_bytes(message) if fast is None else fast
                 role = message.get("role") if isinstance(message, dict) else None
-            start = self._spilled + len(self._memory) + (1 if count else 0)
-            self._memory += b"," + data if count else data
+            if count:
+                memory += b","
+                size += 1
+            start = size
+            memory += data
+            size += len(data)
             count += 1
-            if keep is not None:
-                same = role in _SAME_IN_LLM
-                keep(Pending(self, start, start + len(data), role) if same else message)
             if role in _SAME_IN_LLM:
+                if keep is not None:
+                    keep(Pending(self, start, size, role))
                 llm_count += 1
-                end = start + len(data)
-                last = llm[-1] if llm else None
-                if last.__class__ is list and last[1] + 1 == start:  # type: ignore[union-attr]
-                    last[1] = end  # type: ignore[index]  # one range with the comma between
+                if run is not None and run[1] + 1 == start:
+                    run[1] = size  # one range with the comma between
                 else:
-                    llm.append([start, end])
+                    run = [start, size]
+                    llm.append(run)
             else:
+                if keep is not None:
+                    keep(message)
+                run = None
                 for converted in convert_to_llm([message]):
                     llm.append(dumps_bytes(converted))
                     llm_count += 1
-            if len(self._memory) >= SPILL_BYTES:
+            if len(memory) >= spill_at:
                 self._spill()
+                memory = self._memory
         self.llm = llm
         self.message_count = count
         self.llm_count = llm_count

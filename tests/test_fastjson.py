@@ -212,3 +212,10 @@ def test_integral_floats_are_fixed_in_the_bytes_without_a_second_encoding(
     if b"\\\\" not in orjson.dumps(value):  # no escaped backslash: the bytes are fixed in place
         monkeypatch.setattr(fastjson, "_js_floats", None)
     assert fastjson.dumps_or_none(value) == reference
+
+
+@pytest.mark.parametrize("value", ['0a,"1":2.0,e+17', ["0a1b", "1.0", "e+16", ',"0":1']])
+def test_texts_take_orjson_bytes_without_the_number_and_key_search(value: Any) -> None:
+    """A string or a list of strings (ids, a summarizer's text) has no number and no key:
+    orjson's bytes are JS's even when they look like an index key or a float."""
+    assert fastjson.dumps_or_none(value) == dumps_record_std(value).encode()

@@ -138,6 +138,9 @@ def dumps_or_none(value: Any) -> bytes | None:
         out: bytes = lib.dumps(value, option=_OPTIONS)
     except TypeError:  # surrogates, integers beyond 2^53, keys that are not strings, …
         return None
+    cls = value.__class__
+    if cls is str or (cls is list and all(item.__class__ is str for item in value)):
+        return out  # texts only: no number, no key
     shape = out.translate(_SHAPE)
     if b',"0' in shape or b',"1' in shape:
         return None  # maybe an array-index key (JS orders them first)

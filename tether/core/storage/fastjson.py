@@ -116,6 +116,23 @@ def loads_or_none(raw: bytes) -> Any:
         return None
 
 
+def loads_many_or_none(raws: list[bytes]) -> list[Any]:
+    """:func:`loads_or_none` of each of ``raws``, with one search for long numbers over all
+    of them (lines of a file: no newline inside)."""
+    lib = _lib()
+    if _LONG_NUMBER in b" ".join(raws).translate(_DIGITS):
+        return [loads_or_none(raw) for raw in raws]
+    loads = lib.loads
+    out: list[Any] = []
+    append = out.append
+    for raw in raws:
+        try:
+            append(loads(raw))
+        except ValueError:
+            append(None)
+    return out
+
+
 def loads_to_write(raw: bytes) -> Any:
     """orjson's value of ``raw``, or ``None`` when it refuses: for values that are only
     written again as JSON. An integer beyond 64 bits is then a float, as JavaScript reads it,
@@ -255,4 +272,12 @@ def _js_floats(value: Any) -> Any:
     return value
 
 
-__all__ = ["dumps_or_none", "js_number", "loads", "loads_or_none", "loads_std", "loads_to_write"]
+__all__ = [
+    "dumps_or_none",
+    "js_number",
+    "loads",
+    "loads_many_or_none",
+    "loads_or_none",
+    "loads_std",
+    "loads_to_write",
+]

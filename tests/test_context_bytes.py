@@ -133,3 +133,48 @@ def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
         stdout.detach()
         assert context.message_count == len(messages)
         assert context.llm_count == len(convert_to_llm(messages))
+
+
+def test_a_spilled_context_is_sent_to_a_file_by_the_kernel_byte_exact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """stdout a file: the spilled messages go by ``sendfile``, in order, none twice."""
+    import io
+    import os
+    import sys
+
+    from tests.context_loader import load_entries
+    from tether.core.context import encoded
+    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.storage.format import dumps_record_std
+
+    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
+    messages = build_session_context(entries).messages
+    expected = (
+        '{"messages":'
+        + dumps_record_std(messages)
+        + ',"llmMessages":'
+        + dumps_record_std(convert_to_llm(messages))
+        + "}\n"
+    ).encode()
+    sent: list[int] = []
+    real_sendfile = os.sendfile
+
+    def sendfile(out_fd: int, in_fd: int, offset: int, count: int) -> int:
+        done = real_sendfile(out_fd, in_fd, offset, min(count, 5))  # a few bytes a call
+        sent.append(done)
+        return done
+
+    monkeypatch.setattr(os, "sendfile", sendfile)
+    monkeypatch.setattr(encoded, "SPILL_BYTES", 300)
+    target = tmp_path / "out.json"
+    with target.open("wb") as raw:
+        stdout = io.TextIOWrapper(raw)
+        monkeypatch.setattr(sys, "stdout", stdout)
+        stdout.write("")
+        encoded.EncodedContext(iter(messages)).write({})
+        stdout.flush()
+        monkeypatch.setattr(sys, "stdout", sys.__stdout__)
+        stdout.detach()
+    assert target.read_bytes() == expected
+    assert sum(sent) > 300

@@ -134,3 +134,30 @@ def test_a_run_keeps_the_stored_entries_and_each_call_starts_afresh(
     stored = [e["message"] for e in read_entries(harness.session.file) if e["type"] == "message"]
     assert [m["content"][0]["text"] for m in stored if m["role"] == "user"] == ["first", "second"]
     assert harness.agent.state.messages[0]["content"][0]["text"] == "first"
+
+
+class ReadsTheFirst:
+    @hookimpl
+    def context(self, event: Any) -> None:
+        assert len(event.messages) == 5
+        assert event.messages[0]["role"] == "user"
+
+
+def test_encoded_messages_are_parsed_only_when_a_hook_reads_them() -> None:
+    """``session context`` with a ``context`` hook: the branch's messages stay encoded bytes
+    (:class:`Pending`) except those a hook reads; a read one that still has its bytes does not
+    make the context encoded twice."""
+    from tether.core.context.encoded import EncodedContext, Pending
+
+    messages = stored_messages()
+    encoded = EncodedContext(iter(copy.deepcopy(messages)), keep_items=True)
+    assert all(item.__class__ is Pending for item in encoded.items)
+    hooks = Hooks(plugin_manager(("first", ReadsTheFirst())))
+    result = hooks.context(messages=encoded.items, session=None)
+    assert result[0] == messages[0] and result[0].__class__ is dict
+    assert all(a is b for a, b in zip(result[1:], encoded.items[1:], strict=True))  # unparsed
+    assert encoded.same_items(result)
+    result[1] = dict(messages[1], content="changed")
+    assert not encoded.same_items(result)
+    again = EncodedContext(result)
+    assert again.message_count == 5 and again.llm_count == 5

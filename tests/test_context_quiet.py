@@ -17,13 +17,13 @@ FILES = [GEN / "g16-branched.jsonl", GEN / "g01-tiny-linear.jsonl", GEN / "g08-l
 
 PROBE = """
 import json, sys
-from tether.core.storage import format
+from tether.core.storage import fastjson
 encoded = []
-real_dumps = format.dumps_bytes
-def dumps_bytes(value):
+real_dumps = fastjson.dumps_or_none
+def dumps_or_none(value):
     encoded.append(value.get("role") if isinstance(value, dict) else None)
     return real_dumps(value)
-format.dumps_bytes = dumps_bytes
+fastjson.dumps_or_none = dumps_or_none
 from tether.core.host.cli import main
 code = main(["session", "context", sys.argv[1], "--quiet", "--json"])
 sys.stderr.write(json.dumps(encoded) + "\\n")

@@ -195,3 +195,43 @@ def test_every_fixture_line_parses_and_prints_the_same() -> None:
             assert dumps_line(value) == dumps_bytes(value) + b"\n"
             lines += 1
     assert lines > 1000
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"cost": {"input": 0.5, "cacheRead": 0.0, "n": -0.0, "big": 1234567890123456.0}},
+        {"text": 'say ":1.0," and \\":2.0}', "x": [3.0, -4.0], "y": {"z": 5.0}},
+        [{"v1.0": "1.0,"}, 10.0, "\\u0022:6.0,"],
+    ],
+)
+def test_integral_floats_are_fixed_in_the_bytes_without_a_second_encoding(
+    value: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference = dumps_record_std(value).encode()
+    if b"\\\\" not in orjson.dumps(value):  # no escaped backslash: the bytes are fixed in place
+        monkeypatch.setattr(fastjson, "_js_floats", None)
+    assert fastjson.dumps_or_none(value) == reference
+
+
+@pytest.mark.parametrize("value", ['0a,"1":2.0,e+17', ["0a1b", "1.0", "e+16", ',"0":1']])
+def test_texts_take_orjson_bytes_without_the_number_and_key_search(value: Any) -> None:
+    """A string or a list of strings (ids, a summarizer's text) has no number and no key:
+    orjson's bytes are JS's even when they look like an index key or a float."""
+    assert fastjson.dumps_or_none(value) == dumps_record_std(value).encode()
+
+
+def test_lines_parsed_in_a_batch_equal_each_parsed_alone() -> None:
+    """One long-number search for a batch of lines; a batch with one long number, an invalid
+    line or a lone surrogate gives each line's own answer."""
+    rng = random.Random(15)
+    lines = [raw for value in corpus(400, seed=16) for raw in texts_of(value, rng)]
+    lines = [raw for raw in lines if b"\n" not in raw]
+    for at in range(0, len(lines), 37):
+        batch = lines[at : at + 37]
+        many = fastjson.loads_many_or_none(batch)
+        for raw, value in zip(batch, many, strict=True):
+            alone = fastjson.loads_or_none(raw)
+            assert (value is None) == (alone is None) and (value is None or same(value, alone)), raw
+    plain = [b'{"a":1}', b'{"b":[1.5,"x"]}']
+    assert fastjson.loads_many_or_none(plain) == [{"a": 1}, {"b": [1.5, "x"]}]

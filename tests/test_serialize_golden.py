@@ -208,3 +208,25 @@ def test_file_ops_rules() -> None:
     assert sorted(["\uff21", "😀"], key=js_sort_key) == ["😀", "\uff21"]
     assert format_file_lists(read, []) == "\n\n<read-files>\nb.py\nold.md\n</read-files>"
     assert format_file_lists([], []) == ""
+
+
+@pytest.mark.parametrize("name", WITH_PREPARATION)
+def test_plain_texts_and_string_arguments_take_the_short_path(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pi's text, without the general helpers for string content blocks, short ASCII tool
+    results and ASCII string arguments (a 100k-message compaction serializes in one pass)."""
+    import tether.builtin_plugins.memory.serialize as serialize
+
+    def general(value: Any, *args: Any) -> str:
+        if isinstance(value, str) and value.isascii() and js_len(value) <= TOOL_RESULT_MAX_CHARS:
+            raise AssertionError(f"general path for a plain string: {value[:40]!r}")
+        return real[general_name](value, *args)  # type: ignore[no-any-return]
+
+    for general_name in ("js_stringify", "js_len"):
+        real = {general_name: getattr(serialize, general_name)}
+        monkeypatch.setattr(serialize, general_name, general)
+        for field, messages, expected in _texts(name):
+            assert serialize_messages(messages, keep_tail=False) == expected, field
+            serialize_messages(messages, keep_tail=True)
+        monkeypatch.undo()

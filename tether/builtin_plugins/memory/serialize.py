@@ -9,11 +9,14 @@ the end) with a marker saying how many characters were left out between them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
 from tether.core.context.content_text import content_text
 from tether.core.context.jscompat import js_len, js_number, js_slice, js_stringify
+
+_quote = json.encoder.encode_basestring  # type: ignore[attr-defined]  # JSON.stringify of an ASCII string
 
 TOOL_RESULT_MAX_CHARS = 2000
 """Longest tool result (UTF-16 units) serialized whole, as in pi."""
@@ -39,11 +42,25 @@ def js_text(value: Any) -> str:
 
 
 def _text_of(content: Any) -> str:
-    return content_text(content, "", lambda text: js_text(text or ""))
+    """:func:`content_text` of ``content``, its texts as JS's ``join`` writes them."""
+    if content.__class__ is not list:
+        return content_text(content, "", _js_text_or_empty)
+    texts = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            texts.append(text if text.__class__ is str else js_text(text or ""))
+    return "".join(texts)
+
+
+def _js_text_or_empty(value: Any) -> str:
+    return js_text(value or "")
 
 
 def truncate_head(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str:
     """pi's cut: the first ``max_chars`` units, then ``[... N more characters truncated]``."""
+    if len(text) <= max_chars and text.isascii():
+        return text
     length = js_len(text)
     if length <= max_chars:
         return text
@@ -59,6 +76,8 @@ def truncate_head_tail(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str
 
     The kept head and tail together are ``max_chars`` units; a surrogate pair is never split.
     """
+    if len(text) <= max_chars and text.isascii():
+        return text
     length = js_len(text)
     if length <= max_chars:
         return text
@@ -80,11 +99,15 @@ def truncate_head_tail(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str
 def _tool_call_text(block: dict[str, Any]) -> str:
     args = block.get("arguments")
     pairs = args.items() if isinstance(args, dict) else ()
-    rendered = ", ".join(f"{k}={js_stringify(v)}" for k, v in pairs)
+    rendered = ", ".join(
+        f"{k}={_quote(v) if v.__class__ is str and v.isascii() else js_stringify(v)}"
+        for k, v in pairs
+    )
     return f"{block.get('name', '')}({rendered})"
 
 
-def _assistant_parts(message: dict[str, Any]) -> list[str]:
+def _assistant_parts(message: dict[str, Any], parts: list[str]) -> None:
+    """The assistant message's parts (thinking, text, tool calls), appended to ``parts``."""
     texts: list[str] = []
     thinking: list[str] = []
     calls: list[str] = []
@@ -92,19 +115,19 @@ def _assistant_parts(message: dict[str, Any]) -> list[str]:
     for block in content if isinstance(content, list) else ():
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text":
-            texts.append(js_text(block.get("text") or ""))
+            text = block.get("text")
+            texts.append(text if text.__class__ is str and text else js_text(text or ""))
         elif kind == "thinking":
-            thinking.append(js_text(block.get("thinking") or ""))
+            text = block.get("thinking")
+            thinking.append(text if text.__class__ is str and text else js_text(text or ""))
         elif kind == "toolCall":
             calls.append(_tool_call_text(block))
-    parts = []
     if thinking:
         parts.append("[Assistant thinking]: " + "\n".join(thinking))
     if texts:
         parts.append("[Assistant]: " + "\n".join(texts))
     if calls:
         parts.append("[Assistant tool calls]: " + "; ".join(calls))
-    return parts
 
 
 def serialize_conversation(
@@ -126,7 +149,7 @@ def serialize_conversation(
             if text:
                 parts.append("[User]: " + text)
         elif role == "assistant":
-            parts.extend(_assistant_parts(message))
+            _assistant_parts(message, parts)
         elif role == "toolResult":
             content = message.get("content")
             text = _text_of(content if isinstance(content, list) else [])

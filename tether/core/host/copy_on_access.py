@@ -11,6 +11,9 @@ copying the items nobody read.
 What stays possible: code that calls ``list``'s own methods on it directly
 (``list.__getitem__(messages, 0)``) or hands it to C code that reads a list's storage without
 going through its methods (``heapq``) sees the stored objects.
+
+An item may also be a :class:`~tether.core.context.encoded.Pending` message (its JSON bytes,
+for a branch too large to hold parsed): it is parsed when first read, the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, SupportsIndex
 
+from tether.core.context.encoded import Pending
 from tether.core.host.calls import copy_json
 
 _CONTAINERS = (dict, list)
@@ -38,6 +42,9 @@ class CopyOnAccess(list):  # type: ignore[type-arg]
         item = list.__getitem__(self, index)
         if id(item) in self._originals:
             item = copy_json(item)
+            list.__setitem__(self, index, item)
+        elif item.__class__ is Pending:
+            item = item.load()
             list.__setitem__(self, index, item)
         return item
 

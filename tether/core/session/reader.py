@@ -157,6 +157,8 @@ class SessionReader:
         table = self._table
         parents, by_id = table.parents, table.by_id
         limit = len(table)
+        if 0 < row < limit and self._one_branch_to(row):
+            return list(range(row + 1))
         rows = [row]
         append = rows.append
         current = row
@@ -172,6 +174,16 @@ class SessionReader:
                 return self._path_rows_checked(row)
         rows.reverse()
         return rows
+
+    def _one_branch_to(self, row: int) -> bool:
+        """Whether rows ``0``–``row`` are one branch: each row's parent is the row above (ids
+        unique), and row 0's parent is no entry."""
+        table = self._table
+        ids, parents = table.ids, table.parents
+        if len(table.by_id) != len(ids) or parents[1 : row + 1] != ids[:row]:
+            return False
+        first = parents[0]
+        return not first or first.__class__ is not str or first not in table.by_id
 
     def _path_rows_checked(self, row: int) -> list[int]:
         table = self._table

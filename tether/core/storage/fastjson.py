@@ -116,6 +116,23 @@ def loads_or_none(raw: bytes) -> Any:
         return None
 
 
+def loads_many_or_none(raws: list[bytes]) -> list[Any]:
+    """:func:`loads_or_none` of each of ``raws``, with one search for long numbers over all
+    of them (lines of a file: no newline inside)."""
+    lib = _lib()
+    if _LONG_NUMBER in b" ".join(raws).translate(_DIGITS):
+        return [loads_or_none(raw) for raw in raws]
+    loads = lib.loads
+    out: list[Any] = []
+    append = out.append
+    for raw in raws:
+        try:
+            append(loads(raw))
+        except ValueError:
+            append(None)
+    return out
+
+
 def loads_to_write(raw: bytes) -> Any:
     """orjson's value of ``raw``, or ``None`` when it refuses: for values that are only
     written again as JSON. An integer beyond 64 bits is then a float, as JavaScript reads it,
@@ -138,15 +155,61 @@ def dumps_or_none(value: Any) -> bytes | None:
         out: bytes = lib.dumps(value, option=_OPTIONS)
     except TypeError:  # surrogates, integers beyond 2^53, keys that are not strings, …
         return None
+    cls = value.__class__
+    if cls is str or (cls is list and all(item.__class__ is str for item in value)):
+        return out  # texts only: no number, no key
     shape = out.translate(_SHAPE)
     if b',"0' in shape or b',"1' in shape:
         return None  # maybe an array-index key (JS orders them first)
-    if b".0," in shape or (b"e+1" in shape and _float_forms(shape)) or shape.endswith(_FLOAT_ENDS):
-        try:
-            return bytes(lib.dumps(_js_floats(value), option=_OPTIONS))
-        except (TypeError, RecursionError):
-            return None
+    if (b"e+1" in shape and _float_forms(shape)) or shape.endswith(_FLOAT_ENDS):
+        return _with_js_floats(value)
+    if b".0," in shape:
+        return _integral_floats_fixed(out) or _with_js_floats(value)
     return out
+
+
+def _with_js_floats(value: Any) -> bytes | None:
+    """orjson's bytes of ``value`` with its floats as JS writes them (:func:`_js_floats`)."""
+    lib = _orjson
+    try:
+        return bytes(lib.dumps(_js_floats(value), option=_OPTIONS))
+    except (TypeError, RecursionError):
+        return None
+
+
+_NUMBER_END = frozenset(b",}]")
+
+
+def _integral_floats_fixed(out: bytes) -> bytes | None:
+    """``out`` (orjson's bytes of a container) with each integral float outside the strings
+    written as JS writes it (``1.0`` → ``1``, ``-0.0`` → ``0``), or ``None`` when ``out``
+    has an escaped backslash (then a quote's parity does not tell where strings are)."""
+    if b"\\\\" in out:
+        return None
+    pieces: list[bytes] = []
+    start = counted = quotes = 0  # quotes before ``counted`` (never inside an escape)
+    size = len(out)
+    pos = out.find(b".0")
+    while pos != -1:
+        after = pos + 2
+        if after < size and out[after] in _NUMBER_END:
+            quotes += out.count(b'"', counted, pos) - out.count(b'\\"', counted, pos)
+            counted = pos  # a "." here: no escaped quote straddles it
+            if not quotes & 1:  # outside a string: the end of a number "-?digits.0"
+                first = pos
+                while 48 <= out[first - 1] <= 57:
+                    first -= 1
+                if out[first - 1] == 45:  # "-"
+                    first -= 1
+                digits = out[first:pos]
+                pieces.append(out[start:first])
+                pieces.append(b"0" if digits == b"-0" else digits)
+                start = after
+        pos = out.find(b".0", after)
+    if not pieces:
+        return out
+    pieces.append(out[start:])
+    return b"".join(pieces)
 
 
 def _float_forms(shape: bytes) -> bool:
@@ -209,4 +272,12 @@ def _js_floats(value: Any) -> Any:
     return value
 
 
-__all__ = ["dumps_or_none", "js_number", "loads", "loads_or_none", "loads_std", "loads_to_write"]
+__all__ = [
+    "dumps_or_none",
+    "js_number",
+    "loads",
+    "loads_many_or_none",
+    "loads_or_none",
+    "loads_std",
+    "loads_to_write",
+]

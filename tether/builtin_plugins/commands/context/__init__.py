@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated, Any
 
 import typer
@@ -95,10 +96,10 @@ def _batched(write: Callable[[Any], Any], empty: Any, size: int = 1 << 20) -> It
 
 def _after_context_hooks(
     pm: Any, session: Any, leaf_id: str | None, context: Any, file: Path
-) -> list[dict[str, Any]]:
+) -> list[Any]:
     """The messages as installed plugins' ``context`` hooks leave them (unchanged if none)."""
     if not _has_context_hooks(pm):
-        return context.messages
+        return context.messages  # type: ignore[no-any-return]
     from tether.core.harness.plugin_session import PluginSession
     from tether.core.host.facade import Hooks
 
@@ -165,19 +166,22 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
         return
     from tether.core.context.encoded import EncodedContext
 
-    if _has_context_hooks(ctx.obj):  # the hooks need the messages as one list
-        context = _hooked_context(ctx, session, leaf_id, file)
-        encoded = EncodedContext(context.messages)
-        thinking_level, model = context.thinking_level, context.model
-    else:  # one message at a time: parsed, encoded, dropped
+    hooked = _has_context_hooks(ctx.obj)
 
-        def encode(stream: Any) -> tuple[EncodedContext, Any, Any]:
-            return EncodedContext(stream), stream.thinking_level, stream.model
+    def encode(stream: Any) -> tuple[EncodedContext, Any, Any]:
+        return EncodedContext(stream, keep_items=hooked), stream.thinking_level, stream.model
 
-        if leaf_id is None:
-            encoded, thinking_level, model = EncodedContext([]), "off", None
-        else:
-            encoded, thinking_level, model = session.stream_context(encode, leaf_id)
+    # one message at a time: parsed, encoded, dropped (hooks get the encoded ones as a list
+    # that parses a message when a hook reads it)
+    if leaf_id is None:
+        encoded, thinking_level, model = EncodedContext([]), "off", None
+    else:
+        encoded, thinking_level, model = session.stream_context(encode, leaf_id)
+    if hooked:
+        context = SimpleNamespace(messages=encoded.items, model=model)
+        messages = _after_context_hooks(ctx.obj, session, leaf_id, context, file)
+        if not encoded.same_items(messages):
+            encoded = EncodedContext(messages)
     _report_problems(session, file)
     summary = {
         "leafId": leaf_id,

@@ -86,6 +86,17 @@ def test_bad_lines_get_pis_error_responses_and_the_process_goes_on(tmp_path: Pat
     name = "line\u2028separator"
     assert rpc.data({"type": "set_session_name", "name": name}) is None
     assert rpc.data({"type": "get_state"})["sessionName"] == name
+    # not JSON for pi's JSON.parse either: NaN, Infinity, a number past a double; too deep
+    for raw in (
+        b'{"type": "get_state", "id": NaN}',
+        b'{"type": "get_state", "id": 1e999}',
+        b'{"type": "get_state", "x": -Infinity}',
+        b"[" * 5000 + b"]" * 5000,
+    ):
+        rpc.send_raw(raw + b"\n")
+        refused = rpc.next()
+        assert {k: refused[k] for k in parse} == parse, refused
+    assert rpc.data({"type": "get_state"})["sessionName"] == name  # and it goes on
     assert all(raw.count(b"\n") == 1 for raw in rpc.raw)
     code, err = rpc.close()
     assert code == 0 and "Traceback" not in err

@@ -40,6 +40,19 @@ NEEDS_IDLE = frozenset({"new_session", "switch_session", "fork", "clone", "compa
 SETTLE_SECONDS = 5.0
 
 
+
+def _finite(text: str) -> float:
+    """A JSON number that overflows a double (``1e999``) is refused, as it cannot be echoed."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``/``Infinity`` are not JSON (pi's ``JSON.parse`` refuses them): a parse error."""
+    raise ValueError(f"{name} is not a JSON value")
+
 class QueueTracker:
     """pi's ``queue_update``: the texts waiting in the steering and follow-up queues."""
 
@@ -175,8 +188,8 @@ class RpcServer:
 
     def handle_line(self, line: str) -> None:
         try:
-            command = json.loads(line)
-        except ValueError as exc:
+            command = json.loads(line, parse_constant=_no_constant, parse_float=_finite)
+        except (ValueError, RecursionError) as exc:  # not JSON, NaN/Infinity, nested too deeply
             self.output.write(failure(None, "parse", f"Failed to parse command: {exc}"))
             return
         if not isinstance(command, dict):

@@ -196,6 +196,17 @@ def _latest_compaction(branch: Sequence[dict[str, Any]]) -> int | None:
     return None
 
 
+def without_pins(previous: str | None, branch: Sequence[dict[str, Any]]) -> str | None:
+    """The previous summary on ``branch`` without the ``## Pinned`` section tether rendered
+    into it (removed exactly, so a text later unpinned whose lines look like headings never
+    reaches a summarizer as sections of its own); ``None`` and pin-less text unchanged."""
+    if not previous:
+        return previous
+    latest = _latest_compaction(branch)
+    earlier = pinned_texts(branch[: latest + 1]) if latest is not None else []
+    return strip_pinned(previous, known=(earlier, pinned_texts(branch)))
+
+
 def with_pins(summary: str, branch: Sequence[dict[str, Any]]) -> str:
     """``summary`` with the ``## Pinned`` section of the pins in force on ``branch``, placed
     before its trailing file lists; a ``## Pinned`` section already in it is replaced (so an
@@ -222,6 +233,7 @@ __all__ = [
     "pins_in_force",
     "render_pinned",
     "strip_pinned",
+    "without_pins",
     "unpin_data",
     "with_pins",
 ]

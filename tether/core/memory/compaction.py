@@ -16,6 +16,7 @@ file is left byte-for-byte as it was.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tether.core.context.file_tracking import file_lists, format_file_lists, strip_file_lists
-from tether.core.context.pins import with_pins
+from tether.core.context.pins import with_pins, without_pins
 from tether.core.harness.plugin_session import PluginSession
 from tether.core.host.errors import TetherError
 from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
@@ -176,6 +177,9 @@ def compact(
     preparation = _prepare(hooks, path, settings, context.model, failure)
     if isinstance(preparation, NothingToCompact):
         return CompactionOutcome("nothing", reason=preparation.reason)
+    previous = without_pins(preparation.previous_summary, path)  # summarizers never see it
+    if previous != preparation.previous_summary:
+        preparation = dataclasses.replace(preparation, previous_summary=previous)
 
     event = BeforeCompactEvent(preparation, path, custom_instructions, reason)
     answer = hooks.session_before_compact(event=event, session=view, failure=failure)

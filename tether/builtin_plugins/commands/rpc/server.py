@@ -40,7 +40,6 @@ NEEDS_IDLE = frozenset({"new_session", "switch_session", "fork", "clone", "compa
 SETTLE_SECONDS = 5.0
 
 
-
 def _finite(text: str) -> float:
     """A JSON number that overflows a double (``1e999``) is refused, as it cannot be echoed."""
     value = float(text)
@@ -52,6 +51,7 @@ def _finite(text: str) -> float:
 def _no_constant(name: str) -> Any:
     """``NaN``/``Infinity`` are not JSON (pi's ``JSON.parse`` refuses them): a parse error."""
     raise ValueError(f"{name} is not a JSON value")
+
 
 class QueueTracker:
     """pi's ``queue_update``: the texts waiting in the steering and follow-up queues."""

@@ -83,8 +83,22 @@ def test_pin_by_id_and_by_text_list_and_unpin(tmp_path: Path) -> None:
         (["unpin", "{file}", "zz"], "{file}: no pin 'zz' in force (pins in force: none)"),
         (["pins", "{missing}"], "{missing}: no such session file"),
         (["pin", "{missing}", "--text", "a"], "{missing}: no such session file"),
+        (
+            ["pin", "{file}", "--text", "y" * 2001],
+            "{file}: the text to pin has 2001 characters; a pin holds at most 2000",
+        ),
     ],
-    ids=["unknown", "no-text", "neither", "both", "empty", "unpin", "pins-missing", "missing"],
+    ids=[
+        "unknown",
+        "no-text",
+        "neither",
+        "both",
+        "empty",
+        "unpin",
+        "pins-missing",
+        "missing",
+        "too-long",
+    ],  # fmt: skip
 )
 def test_bad_ids_and_arguments_are_one_line_and_write_nothing(
     tmp_path: Path, args: list[str], message: str

@@ -47,13 +47,23 @@ def pin_entry(session: Any, entry_id: str) -> Pin:
         message = entry.get("message") if kind == "message" else None
         what = f"a {message.get('role')} message" if isinstance(message, dict) else f"a {kind}"
         raise TetherError(
-            f"entry '{entry_id}' has no text to pin ({what}; pin a user or assistant message, "
-            "or use --text)"
+            f"entry '{entry_id}' has no text to pin ({what} without text, e.g. only tool calls; "
+            "pin a message with text, or use --text)"
         )
     return _append_pin(session, text, entry_id)
 
 
+#: The longest text a pin may hold: every later summary carries it whole, so the summary size
+#: cap (README, docs/plugins.md) grows by at most this per pin.
+MAX_PIN_CHARS = 2000
+
+
 def _append_pin(session: Any, text: str, entry_id: str | None) -> Pin:
+    if len(text) > MAX_PIN_CHARS:
+        raise TetherError(
+            f"the text to pin has {len(text)} characters; a pin holds at most {MAX_PIN_CHARS} "
+            "(every later summary carries it whole): pin a shorter text"
+        )
     held = {pin.pin_id for pin in current_pins(session)}
     pin_id = new_entry_id(_Taken(held, session))
     holder = session.append_custom_entry(PIN_TYPE, pin_data(pin_id, text, entry_id))

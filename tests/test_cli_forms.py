@@ -127,3 +127,14 @@ def test_version_help_and_typos(tmp_path, project):
     typo = run_tether("sesions", home=home, cwd=project)
     assert typo.returncode == 2 and "did you mean 'sessions'" in typo.stderr
     assert not (home / "sessions").exists()  # nothing was sent, no session made
+
+
+def test_an_unknown_mode_is_one_line_naming_the_modes(tmp_path: Path) -> None:
+    done = run_tether("--mode", "nosuch", "--provider", "faux", home=tmp_path / "h", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == "tether: error: --mode nosuch: expected text, json or rpc\n"
+    text = run_tether(
+        "--mode", "text", "-p", "--provider", "faux", "--no-session", "hello",
+        home=tmp_path / "h", cwd=tmp_path,
+    )  # fmt: skip
+    assert text.returncode == 0 and text.stdout == "You said: hello\n", text.stderr

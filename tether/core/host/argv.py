@@ -16,8 +16,14 @@ def preparse_mode(argv: Sequence[str]) -> list[str]:
     """pi's ``--mode rpc|json …`` → ``rpc …`` / ``run --json …`` (``--disable-plugin N`` first)."""
     args = [p for a in argv for p in (a.split("=", 1) if a.startswith("--mode=") else [a])]
     at = args.index("--mode") if "--mode" in args else len(args)
-    if "--" in args[:at] or args[at + 1 : at + 2] == [] or args[at + 1] not in MODE_COMMANDS:
-        return list(argv)  # no --mode, or a mode without a command of its own (text)
+    if "--" in args[:at] or args[at + 1 : at + 2] == []:
+        return list(argv)  # no --mode
+    if args[at + 1] == "text":  # pi's default mode: tether's own forms (chat, a prompt, -p)
+        return args[:at] + args[at + 2 :]
+    if args[at + 1] not in MODE_COMMANDS:
+        from tether.core.host.errors import UsageError
+
+        raise UsageError(f"--mode {args[at + 1]}: expected text, json or rpc")
     rest, root = args[:at] + args[at + 2 :], []
     while "--disable-plugin" in rest[:-1]:
         i = rest.index("--disable-plugin")

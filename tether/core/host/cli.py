@@ -318,10 +318,10 @@ def main(
 
     ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
     the ``tether`` command passes :func:`tether.core.host.manager.installed_path`)."""
-    args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
+        args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
         if pm is None:
             disabled = preparse_disabled(args)
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)

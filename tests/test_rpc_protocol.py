@@ -441,3 +441,29 @@ def test_session_commands_wait_for_the_checks_after_a_run(tmp_path: Path) -> Non
         assert rpc.data({"type": "clone"}) == {"cancelled": False}
         assert rpc.data({"type": "get_state"})["messageCount"] == 2
         assert rpc.close()[0] == 0
+
+
+def test_prompts_sent_back_to_back_run_in_the_order_sent(tmp_path: Path) -> None:
+    """A prompt, then two follow-up prompts written before its run started: the later two are
+    queued (answered at once), and the model sees first, second, third — every time."""
+    lines = [
+        {"id": "1", "type": "prompt", "message": "first"},
+        {"id": "2", "type": "prompt", "message": "second", "streamingBehavior": "followUp"},
+        {"id": "3", "type": "prompt", "message": "third", "streamingBehavior": "followUp"},
+    ]
+    for attempt in range(5):
+        (tmp_path / str(attempt)).mkdir()
+        rpc = RpcProcess(*_dirs(tmp_path / str(attempt)), "--provider", "faux", "--no-session")
+        rpc.send_raw(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+        rpc.until(lambda r: r.get("type") == "agent_end")
+        users = [
+            r["message"]["content"][0]["text"]
+            for r in rpc.seen
+            if r.get("type") == "message_start" and r["message"]["role"] == "user"
+        ]
+        assert users == ["first", "second", "third"]
+        answers = {r["id"]: r["success"] for r in rpc.seen if r.get("type") == "response"}
+        assert answers == {"1": True, "2": True, "3": True}
+        assert any(r.get("type") == "queue_update" for r in rpc.seen)
+        code, err = rpc.close()
+        assert code == 0, err

@@ -75,7 +75,13 @@ def start_prompt(server: RpcServer, command: dict[str, Any]) -> None:
     except ValueError as exc:
         server.output.write(failure(cid, "prompt", str(exc)))
         return
-    if server.streaming.is_set() and server.in_run.is_set():
+    with server.lock:  # claimed here, on the reader thread: prompts run in the order sent
+        busy = server.streaming.is_set() and (server.in_run.is_set() or server.prompt_pending)
+        claimed = not server.streaming.is_set()
+        if claimed:
+            server.streaming.set()
+            server.prompt_pending = True  # accepted, its run not started yet: a busy agent
+    if busy:
         behavior = command.get("streamingBehavior")
         if behavior not in ("steer", "followUp"):
             server.output.write(failure(cid, "prompt", BUSY))
@@ -83,7 +89,7 @@ def start_prompt(server: RpcServer, command: dict[str, Any]) -> None:
         enqueue(server, behavior, {**command, "message": text})
         server.output.write(success(cid, "prompt"))
         return
-    server.spawn(lambda: _run(server, cid, text, images))
+    server.spawn(lambda: _run(server, cid, text, images, claimed))
 
 
 def _claim(server: RpcServer) -> None:
@@ -97,16 +103,20 @@ def _claim(server: RpcServer) -> None:
         server.idle.wait(0.05)
 
 
-def _run(server: RpcServer, cid: Any, text: str, images: list[dict[str, Any]]) -> None:
+def _run(
+    server: RpcServer, cid: Any, text: str, images: list[dict[str, Any]], claimed: bool
+) -> None:
     harness = server.harness
     responded = threading.Event()
 
     def respond() -> None:
+        server.prompt_pending = False  # its run starts (or a plugin handled it)
         if not responded.is_set():
             responded.set()
             server.output.write(success(cid, "prompt"))
 
-    _claim(server)
+    if not claimed:
+        _claim(server)
     server.before_start = respond
     try:
         server.flush_bash()
@@ -121,6 +131,7 @@ def _run(server: RpcServer, cid: Any, text: str, images: list[dict[str, Any]]) -
         server.before_start = None
         respond()  # handled by a plugin: accepted without a run
         with server.lock:
+            server.prompt_pending = False
             server.streaming.clear()
         try:
             server.flush_bash()

@@ -128,6 +128,7 @@ class RpcServer:
         self.compacting = threading.Event()
         self.idle = threading.Event()  # pulsed when a prompt has finished
         self.in_run = threading.Event()  # between an agent_start and its agent_end
+        self.prompt_pending = False  # a prompt accepted whose run has not started yet
         self.workers: list[threading.Thread] = []
         self.pending_bash: list[dict[str, Any]] = []  # bash run while streaming: stored after
         self.lock = threading.Lock()

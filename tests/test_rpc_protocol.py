@@ -160,6 +160,8 @@ def test_every_command_answers_in_pis_shape(tmp_path: Path) -> None:
 
     compact = rpc.call({"type": "compact"})
     assert compact["success"] is False and compact["error"]  # nothing to compact yet
+    ended = rpc.seen_or_next("compaction_end")
+    assert ended["result"] is None and ended["errorMessage"].startswith("Compaction failed: ")
     commands = rpc.data({"type": "get_commands"})["commands"]
     assert [(c["name"], c["source"], c["description"]) for c in commands] == [
         ("skill:greet", "skill", "Say hello.")

@@ -171,6 +171,8 @@ def _simple(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
         }
         if data.get("error_message"):
             out["errorMessage"] = data["error_message"]
+        elif out["result"] is None and not out["aborted"] and data.get("message"):
+            out["errorMessage"] = f"Compaction failed: {data['message']}"  # as pi reports it
         for key in ("message", "summarizer", "gate"):  # tether's: why nothing, who wrote it, gate
             if data.get(key):
                 out[key] = data[key]

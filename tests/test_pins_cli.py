@@ -227,7 +227,8 @@ def test_pin_unpin_and_pins_in_chat(tmp_path: Path) -> None:
     file = tmp_path / "s.jsonl"
     shutil.copyfile(GEN / "g03-linear-tools.jsonl", file)
     first = records(file)[1]
-    lines = ["/pin Always answer in English.", f"/pin {first['id']}", "/pins", "/quit"]
+    lines = ["/pin Always answer in English.", f"/pin {first['id']}", "/pin deadbeef",
+             "/pin --text cafe", "/pins", "/quit"]  # fmt: skip
     done = run_tether(
         "chat", "--provider", "faux", "--session", str(file),
         home=home, cwd=tmp_path, stdin_text="\n".join(lines) + "\n",
@@ -237,7 +238,11 @@ def test_pin_unpin_and_pins_in_chat(tmp_path: Path) -> None:
     assert [p["text"] for p in pins] == [
         "Always answer in English.",
         first["message"]["content"][0]["text"],
+        "cafe",  # an id-shaped word pins only with --text; a typo of an id pins nothing
     ]
+    assert "error: no entry with id 'deadbeef' (to pin the word itself: /pin --text" in (
+        done.stderr
+    )
     assert pins[1]["entryId"] == first["id"]
     assert f"pinned {pins[1]['pinId']} (entry {first['id']})" in done.stderr
     assert f"{pins[0]['pinId']}  Always answer in English." in done.stderr  # /pins

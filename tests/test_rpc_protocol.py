@@ -97,6 +97,10 @@ def test_bad_lines_get_pis_error_responses_and_the_process_goes_on(tmp_path: Pat
         refused = rpc.next()
         assert {k: refused[k] for k in parse} == parse, refused
     assert rpc.data({"type": "get_state"})["sessionName"] == name  # and it goes on
+    for wrong in ({"type": "set_session_name", "name": 123},
+                  {"type": "export_html", "outputPath": 123}):  # fmt: skip
+        answer = rpc.call(wrong)
+        assert answer["success"] is False and answer["error"].endswith("must be a string")
     assert all(raw.count(b"\n") == 1 for raw in rpc.raw)
     code, err = rpc.close()
     assert code == 0 and "Traceback" not in err

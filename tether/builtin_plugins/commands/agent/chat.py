@@ -13,6 +13,7 @@ clears the line — ``/quit`` or Ctrl-D leaves.
 
 from __future__ import annotations
 
+import re
 import shlex
 import signal
 import sys
@@ -31,6 +32,10 @@ from tether.builtin_plugins.commands.agent.setup import (
 )
 from tether.core.host.errors import TetherError
 
+#: A single word shaped like an entry id (pi's 8 hex digits, or a prefix of one): ``/pin`` of
+#: such a word that names no entry is a typo, not a fact to pin.
+_ID_LIKE = re.compile(r"[0-9a-f]{4,8}")
+
 TREE_LIMIT = 400  # lines of /tree; `tether session tree FILE` shows all
 
 HELP = """commands:
@@ -41,7 +46,8 @@ HELP = """commands:
   /compact [TEXT]   summarize older history now (TEXT: what to focus on)
   /name [NAME]      show or set the session name
   /label ID [TEXT]  label an entry (no TEXT: clear)
-  /pin TEXT|ID      keep TEXT (or entry ID's text) verbatim in every later summary
+  /pin TEXT|ID      keep TEXT (or entry ID's text) verbatim in every later summary;
+                    /pin --text WORD pins a word that looks like an id
   /unpin PIN_ID     drop a pin (an id or its unique prefix)
   /pins             the pins in force
   /resume           switch to another session of this project
@@ -231,9 +237,16 @@ class Chat:
         from tether.core.session.pinning import pin_entry, pin_text
 
         text, session = args[0], self.harness.session
+        if text.startswith("--text "):  # the text itself, even when it looks like an id
+            text, by_id = text[len("--text ") :].strip(), False
+        elif _ID_LIKE.fullmatch(text) and session.get_entry(text) is None:
+            raise ValueError(
+                f"no entry with id '{text}' (to pin the word itself: /pin --text {text})"
+            )
+        else:
+            by_id = " " not in text and session.get_entry(text) is not None
         if not text:
             raise ValueError("usage: /pin TEXT, or /pin ENTRY_ID (see /tree)")
-        by_id = " " not in text and session.get_entry(text) is not None
         pin = pin_entry(session, text) if by_id else pin_text(session, text)
         source = f" (entry {pin.entry_id})" if pin.entry_id else ""
         self.say(f"pinned {pin.pin_id}{source}: kept verbatim in every later summary")

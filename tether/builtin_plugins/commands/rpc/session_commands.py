@@ -93,7 +93,9 @@ def get_last_assistant_text(server: Any, command: dict[str, Any]) -> Any:
 
 def set_session_name(server: Any, command: dict[str, Any]) -> Any:
     name = command.get("name")
-    name = name.strip() if isinstance(name, str) else ""
+    if name is not None and not isinstance(name, str):
+        raise ValueError("name must be a string")
+    name = (name or "").strip()
     if not name:
         raise ValueError("Session name cannot be empty")
     server.harness.set_name(name)
@@ -139,6 +141,8 @@ def export_html(server: Any, command: dict[str, Any]) -> Any:
     except (ImportError, AttributeError):
         raise ValueError("HTML export is not available in this tether") from None
     output = command.get("outputPath")
+    if output is not None and not isinstance(output, str):
+        raise ValueError("outputPath must be a string")
     stem = Path(h.session.file).stem if h.session.file is not None else h.session.session_id
     target = Path(output) if isinstance(output, str) and output else Path(h.cwd) / f"{stem}.html"
     return {"path": str(write_html(h.session, target))}

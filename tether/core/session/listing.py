@@ -17,6 +17,7 @@ from typing import Any
 from tether.core.storage.fileio import last_line_start, read_first_line
 from tether.core.storage.format import date_parse_ms, iso_from_ms
 from tether.core.storage.jsonl_index import parse_json_object
+from tether.core.storage.records import message_text
 
 _TAIL_LINES = 32
 
@@ -137,21 +138,6 @@ class SessionInfo:
         return out
 
 
-def _text_of(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(
-            block["text"]
-            for block in content
-            if isinstance(block, dict)
-            and block.get("type") == "text"
-            and isinstance(block.get("text"), str)
-        )
-    return ""
-
-
 def session_info(path: Path) -> SessionInfo | None:
     """Read one session for a listing (``None`` if it is not a readable session)."""
     from tether.core.host.errors import TetherError
@@ -173,7 +159,7 @@ def session_info(path: Path) -> SessionInfo | None:
         if role not in ("user", "assistant"):
             continue
         message = table.entry(row).get("message")
-        text = _text_of(message) if isinstance(message, dict) else ""
+        text = message_text(message) if isinstance(message, dict) else ""
         if text:
             texts.append(text)
             if role == "user" and not first:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tether.core.host.errors import SessionFileError
+from tether.core.storage.records import message_text
 
 BOM = b"\xef\xbb\xbf"
 SCHEMES = ("sqlite", "postgresql", "postgres")
@@ -182,21 +183,6 @@ def header_column(record: dict[str, Any], key: str) -> str | None:
     return clean_text(value) if isinstance(value, str) else None
 
 
-def _message_text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(
-            block["text"]
-            for block in content
-            if isinstance(block, dict)
-            and block.get("type") == "text"
-            and isinstance(block.get("text"), str)
-        )
-    return ""
-
-
 def facts_of(record: Any) -> EntryFacts:
     """The listing facts of one entry (a record that is not an entry gives empty facts)."""
     if not isinstance(record, dict):
@@ -210,7 +196,7 @@ def facts_of(record: Any) -> EntryFacts:
         message = record["message"]
         facts.role = message.get("role") if isinstance(message.get("role"), str) else None
         if facts.role in ("user", "assistant"):
-            facts.text = clean_text(_message_text(message))
+            facts.text = clean_text(message_text(message))
     elif kind == "session_info":
         name = record.get("name")
         facts.name = clean_text(name.strip()) if isinstance(name, str) and name.strip() else ""

@@ -2,9 +2,12 @@
 
 Each command runs as its own process with stdout written to a file (the full output, as a
 user would keep it); wall time is measured around the process, peak RSS is the child's
-``ru_maxrss``. The two sides alternate run by run (tether, pi, tether, pi, …) so that a burst
-of load on the shared machine hits both; figures are medians. A side that fails (non-zero
-exit, out of memory, over the time limit) is reported with its last line of stderr.
+``ru_maxrss`` — or, while the process has children of its own (tether encodes a long branch
+on two processes), the peak of their summed proportional set sizes (``Pss``: pages the
+processes share are counted once), if that is higher. The two sides alternate run by run
+(tether, pi, tether, pi, …) so that a burst of load on the shared machine hits both;
+figures are medians. A side that fails (non-zero exit, out of memory, over the time limit)
+is reported with its last line of stderr.
 """
 
 from __future__ import annotations
@@ -72,11 +75,13 @@ def run_once(side: Side, timeout: float) -> None:
         )
         timer = threading.Timer(timeout, lambda: os.kill(child.pid, signal.SIGKILL))
         timer.start()
+        tree = TreeMemory(child.pid)
         assert child.stderr is not None
         stderr = child.stderr.read()
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - started
         timer.cancel()
+        tree.stop()
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         lines = stderr.decode(errors="replace").strip().splitlines() or ["(no output)"]
@@ -87,7 +92,42 @@ def run_once(side: Side, timeout: float) -> None:
         side.failure = f"exit {child.returncode} after {wall:.1f} s, {peak:.0f} MB: {why}"
         return
     side.walls.append(wall)
-    side.rss.append(usage.ru_maxrss / 1024)
+    side.rss.append(max(usage.ru_maxrss, tree.peak_kb) / 1024)
+
+
+class TreeMemory:
+    """The peak of the summed ``Pss`` of a process and its children, sampled every 50 ms
+    while it has children (0 if it never had any)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak_kb = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._done.wait(0.05):
+            try:
+                with open(f"/proc/{self.pid}/task/{self.pid}/children") as handle:
+                    children = handle.read().split()
+                if children:
+                    total = sum(_pss_kb(pid) for pid in [str(self.pid), *children])
+                    self.peak_kb = max(self.peak_kb, total)
+            except OSError:  # the process ended, or no /proc: ru_maxrss stands
+                pass
+
+
+def _pss_kb(pid: str) -> int:
+    with open(f"/proc/{pid}/smaps_rollup") as handle:
+        for line in handle:
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    return 0
 
 
 def compare(sides: list[Side], runs: int, timeout: float) -> None:

@@ -120,15 +120,14 @@ def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
         + "}\n"
     ).encode()
     for spill in (10**9, 1000, 1):
-        monkeypatch.setattr(encoded, "SPILL_BYTES", spill)
         monkeypatch.setattr(encoded, "_BATCH", 7)
         out = io.BytesIO()
         stdout = io.TextIOWrapper(out)
         monkeypatch.setattr(sys, "stdout", stdout)
-        context = encoded.EncodedContext(iter(messages))
+        context = encoded.EncodedContext(iter(messages), spill_bytes=spill)
         context.write({"n": 1})
         monkeypatch.undo()
-        assert (context._file is not None) == (spill < 10**9)
+        assert bool(context._segments) == (spill < 10**9)
         assert out.getvalue() == expected, spill
         stdout.detach()
         assert context.message_count == len(messages)
@@ -166,13 +165,12 @@ def test_a_spilled_context_is_sent_to_a_file_by_the_kernel_byte_exact(
         return done
 
     monkeypatch.setattr(os, "sendfile", sendfile)
-    monkeypatch.setattr(encoded, "SPILL_BYTES", 300)
     target = tmp_path / "out.json"
     with target.open("wb") as raw:
         stdout = io.TextIOWrapper(raw)
         monkeypatch.setattr(sys, "stdout", stdout)
         stdout.write("")
-        encoded.EncodedContext(iter(messages)).write({})
+        encoded.EncodedContext(iter(messages), spill_bytes=300).write({})
         stdout.flush()
         monkeypatch.setattr(sys, "stdout", sys.__stdout__)
         stdout.detach()

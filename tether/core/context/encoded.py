@@ -17,11 +17,26 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import IO, Any
 
 _SAME_IN_LLM = frozenset({"user", "assistant", "toolResult"})
 _BATCH = 8 << 20
 SPILL_BYTES = 128 << 20
+
+
+@dataclass
+class EncodedPart:
+    """Messages encoded by another :class:`EncodedContext` (in another process), for
+    :meth:`EncodedContext.adopt`: their size in bytes, counts, ``llm`` entries (ranges
+    relative to their first byte, or bytes) and ``items`` (``(start, end, role)`` for a
+    message kept as bytes, else the message)."""
+
+    size: int
+    count: int
+    llm_count: int
+    llm: list[list[int] | bytes]
+    items: list[Any]
 
 
 class Pending:
@@ -50,24 +65,50 @@ class EncodedContext:
     ``messages`` may hold :class:`Pending` items (their bytes are copied). ``keep_items``:
     :attr:`items` lists the messages, a :class:`Pending` for each user, assistant and tool
     result message (a branch's messages without their parsed objects, for ``context`` hooks).
+    :meth:`extend` adds more messages; :meth:`adopt` adds messages another process encoded
+    (:mod:`.parallel`).
     """
 
     def __init__(
-        self, messages: Iterable[dict[str, Any] | Pending], *, keep_items: bool = False
+        self,
+        messages: Iterable[dict[str, Any] | Pending] = (),
+        *,
+        keep_items: bool = False,
+        spill_bytes: int = SPILL_BYTES,
+        spill_file: IO[bytes] | None = None,
     ) -> None:
+        self._memory = bytearray()  # the bytes after those of the segments
+        # the first bytes, in order: [a file or bytes, where they start in it, how many]
+        self._segments: list[list[Any]] = []
+        self._file = spill_file  # the file that spilling appends to (at its end)
+        if spill_file is not None:
+            self._segments.append([spill_file, spill_file.tell(), 0])
+        self._spilled = 0  # bytes in the segments
+        self._spill_at = spill_bytes
+        self._keep = keep_items
+        self.llm: list[list[int] | bytes] = []  # [start, end] ranges of the messages, or bytes
+        self.items: list[dict[str, Any] | Pending] = []
+        self.message_count = self.llm_count = 0
+        self._run: list[int] | None = None  # the range of llm that the next message may extend
+        self.extend(messages)
+
+    @property
+    def size(self) -> int:
+        """How many bytes the messages take, commas between them included."""
+        return self._spilled + len(self._memory)
+
+    def extend(self, messages: Iterable[dict[str, Any] | Pending]) -> None:
+        """Encode ``messages`` after those already here."""
         from tether.core.context.build import convert_to_llm
         from tether.core.storage.fastjson import dumps_or_none
         from tether.core.storage.format import dumps_bytes
 
-        self._memory = memory = bytearray()
-        self._file: IO[bytes] | None = None
-        self._spilled = 0  # bytes already in the file
-        llm: list[list[int] | bytes] = []  # [start, end] ranges of the messages, or bytes
-        self.items: list[dict[str, Any] | Pending] = []
-        keep = self.items.append if keep_items else None
-        count = llm_count = size = 0  # size: bytes encoded so far (file and memory)
-        run: list[int] | None = None  # the range of llm that the next message may extend
-        spill_at = SPILL_BYTES
+        memory = self._memory
+        llm = self.llm
+        keep = self.items.append if self._keep else None
+        count, llm_count, size = self.message_count, self.llm_count, self.size
+        run = self._run
+        spill_at = self._spill_at
         for message in messages:
             if message.__class__ is Pending:
                 data = message.data()  # type: ignore[union-attr]
@@ -94,7 +135,7 @@ class EncodedContext:
                     llm.append(run)
             else:
                 if keep is not None:
-                    keep(message)
+                    keep(message)  # type: ignore[arg-type]
                 run = None
                 for converted in convert_to_llm([message]):
                     llm.append(dumps_bytes(converted))
@@ -102,16 +143,82 @@ class EncodedContext:
             if len(memory) >= spill_at:
                 self._spill()
                 memory = self._memory
-        self.llm = llm
-        self.message_count = count
-        self.llm_count = llm_count
+        self.message_count, self.llm_count, self._run = count, llm_count, run
 
     def _spill(self) -> None:
+        """Move the bytes in memory to the end of the spill file (a new one after a
+        segment of another's)."""
         if self._file is None:
             self._file = tempfile.TemporaryFile(prefix="tether-context-")
+            self._segments.append([self._file, 0, 0])
         self._file.write(self._memory)
+        self._segments[-1][2] += len(self._memory)
         self._spilled += len(self._memory)
         self._memory = bytearray()
+
+    def flush_to_file(self) -> list[Any]:
+        """Spill everything; returns the one segment ``[file, start, size]`` that then holds
+        all the messages' bytes (when the context was given a ``spill_file``, or spilled
+        only once)."""
+        self._spill()
+        assert self._file is not None
+        self._file.flush()
+        assert len(self._segments) == 1
+        return list(self._segments[0])
+
+    def segments(self) -> list[list[Any]]:
+        """Where all the messages' bytes are, in order (see :meth:`adopt`)."""
+        tail = [[bytes(self._memory), 0, len(self._memory)]] if self._memory else []
+        return [list(segment) for segment in self._segments] + tail
+
+    def adopt(self, part: EncodedPart, segments: list[list[Any]]) -> None:
+        """Add the messages of ``part``, encoded elsewhere: their bytes are in ``segments``
+        (``[file or bytes, start, size]``, see :meth:`segments`), their ranges relative to
+        the first of them."""
+        if not part.count:
+            return
+        if self.message_count:
+            self._memory += b","
+        if self._memory:  # kept as a segment of its own (no copy)
+            self._segments.append([self._memory, 0, len(self._memory)])
+            self._spilled += len(self._memory)
+            self._memory = bytearray()
+        base = self.size
+        for segment in segments:
+            self._segments.append(list(segment))
+            self._spilled += segment[2]
+        self._file = None  # a later spill goes to a new file, after these segments
+        run = self._run
+        for entry in part.llm:
+            if entry.__class__ is list:
+                start, end = entry[0] + base, entry[1] + base  # type: ignore[index]
+                if run is not None and run[1] + 1 == start:
+                    run[1] = end
+                else:
+                    run = [start, end]
+                    self.llm.append(run)
+            else:
+                run = None
+                self.llm.append(entry)
+        self._run = run
+        if self._keep:
+            for item in part.items:
+                if item.__class__ is tuple:
+                    start, end, role = item  # type: ignore[misc]
+                    self.items.append(Pending(self, start + base, end + base, role))
+                else:
+                    self.items.append(item)  # type: ignore[arg-type]
+        self.message_count += part.count
+        self.llm_count += part.llm_count
+
+    def part(self) -> EncodedPart:
+        """What :meth:`adopt` needs of this context, besides its file (see
+        :meth:`flush_to_file`), to add its messages to another."""
+        items = [
+            (i._start, i._end, i.role) if i.__class__ is Pending else i  # type: ignore[union-attr]
+            for i in self.items
+        ]
+        return EncodedPart(self.size, self.message_count, self.llm_count, list(self.llm), items)
 
     def same_items(self, messages: list[Any]) -> bool:
         """Whether ``messages`` encode as :attr:`items` do: each is the item itself or one
@@ -141,22 +248,23 @@ class EncodedContext:
 
     def _copy(self, out: IO[bytes], start: int, end: int) -> None:
         """Bytes ``start``–``end`` of the encoded messages to ``out``."""
-        if start < self._spilled:
-            assert self._file is not None
-            self._file.flush()
-            fd = self._file.fileno()
-            stop = min(end, self._spilled)
-            start = _send(fd, out, start, stop)
-            while start < stop:
-                chunk = os.pread(fd, min(_BATCH, stop - start), start)
-                if not chunk:
-                    raise OSError(f"temporary file of the context ended at byte {start}")
-                out.write(chunk)
-                start += len(chunk)
+        offset = 0  # where the segment starts among the messages' bytes
+        for source, first, length in self._segments:
+            if start >= end:
+                return
+            if start < offset + length:
+                stop = min(end, offset + length) - offset  # within the segment
+                at = start - offset
+                if isinstance(source, (bytes, bytearray)):
+                    out.write(memoryview(source)[at:stop])
+                else:
+                    _copy_file(source, out, first + at, first + stop)
+                start = offset + stop
+            offset += length
         view = memoryview(self._memory)
         base = self._spilled
-        for offset in range(start, end, _BATCH):
-            out.write(view[offset - base : min(end, offset + _BATCH) - base])
+        for at in range(start, end, _BATCH):
+            out.write(view[at - base : min(end, at + _BATCH) - base])
 
     def write(self, head: dict[str, Any]) -> None:
         """``{**head, "messages": […], "llmMessages": […]}`` and a newline on stdout."""
@@ -166,7 +274,7 @@ class EncodedContext:
         out = sys.stdout.buffer
         opening = dumps_bytes(head)[:-1] + (b"," if head else b"")
         out.write(opening + b'"messages":[')
-        self._copy(out, 0, self._spilled + len(self._memory))
+        self._copy(out, 0, self.size)
         out.write(b'],"llmMessages":[')
         for index, part in enumerate(self.llm):
             if index:
@@ -177,6 +285,19 @@ class EncodedContext:
                 out.write(part)  # type: ignore[arg-type]
         out.write(b"]}\n")
         out.flush()
+
+
+def _copy_file(file: IO[bytes], out: IO[bytes], start: int, stop: int) -> None:
+    """Bytes ``start``–``stop`` of ``file`` to ``out`` (by the kernel when it can)."""
+    file.flush()
+    fd = file.fileno()
+    start = _send(fd, out, start, stop)
+    while start < stop:
+        chunk = os.pread(fd, min(_BATCH, stop - start), start)
+        if not chunk:
+            raise OSError(f"temporary file of the context ended at byte {start}")
+        out.write(chunk)
+        start += len(chunk)
 
 
 def _send(fd: int, out: IO[bytes], start: int, stop: int) -> int:
@@ -199,4 +320,4 @@ def _send(fd: int, out: IO[bytes], start: int, stop: int) -> int:
     return start
 
 
-__all__ = ["SPILL_BYTES", "EncodedContext", "Pending"]
+__all__ = ["SPILL_BYTES", "EncodedContext", "EncodedPart", "Pending"]

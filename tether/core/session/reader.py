@@ -20,11 +20,11 @@ from tether.core.storage.jsonl_index import EntryTable, Problem, StaleRow
 
 if TYPE_CHECKING:
     from tether.core.context.build import SessionContext
+    from tether.core.context.encoded import EncodedContext
     from tether.core.context.stream import ContextStream
 
 T = TypeVar("T")
 LEAF_MARKER = "tether.leaf"
-_CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 
 
 class _Current:
@@ -311,57 +311,54 @@ class SessionReader:
         return self._context_plan(path)[0]
 
     def _context_plan(self, path: list[int]) -> tuple[list[int], int]:
-        """:meth:`_context_rows` in path order, and how many of them (a prefix: before the
-        first kept entry of the last compaction) only set the thinking level or the model."""
-        types = self._table.types
-        compaction = thinking = model = -1
-        for i, row in enumerate(path):
-            kind = types[row]
-            if kind == "compaction":
-                compaction = i
-            elif kind == "thinking_level_change":
-                thinking = i
-        for i in range(len(path) - 1, -1, -1):
-            kind = types[path[i]]
-            if kind == "model_change" or (kind == "message" and self._role(path[i]) == "assistant"):
-                model = i
-                break
-        start = 0
-        keep = {thinking, model, compaction} - {-1}
-        if compaction >= 0:
-            first_kept = self._table.entry(path[compaction]).get("firstKeptEntryId")
-            ids = self._table.ids
-            start = next(
-                (i for i in range(compaction) if ids[path[i]] == first_kept), compaction + 1
-            )
-        keep.update(i for i in range(start, len(path)) if types[path[i]] in _CONTEXT_TYPES)
-        positions = sorted(keep)
-        return [path[i] for i in positions], sum(1 for i in positions if i < start)
+        """:func:`~tether.core.session.context_rows.context_plan` of ``path``."""
+        from tether.core.session.context_rows import context_plan
+
+        return context_plan(self._table, path)
+
+    def _stream_rows(self, leaf: Any) -> tuple[list[int], set[int]]:
+        """:func:`~tether.core.session.context_rows.stream_rows` of the path to ``leaf``
+        (pi falls back to the last entry for an unknown leaf)."""
+        from tether.core.session.context_rows import stream_rows
+
+        table = self._table
+        row = table.row_of(leaf) if leaf is not None else None
+        if row is None and leaf is not None and len(table):
+            row = len(table) - 1
+        return stream_rows(table, [] if row is None else self._path_rows(row))
 
     def stream_context(self, consume: Callable[[ContextStream], T], leaf_id: Any = CURRENT) -> T:
         """``consume(stream)`` of the context at ``leaf_id`` as a
         :class:`~tether.core.context.stream.ContextStream`: the messages of
-        :meth:`build_context`, one at a time, parsed as they are read and not kept, for
-        writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``). When a line turns
-        out malformed meanwhile, ``consume`` runs again on the corrected table."""
+        :meth:`build_context`, one at a time, parsed as they are read and
+        not kept, for writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``).
+        When a line turns out malformed meanwhile, ``consume`` runs again on the corrected
+        table."""
+        from tether.core.context.parallel import entries_of
         from tether.core.context.stream import ContextStream
 
         leaf = self.leaf_id if is_current(leaf_id) else leaf_id
 
         def compute() -> T:
-            table = self._table
-            row = table.row_of(leaf) if leaf is not None else None
-            if row is None and leaf is not None and len(table):
-                row = len(table) - 1  # as build_context: pi falls back to the last entry
-            path = [] if row is None else self._path_rows(row)
-            rows, settings_only = self._context_plan(path)
-            types = table.types
-            first = [r for r in rows if types[r] == "compaction"]  # its summary comes first
-            ordered = first + [r for r in rows if types[r] != "compaction"]
-            only = set(rows[:settings_only])
-            parsed = table.iter_entries(ordered, to_write=True)
-            entries = zip(parsed, (r in only for r in ordered), strict=True)
-            return consume(ContextStream(entries))
+            ordered, only = self._stream_rows(leaf)
+            return consume(ContextStream(entries_of(self._table, ordered, only)))
+
+        with bulk():
+            return self._stable(compute)
+
+    def encoded_context(
+        self, leaf_id: Any = CURRENT, *, keep_items: bool = False, workers: int = 1
+    ) -> tuple[EncodedContext, ContextStream]:
+        """The context at ``leaf_id`` encoded as ``session context --json`` writes it, and
+        its stream (thinking level, model): :func:`~tether.core.context.parallel.encode_rows`,
+        on ``workers`` processes for a long branch."""
+        from tether.core.context.parallel import encode_rows
+
+        leaf = self.leaf_id if is_current(leaf_id) else leaf_id
+
+        def compute() -> tuple[EncodedContext, ContextStream]:
+            ordered, only = self._stream_rows(leaf)
+            return encode_rows(self._table, ordered, only, keep_items=keep_items, workers=workers)
 
         with bulk():
             return self._stable(compute)

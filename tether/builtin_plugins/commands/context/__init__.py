@@ -167,16 +167,13 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
     from tether.core.context.encoded import EncodedContext
 
     hooked = _has_context_hooks(ctx.obj)
-
-    def encode(stream: Any) -> tuple[EncodedContext, Any, Any]:
-        return EncodedContext(stream, keep_items=hooked), stream.thinking_level, stream.model
-
-    # one message at a time: parsed, encoded, dropped (hooks get the encoded ones as a list
-    # that parses a message when a hook reads it)
+    # parsed, encoded and dropped a batch at a time, a long branch on two processes (hooks
+    # get the encoded messages as a list that parses a message when a hook reads it)
     if leaf_id is None:
         encoded, thinking_level, model = EncodedContext([]), "off", None
     else:
-        encoded, thinking_level, model = session.stream_context(encode, leaf_id)
+        encoded, stream = session.encoded_context(leaf_id, keep_items=hooked, workers=2)
+        thinking_level, model = stream.thinking_level, stream.model
     if hooked:
         context = SimpleNamespace(messages=encoded.items, model=model)
         messages = _after_context_hooks(ctx.obj, session, leaf_id, context, file)

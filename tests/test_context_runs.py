@@ -1,0 +1,200 @@
+"""A long branch's context encoded on two processes writes the same bytes as pi: pi's own
+output for every fixture (thresholds lowered so that small files take the long-branch paths:
+the bulk parser, a child process), a malformed line found by the child process, context hooks'
+items, and the CLI on a branch long enough for two processes."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.harness_helpers import NO_THIRD_PARTY
+from tests.store_helpers import run_tether
+from tests.test_context_bytes import GOLDENS, messages_part, session_of
+from tether.core.context import parallel
+from tether.core.context.build import convert_to_llm
+from tether.core.session.session import Session
+from tether.core.storage import jsonl_index
+from tether.core.storage.format import dumps_record_std
+
+
+@pytest.fixture
+def long_branch_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every branch takes the long-branch paths: the bulk parser, two processes."""
+    monkeypatch.setattr(jsonl_index, "FAST_PARSER_ROWS", 0)
+    monkeypatch.setattr(parallel, "PARALLEL_ROWS", 2)
+    monkeypatch.setattr(parallel, "cpus", lambda: 2)
+
+
+def written(session: Session, workers: int, keep_items: bool = False) -> tuple[bytes, Any]:
+    """The bytes ``session context --json`` writes from ``encoded_context``, and the
+    encoded context."""
+    encoded, stream = session.encoded_context(keep_items=keep_items, workers=workers)
+    out = io.BytesIO()
+    stdout = io.TextIOWrapper(out)
+    real = sys.stdout
+    sys.stdout = stdout
+    try:
+        head = {"thinkingLevel": stream.thinking_level, "model": stream.model}
+        encoded.write(head)
+    finally:
+        sys.stdout = real
+    data = out.getvalue()
+    stdout.detach()
+    return data, encoded
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("golden", GOLDENS, ids=lambda p: p.name.split(".")[0])
+def test_runs_and_two_processes_write_pis_bytes(golden: Path, workers: int) -> None:
+    session = Session.open(session_of(golden), readonly=True)
+    data, encoded = written(session, workers)
+    pis = gzip.decompress(golden.read_bytes())
+    assert messages_part(data) == messages_part(pis)
+    theirs = json.loads(pis)
+    ours = json.loads(data)
+    assert (ours["thinkingLevel"], ours["model"]) == (theirs["thinkingLevel"], theirs["model"])
+    if workers == 2 and encoded.message_count > 2:
+        assert len(encoded._segments) >= 1  # the child's file, adopted
+
+
+HEADER = {"type": "session", "version": 3, "id": "s", "timestamp": "t", "cwd": "/"}
+
+
+def tricky_session(path: Path, count: int, bad_line: int | None = None) -> Path:
+    """A one-branch session of ``count`` entries whose values orjson and JS write apart
+    (integral floats, exponents, index keys, escaped backslashes), written non-canonically
+    on some lines (spaces, Python's float forms); ``bad_line``: that entry is invalid JSON
+    past its prefix (a trailing comma)."""
+    lines = [json.dumps(HEADER, separators=(",", ":"))]
+    parent = None
+    for n in range(count):
+        kind = n % 7
+        if kind == 0:
+            message: dict[str, Any] = {"role": "user", "content": f"say {n}.0, then \\\\ ok"}
+        elif kind == 1:
+            usage = {"input": 10, "cost": {"input": 0.0, "output": 4.2e-05, "total": 1e21}}
+            message = {"role": "assistant", "content": [], "usage": usage, "model": f"m{n}"}
+        elif kind == 2:
+            message = {"role": "toolResult", "toolCallId": "c", "details": {"1": 1, "0": [1.0]}}
+        elif kind == 3:
+            message = {"role": "bashExecution", "command": "ls", "output": "a", "exitCode": 0}
+        elif kind == 4:
+            message = {"role": "user", "content": [{"type": "text", "text": "e+10, e-6,"}]}
+        elif kind == 5:
+            message = {"role": "assistant", "content": [{"type": "text", "text": "x"}]}
+        else:
+            message = {"role": "toolResult", "toolCallId": "d", "value": 12345678901234567890}
+        entry = {
+            "type": "message",
+            "id": f"e{n}",
+            "parentId": parent,
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "message": message,
+        }
+        if n == count * 3 // 4:  # in the child's half
+            entry = {"type": "thinking_level_change", "id": f"e{n}", "parentId": parent}
+            entry |= {"timestamp": "2026-01-01T00:00:00.000Z", "thinkingLevel": "high"}
+        separators = (", ", ": ") if n % 5 == 0 else (",", ":")
+        line = json.dumps(entry, separators=separators, ensure_ascii=n % 3 == 0)
+        if n == bad_line:
+            line = line[:-2] + ",}}"
+        lines.append(line)
+        parent = entry["id"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def expected_bytes(path: Path) -> tuple[bytes, bytes]:
+    """The messages and llmMessages as the standard path writes them (one process, parsed)."""
+    context = Session.open(path, readonly=True).build_context()
+    messages = dumps_record_std(context.messages).encode()
+    return messages, dumps_record_std(convert_to_llm(context.messages)).encode()
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_values_orjson_writes_otherwise_take_the_exact_path(tmp_path: Path, workers: int) -> None:
+    path = tricky_session(tmp_path / "tricky.jsonl", 60)
+    data, _ = written(Session.open(path, readonly=True), workers)
+    messages, llm = expected_bytes(path)
+    assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
+    context = Session.open(path, readonly=True).build_context()
+    ours = json.loads(data)
+    assert (ours["thinkingLevel"], ours["model"]) == ("high", context.model)
+    assert context.thinking_level == "high"
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+@pytest.mark.parametrize("bad_line", [3, 50])  # in the parent's half, in the child's
+def test_a_malformed_line_in_either_half_is_skipped_as_in_one_process(
+    tmp_path: Path, bad_line: int
+) -> None:
+    path = tricky_session(tmp_path / "bad.jsonl", 60, bad_line=bad_line)
+    session = Session.open(path, readonly=True)
+    data, encoded = written(session, 2)
+    assert [p.line for p in session.problems] == [bad_line + 2]  # the header is line 1
+    messages, llm = expected_bytes(path)
+    assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
+    context = Session.open(path, readonly=True).build_context()
+    assert encoded.message_count == len(context.messages) > 0
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+def test_hooks_get_the_same_items_from_two_processes(tmp_path: Path) -> None:
+    path = tricky_session(tmp_path / "items.jsonl", 40)
+    _, one = written(Session.open(path, readonly=True), 1, keep_items=True)
+    _, two = written(Session.open(path, readonly=True), 2, keep_items=True)
+
+    def loaded(items: list[Any]) -> list[Any]:
+        return [item if isinstance(item, dict) else item.load() for item in items]
+
+    assert len(two.items) == 39  # one entry sets the thinking level
+    assert loaded(two.items) == loaded(one.items)
+    assert [type(i).__name__ for i in two.items] == [type(i).__name__ for i in one.items]
+
+
+def test_the_cli_writes_a_long_branch_on_two_processes_as_one_process_would(
+    tmp_path: Path,
+) -> None:
+    count = parallel.PARALLEL_ROWS + 2000
+    path = tricky_session(tmp_path / "long.jsonl", count)
+    done = run_tether("session", "context", str(path), "--json", env=NO_THIRD_PARTY)
+    assert done.returncode == 0, done.stderr
+    messages, llm = expected_bytes(path)
+    data = done.stdout.encode("utf-8", "surrogatepass").rstrip(b"\n")
+    assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
+    summary = json.loads(data)
+    context = Session.open(path, readonly=True).build_context()
+    assert (summary["model"], summary["thinkingLevel"]) == (context.model, context.thinking_level)
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+def test_pieces_the_child_took_while_the_parent_was_slow_are_adopted_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import time
+
+    parent = os.getpid()
+    encode = parallel._Work.encode
+
+    def slow_in_the_parent(self: Any, *args: Any) -> None:
+        if os.getpid() == parent:
+            time.sleep(0.05)  # the child takes the other pieces meanwhile
+        encode(self, *args)
+
+    monkeypatch.setattr(parallel._Work, "encode", slow_in_the_parent)
+    path = tricky_session(tmp_path / "slow.jsonl", 120)
+    data, encoded = written(Session.open(path, readonly=True), 2)
+    files = {id(source) for source, _, _ in encoded._segments if hasattr(source, "fileno")}
+    assert len(files) == 2  # the parent's pieces and the child's
+    messages, llm = expected_bytes(path)
+    assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"

@@ -1,0 +1,189 @@
+"""Encode a long branch's context on two cores: a forked process takes its share of the work.
+
+Parsing and encoding a 100k-message branch is CPU work in one Python thread (orjson holds the
+interpreter lock). :func:`encode_rows` cuts the context's rows into :data:`PIECES` pieces and
+forks a child process (it shares the loaded session, copy-on-write); parent and child take
+pieces from a pipe holding one byte per piece until it is empty (a byte goes to one reader),
+so when one of them gets less CPU the other simply takes more pieces. Each encodes a piece
+into its own temporary file; the child sends back, through a second pipe, what each of its
+pieces holds (counts, ``llmMessages`` ranges, the thinking level and model it saw). The parent
+then adopts the pieces in order as segments of one :class:`EncodedContext` — the bytes are
+never copied back. Same bytes as one process, in the same order.
+
+Without ``fork`` or a second CPU, or below :data:`PARALLEL_ROWS` rows, one process does it
+all. When the child fails (a malformed line it found, a crash), the parent encodes the child's
+pieces itself, so a malformed line is found there, as in one process. The child never writes to
+the session, stdout or stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+from tether.core.context.encoded import EncodedContext, EncodedPart
+from tether.core.context.stream import ContextStream
+from tether.core.storage.jsonl_index import EntryTable
+
+PARALLEL_ROWS = 20_000
+PIECES = 24
+SHARED_SPILL_BYTES = 32 << 20  # two processes hold encoded bytes in memory at once
+
+Piece = tuple[EncodedPart, list[list[Any]], tuple[Any, ...]]  # part, its segments, settings
+
+
+def cpus() -> int:
+    """How many CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def entries_of(
+    table: EntryTable, rows: list[int], setting_only: set[int]
+) -> Iterator[tuple[dict[str, Any], bool]]:
+    """``(entry, setting_only)`` for the entries of ``rows``, parsed one at a time and not
+    kept (``EntryTable.iter_entries``' ``to_write``): what a :class:`ContextStream` reads."""
+    entries = table.iter_entries(rows, to_write=True)
+    return zip(entries, (row in setting_only for row in rows), strict=True)
+
+
+def encode_rows(
+    table: EntryTable,
+    ordered: list[int],
+    setting_only: set[int],
+    *,
+    keep_items: bool = False,
+    workers: int = 1,
+    parallel_rows: int | None = None,
+) -> tuple[EncodedContext, ContextStream]:
+    """The context of ``ordered`` rows (see ``SessionReader.stream_context``) encoded, and
+    its stream (for the thinking level and model). ``workers`` > 1: shared with a child
+    process when there are ``parallel_rows`` (:data:`PARALLEL_ROWS`) rows or more, ``fork``
+    and a second CPU."""
+    limit = PARALLEL_ROWS if parallel_rows is None else parallel_rows
+    if workers < 2 or len(ordered) < limit or not hasattr(os, "fork") or cpus() < 2:
+        stream = ContextStream(entries_of(table, ordered, setting_only))
+        return EncodedContext(stream, keep_items=keep_items), stream
+    pieces = _cut(ordered, setting_only)
+    done: dict[int, Piece] = {}
+    work = _Work(table, pieces, setting_only, keep_items)
+    child = _Child(work)
+    try:
+        own = tempfile.TemporaryFile(prefix="tether-context-")
+        child.take_pieces(lambda index: work.encode(index, done, own))
+        from_child = child.result()
+    except BaseException:
+        child.stop()
+        raise
+    done.update(from_child or {})
+    encoded = EncodedContext(keep_items=keep_items)
+    stream = ContextStream(())
+    for index in range(len(pieces)):
+        if index not in done:  # the child failed: its pieces here
+            work.encode(index, done, own)
+        part, segments, settings = done[index]
+        encoded.adopt(part, segments)
+        stream.follow(settings)
+    return encoded, stream
+
+
+def _cut(ordered: list[int], setting_only: set[int]) -> list[list[int]]:
+    """``ordered`` in :data:`PIECES` pieces; the rows that only set come in the first."""
+    last_setting = max((i for i, r in enumerate(ordered) if r in setting_only), default=-1)
+    size = max(-(-len(ordered) // PIECES), last_setting + 1, 1)
+    return [ordered[at : at + size] for at in range(0, len(ordered), size)]
+
+
+class _Work:
+    """The pieces to encode, and how."""
+
+    def __init__(
+        self, table: EntryTable, pieces: list[list[int]], setting_only: set[int], keep: bool
+    ) -> None:
+        self.table, self.pieces, self.setting_only, self.keep = table, pieces, setting_only, keep
+
+    def encode(self, index: int, done: dict[int, Piece], file: IO[bytes]) -> None:
+        """Encode piece ``index`` at the end of ``file``; note it in ``done``."""
+        stream = ContextStream(entries_of(self.table, self.pieces[index], self.setting_only))
+        encoded = EncodedContext(
+            stream, keep_items=self.keep, spill_bytes=SHARED_SPILL_BYTES, spill_file=file
+        )
+        segment = encoded.flush_to_file()
+        done[index] = (encoded.part(), [segment], stream.settings())
+
+
+class _Child:
+    """A forked process taking pieces (``take_pieces`` in both processes)."""
+
+    def __init__(self, work: _Work) -> None:
+        self._file: IO[bytes] = tempfile.TemporaryFile(prefix="tether-context-")
+        queue_read, queue_write = os.pipe()
+        os.write(queue_write, bytes(range(len(work.pieces))))  # one byte per piece
+        os.close(queue_write)  # empty: end of file
+        self._queue = queue_read
+        result_read, result_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            os.close(result_read)
+            _run_child(self, work, result_write)
+        os.close(result_write)
+        self._result = result_read
+
+    def take_pieces(self, encode: Any) -> None:
+        """``encode(index)`` for each piece taken from the queue, until it is empty."""
+        while byte := os.read(self._queue, 1):
+            encode(byte[0])
+
+    def result(self) -> dict[int, Piece] | None:
+        """The child's pieces, once it ended; ``None`` if it failed."""
+        os.close(self._queue)
+        chunks = []
+        with os.fdopen(self._result, "rb") as pipe:
+            while chunk := pipe.read(1 << 20):
+                chunks.append(chunk)
+        _, status = os.waitpid(self.pid, 0)
+        if status != 0 or not chunks:
+            return None
+        try:
+            found: dict[int, tuple[EncodedPart, list[Any], tuple[Any, ...]]]
+            found = pickle.loads(b"".join(chunks))
+        except Exception:  # a child cut short: the parent does the work
+            return None
+        file = self._file
+        return {
+            i: (part, [[file, *where]], settings) for i, (part, where, settings) in found.items()
+        }
+
+    def stop(self) -> None:
+        """End the child (the parent failed) and reap it."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+
+
+def _run_child(child: _Child, work: _Work, result: int) -> None:
+    code = 1
+    try:
+        done: dict[int, Piece] = {}
+        child.take_pieces(lambda index: work.encode(index, done, child._file))
+        # the file is sent as (start, size) in the child's file, which the parent holds
+        found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
+        payload = pickle.dumps(found, pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(result, "wb") as pipe:
+            pipe.write(payload)
+        code = 0
+    except BaseException:  # noqa: BLE001 - any failure: the parent does the work
+        pass
+    finally:
+        os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
+
+
+__all__ = ["PARALLEL_ROWS", "PIECES", "cpus", "encode_rows", "entries_of"]

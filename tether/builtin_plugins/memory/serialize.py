@@ -140,6 +140,18 @@ def serialize_conversation(
 
     ``keep_tail=False`` reproduces pi exactly (head-only cut of long tool results).
     """
+    return "\n\n".join(
+        serialized_parts(messages, max_tool_result_chars=max_tool_result_chars, keep_tail=keep_tail)
+    )
+
+
+def serialized_parts(
+    messages: Iterable[dict[str, Any]],
+    *,
+    max_tool_result_chars: int = TOOL_RESULT_MAX_CHARS,
+    keep_tail: bool = True,
+) -> list[str]:
+    """The parts :func:`serialize_conversation` joins with a blank line, in order."""
     cut = truncate_head_tail if keep_tail else truncate_head
     parts: list[str] = []
     for message in messages:
@@ -155,7 +167,7 @@ def serialize_conversation(
             text = _text_of(content if isinstance(content, list) else [])
             if text:
                 parts.append("[Tool result]: " + cut(text, max_tool_result_chars))
-    return "\n\n".join(parts)
+    return parts
 
 
 def serialize_messages(messages: Iterable[dict[str, Any]], *, keep_tail: bool = True) -> str:
@@ -169,6 +181,7 @@ __all__ = [
     "TOOL_RESULT_MAX_CHARS",
     "serialize_conversation",
     "serialize_messages",
+    "serialized_parts",
     "truncate_head",
     "truncate_head_tail",
 ]

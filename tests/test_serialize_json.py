@@ -215,3 +215,49 @@ def test_prepare_command_output_on_fixtures(path: Path, capsys: Any) -> None:
     _, _, branch = open_branch(path, None)
     report = prepare_report(pm, branch, keep=1, reserve=100, window=1000)
     assert out == dumps_record_std(report) + "\n"
+
+
+TRICKY_VALUES: list[Any] = [
+    1,
+    1.0,
+    -0.0,
+    1e21,
+    1e16,
+    1e-6,
+    1.5e-6,
+    -1e-7,
+    0.1,
+    2**53,
+    2**70,
+    True,
+    None,
+    "\ud83d",
+    "😀 \u2028",
+    [1.0, {"0": 1, "a": 2.5}],
+    {"10": "y", "2": "x", "a": [1e21, "\udc00"]},
+    {"nested": {"deep": [[], {}, 3.0]}},
+]
+
+
+def argument_values() -> list[Any]:
+    values = list(TRICKY_VALUES)
+    for path in SESSIONS:
+        for message in file_messages(path):
+            content = message.get("content")
+            for block in content if isinstance(content, list) else ():
+                arguments = block.get("arguments") if isinstance(block, dict) else None
+                if isinstance(arguments, dict):
+                    values.extend(arguments.values())
+    return values
+
+
+def test_tool_call_arguments_by_orjson_equal_js_stringify() -> None:
+    """A tool call's non-string arguments are written by orjson where its text is JS's; the
+    plain path is ``js_stringify`` (JSON.stringify)."""
+    from tether.builtin_plugins.memory.serialize import _argument_json
+    from tether.core.context.jscompat import js_stringify
+
+    values = argument_values()
+    assert len(values) > 100
+    for value in values:
+        assert _argument_json(value) == js_stringify(value), value

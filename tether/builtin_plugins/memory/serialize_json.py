@@ -57,17 +57,18 @@ def json_of_batches(batches: Iterable[list[str]]) -> list[bytes]:
 
 
 def _batches(messages: list[dict[str, Any]], keep_tail: bool, size: int) -> Iterator[list[str]]:
+    from tether.core.context.convert import convert_to_llm  # message by message: per batch
+
     for start in range(0, len(messages), size):
-        yield serialized_parts(messages[start : start + size], keep_tail=keep_tail)
+        llm = convert_to_llm(messages[start : start + size])
+        yield serialized_parts(llm, keep_tail=keep_tail)
 
 
 def serialized_json(
     messages: Iterable[dict[str, Any]], *, keep_tail: bool = True, batch: int = BATCH_MESSAGES
 ) -> list[bytes]:
     """``serialize_messages(messages, keep_tail=…)`` as a JSON string (JS's bytes), in pieces."""
-    from tether.core.context.convert import convert_to_llm
-
-    return json_of_batches(_batches(convert_to_llm(list(messages)), keep_tail, batch))
+    return json_of_batches(_batches(list(messages), keep_tail, batch))
 
 
 __all__ = ["BATCH_MESSAGES", "SEPARATOR", "json_inside", "json_of_batches", "serialized_json"]

@@ -30,7 +30,7 @@ import gc, json, resource, sys, time
 gc.disable()
 t0 = time.perf_counter()
 from tether.builtin_plugins.memory.pi_strategy.prepare import prepare_compaction_entries
-from tether.builtin_plugins.memory.serialize import serialize_messages
+from tether.builtin_plugins.memory.serialize_json import serialized_json
 from tether.builtin_plugins.memory.token_estimate import estimate_tokens
 from tether.core.session.session import Session
 from tether.hookspecs.events import CompactionSettings, NothingToCompact
@@ -43,7 +43,7 @@ settings = CompactionSettings(reserve_tokens=16384, keep_recent_tokens=20000)
 prep = prepare_compaction_entries(branch, settings, lambda ms: [estimate_tokens(m) for m in ms])
 t4 = time.perf_counter()
 messages = [] if isinstance(prep, NothingToCompact) else prep.messages_to_summarize
-text = serialize_messages(messages)
+text = serialized_json(messages)  # as prepare --json writes it
 t5 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "open": t2 - t1, "branch": t3 - t2, "prepare": t4 - t3,
                   "serialize": t5 - t4, "total": t4 - t1, "branchLength": len(branch),

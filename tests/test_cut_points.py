@@ -170,3 +170,54 @@ def test_only_the_walked_part_of_a_long_branch_is_counted() -> None:
     cut = find_cut_point(entries, 0, len(entries), 200, counting)
     assert cut.first_kept_entry_index == 10_000 - 20
     assert sum(seen) <= 64
+
+
+def reference_cut(entries: list[dict[str, Any]], start: int, end: int, keep: int) -> CutPoint:
+    """The cut by the plain path: every valid cut point listed, the crossing bisected into
+    them, then the same bookkeeping extension and split-turn rule."""
+    from bisect import bisect_left
+
+    points = find_valid_cut_points(entries, start, end)
+    if not points:
+        return CutPoint(start, -1, False)
+    crossing, total = None, 0
+    for i in range(end - 1, start - 1, -1):
+        if entries[i]["type"] == "message":
+            total += entries[i]["message"]["tokens"]
+            if total >= keep:
+                crossing = i
+                break
+    original = points[0]
+    if crossing is not None and bisect_left(points, crossing) < len(points):
+        original = points[bisect_left(points, crossing)]
+    cut = original
+    while cut > start and entries[cut - 1]["type"] not in ("message", "compaction"):
+        cut -= 1
+    turn_start = find_turn_start_index(entries, original, start)
+    if turn_start == -1 or turn_start >= cut:
+        return CutPoint(cut, -1, False)
+    return CutPoint(cut, turn_start, True)
+
+
+def test_the_cut_equals_the_plain_path_on_random_branches() -> None:
+    """Only the tail past the budget is searched for the cut point; the answer is the one of
+    the full list of cut points, whatever the branch."""
+    import random
+
+    rng = random.Random(8)
+    roles = ["user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary"]
+    kinds = ["label", "model_change", "custom_message", "branch_summary", "compaction"]
+    for _ in range(400):
+        entries = ids(
+            [
+                msg(rng.choice(roles), rng.randint(0, 60))
+                if rng.random() < 0.75
+                else other(rng.choice(kinds))
+                for _ in range(rng.randint(0, 30))
+            ]
+        )
+        end = len(entries)
+        start = rng.randint(0, end)
+        keep = rng.choice([1, 20, 100, 400, 10_000])
+        expected = reference_cut(entries, start, end, keep)
+        assert find_cut_point(entries, start, end, keep, count) == expected, (entries, start, keep)

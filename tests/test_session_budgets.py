@@ -144,3 +144,38 @@ def test_budget_equals_what_compact_reads(tmp_path, monkeypatch, files, flags) -
     overrides = {names[k]: v for k, v in flags.items()}
     expected = compaction_settings(load_settings(overrides={"compaction": overrides}))
     assert compaction_budget(**{"keep": None, "reserve": None, **flags}) == expected
+
+
+def test_prepare_with_flags_and_no_compaction_settings_imports_no_pydantic(
+    tmp_path, project
+) -> None:
+    """The flags over pi's defaults need no settings model: a 100k-entry ``prepare`` does not
+    pay ~70 ms for pydantic; the report is the one the settings model gives."""
+    import os
+    import subprocess
+    import sys
+
+    home = _home(tmp_path)
+    file = _session(project)
+    flags = ["--keep", "1500", "--reserve", "100", "--window", "8000", "--strategy", "pi"]
+    probe = (
+        "import sys\n"
+        "from tether.core.host.cli import main\n"
+        f"code = main(['session', 'prepare', {str(file)!r}, *{flags!r}, '--json'])\n"
+        "print(code, 'pydantic' in sys.modules)\n"
+    )
+    env = {**os.environ, "TETHER_HOME": str(home), "TETHER_LOAD_PLUGINS": ""}
+    env.pop("TETHER_STORE", None)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=project
+    )
+    *report, last = done.stdout.strip().splitlines()
+    assert last == "0 False", done.stdout + done.stderr
+    assert json.loads("\n".join(report))["settings"] == {
+        "enabled": True,
+        "reserveTokens": 100,
+        "keepRecentTokens": 1500,
+    }
+    bad = run_tether("session", "prepare", str(file), "--keep", "-1", home=home, cwd=project)
+    assert bad.returncode != 0 and "keepRecentTokens" in bad.stderr, bad.stderr
+    assert bad.stderr.startswith("tether: error: ") and "Traceback" not in bad.stderr

@@ -6,7 +6,7 @@ session's model and the ``compaction`` settings, as a run and ``session compact`
 - reserve, keep, enabled, strategy: the flags, else ``compaction`` in the settings files,
   read exactly as ``session compact`` reads them (:func:`tether.core.host.settings.load_settings`
   and :func:`tether.core.memory.compaction.compaction_settings`). Without a ``compaction``
-  section and without flags, pydantic is not even imported (pi's defaults).
+  section in the files, pydantic is not even imported (pi's defaults and the flags).
 """
 
 from __future__ import annotations
@@ -64,19 +64,30 @@ def compaction_budget(*, keep: int | None, reserve: int | None, strategy: str | 
 
     overrides = {"keepRecentTokens": keep, "reserveTokens": reserve, "strategy": strategy}
     overrides = {k: v for k, v in overrides.items() if v is not None}
-    if not peek_section("compaction") and not overrides:  # pi's defaults, as load_settings has
-        options = {
+    if not peek_section("compaction") and _valid_flags(keep, reserve):
+        # pi's defaults and the flags, as load_settings has them (a bad flag: its error)
+        options: dict[str, Any] = {
             "enabled": True,
-            "reserveTokens": DEFAULT_RESERVE,
-            "keepRecentTokens": DEFAULT_KEEP,
+            "reserveTokens": DEFAULT_RESERVE if reserve is None else reserve,
+            "keepRecentTokens": DEFAULT_KEEP if keep is None else keep,
         }
+        if strategy is not None:
+            options["strategy"] = strategy
         return CompactionSettings(
-            reserve_tokens=DEFAULT_RESERVE, keep_recent_tokens=DEFAULT_KEEP, options=options
+            reserve_tokens=options["reserveTokens"],
+            keep_recent_tokens=options["keepRecentTokens"],
+            strategy=strategy or None,
+            options=options,
         )
     from tether.core.host.settings import load_settings
     from tether.core.memory.compaction import compaction_settings
 
     return compaction_settings(load_settings(overrides={"compaction": overrides}))
+
+
+def _valid_flags(*tokens: int | None) -> bool:
+    """Whether the token flags are what the settings model accepts (absent, or ints >= 0)."""
+    return all(t is None or (t.__class__ is int and t >= 0) for t in tokens)
 
 
 def settings_json(settings: Any) -> dict[str, Any]:

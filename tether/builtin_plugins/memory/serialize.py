@@ -15,6 +15,7 @@ from typing import Any
 
 from tether.core.context.content_text import content_text
 from tether.core.context.jscompat import js_len, js_number, js_slice, js_stringify
+from tether.core.storage.fastjson import dumps_or_none
 
 _quote = json.encoder.encode_basestring  # type: ignore[attr-defined]  # JSON.stringify of an ASCII string
 
@@ -59,8 +60,8 @@ def _js_text_or_empty(value: Any) -> str:
 
 def truncate_head(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str:
     """pi's cut: the first ``max_chars`` units, then ``[... N more characters truncated]``."""
-    if len(text) <= max_chars and text.isascii():
-        return text
+    if len(text) <= max_chars >> 1 or (len(text) <= max_chars and text.isascii()):
+        return text  # short enough whatever it holds: a character is at most two units
     length = js_len(text)
     if length <= max_chars:
         return text
@@ -76,8 +77,8 @@ def truncate_head_tail(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str
 
     The kept head and tail together are ``max_chars`` units; a surrogate pair is never split.
     """
-    if len(text) <= max_chars and text.isascii():
-        return text
+    if len(text) <= max_chars >> 1 or (len(text) <= max_chars and text.isascii()):
+        return text  # short enough whatever it holds: a character is at most two units
     length = js_len(text)
     if length <= max_chars:
         return text
@@ -96,30 +97,45 @@ def truncate_head_tail(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str
     return f"{head}\n\n[... {omitted} characters omitted ...]\n\n{tail}"
 
 
+def _argument_json(value: Any) -> str:
+    """``JSON.stringify(value)`` of a tool-call argument: orjson's text when it is JS's
+    (:func:`~tether.core.storage.fastjson.dumps_or_none`), else :func:`js_stringify`."""
+    if value.__class__ is str:
+        return _quote(value) if value.isascii() else js_stringify(value)
+    fast = dumps_or_none(value)
+    return js_stringify(value) if fast is None else fast.decode("utf-8")
+
+
 def _tool_call_text(block: dict[str, Any]) -> str:
     args = block.get("arguments")
-    pairs = args.items() if isinstance(args, dict) else ()
-    rendered = ", ".join(
-        f"{k}={_quote(v) if v.__class__ is str and v.isascii() else js_stringify(v)}"
-        for k, v in pairs
-    )
+    if args.__class__ is dict or isinstance(args, dict):
+        rendered = ", ".join(
+            [
+                f"{k}={_quote(v) if v.__class__ is str and v.isascii() else _argument_json(v)}"
+                for k, v in args.items()
+            ]
+        )
+    else:
+        rendered = ""
     return f"{block.get('name', '')}({rendered})"
 
 
 def _assistant_parts(message: dict[str, Any], parts: list[str]) -> None:
     """The assistant message's parts (thinking, text, tool calls), appended to ``parts``."""
+    content = message.get("content")
+    if not isinstance(content, list):
+        return
     texts: list[str] = []
     thinking: list[str] = []
     calls: list[str] = []
-    content = message.get("content")
-    for block in content if isinstance(content, list) else ():
-        kind = block.get("type") if isinstance(block, dict) else None
+    for block in content:
+        kind = block.get("type") if block.__class__ is dict or isinstance(block, dict) else None
         if kind == "text":
             text = block.get("text")
-            texts.append(text if text.__class__ is str and text else js_text(text or ""))
+            texts.append(text if text.__class__ is str else js_text(text or ""))
         elif kind == "thinking":
             text = block.get("thinking")
-            thinking.append(text if text.__class__ is str and text else js_text(text or ""))
+            thinking.append(text if text.__class__ is str else js_text(text or ""))
         elif kind == "toolCall":
             calls.append(_tool_call_text(block))
     if thinking:
@@ -128,6 +144,16 @@ def _assistant_parts(message: dict[str, Any], parts: list[str]) -> None:
         parts.append("[Assistant]: " + "\n".join(texts))
     if calls:
         parts.append("[Assistant tool calls]: " + "; ".join(calls))
+
+
+def _single_text(content: Any) -> str | None:
+    """The text of ``content`` when it is one text block (the common case), else ``None``."""
+    if content.__class__ is list and len(content) == 1:
+        block = content[0]
+        if block.__class__ is dict and block.get("type") == "text":
+            text = block.get("text")
+            return text if text.__class__ is str else js_text(text or "")
+    return None
 
 
 def serialize_conversation(
@@ -140,22 +166,44 @@ def serialize_conversation(
 
     ``keep_tail=False`` reproduces pi exactly (head-only cut of long tool results).
     """
+    return "\n\n".join(
+        serialized_parts(messages, max_tool_result_chars=max_tool_result_chars, keep_tail=keep_tail)
+    )
+
+
+def serialized_parts(
+    messages: Iterable[dict[str, Any]],
+    *,
+    max_tool_result_chars: int = TOOL_RESULT_MAX_CHARS,
+    keep_tail: bool = True,
+) -> list[str]:
+    """The parts :func:`serialize_conversation` joins with a blank line, in order."""
     cut = truncate_head_tail if keep_tail else truncate_head
     parts: list[str] = []
+    append = parts.append
     for message in messages:
         role = message.get("role")
-        if role == "user":
-            text = _text_of(message.get("content"))
-            if text:
-                parts.append("[User]: " + text)
-        elif role == "assistant":
-            _assistant_parts(message, parts)
+        if role == "assistant":
+            text = _single_text(message.get("content"))
+            if text is None:
+                _assistant_parts(message, parts)
+            else:
+                append("[Assistant]: " + text)
         elif role == "toolResult":
             content = message.get("content")
-            text = _text_of(content if isinstance(content, list) else [])
+            text = _single_text(content)
+            if text is None:
+                text = _text_of(content if isinstance(content, list) else [])
             if text:
-                parts.append("[Tool result]: " + cut(text, max_tool_result_chars))
-    return "\n\n".join(parts)
+                append("[Tool result]: " + cut(text, max_tool_result_chars))
+        elif role == "user":
+            content = message.get("content")
+            text = _single_text(content)
+            if text is None:
+                text = _text_of(content)
+            if text:
+                append("[User]: " + text)
+    return parts
 
 
 def serialize_messages(messages: Iterable[dict[str, Any]], *, keep_tail: bool = True) -> str:
@@ -169,6 +217,7 @@ __all__ = [
     "TOOL_RESULT_MAX_CHARS",
     "serialize_conversation",
     "serialize_messages",
+    "serialized_parts",
     "truncate_head",
     "truncate_head_tail",
 ]

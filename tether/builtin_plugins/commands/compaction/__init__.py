@@ -71,18 +71,33 @@ def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dic
 def write_json(value: Any) -> None:
     """``JSON.stringify(value)`` on stdout (orjson where exact, see
     :mod:`tether.core.storage.fastjson`); lone surrogates (cut UTF-16 strings) are written as
-    ``\\udXXX``, as JavaScript writes them."""
+    ``\\udXXX``, as JavaScript writes them. A ``RawJson`` value (``preview``) is written as it
+    is."""
+    pieces: list[bytes] = []
+    _json_pieces(value, pieces)
+    pieces.append(b"\n")
+    sys.stdout.flush()
+    sys.stdout.buffer.writelines(pieces)
+    sys.stdout.buffer.flush()
+
+
+def _json_pieces(value: Any, out: list[bytes]) -> None:
+    """``value``'s JSON, appended to ``out`` in pieces: a dict field by field (a lone surrogate
+    in one text sends only that field the slow way, a big text is not searched for numbers)."""
+    from tether.builtin_plugins.commands.compaction.preview import RawJson
     from tether.core.storage.format import dumps_bytes
 
-    if isinstance(value, dict) and not any(k[:1].isdigit() for k in value):
-        # field by field: a lone surrogate in one text sends only that field the slow way
-        fields = (dumps_bytes(k) + b":" + dumps_bytes(v) for k, v in value.items())
-        data = b"{" + b",".join(fields) + b"}"
+    if value.__class__ is RawJson:
+        out.extend(value.pieces)
+    elif value.__class__ is dict and all(k.__class__ is str and not k[:1].isdigit() for k in value):
+        # no index key: JS writes the fields in insertion order
+        out.append(b"{")
+        for i, (key, item) in enumerate(value.items()):
+            out.append(b"," + dumps_bytes(key) + b":" if i else dumps_bytes(key) + b":")
+            _json_pieces(item, out)
+        out.append(b"}")
     else:
-        data = dumps_bytes(value)
-    sys.stdout.flush()
-    sys.stdout.buffer.write(data + b"\n")
-    sys.stdout.buffer.flush()
+        out.append(dumps_bytes(value))
 
 
 def prepare_command(
@@ -110,7 +125,13 @@ def prepare_command(
     tokens = session_window(ctx.obj, branch_model(branch), window).tokens
     budgets = {"keep": keep, "reserve": reserve, "window": tokens}
     report = prepare_report(
-        ctx.obj, branch, **budgets, quiet=quiet, strategy=strategy, counter=counter
+        ctx.obj,
+        branch,
+        **budgets,
+        quiet=quiet,
+        strategy=strategy,
+        counter=counter,
+        encoded=as_json,
     )
     if as_json:
         write_json(report)

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+
+@dataclass(frozen=True)
+class RawJson:
+    """A value already written as JSON (UTF-8, in pieces): ``write_json`` copies it as it is."""
+
+    pieces: list[bytes]
 
 
 def prepare_report(
@@ -16,12 +24,15 @@ def prepare_report(
     quiet: bool = False,
     strategy: str | None = None,
     counter: str | None = None,
+    encoded: bool = False,
 ) -> dict[str, Any]:
     """The ``prepare`` JSON for a branch, from the chosen compaction strategy
     (``strategy``, else ``compaction.strategy``, else pi's) and token counter, with the
     settings ``session compact`` would use (``keep``/``reserve`` override them when given).
 
     ``quiet`` (as the oracle's ``--quiet``): id lists become their lengths, no serialized text.
+    ``encoded``: the serialized texts are :class:`RawJson` (their JSON, built without the
+    texts themselves: see :mod:`~tether.builtin_plugins.memory.serialize_json`).
     """
     from tether.builtin_plugins.commands.budgets import compaction_budget, settings_json
     from tether.builtin_plugins.memory.pi_strategy.prepare import tokens_before
@@ -65,6 +76,13 @@ def prepare_report(
         for key in ("summarizedEntryIds", "turnPrefixEntryIds", "readFiles", "modifiedFiles"):
             report[key] = len(report[key])
         del report["serialized"]
+    elif encoded:
+        from tether.builtin_plugins.memory.serialize_json import serialized_json
+
+        report["serialized"] = {
+            "summarizeText": RawJson(serialized_json(result.messages_to_summarize)),
+            "turnPrefixText": RawJson(serialized_json(result.turn_prefix_messages)),
+        }
     else:
         report["serialized"] = {
             "summarizeText": serialize_messages(result.messages_to_summarize),
@@ -101,4 +119,4 @@ def render_prepare(report: dict[str, Any], file: Path, window: int, reserve: int
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["prepare_report", "render_prepare"]
+__all__ = ["RawJson", "prepare_report", "render_prepare"]

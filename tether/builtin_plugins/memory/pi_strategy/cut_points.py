@@ -6,7 +6,6 @@ counts (``count(messages) -> list[int]``, a token counter's shape).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +68,20 @@ def find_valid_cut_points(entries: Sequence[Entry], start: int, end: int) -> lis
         elif kind in USER_ROLE_ENTRY_TYPES:
             out.append(i)
     return out
+
+
+def _next_cut_point(entries: Sequence[Entry], start: int, end: int) -> int | None:
+    """The first of :func:`find_valid_cut_points` ``(entries, start, end)``, or ``None``."""
+    for i in range(start, end):
+        entry = entries[i]
+        kind = entry.get("type")
+        if kind == "message":
+            message = entry.get("message")
+            if isinstance(message, dict) and message.get("role") in CUT_ROLES:
+                return i
+        elif kind in USER_ROLE_ENTRY_TYPES:
+            return i
+    return None
 
 
 def find_turn_start_index(entries: Sequence[Entry], index: int, start: int) -> int:
@@ -135,15 +148,15 @@ def find_cut_point(
     pi, which decides on the moved cut and so calls a cut just after a model change before a
     user message (or any cut at a bash / custom message) a split turn.
     """
-    cut_points = find_valid_cut_points(entries, start, end)
-    if not cut_points:
+    first = _next_cut_point(entries, start, end)
+    if first is None:
         return CutPoint(start, -1, False)
     crossing = _budget_crossing_index(entries, start, end, keep_recent_tokens, count)
-    original = cut_points[0]
-    if crossing is not None:
-        position = bisect_left(cut_points, crossing)
-        if position < len(cut_points):
-            original = cut_points[position]
+    original = first
+    if crossing is not None:  # the first cut point at or after it (only the tail is looked at)
+        after = _next_cut_point(entries, max(crossing, first), end)
+        if after is not None:
+            original = after
     cut = _extend_over_bookkeeping(entries, original, start)
 
     if pi_quirks:

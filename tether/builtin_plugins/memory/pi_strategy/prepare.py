@@ -88,10 +88,14 @@ def tokens_before(path: Sequence[Entry], count: Count, compaction: int | None = 
     return sum(count(trailing)) if trailing else 0
 
 
-def _collect(path: Sequence[Entry], start: int, end: int) -> tuple[list[dict], list[str]]:
+def _collect(
+    path: Sequence[Entry], start: int, end: int, ops: FileOps
+) -> tuple[list[dict], list[str]]:
+    """The messages of ``path[start:end]`` and their entry ids; their tool calls go to ``ops``
+    (in the same pass: a 100k-entry branch is walked once)."""
     messages: list[dict[str, Any]] = []
     ids: list[str] = []
-    add_message, add_id = messages.append, ids.append
+    add_message, add_id, add_calls = messages.append, ids.append, ops.add_message
     for i in range(start, end):
         entry = path[i]
         kind = entry.get("type")
@@ -104,17 +108,17 @@ def _collect(path: Sequence[Entry], start: int, end: int) -> tuple[list[dict], l
         if isinstance(message, dict):
             add_message(message)
             add_id(entry.get("id", ""))
+            if message.get("role") == "assistant":
+                add_calls(message)
     return messages, ids
 
 
-def _file_ops(path: Sequence[Entry], previous_index: int, *groups: list[dict]) -> FileOps:
-    """The previous (non-plugin) compaction's file lists plus the tool calls summarized now."""
+def _previous_file_ops(path: Sequence[Entry], previous_index: int) -> FileOps:
+    """The previous (non-plugin) compaction's file lists; :func:`_collect` adds the tool
+    calls summarized now."""
     ops = FileOps()
     if previous_index >= 0 and not path[previous_index].get("fromHook"):
         ops.add_details(path[previous_index].get("details"))
-    for group in groups:
-        for message in group:
-            ops.add_message(message)
     return ops
 
 
@@ -146,13 +150,13 @@ def prepare_compaction_entries(
     if not first_kept or not first_kept.get("id"):
         return NothingToCompact(TOO_SMALL)
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
-    to_summarize, summarized_ids = _collect(path, start, history_end)
+    ops = _previous_file_ops(path, previous_index)
+    to_summarize, summarized_ids = _collect(path, start, history_end, ops)
     prefix, prefix_ids = ([], [])
     if cut.is_split_turn:
-        prefix, prefix_ids = _collect(path, cut.turn_start_index, cut.first_kept_entry_index)
+        prefix, prefix_ids = _collect(path, cut.turn_start_index, cut.first_kept_entry_index, ops)
     if not pi_quirks and not to_summarize and not prefix:
         return NothingToCompact(ALL_KEPT.format(tokens=before))
-    ops = _file_ops(path, previous_index, to_summarize, prefix)
     return CompactionPreparation(
         first_kept_entry_id=first_kept["id"],
         messages_to_summarize=to_summarize,

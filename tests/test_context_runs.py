@@ -198,3 +198,39 @@ def test_pieces_the_child_took_while_the_parent_was_slow_are_adopted_in_order(
     assert len(files) == 2  # the parent's pieces and the child's
     messages, llm = expected_bytes(path)
     assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
+
+
+@pytest.mark.parametrize("name", ["g16-branched", "g31-mixed-long", "e37-malformed-lines"])
+def test_a_child_reads_the_same_lines_again_from_the_file(name: str) -> None:
+    session = Session.open(session_of(Path(name + ".context.json.gz")), readonly=True)
+    table = session.table
+    rows = list(range(len(table)))
+    lines = parallel.read_lines(table, rows)
+    assert lines is not None and len(lines) == len(rows)
+    assert lines == [table.raw_line(row) for row in rows]
+    assert any(line is not None for line in lines)
+
+
+def test_lines_are_not_read_again_from_another_file_at_that_path(tmp_path: Path) -> None:
+    path = tricky_session(tmp_path / "replaced.jsonl", 30)
+    session = Session.open(path, readonly=True)
+    rows = list(range(len(session.table)))
+    assert parallel.read_lines(session.table, rows) is not None
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(path.read_bytes())
+    copy.replace(path)  # same bytes, another inode
+    assert parallel.read_lines(session.table, rows) is None
+    again = Session.open(path, readonly=True)
+    assert parallel.read_lines(again.table, rows) is not None
+    path.write_bytes(path.read_bytes()[:-100])  # the same inode, shorter than when it was read
+    assert parallel.read_lines(again.table, rows) is None
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+def test_a_replaced_file_is_encoded_from_the_lines_loaded(tmp_path: Path) -> None:
+    path = tricky_session(tmp_path / "gone.jsonl", 80)
+    messages, llm = expected_bytes(path)
+    session = Session.open(path, readonly=True)
+    path.write_text("not the same session\n")  # the same inode, other bytes
+    data, _ = written(session, 2)
+    assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"

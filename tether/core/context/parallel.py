@@ -100,6 +100,79 @@ def _cut(ordered: list[int], setting_only: set[int]) -> list[list[int]]:
     return [ordered[at : at + size] for at in range(0, len(ordered), size)]
 
 
+def read_lines(table: EntryTable, rows: list[int]) -> list[bytes | None] | None:
+    """The lines of the unparsed ``rows`` read again from the session file the table was
+    read from (``None`` for a parsed row), or ``None`` when there is no such file or it is
+    not the one read (another inode, shorter). In a forked child, the loaded lines' objects
+    stay untouched: reading them would write their reference counts and so copy the pages
+    they share with the parent (a 1M-entry session's lines are 880 MB)."""
+    source = table.file
+    if source is None:
+        return None
+    path, device, inode, size = source
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        stat = os.fstat(fd)
+        if (stat.st_dev, stat.st_ino) != (device, inode) or stat.st_size < size:
+            return None
+        parsed, offsets = table._parsed, table.offsets
+        wanted = sorted((offsets[row], i) for i, row in enumerate(rows) if parsed[row] is None)
+        lines: list[bytes | None] = [None] * len(rows)
+        at = 0
+        while at < len(wanted):
+            first = wanted[at][0]
+            end = at + 1  # a range of lines less than 1 MB apart, read at once
+            while end < len(wanted) and wanted[end][0] - wanted[end - 1][0] < _GAP:
+                end += 1
+            data = _read_through_line(fd, first, wanted[end - 1][0], size)
+            for offset, i in wanted[at:end]:
+                stop = data.find(b"\n", offset - first)
+                lines[i] = data[offset - first : None if stop < 0 else stop]
+            at = end
+        return lines
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+_GAP = 1 << 20
+
+
+def _read_through_line(fd: int, first: int, last: int, size: int) -> bytes:
+    """The file's bytes from ``first`` to the end of the line starting at ``last``."""
+    want = last - first + (64 << 10)
+    while True:
+        asked = min(want, size - first)
+        data = os.pread(fd, asked, first)
+        if len(data) < asked or data.find(b"\n", last - first) >= 0 or asked == size - first:
+            return data  # the line's end, the end of what was read, or a shorter file
+        want *= 2
+
+
+def _entries_from(
+    table: EntryTable, rows: list[int], lines: list[bytes | None], setting_only: set[int]
+) -> Iterator[tuple[dict[str, Any], bool]]:
+    """:func:`entries_of` with the unparsed rows' lines given (see :func:`read_lines`)."""
+    from tether.core.storage.fastjson import loads_to_write
+
+    parsed, ids, types = table._parsed, table.ids, table.types
+    for row, line in zip(rows, lines, strict=True):
+        entry = parsed[row]
+        if entry is None:
+            entry = loads_to_write(line) if line is not None else None
+            if not (
+                entry.__class__ is dict
+                and entry.get("id") == ids[row]
+                and entry.get("type") == types[row]
+            ):
+                entry = next(table.iter_entries([row], to_write=True))  # says why
+        yield entry, row in setting_only
+
+
 class _Work:
     """The pieces to encode, and how."""
 
@@ -108,9 +181,19 @@ class _Work:
     ) -> None:
         self.table, self.pieces, self.setting_only, self.keep = table, pieces, setting_only, keep
 
-    def encode(self, index: int, done: dict[int, Piece], file: IO[bytes]) -> None:
-        """Encode piece ``index`` at the end of ``file``; note it in ``done``."""
-        stream = ContextStream(entries_of(self.table, self.pieces[index], self.setting_only))
+    def encode(
+        self, index: int, done: dict[int, Piece], file: IO[bytes], from_file: bool = False
+    ) -> None:
+        """Encode piece ``index`` at the end of ``file``; note it in ``done``. ``from_file``:
+        read the piece's lines again from the session file when it can (the child: touching
+        the loaded lines would copy their memory pages, see :func:`read_lines`)."""
+        rows = self.pieces[index]
+        lines = read_lines(self.table, rows) if from_file else None
+        if lines is None:
+            entries = entries_of(self.table, rows, self.setting_only)
+        else:
+            entries = _entries_from(self.table, rows, lines, self.setting_only)
+        stream = ContextStream(entries)
         encoded = EncodedContext(
             stream, keep_items=self.keep, spill_bytes=SHARED_SPILL_BYTES, spill_file=file
         )
@@ -173,7 +256,7 @@ def _run_child(child: _Child, work: _Work, result: int) -> None:
     code = 1
     try:
         done: dict[int, Piece] = {}
-        child.take_pieces(lambda index: work.encode(index, done, child._file))
+        child.take_pieces(lambda index: work.encode(index, done, child._file, True))
         # the file is sent as (start, size) in the child's file, which the parent holds
         found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
         payload = pickle.dumps(found, pickle.HIGHEST_PROTOCOL)

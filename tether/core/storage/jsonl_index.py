@@ -130,6 +130,8 @@ class EntryTable:
         self.parents: list[Any] = []
         self.types: list[str] = []
         self.linenos: array[int] = array("l")
+        self.offsets: array[int] = array("q")  # where the row's line starts in the file; -1
+        self.file: tuple[str, int, int, int] | None = None  # path, device, inode, size read
         self._raw: list[bytes | None] = []  # the line of an unparsed row, else None
         self._stamps: list[Any] = []
         self._roles: list[Any] = []
@@ -191,6 +193,7 @@ class EntryTable:
         self.parents.append(parent)
         self.types.append(kind if isinstance(kind, str) else "")
         self.linenos.append(lineno)
+        self.offsets.append(-1)
         self._raw.append(None)
         self._stamps.append(_UNKNOWN)
         self._roles.append(_UNKNOWN)
@@ -368,6 +371,7 @@ class EntryTable:
             self.parents,
             self.types,
             self.linenos,
+            self.offsets,
             self._raw,
             self._stamps,
             self._roles,

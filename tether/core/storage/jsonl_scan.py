@@ -24,6 +24,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import IO, Any
 
 from tether.core.storage.fileio import read_line_at
@@ -54,6 +55,7 @@ _GLUE = re.compile(
     rb'\{"type":"(?:[^"\\]*","id":"[^"\\]*","parentId":|custom(?:_message)?","customType":|session",)'
 )
 _BOM = b"\xef\xbb\xbf"
+_PLUS_ONE = (1).__add__  # a line's length and its newline
 _NON_BLANK = re.compile(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
 
 
@@ -102,22 +104,28 @@ class _Scanner:
         self.parsed: dict[int, dict[str, Any]] = {}
         self.type_names: dict[bytes, str] = {}
         self.line_count = 0
+        self.consumed = 0  # bytes fed so far
+        self.starts: list[int] = []  # where each line of the current lines starts
 
     def feed(self, chunk: bytes, carry: bytes = b"") -> bytes:
         """Index the complete lines of ``carry + chunk``; returns what follows the last
         newline (the start of a line that the next chunk continues)."""
         lines = chunk.split(b"\n")
         rest = lines.pop()
+        first = self.consumed - len(carry)
+        self.consumed += len(chunk)
         if not lines:
             return carry + rest
         if carry:
             lines[0] = carry + lines[0]
+        self.starts = list(accumulate(map(_PLUS_ONE, map(len, lines)), initial=first))
         self._lines(lines, chunk, len(carry), len(chunk) - len(rest))
         return rest
 
     def finish(self, rest: bytes) -> None:
         """The last line of the file when it has no newline (always parsed)."""
         if rest:
+            self.starts = [self.consumed - len(rest)]
             self._lines([rest], b"", 0, 0, unterminated=True)
 
     def _lines(
@@ -142,7 +150,7 @@ class _Scanner:
                 return
         if unterminated:
             if lines[-1].strip():
-                self._slow_line(lines[-1], base + len(lines), True)
+                self._slow_line(lines[-1], base + len(lines), True, self.starts[-1])
             return
         if start == 0:  # it may have begun in the previous chunk: on its own
             self._scan(lines, base, 0, 1, careful=True)
@@ -223,8 +231,10 @@ class _Scanner:
                 table.types += types[done:i]
                 table.linenos.extend(range(base + start + done + 1, base + start + i + 1))
                 table._raw += lines[start + done : start + i]
+                table.offsets.extend(self.starts[start + done : start + i])
             if i < count:
-                self._slow_line(lines[start + i], base + start + i + 1, False)
+                at = start + i
+                self._slow_line(lines[at], base + at + 1, False, self.starts[at])
             done = i + 1
         return True
 
@@ -235,7 +245,7 @@ class _Scanner:
         match = None if self.validate_all else _PREFIX.match
         glue = _GLUE.search
         ids, parents, types = table.ids, table.parents, table.types
-        linenos, raws = table.linenos, table._raw
+        linenos, raws, offsets, starts = table.linenos, table._raw, table.offsets, self.starts
         names = self.type_names
         slow_line = self._slow_line
         for i in range(start, stop):
@@ -253,10 +263,11 @@ class _Scanner:
                 types.append(name)
                 linenos.append(base + i + 1)
                 raws.append(raw)
+                offsets.append(starts[i])
             elif raw.strip():
-                slow_line(raw, base + i + 1, False)
+                slow_line(raw, base + i + 1, False, starts[i])
 
-    def _slow_line(self, raw: bytes, lineno: int, is_unterminated: bool) -> None:
+    def _slow_line(self, raw: bytes, lineno: int, is_unterminated: bool, offset: int) -> None:
         table = self.table
         custom = None if self.validate_all or is_unterminated else _CUSTOM_PREFIX.match(raw)
         if custom is not None and _GLUE.search(raw, 1) is None:
@@ -268,6 +279,7 @@ class _Scanner:
                 table.types.append(custom.group(1).decode())
                 table.linenos.append(lineno)
                 table._raw.append(raw)
+                table.offsets.append(offset)
                 return
         try:
             record = parse_json_line(raw)
@@ -294,6 +306,7 @@ class _Scanner:
         table.types.append(kind if isinstance(kind, str) else "")
         table.linenos.append(lineno)
         table._raw.append(None)
+        table.offsets.append(offset)
 
     def result(self, ends_with_newline: bool) -> ScannedFile:
         self.table.finish_scan(self.parsed)

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from tether.core.context.encoded import EncodedContext, EncodedPart
 from tether.core.context.stream import ContextStream
+from tether.core.storage import file_lines
 from tether.core.storage.jsonl_index import EntryTable
 
 PARALLEL_ROWS = 20_000
@@ -103,54 +104,19 @@ def _cut(ordered: list[int], setting_only: set[int]) -> list[list[int]]:
 def read_lines(table: EntryTable, rows: list[int]) -> list[bytes | None] | None:
     """The lines of the unparsed ``rows`` read again from the session file the table was
     read from (``None`` for a parsed row), or ``None`` when there is no such file or it is
-    not the one read (another inode, shorter). In a forked child, the loaded lines' objects
-    stay untouched: reading them would write their reference counts and so copy the pages
-    they share with the parent (a 1M-entry session's lines are 880 MB)."""
-    source = table.file
-    if source is None:
+    not the one read (:func:`~tether.core.storage.file_lines.read_lines`). In a forked
+    child, the loaded lines' objects stay untouched: reading them would write their reference
+    counts and so copy the pages they share with the parent (a 1M-entry session's lines are
+    880 MB)."""
+    parsed, offsets = table._parsed, table.offsets
+    unparsed = [i for i, row in enumerate(rows) if parsed[row] is None]
+    found = file_lines.read_lines(table.file, [offsets[rows[i]] for i in unparsed])
+    if found is None:
         return None
-    path, device, inode, size = source
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        stat = os.fstat(fd)
-        if (stat.st_dev, stat.st_ino) != (device, inode) or stat.st_size < size:
-            return None
-        parsed, offsets = table._parsed, table.offsets
-        wanted = sorted((offsets[row], i) for i, row in enumerate(rows) if parsed[row] is None)
-        lines: list[bytes | None] = [None] * len(rows)
-        at = 0
-        while at < len(wanted):
-            first = wanted[at][0]
-            end = at + 1  # a range of lines less than 1 MB apart, read at once
-            while end < len(wanted) and wanted[end][0] - wanted[end - 1][0] < _GAP:
-                end += 1
-            data = _read_through_line(fd, first, wanted[end - 1][0], size)
-            for offset, i in wanted[at:end]:
-                stop = data.find(b"\n", offset - first)
-                lines[i] = data[offset - first : None if stop < 0 else stop]
-            at = end
-        return lines
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-_GAP = 1 << 20
-
-
-def _read_through_line(fd: int, first: int, last: int, size: int) -> bytes:
-    """The file's bytes from ``first`` to the end of the line starting at ``last``."""
-    want = last - first + (64 << 10)
-    while True:
-        asked = min(want, size - first)
-        data = os.pread(fd, asked, first)
-        if len(data) < asked or data.find(b"\n", last - first) >= 0 or asked == size - first:
-            return data  # the line's end, the end of what was read, or a shorter file
-        want *= 2
+    lines: list[bytes | None] = [None] * len(rows)
+    for i, line in zip(unparsed, found, strict=True):
+        lines[i] = line
+    return lines
 
 
 def _entries_from(

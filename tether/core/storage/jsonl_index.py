@@ -7,6 +7,9 @@ the bytes; an entry is parsed when someone asks for it, and the parsed dict repl
 line (whose bytes are released at once). Timestamps and message roles are read from the raw
 line when first asked for. :meth:`EntryTable.iter_entries` parses without keeping anything,
 optionally only the fields a caller needs (``outlines``), for one pass over a huge branch.
+A large file indexed on two processes keeps the second half's lines only in the file
+(:attr:`EntryTable.lazy` rows): they are read again, a range at a time, when needed
+(:mod:`.file_lines`).
 
 A line whose prefix looked fine but which is broken further on is found when it is parsed: the
 row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
@@ -15,14 +18,22 @@ bumped; :class:`StaleRow` tells the caller to recompute (pi never had that entry
 
 from __future__ import annotations
 
-import json
 import re
 from array import array
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from tether.core.host.errors import SessionFileError
 from tether.core.storage import fastjson
+from tether.core.storage.entry_lines import (
+    BadRef,
+    Problem,
+    StaleRow,
+    entry_problem,
+    json_error,
+    parent_of,
+)
+from tether.core.storage.file_lines import FileIdentity, read_lines
 
 _from_json: Any = None  # orjson's parser (fastjson), loaded for bulk work (see use_fast_parser)
 FAST_PARSER_ROWS = 2000
@@ -30,23 +41,6 @@ FAST_PARSER_ROWS = 2000
 _STAMP = re.compile(rb'"parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"')
 _ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
 _UNKNOWN: Any = object()
-
-
-class StaleRow(Exception):
-    """A lazily parsed line turned out malformed; the table changed — recompute."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something wrong in a session file, with its 1-based line number (0: not from a line)."""
-
-    line: int
-    kind: str  # malformed | torn | unterminated | not-an-entry | duplicate-header | cycle
-    #            | duplicate-id
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
 
 
 _BATCH_ROWS = 256  # lines parsed per batch by :meth:`EntryTable.entries`
@@ -76,46 +70,6 @@ def parse_json_object(raw: bytes) -> dict[str, Any] | None:
     return record if isinstance(record, dict) else None
 
 
-def json_error(raw: bytes) -> str:
-    """A short description of why ``raw`` is not valid JSON."""
-    try:
-        fastjson.loads_std(raw)
-    except json.JSONDecodeError as exc:
-        return f"invalid JSON: {exc.msg} (column {exc.colno})"
-    except (ValueError, RecursionError) as exc:
-        return f"invalid JSON: {exc}"
-    return "invalid JSON"
-
-
-class BadRef:
-    """A ``parentId`` that is neither a string nor null: it never resolves (an orphan, as in pi)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"BadRef({self.value!r})"
-
-
-def entry_problem(record: Any, lineno: int) -> Problem | None:
-    """Why a parsed record cannot be an entry (``None`` if it can)."""
-    if not isinstance(record, dict):
-        kind = type(record).__name__
-        return Problem(lineno, "not-an-entry", f"a JSON {kind}, not an object; skipped")
-    if record.get("type") == "session":
-        return Problem(lineno, "duplicate-header", "another session header; ignored (as pi does)")
-    if not isinstance(record.get("id"), str):
-        return Problem(lineno, "not-an-entry", "entry has no string id; skipped")
-    return None
-
-
-def parent_of(record: dict[str, Any]) -> Any:
-    parent = record.get("parentId")
-    return parent if parent is None or isinstance(parent, str) else BadRef(parent)
-
-
 class EntryTable:
     """The entries of one session (header excluded) in file order.
 
@@ -131,7 +85,8 @@ class EntryTable:
         self.types: list[str] = []
         self.linenos: array[int] = array("l")
         self.offsets: array[int] = array("q")  # where the row's line starts in the file; -1
-        self.file: tuple[str, int, int, int] | None = None  # path, device, inode, size read
+        self.file: FileIdentity | None = None  # path, device, inode, size read
+        self.lazy = 0  # rows whose line is only in the file (neither raw nor parsed)
         self._raw: list[bytes | None] = []  # the line of an unparsed row, else None
         self._stamps: list[Any] = []
         self._roles: list[Any] = []
@@ -207,7 +162,27 @@ class EntryTable:
 
     def raw_line(self, row: int) -> bytes | None:
         """The row's original bytes while it is unparsed, else ``None``."""
-        return self._raw[row]
+        if self._parsed[row] is not None:
+            return None
+        raw = self._raw[row]
+        return raw if raw is not None else self._lines_of([row])[0]
+
+    def _lines_of(self, rows: list[int]) -> list[bytes]:
+        """The lines of the unparsed ``rows``, those kept only in the file read from it (in
+        one pass). A file that is no longer the one read: :class:`SessionFileError`."""
+        raw = self._raw
+        lines: list[Any] = [raw[row] for row in rows]
+        if self.lazy:
+            missing = [i for i, line in enumerate(lines) if line is None]
+            if missing:
+                offsets = self.offsets
+                found = read_lines(self.file, [offsets[rows[i]] for i in missing])
+                if found is None:
+                    path = self.file[0] if self.file else "the session file"
+                    raise SessionFileError(f"{path}: changed or gone since it was read")
+                for i, line in zip(missing, found, strict=True):
+                    lines[i] = line
+        return lines
 
     def entry(self, row: int) -> dict[str, Any]:
         """The full entry of ``row`` (parsed once and cached)."""
@@ -227,7 +202,7 @@ class EntryTable:
         for at in range(0, len(rows), _BATCH_ROWS):
             batch = rows[at : at + _BATCH_ROWS]
             todo = [row for row in batch if parsed[row] is None] if bulk else []
-            values = fastjson.loads_many_or_none([raw[r] for r in todo]) if todo else []
+            values = fastjson.loads_many_or_none(self._lines_of(todo)) if todo else []
             ready = dict(zip(todo, values, strict=True))
             for row in batch:
                 entry = parsed[row]
@@ -244,6 +219,8 @@ class EntryTable:
                         if parent is not None and parent == self.parents[row]:
                             entry["parentId"] = self.parents[row]
                         parsed[row] = entry
+                        if raw[row] is None:
+                            self.lazy -= 1
                         raw[row] = None
                     else:
                         entry = self._parse_row(row)
@@ -274,14 +251,22 @@ class EntryTable:
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         parse = fastjson.loads_to_write if bulk and to_write else _from_json
         outline_of = (outlines if bulk and outlines else {}).get
-        for row in rows:
+        from_file: dict[int, bytes] = {}  # lines read ahead from the file (lazy rows)
+        for at, row in enumerate(rows):
             entry = parsed[row]
             if entry is None:
+                line = raw[row]
+                if line is None:  # only in the file: read it with the next ones
+                    line = from_file.pop(row, None)
+                    if line is None:
+                        ahead = [r for r in rows[at : at + _BATCH_ROWS] if parsed[r] is None]
+                        from_file = dict(zip(ahead, self._lines_of(ahead), strict=True))
+                        line = from_file.pop(row)
                 outline = outline_of(types[row])
                 if outline is not None:
-                    entry = outline(raw[row])
+                    entry = outline(line)
                 elif parse is not None:
-                    entry = parse(raw[row])
+                    entry = parse(line)
                 if not (
                     entry.__class__ is dict
                     and entry.get("id") == ids[row]
@@ -292,7 +277,11 @@ class EntryTable:
 
     def _parse_row(self, row: int, *, cache: bool = True) -> dict[str, Any]:
         raw = self._raw[row]
-        assert raw is not None, "unparsed row without a line"
+        if raw is None:
+            raw = self._lines_of([row])[0]
+            lazy = True
+        else:
+            lazy = False
         record = parse_json_object(raw)
         entry_id = self.ids[row]
         if record is None or record.get("id") != entry_id or record.get("type") != self.types[row]:
@@ -307,6 +296,7 @@ class EntryTable:
             record["parentId"] = parent
         self._parsed[row] = record
         self._raw[row] = None
+        self.lazy -= lazy
         return record
 
     def is_parsed(self, row: int) -> bool:
@@ -366,6 +356,7 @@ class EntryTable:
 
     def _drop(self, row: int, why: str) -> None:
         self.problems.append(Problem(self.linenos[row], "malformed", f"{why}, skipped"))
+        self.lazy -= self._raw[row] is None and self._parsed[row] is None
         for column in (
             self.ids,
             self.parents,

@@ -54,7 +54,8 @@ from tether.core.storage.filesafety import (
 from tether.core.storage.format import dumps_record
 from tether.core.storage.guard import MISSING, KnownFile, check_unchanged
 from tether.core.storage.jsonl_index import EntryTable, parse_json_line
-from tether.core.storage.jsonl_scan import ScannedFile, first_record, scan_stream
+from tether.core.storage.jsonl_scan import ScannedFile, first_record
+from tether.core.storage.jsonl_scan_split import scan_file
 from tether.core.storage.migration import BOM, IdFactory, header_version
 from tether.core.storage.protocol import LoadedSession, SessionStore
 from tether.core.storage.store_migration import commit_migration, header_failure, load_legacy
@@ -142,7 +143,7 @@ class JsonlStore:
             return None
         try:
             with handle:
-                scanned, content = scan_stream(handle, validate_all=validate_all)
+                scanned, content = scan_file(handle, str(self._path), validate_all=validate_all)
                 self.known = KnownFile.of(os.fstat(handle.fileno()), handle.tell())
         except OSError as exc:
             raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None

@@ -1,0 +1,129 @@
+"""A session file indexed on two processes (its second half by a forked child, whose lines stay
+in the file until needed) reads exactly as one indexed by one process: the index, the
+problems, the context, the tree, names and labels, on every fixture; a line broken past its
+prefix in the second half is found when read; a file replaced meanwhile is one clear error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tether.core.host.errors import SessionFileError
+from tether.core.session.session import Session
+from tether.core.storage import jsonl_scan_split
+from tether.core.storage.jsonl_scan import scan_stream
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FILES = sorted(p for p in FIXTURES.rglob("*.jsonl") if p.stat().st_size > 0)
+
+
+def index_of(scanned: Any) -> tuple[Any, ...]:
+    table = scanned.table
+    problems = [(p.line, p.kind, p.message) for p in table.problems]
+    columns = (table.ids, table.parents, table.types, list(table.linenos), list(table.offsets))
+    head = (scanned.header, scanned.header_lineno, scanned.header_error)
+    return (*head, scanned.ends_with_newline, *columns, problems)
+
+
+def what_it_reads(session: Session) -> tuple[Any, ...]:
+    table = session.table
+    rows = range(len(table))
+    context = session.build_context()
+    return (
+        context.messages,
+        context.thinking_level,
+        context.model,
+        session.tree_json() if hasattr(session, "tree_json") else None,
+        session.labels(),
+        session.session_name,
+        [table.stamp(r) for r in rows],
+        [table.role(r) for r in rows],
+        [table.entry(r) for r in rows],
+        [str(p) for p in session.problems],
+    )
+
+
+@pytest.fixture
+def split_every_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jsonl_scan_split, "PARALLEL_SCAN_BYTES", 0)
+    monkeypatch.setattr(jsonl_scan_split, "_can_fork", lambda: True)
+
+
+@pytest.mark.usefixtures("split_every_file")
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_two_halves_index_and_read_as_one(path: Path) -> None:
+    with path.open("rb") as handle:
+        one = scan_stream(handle)
+    with path.open("rb") as handle:
+        two = jsonl_scan_split._scan_halves(handle)
+    if two is None:  # too small to cut, or the header is past the middle
+        return
+    assert index_of(two[0]) == index_of(one[0])
+    assert two[1] == one[1]
+    lazy = Session.open(path, readonly=True)
+    try:
+        expected = what_it_reads(_one_process(path))
+    except SessionFileError:
+        return
+    assert what_it_reads(lazy) == expected
+
+
+def _one_process(path: Path) -> Session:
+    saved = jsonl_scan_split.PARALLEL_SCAN_BYTES
+    jsonl_scan_split.PARALLEL_SCAN_BYTES = 1 << 62
+    try:
+        return Session.open(path, readonly=True)
+    finally:
+        jsonl_scan_split.PARALLEL_SCAN_BYTES = saved
+
+
+def session_file(path: Path, count: int, broken: int | None = None) -> Path:
+    lines = ['{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}']
+    parent = "null"
+    for n in range(count):
+        message = f'{{"role":"user","content":"say {n}","timestamp":1}}'
+        line = (
+            f'{{"type":"message","id":"e{n}","parentId":{parent},'
+            f'"timestamp":"2026-01-01T00:00:00.000Z","message":{message}}}'
+        )
+        if n == broken:
+            line = line[:-2] + ",}}"  # invalid past its prefix: found when parsed
+        lines.append(line)
+        parent = f'"e{n}"'
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.usefixtures("split_every_file")
+def test_the_second_halfs_lines_stay_in_the_file_until_read(tmp_path: Path) -> None:
+    session = Session.open(session_file(tmp_path / "lazy.jsonl", 200), readonly=True)
+    table = session.table
+    assert 90 < table.lazy < 110
+    assert table.entry(150)["message"]["content"] == "say 150"
+    assert len(session.build_context().messages) == 200
+    assert table.lazy == 0 or table.lazy < 100
+
+
+@pytest.mark.usefixtures("split_every_file")
+def test_a_broken_line_in_the_second_half_is_skipped_as_by_one_process(tmp_path: Path) -> None:
+    path = session_file(tmp_path / "broken.jsonl", 200, broken=150)
+    two = Session.open(path, readonly=True)
+    one = _one_process(path)
+    assert [m["content"] for m in two.build_context().messages] == [
+        m["content"] for m in one.build_context().messages
+    ]
+    assert [str(p) for p in two.problems] == [str(p) for p in one.problems]
+    assert [p.line for p in two.problems] == [152]
+
+
+@pytest.mark.usefixtures("split_every_file")
+def test_a_file_replaced_before_its_lines_are_read_is_one_clear_error(tmp_path: Path) -> None:
+    path = session_file(tmp_path / "replaced.jsonl", 200)
+    session = Session.open(path, readonly=True)
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(path.read_bytes())
+    copy.replace(path)
+    with pytest.raises(SessionFileError, match="changed or gone since it was read"):
+        session.build_context()

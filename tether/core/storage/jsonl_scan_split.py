@@ -1,0 +1,197 @@
+"""Scan a large session file on two cores: a forked child indexes its second half.
+
+Indexing a file (:mod:`.jsonl_scan`) is a few passes over its bytes per 8 MB block — most of
+the time it takes to open a 100k-entry session. :func:`scan_file` cuts a large file at the
+first line start after its middle and forks: the child indexes the second half (the tree
+columns, problems, lines it had to parse) and sends that through a pipe; the parent indexes
+the first half meanwhile and puts the two together, line numbers and rows in file order. The
+second half's lines stay in the file: the table reads them again when they are needed
+(``EntryTable.lazy``), so a large branched session is opened without holding most of its
+bytes. Otherwise the result is the one :func:`~.jsonl_scan.scan_stream` gives.
+
+One process does it all for a small file, with ``validate_all``, without ``fork`` or a second
+CPU, when other threads run (a fork copies only the calling thread), for a handle that is no
+file, when the first half holds no header, or when anything in the child goes wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import threading
+from typing import IO, Any
+
+from tether.core.storage.jsonl_index import Problem
+from tether.core.storage.jsonl_scan import (
+    _NON_BLANK,
+    BLOCK_SIZE,
+    ScannedFile,
+    _Scanner,
+    scan_stream,
+)
+
+PARALLEL_SCAN_BYTES = 32 << 20
+
+
+def scan_file(
+    handle: IO[bytes], path: str, *, validate_all: bool = False
+) -> tuple[ScannedFile, bool]:
+    """:func:`~.jsonl_scan.scan_stream` of the file at ``path``, open as ``handle`` at its
+    start, on two processes when it is large. The table's :attr:`~EntryTable.file` names it
+    (each line can be read again)."""
+    found = None if validate_all else _scan_halves(handle)
+    scanned, content = (
+        found if found is not None else scan_stream(handle, validate_all=validate_all)
+    )
+    stat = os.fstat(handle.fileno())
+    scanned.table.file = (path, stat.st_dev, stat.st_ino, handle.tell())
+    return scanned, content
+
+
+def _can_fork() -> bool:
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return hasattr(os, "fork") and cpus > 1 and threading.active_count() == 1
+
+
+def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
+    try:
+        fd = handle.fileno()
+        size = os.fstat(fd).st_size
+        if handle.tell() != 0:
+            return None
+    except (AttributeError, OSError, ValueError):
+        return None
+    if size < PARALLEL_SCAN_BYTES or not _can_fork():
+        return None
+    middle = _line_start_after(fd, size // 2, size)
+    if middle is None:
+        return None
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        _child(fd, middle, size, write_end)
+    os.close(write_end)
+    try:
+        scanner, content = _scan_range(fd, 0, middle, _Scanner(validate_all=False))
+        half = _receive(read_end, pid)
+    except BaseException:
+        _stop(pid)
+        raise
+    if half is None or scanner.header is None or scanner.stopped:
+        return None  # one process, from the start
+    if scanner.rest:  # type: ignore[attr-defined]
+        return None  # the first half did not end a line: the file changed
+    _merge(scanner, half)
+    handle.seek(size)
+    return scanner.result(not half["rest"]), content or half["content"]
+
+
+def _line_start_after(fd: int, at: int, size: int) -> int | None:
+    """Where the first line after byte ``at`` starts (``None``: none does)."""
+    while at < size:
+        chunk = os.pread(fd, min(1 << 16, size - at), at)
+        if not chunk:
+            return None
+        newline = chunk.find(b"\n")
+        if newline >= 0:
+            return at + newline + 1 if at + newline + 1 < size else None
+        at += len(chunk)
+    return None
+
+
+def _scan_range(fd: int, start: int, stop: int, scanner: _Scanner) -> tuple[_Scanner, bool]:
+    """Feed bytes ``start``–``stop`` to ``scanner``; whether any was not blank."""
+    scanner.consumed = start
+    rest = b""
+    content = False
+    while start < stop:
+        chunk = os.pread(fd, min(BLOCK_SIZE, stop - start), start)
+        if not chunk:
+            break
+        start += len(chunk)
+        content = content or _NON_BLANK.search(chunk) is not None
+        rest = scanner.feed(chunk, rest)
+    scanner.finish(rest)
+    scanner.rest = rest  # type: ignore[attr-defined]
+    return scanner, content
+
+
+def _child(fd: int, middle: int, size: int, write_end: int) -> None:
+    code = 1
+    try:
+        scanner = _Scanner(validate_all=False)
+        scanner.header = {}  # the parent's half has it
+        scanner, content = _scan_range(fd, middle, size, scanner)
+        table = scanner.table
+        half = {
+            "ids": table.ids,
+            "parents": table.parents,
+            "types": table.types,
+            "linenos": table.linenos,
+            "offsets": table.offsets,
+            "problems": table.problems,
+            "parsed": scanner.parsed,
+            "lines": scanner.line_count,
+            "rest": bool(scanner.rest),  # type: ignore[attr-defined]
+            "content": content,
+        }
+        with os.fdopen(write_end, "wb") as pipe:
+            pickle.dump(half, pipe, pickle.HIGHEST_PROTOCOL)
+        code = 0
+    except BaseException:  # noqa: BLE001 - any failure: the parent scans it all
+        pass
+    finally:
+        os._exit(code)
+
+
+def _receive(read_end: int, pid: int) -> dict[str, Any] | None:
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not data:
+        return None
+    try:
+        half: dict[str, Any] = pickle.loads(data)
+    except Exception:  # cut short
+        return None
+    return half
+
+
+def _stop(pid: int) -> None:
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
+def _merge(scanner: _Scanner, half: dict[str, Any]) -> None:
+    """Append the child's rows (its line numbers counted from the middle) to ``scanner``'s;
+    their lines stay in the file (lazy rows)."""
+    table = scanner.table
+    base = scanner.line_count
+    first_row = len(table.ids)
+    parsed: dict[int, Any] = half["parsed"]
+    table.ids += half["ids"]
+    table.parents += half["parents"]
+    table.types += half["types"]
+    linenos = half["linenos"]
+    table.linenos.extend(n + base for n in linenos)
+    table.offsets.extend(half["offsets"])
+    table._raw += [None] * len(linenos)
+    table.lazy += len(linenos) - len(parsed)
+    for row, record in parsed.items():
+        scanner.parsed[first_row + row] = record
+    table.problems += [
+        Problem(p.line + base if p.line else 0, p.kind, p.message) for p in half["problems"]
+    ]
+    scanner.line_count = base + half["lines"]
+
+
+__all__ = ["PARALLEL_SCAN_BYTES", "scan_file"]

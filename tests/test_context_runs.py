@@ -29,7 +29,7 @@ def long_branch_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every branch takes the long-branch paths: the bulk parser, two processes."""
     monkeypatch.setattr(jsonl_index, "FAST_PARSER_ROWS", 0)
     monkeypatch.setattr(parallel, "PARALLEL_ROWS", 2)
-    monkeypatch.setattr(parallel, "cpus", lambda: 2)
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
 
 
 def written(session: Session, workers: int, keep_items: bool = False) -> tuple[bytes, Any]:

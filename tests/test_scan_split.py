@@ -48,7 +48,7 @@ def what_it_reads(session: Session) -> tuple[Any, ...]:
 @pytest.fixture
 def split_every_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(jsonl_scan_split, "PARALLEL_SCAN_BYTES", 0)
-    monkeypatch.setattr(jsonl_scan_split, "_can_fork", lambda: True)
+    monkeypatch.setattr(jsonl_scan_split, "can_fork", lambda: True)
 
 
 @pytest.mark.usefixtures("split_every_file")
@@ -127,3 +127,23 @@ def test_a_file_replaced_before_its_lines_are_read_is_one_clear_error(tmp_path: 
     copy.replace(path)
     with pytest.raises(SessionFileError, match="changed or gone since it was read"):
         session.build_context()
+
+
+def test_no_child_is_forked_while_another_thread_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    monkeypatch.setattr(jsonl_scan_split, "PARALLEL_SCAN_BYTES", 0)
+    path = session_file(tmp_path / "threads.jsonl", 200)
+    if jsonl_scan_split.can_fork():
+        assert Session.open(path, readonly=True).table.lazy > 0
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not jsonl_scan_split.can_fork()
+        assert Session.open(path, readonly=True).table.lazy == 0
+    finally:
+        release.set()
+        other.join()

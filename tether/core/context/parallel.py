@@ -10,7 +10,8 @@ pieces holds (counts, ``llmMessages`` ranges, the thinking level and model it sa
 then adopts the pieces in order as segments of one :class:`EncodedContext` — the bytes are
 never copied back. Same bytes as one process, in the same order.
 
-Without ``fork`` or a second CPU, or below :data:`PARALLEL_ROWS` rows, one process does it
+Where forking is not safe or useful (:func:`~tether.core.storage.jsonl_scan_split.can_fork`:
+Linux, a second CPU, no other thread) or below :data:`PARALLEL_ROWS` rows, one process does it
 all. When the child fails (a malformed line it found, a crash), the parent encodes the child's
 pieces itself, so a malformed line is found there, as in one process. The child never writes to
 the session, stdout or stderr.
@@ -29,20 +30,13 @@ from tether.core.context.encoded import EncodedContext, EncodedPart
 from tether.core.context.stream import ContextStream
 from tether.core.storage import file_lines
 from tether.core.storage.jsonl_index import EntryTable
+from tether.core.storage.jsonl_scan_split import can_fork
 
 PARALLEL_ROWS = 20_000
 PIECES = 24
 SHARED_SPILL_BYTES = 32 << 20  # two processes hold encoded bytes in memory at once
 
 Piece = tuple[EncodedPart, list[list[Any]], tuple[Any, ...]]  # part, its segments, settings
-
-
-def cpus() -> int:
-    """How many CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def entries_of(
@@ -68,7 +62,7 @@ def encode_rows(
     process when there are ``parallel_rows`` (:data:`PARALLEL_ROWS`) rows or more, ``fork``
     and a second CPU."""
     limit = PARALLEL_ROWS if parallel_rows is None else parallel_rows
-    if workers < 2 or len(ordered) < limit or not hasattr(os, "fork") or cpus() < 2:
+    if workers < 2 or len(ordered) < limit or not can_fork():
         stream = ContextStream(entries_of(table, ordered, setting_only))
         return EncodedContext(stream, keep_items=keep_items), stream
     pieces = _cut(ordered, setting_only)
@@ -235,4 +229,4 @@ def _run_child(child: _Child, work: _Work, result: int) -> None:
         os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
 
 
-__all__ = ["PARALLEL_ROWS", "PIECES", "cpus", "encode_rows", "entries_of"]
+__all__ = ["PARALLEL_ROWS", "PIECES", "encode_rows", "entries_of", "read_lines"]

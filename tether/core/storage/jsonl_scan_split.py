@@ -9,15 +9,16 @@ second half's lines stay in the file: the table reads them again when they are n
 (``EntryTable.lazy``), so a large branched session is opened without holding most of its
 bytes. Otherwise the result is the one :func:`~.jsonl_scan.scan_stream` gives.
 
-One process does it all for a small file, with ``validate_all``, without ``fork`` or a second
-CPU, when other threads run (a fork copies only the calling thread), for a handle that is no
-file, when the first half holds no header, or when anything in the child goes wrong.
+One process does it all for a small file, with ``validate_all``, where :func:`can_fork` says
+no (not Linux, one CPU, other threads running), for a handle that is no file, when the first
+half holds no header, or when anything in the child goes wrong.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import sys
 import threading
 from typing import IO, Any
 
@@ -48,12 +49,17 @@ def scan_file(
     return scanned, content
 
 
-def _can_fork() -> bool:
+def can_fork() -> bool:
+    """Whether work may be shared with a forked child here: Linux (a fork without exec is
+    unsafe where system frameworks run threads of their own), a second CPU, and no other
+    thread in this process (a fork copies only the calling thread; a lock another thread
+    held would never be released in the child)."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return hasattr(os, "fork") and cpus > 1 and threading.active_count() == 1
+    linux = sys.platform.startswith("linux") and hasattr(os, "fork")
+    return linux and cpus > 1 and threading.active_count() == 1
 
 
 def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
@@ -64,7 +70,7 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
             return None
     except (AttributeError, OSError, ValueError):
         return None
-    if size < PARALLEL_SCAN_BYTES or not _can_fork():
+    if size < PARALLEL_SCAN_BYTES or not can_fork():
         return None
     middle = _line_start_after(fd, size // 2, size)
     if middle is None:
@@ -194,4 +200,4 @@ def _merge(scanner: _Scanner, half: dict[str, Any]) -> None:
     scanner.line_count = base + half["lines"]
 
 
-__all__ = ["PARALLEL_SCAN_BYTES", "scan_file"]
+__all__ = ["PARALLEL_SCAN_BYTES", "can_fork", "scan_file"]

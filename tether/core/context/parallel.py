@@ -20,7 +20,6 @@ the session, stdout or stderr.
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import tempfile
 from collections.abc import Iterator
@@ -65,6 +64,8 @@ def encode_rows(
     if workers < 2 or len(ordered) < limit or not can_fork():
         stream = ContextStream(entries_of(table, ordered, setting_only))
         return EncodedContext(stream, keep_items=keep_items), stream
+    import pickle  # noqa: F401 - before the fork: the child uses it at once
+
     pieces = _cut(ordered, setting_only)
     done: dict[int, Piece] = {}
     work = _Work(table, pieces, setting_only, keep_items)
@@ -193,6 +194,8 @@ class _Child:
         _, status = os.waitpid(self.pid, 0)
         if status != 0 or not chunks:
             return None
+        import pickle
+
         try:
             found: dict[int, tuple[EncodedPart, list[Any], tuple[Any, ...]]]
             found = pickle.loads(b"".join(chunks))
@@ -219,6 +222,8 @@ def _run_child(child: _Child, work: _Work, result: int) -> None:
         child.take_pieces(lambda index: work.encode(index, done, child._file, True))
         # the file is sent as (start, size) in the child's file, which the parent holds
         found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
+        import pickle
+
         payload = pickle.dumps(found, pickle.HIGHEST_PROTOCOL)
         with os.fdopen(result, "wb") as pipe:
             pipe.write(payload)

@@ -17,7 +17,6 @@ half holds no header, or when anything in the child goes wrong.
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 import threading
 from typing import IO, Any
@@ -75,6 +74,8 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
     middle = _line_start_after(fd, size // 2, size)
     if middle is None:
         return None
+    import pickle  # noqa: F401 - before the fork: the child uses it at once
+
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -145,6 +146,8 @@ def _child(fd: int, middle: int, size: int, write_end: int) -> None:
             "rest": bool(scanner.rest),  # type: ignore[attr-defined]
             "content": content,
         }
+        import pickle
+
         with os.fdopen(write_end, "wb") as pipe:
             pickle.dump(half, pipe, pickle.HIGHEST_PROTOCOL)
         code = 0
@@ -160,6 +163,8 @@ def _receive(read_end: int, pid: int) -> dict[str, Any] | None:
     _, status = os.waitpid(pid, 0)
     if status != 0 or not data:
         return None
+    import pickle
+
     try:
         half: dict[str, Any] = pickle.loads(data)
     except Exception:  # cut short

@@ -57,31 +57,12 @@ def is_turn_start(entry: Entry) -> bool:
 
 def find_valid_cut_points(entries: Sequence[Entry], start: int, end: int) -> list[int]:
     """Indices in ``[start, end)`` where a cut may land, ascending."""
-    out: list[int] = []
-    for i in range(start, end):
-        entry = entries[i]
-        kind = entry.get("type")
-        if kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") in CUT_ROLES:
-                out.append(i)
-        elif kind in USER_ROLE_ENTRY_TYPES:
-            out.append(i)
-    return out
+    return [i for i in range(start, end) if is_cut_point(entries[i])]
 
 
 def _next_cut_point(entries: Sequence[Entry], start: int, end: int) -> int | None:
     """The first of :func:`find_valid_cut_points` ``(entries, start, end)``, or ``None``."""
-    for i in range(start, end):
-        entry = entries[i]
-        kind = entry.get("type")
-        if kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict) and message.get("role") in CUT_ROLES:
-                return i
-        elif kind in USER_ROLE_ENTRY_TYPES:
-            return i
-    return None
+    return next((i for i in range(start, end) if is_cut_point(entries[i])), None)
 
 
 def find_turn_start_index(entries: Sequence[Entry], index: int, start: int) -> int:

@@ -167,10 +167,8 @@ class EncodedContext:
         return list(self._segments[0])
 
     def segments(self) -> list[list[Any]]:
-        """Where all the messages' bytes are, in order (see :meth:`adopt`); the bytes in
-        memory are handed over (this context is done)."""
-        memory, self._memory = self._memory, bytearray()
-        tail = [[memory, 0, len(memory)]] if memory else []
+        """Where all the messages' bytes are, in order (see :meth:`adopt`)."""
+        tail = [[bytes(self._memory), 0, len(self._memory)]] if self._memory else []
         return [list(segment) for segment in self._segments] + tail
 
     def adopt(self, part: EncodedPart, segments: list[list[Any]]) -> None:

@@ -4,13 +4,11 @@ Parsing and encoding a 100k-message branch is CPU work in one Python thread (orj
 interpreter lock). :func:`encode_rows` cuts the context's rows into :data:`PIECES` pieces and
 forks a child process (it shares the loaded session, copy-on-write); parent and child take
 pieces from a pipe holding one byte per piece until it is empty (a byte goes to one reader),
-so when one of them gets less CPU the other simply takes more pieces. The child encodes its
-pieces into a temporary file the parent opened, reading their lines again from the session
-file, and sends back, through a second pipe, what each of its pieces holds (counts,
-``llmMessages`` ranges, the thinking level and model it saw); the parent keeps its own pieces
-in memory. The parent then adopts the pieces in order as segments of one
-:class:`EncodedContext` — the child's bytes are never copied back. Same bytes as one process,
-in the same order.
+so when one of them gets less CPU the other simply takes more pieces. Each encodes a piece
+into its own temporary file; the child sends back, through a second pipe, what each of its
+pieces holds (counts, ``llmMessages`` ranges, the thinking level and model it saw). The parent
+then adopts the pieces in order as segments of one :class:`EncodedContext` — the bytes are
+never copied back. Same bytes as one process, in the same order.
 
 Where forking is not safe or useful (:func:`~tether.core.storage.jsonl_scan_split.can_fork`:
 Linux, a second CPU, no other thread) or below :data:`PARALLEL_ROWS` rows, one process does it
@@ -73,7 +71,8 @@ def encode_rows(
     work = _Work(table, pieces, setting_only, keep_items)
     child = _Child(work)
     try:
-        child.take_pieces(lambda index: work.encode(index, done))
+        own = tempfile.TemporaryFile(prefix="tether-context-")
+        child.take_pieces(lambda index: work.encode(index, done, own))
         from_child = child.result()
     except BaseException:
         child.stop()
@@ -83,7 +82,7 @@ def encode_rows(
     stream = ContextStream(())
     for index in range(len(pieces)):
         if index not in done:  # the child failed: its pieces here
-            work.encode(index, done)
+            work.encode(index, done, own)
         part, segments, settings = done[index]
         encoded.adopt(part, segments)
         stream.follow(settings)
@@ -143,13 +142,14 @@ class _Work:
     ) -> None:
         self.table, self.pieces, self.setting_only, self.keep = table, pieces, setting_only, keep
 
-    def encode(self, index: int, done: dict[int, Piece], file: IO[bytes] | None = None) -> None:
-        """Encode piece ``index``; note it in ``done``. With ``file`` (the child): into that
-        file, and reading the piece's lines again from the session file when it can
-        (touching the loaded lines would copy their memory pages, see :func:`read_lines`);
-        without (the parent), in memory while it is small."""
+    def encode(
+        self, index: int, done: dict[int, Piece], file: IO[bytes], from_file: bool = False
+    ) -> None:
+        """Encode piece ``index`` at the end of ``file``; note it in ``done``. ``from_file``:
+        read the piece's lines again from the session file when it can (the child: touching
+        the loaded lines would copy their memory pages, see :func:`read_lines`)."""
         rows = self.pieces[index]
-        lines = read_lines(self.table, rows) if file is not None else None
+        lines = read_lines(self.table, rows) if from_file else None
         if lines is None:
             entries = entries_of(self.table, rows, self.setting_only)
         else:
@@ -158,8 +158,8 @@ class _Work:
         encoded = EncodedContext(
             stream, keep_items=self.keep, spill_bytes=SHARED_SPILL_BYTES, spill_file=file
         )
-        segments = [encoded.flush_to_file()] if file is not None else encoded.segments()
-        done[index] = (encoded.part(), segments, stream.settings())
+        segment = encoded.flush_to_file()
+        done[index] = (encoded.part(), [segment], stream.settings())
 
 
 class _Child:
@@ -219,7 +219,7 @@ def _run_child(child: _Child, work: _Work, result: int) -> None:
     code = 1
     try:
         done: dict[int, Piece] = {}
-        child.take_pieces(lambda index: work.encode(index, done, child._file))
+        child.take_pieces(lambda index: work.encode(index, done, child._file, True))
         # the file is sent as (start, size) in the child's file, which the parent holds
         found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
         import pickle

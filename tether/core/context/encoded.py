@@ -166,14 +166,9 @@ class EncodedContext:
         assert len(self._segments) == 1
         return list(self._segments[0])
 
-    def segments(self) -> list[list[Any]]:
-        """Where all the messages' bytes are, in order (see :meth:`adopt`)."""
-        tail = [[bytes(self._memory), 0, len(self._memory)]] if self._memory else []
-        return [list(segment) for segment in self._segments] + tail
-
     def adopt(self, part: EncodedPart, segments: list[list[Any]]) -> None:
         """Add the messages of ``part``, encoded elsewhere: their bytes are in ``segments``
-        (``[file or bytes, start, size]``, see :meth:`segments`), their ranges relative to
+        (``[file or bytes, start, size]``, see :meth:`flush_to_file`), their ranges relative to
         the first of them."""
         if not part.count:
             return

@@ -2,7 +2,7 @@
 
 Indexing a file (:mod:`.jsonl_scan`) is a few passes over its bytes per 8 MB block — most of
 the time it takes to open a 100k-entry session. :func:`scan_file` cuts a large file at the
-first line start after its middle and forks: the child indexes the second half (the tree
+first line start after about its middle and forks: the child indexes the second half (the tree
 columns, problems, lines it had to parse) and sends that through a pipe; the parent indexes
 the first half meanwhile and puts the two together, line numbers and rows in file order. The
 second half's lines stay in the file: the table reads them again when they are needed
@@ -31,6 +31,7 @@ from tether.core.storage.jsonl_scan import (
 )
 
 PARALLEL_SCAN_BYTES = 32 << 20
+CUT_PERCENT = 53  # the child also sends its half back: it gets a little less
 
 
 def scan_file(
@@ -71,7 +72,7 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
         return None
     if size < PARALLEL_SCAN_BYTES or not can_fork():
         return None
-    middle = _line_start_after(fd, size // 2, size)
+    middle = _line_start_after(fd, size * CUT_PERCENT // 100, size)
     if middle is None:
         return None
     import pickle  # noqa: F401 - before the fork: the child uses it at once

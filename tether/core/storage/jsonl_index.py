@@ -2,11 +2,12 @@
 
 Loading a 100k-entry, 87 MB session must not build 100k dicts. The scanner
 (:mod:`tether.core.storage.jsonl_scan`) fills the columns ``ids``/``parents``/``types`` straight
-from
-the bytes; an entry is parsed when someone asks for it, and the parsed dict replaces the raw
+from the bytes; an entry is parsed when someone asks for it, and the parsed dict replaces the raw
 line (whose bytes are released at once). Timestamps and message roles are read from the raw
 line when first asked for. :meth:`EntryTable.iter_entries` parses without keeping anything,
 optionally only the fields a caller needs (``outlines``), for one pass over a huge branch.
+A database's table is filled from its stored index instead (:mod:`.indexed_load`): its lines
+stay in the database until a row is needed (:attr:`EntryTable.line_source` fetches them).
 
 A line whose prefix looked fine but which is broken further on is found when it is parsed: the
 row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
@@ -15,14 +16,13 @@ bumped; :class:`StaleRow` tells the caller to recompute (pi never had that entry
 
 from __future__ import annotations
 
-import json
 import re
 from array import array
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from tether.core.storage import fastjson
+from tether.core.storage.entry_rules import BadRef, Problem, entry_problem, json_error, parent_of
 
 _from_json: Any = None  # orjson's parser (fastjson), loaded for bulk work (see use_fast_parser)
 FAST_PARSER_ROWS = 2000
@@ -30,23 +30,11 @@ FAST_PARSER_ROWS = 2000
 _STAMP = re.compile(rb'"parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"')
 _ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
 _UNKNOWN: Any = object()
+_UNLOADED: Any = object()  # a row whose line is still in the database (``line_source``)
 
 
 class StaleRow(Exception):
     """A lazily parsed line turned out malformed; the table changed — recompute."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something wrong in a session file, with its 1-based line number (0: not from a line)."""
-
-    line: int
-    kind: str  # malformed | torn | unterminated | not-an-entry | duplicate-header | cycle
-    #            | duplicate-id
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
 
 
 _BATCH_ROWS = 256  # lines parsed per batch by :meth:`EntryTable.entries`
@@ -76,46 +64,6 @@ def parse_json_object(raw: bytes) -> dict[str, Any] | None:
     return record if isinstance(record, dict) else None
 
 
-def json_error(raw: bytes) -> str:
-    """A short description of why ``raw`` is not valid JSON."""
-    try:
-        fastjson.loads_std(raw)
-    except json.JSONDecodeError as exc:
-        return f"invalid JSON: {exc.msg} (column {exc.colno})"
-    except (ValueError, RecursionError) as exc:
-        return f"invalid JSON: {exc}"
-    return "invalid JSON"
-
-
-class BadRef:
-    """A ``parentId`` that is neither a string nor null: it never resolves (an orphan, as in pi)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"BadRef({self.value!r})"
-
-
-def entry_problem(record: Any, lineno: int) -> Problem | None:
-    """Why a parsed record cannot be an entry (``None`` if it can)."""
-    if not isinstance(record, dict):
-        kind = type(record).__name__
-        return Problem(lineno, "not-an-entry", f"a JSON {kind}, not an object; skipped")
-    if record.get("type") == "session":
-        return Problem(lineno, "duplicate-header", "another session header; ignored (as pi does)")
-    if not isinstance(record.get("id"), str):
-        return Problem(lineno, "not-an-entry", "entry has no string id; skipped")
-    return None
-
-
-def parent_of(record: dict[str, Any]) -> Any:
-    parent = record.get("parentId")
-    return parent if parent is None or isinstance(parent, str) else BadRef(parent)
-
-
 class EntryTable:
     """The entries of one session (header excluded) in file order.
 
@@ -140,6 +88,7 @@ class EntryTable:
         self.duplicates: dict[str, list[int]] = {}  # id → rows, for ids used more than once
         self.on_drop: Callable[[int], None] | None = None  # told the row of a dropped entry
         self._children: dict[Any, list[int]] | None = None
+        self.line_source: Any = None  # fetches unloaded lines: ``load(table, rows)``
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -147,10 +96,7 @@ class EntryTable:
     def finish_scan(self, parsed: dict[int, dict[str, Any]]) -> None:
         """Complete the table after the scanner filled the row columns (``parsed``: rows it
         already had to parse in full)."""
-        missing = len(self.ids) - len(self._parsed)
-        self._stamps.extend([_UNKNOWN] * missing)
-        self._roles.extend([_UNKNOWN] * missing)
-        self._parsed.extend([None] * missing)
+        self.complete_columns()
         for row, record in parsed.items():
             self._parsed[row] = record
         ids = self.ids
@@ -164,6 +110,43 @@ class EntryTable:
             self.parents = [p if (i := get(p)) is None else ids[i] for p in parents]
         if len(by_id) != len(ids):
             self._note_duplicates()
+
+    def complete_columns(self) -> None:
+        """Extend the lazily filled columns to the rows the scanner added."""
+        missing = len(self.ids) - len(self._parsed)
+        self._stamps.extend([_UNKNOWN] * missing)
+        self._roles.extend([_UNKNOWN] * missing)
+        self._parsed.extend([None] * missing)
+
+    def add_unloaded(
+        self, ids: list[str], parents: list[Any], types: list[str], roles: list[Any], line: int
+    ) -> None:
+        """Add rows whose lines (from ``line`` on) the :attr:`line_source` fetches when asked
+        for (a database's stored index gave their tree fields and message roles)."""
+        self.complete_columns()
+        count = len(ids)
+        self.ids += ids
+        self.parents += parents
+        self.types += types
+        self.linenos.extend(range(line, line + count))
+        self._raw += [_UNLOADED] * count
+        self._stamps += [_UNKNOWN] * count
+        self._roles += roles
+        self._parsed += [None] * count
+
+    def unloaded(self, rows: list[int]) -> list[int]:
+        """The rows of ``rows`` whose lines were not fetched yet."""
+        raw = self._raw
+        return [row for row in rows if raw[row] is _UNLOADED]
+
+    def set_line(self, row: int, line: bytes) -> None:
+        """The fetched line of an unloaded row."""
+        if self._raw[row] is _UNLOADED:
+            self._raw[row] = line
+
+    def _need(self, rows: list[int]) -> None:
+        if self.line_source is not None:
+            self.line_source.load(self, rows)
 
     def _note_duplicates(self) -> None:
         """One problem per id used by more than one entry (pi keeps the last one; so do we)."""
@@ -204,7 +187,11 @@ class EntryTable:
 
     def raw_line(self, row: int) -> bytes | None:
         """The row's original bytes while it is unparsed, else ``None``."""
-        return self._raw[row]
+        raw = self._raw[row]
+        if raw is _UNLOADED:
+            self._need([row])
+            raw = self._raw[row]
+        return raw
 
     def entry(self, row: int) -> dict[str, Any]:
         """The full entry of ``row`` (parsed once and cached)."""
@@ -217,6 +204,7 @@ class EntryTable:
         """The full entries of ``rows``, parsed once and cached (a tight loop for bulk use)."""
         if len(rows) > FAST_PARSER_ROWS:
             use_fast_parser()
+        self._need(rows)
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         bulk = _from_json is not None  # parsed in batches: one long-number search per batch
         out: list[dict[str, Any]] = []
@@ -268,6 +256,7 @@ class EntryTable:
         bulk = len(rows) > FAST_PARSER_ROWS
         if bulk:
             use_fast_parser()
+        self._need(rows)
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         parse = fastjson.loads_to_write if bulk and to_write else _from_json
         outline_of = (outlines if bulk and outlines else {}).get
@@ -288,7 +277,7 @@ class EntryTable:
             yield entry
 
     def _parse_row(self, row: int, *, cache: bool = True) -> dict[str, Any]:
-        raw = self._raw[row]
+        raw = self.raw_line(row)
         assert raw is not None, "unparsed row without a line"
         record = parse_json_object(raw)
         entry_id = self.ids[row]

@@ -24,9 +24,11 @@ from tether.builtin_plugins.storage.rows import (
 from tether.builtin_plugins.storage.sqlite.schema import ensure_schema
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
+    IndexedChunk,
+    IndexedSession,
     StoredSession,
     StoreError,
-    chunked,
+    chunk_rows,
     fts_words,
     header_column,
     last_lines,
@@ -131,6 +133,39 @@ class SqliteDatabase:
             bytes(row[0]), [bytes(c[0]) for c in chunks], int(row[2]), bool(row[1])
         )
 
+    def read_index(self, session_id: str) -> IndexedSession | None:
+        db = self._db
+        db.execute("BEGIN")  # one snapshot for the header and the indexes
+        try:
+            row = db.execute(
+                "SELECT header, trailing_newline, line_count FROM sessions WHERE id = ?",
+                (session_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            chunks = db.execute(
+                "SELECT first_line, line_count, length(raw), line_index FROM entries "
+                "WHERE session_id = ? ORDER BY first_line",
+                (session_id,),
+            ).fetchall()
+        finally:
+            db.execute("COMMIT")
+        return IndexedSession(
+            bytes(row[0]), [IndexedChunk(*c) for c in chunks], int(row[2]), bool(row[1])
+        )
+
+    def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
+        out = []
+        for first_line, offset, length in ranges:
+            row = self._db.execute(
+                "SELECT substr(raw, ?, ?) FROM entries WHERE session_id = ? AND first_line = ?",
+                (offset + 1, length, session_id, first_line),
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"{self.uri}#{session_id}: line {first_line} is gone")
+            out.append(bytes(row[0]))
+        return out
+
     def count(self, session_id: str) -> int | None:
         row = self._db.execute(
             "SELECT line_count FROM sessions WHERE id = ?", (session_id,)
@@ -205,11 +240,9 @@ class SqliteDatabase:
     ) -> None:
         db = self._db
         db.executemany(
-            "INSERT INTO entries (session_id, first_line, line_count, raw) VALUES (?, ?, ?, ?)",
-            [
-                (session_id, base + 1 + offset, chunk.count(b"\n") + 1, chunk)
-                for offset, chunk in chunked(lines)
-            ],
+            "INSERT INTO entries (session_id, first_line, line_count, raw, line_index) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(session_id, *row) for row in chunk_rows(lines, base)],
         )
         summary = summarize_lines(lines, base, first)
         db.executemany(

@@ -1,0 +1,69 @@
+"""What makes a session line an entry, and how a line's problems are described.
+
+Shared by the JSONL scanner (:mod:`tether.core.storage.jsonl_scan`), the entry table
+(:mod:`tether.core.storage.jsonl_index`, which re-exports these names) and repair.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from tether.core.storage import fastjson
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a session file, with its 1-based line number (0: not from a line)."""
+
+    line: int
+    kind: str  # malformed | torn | unterminated | not-an-entry | duplicate-header | cycle
+    #            | duplicate-id
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def json_error(raw: bytes) -> str:
+    """A short description of why ``raw`` is not valid JSON."""
+    try:
+        fastjson.loads_std(raw)
+    except json.JSONDecodeError as exc:
+        return f"invalid JSON: {exc.msg} (column {exc.colno})"
+    except (ValueError, RecursionError) as exc:
+        return f"invalid JSON: {exc}"
+    return "invalid JSON"
+
+
+class BadRef:
+    """A ``parentId`` that is neither a string nor null: it never resolves (an orphan, as in pi)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"BadRef({self.value!r})"
+
+
+def entry_problem(record: Any, lineno: int) -> Problem | None:
+    """Why a parsed record cannot be an entry (``None`` if it can)."""
+    if not isinstance(record, dict):
+        kind = type(record).__name__
+        return Problem(lineno, "not-an-entry", f"a JSON {kind}, not an object; skipped")
+    if record.get("type") == "session":
+        return Problem(lineno, "duplicate-header", "another session header; ignored (as pi does)")
+    if not isinstance(record.get("id"), str):
+        return Problem(lineno, "not-an-entry", "entry has no string id; skipped")
+    return None
+
+
+def parent_of(record: dict[str, Any]) -> Any:
+    parent = record.get("parentId")
+    return parent if parent is None or isinstance(parent, str) else BadRef(parent)
+
+
+__all__ = ["BadRef", "Problem", "entry_problem", "json_error", "parent_of"]

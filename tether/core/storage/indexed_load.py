@@ -17,11 +17,12 @@ so a line fetched later is the line indexed.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from typing import Any
 
-from tether.core.storage.chunk_index import ChunkIndex, decode_chunk_index
+from tether.core.storage.chunk_index import decode_chunk_index
 from tether.core.storage.database import IndexedChunk, IndexedSession, StoreError
 from tether.core.storage.jsonl_index import EntryTable
 from tether.core.storage.jsonl_scan import LineScanner, ScannedFile
@@ -48,7 +49,8 @@ def load_indexed(driver: Any, session_id: str, stored: IndexedSession) -> Scanne
         for i, c in enumerate(chunks)
     ]
     unindexed = [c for c, index in zip(chunks, indexes, strict=True) if index is None]
-    fetched = iter(driver.read_ranges(session_id, [(c.first_line, 0, c.size) for c in unindexed]))
+    whole = [(c.first_line, 0, c.size) for c in unindexed]
+    fetched = iter(driver.read_ranges(session_id, whole) if whole else [])
     table = scanner.table
     for i, (chunk, index) in enumerate(zip(chunks, indexes, strict=True)):
         first = header_lines + chunk.first_line
@@ -64,7 +66,8 @@ def load_indexed(driver: Any, session_id: str, stored: IndexedSession) -> Scanne
             scanner.feed(b"\n", rest)
     scanned = scanner.result(stored.trailing_newline)
     if len(unindexed) < len(chunks):
-        table.line_source = ChunkLines(driver, session_id, header_lines, chunks, indexes)
+        lengths = [None if index is None else index.lengths for index in indexes]
+        table.line_source = ChunkLines(driver, session_id, header_lines, chunks, lengths)
     return scanned
 
 
@@ -77,12 +80,12 @@ class ChunkLines:
         session_id: str,
         header_lines: int,
         chunks: list[IndexedChunk],
-        indexes: list[ChunkIndex | None],
+        lengths: list[array[int] | None],
     ) -> None:
         self.driver = driver
         self.session_id = session_id
         self.chunks = chunks
-        self.indexes = indexes
+        self.lengths = lengths  # of each line of each chunk that has an index
         self.starts = [header_lines + c.first_line for c in chunks]  # line number of each
         self._offsets: dict[int, list[int]] = {}
 
@@ -125,9 +128,9 @@ class ChunkLines:
         """Where each line of ``chunk`` starts (and where a line after the last would)."""
         offsets = self._offsets.get(chunk)
         if offsets is None:
-            index = self.indexes[chunk]
-            assert index is not None, "an unloaded row in a chunk without an index"
-            offsets = list(accumulate(index.lengths, _plus_newline, initial=0))
+            lengths = self.lengths[chunk]
+            assert lengths is not None, "an unloaded row in a chunk without an index"
+            offsets = list(accumulate(lengths, _plus_newline, initial=0))
             self._offsets[chunk] = offsets
         return offsets
 

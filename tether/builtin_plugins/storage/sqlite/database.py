@@ -157,10 +157,13 @@ class SqliteDatabase:
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
         out = []
         for first_line, offset, length in ranges:
-            row = self._db.execute(
-                "SELECT substr(raw, ?, ?) FROM entries WHERE session_id = ? AND first_line = ?",
-                (offset + 1, length, session_id, first_line),
-            ).fetchone()
+            try:
+                row = self._db.execute(
+                    "SELECT substr(raw, ?, ?) FROM entries WHERE session_id = ? AND first_line = ?",
+                    (offset + 1, length, session_id, first_line),
+                ).fetchone()
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.uri}#{session_id}: cannot read its lines: {exc}") from None
             if row is None:
                 raise StoreError(f"{self.uri}#{session_id}: line {first_line} is gone")
             out.append(bytes(row[0]))

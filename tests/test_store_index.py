@@ -291,3 +291,27 @@ def test_a_context_fetches_only_the_lines_it_needs(backend: Backend, monkeypatch
     theirs = Session.open(sample, readonly=True)
     assert messages == build_session_context(theirs.get_branch()).messages
     assert ours.get_branch() == theirs.get_branch()
+
+
+def test_appends_store_the_index_of_what_they_write(backend: Backend) -> None:
+    from tests.store_helpers import assistant_message, user_message
+
+    ref = backend.add(next(p for p in CORPUS if p.stem == "g12-labels"))
+    session = backend.open(ref)
+    first = session.append_message(user_message("one more"))
+    session.append_thinking_level_change("high")
+    session.append_custom_entry("state", {"n": 1})
+    session.append_label_change(first, "mark")
+    session.append_message(assistant_message("and its answer"))
+    session.flush()
+    chunks = backend.database().read_index(ref).chunks
+    assert len(chunks) >= 3 and all(c.index is not None for c in chunks)
+    again = loaded(backend, ref)
+    assert table_facts(again.header, again.table) == scanned_facts(stored_bytes(backend, ref))
+    assert again.table.types[-5:] == [
+        "message",
+        "thinking_level_change",
+        "custom",
+        "label",
+        "message",
+    ]

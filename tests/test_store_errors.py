@@ -136,7 +136,7 @@ def test_sqlite_v1_database_is_migrated_to_v2_and_searchable(tmp_path: Path) -> 
     database = SqliteDatabase(f"sqlite://{path}")  # opening migrates
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT version FROM tether_schema").fetchone() == (VERSION,)
-    assert database.read_index(session_id).chunks[0].index is not None  # v3: indexed
+    assert database.read_index(session_id).chunks[0][3] is not None  # v3: indexed
     word = SAMPLE.read_text().split('"text":"')[1].split()[0].strip('",')
     assert [row.id for row in database.list_sessions(search=word)] == [session_id]
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import struct
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ import pytest
 from tests.store_backends import DATABASES, Backend, make_backend
 from tests.store_helpers import CORPUS
 from tether.core.storage import database as database_module
+from tether.core.storage.chunk_index import HEAD_SIZE, MAGIC
 from tether.core.storage.jsonl_index import StaleRow
 from tether.core.storage.jsonl_scan import scan_bytes
 
@@ -137,9 +140,9 @@ def test_the_index_and_the_scan_agree_on_every_fixture(
         indexed = backend.database().read_index(ref)
         assert indexed is not None
         if path.stem not in SCANNED:  # every line plain: every chunk has its index
-            assert all(c.index is not None for c in indexed.chunks), path.name
+            assert all(c[3] is not None for c in indexed.chunks), path.name
         session = loaded(backend, ref)
-        has_index = any(c.index is not None for c in indexed.chunks)
+        has_index = any(c[3] is not None for c in indexed.chunks)
         assert (session.table.line_source is not None) == has_index, path.name
         assert table_facts(session.header, session.table) == scanned_facts(data), path.name
 
@@ -155,9 +158,9 @@ def test_chunks_with_odd_lines_have_no_index_and_are_scanned_the_same(
         assert data == path.read_bytes()
         chunks = backend.database().read_index(ref).chunks
         if chunk_bytes == 300 and path.stem != "unterminated":  # about one line per chunk
-            assert chunks[0].index is not None and chunks[-1].index is not None
+            assert chunks[0][3] is not None and chunks[-1][3] is not None
             odd = int(path.stem[3:]) < len(ODD_LINES)
-            assert sum(c.index is None for c in chunks) == odd, path.name
+            assert sum(c[3] is None for c in chunks) == odd, path.name
         session = loaded(backend, ref)
         assert table_facts(session.header, session.table) == scanned_facts(data), path.name
 
@@ -189,11 +192,19 @@ def damage(backend: Backend, ref: str, first_line: int, change: Callable[[bytes]
         )
 
 
+def rewritten(index: bytes, body: bytes, extra_lines: int = 0) -> bytes:
+    """An index with a new body and a CRC that matches it (what damage the CRC cannot see)."""
+    magic, count, _ = struct.unpack_from("<4sII", index)
+    return struct.pack("<4sII", magic, count + extra_lines, zlib.crc32(body)) + body
+
+
 DAMAGE: dict[str, Callable[[bytes], Any]] = {
     "missing": lambda index: None,
     "flipped byte": lambda index: index[:40] + bytes([index[40] ^ 1]) + index[41:],
     "truncated": lambda index: index[: len(index) // 2],
-    "another chunk's": lambda index: index.replace(b"TIX1", b"TIX9", 1),
+    "another magic": lambda index: index.replace(MAGIC, b"TIX9", 1),
+    "intact but wrong": lambda index: rewritten(index, index[HEAD_SIZE:].replace(b"\x1f", b"", 1)),
+    "another line count": lambda index: rewritten(index, index[HEAD_SIZE:], extra_lines=1),
     "empty": lambda index: b"",
 }
 
@@ -209,7 +220,7 @@ def test_a_missing_or_damaged_index_falls_back_to_scanning_its_chunk(
     chunks = backend.database().read_index(ref).chunks
     assert len(chunks) > 3
     victim = chunks[len(chunks) // 2]
-    damage(backend, ref, victim.first_line, DAMAGE[how])
+    damage(backend, ref, victim[0], DAMAGE[how])
     database = backend.database()
     fetched: list[tuple[int, int, int]] = []
     read_ranges = database.read_ranges
@@ -220,8 +231,37 @@ def test_a_missing_or_damaged_index_falls_back_to_scanning_its_chunk(
 
     monkeypatch.setattr(database, "read_ranges", counting)
     session = loaded(backend, ref)
-    assert fetched == [(victim.first_line, 0, victim.size)]  # scanned: the others are not read
+    assert fetched == [(victim[0], 0, victim[2])]  # scanned: the others are not read
     assert table_facts(session.header, session.table) == scanned_facts(data)
+
+
+def test_lengths_that_do_not_add_up_fetch_the_whole_chunk(
+    backend: Backend, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(database_module, "CHUNK_BYTES", 4000)
+    sample = next(p for p in CORPUS if p.stem == "g16-branched")
+    ref = backend.add(sample)
+    data = stored_bytes(backend, ref)
+    victim = backend.database().read_index(ref).chunks[2]
+
+    def longer_first_line(index: bytes) -> bytes:
+        length, rest = index[HEAD_SIZE:].split(b"\x1f", 1)
+        return rewritten(index, str(int(length) + 1).encode() + b"\x1f" + rest)
+
+    damage(backend, ref, victim[0], longer_first_line)
+    database = backend.database()
+    fetched: list[tuple[int, int, int]] = []
+    read_ranges = database.read_ranges
+
+    def counting(session_id: str, ranges: Any) -> Any:
+        fetched.extend(ranges)
+        return read_ranges(session_id, ranges)
+
+    monkeypatch.setattr(database, "read_ranges", counting)
+    session = loaded(backend, ref)
+    assert fetched == []
+    assert table_facts(session.header, session.table) == scanned_facts(data)
+    assert (victim[0], 0, victim[2]) in fetched
 
 
 def downgrade_to_v2(backend: Backend) -> None:
@@ -262,7 +302,7 @@ def test_a_v2_database_is_migrated_to_v3_and_loads_the_same(
     for ref in refs:
         chunks = database.read_index(ref).chunks
         if refs[ref] in CORPUS:  # plain lines: indexed by the migration
-            assert len(chunks) > 3 and all(c.index is not None for c in chunks)
+            assert len(chunks) > 3 and all(c[3] is not None for c in chunks)
         session = loaded(backend, ref)
         assert table_facts(session.header, session.table) == expected[ref], refs[ref].name
 
@@ -305,7 +345,7 @@ def test_appends_store_the_index_of_what_they_write(backend: Backend) -> None:
     session.append_message(assistant_message("and its answer"))
     session.flush()
     chunks = backend.database().read_index(ref).chunks
-    assert len(chunks) >= 3 and all(c.index is not None for c in chunks)
+    assert len(chunks) >= 3 and all(c[3] is not None for c in chunks)
     again = loaded(backend, ref)
     assert table_facts(again.header, again.table) == scanned_facts(stored_bytes(backend, ref))
     assert again.table.types[-5:] == [

@@ -5,15 +5,15 @@ The index is computed when the chunk is written (in the same transaction) by the
 itself (:class:`~tether.core.storage.jsonl_scan.LineScanner`), so it says what a scan says.
 A chunk gets one only when each of its lines is one plain entry row of the scanner's fast path
 (pi's key order, or a custom entry read from its tail): then the index holds, per line, its
-byte length, type, id, parentId and, for a message, its role (what the context plan asks
-first). Any other chunk (blank, malformed, torn or glued lines, a second header, an entry the
-scanner must parse in full, a role with a quote or newline) gets none and is scanned when it is
-loaded, as is a chunk whose index does not check out (:func:`decode_chunk_index`).
+byte length, type, message role (what the context plan asks first), id and parentId. Any other
+chunk (blank, malformed, torn or glued lines, a second header, an entry the scanner must parse
+in full, a field with a quote or a unit separator) gets none and is scanned when it is loaded,
+as is a chunk whose index does not check out (:func:`index_ok`, :func:`decode_indexes`).
 
-Layout: ``TIX1``, u32 line count, u32 CRC-32 of the rest, u16 type and role name counts, the
-lines' byte lengths (u32 each), one type code and one role code per line (u8), then UTF-8
-text, one item a line: the type names, the role names, the ids, the parents (``"`` for null).
-All integers little-endian.
+Layout: ``TIX2``, u32 line count, u32 CRC-32 of the body (little-endian); the body is UTF-8
+text, five fields a line, each followed by ``\\x1f``: length, type, role, id, parentId (``"``
+for null). The bodies of consecutive chunks joined are one such text: a session of many small
+chunks (one per append) is decoded in a few passes, not chunk by chunk.
 """
 
 from __future__ import annotations
@@ -29,41 +29,25 @@ from typing import Any
 from tether.core.storage.jsonl_index import StaleRow
 from tether.core.storage.jsonl_scan import LineScanner
 
-MAGIC = b"TIX1"
-NULL = '"'  # null (a parentId or a role): no id or role of the fast path holds a quote
-_HEAD = struct.Struct("<4sIIHH")
+MAGIC = b"TIX2"
+NULL = '"'  # null (a parentId or a role): no field of the fast path holds a quote
+SEP = "\x1f"
+FIELDS = 5
+_HEAD = struct.Struct("<4sII")
+HEAD_SIZE = _HEAD.size
 _LITTLE = sys.byteorder == "little"
+_NULLS = {NULL: None}
 
 
 @dataclass
-class ChunkIndex:
-    """The decoded index of a chunk of ``len(ids)`` lines."""
+class IndexedRows:
+    """The decoded rows of consecutive chunks (``lengths``: each line's byte length, as text)."""
 
     types: list[str]
+    roles: list[str | None]
     ids: list[str]
     parents: list[str | None]
-    roles: list[str | None]
-    lengths: array[int]
-
-
-def _u32(values: Sequence[int] | bytes | memoryview) -> array[int]:
-    out = array("I")
-    if isinstance(values, (bytes, memoryview)):
-        out.frombytes(values)
-    else:
-        out.extend(values)
-    if not _LITTLE:
-        out.byteswap()
-    return out
-
-
-def _codes(values: Sequence[str | None]) -> tuple[list[str], bytes] | None:
-    """Names (``None`` as :data:`NULL`) and one code byte per value; ``None``: too many."""
-    numbers: dict[str | None, int] = {}
-    codes = [numbers.setdefault(v, len(numbers)) for v in values]
-    if len(numbers) > 255:
-        return None
-    return [NULL if v is None else v for v in numbers], bytes(codes)
+    lengths: list[str]
 
 
 def encode_chunk_index(lines: Sequence[bytes]) -> bytes | None:
@@ -83,62 +67,86 @@ def encode_chunk_index(lines: Sequence[bytes]) -> bytes | None:
         roles = [table.role(r) if t == "message" else None for r, t in enumerate(table.types)]
     except (StaleRow, ValueError):  # a line the scanner or parser refuses: scanned on load
         return None
-    if len(table) != count or any(r is not None and ('"' in r or "\n" in r) for r in roles):
+    if len(table) != count:
         return None
-    type_codes, role_codes = _codes(table.types), _codes(roles)
-    if type_codes is None or role_codes is None:
-        return None
-    parents = [NULL if p is None else p for p in table.parents]
-    items = [*type_codes[0], *role_codes[0], *table.ids, *parents]
+    fields: list[str] = []
+    nulls = 0
+    for length, kind, role, entry_id, parent in zip(
+        map(len, lines), table.types, roles, table.ids, table.parents, strict=True
+    ):
+        nulls += (role is None) + (parent is None)
+        fields += (
+            str(length),
+            kind,
+            NULL if role is None else role,
+            entry_id,
+            NULL if parent is None else parent,
+        )
+    text = SEP.join(fields) + SEP
+    if text.count(SEP) != FIELDS * count or text.count(NULL) != nulls:
+        return None  # a field holds a separator or a quote
     try:
-        text = "\n".join(items).encode("utf-8")
+        body = text.encode("utf-8")
     except UnicodeEncodeError:
         return None
-    if text.count(b"\n") != len(items) - 1:  # a newline inside an item
-        return None
-    body = b"".join([_u32([len(line) for line in lines]).tobytes(), type_codes[1], role_codes[1]])
-    body += text
-    head = _HEAD.pack(MAGIC, count, zlib.crc32(body), len(type_codes[0]), len(role_codes[0]))
-    return head + body
+    return _HEAD.pack(MAGIC, count, zlib.crc32(body)) + body
 
 
-def decode_chunk_index(blob: Any, line_count: int, size: int) -> ChunkIndex | None:
-    """The index ``blob`` of a chunk of ``line_count`` lines and ``size`` bytes; ``None`` when
-    there is none or it does not check out (magic, counts, CRC, lengths, text)."""
-    if not blob or len(blob) < _HEAD.size:
+def intact_bodies(blobs: list[Any], counts: list[int]) -> list[bytes] | None:
+    """The bodies of ``blobs`` when each is an intact index of its count of lines (as
+    :func:`index_ok`, checked in a few passes over all of them); else ``None``."""
+    if not blobs:
+        return []
+    if None in blobs or min(map(len, blobs)) <= HEAD_SIZE:
         return None
-    magic, count, crc, type_count, role_count = _HEAD.unpack_from(blob)
-    body = memoryview(blob)[_HEAD.size :]
-    codes_end = 6 * count
-    if magic != MAGIC or count != line_count or count < 1 or len(body) < codes_end:
+    heads = b"".join([blob[:HEAD_SIZE] for blob in blobs])
+    if any(heads[i::HEAD_SIZE] != bytes([byte]) * len(blobs) for i, byte in enumerate(MAGIC)):
         return None
-    if zlib.crc32(body) != crc:
+    numbers = array("I", b"".join([blob[4:HEAD_SIZE] for blob in blobs]))
+    if not _LITTLE:
+        numbers.byteswap()
+    bodies = [blob[HEAD_SIZE:] for blob in blobs]
+    if numbers[0::2] != array("I", counts) or numbers[1::2] != array("I", map(zlib.crc32, bodies)):
         return None
-    lengths = _u32(body[: 4 * count])
-    if sum(lengths) + count - 1 != size:
-        return None
-    type_codes, role_codes = bytes(body[4 * count : 5 * count]), bytes(body[5 * count : codes_end])
+    return bodies
+
+
+def index_ok(blob: Any, line_count: int) -> bool:
+    """Whether ``blob`` is an intact index of ``line_count`` lines (magic, count, CRC)."""
+    if not blob or len(blob) <= _HEAD.size:
+        return False
+    magic, count, crc = _HEAD.unpack_from(blob)
+    return magic == MAGIC and count == line_count and zlib.crc32(blob[_HEAD.size :]) == crc
+
+
+def decode_indexes(bodies: Sequence[bytes], line_count: int) -> IndexedRows | None:
+    """The rows of consecutive chunks from the bodies of their intact indexes
+    (:func:`intact_bodies`), ``line_count`` lines in all; ``None`` when the text does not
+    check out. (The lengths are checked against a chunk's size when its lines are fetched.)"""
     try:
-        items = bytes(body[codes_end:]).decode("utf-8").split("\n")
+        text = b"".join(bodies).decode("utf-8")
     except UnicodeDecodeError:
         return None
-    names_end = type_count + role_count
-    if len(items) != names_end + 2 * count:
+    fields = text.split(SEP)
+    if len(fields) != FIELDS * line_count + 1:
         return None
-    if max(type_codes) >= type_count or max(role_codes) >= role_count:
-        return None
-    type_names = items[:type_count]
-    role_names: list[str | None] = [None if r == NULL else r for r in items[type_count:names_end]]
-    parents: list[str | None] = items[names_end + count :]
-    if NULL in parents:
-        parents = [None if p == NULL else p for p in parents]
-    return ChunkIndex(
-        list(map(type_names.__getitem__, type_codes)),
-        items[names_end : names_end + count],
-        parents,
-        list(map(role_names.__getitem__, role_codes)),
-        lengths,
+    roles = list(map(sys.intern, fields[2::FIELDS]))
+    parents = fields[4::FIELDS]
+    return IndexedRows(
+        list(map(sys.intern, fields[1::FIELDS])),
+        list(map(_NULLS.get, roles, roles)),
+        fields[3::FIELDS],
+        list(map(_NULLS.get, parents, parents)),
+        fields[0:-1:FIELDS],
     )
 
 
-__all__ = ["MAGIC", "ChunkIndex", "decode_chunk_index", "encode_chunk_index"]
+__all__ = [
+    "HEAD_SIZE",
+    "MAGIC",
+    "IndexedRows",
+    "decode_indexes",
+    "encode_chunk_index",
+    "index_ok",
+    "intact_bodies",
+]

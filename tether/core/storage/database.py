@@ -50,23 +50,13 @@ class StoredSession:
 
 
 @dataclass
-class IndexedChunk:
-    """A stored chunk as loading sees it first: where its lines start (1-based, the header
-    not counted), how many, its size in bytes and its line index (``None``: none stored)."""
-
-    first_line: int
-    line_count: int
-    size: int
-    index: bytes | None
-
-
-@dataclass
 class IndexedSession:
-    """A session's header line, its chunks' indexes (not their bytes), its line count and
-    whether the last line ends with ``\n``."""
+    """A session's header line, its chunks' indexes (not their bytes) in order, its line count
+    and whether the last line ends with ``\n``. A chunk is ``(first line, line count, size in
+    bytes, line index or None)`` (plain tuples: a session may have one chunk per append)."""
 
     header: bytes
-    chunks: list[IndexedChunk]
+    chunks: list[tuple[int, int, int, Any]]
     line_count: int
     trailing_newline: bool = True
 
@@ -359,7 +349,6 @@ def describe_uri(uri: str) -> str:
 
 __all__ = [
     "EntryFacts",
-    "IndexedChunk",
     "IndexedLineDriver",
     "IndexedSession",
     "LineDriver",

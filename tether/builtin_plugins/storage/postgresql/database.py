@@ -31,7 +31,6 @@ from tether.builtin_plugins.storage.rows import (
 )
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
-    IndexedChunk,
     IndexedSession,
     StoreConnectionError,
     StoredSession,
@@ -146,9 +145,7 @@ class PostgresDatabase:
             (session_id, count),
             binary=True,
         )
-        return IndexedSession(
-            bytes(header), [IndexedChunk(*c) for c in chunks], int(count), bool(trailing)
-        )
+        return IndexedSession(bytes(header), chunks, int(count), bool(trailing))
 
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
         if not ranges:

@@ -24,7 +24,6 @@ from tether.builtin_plugins.storage.rows import (
 from tether.builtin_plugins.storage.sqlite.schema import ensure_schema
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
-    IndexedChunk,
     IndexedSession,
     StoredSession,
     StoreError,
@@ -39,6 +38,7 @@ from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
 from tether.core.storage.guard import REOPEN
 
 MMAP_BYTES = 1 << 30
+RANGES_PER_QUERY = 200  # 4 parameters each: within SQLite's oldest limit (999)
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
 
 
@@ -150,23 +150,26 @@ class SqliteDatabase:
             ).fetchall()
         finally:
             db.execute("COMMIT")
-        return IndexedSession(
-            bytes(row[0]), [IndexedChunk(*c) for c in chunks], int(row[2]), bool(row[1])
-        )
+        return IndexedSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
 
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
-        out = []
-        for first_line, offset, length in ranges:
+        out: list[bytes] = []
+        for at in range(0, len(ranges), RANGES_PER_QUERY):  # many small chunks: few queries
+            batch = ranges[at : at + RANGES_PER_QUERY]
+            values = ", ".join(["(?, ?, ?, ?)"] * len(batch))
+            args = [x for k, (f, o, n) in enumerate(batch) for x in (k, f, o + 1, n)]
             try:
-                row = self._db.execute(
-                    "SELECT substr(raw, ?, ?) FROM entries WHERE session_id = ? AND first_line = ?",
-                    (offset + 1, length, session_id, first_line),
-                ).fetchone()
+                rows = self._db.execute(
+                    f"WITH r(k, f, o, n) AS (VALUES {values}) SELECT substr(e.raw, r.o, r.n) "
+                    "FROM r JOIN entries e ON e.session_id = ? AND e.first_line = r.f "
+                    "ORDER BY r.k",
+                    [*args, session_id],
+                ).fetchall()
             except sqlite3.Error as exc:
                 raise StoreError(f"{self.uri}#{session_id}: cannot read its lines: {exc}") from None
-            if row is None:
-                raise StoreError(f"{self.uri}#{session_id}: line {first_line} is gone")
-            out.append(bytes(row[0]))
+            if len(rows) != len(batch):
+                raise StoreError(f"{self.uri}#{session_id}: stored lines are gone")
+            out += [bytes(r[0]) for r in rows]
         return out
 
     def count(self, session_id: str) -> int | None:

@@ -24,6 +24,8 @@ import zlib
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import getitem
 from typing import Any
 
 from tether.core.storage.jsonl_index import StaleRow
@@ -35,6 +37,8 @@ SEP = "\x1f"
 FIELDS = 5
 _HEAD = struct.Struct("<4sII")
 HEAD_SIZE = _HEAD.size
+_HEAD_PART, _BODY_PART = slice(0, HEAD_SIZE), slice(HEAD_SIZE, None)
+_MAGIC_NUMBER = int.from_bytes(MAGIC, "little")
 _LITTLE = sys.byteorder == "little"
 _NULLS = {NULL: None}
 
@@ -99,14 +103,15 @@ def intact_bodies(blobs: list[Any], counts: list[int]) -> list[bytes] | None:
         return []
     if None in blobs or min(map(len, blobs)) <= HEAD_SIZE:
         return None
-    heads = b"".join([blob[:HEAD_SIZE] for blob in blobs])
-    if any(heads[i::HEAD_SIZE] != bytes([byte]) * len(blobs) for i, byte in enumerate(MAGIC)):
-        return None
-    numbers = array("I", b"".join([blob[4:HEAD_SIZE] for blob in blobs]))
+    heads = array("I", b"".join(map(getitem, blobs, repeat(_HEAD_PART))))
     if not _LITTLE:
-        numbers.byteswap()
-    bodies = [blob[HEAD_SIZE:] for blob in blobs]
-    if numbers[0::2] != array("I", counts) or numbers[1::2] != array("I", map(zlib.crc32, bodies)):
+        heads.byteswap()
+    bodies = list(map(getitem, blobs, repeat(_BODY_PART)))
+    if (
+        heads[0::3] != array("I", [_MAGIC_NUMBER]) * len(blobs)
+        or heads[1::3] != array("I", counts)
+        or heads[2::3] != array("I", map(zlib.crc32, bodies))
+    ):
         return None
     return bodies
 

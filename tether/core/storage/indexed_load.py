@@ -17,6 +17,7 @@ change, so a line fetched later is the line indexed.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from operator import add, itemgetter
@@ -42,7 +43,18 @@ Run = tuple[int, int, IndexedRows]  # chunks [start, stop) and their rows
 
 def load_indexed(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile | None:
     """The scanned session from ``stored`` (see the module docstring); ``None`` when its header
-    lines are not a plain header (the caller scans the whole session instead)."""
+    lines are not a plain header (the caller scans the whole session instead). The cyclic GC
+    is paused meanwhile: the columns are long lists of strings, no cycles to find."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(driver, session_id, stored)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile | None:
     scanner = LineScanner(validate_all=False)
     scanner.feed(stored.header + b"\n")
     header_lines = stored.header.count(b"\n") + 1

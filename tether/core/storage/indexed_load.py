@@ -11,8 +11,8 @@ newline — is fetched and scanned as a file's lines are, at its line numbers.
 :class:`ChunkLines` fetches lines for the table (``EntryTable.line_source``): the rows a caller
 asks for at once (a context's entries) as byte ranges of their chunks, merged where they are
 close, or the whole chunk when most of it is wanted; a single row with the rows around it, so
-going through many rows one by one costs a few fetches. Chunks only ever grow by appends, never
-change, so a line fetched later is the line indexed.
+going through many rows one by one costs a few fetches. A stored chunk is never changed (an
+append adds chunks), so a line fetched later is the line indexed.
 """
 
 from __future__ import annotations
@@ -100,17 +100,20 @@ def _runs(chunks: list[Chunk], end: int) -> list[Run]:
     part = chunks[:end]
     counts = list(map(itemgetter(1), part))
     bodies = intact_bodies(list(map(itemgetter(3), part)), counts)
+    groups: list[tuple[int, int, list[bytes]]] = []
     if bodies is not None and _contiguous(part, counts):  # the usual case: all, in one pass
         groups = [(0, end, bodies)] if end else []
     else:
-        groups = []
+        stop = -1
         for i, (first, count, _, blob) in enumerate(part):
             if not index_ok(blob, count):
                 continue
-            if groups and groups[-1][1] == i and _follows(chunks[i - 1], first):
-                groups[-1] = (groups[-1][0], i + 1, [*groups[-1][2], blob[HEAD_SIZE:]])
+            if stop == i and _follows(chunks[i - 1], first):
+                groups[-1][2].append(blob[HEAD_SIZE:])
             else:
                 groups.append((i, i + 1, [blob[HEAD_SIZE:]]))
+            stop = i + 1
+            groups[-1] = (groups[-1][0], stop, groups[-1][2])
     runs: list[Run] = []
     for start, stop, group in groups:
         rows = _decode(chunks[start:stop], group)

@@ -11,6 +11,11 @@ generated here (``bench/sessions.py``'s seeded generator). PostgreSQL: ``--postg
 
     python bench/stores.py                       # all three, 100k entries, 10k sessions
     python bench/stores.py --entries 20000 --sessions 2000 --runs 3 --stores jsonl,sqlite
+    python bench/stores.py --chunk-bytes 1       # one stored chunk per entry (live appends)
+
+A database keeps a session's lines in chunks, one per append (at most 8 MB): an imported
+session is a few large chunks, a session written turn by turn many small ones;
+``--chunk-bytes 1`` stores the big session as the latter would be (one entry per chunk).
 """
 
 from __future__ import annotations
@@ -175,9 +180,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--stores", default="jsonl,sqlite,postgresql")
     parser.add_argument(
+        "--chunk-bytes", type=int, help="store the big session in chunks of this size at most"
+    )
+    parser.add_argument(
         "--postgresql", metavar="URI", help="an empty database (default: a throwaway cluster)"
     )
     args = parser.parse_args(argv)
+    if args.chunk_bytes:
+        from tether.core.storage import database
+
+        database.CHUNK_BYTES = args.chunk_bytes
     work = Path(tempfile.mkdtemp(prefix="tether-bench-stores-"))
     big = work / "big.jsonl"
     big.write_text("\n".join(SessionWriter(seed=7102, branched=True).build(args.entries)) + "\n")
@@ -207,7 +219,10 @@ def main(argv: list[str] | None = None) -> None:
             cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
     base = results[0] if results and results[0]["store"] == "jsonl" else None
-    print(f"\n{args.entries} entries, {args.sessions} sessions, medians of {args.runs} runs")
+    chunks = f", chunks of at most {args.chunk_bytes} bytes" if args.chunk_bytes else ""
+    print(
+        f"\n{args.entries} entries, {args.sessions} sessions, medians of {args.runs} runs{chunks}"
+    )
     print(
         f"{'store':<11}{'open+context':>14}{'':9}{'--quiet':>9}{'':9}{'--json':>8}{'':9}"
         f"{'append p50':>12}{'p99':>9}{'list':>9}"

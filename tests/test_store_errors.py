@@ -95,7 +95,7 @@ def test_a_database_of_a_newer_schema_is_refused_and_left_alone(
         with psycopg.connect(backend.uri, autocommit=True) as conn:
             conn.execute("UPDATE tether_schema SET version = 99")
     line = one_error_line("session", "show", ref, cwd=tmp_path, store=backend.uri)
-    assert "schema version 99; this tether knows versions up to 2 — upgrade tether" in line
+    assert "schema version 99; this tether knows versions up to 3 — upgrade tether" in line
 
 
 @pytest.mark.parametrize("backend_name", ["sqlite", "postgresql"])
@@ -113,23 +113,30 @@ def test_unknown_and_ambiguous_session_ids_are_one_line(
 def test_sqlite_v1_database_is_migrated_to_v2_and_searchable(tmp_path: Path) -> None:
     from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
     from tether.builtin_plugins.storage.sqlite.schema import VERSION, ensure_schema
+    from tether.core.storage.database import split_session_bytes
 
     path = tmp_path / "old.db"
     db = sqlite3.connect(path, isolation_level=None)
     assert ensure_schema(db, "old", target=1) == 0  # what the first release created
     db.close()
-    old = SqliteDatabase.__new__(SqliteDatabase)  # a v1 database, filled as v1 did
-    old.uri, old.path = f"sqlite://{path}", path
-    old._db = sqlite3.connect(path, isolation_level=None)
-    old._db.execute("CREATE TEMP TABLE message_text (session_id, seq, text)")  # v1 had none
-    session_id = old.import_session(SAMPLE.read_bytes(), str(SAMPLE))
-    old._db.close()
+    parsed = split_session_bytes(SAMPLE.read_bytes(), str(SAMPLE))
+    session_id = parsed.record["id"]
+    with sqlite3.connect(path) as old:  # a v1 database, filled as v1 did
+        old.execute(
+            "INSERT INTO sessions VALUES (?, '/p', 't', 't', NULL, NULL, ?, ?, 1, 'hi', 1)",
+            (session_id, parsed.header, len(parsed.lines)),
+        )
+        old.execute(
+            "INSERT INTO entries VALUES (?, 1, ?, ?)",
+            (session_id, len(parsed.lines), b"\n".join(parsed.lines)),
+        )
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT version FROM tether_schema").fetchone() == (1,)
 
     database = SqliteDatabase(f"sqlite://{path}")  # opening migrates
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT version FROM tether_schema").fetchone() == (VERSION,)
+    assert database.read_index(session_id).chunks[0][3] is not None  # v3: indexed
     word = SAMPLE.read_text().split('"text":"')[1].split()[0].strip('",')
     assert [row.id for row in database.list_sessions(search=word)] == [session_id]
 

@@ -50,6 +50,18 @@ class StoredSession:
 
 
 @dataclass
+class IndexedSession:
+    """A session's header line, its chunks' indexes (not their bytes) in order, its line count
+    and whether the last line ends with ``\n``. A chunk is ``(first line, line count, size in
+    bytes, line index or None)`` (plain tuples: a session may have one chunk per append)."""
+
+    header: bytes
+    chunks: list[tuple[int, int, int, Any]]
+    line_count: int
+    trailing_newline: bool = True
+
+
+@dataclass
 class ParsedSession:
     """A session file's bytes split for storing (:func:`split_session_bytes`)."""
 
@@ -72,6 +84,20 @@ def chunked(lines: Sequence[bytes], limit: int | None = None) -> list[tuple[int,
         size += len(line) + 1
     if start < len(lines):
         out.append((start, b"\n".join(lines[start:])))
+    return out
+
+
+def chunk_rows(lines: Sequence[bytes], base: int) -> list[tuple[int, int, bytes, bytes | None]]:
+    """The rows that store ``lines`` appended after line ``base``: ``(first line, line count,
+    chunk, line index)`` (the index: :func:`~tether.core.storage.chunk_index.encode_chunk_index`,
+    written with its chunk in one transaction)."""
+    from tether.core.storage.chunk_index import encode_chunk_index
+
+    out = []
+    for offset, chunk in chunked(lines):
+        count = chunk.count(b"\n") + 1
+        index = encode_chunk_index(lines[offset : offset + count])
+        out.append((base + 1 + offset, count, chunk, index))
     return out
 
 
@@ -270,6 +296,16 @@ class LineDriver(Protocol):
     ) -> int: ...
 
 
+class IndexedLineDriver(LineDriver, Protocol):
+    """A backend that stores each chunk's line index (:mod:`.indexed_load` loads from it)."""
+
+    def read_index(self, session_id: str) -> IndexedSession | None:
+        """The header and the chunks' indexes, from one snapshot (``None``: no session)."""
+
+    def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
+        """The bytes of ``(first line of a chunk, offset, length)`` ranges of stored chunks."""
+
+
 class SessionDatabase(LineDriver, Protocol):
     """A store of many sessions (what ``open_store`` returns for a database URI)."""
 
@@ -313,6 +349,8 @@ def describe_uri(uri: str) -> str:
 
 __all__ = [
     "EntryFacts",
+    "IndexedLineDriver",
+    "IndexedSession",
     "LineDriver",
     "LinesSummary",
     "ParsedSession",
@@ -321,6 +359,7 @@ __all__ = [
     "StoreConnectionError",
     "StoreError",
     "StoredSession",
+    "chunk_rows",
     "chunked",
     "clean_text",
     "describe_uri",

@@ -1,9 +1,13 @@
 """One session in a database: a :class:`~tether.core.storage.protocol.SessionStore` over a
 :class:`~tether.core.storage.database.LineDriver`.
 
-Loading hands the stored chunks, as the session file's bytes, to the JSONL scanner (no joined
-copy), so every backend reads a session exactly as a JSONL file is read (and as pi reads it);
-a driver with ``read_streamed`` (PostgreSQL) hands them over while they still arrive.
+Loading builds the entry table from the line index stored with each chunk
+(:mod:`.indexed_load`, for a driver with ``read_index``): the same table the JSONL scanner
+builds from the bytes (chunks without a valid index are scanned), the lines fetched when rows
+are needed. ``validate_all`` (and a driver without indexes) hands the stored chunks, as the
+session file's bytes, to the JSONL scanner (no joined copy), so every backend reads a session
+exactly as a JSONL file is read (and as pi reads it); a driver with ``read_streamed``
+(PostgreSQL) hands them over while they still arrive.
 Appends are the driver's single transaction, with the append-time check: the store remembers
 how many lines it last saw, and the driver refuses to write if the database holds a different
 number (a writer that took no lease) — :class:`SessionChangedError`, nothing written.
@@ -78,13 +82,24 @@ class DatabaseSessionStore:
         return self.database.lease(self.session_id, wait, **options)
 
     def load(self, *, readonly: bool = False, validate_all: bool = False) -> LoadedSession:
-        read = getattr(self.driver, "read_streamed", self.driver.read)
-        stored = read(self.session_id)  # a backend may hand over the chunks as they arrive
-        if stored is None:
-            self.known = None
-            return LoadedSession(None, EntryTable(), exists=False)
-        self.known = stored.line_count
-        scanned, _ = scan_stream(_PieceReader(stored), validate_all=validate_all)  # type: ignore[arg-type]
+        scanned = None
+        read_index = None if validate_all else getattr(self.driver, "read_index", None)
+        if read_index is not None:  # from the stored line indexes, lines fetched when needed
+            from tether.core.storage.indexed_load import load_indexed
+
+            indexed = read_index(self.session_id)
+            if indexed is None:
+                return self._missing()
+            scanned = load_indexed(self.driver, self.session_id, indexed)
+            count = indexed.line_count
+        if scanned is None:
+            read = getattr(self.driver, "read_streamed", self.driver.read)
+            stored = read(self.session_id)  # a backend may hand over the chunks as they arrive
+            if stored is None:
+                return self._missing()
+            scanned, _ = scan_stream(_PieceReader(stored), validate_all=validate_all)  # type: ignore[arg-type]
+            count = stored.line_count
+        self.known = count
         version = scanned.header.get("version") if scanned.header else None
         return LoadedSession(
             scanned.header,
@@ -92,6 +107,10 @@ class DatabaseSessionStore:
             exists=True,
             version_on_disk=float(version) if isinstance(version, (int, float)) else None,
         )
+
+    def _missing(self) -> LoadedSession:
+        self.known = None
+        return LoadedSession(None, EntryTable(), exists=False)
 
     def append(
         self,

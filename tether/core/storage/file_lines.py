@@ -12,8 +12,12 @@ grow.
 from __future__ import annotations
 
 import os
+from typing import Any
+
+from tether.core.host.errors import SessionFileError
 
 GAP = 1 << 20
+READ_AHEAD = 256  # rows read with a row asked for alone
 
 FileIdentity = tuple[str, int, int, int]  # path, device, inode, bytes indexed
 
@@ -66,4 +70,28 @@ def _read_through_line(fd: int, first: int, last: int, size: int) -> bytes:
         want *= 2
 
 
-__all__ = ["GAP", "FileIdentity", "read_lines"]
+class FileLines:
+    """An entry table's ``line_source`` for a file whose lines were not all kept: the lines
+    of the rows asked for are read again (``EntryTable.set_line``). A file that is no longer
+    the one read: one :class:`SessionFileError` line."""
+
+    def __init__(self, source: FileIdentity) -> None:
+        self.source = source
+
+    def load(self, table: Any, rows: list[int]) -> None:
+        missing = table.unloaded(rows)
+        if not missing:
+            return
+        if len(missing) < READ_AHEAD:  # one row at a time (a timestamp, a role): the next ones too
+            last = missing[-1]
+            ahead = range(last + 1, min(len(table), last + READ_AHEAD))
+            missing += table.unloaded(list(ahead))
+        offsets = table.offsets
+        found = read_lines(self.source, [offsets[row] for row in missing])
+        if found is None:
+            raise SessionFileError(f"{self.source[0]}: changed or gone since it was read")
+        for row, line in zip(missing, found, strict=True):
+            table.set_line(row, line)
+
+
+__all__ = ["GAP", "FileIdentity", "FileLines", "read_lines"]

@@ -2,14 +2,14 @@
 
 Loading a 100k-entry, 87 MB session must not build 100k dicts. The scanner
 (:mod:`tether.core.storage.jsonl_scan`) fills the columns ``ids``/``parents``/``types`` straight
-from
-the bytes; an entry is parsed when someone asks for it, and the parsed dict replaces the raw
+from the bytes; an entry is parsed when someone asks for it, and the parsed dict replaces the raw
 line (whose bytes are released at once). Timestamps and message roles are read from the raw
 line when first asked for. :meth:`EntryTable.iter_entries` parses without keeping anything,
 optionally only the fields a caller needs (``outlines``), for one pass over a huge branch.
-A large file indexed on two processes keeps the second half's lines only in the file
-(:attr:`EntryTable.lazy` rows): they are read again, a range at a time, when needed
-(:mod:`.file_lines`).
+A database's table is filled from its stored index instead (:mod:`.indexed_load`), and a large
+file's second half is indexed by a forked process (:mod:`.jsonl_scan_split`): those lines stay
+in the database or the file until a row is needed (:attr:`EntryTable.line_source` fetches
+them).
 
 A line whose prefix looked fine but which is broken further on is found when it is parsed: the
 row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
@@ -23,17 +23,9 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tether.core.host.errors import SessionFileError
 from tether.core.storage import fastjson
-from tether.core.storage.entry_lines import (
-    BadRef,
-    Problem,
-    StaleRow,
-    entry_problem,
-    json_error,
-    parent_of,
-)
-from tether.core.storage.file_lines import FileIdentity, read_lines
+from tether.core.storage.entry_rules import BadRef, Problem, entry_problem, json_error, parent_of
+from tether.core.storage.file_lines import FileIdentity
 
 _from_json: Any = None  # orjson's parser (fastjson), loaded for bulk work (see use_fast_parser)
 FAST_PARSER_ROWS = 2000
@@ -41,6 +33,12 @@ FAST_PARSER_ROWS = 2000
 _STAMP = re.compile(rb'"parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"')
 _ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
 _UNKNOWN: Any = object()
+_UNLOADED: Any = object()  # a row whose line is still in its store (``line_source``)
+UNLOADED = _UNLOADED  # for the loaders that leave lines in their store
+
+
+class StaleRow(Exception):
+    """A lazily parsed line turned out malformed; the table changed — recompute."""
 
 
 _BATCH_ROWS = 256  # lines parsed per batch by :meth:`EntryTable.entries`
@@ -85,8 +83,7 @@ class EntryTable:
         self.types: list[str] = []
         self.linenos: array[int] = array("l")
         self.offsets: array[int] = array("q")  # where the row's line starts in the file; -1
-        self.file: FileIdentity | None = None  # path, device, inode, size read
-        self.lazy = 0  # rows whose line is only in the file (neither raw nor parsed)
+        self.file: FileIdentity | None = None  # the file read: path, device, inode, size
         self._raw: list[bytes | None] = []  # the line of an unparsed row, else None
         self._stamps: list[Any] = []
         self._roles: list[Any] = []
@@ -97,6 +94,7 @@ class EntryTable:
         self.duplicates: dict[str, list[int]] = {}  # id → rows, for ids used more than once
         self.on_drop: Callable[[int], None] | None = None  # told the row of a dropped entry
         self._children: dict[Any, list[int]] | None = None
+        self.line_source: Any = None  # fetches unloaded lines: ``load(table, rows)``
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -104,10 +102,7 @@ class EntryTable:
     def finish_scan(self, parsed: dict[int, dict[str, Any]]) -> None:
         """Complete the table after the scanner filled the row columns (``parsed``: rows it
         already had to parse in full)."""
-        missing = len(self.ids) - len(self._parsed)
-        self._stamps.extend([_UNKNOWN] * missing)
-        self._roles.extend([_UNKNOWN] * missing)
-        self._parsed.extend([None] * missing)
+        self.complete_columns()
         for row, record in parsed.items():
             self._parsed[row] = record
         ids = self.ids
@@ -121,6 +116,44 @@ class EntryTable:
             self.parents = [p if (i := get(p)) is None else ids[i] for p in parents]
         if len(by_id) != len(ids):
             self._note_duplicates()
+
+    def complete_columns(self) -> None:
+        """Extend the lazily filled columns to the rows the scanner added."""
+        missing = len(self.ids) - len(self._parsed)
+        self._stamps.extend([_UNKNOWN] * missing)
+        self._roles.extend([_UNKNOWN] * missing)
+        self._parsed.extend([None] * missing)
+
+    def add_unloaded(
+        self, ids: list[str], parents: list[Any], types: list[str], roles: list[Any], line: int
+    ) -> None:
+        """Add rows whose lines (from ``line`` on) the :attr:`line_source` fetches when asked
+        for (a database's stored index gave their tree fields and message roles)."""
+        self.complete_columns()
+        count = len(ids)
+        self.ids += ids
+        self.parents += parents
+        self.types += types
+        self.linenos.extend(range(line, line + count))
+        self.offsets.extend([-1] * count)
+        self._raw += [_UNLOADED] * count
+        self._stamps += [_UNKNOWN] * count
+        self._roles += roles
+        self._parsed += [None] * count
+
+    def unloaded(self, rows: list[int]) -> list[int]:
+        """The rows of ``rows`` whose lines were not fetched yet."""
+        raw = self._raw
+        return [row for row in rows if raw[row] is _UNLOADED]
+
+    def set_line(self, row: int, line: bytes) -> None:
+        """The fetched line of an unloaded row."""
+        if self._raw[row] is _UNLOADED:
+            self._raw[row] = line
+
+    def _need(self, rows: list[int]) -> None:
+        if self.line_source is not None:
+            self.line_source.load(self, rows)
 
     def _note_duplicates(self) -> None:
         """One problem per id used by more than one entry (pi keeps the last one; so do we)."""
@@ -162,27 +195,11 @@ class EntryTable:
 
     def raw_line(self, row: int) -> bytes | None:
         """The row's original bytes while it is unparsed, else ``None``."""
-        if self._parsed[row] is not None:
-            return None
         raw = self._raw[row]
-        return raw if raw is not None else self._lines_of([row])[0]
-
-    def _lines_of(self, rows: list[int]) -> list[bytes]:
-        """The lines of the unparsed ``rows``, those kept only in the file read from it (in
-        one pass). A file that is no longer the one read: :class:`SessionFileError`."""
-        raw = self._raw
-        lines: list[Any] = [raw[row] for row in rows]
-        if self.lazy:
-            missing = [i for i, line in enumerate(lines) if line is None]
-            if missing:
-                offsets = self.offsets
-                found = read_lines(self.file, [offsets[rows[i]] for i in missing])
-                if found is None:
-                    path = self.file[0] if self.file else "the session file"
-                    raise SessionFileError(f"{path}: changed or gone since it was read")
-                for i, line in zip(missing, found, strict=True):
-                    lines[i] = line
-        return lines
+        if raw is _UNLOADED:
+            self._need([row])
+            raw = self._raw[row]
+        return raw
 
     def entry(self, row: int) -> dict[str, Any]:
         """The full entry of ``row`` (parsed once and cached)."""
@@ -195,6 +212,7 @@ class EntryTable:
         """The full entries of ``rows``, parsed once and cached (a tight loop for bulk use)."""
         if len(rows) > FAST_PARSER_ROWS:
             use_fast_parser()
+        self._need(rows)
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         bulk = _from_json is not None  # parsed in batches: one long-number search per batch
         out: list[dict[str, Any]] = []
@@ -202,7 +220,7 @@ class EntryTable:
         for at in range(0, len(rows), _BATCH_ROWS):
             batch = rows[at : at + _BATCH_ROWS]
             todo = [row for row in batch if parsed[row] is None] if bulk else []
-            values = fastjson.loads_many_or_none(self._lines_of(todo)) if todo else []
+            values = fastjson.loads_many_or_none([raw[r] for r in todo]) if todo else []
             ready = dict(zip(todo, values, strict=True))
             for row in batch:
                 entry = parsed[row]
@@ -219,8 +237,6 @@ class EntryTable:
                         if parent is not None and parent == self.parents[row]:
                             entry["parentId"] = self.parents[row]
                         parsed[row] = entry
-                        if raw[row] is None:
-                            self.lazy -= 1
                         raw[row] = None
                     else:
                         entry = self._parse_row(row)
@@ -248,25 +264,18 @@ class EntryTable:
         bulk = len(rows) > FAST_PARSER_ROWS
         if bulk:
             use_fast_parser()
+        self._need(rows)
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         parse = fastjson.loads_to_write if bulk and to_write else _from_json
         outline_of = (outlines if bulk and outlines else {}).get
-        from_file: dict[int, bytes] = {}  # lines read ahead from the file (lazy rows)
-        for at, row in enumerate(rows):
+        for row in rows:
             entry = parsed[row]
             if entry is None:
-                line = raw[row]
-                if line is None:  # only in the file: read it with the next ones
-                    line = from_file.pop(row, None)
-                    if line is None:
-                        ahead = [r for r in rows[at : at + _BATCH_ROWS] if parsed[r] is None]
-                        from_file = dict(zip(ahead, self._lines_of(ahead), strict=True))
-                        line = from_file.pop(row)
                 outline = outline_of(types[row])
                 if outline is not None:
-                    entry = outline(line)
+                    entry = outline(raw[row])
                 elif parse is not None:
-                    entry = parse(line)
+                    entry = parse(raw[row])
                 if not (
                     entry.__class__ is dict
                     and entry.get("id") == ids[row]
@@ -276,12 +285,8 @@ class EntryTable:
             yield entry
 
     def _parse_row(self, row: int, *, cache: bool = True) -> dict[str, Any]:
-        raw = self._raw[row]
-        if raw is None:
-            raw = self._lines_of([row])[0]
-            lazy = True
-        else:
-            lazy = False
+        raw = self.raw_line(row)
+        assert raw is not None, "unparsed row without a line"
         record = parse_json_object(raw)
         entry_id = self.ids[row]
         if record is None or record.get("id") != entry_id or record.get("type") != self.types[row]:
@@ -296,7 +301,6 @@ class EntryTable:
             record["parentId"] = parent
         self._parsed[row] = record
         self._raw[row] = None
-        self.lazy -= lazy
         return record
 
     def is_parsed(self, row: int) -> bool:
@@ -356,7 +360,6 @@ class EntryTable:
 
     def _drop(self, row: int, why: str) -> None:
         self.problems.append(Problem(self.linenos[row], "malformed", f"{why}, skipped"))
-        self.lazy -= self._raw[row] is None and self._parsed[row] is None
         for column in (
             self.ids,
             self.parents,
@@ -381,6 +384,7 @@ __all__ = [
     "EntryTable",
     "Problem",
     "StaleRow",
+    "UNLOADED",
     "entry_problem",
     "json_error",
     "parent_of",

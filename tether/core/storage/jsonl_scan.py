@@ -93,7 +93,10 @@ def _header_error(record: Any) -> str:
     return ""
 
 
-class _Scanner:
+class LineScanner:
+    """Indexes lines fed in order into :attr:`table` (``line_count``: lines seen so far, the
+    number the next fed line follows)."""
+
     def __init__(self, *, validate_all: bool) -> None:
         self.table = EntryTable()
         self.validate_all = validate_all
@@ -339,7 +342,7 @@ def first_record(fd: int) -> tuple[int, Any]:
 def scan_stream(handle: IO[bytes], *, validate_all: bool = False) -> tuple[ScannedFile, bool]:
     """Scan an open binary file. Returns the result and whether the file held any non-blank
     byte. ``validate_all`` parses every line (``session show``/``repair``)."""
-    scanner = _Scanner(validate_all=validate_all)
+    scanner = LineScanner(validate_all=validate_all)
     rest = b""
     content = False
     while chunk := handle.read(BLOCK_SIZE):
@@ -351,10 +354,10 @@ def scan_stream(handle: IO[bytes], *, validate_all: bool = False) -> tuple[Scann
 
 def scan_bytes(data: bytes, *, validate_all: bool = False) -> ScannedFile:
     """Scan file content held in memory."""
-    scanner = _Scanner(validate_all=validate_all)
+    scanner = LineScanner(validate_all=validate_all)
     rest = scanner.feed(data)
     scanner.finish(rest)
     return scanner.result(not rest)
 
 
-__all__ = ["ScannedFile", "first_record", "scan_bytes", "scan_stream"]
+__all__ = ["LineScanner", "ScannedFile", "first_record", "scan_bytes", "scan_stream"]

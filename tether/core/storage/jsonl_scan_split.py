@@ -6,8 +6,9 @@ first line start after about its middle and forks: the child indexes the second 
 columns, problems, lines it had to parse) and sends that through a pipe; the parent indexes
 the first half meanwhile and puts the two together, line numbers and rows in file order. The
 second half's lines stay in the file: the table reads them again when they are needed
-(``EntryTable.lazy``), so a large branched session is opened without holding most of its
-bytes. Otherwise the result is the one :func:`~.jsonl_scan.scan_stream` gives.
+(:class:`~.file_lines.FileLines` as its ``line_source``), so a large branched session is
+opened without holding most of its bytes. Otherwise the result is the one
+:func:`~.jsonl_scan.scan_stream` gives.
 
 One process does it all for a small file, with ``validate_all``, where :func:`can_fork` says
 no (not Linux, one CPU, other threads running), for a handle that is no file, when the first
@@ -21,12 +22,13 @@ import sys
 import threading
 from typing import IO, Any
 
-from tether.core.storage.jsonl_index import Problem
+from tether.core.storage.file_lines import FileLines
+from tether.core.storage.jsonl_index import UNLOADED, Problem
 from tether.core.storage.jsonl_scan import (
     _NON_BLANK,
     BLOCK_SIZE,
+    LineScanner,
     ScannedFile,
-    _Scanner,
     scan_stream,
 )
 
@@ -45,7 +47,10 @@ def scan_file(
         found if found is not None else scan_stream(handle, validate_all=validate_all)
     )
     stat = os.fstat(handle.fileno())
-    scanned.table.file = (path, stat.st_dev, stat.st_ino, handle.tell())
+    table = scanned.table
+    table.file = (path, stat.st_dev, stat.st_ino, handle.tell())
+    if found is not None:
+        table.line_source = FileLines(table.file)
     return scanned, content
 
 
@@ -84,7 +89,7 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
         _child(fd, middle, size, write_end)
     os.close(write_end)
     try:
-        scanner, content = _scan_range(fd, 0, middle, _Scanner(validate_all=False))
+        scanner, content = _scan_range(fd, 0, middle, LineScanner(validate_all=False))
         half = _receive(read_end, pid)
     except BaseException:
         _stop(pid)
@@ -111,7 +116,7 @@ def _line_start_after(fd: int, at: int, size: int) -> int | None:
     return None
 
 
-def _scan_range(fd: int, start: int, stop: int, scanner: _Scanner) -> tuple[_Scanner, bool]:
+def _scan_range(fd: int, start: int, stop: int, scanner: LineScanner) -> tuple[LineScanner, bool]:
     """Feed bytes ``start``–``stop`` to ``scanner``; whether any was not blank."""
     scanner.consumed = start
     rest = b""
@@ -131,7 +136,7 @@ def _scan_range(fd: int, start: int, stop: int, scanner: _Scanner) -> tuple[_Sca
 def _child(fd: int, middle: int, size: int, write_end: int) -> None:
     code = 1
     try:
-        scanner = _Scanner(validate_all=False)
+        scanner = LineScanner(validate_all=False)
         scanner.header = {}  # the parent's half has it
         scanner, content = _scan_range(fd, middle, size, scanner)
         table = scanner.table
@@ -183,7 +188,7 @@ def _stop(pid: int) -> None:
         pass
 
 
-def _merge(scanner: _Scanner, half: dict[str, Any]) -> None:
+def _merge(scanner: LineScanner, half: dict[str, Any]) -> None:
     """Append the child's rows (its line numbers counted from the middle) to ``scanner``'s;
     their lines stay in the file (lazy rows)."""
     table = scanner.table
@@ -196,8 +201,7 @@ def _merge(scanner: _Scanner, half: dict[str, Any]) -> None:
     linenos = half["linenos"]
     table.linenos.extend(n + base for n in linenos)
     table.offsets.extend(half["offsets"])
-    table._raw += [None] * len(linenos)
-    table.lazy += len(linenos) - len(parsed)
+    table._raw += [None if row in parsed else UNLOADED for row in range(len(linenos))]
     for row, record in parsed.items():
         scanner.parsed[first_row + row] = record
     table.problems += [

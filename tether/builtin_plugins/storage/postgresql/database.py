@@ -31,10 +31,11 @@ from tether.builtin_plugins.storage.rows import (
 )
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
+    IndexedSession,
     StoreConnectionError,
     StoredSession,
     StoreError,
-    chunked,
+    chunk_rows,
     describe_uri,
     fts_words,
     header_column,
@@ -128,6 +129,38 @@ class PostgresDatabase:
             )
             chunks = [bytes(r[0]) for r in cur.fetchall()]
         return StoredSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
+
+    def read_index(self, session_id: str) -> IndexedSession | None:
+        row = self._fetch(
+            "SELECT header, trailing_newline, line_count FROM tether_sessions WHERE id = %s",
+            (session_id,),
+            binary=True,
+        )
+        if not row:
+            return None
+        header, trailing, count = row[0]
+        chunks = self._fetch(  # lines appended since the header row was read are not read
+            "SELECT first_line, line_count, octet_length(raw), line_index FROM tether_entries "
+            "WHERE session_id = %s AND first_line <= %s ORDER BY first_line",
+            (session_id, count),
+            binary=True,
+        )
+        return IndexedSession(bytes(header), chunks, int(count), bool(trailing))
+
+    def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
+        if not ranges:
+            return []
+        firsts, offsets, lengths = (list(column) for column in zip(*ranges, strict=True))
+        rows = self._fetch(
+            "SELECT substring(e.raw FROM r.o + 1 FOR r.n) FROM unnest(%s::int4[], %s::int4[], "
+            "%s::int4[]) WITH ORDINALITY AS r(f, o, n, k) JOIN tether_entries e "
+            "ON e.session_id = %s AND e.first_line = r.f ORDER BY r.k",
+            (firsts, offsets, lengths, session_id),
+            binary=True,
+        )
+        if len(rows) != len(ranges):
+            raise StoreError(f"{self.where}#{session_id}: stored lines are gone")
+        return [bytes(r[0]) for r in rows]
 
     def read_streamed(self, session_id: str) -> StoredSession | None:
         """As :meth:`read`, but ``chunks`` arrive while the caller goes through them
@@ -240,12 +273,9 @@ class PostgresDatabase:
     ) -> None:
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO tether_entries (session_id, first_line, line_count, raw) "
-                "VALUES (%s, %s, %s, %s)",
-                [
-                    (session_id, base + 1 + offset, chunk.count(b"\n") + 1, chunk)
-                    for offset, chunk in chunked(lines)
-                ],
+                "INSERT INTO tether_entries (session_id, first_line, line_count, raw, "
+                "line_index) VALUES (%s, %s, %s, %s, %s)",
+                [(session_id, *row) for row in chunk_rows(lines, base)],
             )
             summary = summarize_lines(lines, base, first)
             if summary.texts:

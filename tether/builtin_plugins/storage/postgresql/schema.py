@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tether.core.storage.chunk_index import encode_chunk_index
 from tether.core.storage.database import StoreError, facts_of_line
 
-VERSION = 2
+VERSION = 3
 SCHEMA_LOCK = 0x7E7E_0001  # the advisory lock that serialises schema changes
 
 BASELINE = [
@@ -73,7 +74,24 @@ def _v2_full_text(conn: Any) -> None:
                 )
 
 
-STEPS = {2: _v2_full_text}
+def _v3_line_index(conn: Any) -> None:
+    """v2 → v3: each chunk's line index (loading without scanning), computed for the chunks
+    already stored; read whole and often, so stored uncompressed like the chunks."""
+    conn.execute("ALTER TABLE tether_entries ADD COLUMN line_index BYTEA")
+    conn.execute("ALTER TABLE tether_entries ALTER COLUMN line_index SET STORAGE EXTERNAL")
+    keys = conn.execute("SELECT session_id, first_line FROM tether_entries").fetchall()
+    for session_id, first_line in keys:
+        (raw,) = conn.execute(
+            "SELECT raw FROM tether_entries WHERE session_id = %s AND first_line = %s",
+            (session_id, first_line),
+        ).fetchone()
+        conn.execute(
+            "UPDATE tether_entries SET line_index = %s WHERE session_id = %s AND first_line = %s",
+            (encode_chunk_index(bytes(raw).split(b"\n")), session_id, first_line),
+        )
+
+
+STEPS = {2: _v2_full_text, 3: _v3_line_index}
 
 
 def schema_version(conn: Any) -> int | None:

@@ -24,9 +24,10 @@ from tether.builtin_plugins.storage.rows import (
 from tether.builtin_plugins.storage.sqlite.schema import ensure_schema
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
+    IndexedSession,
     StoredSession,
     StoreError,
-    chunked,
+    chunk_rows,
     fts_words,
     header_column,
     last_lines,
@@ -37,6 +38,7 @@ from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
 from tether.core.storage.guard import REOPEN
 
 MMAP_BYTES = 1 << 30
+RANGES_PER_QUERY = 200  # 4 parameters each: within SQLite's oldest limit (999)
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
 
 
@@ -131,6 +133,45 @@ class SqliteDatabase:
             bytes(row[0]), [bytes(c[0]) for c in chunks], int(row[2]), bool(row[1])
         )
 
+    def read_index(self, session_id: str) -> IndexedSession | None:
+        db = self._db
+        db.execute("BEGIN")  # one snapshot for the header and the indexes
+        try:
+            row = db.execute(
+                "SELECT header, trailing_newline, line_count FROM sessions WHERE id = ?",
+                (session_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            chunks = db.execute(
+                "SELECT first_line, line_count, length(raw), line_index FROM entries "
+                "WHERE session_id = ? ORDER BY first_line",
+                (session_id,),
+            ).fetchall()
+        finally:
+            db.execute("COMMIT")
+        return IndexedSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
+
+    def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
+        out: list[bytes] = []
+        for at in range(0, len(ranges), RANGES_PER_QUERY):  # many small chunks: few queries
+            batch = ranges[at : at + RANGES_PER_QUERY]
+            values = ", ".join(["(?, ?, ?, ?)"] * len(batch))
+            args = [x for k, (f, o, n) in enumerate(batch) for x in (k, f, o + 1, n)]
+            try:
+                rows = self._db.execute(
+                    f"WITH r(k, f, o, n) AS (VALUES {values}) SELECT substr(e.raw, r.o, r.n) "
+                    "FROM r JOIN entries e ON e.session_id = ? AND e.first_line = r.f "
+                    "ORDER BY r.k",
+                    [*args, session_id],
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.uri}#{session_id}: cannot read its lines: {exc}") from None
+            if len(rows) != len(batch):
+                raise StoreError(f"{self.uri}#{session_id}: stored lines are gone")
+            out += [bytes(r[0]) for r in rows]
+        return out
+
     def count(self, session_id: str) -> int | None:
         row = self._db.execute(
             "SELECT line_count FROM sessions WHERE id = ?", (session_id,)
@@ -205,11 +246,9 @@ class SqliteDatabase:
     ) -> None:
         db = self._db
         db.executemany(
-            "INSERT INTO entries (session_id, first_line, line_count, raw) VALUES (?, ?, ?, ?)",
-            [
-                (session_id, base + 1 + offset, chunk.count(b"\n") + 1, chunk)
-                for offset, chunk in chunked(lines)
-            ],
+            "INSERT INTO entries (session_id, first_line, line_count, raw, line_index) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(session_id, *row) for row in chunk_rows(lines, base)],
         )
         summary = summarize_lines(lines, base, first)
         db.executemany(

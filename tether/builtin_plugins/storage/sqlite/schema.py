@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import sqlite3
 
+from tether.core.storage.chunk_index import encode_chunk_index
 from tether.core.storage.database import StoreError, facts_of_line
 
-VERSION = 2
+VERSION = 3
 
 BASELINE = """
 CREATE TABLE tether_schema (version INTEGER NOT NULL);
@@ -57,7 +58,23 @@ def _v2_full_text(db: sqlite3.Connection) -> None:
                 )
 
 
-STEPS = {2: _v2_full_text}  # version → the step that reaches it
+def _v3_line_index(db: sqlite3.Connection) -> None:
+    """v2 → v3: each chunk's line index (loading without scanning), computed for the chunks
+    already stored."""
+    db.execute("ALTER TABLE entries ADD COLUMN line_index BLOB")
+    keys = db.execute("SELECT session_id, first_line FROM entries").fetchall()
+    for session_id, first_line in keys:
+        (raw,) = db.execute(
+            "SELECT raw FROM entries WHERE session_id = ? AND first_line = ?",
+            (session_id, first_line),
+        ).fetchone()
+        db.execute(
+            "UPDATE entries SET line_index = ? WHERE session_id = ? AND first_line = ?",
+            (encode_chunk_index(bytes(raw).split(b"\n")), session_id, first_line),
+        )
+
+
+STEPS = {2: _v2_full_text, 3: _v3_line_index}  # version → the step that reaches it
 
 
 def schema_version(db: sqlite3.Connection, where: str) -> int | None:

@@ -1,8 +1,7 @@
-"""One line of a session file as an entry: what makes it one, what is wrong with it.
+"""What makes a session line an entry, and how a line's problems are described.
 
-:class:`Problem` is something wrong in a session file with its line number; :class:`StaleRow`
-says a lazily parsed line turned out malformed; :func:`entry_problem` and :func:`parent_of`
-are the rules every reader applies to a parsed record (pi's).
+Shared by the JSONL scanner (:mod:`tether.core.storage.jsonl_scan`), the entry table
+(:mod:`tether.core.storage.jsonl_index`, which re-exports these names) and repair.
 """
 
 from __future__ import annotations
@@ -12,10 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.core.storage import fastjson
-
-
-class StaleRow(Exception):
-    """A lazily parsed line turned out malformed; the table changed — recompute."""
 
 
 @dataclass(frozen=True)
@@ -71,4 +66,4 @@ def parent_of(record: dict[str, Any]) -> Any:
     return parent if parent is None or isinstance(parent, str) else BadRef(parent)
 
 
-__all__ = ["BadRef", "Problem", "StaleRow", "entry_problem", "json_error", "parent_of"]
+__all__ = ["BadRef", "Problem", "entry_problem", "json_error", "parent_of"]

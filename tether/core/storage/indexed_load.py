@@ -1,0 +1,244 @@
+"""Loading a database session from its chunks' line indexes (:mod:`.chunk_index`) instead of
+scanning all its bytes; a row's line is fetched from the database when the row is first needed.
+
+:func:`load_indexed` builds the same :class:`~tether.core.storage.jsonl_index.EntryTable` as
+scanning the session's bytes would: the header line goes through the scanner, each run of
+consecutive chunks with intact indexes adds its rows from them (tree fields and message roles,
+lines not fetched), and every other chunk — no index (an odd line, an older database being
+migrated), an index that does not check out, or the last chunk when the last line has no
+newline — is fetched and scanned as a file's lines are, at its line numbers.
+
+:class:`ChunkLines` fetches lines for the table (``EntryTable.line_source``): the rows a caller
+asks for at once (a context's entries) as byte ranges of their chunks, merged where they are
+close, or the whole chunk when most of it is wanted; a single row with the rows around it, so
+going through many rows one by one costs a few fetches. A stored chunk is never changed (an
+append adds chunks), so a line fetched later is the line indexed.
+"""
+
+from __future__ import annotations
+
+import gc
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
+from operator import add, itemgetter
+from typing import Any
+
+from tether.core.storage.chunk_index import (
+    HEAD_SIZE,
+    IndexedRows,
+    decode_indexes,
+    index_ok,
+    intact_bodies,
+)
+from tether.core.storage.database import IndexedSession, StoreError
+from tether.core.storage.jsonl_index import EntryTable
+from tether.core.storage.jsonl_scan import LineScanner, ScannedFile
+
+WINDOW = 256  # rows fetched on each side of a row asked for alone
+GAP = 16  # rows asked for together this close are fetched as one range
+MAX_RANGES = 64  # more ranges in one chunk: the whole chunk
+Chunk = tuple[int, int, int, Any]  # first line, line count, size, index
+Run = tuple[int, int, IndexedRows]  # chunks [start, stop) and their rows
+
+
+def load_indexed(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile | None:
+    """The scanned session from ``stored`` (see the module docstring); ``None`` when its header
+    lines are not a plain header (the caller scans the whole session instead). The cyclic GC
+    is paused meanwhile: the columns are long lists of strings, no cycles to find."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(driver, session_id, stored)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile | None:
+    scanner = LineScanner(validate_all=False)
+    scanner.feed(stored.header + b"\n")
+    header_lines = stored.header.count(b"\n") + 1
+    if scanner.header is None or scanner.table.problems or scanner.line_count != header_lines:
+        return None
+    chunks = stored.chunks
+    runs = _runs(chunks, len(chunks) if stored.trailing_newline else len(chunks) - 1)
+    unindexed, done = [], 0
+    for start, stop, _ in [*runs, (len(chunks), len(chunks), None)]:
+        unindexed += range(done, start)
+        done = stop
+    whole = [(chunks[i][0], 0, chunks[i][2]) for i in unindexed]
+    texts = driver.read_ranges(session_id, whole) if whole else []
+    fetched = dict(zip(unindexed, texts, strict=True))
+    table = scanner.table
+    run_at = {start: (stop, rows) for start, stop, rows in runs}
+    position = 0
+    while position < len(chunks):
+        first, count = chunks[position][:2]
+        if position in run_at:
+            stop, rows = run_at[position]
+            line = header_lines + first
+            table.add_unloaded(rows.ids, rows.parents, rows.types, rows.roles, line)
+            last_first, last_count = chunks[stop - 1][:2]
+            scanner.line_count = header_lines + last_first - 1 + last_count
+            position = stop
+            continue
+        scanner.line_count = header_lines + first - 1
+        rest = scanner.feed(fetched[position])
+        if position == len(chunks) - 1 and not stored.trailing_newline:
+            scanner.finish(rest)
+        else:
+            scanner.feed(b"\n", rest)
+        position += 1
+    scanned = scanner.result(stored.trailing_newline)
+    if runs:
+        table.line_source = ChunkLines(driver, session_id, header_lines, chunks, runs)
+    return scanned
+
+
+def _runs(chunks: list[Chunk], end: int) -> list[Run]:
+    """The runs of consecutive chunks among ``chunks[:end]`` whose indexes are intact."""
+    part = chunks[:end]
+    counts = list(map(itemgetter(1), part))
+    bodies = intact_bodies(list(map(itemgetter(3), part)), counts)
+    groups: list[tuple[int, int, list[bytes]]] = []
+    if bodies is not None and _contiguous(part, counts):  # the usual case: all, in one pass
+        groups = [(0, end, bodies)] if end else []
+    else:
+        stop = -1
+        for i, (first, count, _, blob) in enumerate(part):
+            if not index_ok(blob, count):
+                continue
+            if stop == i and _follows(chunks[i - 1], first):
+                groups[-1][2].append(blob[HEAD_SIZE:])
+            else:
+                groups.append((i, i + 1, [blob[HEAD_SIZE:]]))
+            stop = i + 1
+            groups[-1] = (groups[-1][0], stop, groups[-1][2])
+    runs: list[Run] = []
+    for start, stop, group in groups:
+        rows = _decode(chunks[start:stop], group)
+        if rows is not None:
+            runs.append((start, stop, rows))
+            continue
+        for i in range(start, stop):  # find the chunks whose index text is wrong
+            one = _decode(chunks[i : i + 1], group[i - start : i - start + 1])
+            if one is not None:
+                runs.append((i, i + 1, one))
+    return runs
+
+
+def _decode(chunks: list[Chunk], bodies: list[bytes]) -> IndexedRows | None:
+    return decode_indexes(bodies, sum(map(itemgetter(1), chunks)))
+
+
+def _contiguous(chunks: list[Chunk], counts: list[int]) -> bool:
+    firsts = list(map(itemgetter(0), chunks))
+    return firsts[1:] == list(map(add, firsts, counts))[:-1]
+
+
+def _follows(previous: Chunk, first: int) -> bool:
+    return previous[0] + previous[1] == first
+
+
+class ChunkLines:
+    """Fetches the lines of a table's unloaded rows (see the module docstring)."""
+
+    def __init__(
+        self, driver: Any, session_id: str, header_lines: int, chunks: list[Chunk], runs: list[Run]
+    ) -> None:
+        self.driver = driver
+        self.session_id = session_id
+        self.header_lines = header_lines
+        self.chunks = chunks
+        self.runs = runs  # the chunks with an index, with each line's length
+        self._starts: list[int] | None = None
+        self._offsets: dict[int, list[int] | None] = {}
+
+    def load(self, table: EntryTable, rows: list[int]) -> None:
+        """Fetch the lines of the unloaded rows among ``rows`` (and of rows near them)."""
+        missing = table.unloaded(rows)
+        if not missing:
+            return
+        if len(missing) == 1:  # one by one: fetch its neighbours with it
+            row = missing[0]
+            near = range(max(0, row - WINDOW), min(len(table), row + WINDOW + 1))
+            missing = table.unloaded(list(near))
+        linenos = table.linenos
+        if self._starts is None:
+            self._starts = [self.header_lines + c[0] for c in self.chunks]
+        starts = self._starts
+        wanted: dict[int, list[int]] = {}  # chunk → positions of the lines wanted in it
+        for row in missing:
+            chunk = bisect_right(starts, linenos[row]) - 1
+            wanted.setdefault(chunk, []).append(linenos[row] - starts[chunk])
+        spans: list[tuple[int, int, int]] = []  # (chunk, first position, end position)
+        for chunk, positions in wanted.items():
+            spans += self._spans(chunk, positions)
+        requests = []
+        for chunk, lo, hi in spans:
+            offsets = self._offsets_of(chunk)
+            if offsets is None:  # lengths that do not add up: the whole chunk, by its size
+                requests.append((self.chunks[chunk][0], 0, self.chunks[chunk][2]))
+                continue
+            start = offsets[lo]
+            requests.append((self.chunks[chunk][0], start, offsets[hi] - 1 - start))
+        found = self.driver.read_ranges(self.session_id, requests)
+        end = len(linenos)
+        while end and not linenos[end - 1]:  # rows appended since the load have no line
+            end -= 1
+        for (chunk, lo, hi), data in zip(spans, found, strict=True):
+            lines = data.split(b"\n")
+            if len(lines) != hi - lo:
+                raise StoreError(
+                    f"{self.driver.uri}#{self.session_id}: the lines stored from line "
+                    f"{self.chunks[chunk][0]} on disagree with their index"
+                )
+            first = starts[chunk] + lo
+            row = bisect_left(linenos, first, 0, end)
+            while row < end and linenos[row] < first + len(lines):
+                table.set_line(row, lines[linenos[row] - first])
+                row += 1
+
+    def _offsets_of(self, chunk: int) -> list[int] | None:
+        """Where each line of ``chunk`` starts (and where a line after the last would);
+        ``None`` when its index's lengths do not add up to its size."""
+        if chunk in self._offsets:
+            return self._offsets[chunk]
+        at = bisect_right(self.runs, chunk, key=itemgetter(0)) - 1
+        start, stop, rows = self.runs[at]
+        assert start <= chunk < stop, "an unloaded row in a chunk without an index"
+        first, count, size, _ = self.chunks[chunk]
+        skip = first - self.chunks[start][0]
+        try:
+            lengths = list(map(int, rows.lengths[skip : skip + count]))
+        except ValueError:
+            lengths = []
+        offsets: list[int] | None = list(accumulate(lengths, _plus_newline, initial=0))
+        if len(lengths) != count or offsets[-1] - 1 != size:
+            offsets = None
+        self._offsets[chunk] = offsets
+        return offsets
+
+    def _spans(self, chunk: int, positions: list[int]) -> list[tuple[int, int, int]]:
+        count = self.chunks[chunk][1]
+        positions.sort()
+        spans: list[list[int]] = []
+        for at in positions:
+            if spans and at - spans[-1][1] <= GAP:
+                spans[-1][1] = at + 1
+            else:
+                spans.append([at, at + 1])
+        offsets = self._offsets_of(chunk)
+        if offsets is None:
+            return [(chunk, 0, count)]
+        wanted = sum(offsets[hi] - offsets[lo] for lo, hi in spans)
+        if len(spans) > MAX_RANGES or 2 * wanted > offsets[-1]:
+            return [(chunk, 0, count)]
+        return [(chunk, lo, hi) for lo, hi in spans]
+
+
+def _plus_newline(total: int, length: int) -> int:
+    return total + length + 1
+
+
+__all__ = ["ChunkLines", "load_indexed"]

@@ -186,10 +186,10 @@ def test_pieces_the_child_took_while_the_parent_was_slow_are_adopted_in_order(
     parent = os.getpid()
     encode = parallel._Work.encode
 
-    def slow_in_the_parent(self: Any, *args: Any) -> None:
+    def slow_in_the_parent(self: Any, *args: Any, **kwargs: Any) -> None:
         if os.getpid() == parent:
             time.sleep(0.05)  # the child takes the other pieces meanwhile
-        encode(self, *args)
+        encode(self, *args, **kwargs)
 
     monkeypatch.setattr(parallel._Work, "encode", slow_in_the_parent)
     path = tricky_session(tmp_path / "slow.jsonl", 120)

@@ -28,7 +28,7 @@ from typing import IO, Any
 from tether.core.context.encoded import EncodedContext, EncodedPart
 from tether.core.context.stream import ContextStream
 from tether.core.storage import file_lines
-from tether.core.storage.jsonl_index import EntryTable
+from tether.core.storage.jsonl_index import BrokenLine, EntryTable
 from tether.core.storage.jsonl_scan_split import can_fork
 
 PARALLEL_ROWS = 20_000
@@ -39,11 +39,11 @@ Piece = tuple[EncodedPart, list[list[Any]], tuple[Any, ...]]  # part, its segmen
 
 
 def entries_of(
-    table: EntryTable, rows: list[int], setting_only: set[int]
+    table: EntryTable, rows: list[int], setting_only: set[int], *, drop: bool = True
 ) -> Iterator[tuple[dict[str, Any], bool]]:
     """``(entry, setting_only)`` for the entries of ``rows``, parsed one at a time and not
     kept (``EntryTable.iter_entries``' ``to_write``): what a :class:`ContextStream` reads."""
-    entries = table.iter_entries(rows, to_write=True)
+    entries = table.iter_entries(rows, to_write=True, drop=drop)
     return zip(entries, (row in setting_only for row in rows), strict=True)
 
 
@@ -69,11 +69,21 @@ def encode_rows(
     pieces = _cut(ordered, setting_only)
     done: dict[int, Piece] = {}
     work = _Work(table, pieces, setting_only, keep_items)
-    child = _Child(work)
     try:
         own = tempfile.TemporaryFile(prefix="tether-context-")
-        child.take_pieces(lambda index: work.encode(index, done, own))
+        child = _Child(work)
+    except OSError:  # no temporary folder, no fork (EAGAIN, ENOMEM): one process
+        stream = ContextStream(entries_of(table, ordered, setting_only))
+        return EncodedContext(stream, keep_items=keep_items), stream
+    try:
+        # the parent's pieces leave a broken line where it is: one process drops them in
+        # file order (each drop shortens the branch), and so must two
+        child.take_pieces(lambda index: work.encode(index, done, own, drop=False))
         from_child = child.result()
+    except BrokenLine:
+        child.stop()
+        done.clear()  # in order, with drops: the first broken line is found first
+        from_child = None
     except BaseException:
         child.stop()
         raise
@@ -143,7 +153,12 @@ class _Work:
         self.table, self.pieces, self.setting_only, self.keep = table, pieces, setting_only, keep
 
     def encode(
-        self, index: int, done: dict[int, Piece], file: IO[bytes], from_file: bool = False
+        self,
+        index: int,
+        done: dict[int, Piece],
+        file: IO[bytes],
+        from_file: bool = False,
+        drop: bool = True,
     ) -> None:
         """Encode piece ``index`` at the end of ``file``; note it in ``done``. ``from_file``:
         read the piece's lines again from the session file when it can (the child: touching
@@ -151,7 +166,7 @@ class _Work:
         rows = self.pieces[index]
         lines = read_lines(self.table, rows) if from_file else None
         if lines is None:
-            entries = entries_of(self.table, rows, self.setting_only)
+            entries = entries_of(self.table, rows, self.setting_only, drop=drop)
         else:
             entries = _entries_from(self.table, rows, lines, self.setting_only)
         stream = ContextStream(entries)
@@ -167,31 +182,40 @@ class _Child:
 
     def __init__(self, work: _Work) -> None:
         self._file: IO[bytes] = tempfile.TemporaryFile(prefix="tether-context-")
+        parent = os.getpid()
         queue_read, queue_write = os.pipe()
         os.write(queue_write, bytes(range(len(work.pieces))))  # one byte per piece
         os.close(queue_write)  # empty: end of file
         self._queue = queue_read
         result_read, result_write = os.pipe()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except OSError:
+            for fd in (queue_read, result_read, result_write):
+                os.close(fd)
+            raise
         if self.pid == 0:  # the child: never returns
             os.close(result_read)
-            _run_child(self, work, result_write)
+            _run_child(self, work, result_write, parent)
         os.close(result_write)
         self._result = result_read
 
-    def take_pieces(self, encode: Any) -> None:
-        """``encode(index)`` for each piece taken from the queue, until it is empty."""
+    def take_pieces(self, encode: Any, parent: int = 0) -> None:
+        """``encode(index)`` for each piece taken from the queue, until it is empty (or,
+        in the child, until the ``parent`` process is gone)."""
         while byte := os.read(self._queue, 1):
+            if parent and os.getppid() != parent:
+                raise SystemExit(1)  # nobody waits for the rest
             encode(byte[0])
 
     def result(self) -> dict[int, Piece] | None:
         """The child's pieces, once it ended; ``None`` if it failed."""
-        os.close(self._queue)
+        self._close()
         chunks = []
-        with os.fdopen(self._result, "rb") as pipe:
-            while chunk := pipe.read(1 << 20):
-                chunks.append(chunk)
+        while chunk := os.read(self._result, 1 << 20):
+            chunks.append(chunk)
         _, status = os.waitpid(self.pid, 0)
+        self._close()
         if status != 0 or not chunks:
             return None
         import pickle
@@ -207,19 +231,30 @@ class _Child:
         }
 
     def stop(self) -> None:
-        """End the child (the parent failed) and reap it."""
+        """End the child (the parent failed or gave up), reap it, close the pipes."""
         try:
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
         except OSError:
             pass
+        self._close(everything=True)
+
+    def _close(self, *, everything: bool = False) -> None:
+        """Close the queue (the parent takes no more pieces); ``everything``: the result
+        pipe too (each once: a closed number may be another file's by now)."""
+        fds = ("_queue", "_result") if everything or self._queue < 0 else ("_queue",)
+        for name in fds:
+            fd = getattr(self, name)
+            if fd >= 0:
+                setattr(self, name, -1)
+                os.close(fd)
 
 
-def _run_child(child: _Child, work: _Work, result: int) -> None:
+def _run_child(child: _Child, work: _Work, result: int, parent: int) -> None:
     code = 1
     try:
         done: dict[int, Piece] = {}
-        child.take_pieces(lambda index: work.encode(index, done, child._file, True))
+        child.take_pieces(lambda index: work.encode(index, done, child._file, True), parent)
         # the file is sent as (start, size) in the child's file, which the parent holds
         found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
         import pickle

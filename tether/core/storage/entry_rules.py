@@ -13,6 +13,14 @@ from typing import Any
 from tether.core.storage import fastjson
 
 
+class StaleRow(Exception):
+    """A lazily parsed line turned out malformed; the table changed — recompute."""
+
+
+class BrokenLine(Exception):
+    """A lazily parsed line is malformed; the table was left as it was (``drop=False``)."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """Something wrong in a session file, with its 1-based line number (0: not from a line)."""
@@ -66,4 +74,12 @@ def parent_of(record: dict[str, Any]) -> Any:
     return parent if parent is None or isinstance(parent, str) else BadRef(parent)
 
 
-__all__ = ["BadRef", "Problem", "entry_problem", "json_error", "parent_of"]
+__all__ = [
+    "BadRef",
+    "BrokenLine",
+    "Problem",
+    "StaleRow",
+    "entry_problem",
+    "json_error",
+    "parent_of",
+]

@@ -1,12 +1,16 @@
 """Lines of a session file read again by where they start, after the file was indexed.
 
 The scanner records where each entry's line starts (``EntryTable.offsets``) and which file it
-read (``EntryTable.file``: path, device, inode, size). A table whose lines were not all kept in
-memory (a large file indexed on two processes, :mod:`.jsonl_scan_split`) and a forked process
-that must not touch the loaded lines (:mod:`tether.core.context.parallel`) read them again here,
-in ranges: lines less than :data:`GAP` apart are read with one ``pread``. Reading refuses a file
-that is not the one indexed (another inode, or shorter than what was read): session files only
-grow.
+read (``EntryTable.file``: path, device, inode, size). Two readers use that, reading in ranges
+(lines less than :data:`GAP` apart with one ``pread``):
+
+- :class:`FileLines`, the ``line_source`` of a table whose second half was indexed by a forked
+  process (:mod:`.jsonl_scan_split`): it keeps the descriptor the file was indexed through, so
+  the lines stay readable when the file is renamed, deleted, or replaced by another, and when
+  tether sets a torn last line aside; each line read must still hold the type and id the
+  scanner saw, else the file was rewritten in place — one :class:`SessionFileError` line.
+- :func:`read_lines`, by path, for a forked process that must not touch the loaded lines (it
+  refuses a file that is not the one indexed, and its caller checks each entry's id and type).
 """
 
 from __future__ import annotations
@@ -36,47 +40,62 @@ def read_lines(source: FileIdentity | None, offsets: list[int]) -> list[bytes] |
         stat = os.fstat(fd)
         if (stat.st_dev, stat.st_ino) != (device, inode) or stat.st_size < size:
             return None
-        wanted = sorted((offset, i) for i, offset in enumerate(offsets))
-        lines: list[bytes] = [b""] * len(offsets)
-        at = 0
-        while at < len(wanted):
-            first = wanted[at][0]
-            if first < 0 or first >= size:
-                return None  # a row that never came from this file
-            end = at + 1  # a range of lines less than GAP apart, read at once
-            while end < len(wanted) and wanted[end][0] - wanted[end - 1][0] < GAP:
-                end += 1
-            data = _read_through_line(fd, first, wanted[end - 1][0], size)
-            for offset, i in wanted[at:end]:
-                stop = data.find(b"\n", offset - first)
-                lines[i] = data[offset - first : None if stop < 0 else stop]
-            at = end
-        return lines
+        return read_lines_at(fd, offsets, size)
     except OSError:
         return None
     finally:
         os.close(fd)
 
 
+def read_lines_at(fd: int, offsets: list[int], size: int) -> list[bytes] | None:
+    """:func:`read_lines` through an open descriptor of a file of ``size`` bytes (``None``:
+    an offset outside it)."""
+    wanted = sorted((offset, i) for i, offset in enumerate(offsets))
+    lines: list[bytes] = [b""] * len(offsets)
+    at = 0
+    while at < len(wanted):
+        first = wanted[at][0]
+        if first < 0 or first >= size:
+            return None  # a row that never came from this file
+        end = at + 1  # a range of lines less than GAP apart, read at once
+        while end < len(wanted) and wanted[end][0] - wanted[end - 1][0] < GAP:
+            end += 1
+        last = wanted[end - 1][0]
+        if last >= size:
+            return None
+        data = _read_through_line(fd, first, last, size)
+        for offset, i in wanted[at:end]:
+            stop = data.find(b"\n", offset - first)
+            lines[i] = data[offset - first : None if stop < 0 else stop]
+        at = end
+    return lines
+
+
 def _read_through_line(fd: int, first: int, last: int, size: int) -> bytes:
     """The file's bytes from ``first`` to the end of the line starting at ``last`` (or of
-    what was indexed)."""
-    want = last - first + (64 << 10)
+    the file)."""
+    want = last - first + (16 << 10)
     while True:
         asked = min(want, size - first)
         data = os.pread(fd, asked, first)
         if len(data) < asked or data.find(b"\n", last - first) >= 0 or asked == size - first:
-            return data  # the line's end, the end of what was indexed, or a shorter file
+            return data  # the line's end, the end of the file, or a shorter file
         want *= 2
 
 
 class FileLines:
-    """An entry table's ``line_source`` for a file whose lines were not all kept: the lines
-    of the rows asked for are read again (``EntryTable.set_line``). A file that is no longer
-    the one read: one :class:`SessionFileError` line."""
+    """An entry table's ``line_source`` for a file whose lines were not all kept (see the
+    module docstring): owns a descriptor of the file as it was indexed."""
 
-    def __init__(self, source: FileIdentity) -> None:
-        self.source = source
+    def __init__(self, fd: int, path: str) -> None:
+        self._fd = fd
+        self.path = path
+
+    def __del__(self) -> None:
+        try:
+            os.close(self._fd)
+        except (OSError, AttributeError):
+            pass
 
     def load(self, table: Any, rows: list[int]) -> None:
         missing = table.unloaded(rows)
@@ -84,14 +103,24 @@ class FileLines:
             return
         if len(missing) < READ_AHEAD:  # one row at a time (a timestamp, a role): the next ones too
             last = missing[-1]
-            ahead = range(last + 1, min(len(table), last + READ_AHEAD))
-            missing += table.unloaded(list(ahead))
+            missing += table.unloaded(list(range(last + 1, min(len(table), last + READ_AHEAD))))
         offsets = table.offsets
-        found = read_lines(self.source, [offsets[row] for row in missing])
+        try:
+            size = os.fstat(self._fd).st_size
+            found = read_lines_at(self._fd, [offsets[row] for row in missing], size)
+        except OSError as exc:
+            raise SessionFileError(f"{self.path}: cannot read: {exc.strerror}") from None
         if found is None:
-            raise SessionFileError(f"{self.source[0]}: changed or gone since it was read")
+            raise SessionFileError(f"{self.path}: changed since it was read (it is shorter)")
+        ids, types, linenos = table.ids, table.types, table.linenos
         for row, line in zip(missing, found, strict=True):
+            entry_id, kind = ids[row], types[row]
+            if entry_id.isascii() and kind.isascii():  # as the scanner saw it
+                start, key = f'{{"type":"{kind}",'.encode(), f'"id":"{entry_id}"'.encode()
+                if not (line.startswith(start) and key in line):
+                    where = f"line {linenos[row]}"
+                    raise SessionFileError(f"{self.path}: changed since it was read ({where})")
             table.set_line(row, line)
 
 
-__all__ = ["GAP", "FileIdentity", "FileLines", "read_lines"]
+__all__ = ["GAP", "FileIdentity", "FileLines", "read_lines", "read_lines_at"]

@@ -1,15 +1,12 @@
 """The entry table of one session: tree fields of every entry, full entries parsed on demand.
 
-Loading a 100k-entry, 87 MB session must not build 100k dicts. The scanner
-(:mod:`tether.core.storage.jsonl_scan`) fills the columns ``ids``/``parents``/``types`` straight
-from the bytes; an entry is parsed when someone asks for it, and the parsed dict replaces the raw
-line (whose bytes are released at once). Timestamps and message roles are read from the raw
-line when first asked for. :meth:`EntryTable.iter_entries` parses without keeping anything,
-optionally only the fields a caller needs (``outlines``), for one pass over a huge branch.
-A database's table is filled from its stored index instead (:mod:`.indexed_load`), and a large
-file's second half is indexed by a forked process (:mod:`.jsonl_scan_split`): those lines stay
-in the database or the file until a row is needed (:attr:`EntryTable.line_source` fetches
-them).
+Loading a 100k-entry, 87 MB session must not build 100k dicts. The scanner (:mod:`.jsonl_scan`)
+fills the columns ``ids``/``parents``/``types`` from the bytes; an entry is parsed when asked
+for, its dict replacing the raw line. Timestamps and roles are read from the raw line.
+:meth:`EntryTable.iter_entries` parses without keeping anything, optionally only some fields
+(``outlines``). A database's table comes from its stored index (:mod:`.indexed_load`), a large
+file's second half from a forked process (:mod:`.jsonl_scan_split`): those lines stay in the
+database or the file until a row needs them (:attr:`EntryTable.line_source`).
 
 A line whose prefix looked fine but which is broken further on is found when it is parsed: the
 row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
@@ -24,7 +21,15 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tether.core.storage import fastjson
-from tether.core.storage.entry_rules import BadRef, Problem, entry_problem, json_error, parent_of
+from tether.core.storage.entry_rules import (
+    BadRef,
+    BrokenLine,
+    Problem,
+    StaleRow,
+    entry_problem,
+    json_error,
+    parent_of,
+)
 from tether.core.storage.file_lines import FileIdentity
 
 _from_json: Any = None  # orjson's parser (fastjson), loaded for bulk work (see use_fast_parser)
@@ -35,10 +40,6 @@ _ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
 _UNKNOWN: Any = object()
 _UNLOADED: Any = object()  # a row whose line is still in its store (``line_source``)
 UNLOADED = _UNLOADED  # for the loaders that leave lines in their store
-
-
-class StaleRow(Exception):
-    """A lazily parsed line turned out malformed; the table changed — recompute."""
 
 
 _BATCH_ROWS = 256  # lines parsed per batch by :meth:`EntryTable.entries`
@@ -249,10 +250,13 @@ class EntryTable:
         outlines: Mapping[str, Callable[[bytes], Any]] | None = None,
         *,
         to_write: bool = False,
+        drop: bool = True,
     ) -> Iterator[dict[str, Any]]:
         """The entries of ``rows`` one at a time, without caching the ones not parsed yet: a
         single pass over a large branch holds one entry at a time. A malformed line raises
-        :class:`StaleRow` (after dropping it), as :meth:`entry` does.
+        :class:`StaleRow` (after dropping it), as :meth:`entry` does; with ``drop=False``,
+        :class:`BrokenLine` and the table stays as it is (the caller decides in which order
+        broken lines are dropped).
 
         ``outlines`` maps an entry type to a parser that returns only some fields of a valid
         line, or ``None`` when unsure (the line is then parsed in full); it must never accept
@@ -281,16 +285,18 @@ class EntryTable:
                     and entry.get("id") == ids[row]
                     and entry.get("type") == types[row]
                 ):
-                    entry = self._parse_row(row, cache=False)
+                    entry = self._parse_row(row, cache=False, drop=drop)
             yield entry
 
-    def _parse_row(self, row: int, *, cache: bool = True) -> dict[str, Any]:
+    def _parse_row(self, row: int, *, cache: bool = True, drop: bool = True) -> dict[str, Any]:
         raw = self.raw_line(row)
         assert raw is not None, "unparsed row without a line"
         record = parse_json_object(raw)
         entry_id = self.ids[row]
         if record is None or record.get("id") != entry_id or record.get("type") != self.types[row]:
             lineno = self.linenos[row]
+            if not drop:
+                raise BrokenLine(lineno)
             self._drop(row, json_error(raw) if record is None else "inconsistent entry")
             raise StaleRow(lineno)
         if not cache:
@@ -381,6 +387,7 @@ class EntryTable:
 
 __all__ = [
     "BadRef",
+    "BrokenLine",
     "EntryTable",
     "Problem",
     "StaleRow",

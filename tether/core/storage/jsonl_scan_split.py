@@ -49,8 +49,8 @@ def scan_file(
     stat = os.fstat(handle.fileno())
     table = scanned.table
     table.file = (path, stat.st_dev, stat.st_ino, handle.tell())
-    if found is not None:
-        table.line_source = FileLines(table.file)
+    if found is not None:  # the second half's lines: read through this very file
+        table.line_source = FileLines(os.dup(handle.fileno()), path)
     return scanned, content
 
 
@@ -82,16 +82,24 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
         return None
     import pickle  # noqa: F401 - before the fork: the child uses it at once
 
+    parent = os.getpid()
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # EAGAIN, ENOMEM: one process
+        os.close(read_end)
+        os.close(write_end)
+        return None
     if pid == 0:  # the child: never returns
         os.close(read_end)
-        _child(fd, middle, size, write_end)
+        _child(fd, middle, size, write_end, parent)
     os.close(write_end)
+    pipe = os.fdopen(read_end, "rb")
     try:
         scanner, content = _scan_range(fd, 0, middle, LineScanner(validate_all=False))
-        half = _receive(read_end, pid)
+        half = _receive(pipe, pid)
     except BaseException:
+        pipe.close()
         _stop(pid)
         raise
     if half is None or scanner.header is None or scanner.stopped:
@@ -116,12 +124,17 @@ def _line_start_after(fd: int, at: int, size: int) -> int | None:
     return None
 
 
-def _scan_range(fd: int, start: int, stop: int, scanner: LineScanner) -> tuple[LineScanner, bool]:
-    """Feed bytes ``start``–``stop`` to ``scanner``; whether any was not blank."""
+def _scan_range(
+    fd: int, start: int, stop: int, scanner: LineScanner, parent: int = 0
+) -> tuple[LineScanner, bool]:
+    """Feed bytes ``start``–``stop`` to ``scanner``; whether any was not blank. ``parent``
+    (in the child): stop when that process is gone (nobody waits for the result)."""
     scanner.consumed = start
     rest = b""
     content = False
     while start < stop:
+        if parent and os.getppid() != parent:
+            raise SystemExit(1)
         chunk = os.pread(fd, min(BLOCK_SIZE, stop - start), start)
         if not chunk:
             break
@@ -133,12 +146,12 @@ def _scan_range(fd: int, start: int, stop: int, scanner: LineScanner) -> tuple[L
     return scanner, content
 
 
-def _child(fd: int, middle: int, size: int, write_end: int) -> None:
+def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None:
     code = 1
     try:
         scanner = LineScanner(validate_all=False)
         scanner.header = {}  # the parent's half has it
-        scanner, content = _scan_range(fd, middle, size, scanner)
+        scanner, content = _scan_range(fd, middle, size, scanner, parent)
         table = scanner.table
         half = {
             "ids": table.ids,
@@ -163,8 +176,8 @@ def _child(fd: int, middle: int, size: int, write_end: int) -> None:
         os._exit(code)
 
 
-def _receive(read_end: int, pid: int) -> dict[str, Any] | None:
-    with os.fdopen(read_end, "rb") as pipe:
+def _receive(pipe: IO[bytes], pid: int) -> dict[str, Any] | None:
+    with pipe:
         data = pipe.read()
     _, status = os.waitpid(pid, 0)
     if status != 0 or not data:

@@ -8,6 +8,9 @@ before; they set, they add no message). Everything else stays unparsed.
 
 from __future__ import annotations
 
+from bisect import insort
+from itertools import compress
+
 from tether.core.storage.jsonl_index import EntryTable
 
 CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
@@ -17,28 +20,38 @@ def context_plan(table: EntryTable, path: list[int]) -> tuple[list[int], int]:
     """The rows of ``path`` that can change its context, in path order, and how many of them
     (a prefix: before the first kept entry of the last compaction) only set the thinking
     level or the model."""
-    types = table.types
-    compaction = thinking = model = -1
-    for i, row in enumerate(path):
-        kind = types[row]
-        if kind == "compaction":
-            compaction = i
-        elif kind == "thinking_level_change":
-            thinking = i
+    kinds = list(map(table.types.__getitem__, path))  # one pass in C; searched from the end
+    compaction = _last(kinds, "compaction")
+    thinking = _last(kinds, "thinking_level_change")
+    model = -1
     for i in range(len(path) - 1, -1, -1):
-        kind = types[path[i]]
+        kind = kinds[i]
         if kind == "model_change" or (kind == "message" and table.role(path[i]) == "assistant"):
             model = i
             break
     start = 0
-    keep = {thinking, model, compaction} - {-1}
     if compaction >= 0:
         first_kept = table.entry(path[compaction]).get("firstKeptEntryId")
         ids = table.ids
         start = next((i for i in range(compaction) if ids[path[i]] == first_kept), compaction + 1)
-    keep.update(i for i in range(start, len(path)) if types[path[i]] in CONTEXT_TYPES)
-    positions = sorted(keep)
-    return [path[i] for i in positions], sum(1 for i in positions if i < start)
+    setters = {thinking, model, compaction} - {-1}
+    before = sorted(i for i in setters if i < start)
+    kept = [
+        *before,
+        *compress(range(start, len(path)), map(CONTEXT_TYPES.__contains__, kinds[start:])),
+    ]
+    for i in setters:  # the few after ``start`` that hold no message: in path order too
+        if i >= start and kinds[i] not in CONTEXT_TYPES:
+            insort(kept, i)
+    return [path[i] for i in kept], len(before)
+
+
+def _last(items: list[str], value: str) -> int:
+    """The last index of ``value`` in ``items``, or -1."""
+    try:
+        return len(items) - 1 - items[::-1].index(value)
+    except ValueError:
+        return -1
 
 
 def stream_rows(table: EntryTable, path: list[int]) -> tuple[list[int], set[int]]:

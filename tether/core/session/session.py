@@ -86,7 +86,8 @@ class Session(SessionReader):
         appears with the first assistant message); an empty file is a new session.
         """
         store = store or JsonlStore(path, fsync=fsync)
-        loaded = store.load(readonly=readonly)
+        with bulk():  # indexing builds no cycles: no collector passes over a growing heap
+            loaded = store.load(readonly=readonly)
         if loaded.header is None and not loaded.exists and not create:
             raise SessionFileError(f"{store.uri}: no such session file")
         return cls(

@@ -20,6 +20,12 @@ def context_plan(table: EntryTable, path: list[int]) -> tuple[list[int], int]:
     """The rows of ``path`` that can change its context, in path order, and how many of them
     (a prefix: before the first kept entry of the last compaction) only set the thinking
     level or the model."""
+    rows, settings_only, _ = _plan(table, path)
+    return rows, settings_only
+
+
+def _plan(table: EntryTable, path: list[int]) -> tuple[list[int], int, int | None]:
+    """:func:`context_plan`, and the row of the last compaction (``None``: none)."""
     kinds = list(map(table.types.__getitem__, path))  # one pass in C; searched from the end
     compaction = _last(kinds, "compaction")
     thinking = _last(kinds, "thinking_level_change")
@@ -43,7 +49,8 @@ def context_plan(table: EntryTable, path: list[int]) -> tuple[list[int], int]:
     for i in setters:  # the few after ``start`` that hold no message: in path order too
         if i >= start and kinds[i] not in CONTEXT_TYPES:
             insort(kept, i)
-    return [path[i] for i in kept], len(before)
+    rows = list(map(path.__getitem__, kept))
+    return rows, len(before), path[compaction] if compaction >= 0 else None
 
 
 def _last(items: list[str], value: str) -> int:
@@ -58,10 +65,11 @@ def stream_rows(table: EntryTable, path: list[int]) -> tuple[list[int], set[int]
     """:func:`context_plan`'s rows in the order a context stream reads them (the last
     compaction first: its summary is the first message), and the set of those that only set
     the thinking level or the model."""
-    rows, settings_only = context_plan(table, path)
-    types = table.types
-    first = [r for r in rows if types[r] == "compaction"]
-    return first + [r for r in rows if types[r] != "compaction"], set(rows[:settings_only])
+    rows, settings_only, compaction = _plan(table, path)
+    only = set(rows[:settings_only])
+    if compaction is None:  # the plan holds no other compaction than the last one
+        return rows, only
+    return [compaction, *(r for r in rows if r != compaction)], only
 
 
 __all__ = ["CONTEXT_TYPES", "context_plan", "stream_rows"]

@@ -130,15 +130,20 @@ class PostgresDatabase:
             chunks = [bytes(r[0]) for r in cur.fetchall()]
         return StoredSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
 
-    def read_index(self, session_id: str) -> IndexedSession | None:
+    def _header(self, session_id: str) -> Any:
+        """The session's header, whether it ends with a newline, its line count; or ``None``."""
         row = self._fetch(
             "SELECT header, trailing_newline, line_count FROM tether_sessions WHERE id = %s",
             (session_id,),
             binary=True,
         )
-        if not row:
+        return row[0] if row else None
+
+    def read_index(self, session_id: str) -> IndexedSession | None:
+        found = self._header(session_id)
+        if found is None:
             return None
-        header, trailing, count = row[0]
+        header, trailing, count = found
         chunks = self._fetch(  # lines appended since the header row was read are not read
             "SELECT first_line, line_count, octet_length(raw), line_index FROM tether_entries "
             "WHERE session_id = %s AND first_line <= %s ORDER BY first_line",
@@ -167,14 +172,10 @@ class PostgresDatabase:
         (:mod:`.stream`): loading a session scans what has come while the rest is sent."""
         from tether.builtin_plugins.storage.postgresql.stream import Prefetched, copy_chunks
 
-        row = self._fetch(
-            "SELECT header, trailing_newline, line_count FROM tether_sessions WHERE id = %s",
-            (session_id,),
-            binary=True,
-        )
-        if not row:
+        found = self._header(session_id)
+        if found is None:
             return None
-        header, trailing, count = row[0]
+        header, trailing, count = found
         conn = self._conn
         chunks = Prefetched(
             lambda: copy_chunks(conn, session_id, int(count)),

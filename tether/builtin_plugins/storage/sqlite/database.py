@@ -115,27 +115,31 @@ class SqliteDatabase:
         return DatabaseSessionStore(self, session_id)
 
     def read(self, session_id: str) -> StoredSession | None:
-        db = self._db
-        db.execute("BEGIN")  # one snapshot for the header and the lines
-        try:
-            row = db.execute(
-                "SELECT header, trailing_newline, line_count FROM sessions WHERE id = ?",
-                (session_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            chunks = db.execute(
-                "SELECT raw FROM entries WHERE session_id = ? ORDER BY first_line", (session_id,)
-            ).fetchall()
-        finally:
-            db.execute("COMMIT")
+        found = self._snapshot(
+            session_id, "SELECT raw FROM entries WHERE session_id = ? ORDER BY first_line"
+        )
+        if found is None:
+            return None
+        row, chunks = found
         return StoredSession(
             bytes(row[0]), [bytes(c[0]) for c in chunks], int(row[2]), bool(row[1])
         )
 
     def read_index(self, session_id: str) -> IndexedSession | None:
+        found = self._snapshot(
+            session_id,
+            "SELECT first_line, line_count, length(raw), line_index FROM entries "
+            "WHERE session_id = ? ORDER BY first_line",
+        )
+        if found is None:
+            return None
+        row, chunks = found
+        return IndexedSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
+
+    def _snapshot(self, session_id: str, chunk_query: str) -> tuple[Any, list[Any]] | None:
+        """The session's header row and ``chunk_query``'s rows, read in one snapshot."""
         db = self._db
-        db.execute("BEGIN")  # one snapshot for the header and the indexes
+        db.execute("BEGIN")
         try:
             row = db.execute(
                 "SELECT header, trailing_newline, line_count FROM sessions WHERE id = ?",
@@ -143,14 +147,9 @@ class SqliteDatabase:
             ).fetchone()
             if row is None:
                 return None
-            chunks = db.execute(
-                "SELECT first_line, line_count, length(raw), line_index FROM entries "
-                "WHERE session_id = ? ORDER BY first_line",
-                (session_id,),
-            ).fetchall()
+            return row, db.execute(chunk_query, (session_id,)).fetchall()
         finally:
             db.execute("COMMIT")
-        return IndexedSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
 
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
         out: list[bytes] = []

@@ -101,7 +101,8 @@ def encode_rows(
 
 def _cut(ordered: list[int], setting_only: set[int]) -> list[list[int]]:
     """``ordered`` in :data:`PIECES` pieces; the rows that only set come in the first."""
-    last_setting = max((i for i, r in enumerate(ordered) if r in setting_only), default=-1)
+    head = ordered[: len(setting_only) + 1]  # they come first (after the compaction, if any)
+    last_setting = max((i for i, r in enumerate(head) if r in setting_only), default=-1)
     size = max(-(-len(ordered) // PIECES), last_setting + 1, 1)
     return [ordered[at : at + size] for at in range(0, len(ordered), size)]
 

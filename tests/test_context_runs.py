@@ -234,3 +234,45 @@ def test_a_replaced_file_is_encoded_from_the_lines_loaded(tmp_path: Path) -> Non
     path.write_text("not the same session\n")  # the same inode, other bytes
     data, _ = written(session, 2)
     assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+def test_a_database_session_is_encoded_without_the_child_touching_the_database(
+    tmp_path: Path,
+) -> None:
+    """A database's lines come through its connection: the parent fetches them before the
+    fork, and the child never calls the line source (it would share the connection)."""
+    import os
+
+    from tether.builtin_plugins.storage.rows import import_session_bytes
+    from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
+
+    path = tmp_path / "stored.jsonl"
+    lines = [json.dumps(HEADER, separators=(",", ":"))]
+    for n in range(80):  # pi's key order, compact: every line on the scanner's fast path
+        role = "user" if n % 2 == 0 else "assistant"
+        message = {"role": role, "content": [{"type": "text", "text": f"m{n}"}], "timestamp": n}
+        entry = {"type": "message", "id": f"e{n}", "parentId": f"e{n - 1}" if n else None}
+        entry |= {"timestamp": "2026-01-01T00:00:00.000Z", "message": message}
+        lines.append(json.dumps(entry, separators=(",", ":")))
+    path.write_text("\n".join(lines) + "\n")
+    database = SqliteDatabase(f"sqlite:///{tmp_path}/sessions.db")
+    session_id = import_session_bytes(database, path.read_bytes(), str(path), "")
+    store = database.session_store(session_id)
+    session = Session.open(path, store=store, readonly=True)
+    source = session.table.line_source
+    assert source is not None and not getattr(source, "fork_safe", False)
+    calls = tmp_path / "calls"
+    load = source.load
+
+    def noted(table: Any, rows: list[int]) -> None:
+        if table.unloaded(rows):  # lines to fetch from the database
+            with calls.open("a") as out:
+                out.write(f"{os.getpid()}\n")
+        load(table, rows)
+
+    source.load = noted
+    data, _ = written(session, 2)
+    messages, llm = expected_bytes(path)
+    assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
+    assert set(calls.read_text().split()) == {str(os.getpid())}  # the parent alone

@@ -14,7 +14,8 @@ Where forking is not safe or useful (:func:`~tether.core.storage.jsonl_scan_spli
 Linux, a second CPU, no other thread) or below :data:`PARALLEL_ROWS` rows, one process does it
 all. When the child fails (a malformed line it found, a crash), the parent encodes the child's
 pieces itself, so a malformed line is found there, as in one process. The child never writes to
-the session, stdout or stderr.
+the session, stdout or stderr, and never uses a line source that is not ``fork_safe`` (a
+database connection): the parent fetches those lines before it forks.
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ def encode_rows(
         return EncodedContext(stream, keep_items=keep_items), stream
     import pickle  # noqa: F401 - before the fork: the child uses it at once
 
+    source = table.line_source
+    if source is not None and not getattr(source, "fork_safe", False):
+        # a database's lines come through its connection, which a child must never use
+        source.load(table, ordered)
     pieces = _cut(ordered, setting_only)
     done: dict[int, Piece] = {}
     work = _Work(table, pieces, setting_only, keep_items)

@@ -87,6 +87,8 @@ class FileLines:
     """An entry table's ``line_source`` for a file whose lines were not all kept (see the
     module docstring): owns a descriptor of the file as it was indexed."""
 
+    fork_safe = True  # ``pread`` on an inherited descriptor shares no state with the parent
+
     def __init__(self, fd: int, path: str) -> None:
         self._fd = fd
         self.path = path

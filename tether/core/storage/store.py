@@ -166,11 +166,6 @@ class JsonlStore:
         assert scanned.header is not None
         version = header_version(scanned.header)
         if version >= 3:
-            known = self.known
-            if (
-                isinstance(known, KnownFile) and known.ino != -1
-            ):  # where each line can be read again
-                scanned.table.file = (str(self._path), known.dev, known.ino, known.size)
             return LoadedSession(scanned.header, scanned.table, True, version)
         return load_legacy(self, scanned, version, readonly=readonly)
 

@@ -216,12 +216,12 @@ class _Child:
 
     def result(self) -> dict[int, Piece] | None:
         """The child's pieces, once it ended; ``None`` if it failed."""
-        self._close()
+        self._close("_queue")  # the parent takes no more pieces
         chunks = []
         while chunk := os.read(self._result, 1 << 20):
             chunks.append(chunk)
         _, status = os.waitpid(self.pid, 0)
-        self._close()
+        self._close("_result")
         if status != 0 or not chunks:
             return None
         import pickle
@@ -243,17 +243,16 @@ class _Child:
             os.waitpid(self.pid, 0)
         except OSError:
             pass
-        self._close(everything=True)
+        self._close("_queue")
+        self._close("_result")
 
-    def _close(self, *, everything: bool = False) -> None:
-        """Close the queue (the parent takes no more pieces); ``everything``: the result
-        pipe too (each once: a closed number may be another file's by now)."""
-        fds = ("_queue", "_result") if everything or self._queue < 0 else ("_queue",)
-        for name in fds:
-            fd = getattr(self, name)
-            if fd >= 0:
-                setattr(self, name, -1)
-                os.close(fd)
+    def _close(self, name: str) -> None:
+        """Close the pipe end kept as attribute ``name``, once (a closed number may be
+        another file's by now)."""
+        fd = getattr(self, name)
+        if fd >= 0:
+            setattr(self, name, -1)
+            os.close(fd)
 
 
 def _run_child(child: _Child, work: _Work, result: int, parent: int) -> None:

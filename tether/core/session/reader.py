@@ -330,10 +330,9 @@ class SessionReader:
     def stream_context(self, consume: Callable[[ContextStream], T], leaf_id: Any = CURRENT) -> T:
         """``consume(stream)`` of the context at ``leaf_id`` as a
         :class:`~tether.core.context.stream.ContextStream`: the messages of
-        :meth:`build_context`, one at a time, parsed as they are read and
-        not kept, for writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``).
-        When a line turns out malformed meanwhile, ``consume`` runs again on the corrected
-        table."""
+        :meth:`build_context`, one at a time, parsed as they are read and not kept, for
+        writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``). When a line turns
+        out malformed meanwhile, ``consume`` runs again on the corrected table."""
         from tether.core.context.parallel import entries_of
         from tether.core.context.stream import ContextStream
 

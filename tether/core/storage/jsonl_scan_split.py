@@ -96,7 +96,7 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
     os.close(write_end)
     pipe = os.fdopen(read_end, "rb")
     try:
-        scanner, content = _scan_range(fd, 0, middle, LineScanner(validate_all=False))
+        scanner, content, rest = _scan_range(fd, 0, middle, LineScanner(validate_all=False))
         half = _receive(pipe, pid)
     except BaseException:
         pipe.close()
@@ -104,7 +104,7 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
         raise
     if half is None or scanner.header is None or scanner.stopped:
         return None  # one process, from the start
-    if scanner.rest:  # type: ignore[attr-defined]
+    if rest:
         return None  # the first half did not end a line: the file changed
     _merge(scanner, half)
     handle.seek(size)
@@ -126,8 +126,9 @@ def _line_start_after(fd: int, at: int, size: int) -> int | None:
 
 def _scan_range(
     fd: int, start: int, stop: int, scanner: LineScanner, parent: int = 0
-) -> tuple[LineScanner, bool]:
-    """Feed bytes ``start``–``stop`` to ``scanner``; whether any was not blank. ``parent``
+) -> tuple[LineScanner, bool, bytes]:
+    """Feed bytes ``start``–``stop`` to ``scanner``; whether any was not blank, and the last
+    line's part when it has no newline. ``parent``
     (in the child): stop when that process is gone (nobody waits for the result)."""
     scanner.consumed = start
     rest = b""
@@ -142,8 +143,7 @@ def _scan_range(
         content = content or _NON_BLANK.search(chunk) is not None
         rest = scanner.feed(chunk, rest)
     scanner.finish(rest)
-    scanner.rest = rest  # type: ignore[attr-defined]
-    return scanner, content
+    return scanner, content, rest
 
 
 def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None:
@@ -151,7 +151,7 @@ def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None
     try:
         scanner = LineScanner(validate_all=False)
         scanner.header = {}  # the parent's half has it
-        scanner, content = _scan_range(fd, middle, size, scanner, parent)
+        scanner, content, rest = _scan_range(fd, middle, size, scanner, parent)
         table = scanner.table
         half = {
             "ids": table.ids,
@@ -162,7 +162,7 @@ def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None
             "problems": table.problems,
             "parsed": scanner.parsed,
             "lines": scanner.line_count,
-            "rest": bool(scanner.rest),  # type: ignore[attr-defined]
+            "rest": bool(rest),
             "content": content,
         }
         import pickle

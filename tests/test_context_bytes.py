@@ -106,7 +106,7 @@ def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
     import sys
 
     from tests.context_loader import load_entries
-    from tether.core.context import encoded
+    from tether.core.context import encoded, output_copy
     from tether.core.context.build import build_session_context, convert_to_llm
     from tether.core.storage.format import dumps_record_std
 
@@ -120,7 +120,7 @@ def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
         + "}\n"
     ).encode()
     for spill in (10**9, 1000, 1):
-        monkeypatch.setattr(encoded, "_BATCH", 7)
+        monkeypatch.setattr(output_copy, "_BATCH", 7)
         out = io.BytesIO()
         stdout = io.TextIOWrapper(out)
         monkeypatch.setattr(sys, "stdout", stdout)

@@ -23,7 +23,12 @@ real_dumps = fastjson.dumps_or_none
 def dumps_or_none(value):
     encoded.append(value.get("role") if isinstance(value, dict) else None)
     return real_dumps(value)
+real_many = fastjson.dumps_many_or_none
+def dumps_many_or_none(values):
+    encoded.extend(v.get("role") for v in values)
+    return real_many(values)
 fastjson.dumps_or_none = dumps_or_none
+fastjson.dumps_many_or_none = dumps_many_or_none
 from tether.core.host.cli import main
 code = main(["session", "context", sys.argv[1], "--quiet", "--json"])
 sys.stderr.write(json.dumps(encoded) + "\\n")

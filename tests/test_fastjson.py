@@ -235,3 +235,33 @@ def test_lines_parsed_in_a_batch_equal_each_parsed_alone() -> None:
             assert (value is None) == (alone is None) and (value is None or same(value, alone)), raw
     plain = [b'{"a":1}', b'{"b":[1.5,"x"]}']
     assert fastjson.loads_many_or_none(plain) == [{"a": 1}, {"b": [1.5, "x"]}]
+
+
+def test_objects_encoded_in_a_batch_equal_each_encoded_alone() -> None:
+    """:func:`fastjson.dumps_many_or_none` checks a run of objects in a few searches over all
+    of them: every object (index keys, integral floats, exponents, escaped backslashes,
+    surrogates, integers beyond 2^53) gets the bytes :func:`dumps_or_none` gives it alone."""
+    rng = random.Random(17)
+    objects = [v for v in corpus(3000, seed=18) if v.__class__ is dict]
+    odd = [
+        {"cost": {"input": 0.5, "cacheRead": 0.0}, "t": 'say ":1.0," and \\":2.0}'},
+        {"b": 2, "1": "a"},
+        {"x": 1e-6},
+        {"y": 1e16, "z": "e+16"},
+        {"text": "\ud800 lone"},
+        {"n": 2**60},
+        {"s": "0.0,", "k": ["1", 3.0]},
+        {"a": "\\", "b": 1.0, "c": 'q"2.0,'},
+        {"b": -0.0, "c": 'q\\"2.0,', "a": "\\"},
+        {"p": 2.5, "q": [3.0, 0.5], "r": 7.0},
+    ]
+    for one in odd:  # each odd one alone, and among others
+        assert fastjson.dumps_many_or_none([one]) == [fastjson.dumps_or_none(one)]
+        assert fastjson.dumps_or_none(one) in (None, dumps_record_std(one).encode())
+    for _ in range(40):
+        rng.shuffle(objects)
+        batch = objects[: rng.randint(1, 120)] + odd
+        rng.shuffle(batch)
+        assert fastjson.dumps_many_or_none(batch) == list(map(fastjson.dumps_or_none, batch))
+    mixed = [{"a": 1.0}, [2.0], "x", {"b": 2}]  # not all objects: each alone
+    assert fastjson.dumps_many_or_none(mixed) == list(map(fastjson.dumps_or_none, mixed))  # type: ignore[arg-type]

@@ -61,13 +61,10 @@ def broken_past_prefix(line: bytes) -> bytes:
 
 
 def context_and_problems(path: Path, workers: int) -> tuple[bytes, list[str], int]:
-    import io
 
     session = Session.open(path)
     encoded, _ = session.encoded_context(workers=workers)
-    out = io.BytesIO()
-    encoded._copy(out, 0, encoded.size)
-    return out.getvalue(), [str(p) for p in session.problems], len(session.table)
+    return encoded.read(0, encoded.size), [str(p) for p in session.problems], len(session.table)
 
 
 def test_two_broken_lines_give_the_same_context_problems_on_two_processes(
@@ -154,6 +151,36 @@ def test_a_file_rewritten_in_place_is_not_read_as_malformed_lines(tmp_path: Path
         return  # a clear error is fine
     assert [str(p) for p in session.problems] == []
     assert len(messages) == expected
+
+
+@pytest.mark.usefixtures("split_every_file")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_valid_lines_of_other_entries_written_in_place_are_never_encoded(
+    tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines read again by offset (a child's) are parsed in batches; each entry must still be
+    the one indexed there, id and type: the context is the one read, or refused."""
+    from tether.core.context import parallel
+    from tether.core.host.errors import SessionFileError
+
+    monkeypatch.setattr(parallel, "PARALLEL_ROWS", 10)
+    monkeypatch.setattr(parallel, "PIECES", 4)
+    path = tmp_path / "s.jsonl"
+    lines = linear_session(path, 400)
+    session = Session.open(path, readonly=True)
+    encoded, _ = session.encoded_context(workers=workers)
+    before = encoded.read(0, encoded.size)
+    swapped = [  # same lengths: other ids, other texts, valid JSON everywhere
+        line.replace(b'"id":"e0', b'"id":"f0').replace(b" xxx", b" yyy") for line in lines
+    ]
+    with path.open("r+b") as handle:  # same inode, same size
+        handle.write(b"\n".join(swapped) + b"\n")
+    try:
+        encoded, _ = session.encoded_context(workers=workers)
+    except SessionFileError as exc:
+        assert "changed since it was read" in str(exc)
+        return
+    assert encoded.read(0, encoded.size) == before
 
 
 def test_encoding_that_meets_a_broken_line_leaks_no_descriptor(

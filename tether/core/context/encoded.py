@@ -13,15 +13,15 @@ its index.
 from __future__ import annotations
 
 import io
-import os
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+from tether.core.context.output_copy import write_pieces
+
 _SAME_IN_LLM = frozenset({"user", "assistant", "toolResult"})
-_BATCH = 8 << 20
 SPILL_BYTES = 128 << 20
 
 
@@ -145,6 +145,54 @@ class EncodedContext:
                 memory = self._memory
         self.message_count, self.llm_count, self._run = count, llm_count, run
 
+    def extend_batches(self, batches: Iterable[tuple[list[dict[str, Any]], list[Any]]]) -> None:
+        """Encode the messages of ``batches`` (``(messages, their roles)``, see
+        :meth:`ContextStream.batches`) after those already here: each run of user, assistant
+        and tool-result messages in one call
+        (:func:`~tether.core.storage.fastjson.dumps_many_or_none`), the others one by one."""
+        same = _SAME_IN_LLM.__contains__
+        for messages, roles in batches:
+            start = 0
+            for at in [i for i, role in enumerate(roles) if not same(role)] + [len(roles)]:
+                if at > start:
+                    self._add_run(messages[start:at], roles[start:at])
+                if at < len(roles):
+                    self.extend(messages[at : at + 1])
+                start = at + 1
+
+    def _add_run(self, messages: list[dict[str, Any]], roles: list[str]) -> None:
+        """Add ``messages`` (all user, assistant or tool-result ones, so one range of
+        ``llmMessages`` too)."""
+        from tether.core.storage.fastjson import dumps_many_or_none
+        from tether.core.storage.format import dumps_bytes
+
+        datas = dumps_many_or_none(messages)
+        if None in datas:
+            pairs = zip(datas, messages, strict=True)
+            datas = [d if d is not None else dumps_bytes(m) for d, m in pairs]
+        joined = b",".join(datas)  # type: ignore[arg-type]
+        if self.message_count:
+            self._memory += b","
+        start = self.size
+        self._memory += joined
+        end = self.size
+        count = len(messages)
+        self.message_count += count
+        self.llm_count += count
+        run = self._run
+        if run is not None and run[1] + 1 == start:
+            run[1] = end
+        else:
+            self._run = [start, end]
+            self.llm.append(self._run)
+        if self._keep:
+            at = start
+            for data, role in zip(datas, roles, strict=True):
+                self.items.append(Pending(self, at, at + len(data), role))  # type: ignore[arg-type]
+                at += len(data) + 1  # type: ignore[arg-type]
+        if len(self._memory) >= self._spill_at:
+            self._spill()
+
     def _spill(self) -> None:
         """Move the bytes in memory to the end of the spill file (a new one after a
         segment of another's)."""
@@ -238,28 +286,23 @@ class EncodedContext:
         if start >= self._spilled:
             return bytes(self._memory[start - self._spilled : end - self._spilled])
         out = io.BytesIO()
-        self._copy(out, start, end)
+        write_pieces(out, self._ranges(start, end))
         return out.getvalue()
 
-    def _copy(self, out: IO[bytes], start: int, end: int) -> None:
-        """Bytes ``start``–``end`` of the encoded messages to ``out``."""
+    def _ranges(self, start: int, end: int) -> Iterator[tuple[Any, int, int]]:
+        """Where bytes ``start``–``end`` of the encoded messages are: ``(a file or a buffer,
+        where they start in it, how many)`` in order."""
         offset = 0  # where the segment starts among the messages' bytes
         for source, first, length in self._segments:
             if start >= end:
                 return
             if start < offset + length:
                 stop = min(end, offset + length) - offset  # within the segment
-                at = start - offset
-                if isinstance(source, (bytes, bytearray)):
-                    out.write(memoryview(source)[at:stop])
-                else:
-                    _copy_file(source, out, first + at, first + stop)
+                yield source, first + start - offset, stop - start + offset
                 start = offset + stop
             offset += length
-        view = memoryview(self._memory)
-        base = self._spilled
-        for at in range(start, end, _BATCH):
-            out.write(view[at - base : min(end, at + _BATCH) - base])
+        if start < end:
+            yield self._memory, start - self._spilled, end - start
 
     def write(self, head: dict[str, Any]) -> None:
         """``{**head, "messages": […], "llmMessages": […]}`` and a newline on stdout."""
@@ -268,51 +311,18 @@ class EncodedContext:
         sys.stdout.flush()
         out = sys.stdout.buffer
         opening = dumps_bytes(head)[:-1] + (b"," if head else b"")
-        out.write(opening + b'"messages":[')
-        self._copy(out, 0, self.size)
-        out.write(b'],"llmMessages":[')
+        pieces: list[Any] = [opening + b'"messages":[', *self._ranges(0, self.size)]
+        pieces.append(b'],"llmMessages":[')
         for index, part in enumerate(self.llm):
             if index:
-                out.write(b",")
+                pieces.append(b",")
             if part.__class__ is list:
-                self._copy(out, part[0], part[1])  # type: ignore[index]
+                pieces += self._ranges(part[0], part[1])  # type: ignore[index]
             else:
-                out.write(part)  # type: ignore[arg-type]
-        out.write(b"]}\n")
+                pieces.append(part)
+        pieces.append(b"]}\n")
+        write_pieces(out, pieces)
         out.flush()
-
-
-def _copy_file(file: IO[bytes], out: IO[bytes], start: int, stop: int) -> None:
-    """Bytes ``start``–``stop`` of ``file`` to ``out`` (by the kernel when it can)."""
-    file.flush()
-    fd = file.fileno()
-    start = _send(fd, out, start, stop)
-    while start < stop:
-        chunk = os.pread(fd, min(_BATCH, stop - start), start)
-        if not chunk:
-            raise OSError(f"temporary file of the context ended at byte {start}")
-        out.write(chunk)
-        start += len(chunk)
-
-
-def _send(fd: int, out: IO[bytes], start: int, stop: int) -> int:
-    """Bytes ``start``–``stop`` of the file ``fd`` to ``out`` by the kernel (``sendfile``) as
-    far as it can; returns where it stopped (``stop`` unless ``out`` is no file or the
-    kernel refuses: the caller copies the rest)."""
-    try:
-        out_fd = out.fileno()
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
-        return start
-    out.flush()
-    while start < stop:
-        try:
-            sent = os.sendfile(out_fd, fd, start, min(_BATCH << 4, stop - start))
-        except OSError:
-            return start
-        if not sent:
-            return start
-        start += sent
-    return start
 
 
 __all__ = ["SPILL_BYTES", "EncodedContext", "EncodedPart", "Pending"]

@@ -1,8 +1,9 @@
 """Encode a long branch's context on two cores: a forked process takes its share of the work.
 
 Parsing and encoding a 100k-message branch is CPU work in one Python thread (orjson holds the
-interpreter lock). :func:`encode_rows` cuts the context's rows into :data:`PIECES` pieces and
-forks a child process (it shares the loaded session, copy-on-write); parent and child take
+interpreter lock). :func:`encode_rows` cuts the context's rows into :data:`PIECES` pieces (more
+for a very long branch: at most :data:`PIECE_ROWS` rows each) and forks a child process (it
+shares the loaded session, copy-on-write); parent and child take
 pieces from a pipe holding one byte per piece until it is empty (a byte goes to one reader),
 so when one of them gets less CPU the other simply takes more pieces. Each encodes a piece
 into its own temporary file; the child sends back, through a second pipe, what each of its
@@ -27,13 +28,22 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from tether.core.context.encoded import EncodedContext, EncodedPart
-from tether.core.context.stream import ContextStream
+from tether.core.context.stream import ContextStream, EntryBatch
 from tether.core.storage import file_lines
-from tether.core.storage.jsonl_index import BrokenLine, EntryTable
+from tether.core.storage.entry_batches import BATCH_ROWS, parse_batch
+from tether.core.storage.jsonl_index import (
+    FAST_PARSER_ROWS,
+    UNLOADED,
+    BrokenLine,
+    EntryTable,
+    use_fast_parser,
+)
 from tether.core.storage.jsonl_scan_split import can_fork
 
 PARALLEL_ROWS = 20_000
 PIECES = 24
+PIECE_ROWS = 8192  # smaller pieces: less time where one process has finished and waits
+MAX_PIECES = 255  # a piece is one byte in the queue
 SHARED_SPILL_BYTES = 32 << 20  # two processes hold encoded bytes in memory at once
 
 Piece = tuple[EncodedPart, list[list[Any]], tuple[Any, ...]]  # part, its segments, settings
@@ -41,11 +51,25 @@ Piece = tuple[EncodedPart, list[list[Any]], tuple[Any, ...]]  # part, its segmen
 
 def entries_of(
     table: EntryTable, rows: list[int], setting_only: set[int], *, drop: bool = True
-) -> Iterator[tuple[dict[str, Any], bool]]:
-    """``(entry, setting_only)`` for the entries of ``rows``, parsed one at a time and not
-    kept (``EntryTable.iter_entries``' ``to_write``): what a :class:`ContextStream` reads."""
-    entries = table.iter_entries(rows, to_write=True, drop=drop)
-    return zip(entries, (row in setting_only for row in rows), strict=True)
+) -> Iterator[EntryBatch]:
+    """The entries of ``rows`` a batch at a time (:func:`~tether.core.storage.entry_batches.
+    parse_batch`: parsed, not kept), with which of them only set: what a
+    :class:`ContextStream` reads."""
+    if len(rows) > FAST_PARSER_ROWS:
+        use_fast_parser()
+        for at in range(0, len(rows), BATCH_ROWS):
+            batch = rows[at : at + BATCH_ROWS]
+            yield parse_batch(table, batch, drop=drop), _settings(batch, setting_only)
+        return
+    entries = list(table.iter_entries(rows, to_write=True, drop=drop))
+    yield entries, _settings(rows, setting_only)
+
+
+def _settings(rows: list[int], setting_only: set[int]) -> list[bool] | None:
+    """Which of ``rows`` only set (``None``: none)."""
+    if not setting_only or setting_only.isdisjoint(rows):
+        return None
+    return [row in setting_only for row in rows]
 
 
 def encode_rows(
@@ -63,8 +87,7 @@ def encode_rows(
     and a second CPU."""
     limit = PARALLEL_ROWS if parallel_rows is None else parallel_rows
     if workers < 2 or len(ordered) < limit or not can_fork():
-        stream = ContextStream(entries_of(table, ordered, setting_only))
-        return EncodedContext(stream, keep_items=keep_items), stream
+        return _encode(entries_of(table, ordered, setting_only), keep_items)
     import pickle  # noqa: F401 - before the fork: the child uses it at once
 
     source = table.line_source
@@ -78,8 +101,7 @@ def encode_rows(
         own = tempfile.TemporaryFile(prefix="tether-context-")
         child = _Child(work)
     except OSError:  # no temporary folder, no fork (EAGAIN, ENOMEM): one process
-        stream = ContextStream(entries_of(table, ordered, setting_only))
-        return EncodedContext(stream, keep_items=keep_items), stream
+        return _encode(entries_of(table, ordered, setting_only), keep_items)
     try:
         # the parent's pieces leave a broken line where it is: one process drops them in
         # file order (each drop shortens the branch), and so must two
@@ -104,50 +126,52 @@ def encode_rows(
     return encoded, stream
 
 
+def _encode(
+    batches: Iterator[EntryBatch], keep_items: bool, **options: Any
+) -> tuple[EncodedContext, ContextStream]:
+    """The messages of ``batches`` encoded (in this process), and their stream."""
+    stream = ContextStream(batches)
+    encoded = EncodedContext(keep_items=keep_items, **options)
+    encoded.extend_batches(stream.batches())
+    return encoded, stream
+
+
 def _cut(ordered: list[int], setting_only: set[int]) -> list[list[int]]:
-    """``ordered`` in :data:`PIECES` pieces; the rows that only set come in the first."""
+    """``ordered`` in pieces (see the module docstring); the rows that only set come in the
+    first."""
     head = ordered[: len(setting_only) + 1]  # they come first (after the compaction, if any)
     last_setting = max((i for i, r in enumerate(head) if r in setting_only), default=-1)
-    size = max(-(-len(ordered) // PIECES), last_setting + 1, 1)
+    pieces = min(max(PIECES, -(-len(ordered) // PIECE_ROWS)), MAX_PIECES)
+    size = max(-(-len(ordered) // pieces), last_setting + 1, 1)
     return [ordered[at : at + size] for at in range(0, len(ordered), size)]
 
 
-def read_lines(table: EntryTable, rows: list[int]) -> list[bytes | None] | None:
+def read_lines(
+    table: EntryTable, rows: list[int], *, unloaded_only: bool = False
+) -> list[bytes | None] | None:
     """The lines of the unparsed ``rows`` read again from the session file the table was
     read from (``None`` for a parsed row), or ``None`` when there is no such file or it is
     not the one read (:func:`~tether.core.storage.file_lines.read_lines`). In a forked
     child, the loaded lines' objects stay untouched: reading them would write their reference
     counts and so copy the pages they share with the parent (a 1M-entry session's lines are
-    880 MB)."""
-    parsed, offsets = table._parsed, table.offsets
-    unparsed = [i for i, row in enumerate(rows) if parsed[row] is None]
-    found = file_lines.read_lines(table.file, [offsets[rows[i]] for i in unparsed])
+    880 MB). ``unloaded_only`` (the parent): the lines the table holds are taken from it, only
+    the ones it left in the file are read (and not kept)."""
+    offsets = table.offsets
+    if unloaded_only:
+        lines: list[Any] = table.lines_of(rows)
+        wanted = [i for i, line in enumerate(lines) if line is UNLOADED]
+        if not wanted:
+            return lines
+    else:
+        parsed = table._parsed
+        lines = [None] * len(rows)
+        wanted = [i for i, row in enumerate(rows) if parsed[row] is None]
+    found = file_lines.read_lines(table.file, [offsets[rows[i]] for i in wanted])
     if found is None:
         return None
-    lines: list[bytes | None] = [None] * len(rows)
-    for i, line in zip(unparsed, found, strict=True):
+    for i, line in zip(wanted, found, strict=True):
         lines[i] = line
     return lines
-
-
-def _entries_from(
-    table: EntryTable, rows: list[int], lines: list[bytes | None], setting_only: set[int]
-) -> Iterator[tuple[dict[str, Any], bool]]:
-    """:func:`entries_of` with the unparsed rows' lines given (see :func:`read_lines`)."""
-    from tether.core.storage.fastjson import loads_to_write
-
-    parsed, ids, types = table._parsed, table.ids, table.types
-    for row, line in zip(rows, lines, strict=True):
-        entry = parsed[row]
-        if entry is None:
-            entry = loads_to_write(line) if line is not None else None
-            if not (
-                entry.__class__ is dict
-                and entry.get("id") == ids[row]
-                and entry.get("type") == types[row]
-            ):
-                entry = next(table.iter_entries([row], to_write=True))  # says why
-        yield entry, row in setting_only
 
 
 class _Work:
@@ -168,19 +192,24 @@ class _Work:
     ) -> None:
         """Encode piece ``index`` at the end of ``file``; note it in ``done``. ``from_file``:
         read the piece's lines again from the session file when it can (the child: touching
-        the loaded lines would copy their memory pages, see :func:`read_lines`)."""
-        rows = self.pieces[index]
-        lines = read_lines(self.table, rows) if from_file else None
-        if lines is None:
-            entries = entries_of(self.table, rows, self.setting_only, drop=drop)
-        else:
-            entries = _entries_from(self.table, rows, lines, self.setting_only)
-        stream = ContextStream(entries)
-        encoded = EncodedContext(
-            stream, keep_items=self.keep, spill_bytes=SHARED_SPILL_BYTES, spill_file=file
+        the loaded lines would copy their memory pages, see :func:`read_lines`); else only the
+        lines the table left in the file are read, a batch at a time, and not kept."""
+        encoded, stream = _encode(
+            self._batches(self.pieces[index], from_file, drop),
+            self.keep,
+            spill_bytes=SHARED_SPILL_BYTES,
+            spill_file=file,
         )
         segment = encoded.flush_to_file()
         done[index] = (encoded.part(), [segment], stream.settings())
+
+    def _batches(self, rows: list[int], from_file: bool, drop: bool) -> Iterator[EntryBatch]:
+        table, setting_only = self.table, self.setting_only
+        use_fast_parser()
+        for at in range(0, len(rows), BATCH_ROWS):
+            batch = rows[at : at + BATCH_ROWS]
+            lines = read_lines(table, batch, unloaded_only=not from_file)
+            yield parse_batch(table, batch, lines, drop=drop), _settings(batch, setting_only)
 
 
 class _Child:

@@ -1,4 +1,4 @@
-"""The context of a branch one message at a time: a 100k-message branch is never a list.
+"""The context of a branch a batch of messages at a time: a 100k-message branch is never a list.
 
 :class:`ContextStream` yields the messages that
 :func:`~tether.core.context.build.build_context_from_path` would return, in the same order,
@@ -12,6 +12,7 @@ entry on. Entries that come before that only set the thinking level or the model
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import Any
 
 from tether.core.context.build import (
@@ -21,13 +22,16 @@ from tether.core.context.build import (
 )
 
 Entry = dict[str, Any]
+EntryBatch = tuple[list[Entry], list[bool] | None]
+_OBJECTS = {dict}
 
 
 class ContextStream:
-    """Messages of ``entries`` (pairs ``(entry, setting_only)``, compaction first)."""
+    """Messages of ``batches`` of entries (each ``(entries, setting_only)``: a list of
+    entries and, for each, whether it only sets; ``None`` when none does), compaction first."""
 
-    def __init__(self, entries: Iterable[tuple[Entry, bool]]) -> None:
-        self._entries = entries
+    def __init__(self, batches: Iterable[EntryBatch]) -> None:
+        self._batches = batches
         self.thinking_level: Any = "off"
         self._thinking_seen = False
         self._model_source: dict[str, Any] | None = None
@@ -55,26 +59,62 @@ class ContextStream:
             self._model_after = model
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        for entry, setting_only in self._entries:
-            kind = entry.get("type")
-            if kind == "message":
-                message = entry.get("message")
-                if isinstance(message, dict):
-                    if message.get("role") == "assistant":
-                        self._model_source, self._model_is_assistant = message, True
-                    if not setting_only:
-                        yield message
-            elif kind == "compaction":
-                yield compaction_summary_message(entry)
-            elif kind == "thinking_level_change":
-                self.thinking_level = entry.get("thinkingLevel")
-                self._thinking_seen = True
-            elif kind == "model_change":
-                self._model_source, self._model_is_assistant = entry, False
-            elif not setting_only and (kind == "custom_message" or kind == "branch_summary"):
-                converted = context_message(entry)
-                if converted is not None:
-                    yield converted
+        for messages, _ in self.batches():
+            yield from messages
+
+    def batches(self) -> Iterator[tuple[list[dict[str, Any]], list[Any]]]:
+        """The messages a batch of entries at a time, with each message's role. A run of
+        message entries is taken in a few passes over the whole run; other entries (and the
+        ones that only set) one by one."""
+        for entries, setting_only in self._batches:
+            kinds = list(map(dict.get, entries, repeat("type")))
+            cuts = [i for i, kind in enumerate(kinds) if kind != "message"]
+            if setting_only is not None:
+                cuts = sorted({*cuts, *(i for i, only in enumerate(setting_only) if only)})
+            messages: list[dict[str, Any]] = []
+            start = 0
+            for cut in [*cuts, len(entries)]:
+                if cut > start:
+                    messages += self._messages_of(entries[start:cut])
+                if cut < len(entries):
+                    only = setting_only is not None and setting_only[cut]
+                    message = self._message_of(entries[cut], only)
+                    if message is not None:
+                        messages.append(message)
+                start = cut + 1
+            yield messages, list(map(dict.get, messages, repeat("role")))
+
+    def _messages_of(self, entries: list[Entry]) -> list[dict[str, Any]]:
+        """The messages of a run of message entries (none of them only setting)."""
+        messages = list(map(dict.get, entries, repeat("message")))
+        if {*map(type, messages)} != _OBJECTS:  # not all objects: one by one
+            return [m for m in map(self._message_of, entries, repeat(False)) if m is not None]
+        roles = list(map(dict.get, messages, repeat("role")))
+        if "assistant" in roles:
+            last = len(roles) - 1 - roles[::-1].index("assistant")
+            self._model_source, self._model_is_assistant = messages[last], True
+        return messages
+
+    def _message_of(self, entry: Entry, setting_only: bool) -> dict[str, Any] | None:
+        """The message ``entry`` adds to the context, if any; notes what it sets."""
+        kind = entry.get("type")
+        if kind == "message":
+            message = entry.get("message")
+            if isinstance(message, dict):
+                if message.get("role") == "assistant":
+                    self._model_source, self._model_is_assistant = message, True
+                if not setting_only:
+                    return message
+        elif kind == "compaction":
+            return compaction_summary_message(entry)
+        elif kind == "thinking_level_change":
+            self.thinking_level = entry.get("thinkingLevel")
+            self._thinking_seen = True
+        elif kind == "model_change":
+            self._model_source, self._model_is_assistant = entry, False
+        elif not setting_only and (kind == "custom_message" or kind == "branch_summary"):
+            return context_message(entry)
+        return None
 
 
-__all__ = ["ContextStream"]
+__all__ = ["ContextStream", "EntryBatch"]

@@ -26,6 +26,9 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_right
+from functools import partial
+from itertools import accumulate
 from typing import Any
 
 _orjson: Any = None
@@ -52,11 +55,16 @@ def _shape_of(byte: int) -> int:
 # -6 (JS: "0.000001") — is ".0," or starts with "e+1" ("e+10," "e+11," "e+1,"). A text can
 # look the same (a false alarm only costs time); a real one is never missed.
 _SHAPE = bytes(_shape_of(byte) for byte in range(256))
+# :data:`_SHAPE` with every digit as "0": an object that orjson may write otherwise than JS
+# has '"0' (an index key), ".0," (an integral float) or "e+0" (an exponent) in it
+_COARSE = _SHAPE.translate(bytes(48 if byte == 49 else byte for byte in range(256)))
+_SUSPECT = (b'"0', b".0,", b"e+0")
 _FLOAT_FORMS = (b"e+1,", b"e+10,", b"e+11,")
 _FLOAT_ENDS = (b".0", b"e+1", b"e+10", b"e+11")
 
 
 _OPTIONS = 0
+_OBJECTS = {dict}
 
 
 def _lib() -> Any:
@@ -133,6 +141,12 @@ def loads_many_or_none(raws: list[bytes]) -> list[Any]:
     return out
 
 
+def loads_orjson() -> Any:
+    """orjson's parser itself (``ValueError`` on what it refuses), for a caller that parses
+    many values in one call and checks them as :func:`loads_to_write`'s caller would."""
+    return _lib().loads
+
+
 def loads_to_write(raw: bytes) -> Any:
     """orjson's value of ``raw``, or ``None`` when it refuses: for values that are only
     written again as JSON. An integer beyond 64 bits is then a float, as JavaScript reads it,
@@ -155,6 +169,11 @@ def dumps_or_none(value: Any) -> bytes | None:
         out: bytes = lib.dumps(value, option=_OPTIONS)
     except TypeError:  # surrogates, integers beyond 2^53, keys that are not strings, …
         return None
+    return _checked(value, out)
+
+
+def _checked(value: Any, out: bytes) -> bytes | None:
+    """``out`` (orjson's bytes of ``value``) made ``JSON.stringify``'s, or ``None``."""
     cls = value.__class__
     if cls is str or (cls is list and all(item.__class__ is str for item in value)):
         return out  # texts only: no number, no key
@@ -168,6 +187,39 @@ def dumps_or_none(value: Any) -> bytes | None:
     return out
 
 
+def dumps_many_or_none(values: list[dict[str, Any]]) -> list[bytes | None]:
+    """:func:`dumps_or_none` of each of ``values`` (objects), checked in three searches over
+    all of them (:data:`_COARSE`): only the ones those searches flag are looked at alone."""
+    lib = _lib()
+    try:
+        outs: list[bytes | None] = list(map(partial(lib.dumps, option=_OPTIONS), values))
+    except TypeError:  # one of them is refused: each alone
+        return list(map(dumps_or_none, values))
+    if {*map(type, values)} != _OBJECTS:
+        return [_checked(v, o) for v, o in zip(values, outs, strict=True)]  # type: ignore[arg-type]
+    shape = b",".join(outs).translate(_COARSE)  # type: ignore[arg-type]
+    ends: list[int] = []
+    suspects: list[dict[int, list[int]]] = []  # for each pattern: value → where it is found
+    for pattern in _SUSPECT:
+        found: dict[int, list[int]] = {}
+        at = shape.find(pattern)
+        while at != -1:
+            if not ends:  # where each value ends, its comma included
+                ends = list(accumulate(map(_PLUS_ONE, map(len, outs))))  # type: ignore[arg-type]
+            index = bisect_right(ends, at)
+            found.setdefault(index, []).append(at - (ends[index - 1] if index else 0))
+            at = shape.find(pattern, at + 2)
+        suspects.append(found)
+    keys_or_exponents = suspects[0].keys() | suspects[2].keys()
+    for index in keys_or_exponents:
+        outs[index] = _checked(values[index], outs[index])  # type: ignore[arg-type]
+    for index, dots in suspects[1].items():  # maybe an integral float, nothing else
+        if index not in keys_or_exponents:
+            out: bytes = outs[index]  # type: ignore[assignment]
+            outs[index] = _integral_floats_at(out, dots) or _with_js_floats(values[index])
+    return outs
+
+
 def _with_js_floats(value: Any) -> bytes | None:
     """orjson's bytes of ``value`` with its floats as JS writes them (:func:`_js_floats`)."""
     lib = _orjson
@@ -177,35 +229,49 @@ def _with_js_floats(value: Any) -> bytes | None:
         return None
 
 
-_NUMBER_END = frozenset(b",}]")
+_INTEGRAL_ENDS = (b".0,", b".0}", b".0]")  # ".0" then the end of a number
+_PLUS_ONE = (1).__add__
 
 
 def _integral_floats_fixed(out: bytes) -> bytes | None:
     """``out`` (orjson's bytes of a container) with each integral float outside the strings
     written as JS writes it (``1.0`` → ``1``, ``-0.0`` → ``0``), or ``None`` when ``out``
     has an escaped backslash (then a quote's parity does not tell where strings are)."""
-    if b"\\\\" in out:
+    ends = []  # where each ".0" ending a number (or a look-alike in a string) starts
+    for pattern in _INTEGRAL_ENDS:
+        pos = out.find(pattern)
+        while pos != -1:
+            ends.append(pos)
+            pos = out.find(pattern, pos + 3)
+    return _integral_floats_at(out, sorted(ends))
+
+
+def _integral_floats_at(out: bytes, dots: list[int]) -> bytes | None:
+    """:func:`_integral_floats_fixed` given where the candidates' dots are (ascending: each
+    a "." then a digit and the end of a number, as :data:`_COARSE` shows them)."""
+    if not dots:
+        return out
+    if out.find(b"\\\\", 0, dots[-1]) != -1:
         return None
     pieces: list[bytes] = []
     start = counted = quotes = 0  # quotes before ``counted`` (never inside an escape)
-    size = len(out)
-    pos = out.find(b".0")
-    while pos != -1:
-        after = pos + 2
-        if after < size and out[after] in _NUMBER_END:
-            quotes += out.count(b'"', counted, pos) - out.count(b'\\"', counted, pos)
-            counted = pos  # a "." here: no escaped quote straddles it
-            if not quotes & 1:  # outside a string: the end of a number "-?digits.0"
-                first = pos
-                while 48 <= out[first - 1] <= 57:
-                    first -= 1
-                if out[first - 1] == 45:  # "-"
-                    first -= 1
-                digits = out[first:pos]
-                pieces.append(out[start:first])
-                pieces.append(b"0" if digits == b"-0" else digits)
-                start = after
-        pos = out.find(b".0", after)
+    for pos in dots:
+        if out[pos + 1] != 48:  # "0"
+            continue
+        quotes += out.count(b'"', counted, pos)
+        if out.count(b"\\", counted, pos):
+            quotes -= out.count(b'\\"', counted, pos)
+        counted = pos  # a "." here: no escaped quote straddles it
+        if not quotes & 1:  # outside a string: the end of a number "-?digits.0"
+            first = pos
+            while 48 <= out[first - 1] <= 57:
+                first -= 1
+            if out[first - 1] == 45:  # "-"
+                first -= 1
+            digits = out[first:pos]
+            pieces.append(out[start:first])
+            pieces.append(b"0" if digits == b"-0" else digits)
+            start = pos + 2
     if not pieces:
         return out
     pieces.append(out[start:])
@@ -273,11 +339,13 @@ def _js_floats(value: Any) -> Any:
 
 
 __all__ = [
+    "dumps_many_or_none",
     "dumps_or_none",
     "js_number",
     "loads",
     "loads_many_or_none",
     "loads_or_none",
+    "loads_orjson",
     "loads_std",
     "loads_to_write",
 ]

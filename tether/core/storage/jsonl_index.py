@@ -26,6 +26,7 @@ from tether.core.storage.entry_rules import (
     BrokenLine,
     Problem,
     StaleRow,
+    duplicate_ids,
     entry_problem,
     json_error,
     parent_of,
@@ -116,7 +117,8 @@ class EntryTable:
         else:
             self.parents = [p if (i := get(p)) is None else ids[i] for p in parents]
         if len(by_id) != len(ids):
-            self._note_duplicates()
+            self.duplicates, found = duplicate_ids(ids, self.linenos)
+            self.problems += found
 
     def complete_columns(self) -> None:
         """Extend the lazily filled columns to the rows the scanner added."""
@@ -142,6 +144,11 @@ class EntryTable:
         self._roles += roles
         self._parsed += [None] * count
 
+    def lines_of(self, rows: list[int]) -> list[Any]:
+        """What the table holds of each row's line: its bytes, ``UNLOADED``, or ``None``."""
+        raw = self._raw
+        return [raw[row] for row in rows]
+
     def unloaded(self, rows: list[int]) -> list[int]:
         """The rows of ``rows`` whose lines were not fetched yet."""
         raw = self._raw
@@ -155,18 +162,6 @@ class EntryTable:
     def _need(self, rows: list[int]) -> None:
         if self.line_source is not None:
             self.line_source.load(self, rows)
-
-    def _note_duplicates(self) -> None:
-        """One problem per id used by more than one entry (pi keeps the last one; so do we)."""
-        rows_of: dict[str, list[int]] = {}
-        for row, entry_id in enumerate(self.ids):
-            rows_of.setdefault(entry_id, []).append(row)
-        self.duplicates = {i: rows for i, rows in rows_of.items() if len(rows) > 1}
-        for entry_id, rows in self.duplicates.items():
-            lines = [self.linenos[r] for r in rows]
-            where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
-            message = f"duplicate id {entry_id} at lines {where} (the last one is used, as in pi)"
-            self.problems.append(Problem(lines[-1], "duplicate-id", message))
 
     def add_record(self, record: Any, lineno: int = 0) -> int:
         """Add a parsed record; returns its row, or -1 if it is not an entry (problem noted)."""

@@ -276,3 +276,58 @@ def test_a_database_session_is_encoded_without_the_child_touching_the_database(
     messages, llm = expected_bytes(path)
     assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
     assert set(calls.read_text().split()) == {str(os.getpid())}  # the parent alone
+
+
+@pytest.mark.usefixtures("long_branch_paths")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_assistant_message_before_the_kept_entries_sets_the_model_and_adds_no_message(
+    tmp_path: Path, workers: int
+) -> None:
+    """A compaction keeps entries from a user message on; the assistant message before it
+    is read only for the model: the batch paths must not add it to the context."""
+    stamp = "2025-01-01T00:00:00.000Z"
+    usage = {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2}
+
+    def message(entry_id: str, parent: str | None, body: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp,
+                "message": body}  # fmt: skip
+
+    def user(text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text, "timestamp": 1}
+
+    assistant = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "a1"}],
+        "api": "openai-completions",
+        "provider": "p",
+        "model": "m1",
+        "usage": usage,
+        "stopReason": "stop",
+        "timestamp": 2,
+    }
+    entries = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": stamp, "cwd": "/tmp"},
+        message("e1", None, user("u1")),
+        message("e2", "e1", assistant),
+        message("e3", "e2", user("u2")),
+        {
+            "type": "compaction",
+            "id": "e4",
+            "parentId": "e3",
+            "timestamp": stamp,
+            "summary": "S",
+            "firstKeptEntryId": "e3",
+            "tokensBefore": 100,
+        },  # fmt: skip
+        message("e5", "e4", user("u3")),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in entries))
+    session = Session.open(path, readonly=True)
+    context = session.build_context()
+    data, _ = written(session, workers)
+    whole = json.loads(data)
+    assert whole["messages"] == context.messages
+    assert whole["llmMessages"] == convert_to_llm(context.messages)
+    assert [m["role"] for m in context.messages] == ["compactionSummary", "user", "user"]
+    assert whole["model"] == context.model == {"provider": "p", "modelId": "m1"}

@@ -29,15 +29,9 @@ from typing import IO, Any
 
 from tether.core.context.encoded import EncodedContext, EncodedPart
 from tether.core.context.stream import ContextStream, EntryBatch
-from tether.core.storage import file_lines
+from tether.core.storage import file_lines, jsonl_index
 from tether.core.storage.entry_batches import BATCH_ROWS, parse_batch
-from tether.core.storage.jsonl_index import (
-    FAST_PARSER_ROWS,
-    UNLOADED,
-    BrokenLine,
-    EntryTable,
-    use_fast_parser,
-)
+from tether.core.storage.jsonl_index import UNLOADED, BrokenLine, EntryTable, use_fast_parser
 from tether.core.storage.jsonl_scan_split import can_fork
 
 PARALLEL_ROWS = 20_000
@@ -55,7 +49,7 @@ def entries_of(
     """The entries of ``rows`` a batch at a time (:func:`~tether.core.storage.entry_batches.
     parse_batch`: parsed, not kept), with which of them only set: what a
     :class:`ContextStream` reads."""
-    if len(rows) > FAST_PARSER_ROWS:
+    if len(rows) > jsonl_index.FAST_PARSER_ROWS:
         use_fast_parser()
         for at in range(0, len(rows), BATCH_ROWS):
             batch = rows[at : at + BATCH_ROWS]
@@ -206,10 +200,11 @@ class _Work:
     def _batches(self, rows: list[int], from_file: bool, drop: bool) -> Iterator[EntryBatch]:
         table, setting_only = self.table, self.setting_only
         use_fast_parser()
+        lines = read_lines(table, rows, unloaded_only=not from_file)  # one read a piece
         for at in range(0, len(rows), BATCH_ROWS):
             batch = rows[at : at + BATCH_ROWS]
-            lines = read_lines(table, batch, unloaded_only=not from_file)
-            yield parse_batch(table, batch, lines, drop=drop), _settings(batch, setting_only)
+            given = None if lines is None else lines[at : at + BATCH_ROWS]
+            yield parse_batch(table, batch, given, drop=drop), _settings(batch, setting_only)
 
 
 class _Child:

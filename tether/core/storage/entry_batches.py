@@ -16,7 +16,7 @@ from typing import Any
 from tether.core.storage import fastjson
 from tether.core.storage.jsonl_index import EntryTable
 
-BATCH_ROWS = 256
+BATCH_ROWS = 64
 
 
 def parse_batch(

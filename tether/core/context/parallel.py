@@ -187,7 +187,7 @@ class _Work:
         """Encode piece ``index`` at the end of ``file``; note it in ``done``. ``from_file``:
         read the piece's lines again from the session file when it can (the child: touching
         the loaded lines would copy their memory pages, see :func:`read_lines`); else only the
-        lines the table left in the file are read, a batch at a time, and not kept."""
+        lines the table left in the file are read, and not kept."""
         encoded, stream = _encode(
             self._batches(self.pieces[index], from_file, drop),
             self.keep,

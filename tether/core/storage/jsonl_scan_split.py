@@ -167,8 +167,11 @@ def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None
         }
         import pickle
 
+        # pickled whole before writing: written as it is pickled, it would wait on the pipe
+        # until the parent reads, so the pickling would start only once the parent is done
+        payload = pickle.dumps(half, pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_end, "wb") as pipe:
-            pickle.dump(half, pipe, pickle.HIGHEST_PROTOCOL)
+            pipe.write(payload)
         code = 0
     except BaseException:  # noqa: BLE001 - any failure: the parent scans it all
         pass

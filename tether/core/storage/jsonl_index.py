@@ -34,7 +34,7 @@ from tether.core.storage.entry_rules import (
 from tether.core.storage.file_lines import FileIdentity
 
 _from_json: Any = None  # orjson's parser (fastjson), loaded for bulk work (see use_fast_parser)
-FAST_PARSER_ROWS = 2000
+FAST_PARSER_ROWS = 500  # above: orjson (its import, a few ms, pays for itself)
 
 _STAMP = re.compile(rb'"parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"')
 _ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
@@ -48,7 +48,7 @@ _BATCH_ROWS = 256  # lines parsed per batch by :meth:`EntryTable.entries`
 
 def use_fast_parser() -> None:
     """Switch to orjson's parser (:mod:`~tether.core.storage.fastjson`: ~2x faster than json,
-    same results; ~10 ms to import, so only worth it for bulk parsing)."""
+    same results; a few ms to import, so only worth it past :data:`FAST_PARSER_ROWS`)."""
     global _from_json
     if _from_json is None:
         _from_json = fastjson.loads_or_none

@@ -1,5 +1,6 @@
-"""Writing a context's pieces: in order, or at offsets on two threads into a regular file —
-the same bytes either way, and the file's position after them."""
+"""Writing a context's pieces in order: bytes, buffer ranges and temporary-file ranges (by
+``sendfile`` into a file, through memory elsewhere) — the bytes they stand for, and the file's
+position after them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import errno
 import io
 import os
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -67,52 +67,35 @@ def test_in_order_the_bytes_the_pieces_stand_for() -> None:
     assert out.getvalue() == expected
 
 
-def test_two_threads_at_offsets_write_the_same_bytes_and_leave_the_position_after_them(
+def test_into_a_file_the_kernel_copies_the_file_ranges_and_the_position_follows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(output_copy, "PARALLEL_BYTES", 1)
-    threads: set[int] = set()
-    real = os.copy_file_range
+    sent: list[int] = []
+    real = os.sendfile
 
-    def copy_file_range(*args: Any) -> int:
-        threads.add(threading.get_ident())
-        return real(*args)
+    def sendfile(*args: Any) -> int:
+        sent.append(real(*args))
+        return sent[-1]
 
-    monkeypatch.setattr(os, "copy_file_range", copy_file_range)
+    monkeypatch.setattr(os, "sendfile", sendfile)
     pieces, expected = pieces_and_bytes()
     assert write_to(tmp_path / "out.json", "wb", pieces) == b"before\n" + expected + b"after\n"
-    assert len(threads) == 2  # both halves copied by the kernel, each on its own thread
+    assert sum(sent) == 50_000 + 29_000 + 102_400  # every file range, once
 
 
-def test_without_copy_file_range_between_the_files_the_bytes_go_through_memory(
+def test_where_the_kernel_refuses_the_bytes_go_through_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(output_copy, "PARALLEL_BYTES", 1)
-
     def refused(*args: Any) -> int:
-        raise OSError(errno.EXDEV, "cross-device")
+        raise OSError(errno.EINVAL, "no sendfile here")
 
-    monkeypatch.setattr(os, "copy_file_range", refused)
+    monkeypatch.setattr(os, "sendfile", refused)
     pieces, expected = pieces_and_bytes()
-    assert write_to(tmp_path / "out.json", "wb", pieces) == b"before\n" + expected + b"after\n"
+    assert write_to(tmp_path / "out.json", "ab", pieces) == b"before\n" + expected + b"after\n"
 
 
-def test_a_file_opened_for_appending_is_written_in_order(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """pwrite to an O_APPEND file appends wherever it is asked to write: never at offsets."""
-    monkeypatch.setattr(output_copy, "PARALLEL_BYTES", 1)
-    target = tmp_path / "out.json"
-    target.write_bytes(b"old\n")
-    pieces, expected = pieces_and_bytes()
-    assert write_to(target, "ab", pieces) == b"old\nbefore\n" + expected + b"after\n"
-
-
-def test_a_temporary_file_shorter_than_its_range_is_an_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(output_copy, "PARALLEL_BYTES", 1)
+def test_a_temporary_file_shorter_than_its_range_is_an_error() -> None:
     short = tempfile.TemporaryFile()
     short.write(b"x" * 100)
-    with (tmp_path / "out.json").open("wb") as raw, pytest.raises(OSError, match="ended at"):
-        output_copy.write_pieces(raw, [b"[", (short, 0, 5000), b"]"])
+    with pytest.raises(OSError, match="ended at"):
+        output_copy.write_pieces(io.BytesIO(), [b"[", (short, 0, 5000), b"]"])

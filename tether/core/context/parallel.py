@@ -31,7 +31,7 @@ from tether.core.context.encoded import EncodedContext, EncodedPart
 from tether.core.context.stream import ContextStream, EntryBatch
 from tether.core.storage import file_lines, jsonl_index
 from tether.core.storage.entry_batches import BATCH_ROWS, parse_batch
-from tether.core.storage.jsonl_index import UNLOADED, BrokenLine, EntryTable, use_fast_parser
+from tether.core.storage.jsonl_index import BrokenLine, EntryTable, use_fast_parser
 from tether.core.storage.jsonl_scan_split import can_fork
 
 PARALLEL_ROWS = 20_000
@@ -140,30 +140,20 @@ def _cut(ordered: list[int], setting_only: set[int]) -> list[list[int]]:
     return [ordered[at : at + size] for at in range(0, len(ordered), size)]
 
 
-def read_lines(
-    table: EntryTable, rows: list[int], *, unloaded_only: bool = False
-) -> list[bytes | None] | None:
+def read_lines(table: EntryTable, rows: list[int]) -> list[bytes | None] | None:
     """The lines of the unparsed ``rows`` read again from the session file the table was
     read from (``None`` for a parsed row), or ``None`` when there is no such file or it is
-    not the one read (:func:`~tether.core.storage.file_lines.read_lines`). In a forked
-    child, the loaded lines' objects stay untouched: reading them would write their reference
-    counts and so copy the pages they share with the parent (a 1M-entry session's lines are
-    880 MB). ``unloaded_only`` (the parent): the lines the table holds are taken from it, only
-    the ones it left in the file are read (and not kept)."""
-    offsets = table.offsets
-    if unloaded_only:
-        lines: list[Any] = table.lines_of(rows)
-        wanted = [i for i, line in enumerate(lines) if line is UNLOADED]
-        if not wanted:
-            return lines
-    else:
-        parsed = table._parsed
-        lines = [None] * len(rows)
-        wanted = [i for i, row in enumerate(rows) if parsed[row] is None]
-    found = file_lines.read_lines(table.file, [offsets[rows[i]] for i in wanted])
+    not the one read (:func:`~tether.core.storage.file_lines.read_lines`). Both processes
+    read them so: while the child lives, the loaded lines' objects are shared with it, and
+    touching them (their reference counts) would copy the memory pages they are on — a
+    1M-entry session's lines are 880 MB."""
+    parsed, offsets = table._parsed, table.offsets
+    unparsed = [i for i, row in enumerate(rows) if parsed[row] is None]
+    found = file_lines.read_lines(table.file, [offsets[rows[i]] for i in unparsed])
     if found is None:
         return None
-    for i, line in zip(wanted, found, strict=True):
+    lines: list[bytes | None] = [None] * len(rows)
+    for i, line in zip(unparsed, found, strict=True):
         lines[i] = line
     return lines
 
@@ -177,19 +167,12 @@ class _Work:
         self.table, self.pieces, self.setting_only, self.keep = table, pieces, setting_only, keep
 
     def encode(
-        self,
-        index: int,
-        done: dict[int, Piece],
-        file: IO[bytes],
-        from_file: bool = False,
-        drop: bool = True,
+        self, index: int, done: dict[int, Piece], file: IO[bytes], drop: bool = True
     ) -> None:
-        """Encode piece ``index`` at the end of ``file``; note it in ``done``. ``from_file``:
-        read the piece's lines again from the session file when it can (the child: touching
-        the loaded lines would copy their memory pages, see :func:`read_lines`); else only the
-        lines the table left in the file are read, and not kept."""
+        """Encode piece ``index`` at the end of ``file``; note it in ``done``. The piece's
+        lines are read again from the session file when it can be (see :func:`read_lines`)."""
         encoded, stream = _encode(
-            self._batches(self.pieces[index], from_file, drop),
+            self._batches(self.pieces[index], drop),
             self.keep,
             spill_bytes=SHARED_SPILL_BYTES,
             spill_file=file,
@@ -197,10 +180,10 @@ class _Work:
         segment = encoded.flush_to_file()
         done[index] = (encoded.part(), [segment], stream.settings())
 
-    def _batches(self, rows: list[int], from_file: bool, drop: bool) -> Iterator[EntryBatch]:
+    def _batches(self, rows: list[int], drop: bool) -> Iterator[EntryBatch]:
         table, setting_only = self.table, self.setting_only
         use_fast_parser()
-        lines = read_lines(table, rows, unloaded_only=not from_file)  # one read a piece
+        lines = read_lines(table, rows)  # one read a piece
         for at in range(0, len(rows), BATCH_ROWS):
             batch = rows[at : at + BATCH_ROWS]
             given = None if lines is None else lines[at : at + BATCH_ROWS]
@@ -283,7 +266,7 @@ def _run_child(child: _Child, work: _Work, result: int, parent: int) -> None:
     code = 1
     try:
         done: dict[int, Piece] = {}
-        child.take_pieces(lambda index: work.encode(index, done, child._file, True), parent)
+        child.take_pieces(lambda index: work.encode(index, done, child._file), parent)
         # the file is sent as (start, size) in the child's file, which the parent holds
         found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
         import pickle

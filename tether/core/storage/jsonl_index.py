@@ -144,11 +144,6 @@ class EntryTable:
         self._roles += roles
         self._parsed += [None] * count
 
-    def lines_of(self, rows: list[int]) -> list[Any]:
-        """What the table holds of each row's line: its bytes, ``UNLOADED``, or ``None``."""
-        raw = self._raw
-        return [raw[row] for row in rows]
-
     def unloaded(self, rows: list[int]) -> list[int]:
         """The rows of ``rows`` whose lines were not fetched yet."""
         raw = self._raw

@@ -147,8 +147,8 @@ def read_lines(table: EntryTable, rows: list[int]) -> list[bytes | None] | None:
     read them so: while the child lives, the loaded lines' objects are shared with it, and
     touching them (their reference counts) would copy the memory pages they are on — a
     1M-entry session's lines are 880 MB."""
-    parsed, offsets = table._parsed, table.offsets
-    unparsed = [i for i, row in enumerate(rows) if parsed[row] is None]
+    parsed, offsets = table.is_parsed, table.offsets
+    unparsed = [i for i, row in enumerate(rows) if not parsed(row)]
     found = file_lines.read_lines(table.file, [offsets[rows[i]] for i in unparsed])
     if found is None:
         return None

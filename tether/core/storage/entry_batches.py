@@ -29,32 +29,27 @@ def parse_batch(
     """The entries of ``rows`` (a batch: parsed, not kept). ``lines``: the rows' lines read
     elsewhere (``None`` for a row parsed already), else the table's. ``drop``: as
     ``iter_entries``' (a broken line raises ``StaleRow`` after dropping it, or ``BrokenLine``)."""
-    if lines is None:
-        table._need(rows)
-        raw = table._raw
-        lines = [raw[row] for row in rows]
-    entries = _parsed_at_once(table, rows, lines)
+    items: list[Any] = table.lines_or_entries(rows) if lines is None else lines
+    entries = _parsed_at_once(table, rows, items)
     if entries is not None:
         return entries
-    parsed = table._parsed
     out = []
-    for row, line in zip(rows, lines, strict=True):
-        entry = parsed[row]
-        if entry is None and line is not None:
-            entry = fastjson.loads_to_write(line)
-            if not _matches(table, row, entry):
-                entry = None
-        if entry is None:  # iter_entries finds what is wrong and says it
+    for row, item in zip(rows, items, strict=True):
+        if item is None or item.__class__ is dict:  # parsed already
+            out.append(table.entry(row))
+            continue
+        entry = fastjson.loads_to_write(item) if item.__class__ is bytes else None
+        if not _matches(table, row, entry):  # iter_entries finds what is wrong and says it
             entry = next(table.iter_entries([row], to_write=True, drop=drop))
         out.append(entry)
     return out
 
 
 def _parsed_at_once(
-    table: EntryTable, rows: list[int], lines: list[bytes | None]
+    table: EntryTable, rows: list[int], lines: list[Any]
 ) -> list[dict[str, Any]] | None:
-    """The entries when every row is unparsed and every line an entry that agrees with the
-    index; else ``None``."""
+    """The entries when every row is unparsed (``lines`` all bytes) and every line an entry
+    that agrees with the index; else ``None``."""
     try:
         entries = list(map(fastjson.loads_orjson(), lines))
         ids = list(map(dict.get, entries, repeat("id")))

@@ -144,6 +144,12 @@ class EntryTable:
         self._roles += roles
         self._parsed += [None] * count
 
+    def lines_or_entries(self, rows: list[int]) -> list[Any]:
+        """Each row's line (fetched first when left in a store), or its entry when parsed."""
+        self._need(rows)
+        raw, parsed = self._raw, self._parsed
+        return [parsed[r] if raw[r] is None else raw[r] for r in rows]
+
     def unloaded(self, rows: list[int]) -> list[int]:
         """The rows of ``rows`` whose lines were not fetched yet."""
         raw = self._raw

@@ -140,16 +140,26 @@ def _cut(ordered: list[int], setting_only: set[int]) -> list[list[int]]:
     return [ordered[at : at + size] for at in range(0, len(ordered), size)]
 
 
-def read_lines(table: EntryTable, rows: list[int]) -> list[bytes | None] | None:
+def read_lines(
+    table: EntryTable, rows: list[int], fd: int | None = None
+) -> list[bytes | None] | None:
     """The lines of the unparsed ``rows`` read again from the session file the table was
     read from (``None`` for a parsed row), or ``None`` when there is no such file or it is
-    not the one read (:func:`~tether.core.storage.file_lines.read_lines`). Both processes
+    not the one read (:func:`~tether.core.storage.file_lines.read_lines`; ``fd``: that file
+    open already, :func:`~tether.core.storage.file_lines.open_indexed`). Both processes
     read them so: while the child lives, the loaded lines' objects are shared with it, and
     touching them (their reference counts) would copy the memory pages they are on — a
     1M-entry session's lines are 880 MB."""
     parsed, offsets = table.is_parsed, table.offsets
     unparsed = [i for i, row in enumerate(rows) if not parsed(row)]
-    found = file_lines.read_lines(table.file, [offsets[rows[i]] for i in unparsed])
+    wanted = [offsets[rows[i]] for i in unparsed]
+    if fd is None:
+        found = file_lines.read_lines(table.file, wanted)
+    else:
+        try:
+            found = file_lines.read_lines_at(fd, wanted, table.file[3])  # type: ignore[index]
+        except OSError:
+            found = None
     if found is None:
         return None
     lines: list[bytes | None] = [None] * len(rows)
@@ -183,11 +193,15 @@ class _Work:
     def _batches(self, rows: list[int], drop: bool) -> Iterator[EntryBatch]:
         table, setting_only = self.table, self.setting_only
         use_fast_parser()
-        lines = read_lines(table, rows)  # one read a piece
-        for at in range(0, len(rows), BATCH_ROWS):
-            batch = rows[at : at + BATCH_ROWS]
-            given = None if lines is None else lines[at : at + BATCH_ROWS]
-            yield parse_batch(table, batch, given, drop=drop), _settings(batch, setting_only)
+        fd = file_lines.open_indexed(table.file)  # a batch's lines read at once: a small
+        try:  # buffer, used again and again (a piece's would be fresh memory each time)
+            for at in range(0, len(rows), BATCH_ROWS):
+                batch = rows[at : at + BATCH_ROWS]
+                lines = None if fd is None else read_lines(table, batch, fd)
+                yield parse_batch(table, batch, lines, drop=drop), _settings(batch, setting_only)
+        finally:
+            if fd is not None:
+                os.close(fd)
 
 
 class _Child:

@@ -29,6 +29,20 @@ FileIdentity = tuple[str, int, int, int]  # path, device, inode, bytes indexed
 def read_lines(source: FileIdentity | None, offsets: list[int]) -> list[bytes] | None:
     """The lines starting at ``offsets`` (each without its newline), in that order; ``None``
     when there is no file, it is not the one indexed, or it cannot be read."""
+    fd = open_indexed(source)
+    if fd is None:
+        return None
+    try:
+        return read_lines_at(fd, offsets, source[3])  # type: ignore[index]
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def open_indexed(source: FileIdentity | None) -> int | None:
+    """A descriptor of the file at ``source``'s path when it is the file indexed (same
+    device and inode, not shorter), else ``None``; the caller closes it."""
     if source is None:
         return None
     path, device, inode, size = source
@@ -38,13 +52,12 @@ def read_lines(source: FileIdentity | None, offsets: list[int]) -> list[bytes] |
         return None
     try:
         stat = os.fstat(fd)
-        if (stat.st_dev, stat.st_ino) != (device, inode) or stat.st_size < size:
-            return None
-        return read_lines_at(fd, offsets, size)
     except OSError:
-        return None
-    finally:
+        stat = None
+    if stat is None or (stat.st_dev, stat.st_ino) != (device, inode) or stat.st_size < size:
         os.close(fd)
+        return None
+    return fd
 
 
 def read_lines_at(fd: int, offsets: list[int], size: int) -> list[bytes] | None:
@@ -125,4 +138,4 @@ class FileLines:
             table.set_line(row, line)
 
 
-__all__ = ["GAP", "FileIdentity", "FileLines", "read_lines", "read_lines_at"]
+__all__ = ["GAP", "FileIdentity", "FileLines", "open_indexed", "read_lines", "read_lines_at"]

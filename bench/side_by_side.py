@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 OUT_DIR = Path("/tmp/tether-bench-out")
+SYNC_BEFORE_RUN = os.environ.get("BENCH_SYNC", "1") != "0"
 
 
 def tether_env(builtin_only: bool, pythonpath: Path | None) -> dict[str, str | None]:
@@ -69,6 +70,8 @@ def run_once(side: Side, timeout: float) -> None:
         else:
             env[key] = value
     with side.out.open("wb") as sink:
+        if SYNC_BEFORE_RUN:  # the last run's output written back first: not this run's cost
+            os.sync()
         started = time.perf_counter()
         child = subprocess.Popen(
             side.command, cwd=side.cwd, env=env, stdout=sink, stderr=subprocess.PIPE

@@ -4,9 +4,11 @@ scanning all its bytes; a row's line is fetched from the database when the row i
 :func:`load_indexed` builds the same :class:`~tether.core.storage.jsonl_index.EntryTable` as
 scanning the session's bytes would: the header line goes through the scanner, each run of
 consecutive chunks with intact indexes adds its rows from them (tree fields and message roles,
-lines not fetched), and every other chunk — no index (an odd line, an older database being
-migrated), an index that does not check out, or the last chunk when the last line has no
-newline — is fetched and scanned as a file's lines are, at its line numbers.
+lines not fetched; the indexes come from the stored runs of many chunks, :mod:`.chunk_runs`,
+then from the rows of the chunks after them), and every other chunk — no index (an odd line,
+an older database being migrated), an index that does not check out, or the last chunk when
+the last line has no newline — is fetched and scanned as a file's lines are, at its line
+numbers. A chunk fetched is checked to be the size indexed (a byte more is asked for).
 
 :class:`ChunkLines` fetches lines for the table (``EntryTable.line_source``): the rows a caller
 asks for at once (a context's entries) as byte ranges of their chunks, merged where they are
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from itertools import accumulate
 from operator import add, itemgetter
 from typing import Any
@@ -30,6 +33,7 @@ from tether.core.storage.chunk_index import (
     index_ok,
     intact_bodies,
 )
+from tether.core.storage.chunk_runs import decode_run
 from tether.core.storage.database import IndexedSession, StoreError
 from tether.core.storage.jsonl_index import EntryTable
 from tether.core.storage.jsonl_scan import LineScanner, ScannedFile
@@ -39,6 +43,7 @@ GAP = 16  # rows asked for together this close are fetched as one range
 MAX_RANGES = 64  # more ranges in one chunk: the whole chunk
 Chunk = tuple[int, int, int, Any]  # first line, line count, size, index
 Run = tuple[int, int, IndexedRows]  # chunks [start, stop) and their rows
+Span = tuple[int, int, bytes]  # chunks [start, stop) and their index bodies, joined
 
 
 def load_indexed(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile | None:
@@ -60,14 +65,27 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
     header_lines = stored.header.count(b"\n") + 1
     if scanner.header is None or scanner.table.problems or scanner.line_count != header_lines:
         return None
-    chunks = stored.chunks
-    runs = _runs(chunks, len(chunks) if stored.trailing_newline else len(chunks) - 1)
+    chunks, given = _expand(driver, session_id, stored)
+
+    def own(start: int, stop: int) -> list[Run]:
+        last = chunks[stop - 1][0] + chunks[stop - 1][1] - 1
+        rows = driver.read_chunk_indexes(session_id, chunks[start][0], last)
+        if [row[:3] for row in rows] != [chunk[:3] for chunk in chunks[start:stop]]:
+            return []  # not the chunks the run says: scanned
+        chunks[start:stop] = [tuple(row) for row in rows]
+        return _indexed(chunks, start, stop)
+
+    end = len(chunks) if stored.trailing_newline else len(chunks) - 1
+    runs = _runs(chunks, end, given, own)
     unindexed, done = [], 0
     for start, stop, _ in [*runs, (len(chunks), len(chunks), None)]:
         unindexed += range(done, start)
         done = stop
-    whole = [(chunks[i][0], 0, chunks[i][2]) for i in unindexed]
+    whole = [(chunks[i][0], 0, chunks[i][2] + 1) for i in unindexed]  # a byte more: none
     texts = driver.read_ranges(session_id, whole) if whole else []
+    for i, text in zip(unindexed, texts, strict=True):
+        if len(text) != chunks[i][2]:
+            raise _disagree(driver, session_id, chunks[i][0])
     fetched = dict(zip(unindexed, texts, strict=True))
     table = scanner.table
     run_at = {start: (stop, rows) for start, stop, rows in runs}
@@ -95,17 +113,72 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
     return scanned
 
 
-def _runs(chunks: list[Chunk], end: int) -> list[Run]:
-    """The runs of consecutive chunks among ``chunks[:end]`` whose indexes are intact."""
-    part = chunks[:end]
+def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[list[Chunk], list[Span]]:
+    """All the chunks, those of the stored runs (:mod:`.chunk_runs`) first, and the spans of
+    them whose index bodies a run holds. A run that does not check out gives way to its chunks'
+    own indexes (``driver.read_chunk_indexes``), as does a run holding a last line without a
+    newline (that chunk is scanned)."""
+    chunks: list[Chunk] = []
+    given: list[Span] = []
+    for k, (first, last, blob) in enumerate(stored.runs):
+        decoded = decode_run(blob, first, last)
+        at_end = k == len(stored.runs) - 1 and not stored.chunks
+        if decoded is None or (at_end and not stored.trailing_newline):
+            chunks += driver.read_chunk_indexes(session_id, first, last)
+            continue
+        base = len(chunks)
+        given += [(base + start, base + stop, body) for start, stop, body in decoded.spans]
+        chunks += decoded.chunks
+    chunks += stored.chunks
+    return chunks, given
+
+
+def _runs(
+    chunks: list[Chunk],
+    end: int,
+    given: list[Span],
+    own: Callable[[int, int], list[Run]] | None = None,
+) -> list[Run]:
+    """The runs of consecutive chunks among ``chunks[:end]`` with intact indexes: the spans
+    ``given`` (whose bodies come from the stored runs; one whose text is wrong gives way to
+    ``own(start, stop)``, the runs of those chunks' own indexes) and those found among the
+    others."""
+    runs: list[Run] = []
+    free = 0
+    for start, stop, _ in given:
+        runs += _indexed(chunks, free, start)
+        free = stop
+    runs += _indexed(chunks, free, end)
+    at = 0
+    while at < len(given):  # spans that follow each other are decoded together
+        stop = at + 1
+        while stop < len(given) and given[stop][0] == given[stop - 1][1]:
+            stop += 1
+        rows = _decode(chunks[given[at][0] : given[stop - 1][1]], [g[2] for g in given[at:stop]])
+        if rows is not None:
+            runs.append((given[at][0], given[stop - 1][1], rows))
+        else:  # a span whose text is wrong: its chunks' own indexes
+            for start, end, body in given[at:stop]:
+                one = _decode(chunks[start:end], [body])
+                if one is not None:
+                    runs.append((start, end, one))
+                elif own is not None:
+                    runs += own(start, end)
+        at = stop
+    return sorted(runs, key=itemgetter(0))
+
+
+def _indexed(chunks: list[Chunk], lo: int, hi: int) -> list[Run]:
+    """The runs among ``chunks[lo:hi]`` whose own indexes are intact."""
+    part = chunks[lo:hi]
     counts = list(map(itemgetter(1), part))
     bodies = intact_bodies(list(map(itemgetter(3), part)), counts)
     groups: list[tuple[int, int, list[bytes]]] = []
     if bodies is not None and _contiguous(part, counts):  # the usual case: all, in one pass
-        groups = [(0, end, bodies)] if end else []
+        groups = [(lo, hi, bodies)] if hi > lo else []
     else:
         stop = -1
-        for i, (first, count, _, blob) in enumerate(part):
+        for i, (first, count, _, blob) in enumerate(part, lo):
             if not index_ok(blob, count):
                 continue
             if stop == i and _follows(chunks[i - 1], first):
@@ -116,14 +189,21 @@ def _runs(chunks: list[Chunk], end: int) -> list[Run]:
             groups[-1] = (groups[-1][0], stop, groups[-1][2])
     runs: list[Run] = []
     for start, stop, group in groups:
-        rows = _decode(chunks[start:stop], group)
-        if rows is not None:
-            runs.append((start, stop, rows))
-            continue
-        for i in range(start, stop):  # find the chunks whose index text is wrong
-            one = _decode(chunks[i : i + 1], group[i - start : i - start + 1])
-            if one is not None:
-                runs.append((i, i + 1, one))
+        runs += _checked(chunks, start, stop, group)
+    return runs
+
+
+def _checked(chunks: list[Chunk], start: int, stop: int, bodies: list[bytes]) -> list[Run]:
+    """``chunks[start:stop]`` as one run when their joined index bodies decode; else each
+    part that decodes on its own (the rest is scanned)."""
+    rows = _decode(chunks[start:stop], bodies)
+    if rows is not None:
+        return [(start, stop, rows)]
+    runs: list[Run] = []
+    for i in range(start, stop):  # find the chunks whose index text is wrong
+        one = _decode(chunks[i : i + 1], bodies[i - start : i - start + 1])
+        if one is not None:
+            runs.append((i, i + 1, one))
     return runs
 
 
@@ -178,26 +258,39 @@ class ChunkLines:
         for chunk, lo, hi in spans:
             offsets = self._offsets_of(chunk)
             if offsets is None:  # lengths that do not add up: the whole chunk, by its size
-                requests.append((self.chunks[chunk][0], 0, self.chunks[chunk][2]))
+                requests.append((self.chunks[chunk][0], 0, self.chunks[chunk][2] + 1))
                 continue
-            start = offsets[lo]
-            requests.append((self.chunks[chunk][0], start, offsets[hi] - 1 - start))
+            start = offsets[lo]  # with the byte after: the next newline, none at the end
+            requests.append((self.chunks[chunk][0], start, offsets[hi] - start))
         found = self.driver.read_ranges(self.session_id, requests)
         end = len(linenos)
         while end and not linenos[end - 1]:  # rows appended since the load have no line
             end -= 1
         for (chunk, lo, hi), data in zip(spans, found, strict=True):
-            lines = data.split(b"\n")
+            lines = self._exact(chunk, lo, hi, data).split(b"\n")
             if len(lines) != hi - lo:
-                raise StoreError(
-                    f"{self.driver.uri}#{self.session_id}: the lines stored from line "
-                    f"{self.chunks[chunk][0]} on disagree with their index"
-                )
+                raise _disagree(self.driver, self.session_id, self.chunks[chunk][0])
             first = starts[chunk] + lo
             row = bisect_left(linenos, first, 0, end)
             while row < end and linenos[row] < first + len(lines):
                 table.set_line(row, lines[linenos[row] - first])
                 row += 1
+
+    def _exact(self, chunk: int, lo: int, hi: int, data: bytes) -> bytes:
+        """The bytes of lines ``lo``…``hi - 1`` of ``chunk`` from what was fetched for them (a
+        byte more was asked for: the newline after them, or nothing after the chunk's last
+        line); a chunk of another size than indexed is an error."""
+        first, count, size, _ = self.chunks[chunk]
+        offsets = self._offsets_of(chunk)
+        if offsets is None:
+            if len(data) == size:
+                return data
+        elif hi < count:
+            if len(data) == offsets[hi] - offsets[lo] and data.endswith(b"\n"):
+                return data[:-1]
+        elif len(data) == offsets[hi] - offsets[lo] - 1:
+            return data
+        raise _disagree(self.driver, self.session_id, first)
 
     def _offsets_of(self, chunk: int) -> list[int] | None:
         """Where each line of ``chunk`` starts (and where a line after the last would);
@@ -235,6 +328,13 @@ class ChunkLines:
         if len(spans) > MAX_RANGES or 2 * wanted > offsets[-1]:
             return [(chunk, 0, count)]
         return [(chunk, lo, hi) for lo, hi in spans]
+
+
+def _disagree(driver: Any, session_id: str, first: int) -> StoreError:
+    return StoreError(
+        f"{driver.uri}#{session_id}: the lines stored from line {first} on disagree with "
+        "their index"
+    )
 
 
 def _plus_newline(total: int, length: int) -> int:

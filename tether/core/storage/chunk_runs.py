@@ -4,15 +4,16 @@ each) loads from a few hundred rows instead of one row per append.
 
 An append that leaves :data:`RUN_CHUNKS` chunks or more after the last run writes, in its own
 transaction, runs of :data:`RUN_CHUNKS` chunks each (:func:`plan_runs`); the chunks themselves
-are never changed. A run holds, per chunk, its first line, line count, size and the body of
-its index (its lines' fields; a chunk without an intact index is marked and scanned when
-loaded), and a CRC-32 of all that. Loading uses the runs that check out from line 1 on
+are never changed. A run holds, per chunk, its line count, size and the body of its index
+(its lines' fields; a chunk without an intact index is marked and scanned when loaded), and a
+CRC-32 of all that. Loading uses the runs that check out from line 1 on
 (:func:`covered_prefix`, :func:`decode_run`) and the chunks' own rows after them; a run that
 does not check out is replaced by the indexes of its chunks (:mod:`.indexed_load`).
 
 Layout: ``TRN1``, u32 chunk count, u32 CRC-32 of the body (little-endian); the body is the
-chunk table (four little-endian i64 a chunk: first line, line count, size, index body length
-or -1 for none), then the index bodies, in order.
+chunk table (three little-endian i64 a chunk: line count, size, index body length or -1 for
+none; the chunks follow each other from the run's first line), then the index bodies, in
+order.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
-from operator import add, ne
+from operator import ne
 from typing import Any
 
 from tether.core.storage.chunk_index import HEAD_SIZE, index_ok
@@ -32,7 +33,7 @@ from tether.core.storage.chunk_index import HEAD_SIZE, index_ok
 RUN_CHUNKS = 256  # chunks in one run
 MAGIC = b"TRN1"
 _HEAD = struct.Struct("<4sII")
-_WIDTH = 4  # i64 fields a chunk
+_WIDTH = 3  # i64 fields a chunk
 _LITTLE = sys.byteorder == "little"
 ChunkRow = tuple[int, int, int, Any]  # first line, line count, size, line index (or None)
 StoredRun = tuple[int, int, Any]  # first line, last line, the run's bytes
@@ -52,9 +53,9 @@ def encode_run(rows: Sequence[ChunkRow]) -> bytes:
     whose index is not intact is kept without one)."""
     table = array("q")
     bodies = []
-    for first, count, size, index in rows:
+    for _, count, size, index in rows:
         body = bytes(index[HEAD_SIZE:]) if index_ok(index, count) else None
-        table.extend((first, count, size, -1 if body is None else len(body)))
+        table.extend((count, size, -1 if body is None else len(body)))
         if body is not None:
             bodies.append(body)
     if not _LITTLE:
@@ -65,43 +66,39 @@ def encode_run(rows: Sequence[ChunkRow]) -> bytes:
 
 def decode_run(blob: Any, first_line: int, last_line: int) -> DecodedRun | None:
     """The chunks of a run stored for lines ``first_line``…``last_line``; ``None`` when it
-    does not check out (magic, CRC, a chunk table of consecutive lines that covers exactly
-    those lines, index lengths that add up)."""
+    does not check out (magic, CRC, line counts that add up to those lines, index lengths
+    that add up to the bodies)."""
     if not blob or len(blob) < HEAD_SIZE:
         return None
     magic, count, crc = _HEAD.unpack_from(blob)
-    body = bytes(blob[HEAD_SIZE:])
+    body = memoryview(blob)[HEAD_SIZE:]
     table_size = 8 * _WIDTH * count
-    if magic != MAGIC or not count or zlib.crc32(body) != crc or len(body) < table_size:
+    if magic != MAGIC or not count or len(body) < table_size or zlib.crc32(body) != crc:
         return None
-    table = array("q", body[:table_size])
+    table = array("q")
+    table.frombytes(body[:table_size])
     if not _LITTLE:
         table.byteswap()
-    firsts, counts, sizes, lengths = (table[k::_WIDTH].tolist() for k in range(_WIDTH))
-    ends = list(map(add, firsts, counts))
-    if firsts[0] != first_line or ends[-1] - 1 != last_line or firsts[1:] != ends[:-1]:
+    counts, sizes, lengths = (table[k::_WIDTH].tolist() for k in range(_WIDTH))
+    if sum(counts) != last_line - first_line + 1 or min(counts) < 1 or min(sizes) < 0:
         return None
-    if min(counts) < 1 or min(sizes) < 0 or min(lengths) < -1:
-        return None
+    firsts = list(accumulate(counts[:-1], initial=first_line))
     chunks = list(zip(firsts, counts, sizes, repeat(None)))
+    bodies = bytes(body[table_size:])
     if min(lengths) >= 0:  # the usual case: every chunk has its index
-        if sum(lengths) != len(body) - table_size:
-            return None
-        return DecodedRun(chunks, [(0, count, body[table_size:])])
-    indexed = list(map(ne, lengths, repeat(-1)))
-    if sum(compress(lengths, indexed)) != len(body) - table_size:
+        return DecodedRun(chunks, [(0, count, bodies)]) if sum(lengths) == len(bodies) else None
+    if min(lengths) < -1 or sum(compress(lengths, map(ne, lengths, repeat(-1)))) != len(bodies):
         return None
     spans: list[tuple[int, int, bytes]] = []
-    offsets = list(accumulate(compress(lengths, indexed), initial=table_size))
     at = 0
     start = None
-    for i, has in enumerate([*indexed, False]):
-        if has and start is None:
-            start, span_from = i, offsets[at]
-        if has:
-            at += 1
+    for i, length in enumerate([*lengths, -1]):
+        if length >= 0 and start is None:
+            start, span_from = i, at
+        if length >= 0:
+            at += length
         elif start is not None:
-            spans.append((start, i, body[span_from : offsets[at]]))
+            spans.append((start, i, bodies[span_from:at]))
             start = None
     return DecodedRun(chunks, spans)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from itertools import accumulate
+from itertools import accumulate, repeat
 from operator import add, itemgetter
 from typing import Any
 
@@ -306,7 +306,9 @@ class ChunkLines:
             lengths = list(map(int, rows.lengths[skip : skip + count]))
         except ValueError:
             lengths = []
-        offsets: list[int] | None = list(accumulate(lengths, _plus_newline, initial=0))
+        offsets: list[int] | None = list(
+            accumulate(map(add, lengths, repeat(1)), initial=0)  # each line and its newline
+        )
         if len(lengths) != count or offsets[-1] - 1 != size:
             offsets = None
         self._offsets[chunk] = offsets
@@ -335,10 +337,6 @@ def _disagree(driver: Any, session_id: str, first: int) -> StoreError:
         f"{driver.uri}#{session_id}: the lines stored from line {first} on disagree with "
         "their index"
     )
-
-
-def _plus_newline(total: int, length: int) -> int:
-    return total + length + 1
 
 
 __all__ = ["ChunkLines", "load_indexed"]

@@ -230,3 +230,20 @@ def test_run_bytes_round_trip_and_refuse_what_does_not_add_up() -> None:
     assert chunk_runs.decode_run(blob, 2, 3) is None  # not the lines it is stored for
     assert chunk_runs.decode_run(blob, 1, 4) is None
     assert chunk_runs.decode_run(blob[:HEAD_SIZE], 1, 3) is None
+
+
+def test_an_imported_session_of_large_chunks_loads_from_runs(
+    backend: Backend, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(database_module, "CHUNK_BYTES", 4000)
+    monkeypatch.setattr(chunk_runs, "RUN_LINES", 50)  # 4096 in use
+    ref = backend.add(SAMPLE)
+    data = stored_bytes(backend, ref)
+    indexed = backend.database().read_index(ref)
+    chunks = every_chunk(indexed)
+    assert len(indexed.runs) >= 3 and len(chunks) > 2 * RUN
+    assert all(last - first + 1 >= 50 for first, last, _ in indexed.runs)  # before RUN chunks
+    assert sum(chunk[1] for chunk in indexed.chunks) < 50
+    assert all(chunk[3] for chunk in chunks)
+    session = loaded(backend, ref)
+    assert table_facts(session.header, session.table) == scanned_facts(data)

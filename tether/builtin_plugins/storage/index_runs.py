@@ -71,15 +71,16 @@ def add_runs(
     """After ``new`` chunks were inserted (in this transaction): the runs they complete."""
     if not new:
         return
-    ((covered, waiting),) = fetch(
+    ((covered, chunks, lines),) = fetch(
         tables.sql(
-            "SELECT c.e, (SELECT count(*) FROM {e} WHERE session_id = ? AND first_line > c.e) "
-            "FROM (SELECT coalesce((SELECT last_line FROM {r} WHERE session_id = ? "
-            "ORDER BY first_line DESC LIMIT 1), 0) AS e) c"
+            "SELECT c.e, count(p.first_line), coalesce(sum(p.line_count), 0) FROM (SELECT "
+            "coalesce((SELECT last_line FROM {r} WHERE session_id = ? ORDER BY first_line DESC "
+            "LIMIT 1), 0) AS e) c LEFT JOIN {e} p ON p.session_id = ? AND p.first_line > c.e "
+            "GROUP BY c.e"
         ),
         (session_id, session_id),
     )
-    if int(waiting) < chunk_runs.RUN_CHUNKS:
+    if not chunk_runs.due(int(chunks), int(lines)):
         return
     older = chunks_after(fetch, tables, session_id, int(covered), new[0][0] - 1)
     pending = [(int(f), int(n), int(s), ix) for f, n, s, ix in older] + list(new)

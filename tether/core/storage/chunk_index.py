@@ -45,13 +45,14 @@ _NULLS = {NULL: None}
 
 @dataclass
 class IndexedRows:
-    """The decoded rows of consecutive chunks (``lengths``: each line's byte length, as text)."""
+    """The decoded rows of consecutive chunks (``lengths``: each line's byte length, as text
+    or a number)."""
 
     types: list[str]
     roles: list[str | None]
     ids: list[str]
     parents: list[str | None]
-    lengths: list[str]
+    lengths: list[Any]
 
 
 def encode_chunk_index(lines: Sequence[bytes]) -> bytes | None:
@@ -159,6 +160,11 @@ class _Interned(dict[str, Any]):
 _NAMES = _Interned({NULL: None})
 
 
+def intern_name(name: str) -> Any:
+    """A type or role name, once for all (``"``: ``None``)."""
+    return _NAMES[name]
+
+
 __all__ = [
     "HEAD_SIZE",
     "MAGIC",
@@ -167,4 +173,5 @@ __all__ = [
     "encode_chunk_index",
     "index_ok",
     "intact_bodies",
+    "intern_name",
 ]

@@ -1,19 +1,21 @@
-"""Runs of chunk indexes: the line indexes (:mod:`.chunk_index`) of many consecutive chunks
-kept together in one row, so that a session written one append at a time (one small chunk
-each) loads from a few hundred rows instead of one row per append.
+"""Runs of chunk indexes: the line indexes (:mod:`.chunk_index`) of consecutive chunks kept
+together in one row, in columns, so that a session loads from a few rows and a few passes —
+whether it was written one append at a time (one small chunk each) or imported (a few large
+chunks).
 
-An append that leaves :data:`RUN_CHUNKS` chunks or more after the last run writes, in its own
-transaction, runs of :data:`RUN_CHUNKS` chunks each (:func:`plan_runs`); the chunks themselves
-are never changed. A run holds, per chunk, its line count, size and the body of its index
-(its lines' fields; a chunk without an intact index is marked and scanned when loaded), and a
-CRC-32 of all that. Loading uses the runs that check out from line 1 on
+An append that leaves :data:`RUN_CHUNKS` chunks or :data:`RUN_LINES` lines or more after the
+last run writes, in its own transaction, the runs they complete (:func:`plan_runs`); the chunks
+themselves are never changed. A run holds, per chunk, its line count, its size and whether its
+index is intact (a chunk without is scanned when loaded), the index's fields of every indexed
+line in columns, and a CRC-32 of all that. Loading uses the runs that check out from line 1 on
 (:func:`covered_prefix`, :func:`decode_run`) and the chunks' own rows after them; a run that
-does not check out is replaced by the indexes of its chunks (:mod:`.indexed_load`).
+does not check out gives way to the indexes of its chunks (:mod:`.indexed_load`).
 
-Layout: ``TRN1``, u32 chunk count, u32 CRC-32 of the body (little-endian); the body is the
-chunk table (three little-endian i64 a chunk: line count, size, index body length or -1 for
-none; the chunks follow each other from the run's first line), then the index bodies, in
-order.
+Layout: ``TRN1``, u32 chunk count, u32 CRC-32 of the body (little-endian). The body: the chunk
+table (three i64 a chunk: line count, size, 1 if indexed else 0); four i64: indexed lines,
+bytes of the names, of the ids, of the parents; each line's length (i64), type and role (u16,
+numbers in the names); the names (``\\x1f``-separated, the first for none), the ids, the
+parents (``\\x1f``-separated, ``"`` for none, empty for the id on the line before).
 """
 
 from __future__ import annotations
@@ -25,16 +27,26 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
-from operator import ne
 from typing import Any
 
-from tether.core.storage.chunk_index import HEAD_SIZE, index_ok
+from tether.core.storage.chunk_index import (
+    HEAD_SIZE,
+    NULL,
+    SEP,
+    IndexedRows,
+    decode_indexes,
+    index_ok,
+    intern_name,
+)
 
-RUN_CHUNKS = 256  # chunks in one run
+RUN_CHUNKS = 256  # chunks in one run at most
+RUN_LINES = 4096  # lines that close a run before it has RUN_CHUNKS chunks
 MAGIC = b"TRN1"
 _HEAD = struct.Struct("<4sII")
+_SIZES = struct.Struct("<4q")
 _WIDTH = 3  # i64 fields a chunk
 _LITTLE = sys.byteorder == "little"
+_MAX_NAMES = 1 << 16
 ChunkRow = tuple[int, int, int, Any]  # first line, line count, size, line index (or None)
 StoredRun = tuple[int, int, Any]  # first line, last line, the run's bytes
 
@@ -42,65 +54,151 @@ StoredRun = tuple[int, int, Any]  # first line, last line, the run's bytes
 @dataclass
 class DecodedRun:
     """A run's chunks (``(first line, count, size, None)``) and the spans ``(start, stop,
-    body)`` of consecutive chunks among them whose index bodies it holds (``body``: joined)."""
+    rows)`` of consecutive chunks among them that have their index."""
 
     chunks: list[ChunkRow]
-    spans: list[tuple[int, int, bytes]]
+    spans: list[tuple[int, int, IndexedRows]]
+
+
+def _arrays(*parts: array[Any]) -> bytes:
+    if not _LITTLE:
+        for part in parts:
+            part.byteswap()
+    return b"".join(part.tobytes() for part in parts)
 
 
 def encode_run(rows: Sequence[ChunkRow]) -> bytes:
     """The run of the consecutive chunks ``rows`` (their indexes are checked here: a chunk
-    whose index is not intact is kept without one)."""
-    table = array("q")
-    bodies = []
+    whose index is not intact, or holds an empty id, is kept without one)."""
+    table, lengths, types, roles = array("q"), array("q"), array("H"), array("H")
+    names: dict[Any, int] = {None: 0}
+    ids: list[str] = []
+    parents: list[str] = []
     for _, count, size, index in rows:
-        body = bytes(index[HEAD_SIZE:]) if index_ok(index, count) else None
-        table.extend((count, size, -1 if body is None else len(body)))
-        if body is not None:
-            bodies.append(body)
-    if not _LITTLE:
-        table.byteswap()
-    body = table.tobytes() + b"".join(bodies)
+        decoded = decode_indexes([index[HEAD_SIZE:]], count) if index_ok(index, count) else None
+        try:
+            line_lengths = list(map(int, decoded.lengths)) if decoded else []
+        except ValueError:
+            decoded = None
+        if decoded is not None and ("" in decoded.ids or "" in decoded.parents):
+            decoded = None  # an empty field means "the id before" here
+        table.extend((count, size, 0 if decoded is None else 1))
+        if decoded is None:
+            continue
+        lengths.extend(line_lengths)
+        types.extend(names.setdefault(t, len(names)) for t in decoded.types)
+        roles.extend(names.setdefault(r, len(names)) for r in decoded.roles)
+        for entry_id, parent in zip(decoded.ids, decoded.parents, strict=True):
+            if ids and parent == ids[-1]:
+                parents.append("")
+            else:
+                parents.append(NULL if parent is None else parent)
+            ids.append(entry_id)
+    if len(names) > _MAX_NAMES:  # never in practice: then every chunk is scanned
+        return encode_run([(first, count, size, None) for first, count, size, _ in rows])
+    name_text = SEP.join([NULL, *list(names)[1:]]).encode("utf-8")
+    id_text = SEP.join(ids).encode("utf-8")
+    parent_text = SEP.join(parents).encode("utf-8")
+    sizes = _SIZES.pack(len(ids), len(name_text), len(id_text), len(parent_text))
+    body = b"".join(
+        (_arrays(table), sizes, _arrays(lengths, types, roles), name_text, id_text, parent_text)
+    )
     return _HEAD.pack(MAGIC, len(rows), zlib.crc32(body)) + body
 
 
 def decode_run(blob: Any, first_line: int, last_line: int) -> DecodedRun | None:
     """The chunks of a run stored for lines ``first_line``…``last_line``; ``None`` when it
-    does not check out (magic, CRC, line counts that add up to those lines, index lengths
-    that add up to the bodies)."""
+    does not check out (magic, CRC, line counts that add up to those lines, section sizes,
+    fields that add up to its indexed lines)."""
     if not blob or len(blob) < HEAD_SIZE:
         return None
     magic, count, crc = _HEAD.unpack_from(blob)
     body = memoryview(blob)[HEAD_SIZE:]
-    table_size = 8 * _WIDTH * count
-    if magic != MAGIC or not count or len(body) < table_size or zlib.crc32(body) != crc:
+    at = 8 * _WIDTH * count
+    if magic != MAGIC or not count or len(body) < at + _SIZES.size or zlib.crc32(body) != crc:
         return None
-    table = array("q")
-    table.frombytes(body[:table_size])
-    if not _LITTLE:
-        table.byteswap()
-    counts, sizes, lengths = (table[k::_WIDTH].tolist() for k in range(_WIDTH))
+    table = _numbers("q", body[:at])
+    counts, sizes, flags = (table[k::_WIDTH].tolist() for k in range(_WIDTH))
     if sum(counts) != last_line - first_line + 1 or min(counts) < 1 or min(sizes) < 0:
+        return None
+    lines, name_size, id_size, parent_size = _SIZES.unpack_from(body, at)
+    at += _SIZES.size
+    ends = list(
+        accumulate((8 * lines, 2 * lines, 2 * lines, name_size, id_size, parent_size), initial=at)
+    )
+    if min(lines, name_size, id_size, parent_size) < 0 or ends[-1] != len(body):
+        return None
+    if sum(compress(counts, flags)) != lines or not set(flags) <= {0, 1}:
         return None
     firsts = list(accumulate(counts[:-1], initial=first_line))
     chunks = list(zip(firsts, counts, sizes, repeat(None)))
-    bodies = bytes(body[table_size:])
-    if min(lengths) >= 0:  # the usual case: every chunk has its index
-        return DecodedRun(chunks, [(0, count, bodies)]) if sum(lengths) == len(bodies) else None
-    if min(lengths) < -1 or sum(compress(lengths, map(ne, lengths, repeat(-1)))) != len(bodies):
+    rows = _columns(body, ends, lines) if lines else None
+    if lines and rows is None:
         return None
-    spans: list[tuple[int, int, bytes]] = []
-    at = 0
+    return DecodedRun(chunks, _spans(chunks, flags, rows))
+
+
+def _numbers(kind: str, data: Any) -> array[Any]:
+    out = array(kind)
+    out.frombytes(data)
+    if not _LITTLE:
+        out.byteswap()
+    return out
+
+
+def _columns(body: memoryview, ends: list[int], lines: int) -> IndexedRows | None:
+    """The indexed lines' fields from a run's sections (``ends``: where each one starts)."""
+    try:
+        names = [None, *map(intern_name, bytes(body[ends[3] : ends[4]]).decode().split(SEP)[1:])]
+        ids = bytes(body[ends[4] : ends[5]]).decode("utf-8").split(SEP)
+        raw = bytes(body[ends[5] : ends[6]]).decode("utf-8").split(SEP)
+        types = list(map(names.__getitem__, _numbers("H", body[ends[1] : ends[2]])))
+        roles = list(map(names.__getitem__, _numbers("H", body[ends[2] : ends[3]])))
+    except (UnicodeDecodeError, IndexError):
+        return None
+    if len(ids) != lines or len(raw) != lines or raw[0] == "" or None in types:
+        return None
+    if raw.count("") == lines - 1:  # one branch: each parent is the id on the line before
+        first = None if raw[0] == NULL else raw[0]
+        parents: list[str | None] = [first, *ids[:-1]]
+    else:
+        previous = [None, *ids[:-1]]
+        parents = [p if p else q for p, q in zip(raw, previous, strict=True)]
+        parents = [None if p == NULL else p for p in parents]
+    lengths = _numbers("q", body[ends[0] : ends[1]]).tolist()
+    return IndexedRows(types, roles, ids, parents, lengths)
+
+
+def _spans(
+    chunks: list[ChunkRow], flags: list[int], rows: IndexedRows | None
+) -> list[tuple[int, int, IndexedRows]]:
+    """The runs of consecutive indexed chunks and their rows (the columns' slices)."""
+    if rows is None:
+        return []
+    if min(flags) == 1:  # the usual case: every chunk has its index
+        return [(0, len(chunks), rows)]
+    spans = []
+    line = start_line = 0
     start = None
-    for i, length in enumerate([*lengths, -1]):
-        if length >= 0 and start is None:
-            start, span_from = i, at
-        if length >= 0:
-            at += length
+    for i, flag in enumerate([*flags, 0]):
+        if flag and start is None:
+            start, start_line = i, line
+        if flag:
+            line += chunks[i][1]
         elif start is not None:
-            spans.append((start, i, bodies[span_from:at]))
+            spans.append((start, i, _slice(rows, start_line, line)))
             start = None
-    return DecodedRun(chunks, spans)
+    return spans
+
+
+def _slice(rows: IndexedRows, lo: int, hi: int) -> IndexedRows:
+    return IndexedRows(
+        rows.types[lo:hi],
+        rows.roles[lo:hi],
+        rows.ids[lo:hi],
+        rows.parents[lo:hi],
+        rows.lengths[lo:hi],
+    )
 
 
 def covered_prefix(runs: Sequence[StoredRun]) -> tuple[list[StoredRun], int]:
@@ -117,24 +215,36 @@ def covered_prefix(runs: Sequence[StoredRun]) -> tuple[list[StoredRun], int]:
 
 
 def plan_runs(pending: Sequence[ChunkRow]) -> list[StoredRun]:
-    """The runs to write for the chunks after the last run, ``pending`` (in order): as many
-    full runs of :data:`RUN_CHUNKS` chunks as they make (the rest waits for more appends)."""
+    """The runs to write for the chunks after the last run, ``pending`` (in order): each
+    closed at :data:`RUN_CHUNKS` chunks or :data:`RUN_LINES` lines (the rest waits for more
+    appends)."""
     out = []
-    for at in range(0, len(pending) - RUN_CHUNKS + 1, RUN_CHUNKS):
-        group = pending[at : at + RUN_CHUNKS]
-        last = group[-1]
-        out.append((group[0][0], last[0] + last[1] - 1, encode_run(group)))
+    start, lines = 0, 0
+    for at, (_, count, _, _) in enumerate(pending):
+        lines += count
+        if at + 1 - start >= RUN_CHUNKS or lines >= RUN_LINES:
+            group = pending[start : at + 1]
+            last = group[-1]
+            out.append((group[0][0], last[0] + last[1] - 1, encode_run(group)))
+            start, lines = at + 1, 0
     return out
+
+
+def due(chunks: int, lines: int) -> bool:
+    """Whether chunks after the last run (so many, of so many lines) complete a run."""
+    return chunks >= RUN_CHUNKS or lines >= RUN_LINES
 
 
 __all__ = [
     "MAGIC",
     "RUN_CHUNKS",
+    "RUN_LINES",
     "ChunkRow",
     "DecodedRun",
     "StoredRun",
     "covered_prefix",
     "decode_run",
+    "due",
     "encode_run",
     "plan_runs",
 ]

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 from itertools import accumulate, repeat
 from operator import add, itemgetter
 from typing import Any
@@ -43,7 +42,6 @@ GAP = 16  # rows asked for together this close are fetched as one range
 MAX_RANGES = 64  # more ranges in one chunk: the whole chunk
 Chunk = tuple[int, int, int, Any]  # first line, line count, size, index
 Run = tuple[int, int, IndexedRows]  # chunks [start, stop) and their rows
-Span = tuple[int, int, bytes]  # chunks [start, stop) and their index bodies, joined
 
 
 def load_indexed(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile | None:
@@ -66,17 +64,8 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
     if scanner.header is None or scanner.table.problems or scanner.line_count != header_lines:
         return None
     chunks, given = _expand(driver, session_id, stored)
-
-    def own(start: int, stop: int) -> list[Run]:
-        last = chunks[stop - 1][0] + chunks[stop - 1][1] - 1
-        rows = driver.read_chunk_indexes(session_id, chunks[start][0], last)
-        if [row[:3] for row in rows] != [chunk[:3] for chunk in chunks[start:stop]]:
-            return []  # not the chunks the run says: scanned
-        chunks[start:stop] = [tuple(row) for row in rows]
-        return _indexed(chunks, start, stop)
-
     end = len(chunks) if stored.trailing_newline else len(chunks) - 1
-    runs = _runs(chunks, end, given, own)
+    runs = _runs(chunks, end, given)
     unindexed, done = [], 0
     for start, stop, _ in [*runs, (len(chunks), len(chunks), None)]:
         unindexed += range(done, start)
@@ -113,13 +102,13 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
     return scanned
 
 
-def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[list[Chunk], list[Span]]:
+def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[list[Chunk], list[Run]]:
     """All the chunks, those of the stored runs (:mod:`.chunk_runs`) first, and the spans of
-    them whose index bodies a run holds. A run that does not check out gives way to its chunks'
+    them whose index rows a run holds. A run that does not check out gives way to its chunks'
     own indexes (``driver.read_chunk_indexes``), as does a run holding a last line without a
     newline (that chunk is scanned)."""
     chunks: list[Chunk] = []
-    given: list[Span] = []
+    given: list[Run] = []
     for k, (first, last, blob) in enumerate(stored.runs):
         decoded = decode_run(blob, first, last)
         at_end = k == len(stored.runs) - 1 and not stored.chunks
@@ -127,45 +116,22 @@ def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[list[
             chunks += driver.read_chunk_indexes(session_id, first, last)
             continue
         base = len(chunks)
-        given += [(base + start, base + stop, body) for start, stop, body in decoded.spans]
+        given += [(base + start, base + stop, rows) for start, stop, rows in decoded.spans]
         chunks += decoded.chunks
     chunks += stored.chunks
     return chunks, given
 
 
-def _runs(
-    chunks: list[Chunk],
-    end: int,
-    given: list[Span],
-    own: Callable[[int, int], list[Run]] | None = None,
-) -> list[Run]:
-    """The runs of consecutive chunks among ``chunks[:end]`` with intact indexes: the spans
-    ``given`` (whose bodies come from the stored runs; one whose text is wrong gives way to
-    ``own(start, stop)``, the runs of those chunks' own indexes) and those found among the
-    others."""
+def _runs(chunks: list[Chunk], end: int, given: list[Run]) -> list[Run]:
+    """The runs of consecutive chunks among ``chunks[:end]`` with intact indexes: the runs
+    ``given`` (decoded from the stored runs) and those found among the other chunks."""
     runs: list[Run] = []
     free = 0
     for start, stop, _ in given:
         runs += _indexed(chunks, free, start)
         free = stop
     runs += _indexed(chunks, free, end)
-    at = 0
-    while at < len(given):  # spans that follow each other are decoded together
-        stop = at + 1
-        while stop < len(given) and given[stop][0] == given[stop - 1][1]:
-            stop += 1
-        rows = _decode(chunks[given[at][0] : given[stop - 1][1]], [g[2] for g in given[at:stop]])
-        if rows is not None:
-            runs.append((given[at][0], given[stop - 1][1], rows))
-        else:  # a span whose text is wrong: its chunks' own indexes
-            for start, end, body in given[at:stop]:
-                one = _decode(chunks[start:end], [body])
-                if one is not None:
-                    runs.append((start, end, one))
-                elif own is not None:
-                    runs += own(start, end)
-        at = stop
-    return sorted(runs, key=itemgetter(0))
+    return sorted([*runs, *given], key=itemgetter(0))
 
 
 def _indexed(chunks: list[Chunk], lo: int, hi: int) -> list[Run]:

@@ -12,10 +12,11 @@ line in columns, and a CRC-32 of all that. Loading uses the runs that check out 
 does not check out gives way to the indexes of its chunks (:mod:`.indexed_load`).
 
 Layout: ``TRN1``, u32 chunk count, u32 CRC-32 of the body (little-endian). The body: the chunk
-table (three i64 a chunk: line count, size, 1 if indexed else 0); four i64: indexed lines,
-bytes of the names, of the ids, of the parents; each line's length (i64), type and role (u16,
-numbers in the names); the names (``\\x1f``-separated, the first for none), the ids, the
-parents (``\\x1f``-separated, ``"`` for none, empty for the id on the line before).
+table (three i64 a chunk: line count, size, 1 if indexed else 0); five i64: indexed lines,
+lines whose parent is not the id on the line before ("forks"), bytes of the names, of the
+ids, of the forks' parents; each line's length (i64), type and role (u16, numbers in the
+names); each fork's line (i64); the names (``\\x1f``-separated, the first for none), the ids,
+the forks' parents (``\\x1f``-separated, ``"`` for none).
 """
 
 from __future__ import annotations
@@ -36,14 +37,15 @@ from tether.core.storage.chunk_index import (
     IndexedRows,
     decode_indexes,
     index_ok,
+    intact_bodies,
     intern_name,
 )
 
-RUN_CHUNKS = 256  # chunks in one run at most
+RUN_CHUNKS = 1024  # chunks in one run at most
 RUN_LINES = 4096  # lines that close a run before it has RUN_CHUNKS chunks
 MAGIC = b"TRN1"
 _HEAD = struct.Struct("<4sII")
-_SIZES = struct.Struct("<4q")
+_SIZES = struct.Struct("<5q")
 _WIDTH = 3  # i64 fields a chunk
 _LITTLE = sys.byteorder == "little"
 _MAX_NAMES = 1 << 16
@@ -69,19 +71,17 @@ def _arrays(*parts: array[Any]) -> bytes:
 
 def encode_run(rows: Sequence[ChunkRow]) -> bytes:
     """The run of the consecutive chunks ``rows`` (their indexes are checked here: a chunk
-    whose index is not intact, or holds an empty id, is kept without one)."""
+    whose index is not intact is kept without one)."""
     table, lengths, types, roles = array("q"), array("q"), array("H"), array("H")
+    forks = array("q")  # the lines whose parent is not the id on the line before
     names: dict[Any, int] = {None: 0}
     ids: list[str] = []
     parents: list[str] = []
-    for _, count, size, index in rows:
-        decoded = decode_indexes([index[HEAD_SIZE:]], count) if index_ok(index, count) else None
+    for _, count, size, _index, decoded in _decoded(rows):
         try:
             line_lengths = list(map(int, decoded.lengths)) if decoded else []
         except ValueError:
             decoded = None
-        if decoded is not None and ("" in decoded.ids or "" in decoded.parents):
-            decoded = None  # an empty field means "the id before" here
         table.extend((count, size, 0 if decoded is None else 1))
         if decoded is None:
             continue
@@ -89,21 +89,39 @@ def encode_run(rows: Sequence[ChunkRow]) -> bytes:
         types.extend(names.setdefault(t, len(names)) for t in decoded.types)
         roles.extend(names.setdefault(r, len(names)) for r in decoded.roles)
         for entry_id, parent in zip(decoded.ids, decoded.parents, strict=True):
-            if ids and parent == ids[-1]:
-                parents.append("")
-            else:
+            if not ids or parent != ids[-1]:
+                forks.append(len(ids))
                 parents.append(NULL if parent is None else parent)
             ids.append(entry_id)
     if len(names) > _MAX_NAMES:  # never in practice: then every chunk is scanned
         return encode_run([(first, count, size, None) for first, count, size, _ in rows])
-    name_text = SEP.join([NULL, *list(names)[1:]]).encode("utf-8")
-    id_text = SEP.join(ids).encode("utf-8")
-    parent_text = SEP.join(parents).encode("utf-8")
-    sizes = _SIZES.pack(len(ids), len(name_text), len(id_text), len(parent_text))
-    body = b"".join(
-        (_arrays(table), sizes, _arrays(lengths, types, roles), name_text, id_text, parent_text)
-    )
+    columns = ([NULL, *list(names)[1:]], ids, parents)  # the first name: none
+    texts = [SEP.join(column).encode("utf-8") for column in columns]
+    sizes = _SIZES.pack(len(ids), len(forks), *map(len, texts))
+    body = b"".join((_arrays(table), sizes, _arrays(lengths, types, roles, forks), *texts))
     return _HEAD.pack(MAGIC, len(rows), zlib.crc32(body)) + body
+
+
+def _decoded(rows: Sequence[ChunkRow]) -> list[tuple[int, int, int, Any, IndexedRows | None]]:
+    """``rows`` with their decoded indexes (``None``: not intact); all at once when they
+    all are (a run of one-line chunks decodes in one pass)."""
+    counts = [row[1] for row in rows]
+    bodies = intact_bodies([row[3] for row in rows], counts)
+    whole = decode_indexes(bodies, sum(counts)) if bodies is not None else None
+    if whole is None:
+        return [
+            (
+                *row,
+                decode_indexes([row[3][HEAD_SIZE:]], row[1]) if index_ok(row[3], row[1]) else None,
+            )
+            for row in rows
+        ]
+    out = []
+    line = 0
+    for row in rows:
+        out.append((*row, _slice(whole, line, line + row[1])))
+        line += row[1]
+    return out
 
 
 def decode_run(blob: Any, first_line: int, last_line: int) -> DecodedRun | None:
@@ -119,16 +137,18 @@ def decode_run(blob: Any, first_line: int, last_line: int) -> DecodedRun | None:
         return None
     table = _numbers("q", body[:at])
     counts, sizes, flags = (table[k::_WIDTH].tolist() for k in range(_WIDTH))
+    indexed = flags.count(1)
     if sum(counts) != last_line - first_line + 1 or min(counts) < 1 or min(sizes) < 0:
         return None
-    lines, name_size, id_size, parent_size = _SIZES.unpack_from(body, at)
+    lines, forks, name_size, id_size, parent_size = _SIZES.unpack_from(body, at)
     at += _SIZES.size
-    ends = list(
-        accumulate((8 * lines, 2 * lines, 2 * lines, name_size, id_size, parent_size), initial=at)
-    )
-    if min(lines, name_size, id_size, parent_size) < 0 or ends[-1] != len(body):
+    sections = (8 * lines, 2 * lines, 2 * lines, 8 * forks, name_size, id_size, parent_size)
+    ends = list(accumulate(sections, initial=at))
+    if min(sections) < 0 or ends[-1] != len(body):
         return None
-    if sum(compress(counts, flags)) != lines or not set(flags) <= {0, 1}:
+    if indexed + flags.count(0) != count:
+        return None
+    if (sum(counts) if indexed == count else sum(compress(counts, flags))) != lines:
         return None
     firsts = list(accumulate(counts[:-1], initial=first_line))
     chunks = list(zip(firsts, counts, sizes, repeat(None)))
@@ -149,22 +169,21 @@ def _numbers(kind: str, data: Any) -> array[Any]:
 def _columns(body: memoryview, ends: list[int], lines: int) -> IndexedRows | None:
     """The indexed lines' fields from a run's sections (``ends``: where each one starts)."""
     try:
-        names = [None, *map(intern_name, bytes(body[ends[3] : ends[4]]).decode().split(SEP)[1:])]
-        ids = bytes(body[ends[4] : ends[5]]).decode("utf-8").split(SEP)
-        raw = bytes(body[ends[5] : ends[6]]).decode("utf-8").split(SEP)
+        names = [None, *map(intern_name, bytes(body[ends[4] : ends[5]]).decode().split(SEP)[1:])]
+        ids = bytes(body[ends[5] : ends[6]]).decode("utf-8").split(SEP)
+        explicit = bytes(body[ends[6] : ends[7]]).decode("utf-8").split(SEP)
         types = list(map(names.__getitem__, _numbers("H", body[ends[1] : ends[2]])))
         roles = list(map(names.__getitem__, _numbers("H", body[ends[2] : ends[3]])))
     except (UnicodeDecodeError, IndexError):
         return None
-    if len(ids) != lines or len(raw) != lines or raw[0] == "" or None in types:
+    forks = _numbers("q", body[ends[3] : ends[4]]).tolist()
+    if len(ids) != lines or len(explicit) != len(forks) or None in types:
         return None
-    if raw.count("") == lines - 1:  # one branch: each parent is the id on the line before
-        first = None if raw[0] == NULL else raw[0]
-        parents: list[str | None] = [first, *ids[:-1]]
-    else:
-        previous = [None, *ids[:-1]]
-        parents = [p if p else q for p, q in zip(raw, previous, strict=True)]
-        parents = [None if p == NULL else p for p in parents]
+    if not forks or forks[0] != 0 or min(forks) < 0 or max(forks) >= lines:
+        return None
+    parents: list[str | None] = [None, *ids[:-1]]  # each the id on the line before, but:
+    for line, parent in zip(forks, explicit, strict=True):
+        parents[line] = None if parent == NULL else parent
     lengths = _numbers("q", body[ends[0] : ends[1]]).tolist()
     return IndexedRows(types, roles, ids, parents, lengths)
 

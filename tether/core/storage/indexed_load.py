@@ -116,10 +116,23 @@ def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[list[
             chunks += driver.read_chunk_indexes(session_id, first, last)
             continue
         base = len(chunks)
-        given += [(base + start, base + stop, rows) for start, stop, rows in decoded.spans]
+        for start, stop, rows in decoded.spans:
+            if given and given[-1][1] == base + start:  # right after the last: one run
+                _extend(given[-1][2], rows)
+                given[-1] = (given[-1][0], base + stop, given[-1][2])
+            else:
+                given.append((base + start, base + stop, rows))
         chunks += decoded.chunks
     chunks += stored.chunks
     return chunks, given
+
+
+def _extend(rows: IndexedRows, more: IndexedRows) -> None:
+    rows.types += more.types
+    rows.roles += more.roles
+    rows.ids += more.ids
+    rows.parents += more.parents
+    rows.lengths += more.lengths
 
 
 def _runs(chunks: list[Chunk], end: int, given: list[Run]) -> list[Run]:
@@ -211,7 +224,8 @@ class ChunkLines:
             missing = table.unloaded(list(near))
         linenos = table.linenos
         if self._starts is None:
-            self._starts = [self.header_lines + c[0] for c in self.chunks]
+            firsts = map(itemgetter(0), self.chunks)
+            self._starts = list(map(add, firsts, repeat(self.header_lines)))
         starts = self._starts
         wanted: dict[int, list[int]] = {}  # chunk → positions of the lines wanted in it
         for row in missing:

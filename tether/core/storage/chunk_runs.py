@@ -55,11 +55,18 @@ StoredRun = tuple[int, int, Any]  # first line, last line, the run's bytes
 
 @dataclass
 class DecodedRun:
-    """A run's chunks (``(first line, count, size, None)``) and the spans ``(start, stop,
-    rows)`` of consecutive chunks among them that have their index."""
+    """A run's chunks (first lines, line counts, sizes: columns, no tuple a chunk) and the
+    spans ``(start, stop, rows)`` of consecutive chunks among them that have their index."""
 
-    chunks: list[ChunkRow]
+    firsts: list[int]
+    counts: list[int]
+    sizes: list[int]
     spans: list[tuple[int, int, IndexedRows]]
+
+    @property
+    def chunks(self) -> list[ChunkRow]:
+        """The chunks as ``(first line, count, size, None)``."""
+        return list(zip(self.firsts, self.counts, self.sizes, repeat(None)))
 
 
 def _arrays(*parts: array[Any]) -> bytes:
@@ -151,11 +158,11 @@ def decode_run(blob: Any, first_line: int, last_line: int) -> DecodedRun | None:
     if (sum(counts) if indexed == count else sum(compress(counts, flags))) != lines:
         return None
     firsts = list(accumulate(counts[:-1], initial=first_line))
-    chunks = list(zip(firsts, counts, sizes, repeat(None)))
+
     rows = _columns(body, ends, lines) if lines else None
     if lines and rows is None:
         return None
-    return DecodedRun(chunks, _spans(chunks, flags, rows))
+    return DecodedRun(firsts, counts, sizes, _spans(counts, flags, rows))
 
 
 def _numbers(kind: str, data: Any) -> array[Any]:
@@ -189,13 +196,13 @@ def _columns(body: memoryview, ends: list[int], lines: int) -> IndexedRows | Non
 
 
 def _spans(
-    chunks: list[ChunkRow], flags: list[int], rows: IndexedRows | None
+    counts: list[int], flags: list[int], rows: IndexedRows | None
 ) -> list[tuple[int, int, IndexedRows]]:
     """The runs of consecutive indexed chunks and their rows (the columns' slices)."""
     if rows is None:
         return []
     if min(flags) == 1:  # the usual case: every chunk has its index
-        return [(0, len(chunks), rows)]
+        return [(0, len(counts), rows)]
     spans = []
     line = start_line = 0
     start = None
@@ -203,7 +210,7 @@ def _spans(
         if flag and start is None:
             start, start_line = i, line
         if flag:
-            line += chunks[i][1]
+            line += counts[i]
         elif start is not None:
             spans.append((start, i, _slice(rows, start_line, line)))
             start = None

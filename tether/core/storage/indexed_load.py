@@ -102,18 +102,18 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
     return scanned
 
 
-def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[list[Chunk], list[Run]]:
+def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[Chunks, list[Run]]:
     """All the chunks, those of the stored runs (:mod:`.chunk_runs`) first, and the spans of
     them whose index rows a run holds. A run that does not check out gives way to its chunks'
     own indexes (``driver.read_chunk_indexes``), as does a run holding a last line without a
     newline (that chunk is scanned)."""
-    chunks: list[Chunk] = []
+    chunks = Chunks()
     given: list[Run] = []
     for k, (first, last, blob) in enumerate(stored.runs):
         decoded = decode_run(blob, first, last)
         at_end = k == len(stored.runs) - 1 and not stored.chunks
         if decoded is None or (at_end and not stored.trailing_newline):
-            chunks += driver.read_chunk_indexes(session_id, first, last)
+            chunks.add(driver.read_chunk_indexes(session_id, first, last))
             continue
         base = len(chunks)
         for start, stop, rows in decoded.spans:
@@ -122,9 +122,45 @@ def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[list[
                 given[-1] = (given[-1][0], base + stop, given[-1][2])
             else:
                 given.append((base + start, base + stop, rows))
-        chunks += decoded.chunks
-    chunks += stored.chunks
+        chunks.add_columns(decoded.firsts, decoded.counts, decoded.sizes)
+    chunks.add(stored.chunks)
     return chunks, given
+
+
+class Chunks:
+    """A session's chunks in columns (one per append: no tuple a chunk until one is asked
+    for); ``chunks[i]`` is ``(first line, line count, size, line index or None)``."""
+
+    def __init__(self) -> None:
+        self.firsts: list[int] = []
+        self.counts: list[int] = []
+        self.sizes: list[int] = []
+        self.indexes: list[Any] = []
+
+    def __len__(self) -> int:
+        return len(self.firsts)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            columns = (self.firsts, self.counts, self.sizes, self.indexes)
+            return list(zip(*(column[key] for column in columns), strict=True))
+        return (self.firsts[key], self.counts[key], self.sizes[key], self.indexes[key])
+
+    def add(self, rows: list[Any]) -> None:
+        """Chunks as ``(first line, line count, size, line index)`` rows."""
+        if rows:
+            firsts, counts, sizes, indexes = zip(*rows, strict=True)
+            self.firsts += firsts
+            self.counts += counts
+            self.sizes += sizes
+            self.indexes += indexes
+
+    def add_columns(self, firsts: list[int], counts: list[int], sizes: list[int]) -> None:
+        """Chunks of a run (their index rows are in the run)."""
+        self.firsts += firsts
+        self.counts += counts
+        self.sizes += sizes
+        self.indexes += repeat(None, len(firsts))
 
 
 def _extend(rows: IndexedRows, more: IndexedRows) -> None:
@@ -135,7 +171,7 @@ def _extend(rows: IndexedRows, more: IndexedRows) -> None:
     rows.lengths += more.lengths
 
 
-def _runs(chunks: list[Chunk], end: int, given: list[Run]) -> list[Run]:
+def _runs(chunks: Chunks, end: int, given: list[Run]) -> list[Run]:
     """The runs of consecutive chunks among ``chunks[:end]`` with intact indexes: the runs
     ``given`` (decoded from the stored runs) and those found among the other chunks."""
     runs: list[Run] = []
@@ -147,7 +183,7 @@ def _runs(chunks: list[Chunk], end: int, given: list[Run]) -> list[Run]:
     return sorted([*runs, *given], key=itemgetter(0))
 
 
-def _indexed(chunks: list[Chunk], lo: int, hi: int) -> list[Run]:
+def _indexed(chunks: Chunks, lo: int, hi: int) -> list[Run]:
     """The runs among ``chunks[lo:hi]`` whose own indexes are intact."""
     part = chunks[lo:hi]
     counts = list(map(itemgetter(1), part))
@@ -172,7 +208,7 @@ def _indexed(chunks: list[Chunk], lo: int, hi: int) -> list[Run]:
     return runs
 
 
-def _checked(chunks: list[Chunk], start: int, stop: int, bodies: list[bytes]) -> list[Run]:
+def _checked(chunks: Chunks, start: int, stop: int, bodies: list[bytes]) -> list[Run]:
     """``chunks[start:stop]`` as one run when their joined index bodies decode; else each
     part that decodes on its own (the rest is scanned)."""
     rows = _decode(chunks[start:stop], bodies)
@@ -203,7 +239,7 @@ class ChunkLines:
     """Fetches the lines of a table's unloaded rows (see the module docstring)."""
 
     def __init__(
-        self, driver: Any, session_id: str, header_lines: int, chunks: list[Chunk], runs: list[Run]
+        self, driver: Any, session_id: str, header_lines: int, chunks: Chunks, runs: list[Run]
     ) -> None:
         self.driver = driver
         self.session_id = session_id
@@ -224,8 +260,7 @@ class ChunkLines:
             missing = table.unloaded(list(near))
         linenos = table.linenos
         if self._starts is None:
-            firsts = map(itemgetter(0), self.chunks)
-            self._starts = list(map(add, firsts, repeat(self.header_lines)))
+            self._starts = list(map(add, self.chunks.firsts, repeat(self.header_lines)))
         starts = self._starts
         wanted: dict[int, list[int]] = {}  # chunk → positions of the lines wanted in it
         for row in missing:

@@ -11,10 +11,11 @@ line in columns, and a CRC-32 of all that. Loading uses the runs that check out 
 (:func:`covered_prefix`, :func:`decode_run`) and the chunks' own rows after them; a run that
 does not check out gives way to the indexes of its chunks (:mod:`.indexed_load`).
 
-Layout: ``TRN1``, u32 chunk count, u32 CRC-32 of the body (little-endian). The body: the chunk
-table (three i64 a chunk: line count, size, 1 if indexed else 0); five i64: indexed lines,
-lines whose parent is not the id on the line before ("forks"), bytes of the names, of the
-ids, of the forks' parents; each line's length (i64), type and role (u16, numbers in the
+Layout: ``TRN1``, u32 chunk count, u32 CRC-32 of the body (little-endian). The body: six i64:
+chunks in the table (0 when each chunk is one indexed line: sizes are the lines' lengths),
+indexed lines, lines whose parent is not the id on the line before ("forks"), bytes of the
+names, of the ids, of the forks' parents; the chunk table (three i64 a chunk: line count,
+size, 1 if indexed else 0); each line's length (i64), type and role (u16, numbers in the
 names); each fork's line (i64); the names (``\\x1f``-separated, the first for none), the ids,
 the forks' parents (``\\x1f``-separated, ``"`` for none).
 """
@@ -45,7 +46,7 @@ RUN_CHUNKS = 1024  # chunks in one run at most
 RUN_LINES = 4096  # lines that close a run before it has RUN_CHUNKS chunks
 MAGIC = b"TRN1"
 _HEAD = struct.Struct("<4sII")
-_SIZES = struct.Struct("<5q")
+_SIZES = struct.Struct("<6q")
 _WIDTH = 3  # i64 fields a chunk
 _LITTLE = sys.byteorder == "little"
 _MAX_NAMES = 1 << 16
@@ -104,8 +105,11 @@ def encode_run(rows: Sequence[ChunkRow]) -> bytes:
         return encode_run([(first, count, size, None) for first, count, size, _ in rows])
     columns = ([NULL, *list(names)[1:]], ids, parents)  # the first name: none
     texts = [SEP.join(column).encode("utf-8") for column in columns]
-    sizes = _SIZES.pack(len(ids), len(forks), *map(len, texts))
-    body = b"".join((_arrays(table), sizes, _arrays(lengths, types, roles, forks), *texts))
+    if len(ids) == len(rows) and table[0::_WIDTH] == array("q", [1]) * len(rows):
+        if table[1::_WIDTH] == lengths:  # one indexed line a chunk: the table says nothing
+            table = array("q")
+    sizes = _SIZES.pack(len(table) // _WIDTH, len(ids), len(forks), *map(len, texts))
+    body = b"".join((sizes, _arrays(table), _arrays(lengths, types, roles, forks), *texts))
     return _HEAD.pack(MAGIC, len(rows), zlib.crc32(body)) + body
 
 
@@ -139,29 +143,35 @@ def decode_run(blob: Any, first_line: int, last_line: int) -> DecodedRun | None:
         return None
     magic, count, crc = _HEAD.unpack_from(blob)
     body = memoryview(blob)[HEAD_SIZE:]
-    at = 8 * _WIDTH * count
-    if magic != MAGIC or not count or len(body) < at + _SIZES.size or zlib.crc32(body) != crc:
+    if magic != MAGIC or not count or len(body) < _SIZES.size or zlib.crc32(body) != crc:
         return None
-    table = _numbers("q", body[:at])
-    counts, sizes, flags = (table[k::_WIDTH].tolist() for k in range(_WIDTH))
-    indexed = flags.count(1)
-    if sum(counts) != last_line - first_line + 1 or min(counts) < 1 or min(sizes) < 0:
+    tabled, lines, forks, name_size, id_size, parent_size = _SIZES.unpack_from(body)
+    sections = (8 * _WIDTH * tabled, 8 * lines, 2 * lines, 2 * lines, 8 * forks)
+    ends = list(accumulate((*sections, name_size, id_size, parent_size), initial=_SIZES.size))
+    if min(lines, forks, name_size, id_size, parent_size) < 0 or ends[-1] != len(body):
         return None
-    lines, forks, name_size, id_size, parent_size = _SIZES.unpack_from(body, at)
-    at += _SIZES.size
-    sections = (8 * lines, 2 * lines, 2 * lines, 8 * forks, name_size, id_size, parent_size)
-    ends = list(accumulate(sections, initial=at))
-    if min(sections) < 0 or ends[-1] != len(body):
+    if tabled not in (0, count) or not lines and not tabled:
         return None
-    if indexed + flags.count(0) != count:
+    if tabled:
+        table = _numbers("q", body[ends[0] : ends[1]])
+        counts, sizes, flags = (table[k::_WIDTH].tolist() for k in range(_WIDTH))
+        indexed = flags.count(1)
+        if sum(counts) != last_line - first_line + 1 or min(counts) < 1 or min(sizes) < 0:
+            return None
+        if indexed + flags.count(0) != count:
+            return None
+        if (sum(counts) if indexed == count else sum(compress(counts, flags))) != lines:
+            return None
+        firsts = list(accumulate(counts[:-1], initial=first_line))
+    elif lines != count or last_line - first_line + 1 != count:
         return None
-    if (sum(counts) if indexed == count else sum(compress(counts, flags))) != lines:
-        return None
-    firsts = list(accumulate(counts[:-1], initial=first_line))
-
-    rows = _columns(body, ends, lines) if lines else None
+    rows = _columns(body, ends[1:], lines) if lines else None
     if lines and rows is None:
         return None
+    if not tabled:  # one indexed line a chunk: its size is the line's length
+        assert rows is not None
+        counts, flags = [1] * count, [1] * count
+        firsts, sizes = list(range(first_line, first_line + count)), list(rows.lengths)
     return DecodedRun(firsts, counts, sizes, _spans(counts, flags, rows))
 
 

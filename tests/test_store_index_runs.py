@@ -247,3 +247,83 @@ def test_an_imported_session_of_large_chunks_loads_from_runs(
     assert all(chunk[3] for chunk in chunks)
     session = loaded(backend, ref)
     assert table_facts(session.header, session.table) == scanned_facts(data)
+
+
+def second_database(backend: Backend) -> Any:
+    """Another handle on the backend's database (another connection, as another process)."""
+    assert backend.uri is not None
+    if backend.name == "sqlite":
+        from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
+
+        return SqliteDatabase(backend.uri)
+    from tether.builtin_plugins.storage.postgresql.database import PostgresDatabase
+
+    return PostgresDatabase(backend.uri)
+
+
+def test_a_failed_append_writes_neither_its_chunks_nor_its_runs(
+    backend: Backend, monkeypatch: Any
+) -> None:
+    ref = backend.add(SAMPLE)
+    before = stored_bytes(backend, ref)
+    runs_before = backend.database().read_index(ref).runs
+    store = backend.database().session_store(ref)
+    store.load()
+
+    def broken(pending: Any) -> Any:
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(chunk_runs, "plan_runs", broken)
+    lines = [
+        {
+            "type": "custom",
+            "customType": "n",
+            "data": n,
+            "id": f"x{n}",
+            "parentId": None,
+            "timestamp": "2026-01-02T03:04:05.000Z",
+        }
+        for n in range(RUN)
+    ]
+    with pytest.raises(RuntimeError):
+        store.append(lines, header={}, header_written=True)
+    assert stored_bytes(backend, ref) == before  # the chunks went with the run
+    assert backend.database().read_index(ref).runs == runs_before
+    monkeypatch.undo()
+    monkeypatch.setattr(database_module, "CHUNK_BYTES", 1)
+    monkeypatch.setattr(chunk_runs, "RUN_CHUNKS", RUN)
+    store.append(lines, header={}, header_written=True)
+    data = stored_bytes(backend, ref)
+    assert len(backend.database().read_index(ref).runs) > len(runs_before)
+    session = loaded(backend, ref)
+    assert table_facts(session.header, session.table) == scanned_facts(data)
+
+
+def test_two_writers_leave_runs_that_follow_each_other(backend: Backend) -> None:
+    from tether.core.host.errors import SessionChangedError
+
+    ref = backend.add(SAMPLE)
+    first = backend.database().session_store(ref)
+    second = second_database(backend).session_store(ref)
+    first.load()
+    second.load()
+    line = {
+        "type": "custom",
+        "customType": "n",
+        "data": 1,
+        "parentId": None,
+        "timestamp": "2026-01-02T03:04:05.000Z",
+    }
+    first.append([{**line, "id": f"a{n}"} for n in range(RUN)], header={}, header_written=True)
+    with pytest.raises(SessionChangedError):  # it read before the other wrote: nothing written
+        second.append([{**line, "id": "b0"}], header={}, header_written=True)
+    second.load()
+    for n in range(RUN):  # one chunk an append, crossing a run
+        second.append([{**line, "id": f"b{n}"}], header={}, header_written=True)
+    data = stored_bytes(backend, ref)
+    indexed = backend.database().read_index(ref)
+    lines = data.count(b"\n") - 1
+    assert [run[0] for run in indexed.runs] == [1 + RUN * k for k in range(lines // RUN)]
+    assert len(indexed.chunks) == lines % RUN
+    session = loaded(backend, ref)
+    assert table_facts(session.header, session.table) == scanned_facts(data)

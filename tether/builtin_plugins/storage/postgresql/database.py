@@ -11,7 +11,6 @@ reconnects and first checks what the failed one committed (:mod:`tether.core.sto
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import time
@@ -51,6 +50,8 @@ ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, f
 
 def lease_key(session_id: str) -> int:
     """The advisory lock key of a session (64 bits from its id)."""
+    import hashlib  # only for writers: not at start-up
+
     digest = hashlib.blake2b(f"tether:{session_id}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 

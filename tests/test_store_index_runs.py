@@ -97,6 +97,7 @@ def test_appends_one_at_a_time_write_runs_and_load_the_same(backend: Backend) ->
 
 
 RUN_DAMAGE = {**DAMAGE, "gone": None}
+RUN_DAMAGE["another magic"] = lambda run: run.replace(chunk_runs.MAGIC, b"TRN9", 1)
 RUN_DAMAGE.pop("missing")  # the column is NOT NULL: a missing run is a gone row
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left, bisect_right
-from itertools import accumulate, repeat
-from operator import add, itemgetter
+from itertools import accumulate, compress, repeat
+from operator import add, itemgetter, ne
 from typing import Any
 
 from tether.core.storage.chunk_index import (
@@ -96,9 +96,26 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
         else:
             scanner.feed(b"\n", rest)
         position += 1
-    scanned = scanner.result(stored.trailing_newline)
+    scanned = _result(scanner, stored.trailing_newline)
     if runs:
         table.line_source = ChunkLines(driver, session_id, header_lines, chunks, runs)
+    return scanned
+
+
+def _result(scanner: LineScanner, trailing_newline: bool) -> ScannedFile:
+    """``scanner.result(…)``, which also makes each parent the string of its id's row: given
+    the parents as one branch (each the id on the row before), it does so in one pass, and the
+    rows whose parent is another (the forks, from the runs: few) are set here after it."""
+    table = scanner.table
+    parents, ids = table.parents, table.ids
+    forks = list(compress(range(1, len(ids)), map(ne, parents[1:], ids[:-1])))
+    table.parents = [*parents[:1], *ids[:-1]]
+    scanned = scanner.result(trailing_newline)
+    get, final = table.by_id.get, table.parents
+    for row in forks:
+        parent = parents[row]
+        found = None if parent is None else get(parent)
+        final[row] = parent if found is None else ids[found]
     return scanned
 
 

@@ -95,7 +95,7 @@ def test_a_database_of_a_newer_schema_is_refused_and_left_alone(
         with psycopg.connect(backend.uri, autocommit=True) as conn:
             conn.execute("UPDATE tether_schema SET version = 99")
     line = one_error_line("session", "show", ref, cwd=tmp_path, store=backend.uri)
-    assert "schema version 99; this tether knows versions up to 3 — upgrade tether" in line
+    assert "schema version 99; this tether knows versions up to 4 — upgrade tether" in line
 
 
 @pytest.mark.parametrize("backend_name", ["sqlite", "postgresql"])

@@ -19,6 +19,7 @@ from tests.store_backends import DATABASES, Backend, make_backend
 from tests.store_helpers import CORPUS
 from tether.core.storage import database as database_module
 from tether.core.storage.chunk_index import HEAD_SIZE, MAGIC
+from tether.core.storage.chunk_runs import decode_run
 from tether.core.storage.jsonl_index import StaleRow
 from tether.core.storage.jsonl_scan import scan_bytes
 
@@ -114,6 +115,18 @@ def scanned_facts(data: bytes) -> dict[str, Any]:
     return table_facts(scanned.header, scanned.table)
 
 
+def every_chunk(indexed: Any) -> list[tuple[int, int, int, bool]]:
+    """Every chunk of a ``read_index`` (those of its stored runs too): ``(first line, line
+    count, size, whether it has an index)``."""
+    out = []
+    for first, last, blob in indexed.runs:
+        run = decode_run(blob, first, last)
+        assert run is not None
+        spanned = {i for start, stop, _ in run.spans for i in range(start, stop)}
+        out += [(*chunk[:3], i in spanned) for i, chunk in enumerate(run.chunks)]
+    return out + [(*chunk[:3], chunk[3] is not None) for chunk in indexed.chunks]
+
+
 def loaded(backend: Backend, ref: str) -> Any:
     return backend.database().session_store(ref).load(readonly=True)
 
@@ -140,9 +153,9 @@ def test_the_index_and_the_scan_agree_on_every_fixture(
         indexed = backend.database().read_index(ref)
         assert indexed is not None
         if path.stem not in SCANNED:  # every line plain: every chunk has its index
-            assert all(c[3] is not None for c in indexed.chunks), path.name
+            assert all(c[3] for c in every_chunk(indexed)), path.name
         session = loaded(backend, ref)
-        has_index = any(c[3] is not None for c in indexed.chunks)
+        has_index = any(c[3] for c in every_chunk(indexed))
         assert (session.table.line_source is not None) == has_index, path.name
         assert table_facts(session.header, session.table) == scanned_facts(data), path.name
 
@@ -231,7 +244,7 @@ def test_a_missing_or_damaged_index_falls_back_to_scanning_its_chunk(
 
     monkeypatch.setattr(database, "read_ranges", counting)
     session = loaded(backend, ref)
-    assert fetched == [(victim[0], 0, victim[2])]  # scanned: the others are not read
+    assert fetched == [(victim[0], 0, victim[2] + 1)]  # scanned: the others are not read
     assert table_facts(session.header, session.table) == scanned_facts(data)
 
 
@@ -261,25 +274,27 @@ def test_lengths_that_do_not_add_up_fetch_the_whole_chunk(
     session = loaded(backend, ref)
     assert fetched == []
     assert table_facts(session.header, session.table) == scanned_facts(data)
-    assert (victim[0], 0, victim[2]) in fetched
+    assert (victim[0], 0, victim[2] + 1) in fetched
 
 
 def downgrade_to_v2(backend: Backend) -> None:
-    """What a v2 database holds: no line index column, schema version 2."""
+    """What a v2 database holds: no line index column, no runs table, schema version 2."""
     assert backend.uri is not None
     if backend.name == "sqlite":
         with sqlite3.connect(backend.uri.split("://", 1)[1]) as db:
+            db.execute("DROP TABLE index_runs")
             db.execute("ALTER TABLE entries DROP COLUMN line_index")
             db.execute("UPDATE tether_schema SET version = 2")
         return
     import psycopg
 
     with psycopg.connect(backend.uri, autocommit=True) as conn:
+        conn.execute("DROP TABLE tether_index_runs")
         conn.execute("ALTER TABLE tether_entries DROP COLUMN line_index")
         conn.execute("UPDATE tether_schema SET version = 2")
 
 
-def test_a_v2_database_is_migrated_to_v3_and_loads_the_same(
+def test_a_v2_database_is_migrated_to_v4_and_loads_the_same(
     backend: Backend, monkeypatch: Any, tmp_path: Path
 ) -> None:
     from tether.builtin_plugins.commands.store_select import _OPEN
@@ -298,11 +313,11 @@ def test_a_v2_database_is_migrated_to_v3_and_loads_the_same(
         version = database._db.execute("SELECT version FROM tether_schema").fetchone()[0]
     else:
         version = database._live().execute("SELECT version FROM tether_schema").fetchone()[0]
-    assert version == 3
+    assert version == 4
     for ref in refs:
-        chunks = database.read_index(ref).chunks
+        chunks = every_chunk(database.read_index(ref))
         if refs[ref] in CORPUS:  # plain lines: indexed by the migration
-            assert len(chunks) > 3 and all(c[3] is not None for c in chunks)
+            assert len(chunks) > 3 and all(c[3] for c in chunks)
         session = loaded(backend, ref)
         assert table_facts(session.header, session.table) == expected[ref], refs[ref].name
 
@@ -344,8 +359,8 @@ def test_appends_store_the_index_of_what_they_write(backend: Backend) -> None:
     session.append_label_change(first, "mark")
     session.append_message(assistant_message("and its answer"))
     session.flush()
-    chunks = backend.database().read_index(ref).chunks
-    assert len(chunks) >= 3 and all(c[3] is not None for c in chunks)
+    chunks = every_chunk(backend.database().read_index(ref))
+    assert len(chunks) >= 3 and all(c[3] for c in chunks)
     again = loaded(backend, ref)
     assert table_facts(again.header, again.table) == scanned_facts(stored_bytes(backend, ref))
     assert again.table.types[-5:] == [

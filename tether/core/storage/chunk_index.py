@@ -45,13 +45,14 @@ _NULLS = {NULL: None}
 
 @dataclass
 class IndexedRows:
-    """The decoded rows of consecutive chunks (``lengths``: each line's byte length, as text)."""
+    """The decoded rows of consecutive chunks (``lengths``: each line's byte length, as text
+    or a number)."""
 
     types: list[str]
     roles: list[str | None]
     ids: list[str]
     parents: list[str | None]
-    lengths: list[str]
+    lengths: list[Any]
 
 
 def encode_chunk_index(lines: Sequence[bytes]) -> bytes | None:
@@ -135,15 +136,33 @@ def decode_indexes(bodies: Sequence[bytes], line_count: int) -> IndexedRows | No
     fields = text.split(SEP)
     if len(fields) != FIELDS * line_count + 1:
         return None
-    roles = list(map(sys.intern, fields[2::FIELDS]))
+    if len(_NAMES) > 4096:  # types and roles are few; odd sessions must not grow it forever
+        _NAMES.clear()
+        _NAMES[NULL] = None
     parents = fields[4::FIELDS]
     return IndexedRows(
-        list(map(sys.intern, fields[1::FIELDS])),
-        list(map(_NULLS.get, roles, roles)),
+        list(map(_NAMES.__getitem__, fields[1::FIELDS])),
+        list(map(_NAMES.__getitem__, fields[2::FIELDS])),
         fields[3::FIELDS],
         list(map(_NULLS.get, parents, parents)),
         fields[0:-1:FIELDS],
     )
+
+
+class _Interned(dict[str, Any]):
+    """Each type or role name once (interned), ``"`` as ``None``: one pass a column."""
+
+    def __missing__(self, key: str) -> Any:
+        value = self[key] = sys.intern(key)
+        return value
+
+
+_NAMES = _Interned({NULL: None})
+
+
+def intern_name(name: str) -> Any:
+    """A type or role name, once for all (``"``: ``None``)."""
+    return _NAMES[name]
 
 
 __all__ = [
@@ -154,4 +173,5 @@ __all__ = [
     "encode_chunk_index",
     "index_ok",
     "intact_bodies",
+    "intern_name",
 ]

@@ -53,12 +53,15 @@ class StoredSession:
 class IndexedSession:
     """A session's header line, its chunks' indexes (not their bytes) in order, its line count
     and whether the last line ends with ``\n``. A chunk is ``(first line, line count, size in
-    bytes, line index or None)`` (plain tuples: a session may have one chunk per append)."""
+    bytes, line index or None)`` (plain tuples: a session may have one chunk per append).
+    ``runs``: the stored runs of chunk indexes ``(first line, last line, run)``
+    (:mod:`.chunk_runs`) from line 1 on; ``chunks`` are then the chunks after them."""
 
     header: bytes
     chunks: list[tuple[int, int, int, Any]]
     line_count: int
     trailing_newline: bool = True
+    runs: list[tuple[int, int, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -304,6 +307,10 @@ class IndexedLineDriver(LineDriver, Protocol):
 
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
         """The bytes of ``(first line of a chunk, offset, length)`` ranges of stored chunks."""
+
+    def read_chunk_indexes(self, session_id: str, first: int, last: int) -> list[Any]:
+        """The chunks of lines ``first``…``last`` as :attr:`IndexedSession.chunks` has them
+        (what a stored run that does not check out gives way to)."""
 
 
 class SessionDatabase(LineDriver, Protocol):

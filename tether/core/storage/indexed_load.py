@@ -4,9 +4,11 @@ scanning all its bytes; a row's line is fetched from the database when the row i
 :func:`load_indexed` builds the same :class:`~tether.core.storage.jsonl_index.EntryTable` as
 scanning the session's bytes would: the header line goes through the scanner, each run of
 consecutive chunks with intact indexes adds its rows from them (tree fields and message roles,
-lines not fetched), and every other chunk — no index (an odd line, an older database being
-migrated), an index that does not check out, or the last chunk when the last line has no
-newline — is fetched and scanned as a file's lines are, at its line numbers.
+lines not fetched; the indexes come from the stored runs of many chunks, :mod:`.chunk_runs`,
+then from the rows of the chunks after them), and every other chunk — no index (an odd line,
+an older database being migrated), an index that does not check out, or the last chunk when
+the last line has no newline — is fetched and scanned as a file's lines are, at its line
+numbers. A chunk fetched is checked to be the size indexed (a byte more is asked for).
 
 :class:`ChunkLines` fetches lines for the table (``EntryTable.line_source``): the rows a caller
 asks for at once (a context's entries) as byte ranges of their chunks, merged where they are
@@ -19,8 +21,8 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
-from operator import add, itemgetter
+from itertools import accumulate, compress, repeat
+from operator import add, itemgetter, ne
 from typing import Any
 
 from tether.core.storage.chunk_index import (
@@ -30,6 +32,7 @@ from tether.core.storage.chunk_index import (
     index_ok,
     intact_bodies,
 )
+from tether.core.storage.chunk_runs import decode_run
 from tether.core.storage.database import IndexedSession, StoreError
 from tether.core.storage.jsonl_index import EntryTable
 from tether.core.storage.jsonl_scan import LineScanner, ScannedFile
@@ -60,14 +63,18 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
     header_lines = stored.header.count(b"\n") + 1
     if scanner.header is None or scanner.table.problems or scanner.line_count != header_lines:
         return None
-    chunks = stored.chunks
-    runs = _runs(chunks, len(chunks) if stored.trailing_newline else len(chunks) - 1)
+    chunks, given = _expand(driver, session_id, stored)
+    end = len(chunks) if stored.trailing_newline else len(chunks) - 1
+    runs = _runs(chunks, end, given)
     unindexed, done = [], 0
     for start, stop, _ in [*runs, (len(chunks), len(chunks), None)]:
         unindexed += range(done, start)
         done = stop
-    whole = [(chunks[i][0], 0, chunks[i][2]) for i in unindexed]
+    whole = [(chunks[i][0], 0, chunks[i][2] + 1) for i in unindexed]  # a byte more: none
     texts = driver.read_ranges(session_id, whole) if whole else []
+    for i, text in zip(unindexed, texts, strict=True):
+        if len(text) != chunks[i][2]:
+            raise _disagree(driver, session_id, chunks[i][0])
     fetched = dict(zip(unindexed, texts, strict=True))
     table = scanner.table
     run_at = {start: (stop, rows) for start, stop, rows in runs}
@@ -89,23 +96,121 @@ def _load(driver: Any, session_id: str, stored: IndexedSession) -> ScannedFile |
         else:
             scanner.feed(b"\n", rest)
         position += 1
-    scanned = scanner.result(stored.trailing_newline)
+    scanned = _result(scanner, stored.trailing_newline)
     if runs:
         table.line_source = ChunkLines(driver, session_id, header_lines, chunks, runs)
     return scanned
 
 
-def _runs(chunks: list[Chunk], end: int) -> list[Run]:
-    """The runs of consecutive chunks among ``chunks[:end]`` whose indexes are intact."""
-    part = chunks[:end]
+def _result(scanner: LineScanner, trailing_newline: bool) -> ScannedFile:
+    """``scanner.result(…)``, which also makes each parent the string of its id's row: given
+    the parents as one branch (each the id on the row before), it does so in one pass, and the
+    rows whose parent is another (the forks, from the runs: few) are set here after it."""
+    table = scanner.table
+    parents, ids = table.parents, table.ids
+    forks = list(compress(range(1, len(ids)), map(ne, parents[1:], ids[:-1])))
+    table.parents = [*parents[:1], *ids[:-1]]
+    scanned = scanner.result(trailing_newline)
+    get, final = table.by_id.get, table.parents
+    for row in forks:
+        parent = parents[row]
+        found = None if parent is None else get(parent)
+        final[row] = parent if found is None else ids[found]
+    return scanned
+
+
+def _expand(driver: Any, session_id: str, stored: IndexedSession) -> tuple[Chunks, list[Run]]:
+    """All the chunks, those of the stored runs (:mod:`.chunk_runs`) first, and the spans of
+    them whose index rows a run holds. A run that does not check out gives way to its chunks'
+    own indexes (``driver.read_chunk_indexes``), as does a run holding a last line without a
+    newline (that chunk is scanned)."""
+    chunks = Chunks()
+    given: list[Run] = []
+    for k, (first, last, blob) in enumerate(stored.runs):
+        decoded = decode_run(blob, first, last)
+        at_end = k == len(stored.runs) - 1 and not stored.chunks
+        if decoded is None or (at_end and not stored.trailing_newline):
+            chunks.add(driver.read_chunk_indexes(session_id, first, last))
+            continue
+        base = len(chunks)
+        for start, stop, rows in decoded.spans:
+            if given and given[-1][1] == base + start:  # right after the last: one run
+                _extend(given[-1][2], rows)
+                given[-1] = (given[-1][0], base + stop, given[-1][2])
+            else:
+                given.append((base + start, base + stop, rows))
+        chunks.add_columns(decoded.firsts, decoded.counts, decoded.sizes)
+    chunks.add(stored.chunks)
+    return chunks, given
+
+
+class Chunks:
+    """A session's chunks in columns (one per append: no tuple a chunk until one is asked
+    for); ``chunks[i]`` is ``(first line, line count, size, line index or None)``."""
+
+    def __init__(self) -> None:
+        self.firsts: list[int] = []
+        self.counts: list[int] = []
+        self.sizes: list[int] = []
+        self.indexes: list[Any] = []
+
+    def __len__(self) -> int:
+        return len(self.firsts)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            columns = (self.firsts, self.counts, self.sizes, self.indexes)
+            return list(zip(*(column[key] for column in columns), strict=True))
+        return (self.firsts[key], self.counts[key], self.sizes[key], self.indexes[key])
+
+    def add(self, rows: list[Any]) -> None:
+        """Chunks as ``(first line, line count, size, line index)`` rows."""
+        if rows:
+            firsts, counts, sizes, indexes = zip(*rows, strict=True)
+            self.firsts += firsts
+            self.counts += counts
+            self.sizes += sizes
+            self.indexes += indexes
+
+    def add_columns(self, firsts: list[int], counts: list[int], sizes: list[int]) -> None:
+        """Chunks of a run (their index rows are in the run)."""
+        self.firsts += firsts
+        self.counts += counts
+        self.sizes += sizes
+        self.indexes += repeat(None, len(firsts))
+
+
+def _extend(rows: IndexedRows, more: IndexedRows) -> None:
+    rows.types += more.types
+    rows.roles += more.roles
+    rows.ids += more.ids
+    rows.parents += more.parents
+    rows.lengths += more.lengths
+
+
+def _runs(chunks: Chunks, end: int, given: list[Run]) -> list[Run]:
+    """The runs of consecutive chunks among ``chunks[:end]`` with intact indexes: the runs
+    ``given`` (decoded from the stored runs) and those found among the other chunks."""
+    runs: list[Run] = []
+    free = 0
+    for start, stop, _ in given:
+        runs += _indexed(chunks, free, start)
+        free = stop
+    runs += _indexed(chunks, free, end)
+    return sorted([*runs, *given], key=itemgetter(0))
+
+
+def _indexed(chunks: Chunks, lo: int, hi: int) -> list[Run]:
+    """The runs among ``chunks[lo:hi]`` whose own indexes are intact."""
+    part = chunks[lo:hi]
     counts = list(map(itemgetter(1), part))
     bodies = intact_bodies(list(map(itemgetter(3), part)), counts)
     groups: list[tuple[int, int, list[bytes]]] = []
     if bodies is not None and _contiguous(part, counts):  # the usual case: all, in one pass
-        groups = [(0, end, bodies)] if end else []
+        groups = [(lo, hi, bodies)] if hi > lo else []
     else:
         stop = -1
-        for i, (first, count, _, blob) in enumerate(part):
+        for i, (first, count, _, blob) in enumerate(part, lo):
             if not index_ok(blob, count):
                 continue
             if stop == i and _follows(chunks[i - 1], first):
@@ -116,14 +221,21 @@ def _runs(chunks: list[Chunk], end: int) -> list[Run]:
             groups[-1] = (groups[-1][0], stop, groups[-1][2])
     runs: list[Run] = []
     for start, stop, group in groups:
-        rows = _decode(chunks[start:stop], group)
-        if rows is not None:
-            runs.append((start, stop, rows))
-            continue
-        for i in range(start, stop):  # find the chunks whose index text is wrong
-            one = _decode(chunks[i : i + 1], group[i - start : i - start + 1])
-            if one is not None:
-                runs.append((i, i + 1, one))
+        runs += _checked(chunks, start, stop, group)
+    return runs
+
+
+def _checked(chunks: Chunks, start: int, stop: int, bodies: list[bytes]) -> list[Run]:
+    """``chunks[start:stop]`` as one run when their joined index bodies decode; else each
+    part that decodes on its own (the rest is scanned)."""
+    rows = _decode(chunks[start:stop], bodies)
+    if rows is not None:
+        return [(start, stop, rows)]
+    runs: list[Run] = []
+    for i in range(start, stop):  # find the chunks whose index text is wrong
+        one = _decode(chunks[i : i + 1], bodies[i - start : i - start + 1])
+        if one is not None:
+            runs.append((i, i + 1, one))
     return runs
 
 
@@ -144,7 +256,7 @@ class ChunkLines:
     """Fetches the lines of a table's unloaded rows (see the module docstring)."""
 
     def __init__(
-        self, driver: Any, session_id: str, header_lines: int, chunks: list[Chunk], runs: list[Run]
+        self, driver: Any, session_id: str, header_lines: int, chunks: Chunks, runs: list[Run]
     ) -> None:
         self.driver = driver
         self.session_id = session_id
@@ -165,7 +277,7 @@ class ChunkLines:
             missing = table.unloaded(list(near))
         linenos = table.linenos
         if self._starts is None:
-            self._starts = [self.header_lines + c[0] for c in self.chunks]
+            self._starts = list(map(add, self.chunks.firsts, repeat(self.header_lines)))
         starts = self._starts
         wanted: dict[int, list[int]] = {}  # chunk → positions of the lines wanted in it
         for row in missing:
@@ -178,26 +290,39 @@ class ChunkLines:
         for chunk, lo, hi in spans:
             offsets = self._offsets_of(chunk)
             if offsets is None:  # lengths that do not add up: the whole chunk, by its size
-                requests.append((self.chunks[chunk][0], 0, self.chunks[chunk][2]))
+                requests.append((self.chunks[chunk][0], 0, self.chunks[chunk][2] + 1))
                 continue
-            start = offsets[lo]
-            requests.append((self.chunks[chunk][0], start, offsets[hi] - 1 - start))
+            start = offsets[lo]  # with the byte after: the next newline, none at the end
+            requests.append((self.chunks[chunk][0], start, offsets[hi] - start))
         found = self.driver.read_ranges(self.session_id, requests)
         end = len(linenos)
         while end and not linenos[end - 1]:  # rows appended since the load have no line
             end -= 1
         for (chunk, lo, hi), data in zip(spans, found, strict=True):
-            lines = data.split(b"\n")
+            lines = self._exact(chunk, lo, hi, data).split(b"\n")
             if len(lines) != hi - lo:
-                raise StoreError(
-                    f"{self.driver.uri}#{self.session_id}: the lines stored from line "
-                    f"{self.chunks[chunk][0]} on disagree with their index"
-                )
+                raise _disagree(self.driver, self.session_id, self.chunks[chunk][0])
             first = starts[chunk] + lo
             row = bisect_left(linenos, first, 0, end)
             while row < end and linenos[row] < first + len(lines):
                 table.set_line(row, lines[linenos[row] - first])
                 row += 1
+
+    def _exact(self, chunk: int, lo: int, hi: int, data: bytes) -> bytes:
+        """The bytes of lines ``lo``…``hi - 1`` of ``chunk`` from what was fetched for them (a
+        byte more was asked for: the newline after them, or nothing after the chunk's last
+        line); a chunk of another size than indexed is an error."""
+        first, count, size, _ = self.chunks[chunk]
+        offsets = self._offsets_of(chunk)
+        if offsets is None:
+            if len(data) == size:
+                return data
+        elif hi < count:
+            if len(data) == offsets[hi] - offsets[lo] and data.endswith(b"\n"):
+                return data[:-1]
+        elif len(data) == offsets[hi] - offsets[lo] - 1:
+            return data
+        raise _disagree(self.driver, self.session_id, first)
 
     def _offsets_of(self, chunk: int) -> list[int] | None:
         """Where each line of ``chunk`` starts (and where a line after the last would);
@@ -213,7 +338,9 @@ class ChunkLines:
             lengths = list(map(int, rows.lengths[skip : skip + count]))
         except ValueError:
             lengths = []
-        offsets: list[int] | None = list(accumulate(lengths, _plus_newline, initial=0))
+        offsets: list[int] | None = list(
+            accumulate(map(add, lengths, repeat(1)), initial=0)  # each line and its newline
+        )
         if len(lengths) != count or offsets[-1] - 1 != size:
             offsets = None
         self._offsets[chunk] = offsets
@@ -237,8 +364,11 @@ class ChunkLines:
         return [(chunk, lo, hi) for lo, hi in spans]
 
 
-def _plus_newline(total: int, length: int) -> int:
-    return total + length + 1
+def _disagree(driver: Any, session_id: str, first: int) -> StoreError:
+    return StoreError(
+        f"{driver.uri}#{session_id}: the lines stored from line {first} on disagree with "
+        "their index"
+    )
 
 
 __all__ = ["ChunkLines", "load_indexed"]

@@ -11,7 +11,6 @@ reconnects and first checks what the failed one committed (:mod:`tether.core.sto
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import time
@@ -20,9 +19,10 @@ from typing import Any
 
 import psycopg
 
+from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
 from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
 from tether.builtin_plugins.storage.postgresql.lease import PgLease
-from tether.builtin_plugins.storage.postgresql.schema import ensure_schema
+from tether.builtin_plugins.storage.postgresql.schema import TABLES, ensure_schema
 from tether.builtin_plugins.storage.rows import (
     changed_message,
     import_session_bytes,
@@ -50,6 +50,8 @@ ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, f
 
 def lease_key(session_id: str) -> int:
     """The advisory lock key of a session (64 bits from its id)."""
+    import hashlib  # only for writers: not at start-up
+
     digest = hashlib.blake2b(f"tether:{session_id}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
@@ -140,17 +142,21 @@ class PostgresDatabase:
         return row[0] if row else None
 
     def read_index(self, session_id: str) -> IndexedSession | None:
+        """The header, the runs of chunk indexes and the chunks after them; lines appended
+        since the header row was read are not read (a stored chunk or run never changes)."""
         found = self._header(session_id)
         if found is None:
             return None
         header, trailing, count = found
-        chunks = self._fetch(  # lines appended since the header row was read are not read
-            "SELECT first_line, line_count, octet_length(raw), line_index FROM tether_entries "
-            "WHERE session_id = %s AND first_line <= %s ORDER BY first_line",
-            (session_id, count),
-            binary=True,
-        )
-        return IndexedSession(bytes(header), chunks, int(count), bool(trailing))
+        runs, covered = read_runs(self._binary, TABLES, session_id, int(count))
+        chunks = chunks_after(self._binary, TABLES, session_id, covered, int(count))
+        return IndexedSession(bytes(header), chunks, int(count), bool(trailing), runs)
+
+    def read_chunk_indexes(self, session_id: str, first: int, last: int) -> list[Any]:
+        return chunks_after(self._binary, TABLES, session_id, first - 1, last)
+
+    def _binary(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        return self._fetch(sql, args, binary=True)
 
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
         if not ranges:
@@ -273,10 +279,19 @@ class PostgresDatabase:
         trailing: bool,
     ) -> None:
         with conn.cursor() as cur:
+            rows = chunk_rows(lines, base)
             cur.executemany(
                 "INSERT INTO tether_entries (session_id, first_line, line_count, raw, "
                 "line_index) VALUES (%s, %s, %s, %s, %s)",
-                [(session_id, *row) for row in chunk_rows(lines, base)],
+                [(session_id, *row) for row in rows],
+            )
+            new = [(first, count, len(raw), index) for first, count, raw, index in rows]
+            add_runs(
+                lambda sql, args: cur.execute(sql, args).fetchall(),
+                cur.execute,
+                TABLES,
+                session_id,
+                new,
             )
             summary = summarize_lines(lines, base, first)
             if summary.texts:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tether.builtin_plugins.storage.index_runs import Tables, build_all_runs, create_runs_table
 from tether.core.storage.chunk_index import encode_chunk_index
 from tether.core.storage.database import StoreError, facts_of_line
 
-VERSION = 3
+VERSION = 4
+TABLES = Tables(entries="tether_entries", runs="tether_index_runs", mark="%s", size="octet_length")
 SCHEMA_LOCK = 0x7E7E_0001  # the advisory lock that serialises schema changes
 
 BASELINE = [
@@ -91,7 +93,15 @@ def _v3_line_index(conn: Any) -> None:
         )
 
 
-STEPS = {2: _v2_full_text, 3: _v3_line_index}
+def _v4_index_runs(conn: Any) -> None:
+    """v3 → v4: runs of chunk indexes (:mod:`tether.core.storage.chunk_runs`: a session of
+    many small chunks loads from a few rows), built for the chunks already stored."""
+    conn.execute(create_runs_table(TABLES, "BYTEA"))
+    conn.execute("ALTER TABLE tether_index_runs ALTER COLUMN run SET STORAGE EXTERNAL")
+    build_all_runs(lambda sql, args: conn.execute(sql, args).fetchall(), conn.execute, TABLES)
+
+
+STEPS = {2: _v2_full_text, 3: _v3_line_index, 4: _v4_index_runs}
 
 
 def schema_version(conn: Any) -> int | None:
@@ -129,4 +139,4 @@ def ensure_schema(conn: Any, where: str, *, target: int = VERSION) -> int:
     return found if found is not None else 0
 
 
-__all__ = ["BASELINE", "STEPS", "VERSION", "ensure_schema", "schema_version"]
+__all__ = ["BASELINE", "STEPS", "TABLES", "VERSION", "ensure_schema", "schema_version"]

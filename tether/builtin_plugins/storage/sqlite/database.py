@@ -15,13 +15,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
 from tether.builtin_plugins.storage.rows import (
     changed_message,
     import_session_bytes,
     pick_one,
     session_row,
 )
-from tether.builtin_plugins.storage.sqlite.schema import ensure_schema
+from tether.builtin_plugins.storage.sqlite.schema import TABLES, ensure_schema
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     IndexedSession,
@@ -116,7 +117,10 @@ class SqliteDatabase:
 
     def read(self, session_id: str) -> StoredSession | None:
         found = self._snapshot(
-            session_id, "SELECT raw FROM entries WHERE session_id = ? ORDER BY first_line"
+            session_id,
+            lambda _: self._rows(
+                "SELECT raw FROM entries WHERE session_id = ? ORDER BY first_line", (session_id,)
+            ),
         )
         if found is None:
             return None
@@ -126,18 +130,26 @@ class SqliteDatabase:
         )
 
     def read_index(self, session_id: str) -> IndexedSession | None:
-        found = self._snapshot(
-            session_id,
-            "SELECT first_line, line_count, length(raw), line_index FROM entries "
-            "WHERE session_id = ? ORDER BY first_line",
-        )
+        """The header, the runs of chunk indexes and the chunks after them (one snapshot)."""
+
+        def chunks(row: Any) -> tuple[list[Any], list[Any]]:
+            runs, covered = read_runs(self._rows, TABLES, session_id, int(row[2]))
+            return runs, chunks_after(self._rows, TABLES, session_id, covered, int(row[2]))
+
+        found = self._snapshot(session_id, chunks)
         if found is None:
             return None
-        row, chunks = found
-        return IndexedSession(bytes(row[0]), chunks, int(row[2]), bool(row[1]))
+        row, (runs, rows) = found
+        return IndexedSession(bytes(row[0]), rows, int(row[2]), bool(row[1]), runs)
 
-    def _snapshot(self, session_id: str, chunk_query: str) -> tuple[Any, list[Any]] | None:
-        """The session's header row and ``chunk_query``'s rows, read in one snapshot."""
+    def read_chunk_indexes(self, session_id: str, first: int, last: int) -> list[Any]:
+        return chunks_after(self._rows, TABLES, session_id, first - 1, last)
+
+    def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        return self._db.execute(sql, args).fetchall()
+
+    def _snapshot(self, session_id: str, read: Callable[[Any], Any]) -> tuple[Any, Any] | None:
+        """The session's header row and what ``read(header row)`` reads, in one snapshot."""
         db = self._db
         db.execute("BEGIN")
         try:
@@ -147,7 +159,7 @@ class SqliteDatabase:
             ).fetchone()
             if row is None:
                 return None
-            return row, db.execute(chunk_query, (session_id,)).fetchall()
+            return row, read(row)
         finally:
             db.execute("COMMIT")
 
@@ -244,11 +256,14 @@ class SqliteDatabase:
         self, session_id: str, base: int, lines: Sequence[bytes], first: str, trailing: bool
     ) -> None:
         db = self._db
+        rows = chunk_rows(lines, base)
         db.executemany(
             "INSERT INTO entries (session_id, first_line, line_count, raw, line_index) "
             "VALUES (?, ?, ?, ?, ?)",
-            [(session_id, *row) for row in chunk_rows(lines, base)],
+            [(session_id, *row) for row in rows],
         )
+        new = [(first, count, len(raw), index) for first, count, raw, index in rows]
+        add_runs(self._rows, db.execute, TABLES, session_id, new)
         summary = summarize_lines(lines, base, first)
         db.executemany(
             "INSERT INTO message_text (session_id, seq, text) VALUES (?, ?, ?)",

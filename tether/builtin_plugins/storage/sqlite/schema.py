@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 
+from tether.builtin_plugins.storage.index_runs import Tables, build_all_runs, create_runs_table
 from tether.core.storage.chunk_index import encode_chunk_index
 from tether.core.storage.database import StoreError, facts_of_line
 
-VERSION = 3
+VERSION = 4
+TABLES = Tables(entries="entries", runs="index_runs", mark="?", size="length")
 
 BASELINE = """
 CREATE TABLE tether_schema (version INTEGER NOT NULL);
@@ -74,7 +76,14 @@ def _v3_line_index(db: sqlite3.Connection) -> None:
         )
 
 
-STEPS = {2: _v2_full_text, 3: _v3_line_index}  # version → the step that reaches it
+def _v4_index_runs(db: sqlite3.Connection) -> None:
+    """v3 → v4: runs of chunk indexes (:mod:`tether.core.storage.chunk_runs`: a session of
+    many small chunks loads from a few rows), built for the chunks already stored."""
+    db.execute(create_runs_table(TABLES, "BLOB"))
+    build_all_runs(lambda sql, args: db.execute(sql, args).fetchall(), db.execute, TABLES)
+
+
+STEPS = {2: _v2_full_text, 3: _v3_line_index, 4: _v4_index_runs}  # version → its step
 
 
 def schema_version(db: sqlite3.Connection, where: str) -> int | None:
@@ -121,4 +130,4 @@ def ensure_schema(db: sqlite3.Connection, where: str, *, target: int = VERSION) 
     return found if found is not None else 0
 
 
-__all__ = ["BASELINE", "STEPS", "VERSION", "ensure_schema", "schema_version"]
+__all__ = ["BASELINE", "STEPS", "TABLES", "VERSION", "ensure_schema", "schema_version"]

@@ -178,6 +178,31 @@ def test_chunks_with_odd_lines_have_no_index_and_are_scanned_the_same(
         assert table_facts(session.header, session.table) == scanned_facts(data), path.name
 
 
+def counting_reads(backend: Backend, monkeypatch: Any) -> list[tuple[int, int, int]]:
+    """The ranges the backend's database is asked for from now on."""
+    database = backend.database()
+    fetched: list[tuple[int, int, int]] = []
+    read_ranges = database.read_ranges
+
+    def counting(session_id: str, ranges: Any) -> Any:
+        fetched.extend(ranges)
+        return read_ranges(session_id, ranges)
+
+    monkeypatch.setattr(database, "read_ranges", counting)
+    return fetched
+
+
+def assert_only_scanned(
+    backend: Backend, monkeypatch: Any, ref: str, victim: Any, data: bytes
+) -> None:
+    """Loading ``ref`` fetches the ``victim`` chunk whole (it is scanned), nothing else, and
+    gives the table a scan of ``data`` gives."""
+    fetched = counting_reads(backend, monkeypatch)
+    session = loaded(backend, ref)
+    assert fetched == [(victim[0], 0, victim[2] + 1)]  # scanned: the others are not read
+    assert table_facts(session.header, session.table) == scanned_facts(data)
+
+
 def damage(backend: Backend, ref: str, first_line: int, change: Callable[[bytes], Any]) -> None:
     """Replace the stored index of one chunk by ``change(index)``, behind tether's back."""
     assert backend.uri is not None
@@ -234,18 +259,7 @@ def test_a_missing_or_damaged_index_falls_back_to_scanning_its_chunk(
     assert len(chunks) > 3
     victim = chunks[len(chunks) // 2]
     damage(backend, ref, victim[0], DAMAGE[how])
-    database = backend.database()
-    fetched: list[tuple[int, int, int]] = []
-    read_ranges = database.read_ranges
-
-    def counting(session_id: str, ranges: Any) -> Any:
-        fetched.extend(ranges)
-        return read_ranges(session_id, ranges)
-
-    monkeypatch.setattr(database, "read_ranges", counting)
-    session = loaded(backend, ref)
-    assert fetched == [(victim[0], 0, victim[2] + 1)]  # scanned: the others are not read
-    assert table_facts(session.header, session.table) == scanned_facts(data)
+    assert_only_scanned(backend, monkeypatch, ref, victim, data)
 
 
 def test_lengths_that_do_not_add_up_fetch_the_whole_chunk(
@@ -262,15 +276,7 @@ def test_lengths_that_do_not_add_up_fetch_the_whole_chunk(
         return rewritten(index, str(int(length) + 1).encode() + b"\x1f" + rest)
 
     damage(backend, ref, victim[0], longer_first_line)
-    database = backend.database()
-    fetched: list[tuple[int, int, int]] = []
-    read_ranges = database.read_ranges
-
-    def counting(session_id: str, ranges: Any) -> Any:
-        fetched.extend(ranges)
-        return read_ranges(session_id, ranges)
-
-    monkeypatch.setattr(database, "read_ranges", counting)
+    fetched = counting_reads(backend, monkeypatch)
     session = loaded(backend, ref)
     assert fetched == []
     assert table_facts(session.header, session.table) == scanned_facts(data)

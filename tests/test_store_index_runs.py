@@ -16,6 +16,8 @@ from tests.store_backends import DATABASES, Backend, make_backend
 from tests.store_helpers import CORPUS, assistant_message, user_message
 from tests.test_store_index import (
     DAMAGE,
+    assert_only_scanned,
+    counting_reads,
     damage,
     every_chunk,
     loaded,
@@ -52,20 +54,6 @@ def sql(backend: Backend, statement: str, args: tuple[Any, ...] = ()) -> list[An
     with psycopg.connect(backend.uri, autocommit=True) as conn:
         cur = conn.execute(statement, args)  # type: ignore[arg-type]
         return cur.fetchall() if cur.description else []
-
-
-def counting_reads(backend: Backend, monkeypatch: Any) -> list[tuple[int, int, int]]:
-    """The ranges the backend's database is asked for from now on."""
-    database = backend.database()
-    fetched: list[tuple[int, int, int]] = []
-    read_ranges = database.read_ranges
-
-    def counting(session_id: str, ranges: Any) -> Any:
-        fetched.extend(ranges)
-        return read_ranges(session_id, ranges)
-
-    monkeypatch.setattr(database, "read_ranges", counting)
-    return fetched
 
 
 def test_an_imported_session_of_one_chunk_per_line_loads_from_runs(backend: Backend) -> None:
@@ -137,10 +125,7 @@ def test_a_damaged_chunk_index_under_a_damaged_run_scans_that_chunk(
         "UPDATE index_runs SET run = ? WHERE session_id = ? AND first_line = ?",
         (blob[:-1], ref, first),
     )
-    fetched = counting_reads(backend, monkeypatch)
-    session = loaded(backend, ref)
-    assert fetched == [(victim[0], 0, victim[2] + 1)]
-    assert table_facts(session.header, session.table) == scanned_facts(data)
+    assert_only_scanned(backend, monkeypatch, ref, victim, data)
 
 
 def test_a_chunk_damaged_before_its_run_was_written_is_scanned(
@@ -158,10 +143,7 @@ def test_a_chunk_damaged_before_its_run_was_written_is_scanned(
     data = stored_bytes(backend, ref)
     indexed = backend.database().read_index(ref)
     assert [c[3] for c in every_chunk(indexed) if c[0] == victim[0]] == [False]
-    fetched = counting_reads(backend, monkeypatch)
-    again = loaded(backend, ref)
-    assert fetched == [(victim[0], 0, victim[2] + 1)]
-    assert table_facts(again.header, again.table) == scanned_facts(data)
+    assert_only_scanned(backend, monkeypatch, ref, victim, data)
 
 
 def test_a_session_without_a_last_newline_scans_its_last_chunk(

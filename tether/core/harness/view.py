@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.core.agent.providers import now_ms
+from tether.core.storage.ids import now_ms
 from tether.hookspecs.session_protocol import DeliverAs
 
 

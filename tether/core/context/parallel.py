@@ -32,7 +32,7 @@ from tether.core.context.stream import ContextStream, EntryBatch
 from tether.core.storage import file_lines, jsonl_index
 from tether.core.storage.entry_batches import BATCH_ROWS, parse_batch
 from tether.core.storage.jsonl_index import BrokenLine, EntryTable, use_fast_parser
-from tether.core.storage.jsonl_scan_split import can_fork
+from tether.core.storage.jsonl_scan_split import can_fork, receive_from_child, send_to_parent
 
 PARALLEL_ROWS = 20_000
 PIECES = 24
@@ -238,19 +238,10 @@ class _Child:
     def result(self) -> dict[int, Piece] | None:
         """The child's pieces, once it ended; ``None`` if it failed."""
         self._close("_queue")  # the parent takes no more pieces
-        chunks = []
-        while chunk := os.read(self._result, 1 << 20):
-            chunks.append(chunk)
-        _, status = os.waitpid(self.pid, 0)
+        found: dict[int, tuple[EncodedPart, list[Any], tuple[Any, ...]]] | None
+        found = receive_from_child(self._result, self.pid)
         self._close("_result")
-        if status != 0 or not chunks:
-            return None
-        import pickle
-
-        try:
-            found: dict[int, tuple[EncodedPart, list[Any], tuple[Any, ...]]]
-            found = pickle.loads(b"".join(chunks))
-        except Exception:  # a child cut short: the parent does the work
+        if found is None:  # failed or cut short: the parent does the work
             return None
         file = self._file
         return {
@@ -283,11 +274,7 @@ def _run_child(child: _Child, work: _Work, result: int, parent: int) -> None:
         child.take_pieces(lambda index: work.encode(index, done, child._file), parent)
         # the file is sent as (start, size) in the child's file, which the parent holds
         found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
-        import pickle
-
-        payload = pickle.dumps(found, pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(result, "wb") as pipe:
-            pipe.write(payload)
+        send_to_parent(result, found)
         code = 0
     except BaseException:  # noqa: BLE001 - any failure: the parent does the work
         pass

@@ -94,14 +94,14 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
         os.close(read_end)
         _child(fd, middle, size, write_end, parent)
     os.close(write_end)
-    pipe = os.fdopen(read_end, "rb")
     try:
         scanner, content, rest = _scan_range(fd, 0, middle, LineScanner(validate_all=False))
-        half = _receive(pipe, pid)
+        half = receive_from_child(read_end, pid)
     except BaseException:
-        pipe.close()
         _stop(pid)
         raise
+    finally:
+        os.close(read_end)
     if half is None or scanner.header is None or scanner.stopped:
         return None  # one process, from the start
     if rest:
@@ -165,13 +165,7 @@ def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None
             "rest": bool(rest),
             "content": content,
         }
-        import pickle
-
-        # pickled whole before writing: written as it is pickled, it would wait on the pipe
-        # until the parent reads, so the pickling would start only once the parent is done
-        payload = pickle.dumps(half, pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(payload)
+        send_to_parent(write_end, half)
         code = 0
     except BaseException:  # noqa: BLE001 - any failure: the parent scans it all
         pass
@@ -179,19 +173,32 @@ def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None
         os._exit(code)
 
 
-def _receive(pipe: IO[bytes], pid: int) -> dict[str, Any] | None:
-    with pipe:
-        data = pipe.read()
+def send_to_parent(write_end: int, value: Any) -> None:
+    """``value`` pickled whole, then written to the pipe ``write_end`` (closed after). Written
+    as it is pickled, it would wait on the pipe until the parent reads, so the pickling would
+    start only once the parent is done with its own share."""
+    import pickle
+
+    payload = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    with os.fdopen(write_end, "wb") as pipe:
+        pipe.write(payload)
+
+
+def receive_from_child(read_end: int, pid: int) -> Any:
+    """What the child ``pid`` sent through the pipe ``read_end`` (:func:`send_to_parent`),
+    once it ended; ``None`` when it failed or was cut short. The caller closes the pipe."""
+    chunks = []
+    while chunk := os.read(read_end, 1 << 20):
+        chunks.append(chunk)
     _, status = os.waitpid(pid, 0)
-    if status != 0 or not data:
+    if status != 0 or not chunks:
         return None
     import pickle
 
     try:
-        half: dict[str, Any] = pickle.loads(data)
+        return pickle.loads(b"".join(chunks))
     except Exception:  # cut short
         return None
-    return half
 
 
 def _stop(pid: int) -> None:
@@ -226,4 +233,4 @@ def _merge(scanner: LineScanner, half: dict[str, Any]) -> None:
     scanner.line_count = base + half["lines"]
 
 
-__all__ = ["PARALLEL_SCAN_BYTES", "can_fork", "scan_file"]
+__all__ = ["PARALLEL_SCAN_BYTES", "can_fork", "receive_from_child", "scan_file", "send_to_parent"]

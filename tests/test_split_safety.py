@@ -102,24 +102,11 @@ def test_a_failed_fork_falls_back_to_one_process_when_opening(
     assert len(session.table) == 400
 
 
-def test_a_failed_fork_falls_back_to_one_process_when_encoding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("failure", ["fork", "temp-dir"])
+def test_encoding_falls_back_to_one_process_when_it_cannot_fork(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str
 ) -> None:
-    from tether.core.context import parallel
-
-    monkeypatch.setattr(parallel, "can_fork", lambda: True)
-    monkeypatch.setattr(parallel, "PARALLEL_ROWS", 100)
-    path = tmp_path / "s.jsonl"
-    linear_session(path, 400)
-    session = Session.open(path)
-    monkeypatch.setattr("os.fork", no_fork)
-    encoded, _ = session.encoded_context(workers=2)
-    assert encoded.message_count == 400
-
-
-def test_no_usable_temp_dir_falls_back_to_one_process_when_encoding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+    """No fork (EAGAIN) or no usable temporary folder: one process encodes it all."""
     import tempfile
 
     from tether.core.context import parallel
@@ -129,7 +116,10 @@ def test_no_usable_temp_dir_falls_back_to_one_process_when_encoding(
     path = tmp_path / "s.jsonl"
     linear_session(path, 400)
     session = Session.open(path)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "gone"))  # no such directory
+    if failure == "fork":
+        monkeypatch.setattr("os.fork", no_fork)
+    else:
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "gone"))  # no such directory
     encoded, _ = session.encoded_context(workers=2)
     assert encoded.message_count == 400
 

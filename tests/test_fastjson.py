@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import struct
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,9 @@ from tether.core.storage.format import dumps_bytes, dumps_line, dumps_record, du
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 KEYS = ["a", "type", "0", "1", "12", "01", "4294967294", "4294967295", "-1", "1.5", "é", "\u2028"]
 SPECIAL_FLOATS = [0.0, -0.0, 1.0, -1.0, 100.0, 1e-6, 1.5e-6, 1e-7, 1e15, 1e16, 1e20, 1e21, 5e-324]
+# texts that look like what the byte searches look for: numbers after '":', "[" or ",", keys
+LOOK_ALIKES = [".0,", "e+17]", "e-6}", '{"0', ',"1":', "12345678901234567890", '":1.0,', "[2.0,"]
+LOOK_ALIKES += ['\\":3.0}', ":", "\\", ",4.0]", "3e-6,", '{"5":6.0}', '"0"', "-0.0,"]
 SPECIAL_INTS = [0, -1, 2**53 - 1, 2**53, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63)]
 
 
@@ -48,7 +52,7 @@ def random_string(rng: random.Random) -> str:
         lambda: rng.choice('\u2028\u2029\x7f"\\/é中'),
         lambda: chr(rng.randint(0x10000, 0x10FFFF)),
         lambda: chr(rng.randint(0xD800, 0xDFFF)),  # a lone surrogate
-        lambda: rng.choice([".0,", "e+17]", "e-6}", '{"0', ',"1":', "12345678901234567890"]),
+        lambda: rng.choice(LOOK_ALIKES),
     ]
     weights = [60, 4, 6, 4, 1, 3]
     return "".join(rng.choices(pools, weights)[0]() for _ in range(rng.randint(0, 12)))
@@ -237,10 +241,11 @@ def test_lines_parsed_in_a_batch_equal_each_parsed_alone() -> None:
     assert fastjson.loads_many_or_none(plain) == [{"a": 1}, {"b": [1.5, "x"]}]
 
 
-def test_objects_encoded_in_a_batch_equal_each_encoded_alone() -> None:
+def test_objects_encoded_in_a_batch_are_written_as_js_does() -> None:
     """:func:`fastjson.dumps_many_or_none` checks a run of objects in a few searches over all
     of them: every object (index keys, integral floats, exponents, escaped backslashes,
-    surrogates, integers beyond 2^53) gets the bytes :func:`dumps_or_none` gives it alone."""
+    surrogates, integers beyond 2^53, numbers' look-alikes in texts) gets ``JSON.stringify``'s
+    bytes or ``None`` (the standard path), and only the ones that need it get ``None``."""
     rng = random.Random(17)
     objects = [v for v in corpus(3000, seed=18) if v.__class__ is dict]
     odd = [
@@ -254,14 +259,59 @@ def test_objects_encoded_in_a_batch_equal_each_encoded_alone() -> None:
         {"a": "\\", "b": 1.0, "c": 'q"2.0,'},
         {"b": -0.0, "c": 'q\\"2.0,', "a": "\\"},
         {"p": 2.5, "q": [3.0, 0.5], "r": 7.0},
+        {"a:": 1.0, "b\\": 2.0, "": 3.0, "[": 4.0, "t": '[5.0,":6.0,\\":7.0}'},
+        {"c": 3e-6, "d": [4e-6, "x\\"], "e": "8e-6,", "f": {"g": 1e17}},
     ]
-    for one in odd:  # each odd one alone, and among others
-        assert fastjson.dumps_many_or_none([one]) == [fastjson.dumps_or_none(one)]
-        assert fastjson.dumps_or_none(one) in (None, dumps_record_std(one).encode())
     for _ in range(40):
         rng.shuffle(objects)
         batch = objects[: rng.randint(1, 120)] + odd
         rng.shuffle(batch)
-        assert fastjson.dumps_many_or_none(batch) == list(map(fastjson.dumps_or_none, batch))
+        for value, out in zip(batch, fastjson.dumps_many_or_none(batch), strict=True):
+            reference = dumps_record_std(value).encode("utf-8", "surrogatepass")
+            assert out is None or out == reference, value
+            if out is None:  # an index key, a lone surrogate, an integer beyond 2^53 …
+                assert fastjson.dumps_or_none(value) is None or _needs_care(value), value
     mixed = [{"a": 1.0}, [2.0], "x", {"b": 2}]  # not all objects: each alone
     assert fastjson.dumps_many_or_none(mixed) == list(map(fastjson.dumps_or_none, mixed))  # type: ignore[arg-type]
+
+
+def _needs_care(value: Any) -> bool:
+    """Whether orjson's bytes of ``value`` have a possible index key or a number after '":'
+    that is not certainly a key's end (the two cases a batch leaves to the standard path)."""
+    out = orjson.dumps(value)
+    return bool(re.search(rb'"[0-9]+":|[:,\[\\{"]":-?[0-9]|[\[,]-?[0-9]+\.0[,}\]]', out))
+
+
+@pytest.mark.parametrize(
+    ("value", "certain"),
+    [
+        ({"cost": {"input": 0.0, "output": 3e-6, "n": -0.0, "t": 12.0, "u": 1e17}}, True),
+        ({"t": "v1.0,", "u": "a 2.0}", "w": "pe-6,", "x": "1.0", "y": 5.0}, True),  # texts
+        ({"t": 'x":1.0,'}, False),  # '\\":' may close a key or be in a text
+        ({"t": ":1.0,"}, False),  # a text's opening quote after ":"
+        ({"t": "[2.0,"}, False),  # "[" may start an array or be in a text
+        ({"a": [1.0, 2]}, False),  # an array's item
+        ({"a:": 1.0}, False),  # a key ending in ":"
+    ],
+)
+def test_a_batch_fixes_numbers_in_place_only_where_it_is_certain(value: Any, certain: bool) -> None:
+    """In a batch, a flagged number is written as JS writes it in place when the bytes before
+    it show that it is a value (after '":' that closes a key); a look-alike in a text is left
+    as it is; where the bytes do not tell, the object goes the careful way (alone), which
+    gives the same bytes."""
+    out = orjson.dumps(value)
+    spots = [m.start() for m in re.finditer(rb"\.[0-9][,}\]]|e[-+][0-9]", out)]
+    reference = dumps_record_std(value).encode()
+    assert fastjson._numbers_fixed_at(out, spots) == (reference if certain else None)
+    assert fastjson.dumps_many_or_none([value]) == [reference]
+
+
+@pytest.mark.parametrize(
+    ("value", "std"),
+    [({"12": 1, "a": 2}, True), ({"a": {"0": 1}}, True), ({"a": "12", "b": ["x", "12"]}, False)],
+)
+def test_a_batch_leaves_index_keys_to_the_standard_path(value: Any, std: bool) -> None:
+    """JS writes array-index keys ("0", "12") first: an object with one takes the standard
+    path; digits in texts do not."""
+    assert fastjson.dumps_many_or_none([value]) == [None if std else orjson.dumps(value)]
+    assert dumps_bytes(value) == dumps_record_std(value).encode()

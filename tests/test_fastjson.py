@@ -266,11 +266,20 @@ def test_objects_encoded_in_a_batch_are_written_as_js_does() -> None:
         rng.shuffle(objects)
         batch = objects[: rng.randint(1, 120)] + odd
         rng.shuffle(batch)
-        for value, out in zip(batch, fastjson.dumps_many_or_none(batch), strict=True):
-            reference = dumps_record_std(value).encode("utf-8", "surrogatepass")
+        references = [dumps_record_std(v).encode("utf-8", "surrogatepass") for v in batch]
+        outs = fastjson.dumps_many_or_none(batch)
+        for value, out, reference in zip(batch, outs, references, strict=True):
             assert out is None or out == reference, value
             if out is None:  # an index key, a lone surrogate, an integer beyond 2^53 …
                 assert fastjson.dumps_or_none(value) is None or _needs_care(value), value
+        joined = fastjson.dumps_joined_or_none(batch)
+        assert joined is None or joined == b",".join(references)
+        fine = [(v, o) for v, o in zip(batch, outs, strict=True) if o is not None]
+        if fine:  # the ones the batch fixed in place: at once too
+            values, fixed = zip(*fine, strict=True)
+            certain = fastjson.dumps_joined_or_none(list(values))
+            assert certain is None or certain == b",".join(fixed)
+            assert certain is not None or any(map(_needs_care, values))
     mixed = [{"a": 1.0}, [2.0], "x", {"b": 2}]  # not all objects: each alone
     assert fastjson.dumps_many_or_none(mixed) == list(map(fastjson.dumps_or_none, mixed))  # type: ignore[arg-type]
 
@@ -304,6 +313,9 @@ def test_a_batch_fixes_numbers_in_place_only_where_it_is_certain(value: Any, cer
     reference = dumps_record_std(value).encode()
     assert fastjson._numbers_fixed_at(out, spots) == (reference if certain else None)
     assert fastjson.dumps_many_or_none([value]) == [reference]
+    assert fastjson.dumps_joined_or_none([value, value]) == (
+        reference + b"," + reference if certain else None
+    )
 
 
 @pytest.mark.parametrize(
@@ -314,4 +326,7 @@ def test_a_batch_leaves_index_keys_to_the_standard_path(value: Any, std: bool) -
     """JS writes array-index keys ("0", "12") first: an object with one takes the standard
     path; digits in texts do not."""
     assert fastjson.dumps_many_or_none([value]) == [None if std else orjson.dumps(value)]
+    assert fastjson.dumps_joined_or_none([{"x": 1}, value]) == (
+        None if std else b'{"x":1},' + orjson.dumps(value)
+    )
     assert dumps_bytes(value) == dumps_record_std(value).encode()

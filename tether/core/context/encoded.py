@@ -163,14 +163,16 @@ class EncodedContext:
     def _add_run(self, messages: list[dict[str, Any]], roles: list[str]) -> None:
         """Add ``messages`` (all user, assistant or tool-result ones, so one range of
         ``llmMessages`` too)."""
-        from tether.core.storage.fastjson import dumps_many_or_none
+        from tether.core.storage.fastjson import dumps_joined_or_none, dumps_many_or_none
         from tether.core.storage.format import dumps_bytes
 
-        datas = dumps_many_or_none(messages)
-        if None in datas:
-            pairs = zip(datas, messages, strict=True)
-            datas = [d if d is not None else dumps_bytes(m) for d, m in pairs]
-        joined = b",".join(datas)  # type: ignore[arg-type]
+        joined = None if self._keep else dumps_joined_or_none(messages)
+        if joined is None:  # each message's bytes (for the items), or one needs a closer look
+            datas = dumps_many_or_none(messages)
+            if None in datas:
+                pairs = zip(datas, messages, strict=True)
+                datas = [d if d is not None else dumps_bytes(m) for d, m in pairs]
+            joined = b",".join(datas)  # type: ignore[arg-type]
         if self.message_count:
             self._memory += b","
         start = self.size

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookspec
-from tether.hookspecs.events import (
-    AgentEvent,
-    BeforeAgentStartEvent,
-    BeforeToolCallEvent,
-    Block,
-    ContextEvent,
-    InputEvent,
-    Message,
-    RetryDecision,
-    ToolResultEvent,
-)
 from tether.hookspecs.session_protocol import HookSession
+
+if TYPE_CHECKING:  # annotations only: the events are imported when a plugin asks for them
+    from tether.hookspecs.events import (
+        AgentEvent,
+        BeforeAgentStartEvent,
+        BeforeToolCallEvent,
+        Block,
+        ContextEvent,
+        InputEvent,
+        Message,
+        RetryDecision,
+        ToolResultEvent,
+    )
 
 
 @hookspec

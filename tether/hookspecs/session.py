@@ -5,21 +5,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tether.hookspecs import hookspec
-from tether.hookspecs.events import (
-    BeforeCompactEvent,
-    BeforeForkEvent,
-    BeforeTreeEvent,
-    Cancel,
-    CompactEvent,
-    CustomBranchSummary,
-    CustomCompaction,
-    TreeEvent,
-)
 from tether.hookspecs.session_protocol import HookSession
 
-if TYPE_CHECKING:  # the types plugins get from ``tether``
+if TYPE_CHECKING:  # annotations only (the events are imported when a plugin asks for them)
     from tether.core.host.settings import Settings
     from tether.core.storage.protocol import SessionStore
+    from tether.hookspecs.events import (
+        BeforeCompactEvent,
+        BeforeForkEvent,
+        BeforeTreeEvent,
+        Cancel,
+        CompactEvent,
+        CustomBranchSummary,
+        CustomCompaction,
+        TreeEvent,
+    )
 
 
 @hookspec

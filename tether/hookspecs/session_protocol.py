@@ -17,9 +17,11 @@ raises :class:`tether.NoAgentError` naming the action.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from tether.hookspecs.events import Entry
+if TYPE_CHECKING:  # annotations only: the events are imported when a plugin asks for them
+    from tether.hookspecs.events import Entry
+
 
 DeliverAs = Literal["steer", "follow_up", "next_turn"]
 

@@ -16,10 +16,12 @@ A ``Retry-After`` that is not a finite number of seconds ≥ 0 (``1e999``, ``inf
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookimpl
-from tether.hookspecs.events import RetryDecision
+
+if TYPE_CHECKING:
+    from tether.hookspecs.events import RetryDecision
 
 
 def _setting(settings: Any, name: str, default: Any) -> Any:
@@ -34,6 +36,8 @@ def is_retryable(error: Any) -> bool:
 
 def decide_retry(error: Any, attempt: int, settings: Any) -> RetryDecision:
     """Whether attempt number ``attempt`` (1-based) should happen after ``error``, and when."""
+    from tether.hookspecs.events import RetryDecision
+
     if not is_retryable(error):
         return RetryDecision(False, attempt, reason="not a transient error")
     if not _setting(settings, "enabled", True):

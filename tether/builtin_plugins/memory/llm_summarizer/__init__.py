@@ -31,10 +31,10 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookimpl
-from tether.hookspecs.events import SummarizeRequest, Summary
 
 if TYPE_CHECKING:
     from tether.core.agent.providers import Model
+    from tether.hookspecs.events import SummarizeRequest, Summary
 
 EMPTY_TEXT = {"branch": "No content to summarize", "turn_prefix": "No prior history."}
 
@@ -159,6 +159,8 @@ def summarize(request: SummarizeRequest) -> Summary:
         if owned:
             registry.close()
     details = {"model": model.ref, "requests": summarizer.calls}
+    from tether.hookspecs.events import Summary
+
     return Summary(text=text, summarizer="llm", details=details, reply_problem=summarizer.problem)
 
 

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tether.hookspecs.events import SummarizeRequest
+if TYPE_CHECKING:
+    from tether.hookspecs.events import SummarizeRequest
+
 
 LLM = "llm"
 OFFLINE = "offline"

@@ -24,10 +24,12 @@ appends the ``<read-files>``/``<modified-files>`` blocks, as for the LLM summari
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookimpl
-from tether.hookspecs.events import SummarizeRequest, Summary
+
+if TYPE_CHECKING:
+    from tether.hookspecs.events import SummarizeRequest, Summary
 
 CHARS_PER_TOKEN = 4  # pi's estimate; the rendered summary stays within max_tokens by it
 
@@ -54,6 +56,8 @@ def offline_summary(request: SummarizeRequest) -> Summary:
         "messages": len(request.messages),
         "updated": bool(request.previous_summary),
     }
+    from tether.hookspecs.events import Summary
+
     return Summary(text=text, summarizer="offline", details=details)
 
 

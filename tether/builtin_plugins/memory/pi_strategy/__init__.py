@@ -9,10 +9,12 @@ kernel hands it the chosen token counter (``request.count``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookimpl
-from tether.hookspecs.events import CompactionPreparation, NothingToCompact, PrepareRequest
+
+if TYPE_CHECKING:
+    from tether.hookspecs.events import CompactionPreparation, NothingToCompact, PrepareRequest
 
 
 def prepare_pi(request: PrepareRequest) -> CompactionPreparation | NothingToCompact:

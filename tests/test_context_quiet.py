@@ -17,18 +17,25 @@ FILES = [GEN / "g16-branched.jsonl", GEN / "g01-tiny-linear.jsonl", GEN / "g08-l
 
 PROBE = """
 import json, sys
-from tether.core.storage import fastjson
+from tether.core.storage import fastjson, json_runs
 encoded = []
 real_dumps = fastjson.dumps_or_none
 def dumps_or_none(value):
     encoded.append(value.get("role") if isinstance(value, dict) else None)
     return real_dumps(value)
-real_many = fastjson.dumps_many_or_none
+real_many = json_runs.dumps_many_or_none
 def dumps_many_or_none(values):
     encoded.extend(v.get("role") for v in values)
     return real_many(values)
+real_joined = json_runs.dumps_joined_or_none
+def dumps_joined_or_none(values):
+    joined = real_joined(values)
+    if joined is not None:  # else the messages are encoded again, one by one
+        encoded.extend(v.get("role") for v in values)
+    return joined
 fastjson.dumps_or_none = dumps_or_none
-fastjson.dumps_many_or_none = dumps_many_or_none
+json_runs.dumps_many_or_none = dumps_many_or_none
+json_runs.dumps_joined_or_none = dumps_joined_or_none
 from tether.core.host.cli import main
 code = main(["session", "context", sys.argv[1], "--quiet", "--json"])
 sys.stderr.write(json.dumps(encoded) + "\\n")

@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tether.core.storage import fastjson
+from tether.core.storage import fastjson, json_runs
 from tether.core.storage.format import dumps_bytes, dumps_line, dumps_record, dumps_record_std
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -242,7 +242,7 @@ def test_lines_parsed_in_a_batch_equal_each_parsed_alone() -> None:
 
 
 def test_objects_encoded_in_a_batch_are_written_as_js_does() -> None:
-    """:func:`fastjson.dumps_many_or_none` checks a run of objects in a few searches over all
+    """:func:`json_runs.dumps_many_or_none` checks a run of objects in a few searches over all
     of them: every object (index keys, integral floats, exponents, escaped backslashes,
     surrogates, integers beyond 2^53, numbers' look-alikes in texts) gets ``JSON.stringify``'s
     bytes or ``None`` (the standard path), and only the ones that need it get ``None``."""
@@ -267,21 +267,21 @@ def test_objects_encoded_in_a_batch_are_written_as_js_does() -> None:
         batch = objects[: rng.randint(1, 120)] + odd
         rng.shuffle(batch)
         references = [dumps_record_std(v).encode("utf-8", "surrogatepass") for v in batch]
-        outs = fastjson.dumps_many_or_none(batch)
+        outs = json_runs.dumps_many_or_none(batch)
         for value, out, reference in zip(batch, outs, references, strict=True):
             assert out is None or out == reference, value
             if out is None:  # an index key, a lone surrogate, an integer beyond 2^53 …
                 assert fastjson.dumps_or_none(value) is None or _needs_care(value), value
-        joined = fastjson.dumps_joined_or_none(batch)
+        joined = json_runs.dumps_joined_or_none(batch)
         assert joined is None or joined == b",".join(references)
         fine = [(v, o) for v, o in zip(batch, outs, strict=True) if o is not None]
         if fine:  # the ones the batch fixed in place: at once too
             values, fixed = zip(*fine, strict=True)
-            certain = fastjson.dumps_joined_or_none(list(values))
+            certain = json_runs.dumps_joined_or_none(list(values))
             assert certain is None or certain == b",".join(fixed)
             assert certain is not None or any(map(_needs_care, values))
     mixed = [{"a": 1.0}, [2.0], "x", {"b": 2}]  # not all objects: each alone
-    assert fastjson.dumps_many_or_none(mixed) == list(map(fastjson.dumps_or_none, mixed))  # type: ignore[arg-type]
+    assert json_runs.dumps_many_or_none(mixed) == list(map(fastjson.dumps_or_none, mixed))  # type: ignore[arg-type]
 
 
 def _needs_care(value: Any) -> bool:
@@ -311,9 +311,9 @@ def test_a_batch_fixes_numbers_in_place_only_where_it_is_certain(value: Any, cer
     out = orjson.dumps(value)
     spots = [m.start() for m in re.finditer(rb"\.[0-9][,}\]]|e[-+][0-9]", out)]
     reference = dumps_record_std(value).encode()
-    assert fastjson._numbers_fixed_at(out, spots) == (reference if certain else None)
-    assert fastjson.dumps_many_or_none([value]) == [reference]
-    assert fastjson.dumps_joined_or_none([value, value]) == (
+    assert json_runs._numbers_fixed_at(out, spots) == (reference if certain else None)
+    assert json_runs.dumps_many_or_none([value]) == [reference]
+    assert json_runs.dumps_joined_or_none([value, value]) == (
         reference + b"," + reference if certain else None
     )
 
@@ -325,8 +325,8 @@ def test_a_batch_fixes_numbers_in_place_only_where_it_is_certain(value: Any, cer
 def test_a_batch_leaves_index_keys_to_the_standard_path(value: Any, std: bool) -> None:
     """JS writes array-index keys ("0", "12") first: an object with one takes the standard
     path; digits in texts do not."""
-    assert fastjson.dumps_many_or_none([value]) == [None if std else orjson.dumps(value)]
-    assert fastjson.dumps_joined_or_none([{"x": 1}, value]) == (
+    assert json_runs.dumps_many_or_none([value]) == [None if std else orjson.dumps(value)]
+    assert json_runs.dumps_joined_or_none([{"x": 1}, value]) == (
         None if std else b'{"x":1},' + orjson.dumps(value)
     )
     assert dumps_bytes(value) == dumps_record_std(value).encode()

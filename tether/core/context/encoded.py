@@ -149,7 +149,7 @@ class EncodedContext:
         """Encode the messages of ``batches`` (``(messages, their roles)``, see
         :meth:`ContextStream.batches`) after those already here: each run of user, assistant
         and tool-result messages in one call
-        (:func:`~tether.core.storage.fastjson.dumps_many_or_none`), the others one by one."""
+        (:func:`~tether.core.storage.json_runs.dumps_joined_or_none`), the others one by one."""
         same = _SAME_IN_LLM.__contains__
         for messages, roles in batches:
             start = 0
@@ -163,8 +163,8 @@ class EncodedContext:
     def _add_run(self, messages: list[dict[str, Any]], roles: list[str]) -> None:
         """Add ``messages`` (all user, assistant or tool-result ones, so one range of
         ``llmMessages`` too)."""
-        from tether.core.storage.fastjson import dumps_joined_or_none, dumps_many_or_none
         from tether.core.storage.format import dumps_bytes
+        from tether.core.storage.json_runs import dumps_joined_or_none, dumps_many_or_none
 
         joined = None if self._keep else dumps_joined_or_none(messages)
         if joined is None:  # each message's bytes (for the items), or one needs a closer look

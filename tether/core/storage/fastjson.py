@@ -16,8 +16,8 @@ holding surrogates (orjson refuses them). orjson refuses the integers and the su
 standard path answers); the rest is caught by a few byte searches over its output: a value
 with such a number is encoded again with its floats as JS writes them (``orjson.Fragment``),
 one with a possible index key takes the standard path (a false alarm in a text costs only
-time). :func:`dumps_many_or_none` searches a run of objects at once and rewrites a flagged
-number in place where the bytes before it show that it is a value, not text.
+time). :mod:`.json_runs` searches a run of objects at once and rewrites a flagged number in
+place where the bytes before it show that it is a value, not text.
 
 Both are proven equal to the standard path, byte for byte, by tests/test_fastjson.py on a
 random corpus and every fixture line.
@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import json
 import math
-from bisect import bisect_right
 from functools import partial
-from itertools import accumulate
 from typing import Any
 
 _orjson: Any = None
@@ -58,14 +56,12 @@ def _shape_of(byte: int) -> int:
 _SHAPE = bytes(_shape_of(byte) for byte in range(256))
 # :data:`_SHAPE` with every digit as "0": an object that orjson may write otherwise than JS
 # has ',"0' (an index key), ".0," (an integral float) or "e+0" (an exponent) in it
-_COARSE = _SHAPE.translate(bytes(48 if byte == 49 else byte for byte in range(256)))
-_SUSPECT = (b',"0', b".0,", b"e+0")
+COARSE = _SHAPE.translate(bytes(48 if byte == 49 else byte for byte in range(256)))
 _FLOAT_FORMS = (b"e+1,", b"e+10,", b"e+11,")
 _FLOAT_ENDS = (b".0", b"e+1", b"e+10", b"e+11")
 
 
 _OPTIONS = 0
-_OBJECTS = {dict}
 
 
 def _lib() -> Any:
@@ -170,10 +166,17 @@ def dumps_or_none(value: Any) -> bytes | None:
         out: bytes = lib.dumps(value, option=_OPTIONS)
     except TypeError:  # surrogates, integers beyond 2^53, keys that are not strings, …
         return None
-    return _checked(value, out)
+    return checked(value, out)
 
 
-def _checked(value: Any, out: bytes) -> bytes | None:
+def dumps_orjson() -> Any:
+    """orjson's encoder with the options :func:`dumps_or_none` uses, for a caller that encodes
+    many values in one call and checks them as it does (:mod:`.json_runs`)."""
+    lib = _lib()
+    return partial(lib.dumps, option=_OPTIONS)
+
+
+def checked(value: Any, out: bytes) -> bytes | None:
     """``out`` (orjson's bytes of ``value``) made ``JSON.stringify``'s, or ``None``."""
     cls = value.__class__
     if cls is str or (cls is list and all(item.__class__ is str for item in value)):
@@ -186,133 +189,6 @@ def _checked(value: Any, out: bytes) -> bytes | None:
     if b".0," in shape:
         return _integral_floats_fixed(out) or _with_js_floats(value)
     return out
-
-
-def dumps_many_or_none(values: list[dict[str, Any]]) -> list[bytes | None]:
-    """:func:`dumps_or_none`'s bytes for each of ``values`` (objects: ``None`` where the
-    standard path must answer), checked in three searches over all of them (:data:`_COARSE`):
-    only the spots those searches flag are looked at, in place where they tell for certain
-    (:func:`_numbers_fixed_at`, :func:`_index_key_at`), else the object alone."""
-    lib = _lib()
-    try:
-        outs: list[bytes | None] = list(map(partial(lib.dumps, option=_OPTIONS), values))
-    except TypeError:  # one of them is refused: each alone
-        return list(map(dumps_or_none, values))
-    if {*map(type, values)} != _OBJECTS:
-        return [_checked(v, o) for v, o in zip(values, outs, strict=True)]  # type: ignore[arg-type]
-    shape = b",".join(outs).translate(_COARSE)  # type: ignore[arg-type]
-    ends: list[int] = []  # where each value ends, its comma included
-    numbers: dict[int, list[int]] = {}  # value → where its flagged numbers are
-    keys: set[int] = set()  # the values with a possible index key
-    for pattern in _SUSPECT:
-        at = shape.find(pattern)
-        while at != -1:
-            if not ends:
-                ends = list(accumulate(map(_PLUS_ONE, map(len, outs))))  # type: ignore[arg-type]
-            index = bisect_right(ends, at)
-            spot = at - (ends[index - 1] if index else 0)
-            if pattern == b',"0':
-                if _index_key_at(outs[index], spot + 1):  # type: ignore[arg-type]
-                    keys.add(index)
-            else:
-                numbers.setdefault(index, []).append(spot)
-            at = shape.find(pattern, at + 2)
-    for index in keys:
-        outs[index] = None  # JS writes index keys first: the standard path
-    for index, spots in numbers.items():
-        if index not in keys:
-            out: bytes = outs[index]  # type: ignore[assignment]
-            fixed = _numbers_fixed_at(out, sorted(spots))
-            outs[index] = fixed if fixed is not None else _checked(values[index], out)
-    return outs
-
-
-def dumps_joined_or_none(values: list[dict[str, Any]]) -> bytes | None:
-    """``JSON.stringify``'s bytes of ``values`` (objects) joined by commas, checked and fixed
-    over the whole run at once (as :func:`dumps_many_or_none` does, without telling the
-    values apart), or ``None`` when one of them needs a closer look (then
-    :func:`dumps_many_or_none` tells which)."""
-    lib = _lib()
-    try:
-        outs = list(map(partial(lib.dumps, option=_OPTIONS), values))
-    except TypeError:
-        return None
-    if {*map(type, values)} != _OBJECTS:
-        return None
-    joined = b",".join(outs)
-    shape = joined.translate(_COARSE)
-    for at in _found_at(shape, b',"0'):
-        if _index_key_at(joined, at + 1):
-            return None
-    spots = _found_at(shape, b".0,") + _found_at(shape, b"e+0")
-    if not spots:
-        return joined
-    spots.sort()
-    return _numbers_fixed_at(joined, spots)
-
-
-def _found_at(data: bytes, pattern: bytes) -> list[int]:
-    """Where ``pattern`` (three bytes, none overlapping itself) is in ``data``."""
-    found = []
-    at = data.find(pattern)
-    while at != -1:
-        found.append(at)
-        at = data.find(pattern, at + 3)
-    return found
-
-
-_NUMBER_CHARS = frozenset(b"0123456789.e+-")
-_VALUE_STARTS = frozenset(b":,[")  # what comes before a value outside strings
-_NOT_A_KEY_END = frozenset(b'\\:,[{"')  # before '":', these leave open whose quote it is
-
-
-def _numbers_fixed_at(out: bytes, spots: list[int]) -> bytes | None:
-    """``out`` (orjson's bytes of an object) with the numbers at ``spots`` (ascending: a
-    "." of ".0," or an "e" of "e+0" as :data:`_COARSE` shows them) written as JS writes them,
-    or ``None`` when a spot may be a number outside the strings without being certainly one.
-
-    A number outside the strings comes after ":", "," or "[" (else it is text). After '":'
-    whose quote follows a byte that can end a key but not start a value (a letter, a digit),
-    the quote closes a key, so the number is a value. Other spots (array items, keys ending in
-    ":" or "\\") are left to the caller's careful path."""
-    pieces: list[bytes] = []
-    start = 0  # the bytes before here are in ``pieces``
-    for spot in spots:
-        integral = out[spot] == 46  # "1.0,": JS writes "1"
-        if integral and out[spot + 1] != 48:  # "1.5,": as JS writes it
-            continue
-        first = spot
-        while out[first - 1] in _NUMBER_CHARS:
-            first -= 1
-        if first < start or not 48 <= out[first + (out[first] == 45)] <= 57:
-            continue  # in the number fixed already, or text such as "the-1"
-        if out[first - 1] not in _VALUE_STARTS:
-            continue  # inside a string
-        if out[first - 2] != 34 or out[first - 1] != 58 or out[first - 3] in _NOT_A_KEY_END:
-            return None  # '":' after a letter or a digit is a key's end; else not certain
-        if integral:
-            end = spot + 2
-            written = out[first:spot] if out[first:spot] != b"-0" else b"0"
-        else:
-            end = spot + 1
-            while out[end] in _NUMBER_CHARS:
-                end += 1
-            written = js_number(float(out[first:end])).encode("ascii")
-            if written == out[first:end]:
-                continue
-        pieces += (out[start:first], written)
-        start = end
-    if not pieces:
-        return out
-    pieces.append(out[start:])
-    return b"".join(pieces)
-
-
-def _index_key_at(out: bytes, spot: int) -> bool:
-    """Whether the '"' at ``spot`` of ``out`` (a digit after it) may open an array-index
-    key, which JS writes before the other keys: only digits up to the next '"', then ":"."""
-    close = out.find(b'"', spot + 1)
-    return out[spot + 1 : close].isdigit() and out[close + 1 : close + 2] == b":"
 
 
 def _with_js_floats(value: Any) -> bytes | None:
@@ -434,9 +310,10 @@ def _js_floats(value: Any) -> Any:
 
 
 __all__ = [
-    "dumps_joined_or_none",
-    "dumps_many_or_none",
+    "COARSE",
+    "checked",
     "dumps_or_none",
+    "dumps_orjson",
     "js_number",
     "loads",
     "loads_many_or_none",

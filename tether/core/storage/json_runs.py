@@ -1,0 +1,154 @@
+"""Many objects encoded at once as ``JSON.stringify`` writes them, checked with a few byte
+searches over all of them.
+
+:func:`dumps_many_or_none` gives each object's bytes, :func:`dumps_joined_or_none` the whole run
+joined by commas (for ``session context``: no per-object split, no second join). orjson encodes
+them all; three searches over the run's shape (:data:`~.fastjson.COARSE`) flag what orjson may
+write otherwise than JS: an array-index key (',"0': JS writes those keys first), an integral
+float ('.0,': JS writes ``1`` for ``1.0``) and an exponent ('e+0': JS writes ``1e+16`` and
+``1e-6`` as plain digits). A flagged number is rewritten in place when the bytes before it show
+that it is a value — after '":' whose quote follows a byte that can end a key but not start a
+value — and a look-alike in a text (not after ":", "," or "[") is left alone; anything else
+goes the careful way (:func:`~.fastjson.checked`, the object alone). Proven equal to the
+standard path by tests/test_fastjson.py.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+from typing import Any
+
+from tether.core.storage.fastjson import COARSE, checked, dumps_or_none, dumps_orjson, js_number
+
+_SUSPECT = (b',"0', b".0,", b"e+0")
+_OBJECTS = {dict}
+_PLUS_ONE = (1).__add__
+
+
+def dumps_many_or_none(values: list[dict[str, Any]]) -> list[bytes | None]:
+    """:func:`dumps_or_none`'s bytes for each of ``values`` (objects: ``None`` where the
+    standard path must answer), checked in three searches over all of them (:data:`COARSE`):
+    only the spots those searches flag are looked at, in place where they tell for certain
+    (:func:`_numbers_fixed_at`, :func:`_index_key_at`), else the object alone."""
+    try:
+        outs: list[bytes | None] = list(map(dumps_orjson(), values))
+    except TypeError:  # one of them is refused: each alone
+        return list(map(dumps_or_none, values))
+    if {*map(type, values)} != _OBJECTS:
+        return [checked(v, o) for v, o in zip(values, outs, strict=True)]  # type: ignore[arg-type]
+    shape = b",".join(outs).translate(COARSE)  # type: ignore[arg-type]
+    ends: list[int] = []  # where each value ends, its comma included
+    numbers: dict[int, list[int]] = {}  # value → where its flagged numbers are
+    keys: set[int] = set()  # the values with a possible index key
+    for pattern in _SUSPECT:
+        at = shape.find(pattern)
+        while at != -1:
+            if not ends:
+                ends = list(accumulate(map(_PLUS_ONE, map(len, outs))))  # type: ignore[arg-type]
+            index = bisect_right(ends, at)
+            spot = at - (ends[index - 1] if index else 0)
+            if pattern == b',"0':
+                if _index_key_at(outs[index], spot + 1):  # type: ignore[arg-type]
+                    keys.add(index)
+            else:
+                numbers.setdefault(index, []).append(spot)
+            at = shape.find(pattern, at + 2)
+    for index in keys:
+        outs[index] = None  # JS writes index keys first: the standard path
+    for index, spots in numbers.items():
+        if index not in keys:
+            out: bytes = outs[index]  # type: ignore[assignment]
+            fixed = _numbers_fixed_at(out, sorted(spots))
+            outs[index] = fixed if fixed is not None else checked(values[index], out)
+    return outs
+
+
+def dumps_joined_or_none(values: list[dict[str, Any]]) -> bytes | None:
+    """``JSON.stringify``'s bytes of ``values`` (objects) joined by commas, checked and fixed
+    over the whole run at once (as :func:`dumps_many_or_none` does, without telling the
+    values apart), or ``None`` when one of them needs a closer look (then
+    :func:`dumps_many_or_none` tells which)."""
+    try:
+        outs = list(map(dumps_orjson(), values))
+    except TypeError:
+        return None
+    if {*map(type, values)} != _OBJECTS:
+        return None
+    joined = b",".join(outs)
+    shape = joined.translate(COARSE)
+    for at in _found_at(shape, b',"0'):
+        if _index_key_at(joined, at + 1):
+            return None
+    spots = _found_at(shape, b".0,") + _found_at(shape, b"e+0")
+    if not spots:
+        return joined
+    spots.sort()
+    return _numbers_fixed_at(joined, spots)
+
+
+def _found_at(data: bytes, pattern: bytes) -> list[int]:
+    """Where ``pattern`` (three bytes, none overlapping itself) is in ``data``."""
+    found = []
+    at = data.find(pattern)
+    while at != -1:
+        found.append(at)
+        at = data.find(pattern, at + 3)
+    return found
+
+
+_NUMBER_CHARS = frozenset(b"0123456789.e+-")
+_VALUE_STARTS = frozenset(b":,[")  # what comes before a value outside strings
+_NOT_A_KEY_END = frozenset(b'\\:,[{"')  # before '":', these leave open whose quote it is
+
+
+def _numbers_fixed_at(out: bytes, spots: list[int]) -> bytes | None:
+    """``out`` (orjson's bytes of an object) with the numbers at ``spots`` (ascending: a
+    "." of ".0," or an "e" of "e+0" as :data:`COARSE` shows them) written as JS writes them,
+    or ``None`` when a spot may be a number outside the strings without being certainly one.
+
+    A number outside the strings comes after ":", "," or "[" (else it is text). After '":'
+    whose quote follows a byte that can end a key but not start a value (a letter, a digit),
+    the quote closes a key, so the number is a value. Other spots (array items, keys ending in
+    ":" or "\\") are left to the caller's careful path."""
+    pieces: list[bytes] = []
+    start = 0  # the bytes before here are in ``pieces``
+    for spot in spots:
+        integral = out[spot] == 46  # "1.0,": JS writes "1"
+        if integral and out[spot + 1] != 48:  # "1.5,": as JS writes it
+            continue
+        first = spot
+        while out[first - 1] in _NUMBER_CHARS:
+            first -= 1
+        if first < start or not 48 <= out[first + (out[first] == 45)] <= 57:
+            continue  # in the number fixed already, or text such as "the-1"
+        if out[first - 1] not in _VALUE_STARTS:
+            continue  # inside a string
+        if out[first - 2] != 34 or out[first - 1] != 58 or out[first - 3] in _NOT_A_KEY_END:
+            return None  # '":' after a letter or a digit is a key's end; else not certain
+        if integral:
+            end = spot + 2
+            written = out[first:spot] if out[first:spot] != b"-0" else b"0"
+        else:
+            end = spot + 1
+            while out[end] in _NUMBER_CHARS:
+                end += 1
+            written = js_number(float(out[first:end])).encode("ascii")
+            if written == out[first:end]:
+                continue
+        pieces += (out[start:first], written)
+        start = end
+    if not pieces:
+        return out
+    pieces.append(out[start:])
+    return b"".join(pieces)
+
+
+def _index_key_at(out: bytes, spot: int) -> bool:
+    """Whether the '"' at ``spot`` of ``out`` (a digit after it) may open an array-index
+    key, which JS writes before the other keys: only digits up to the next '"', then ":"."""
+    close = out.find(b'"', spot + 1)
+    return out[spot + 1 : close].isdigit() and out[close + 1 : close + 2] == b":"
+
+
+__all__ = ["dumps_joined_or_none", "dumps_many_or_none"]

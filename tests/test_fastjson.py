@@ -330,3 +330,11 @@ def test_a_batch_leaves_index_keys_to_the_standard_path(value: Any, std: bool) -
         None if std else b'{"x":1},' + orjson.dumps(value)
     )
     assert dumps_bytes(value) == dumps_record_std(value).encode()
+
+
+def test_a_number_with_a_fraction_and_an_exponent_is_written_whole() -> None:
+    """orjson writes no "1.0e+16", but were a number so written, its "." and its "e" would
+    both be flagged: it is written as JS writes the whole number, not cut after "1"."""
+    out = b'{"a":1.0e+16,"b":2.0}'
+    spots = [out.index(b"."), out.index(b"e+"), out.rindex(b".")]
+    assert json_runs._numbers_fixed_at(out, spots) == b'{"a":10000000000000000,"b":2}'

@@ -54,9 +54,6 @@ def _shape_of(byte: int) -> int:
 # -6 (JS: "0.000001") — is ".0," or starts with "e+1" ("e+10," "e+11," "e+1,"). A text can
 # look the same (a false alarm only costs time); a real one is never missed.
 _SHAPE = bytes(_shape_of(byte) for byte in range(256))
-# :data:`_SHAPE` with every digit as "0": an object that orjson may write otherwise than JS
-# has ',"0' (an index key), ".0," (an integral float) or "e+0" (an exponent) in it
-COARSE = _SHAPE.translate(bytes(48 if byte == 49 else byte for byte in range(256)))
 _FLOAT_FORMS = (b"e+1,", b"e+10,", b"e+11,")
 _FLOAT_ENDS = (b".0", b"e+1", b"e+10", b"e+11")
 
@@ -219,7 +216,7 @@ def _integral_floats_fixed(out: bytes) -> bytes | None:
 
 def _integral_floats_at(out: bytes, dots: list[int]) -> bytes | None:
     """:func:`_integral_floats_fixed` given where the candidates' dots are (ascending: each
-    a "." then a digit and the end of a number, as :data:`_COARSE` shows them)."""
+    a "." then a "0" and the end of a number, as :data:`_SHAPE` shows them)."""
     if not dots:
         return out
     if out.find(b"\\\\", 0, dots[-1]) != -1:
@@ -310,7 +307,6 @@ def _js_floats(value: Any) -> Any:
 
 
 __all__ = [
-    "COARSE",
     "checked",
     "dumps_or_none",
     "dumps_orjson",

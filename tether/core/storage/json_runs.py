@@ -3,10 +3,10 @@ searches over all of them.
 
 :func:`dumps_many_or_none` gives each object's bytes, :func:`dumps_joined_or_none` the whole run
 joined by commas (for ``session context``: no per-object split, no second join). orjson encodes
-them all; three searches over the run's shape (:data:`~.fastjson.COARSE`) flag what orjson may
-write otherwise than JS: an array-index key (',"0': JS writes those keys first), an integral
-float ('.0,': JS writes ``1`` for ``1.0``) and an exponent ('e+0': JS writes ``1e+16`` and
-``1e-6`` as plain digits). A flagged number is rewritten in place when the bytes before it show
+them all; two searches over the run's shape (:data:`_SHAPE`) flag what orjson may write
+otherwise than JS: an array-index key or an exponent (',"0': JS writes index keys first, and
+``1e+16`` and ``1e-6`` as plain digits) and an integral float ('.0,': JS writes ``1`` for
+``1.0``). A flagged number is rewritten in place when the bytes before it show
 that it is a value — after '":' whose quote follows a byte that can end a key but not start a
 value — and a look-alike in a text (not after ":", "," or "[") is left alone; anything else
 goes the careful way (:func:`~.fastjson.checked`, the object alone). Proven equal to the
@@ -19,16 +19,34 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any
 
-from tether.core.storage.fastjson import COARSE, checked, dumps_or_none, dumps_orjson, js_number
+from tether.core.storage.fastjson import checked, dumps_or_none, dumps_orjson, js_number
 
-_SUSPECT = (b',"0', b".0,", b"e+0")
+
+def _shape_of(byte: int) -> int:
+    """The byte's class in :data:`_SHAPE`."""
+    if 48 <= byte <= 57:
+        return 48  # a digit: "0"
+    if byte in b"{,}]e":
+        return 44  # where a value starts or ends, or an exponent's "e": ","
+    if byte in b'"+-':
+        return 34  # a string's quote, or a sign: '"'
+    return 46 if byte == 46 else 32  # "." or " "
+
+
+# orjson's bytes with only their shape kept, for two searches: ',"0' is an array-index key
+# ('{"1' or ',"1') or an exponent ("e-6", "e+16": JS writes plain digits); ".0," an integral
+# float ("1.0}": JS writes "1"). A text can look the same (a false alarm only costs time);
+# a real one is never missed.
+_SHAPE = bytes(_shape_of(byte) for byte in range(256))
+_KEY_OR_EXPONENT = b',"0'
+_INTEGRAL = b".0,"
 _OBJECTS = {dict}
 _PLUS_ONE = (1).__add__
 
 
 def dumps_many_or_none(values: list[dict[str, Any]]) -> list[bytes | None]:
     """:func:`dumps_or_none`'s bytes for each of ``values`` (objects: ``None`` where the
-    standard path must answer), checked in three searches over all of them (:data:`COARSE`):
+    standard path must answer), checked in two searches over all of them (:data:`_SHAPE`):
     only the spots those searches flag are looked at, in place where they tell for certain
     (:func:`_numbers_fixed_at`, :func:`_index_key_at`), else the object alone."""
     try:
@@ -37,28 +55,26 @@ def dumps_many_or_none(values: list[dict[str, Any]]) -> list[bytes | None]:
         return list(map(dumps_or_none, values))
     if {*map(type, values)} != _OBJECTS:
         return [checked(v, o) for v, o in zip(values, outs, strict=True)]  # type: ignore[arg-type]
-    shape = b",".join(outs).translate(COARSE)  # type: ignore[arg-type]
+    shape = b",".join(outs).translate(_SHAPE)  # type: ignore[arg-type]
     ends: list[int] = []  # where each value ends, its comma included
     numbers: dict[int, list[int]] = {}  # value → where its flagged numbers are
     keys: set[int] = set()  # the values with a possible index key
-    for pattern in _SUSPECT:
-        at = shape.find(pattern)
-        while at != -1:
+    for pattern in (_KEY_OR_EXPONENT, _INTEGRAL):
+        for at in _found_at(shape, pattern):
             if not ends:
                 ends = list(accumulate(map(_PLUS_ONE, map(len, outs))))  # type: ignore[arg-type]
             index = bisect_right(ends, at)
             spot = at - (ends[index - 1] if index else 0)
-            if pattern == b',"0':
-                if _index_key_at(outs[index], spot + 1):  # type: ignore[arg-type]
-                    keys.add(index)
-            else:
+            out: bytes = outs[index]  # type: ignore[assignment]
+            if pattern == _INTEGRAL or out[spot] == 101:  # a float, or "e" then a sign
                 numbers.setdefault(index, []).append(spot)
-            at = shape.find(pattern, at + 2)
+            elif out[spot + 1] == 34 and _index_key_at(out, spot + 1):
+                keys.add(index)
     for index in keys:
         outs[index] = None  # JS writes index keys first: the standard path
     for index, spots in numbers.items():
         if index not in keys:
-            out: bytes = outs[index]  # type: ignore[assignment]
+            out = outs[index]  # type: ignore[assignment]
             fixed = _numbers_fixed_at(out, sorted(spots))
             outs[index] = fixed if fixed is not None else checked(values[index], out)
     return outs
@@ -76,11 +92,13 @@ def dumps_joined_or_none(values: list[dict[str, Any]]) -> bytes | None:
     if {*map(type, values)} != _OBJECTS:
         return None
     joined = b",".join(outs)
-    shape = joined.translate(COARSE)
-    for at in _found_at(shape, b',"0'):
-        if _index_key_at(joined, at + 1):
+    shape = joined.translate(_SHAPE)
+    spots = _found_at(shape, _INTEGRAL)
+    for at in _found_at(shape, _KEY_OR_EXPONENT):
+        if joined[at] == 101:  # "e" then a sign: an exponent
+            spots.append(at)
+        elif joined[at + 1] == 34 and _index_key_at(joined, at + 1):
             return None
-    spots = _found_at(shape, b".0,") + _found_at(shape, b"e+0")
     if not spots:
         return joined
     spots.sort()
@@ -98,13 +116,14 @@ def _found_at(data: bytes, pattern: bytes) -> list[int]:
 
 
 _NUMBER_CHARS = frozenset(b"0123456789.e+-")
+_ENDS = frozenset(b",}]")  # what comes after a number outside strings
 _VALUE_STARTS = frozenset(b":,[")  # what comes before a value outside strings
 _NOT_A_KEY_END = frozenset(b'\\:,[{"')  # before '":', these leave open whose quote it is
 
 
 def _numbers_fixed_at(out: bytes, spots: list[int]) -> bytes | None:
     """``out`` (orjson's bytes of an object) with the numbers at ``spots`` (ascending: a
-    "." of ".0," or an "e" of "e+0" as :data:`COARSE` shows them) written as JS writes them,
+    "." of ".0," or an "e" of ',"0' as :data:`_SHAPE` shows them) written as JS writes them,
     or ``None`` when a spot may be a number outside the strings without being certainly one.
 
     A number outside the strings comes after ":", "," or "[" (else it is text). After '":'
@@ -115,8 +134,8 @@ def _numbers_fixed_at(out: bytes, spots: list[int]) -> bytes | None:
     start = 0  # the bytes before here are in ``pieces``
     for spot in spots:
         integral = out[spot] == 46  # "1.0,": JS writes "1"
-        if integral and out[spot + 1] != 48:  # "1.5,": as JS writes it
-            continue
+        if integral and (out[spot + 1] != 48 or out[spot + 2] not in _ENDS):
+            continue  # "1.5,": as JS writes it (or text: "1.0e" is no number orjson writes)
         first = spot
         while out[first - 1] in _NUMBER_CHARS:
             first -= 1

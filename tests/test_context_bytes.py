@@ -176,3 +176,58 @@ def test_a_spilled_context_is_sent_to_a_file_by_the_kernel_byte_exact(
         stdout.detach()
     assert target.read_bytes() == expected
     assert sum(sent) > 300
+
+
+@pytest.mark.parametrize("mode", ["wb", "ab", "pipe"])
+def test_a_released_context_copies_its_llm_messages_from_its_own_output(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``write(release=True)`` (``session context --json``): to a regular file, the temporary
+    files are emptied once ``messages`` is written and ``llmMessages`` is copied from the
+    output itself — same bytes; to a pipe or a file opened to append, the files are read
+    again, as without ``release``."""
+    import io
+    import os
+    import sys
+    import threading
+
+    from tests.context_loader import load_entries
+    from tether.core.context import encoded
+    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.storage.format import dumps_record_std
+
+    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
+    messages = build_session_context(entries).messages
+    body = (
+        '{"n":1,"messages":'
+        + dumps_record_std(messages)
+        + ',"llmMessages":'
+        + dumps_record_std(convert_to_llm(messages))
+        + "}\n"
+    ).encode()
+    context = encoded.EncodedContext(iter(messages), spill_bytes=300)
+    spills = [s[0] for s in context._segments if not isinstance(s[0], (bytes, bytearray))]
+    assert spills and all(os.fstat(f.fileno()).st_size > 0 for f in spills)
+    target = tmp_path / "out.json"
+    target.write_bytes(b"old\n")
+    if mode == "pipe":
+        read_end, write_end = os.pipe()
+        got: list[bytes] = []
+        reader = threading.Thread(target=lambda: got.append(os.fdopen(read_end, "rb").read()))
+        reader.start()
+        raw = os.fdopen(write_end, "wb")
+    else:
+        raw = target.open(mode)
+    with raw:
+        stdout = io.TextIOWrapper(raw)
+        monkeypatch.setattr(sys, "stdout", stdout)
+        context.write({"n": 1}, release=True)
+        monkeypatch.setattr(sys, "stdout", sys.__stdout__)
+        stdout.detach()
+    if mode == "pipe":
+        reader.join()
+        assert got == [body]
+    else:
+        assert target.read_bytes() == (b"old\n" if mode == "ab" else b"") + body
+    emptied = [os.fstat(f.fileno()).st_size == 0 for f in spills]
+    assert emptied == [mode == "wb"] * len(spills)

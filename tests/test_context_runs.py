@@ -174,6 +174,22 @@ def test_the_cli_writes_a_long_branch_on_two_processes_as_one_process_would(
     summary = json.loads(data)
     context = Session.open(path, readonly=True).build_context()
     assert (summary["model"], summary["thinkingLevel"]) == (context.model, context.thinking_level)
+    # stdout a file, as a shell's ">" opens it: llmMessages copied from the output itself
+    import os
+    import subprocess
+    import sys
+
+    target = tmp_path / "out.json"
+    with target.open("wb") as out:
+        to_file = subprocess.run(
+            [sys.executable, "-m", "tether", "session", "context", str(path), "--json"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **NO_THIRD_PARTY},
+            timeout=120,
+        )
+    assert to_file.returncode == 0, to_file.stderr
+    assert target.read_bytes().rstrip(b"\n") == data
 
 
 @pytest.mark.usefixtures("long_branch_paths")

@@ -99,3 +99,24 @@ def test_a_temporary_file_shorter_than_its_range_is_an_error() -> None:
     short.write(b"x" * 100)
     with pytest.raises(OSError, match="ended at"):
         output_copy.write_pieces(io.BytesIO(), [b"[", (short, 0, 5000), b"]"])
+
+
+def test_an_output_file_is_opened_again_for_reading_where_it_can_be(tmp_path: Path) -> None:
+    """A regular file opened to write only (as a shell's ``>`` opens it) is opened again for
+    reading, with the position its next bytes go to; a file opened to append, a pipe and a
+    buffer are not."""
+    target = tmp_path / "out"
+    with target.open("wb") as out:
+        out.write(b"head:")
+        out.flush()
+        again = output_copy.reopened_for_reading(out)
+        assert again is not None
+        source, position = again
+        with source:
+            assert position == 5 and source.read() == b"head:"
+    with target.open("ab") as out:
+        assert output_copy.reopened_for_reading(out) is None
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb"), os.fdopen(write_end, "wb") as out:
+        assert output_copy.reopened_for_reading(out) is None
+    assert output_copy.reopened_for_reading(io.BytesIO()) is None

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from tether.core.context.output_copy import write_pieces
+from tether.core.context.output_copy import reopened_for_reading, write_pieces
 
 _SAME_IN_LLM = frozenset({"user", "assistant", "toolResult"})
 SPILL_BYTES = 128 << 20
@@ -306,25 +306,51 @@ class EncodedContext:
         if start < end:
             yield self._memory, start - self._spilled, end - start
 
-    def write(self, head: dict[str, Any]) -> None:
-        """``{**head, "messages": […], "llmMessages": […]}`` and a newline on stdout."""
+    def write(self, head: dict[str, Any], *, release: bool = False) -> None:
+        """``{**head, "messages": […], "llmMessages": […]}`` and a newline on stdout.
+
+        ``release``: the last use of this context (it cannot be read after). When stdout is a
+        regular file that can be opened again for reading, the temporary files are emptied
+        once ``messages`` is written and ``llmMessages`` is copied from the output's own
+        ``messages``: the output's new pages take the memory those files held (on a virtual
+        machine, memory touched for the first time can cost more than the copy itself)."""
         from tether.core.storage.format import dumps_bytes
 
         sys.stdout.flush()
         out = sys.stdout.buffer
         opening = dumps_bytes(head)[:-1] + (b"," if head else b"")
-        pieces: list[Any] = [opening + b'"messages":[', *self._ranges(0, self.size)]
-        pieces.append(b'],"llmMessages":[')
+        write_pieces(out, [opening + b'"messages":['])
+        out.flush()
+        spilled = any(not isinstance(s[0], (bytes, bytearray)) for s in self._segments)
+        again = reopened_for_reading(out) if release and spilled else None
+        write_pieces(out, self._ranges(0, self.size))
+        pieces: list[Any] = [b'],"llmMessages":[']
+        if again is not None:  # the messages are in the output from ``start`` on
+            source, start = again
+            self._release()
         for index, part in enumerate(self.llm):
             if index:
                 pieces.append(b",")
-            if part.__class__ is list:
-                pieces += self._ranges(part[0], part[1])  # type: ignore[index]
-            else:
+            if part.__class__ is not list:
                 pieces.append(part)
+            elif again is not None:
+                pieces.append((source, start + part[0], part[1] - part[0]))  # type: ignore[index]
+            else:
+                pieces += self._ranges(part[0], part[1])  # type: ignore[index]
         pieces.append(b"]}\n")
-        write_pieces(out, pieces)
-        out.flush()
+        try:
+            write_pieces(out, pieces)
+            out.flush()
+        finally:
+            if again is not None:
+                source.close()
+
+    def _release(self) -> None:
+        """Empty the temporary files (their memory is free again); nothing can be read after."""
+        for segment in self._segments:
+            if not isinstance(segment[0], (bytes, bytearray)):
+                segment[0].truncate(0)
+        self._segments, self._spilled, self._memory = [], 0, bytearray()
 
 
 __all__ = ["SPILL_BYTES", "EncodedContext", "EncodedPart", "Pending"]

@@ -3,6 +3,9 @@ buffers — copied to a file in order, file ranges by the kernel (``sendfile``) 
 
 (Two threads copying halves at their offsets gain nothing: a file system such as ext4 takes
 the file's lock for each write, so writes to one file are made one at a time.)
+
+:func:`reopened_for_reading` lets a writer copy bytes it wrote already (``llmMessages`` from
+``messages``) from the output itself.
 """
 
 from __future__ import annotations
@@ -78,4 +81,27 @@ def _send(fd: int, out: IO[bytes], start: int, stop: int) -> int:
     return start
 
 
-__all__ = ["Piece", "write_pieces"]
+def reopened_for_reading(out: IO[bytes]) -> tuple[IO[bytes], int] | None:
+    """``out`` (flushed) opened again for reading, with its position: where the next bytes
+    written go. ``None`` unless it is a regular file, not opened to append, that this process
+    can read (Linux: ``/proc/self/fd``)."""
+    import fcntl
+    import stat
+
+    try:
+        fd = out.fileno()
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode) or fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND:
+            return None
+        position = os.lseek(fd, 0, os.SEEK_CUR)
+        again = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_CLOEXEC)
+    except (AttributeError, OSError, ValueError):  # no descriptor, no /proc, not readable
+        return None
+    reopened = os.fstat(again)
+    if (reopened.st_dev, reopened.st_ino) != (found.st_dev, found.st_ino):
+        os.close(again)
+        return None
+    return os.fdopen(again, "rb", buffering=0), position
+
+
+__all__ = ["Piece", "reopened_for_reading", "write_pieces"]

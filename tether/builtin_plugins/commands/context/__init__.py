@@ -191,7 +191,7 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
     if quiet:
         _print_summary(summary, as_json)
     else:
-        encoded.write({"header": session.header, **summary})
+        encoded.write({"header": session.header, **summary}, release=True)
 
 
 def _hooked_context(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> Any:

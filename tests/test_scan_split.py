@@ -103,12 +103,14 @@ def session_file(path: Path, count: int, broken: int | None = None) -> Path:
 
 
 @pytest.mark.usefixtures("split_every_file")
-def test_the_second_halfs_lines_stay_in_the_file_until_read(tmp_path: Path) -> None:
+def test_the_lines_stay_in_the_file_until_read(tmp_path: Path) -> None:
+    """Both halves' lines: the parent keeps none of its own either (on a virtual machine,
+    memory touched for the first time is costly)."""
     session = Session.open(session_file(tmp_path / "lazy.jsonl", 200), readonly=True)
     table = session.table
-    assert 80 < unloaded(session) < 110
+    assert unloaded(session) == len(table.ids) >= 200
     assert table.entry(150)["message"]["content"] == "say 150"
-    assert unloaded(session) < 80  # that line and the ones after it were read
+    assert 100 < unloaded(session) < len(table.ids)  # that line and the ones after it read
     assert len(session.build_context().messages) == 200
     assert unloaded(session) == 0
 

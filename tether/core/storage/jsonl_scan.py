@@ -29,6 +29,7 @@ from typing import IO, Any
 
 from tether.core.storage.fileio import read_line_at
 from tether.core.storage.jsonl_index import (
+    UNLOADED,
     EntryTable,
     Problem,
     entry_problem,
@@ -97,9 +98,10 @@ class LineScanner:
     """Indexes lines fed in order into :attr:`table` (``line_count``: lines seen so far, the
     number the next fed line follows)."""
 
-    def __init__(self, *, validate_all: bool) -> None:
+    def __init__(self, *, validate_all: bool, keep_lines: bool = True) -> None:
         self.table = EntryTable()
         self.validate_all = validate_all
+        self.keep_lines = keep_lines  # else the rows' lines stay in the file (``UNLOADED``)
         self.header: dict[str, Any] | None = None
         self.header_lineno = 0
         self.header_error = ""
@@ -233,7 +235,9 @@ class LineScanner:
                 table.parents += parents[done:i]
                 table.types += types[done:i]
                 table.linenos.extend(range(base + start + done + 1, base + start + i + 1))
-                table._raw += lines[start + done : start + i]
+                table._raw += (
+                    lines[start + done : start + i] if self.keep_lines else [UNLOADED] * (i - done)
+                )
                 table.offsets.extend(self.starts[start + done : start + i])
             if i < count:
                 at = start + i
@@ -249,6 +253,7 @@ class LineScanner:
         glue = _GLUE.search
         ids, parents, types = table.ids, table.parents, table.types
         linenos, raws, offsets, starts = table.linenos, table._raw, table.offsets, self.starts
+        keep = self.keep_lines
         names = self.type_names
         slow_line = self._slow_line
         for i in range(start, stop):
@@ -265,7 +270,7 @@ class LineScanner:
                 )
                 types.append(name)
                 linenos.append(base + i + 1)
-                raws.append(raw)
+                raws.append(raw if keep else UNLOADED)
                 offsets.append(starts[i])
             elif raw.strip():
                 slow_line(raw, base + i + 1, False, starts[i])
@@ -281,7 +286,7 @@ class LineScanner:
                 table.parents.append(None if parent is None else parent.decode())
                 table.types.append(custom.group(1).decode())
                 table.linenos.append(lineno)
-                table._raw.append(raw)
+                table._raw.append(raw if self.keep_lines else UNLOADED)
                 table.offsets.append(offset)
                 return
         try:

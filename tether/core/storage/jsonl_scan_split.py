@@ -5,9 +5,10 @@ the time it takes to open a 100k-entry session. :func:`scan_file` cuts a large f
 first line start after about its middle and forks: the child indexes the second half (the tree
 columns, problems, lines it had to parse) and sends that through a pipe; the parent indexes
 the first half meanwhile and puts the two together, line numbers and rows in file order. The
-second half's lines stay in the file: the table reads them again when they are needed
-(:class:`~.file_lines.FileLines` as its ``line_source``), so a large branched session is
-opened without holding most of its bytes. Otherwise the result is the one
+lines stay in the file: the table reads them again when they are needed
+(:class:`~.file_lines.FileLines` as its ``line_source``), so a large session is opened
+without holding its bytes (on a virtual machine, memory touched for the first time is
+costly: a 1M-entry file's lines are 880 MB). Otherwise the result is the one
 :func:`~.jsonl_scan.scan_stream` gives.
 
 One process does it all for a small file, with ``validate_all``, where :func:`can_fork` says
@@ -49,7 +50,7 @@ def scan_file(
     stat = os.fstat(handle.fileno())
     table = scanned.table
     table.file = (path, stat.st_dev, stat.st_ino, handle.tell())
-    if found is not None:  # the second half's lines: read through this very file
+    if found is not None:  # the lines: read through this very file
         table.line_source = FileLines(os.dup(handle.fileno()), path)
     return scanned, content
 
@@ -95,7 +96,8 @@ def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
         _child(fd, middle, size, write_end, parent)
     os.close(write_end)
     try:
-        scanner, content, rest = _scan_range(fd, 0, middle, LineScanner(validate_all=False))
+        own = LineScanner(validate_all=False, keep_lines=False)
+        scanner, content, rest = _scan_range(fd, 0, middle, own)
         half = receive_from_child(read_end, pid)
     except BaseException:
         _stop(pid)

@@ -155,10 +155,10 @@ class SessionReader:
     def _path_rows(self, row: int) -> list[int]:
         """Rows from the root down to ``row``; stops at a missing parent or a cycle."""
         table = self._table
-        parents, by_id = table.parents, table.by_id
         limit = len(table)
         if 0 < row < limit and self._one_branch_to(row):
             return list(range(row + 1))
+        parents, by_id = table.parents, table.by_id
         rows = [row]
         append = rows.append
         current = row
@@ -180,7 +180,7 @@ class SessionReader:
         unique), and row 0's parent is no entry."""
         table = self._table
         ids, parents = table.ids, table.parents
-        if len(table.by_id) != len(ids) or parents[1 : row + 1] != ids[:row]:
+        if table.has_duplicate_ids() or parents[1 : row + 1] != ids[:row]:
             return False
         first = parents[0]
         return not first or first.__class__ is not str or first not in table.by_id

@@ -32,6 +32,7 @@ from tether.core.storage.entry_rules import (
     parent_of,
 )
 from tether.core.storage.file_lines import FileIdentity
+from tether.core.storage.id_index import IdIndex
 
 _from_json: Any = None  # orjson's parser (fastjson), loaded for bulk work (see use_fast_parser)
 FAST_PARSER_ROWS = 500  # above: orjson (its import, a few ms, pays for itself)
@@ -70,7 +71,7 @@ def parse_json_object(raw: bytes) -> dict[str, Any] | None:
     return record if isinstance(record, dict) else None
 
 
-class EntryTable:
+class EntryTable(IdIndex):
     """The entries of one session (header excluded) in file order.
 
     Row ``r`` has ``ids[r]``, ``parents[r]``, ``types[r]`` and came from line ``linenos[r]``
@@ -90,7 +91,7 @@ class EntryTable:
         self._stamps: list[Any] = []
         self._roles: list[Any] = []
         self._parsed: list[dict[str, Any] | None] = []
-        self.by_id: dict[str, int] = {}
+        self._by_id: dict[str, int] | None = {}  # None: not built yet (see :attr:`by_id`)
         self.problems: list[Problem] = []
         self.generation = 0
         self.duplicates: dict[str, list[int]] = {}  # id → rows, for ids used more than once
@@ -107,17 +108,8 @@ class EntryTable:
         self.complete_columns()
         for row, record in parsed.items():
             self._parsed[row] = record
-        ids = self.ids
-        by_id = self.by_id = dict(zip(ids, range(len(ids)), strict=True))
-        get = by_id.get  # one string object per id (saves ~6 MB per 100k entries)
-        parents = self.parents
-        if len(ids) > 1 and parents[1:] == ids[:-1]:  # one branch: each parent is the row above
-            first = parents[0]
-            self.parents = [first if (i := get(first)) is None else ids[i], *ids[:-1]]
-        else:
-            self.parents = [p if (i := get(p)) is None else ids[i] for p in parents]
-        if len(by_id) != len(ids):
-            self.duplicates, found = duplicate_ids(ids, self.linenos)
+        if self.index_ids():
+            self.duplicates, found = duplicate_ids(self.ids, self.linenos)
             self.problems += found
 
     def complete_columns(self) -> None:
@@ -338,24 +330,6 @@ class EntryTable:
                     value = value if isinstance(value, str) else None
             self._roles[row] = value
         return value
-
-    def row_of(self, entry_id: Any) -> int | None:
-        if not isinstance(entry_id, str):
-            return None
-        return self.by_id.get(entry_id)
-
-    def children_index(self) -> dict[Any, list[int]]:
-        """parentId → child rows in file order (built once, kept up to date on append)."""
-        if self._children is None:
-            index: dict[Any, list[int]] = {}
-            for row, parent in enumerate(self.parents):
-                bucket = index.get(parent)
-                if bucket is None:
-                    index[parent] = [row]
-                else:
-                    bucket.append(row)
-            self._children = index
-        return self._children
 
     def rows_of_type(self, kind: str) -> Iterator[int]:
         return (row for row, t in enumerate(self.types) if t == kind)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,26 +100,37 @@ def test_a_large_branch_streamed_equals_the_standard_path(tmp_path: Path) -> Non
     assert json.loads(done.stdout)["messageCount"] == len(context.messages)
 
 
+def messages_and_output(head: str) -> tuple[list[dict[str, Any]], bytes]:
+    """g09's context messages, and ``session context --json``'s output for them after the
+    ``head`` keys (``'"n":1,'`` or none), by the standard library alone."""
+    from tests.context_loader import load_entries
+    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.storage.format import dumps_record_std
+
+    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
+    messages = build_session_context(entries).messages
+    output = (
+        "{"
+        + head
+        + '"messages":'
+        + dumps_record_std(messages)
+        + ',"llmMessages":'
+        + dumps_record_std(convert_to_llm(messages))
+        + "}\n"
+    )
+    return messages, output.encode()
+
+
 def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import io
     import sys
 
-    from tests.context_loader import load_entries
     from tether.core.context import encoded, output_copy
-    from tether.core.context.build import build_session_context, convert_to_llm
-    from tether.core.storage.format import dumps_record_std
+    from tether.core.context.build import convert_to_llm
 
-    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
-    messages = build_session_context(entries).messages
-    expected = (
-        '{"n":1,"messages":'
-        + dumps_record_std(messages)
-        + ',"llmMessages":'
-        + dumps_record_std(convert_to_llm(messages))
-        + "}\n"
-    ).encode()
+    messages, expected = messages_and_output('"n":1,')
     for spill in (10**9, 1000, 1):
         monkeypatch.setattr(output_copy, "_BATCH", 7)
         out = io.BytesIO()
@@ -142,20 +154,9 @@ def test_a_spilled_context_is_sent_to_a_file_by_the_kernel_byte_exact(
     import os
     import sys
 
-    from tests.context_loader import load_entries
     from tether.core.context import encoded
-    from tether.core.context.build import build_session_context, convert_to_llm
-    from tether.core.storage.format import dumps_record_std
 
-    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
-    messages = build_session_context(entries).messages
-    expected = (
-        '{"messages":'
-        + dumps_record_std(messages)
-        + ',"llmMessages":'
-        + dumps_record_std(convert_to_llm(messages))
-        + "}\n"
-    ).encode()
+    messages, expected = messages_and_output("")
     sent: list[int] = []
     real_sendfile = os.sendfile
 
@@ -191,20 +192,9 @@ def test_a_released_context_copies_its_llm_messages_from_its_own_output(
     import sys
     import threading
 
-    from tests.context_loader import load_entries
     from tether.core.context import encoded
-    from tether.core.context.build import build_session_context, convert_to_llm
-    from tether.core.storage.format import dumps_record_std
 
-    _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
-    messages = build_session_context(entries).messages
-    body = (
-        '{"n":1,"messages":'
-        + dumps_record_std(messages)
-        + ',"llmMessages":'
-        + dumps_record_std(convert_to_llm(messages))
-        + "}\n"
-    ).encode()
+    messages, body = messages_and_output('"n":1,')
     context = encoded.EncodedContext(iter(messages), spill_bytes=300)
     spills = [s[0] for s in context._segments if not isinstance(s[0], (bytes, bytearray))]
     assert spills and all(os.fstat(f.fileno()).st_size > 0 for f in spills)

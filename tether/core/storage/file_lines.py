@@ -127,15 +127,24 @@ class FileLines:
             raise SessionFileError(f"{self.path}: cannot read: {exc.strerror}") from None
         if found is None:
             raise SessionFileError(f"{self.path}: changed since it was read (it is shorter)")
-        ids, types, linenos = table.ids, table.types, table.linenos
+        ids, types = table.ids, table.types
+        set_line = table.set_line
         for row, line in zip(missing, found, strict=True):
             entry_id, kind = ids[row], types[row]
-            if entry_id.isascii() and kind.isascii():  # as the scanner saw it
-                start, key = f'{{"type":"{kind}",'.encode(), f'"id":"{entry_id}"'.encode()
-                if not (line.startswith(start) and key in line):
-                    where = f"line {linenos[row]}"
-                    raise SessionFileError(f"{self.path}: changed since it was read ({where})")
-            table.set_line(row, line)
+            # as the scanner saw it: pi's key order first (one comparison), else anywhere
+            if not line.startswith(f'{{"type":"{kind}","id":"{entry_id}"'.encode()):
+                self._check(table, row, line)
+            set_line(row, line)
+
+    def _check(self, table: Any, row: int, line: bytes) -> None:
+        """Raise when ``line`` does not hold the type and id the scanner saw at ``row`` (an id
+        after other keys: a custom entry's)."""
+        entry_id, kind = table.ids[row], table.types[row]
+        if entry_id.isascii() and kind.isascii():
+            start, key = f'{{"type":"{kind}",'.encode(), f'"id":"{entry_id}"'.encode()
+            if not (line.startswith(start) and key in line):
+                where = f"line {table.linenos[row]}"
+                raise SessionFileError(f"{self.path}: changed since it was read ({where})")
 
 
 __all__ = ["GAP", "FileIdentity", "FileLines", "open_indexed", "read_lines", "read_lines_at"]

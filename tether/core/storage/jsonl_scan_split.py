@@ -224,10 +224,11 @@ def _merge(scanner: LineScanner, half: dict[str, Any]) -> None:
     table.parents += half["parents"]
     table.types += half["types"]
     linenos = half["linenos"]
-    table.linenos.extend(n + base for n in linenos)
+    table.linenos.extend(map(base.__add__, linenos))
     table.offsets.extend(half["offsets"])
-    table._raw += [None if row in parsed else UNLOADED for row in range(len(linenos))]
+    table._raw += [UNLOADED] * len(linenos)
     for row, record in parsed.items():
+        table._raw[first_row + row] = None  # parsed by the child: its entry comes with it
         scanner.parsed[first_row + row] = record
     table.problems += [
         Problem(p.line + base if p.line else 0, p.kind, p.message) for p in half["problems"]

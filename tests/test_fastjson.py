@@ -338,3 +338,15 @@ def test_a_number_with_a_fraction_and_an_exponent_is_written_whole() -> None:
     out = b'{"a":1.0e+16,"b":2.0}'
     spots = [out.index(b"."), out.index(b"e+"), out.rindex(b".")]
     assert json_runs._numbers_fixed_at(out, spots) == b'{"a":10000000000000000,"b":2}'
+
+
+def test_keys_of_other_digits_are_ordinary_keys() -> None:
+    """JS writes only keys of ASCII digits first ("12"); "١٢" (Arabic-Indic) and "²" keep
+    their place, on the standard path too (forced here by a lone surrogate), which once
+    moved the first and failed on the second (``int("²")``)."""
+    value = {"a": 1, "\u0661\u0662": 2, "\u00b2": 3, "12": 4}
+    assert dumps_record_std(value) == '{"12":4,"a":1,"\u0661\u0662":2,"\u00b2":3}'  # node's
+    forced = {**value, "s": "\ud800"}
+    assert (
+        dumps_bytes(forced) == '{"12":4,"a":1,"\u0661\u0662":2,"\u00b2":3,"s":"\\ud800"}'.encode()
+    )

@@ -138,6 +138,13 @@ def test_a_stale_temp_file_is_reported_then_removed_at_the_next_write(tmp_path: 
     assert f"note:      {live.name}: temp file of a rewrite in progress" in shown.stdout
     assert stale.exists()  # showing changes nothing
 
+    odd = tmp_path / f"{path.name}.tmp-\u00b2"  # not a process number ("²" is a digit to Python)
+    odd.write_bytes(b"?")
+    shown = run_limited("session", "show", str(path), home=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert odd.name in shown.stdout
+    odd.unlink()
+
     legacy = tmp_path / "legacy.jsonl"  # a migration killed while writing its backup
     shutil.copyfile(GEN / "e35-legacy-v1.jsonl", legacy)
     Path(f"{legacy}.v1.bak").write_bytes(legacy.read_bytes()[:1000])

@@ -173,7 +173,7 @@ def leftover_temps(path: Path) -> list[tuple[Path, int | None, bool]]:
     found: list[tuple[Path, int | None, bool]] = []
     for name in sorted(names):
         digits = name[len(prefix) :].split(".", 1)[0]
-        pid = int(digits) if digits.isdigit() else None
+        pid = int(digits) if digits.isascii() and digits.isdigit() else None
         alive = pid is not None and pid != os.getpid() and pid_alive(pid)
         found.append((target.parent / name, pid, alive))
     return found

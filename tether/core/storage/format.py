@@ -53,7 +53,10 @@ _SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
 
 
 def _is_index_key(key: str) -> bool:
-    return key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 4294967295
+    # JS: ASCII digits only ("١٢", "²" are ordinary keys; int() would read one, refuse the other)
+    return (
+        key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 4294967295
+    )
 
 
 def _ordered_keys(obj: Mapping[Any, Any]) -> list[tuple[str, Any]]:

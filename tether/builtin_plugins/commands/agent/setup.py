@@ -248,7 +248,7 @@ def pick_from_list(
     for number, summary in enumerate(shown, 1):
         say(f"{number:>3}. {describe_session(summary)}")
     answer = ask("Resume which session? [1] ").strip() or "1"
-    if not answer.isdigit() or not 1 <= int(answer) <= len(shown):
+    if not answer.isdecimal() or not 1 <= int(answer) <= len(shown):  # "²" is no number
         say(f"not a number between 1 and {len(shown)}")
         return None
     return Path(shown[int(answer) - 1].path)

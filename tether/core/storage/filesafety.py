@@ -223,6 +223,10 @@ def leftover_notes(path: Path) -> list[str]:
     for temp, pid, alive in leftover_temps(path):
         if alive:
             notes.append(f"{temp.name}: temp file of a rewrite in progress (pid {pid})")
+        elif pid is None:  # the sweep leaves it: no process number to tell it is ours
+            notes.append(
+                f"{temp.name}: named like a temp file, without a process number; left alone"
+            )
         else:
             notes.append(
                 f"{temp.name}: temp file left by a crashed rewrite (the session file is intact; "

@@ -137,6 +137,42 @@ def test_a_replaced_file_still_reads_as_it_was_opened(tmp_path: Path) -> None:
     assert len(session.build_context().messages) == 200
 
 
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_one_process_leaving_the_lines_in_the_file_reads_as_keeping_them(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with path.open("rb") as handle:
+        kept = scan_stream(handle)
+    monkeypatch.setattr(jsonl_scan_split, "LINES_LEFT_BYTES", 0)
+    with path.open("rb") as handle:
+        left = jsonl_scan_split._scan_whole(handle)
+        if left is None:  # no header: read again as one stream
+            return
+        assert handle.tell() == path.stat().st_size
+    assert index_of(left[0]) == index_of(kept[0])
+    assert left[1] == kept[1]
+    try:
+        session = Session.open(path, readonly=True)
+    except SessionFileError:
+        return
+    monkeypatch.setattr(jsonl_scan_split, "LINES_LEFT_BYTES", 1 << 62)
+    assert what_it_reads(session) == what_it_reads(Session.open(path, readonly=True))
+
+
+def test_a_file_from_a_megabyte_on_is_opened_without_its_lines(tmp_path: Path) -> None:
+    """One process (the file is under the size two processes share), no line kept: the
+    lines are read when needed (on a virtual machine, memory touched for the first time is
+    costly); a smaller file keeps its lines."""
+    big = session_file(tmp_path / "big.jsonl", 9000)
+    assert jsonl_scan_split.LINES_LEFT_BYTES <= big.stat().st_size
+    assert big.stat().st_size < jsonl_scan_split.PARALLEL_SCAN_BYTES
+    session = Session.open(big, readonly=True)
+    assert unloaded(session) == len(session.table.ids) == 9000
+    assert len(session.build_context().messages) == 9000
+    small = Session.open(session_file(tmp_path / "small.jsonl", 100), readonly=True)
+    assert unloaded(small) == 0
+
+
 def test_no_child_is_forked_while_another_thread_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -50,13 +50,27 @@ def entries_of(
     parse_batch`: parsed, not kept), with which of them only set: what a
     :class:`ContextStream` reads."""
     if len(rows) > jsonl_index.FAST_PARSER_ROWS:
-        use_fast_parser()
-        for at in range(0, len(rows), BATCH_ROWS):
-            batch = rows[at : at + BATCH_ROWS]
-            yield parse_batch(table, batch, drop=drop), _settings(batch, setting_only)
+        yield from _read_batches(table, rows, setting_only, drop)
         return
     entries = list(table.iter_entries(rows, to_write=True, drop=drop))
     yield entries, _settings(rows, setting_only)
+
+
+def _read_batches(
+    table: EntryTable, rows: list[int], setting_only: set[int], drop: bool
+) -> Iterator[EntryBatch]:
+    """:func:`entries_of` a batch at a time, each batch's lines read again from the session
+    file (:func:`read_lines`) and dropped with it, not kept in the table."""
+    use_fast_parser()
+    fd = file_lines.open_indexed(table.file)  # a batch's lines read at once: a small
+    try:  # buffer, used again and again (a piece's would be fresh memory each time)
+        for at in range(0, len(rows), BATCH_ROWS):
+            batch = rows[at : at + BATCH_ROWS]
+            lines = None if fd is None else read_lines(table, batch, fd)
+            yield parse_batch(table, batch, lines, drop=drop), _settings(batch, setting_only)
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def _settings(rows: list[int], setting_only: set[int]) -> list[bool] | None:
@@ -191,17 +205,7 @@ class _Work:
         done[index] = (encoded.part(), [segment], stream.settings())
 
     def _batches(self, rows: list[int], drop: bool) -> Iterator[EntryBatch]:
-        table, setting_only = self.table, self.setting_only
-        use_fast_parser()
-        fd = file_lines.open_indexed(table.file)  # a batch's lines read at once: a small
-        try:  # buffer, used again and again (a piece's would be fresh memory each time)
-            for at in range(0, len(rows), BATCH_ROWS):
-                batch = rows[at : at + BATCH_ROWS]
-                lines = None if fd is None else read_lines(table, batch, fd)
-                yield parse_batch(table, batch, lines, drop=drop), _settings(batch, setting_only)
-        finally:
-            if fd is not None:
-                os.close(fd)
+        return _read_batches(self.table, rows, self.setting_only, drop)
 
 
 class _Child:

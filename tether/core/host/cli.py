@@ -25,6 +25,8 @@ from tether.core.host.argv import (
 from tether.core.host.errors import TetherError
 from tether.core.host.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
+from tether.core.host.named_command import command_names, only_named
+from tether.core.host.toplevel import root_prefix_length, route_top_level
 
 DEFAULT_COMMAND = "chat"
 ROOT_HELP = """tether — a plugin-first agent harness whose memory never loses history.
@@ -290,14 +292,6 @@ def _warn_unknown_plugins(pm: PluginManager, names: Sequence[str]) -> None:
             )
 
 
-def _route_pi_forms(args: list[str], command: Any) -> list[str]:
-    """pi's top-level forms (``tether -c``, ``tether "prompt"``, ``tether -p …``, ``-V``):
-    :mod:`tether.core.host.toplevel`."""
-    from tether.core.host.toplevel import route_top_level
-
-    return route_top_level(args, getattr(command, "commands", {}))
-
-
 def _is_click_error(exc: BaseException) -> bool:
     """click's (or typer's vendored click's) usage and parameter errors."""
     return hasattr(exc, "format_message") and hasattr(exc, "exit_code")
@@ -326,8 +320,11 @@ def main(
             disabled = preparse_disabled(args)
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)
             _warn_unknown_plugins(pm, disabled)
-        command = typer.main.get_command(create_app(pm))
-        args = _route_pi_forms(args, command)
+        app = create_app(pm)
+        # pi's top-level forms (``tether -c``, ``tether "prompt"``, ``tether -p …``, ``-V``)
+        args = route_top_level(args, command_names(app))
+        start = root_prefix_length(args)  # typer builds only the command the line names
+        command = typer.main.get_command(only_named(app, args[start:]))
         result = command.main(args=args, prog_name="tether", standalone_mode=False)
         return result if isinstance(result, int) else 0
     except typer.Exit as exc:

@@ -28,7 +28,7 @@ HELP_FLAGS = ("-h",)
 CHAT, PRINT = "chat", "run"
 
 
-def _root_prefix_length(args: Sequence[str]) -> int:
+def root_prefix_length(args: Sequence[str]) -> int:
     """How many leading arguments are options of ``tether`` itself (``--disable-plugin X``)."""
     i = 0
     while i < len(args):
@@ -58,7 +58,7 @@ def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]
     """``argv`` with pi's top-level forms turned into ``chat``/``run`` (see the module doc);
     anything that already names a command, or asks for help or the version, is unchanged."""
     args = list(argv)
-    start = _root_prefix_length(args)
+    start = root_prefix_length(args)
     head, rest = args[:start], args[start:]
     if not rest:
         return args
@@ -88,4 +88,4 @@ def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]
     return [*head, mode, *body]
 
 
-__all__ = ["route_top_level"]
+__all__ = ["root_prefix_length", "route_top_level"]

@@ -11,7 +11,7 @@ parses only what can change the context.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -154,10 +154,16 @@ class SessionReader:
 
     def _path_rows(self, row: int) -> list[int]:
         """Rows from the root down to ``row``; stops at a missing parent or a cycle."""
+        path = self._path(row)
+        return path if isinstance(path, list) else list(path)
+
+    def _path(self, row: int) -> Sequence[int]:
+        """:meth:`_path_rows`, as a ``range`` when rows 0–``row`` are one branch (a 1M-entry
+        branch's list and its numbers are ~36 MB of memory touched for the first time)."""
         table = self._table
         limit = len(table)
         if 0 < row < limit and self._one_branch_to(row):
-            return list(range(row + 1))
+            return range(row + 1)
         parents, by_id = table.parents, table.by_id
         rows = [row]
         append = rows.append
@@ -325,7 +331,7 @@ class SessionReader:
         row = table.row_of(leaf) if leaf is not None else None
         if row is None and leaf is not None and len(table):
             row = len(table) - 1
-        return stream_rows(table, [] if row is None else self._path_rows(row))
+        return stream_rows(table, [] if row is None else self._path(row))
 
     def stream_context(self, consume: Callable[[ContextStream], T], leaf_id: Any = CURRENT) -> T:
         """``consume(stream)`` of the context at ``leaf_id`` as a

@@ -58,7 +58,10 @@ def test_concurrent_writers_never_split_the_session(tmp_path: Path) -> None:
         tree = tree_json(tmp_path, file)
         branch = tree["branch"]
         new = [e["id"] for e in tree["entries"] if e["id"] not in before]
-        assert new and set(new) <= set(branch), "an entry was written off the active branch"
+        assert set(new) <= set(branch), "an entry was written off the active branch"
+        # nothing new only when every run was refused (the compaction held the lease) and the
+        # compaction found the branch compacted already
+        assert new or all(code != 0 for code, _, _ in results[:3]), results
         on_branch = user_texts(file, branch)
         for prompt, (code, out, err) in zip(prompts, results, strict=False):
             if code == 0:

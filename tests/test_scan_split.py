@@ -5,6 +5,7 @@ prefix in the second half is found when read; a file replaced meanwhile is one c
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,24 @@ def test_a_file_from_a_megabyte_on_is_opened_without_its_lines(tmp_path: Path) -
     assert len(session.build_context().messages) == 9000
     small = Session.open(session_file(tmp_path / "small.jsonl", 100), readonly=True)
     assert unloaded(small) == 0
+
+
+def test_without_pread_the_lines_are_kept_and_encode_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where ``os.pread`` is missing (Windows), a file of a megabyte or more is read as one
+    stream, keeping its lines, and its context encodes to the same bytes."""
+    big = session_file(tmp_path / "big.jsonl", 9000)
+
+    def encoded_bytes(session: Session) -> bytes:
+        encoded, _ = session.encoded_context(workers=1)
+        return encoded.read(0, encoded.size)
+
+    expected = encoded_bytes(Session.open(big, readonly=True))
+    monkeypatch.delattr(os, "pread")
+    session = Session.open(big, readonly=True)
+    assert unloaded(session) == 0
+    assert encoded_bytes(session) == expected
 
 
 def test_no_child_is_forked_while_another_thread_runs(

@@ -43,7 +43,7 @@ def read_lines(source: FileIdentity | None, offsets: list[int]) -> list[bytes] |
 def open_indexed(source: FileIdentity | None) -> int | None:
     """A descriptor of the file at ``source``'s path when it is the file indexed (same
     device and inode, not shorter), else ``None``; the caller closes it."""
-    if source is None:
+    if source is None or not hasattr(os, "pread"):  # (Windows: the lines the table kept)
         return None
     path, device, inode, size = source
     try:

@@ -123,8 +123,8 @@ def _scan_whole(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:
     try:
         fd = handle.fileno()
         size = os.fstat(fd).st_size
-        if handle.tell() != 0 or size < LINES_LEFT_BYTES:
-            return None
+        if handle.tell() != 0 or size < LINES_LEFT_BYTES or not hasattr(os, "pread"):
+            return None  # (no ``pread``: Windows reads lines as one stream, keeping them)
     except (AttributeError, OSError, ValueError):
         return None
     own = LineScanner(validate_all=False, keep_lines=False)

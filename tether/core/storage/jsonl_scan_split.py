@@ -173,7 +173,7 @@ def _scan_range(
 def _child(fd: int, middle: int, size: int, write_end: int, parent: int) -> None:
     code = 1
     try:
-        scanner = LineScanner(validate_all=False)
+        scanner = LineScanner(validate_all=False, keep_lines=False)  # they stay in the file
         scanner.header = {}  # the parent's half has it
         scanner, content, rest = _scan_range(fd, middle, size, scanner, parent)
         table = scanner.table

@@ -3,7 +3,6 @@ same output and exit code as with every command built, and plugins' sub-apps lef
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -85,6 +84,7 @@ def test_only_what_the_line_names_is_built(
     assert len(app.registered_commands) == 2 and len(app.registered_groups) == 2
 
 
+SESSION = Path(__file__).resolve().parent / "fixtures" / "pi" / "gen" / "g02-linear-text.jsonl"
 LINES = [
     ["--help"],
     ["session", "--help"],
@@ -101,19 +101,9 @@ LINES = [
 
 @pytest.mark.parametrize("line", LINES, ids=[" ".join(line) for line in LINES])
 def test_a_command_line_gives_what_the_whole_app_gives(
-    line: list[str], tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch
+    line: list[str], capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = tmp_path / "s.jsonl"
-    header = {"type": "session", "version": 3, "id": "s1", "timestamp": "t", "cwd": "/"}
-    entry = {
-        "type": "message",
-        "id": "a1",
-        "parentId": None,
-        "timestamp": "t",
-        "message": {"role": "user", "content": "hi", "timestamp": 1},
-    }
-    session.write_text(json.dumps(header) + "\n" + json.dumps(entry) + "\n")
-    argv = [str(session) if arg == "FILE" else arg for arg in line]
+    argv = [str(SESSION) if arg == "FILE" else arg for arg in line]
     monkeypatch.setenv("TETHER_LOAD_PLUGINS", "")
 
     trimmed_code = cli.main(argv)

@@ -39,6 +39,26 @@ def test_missing_path(tmp_path: Path) -> None:
     assert Session.open(missing, create=True).file == missing and not missing.exists()
 
 
+def test_a_closed_standard_output_is_one_line(tmp_path: Path) -> None:
+    """Started with descriptor 1 closed (``>&-``): one line, as a shell's ``echo`` says it,
+    not a traceback at exit."""
+    import os
+    import sys
+
+    file = copy_fixture("g02-linear-text.jsonl", tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "tether", "session", "context", str(file), "--json"],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+        env={k: v for k, v in os.environ.items() if k != "TETHER_DEBUG"},
+        timeout=60,
+    )
+    line = _one_error_line(result)
+    assert line.startswith("tether: error: standard output is closed")
+
+
 def test_a_directory(tmp_path: Path) -> None:
     line = _one_error_line(run_tether("session", "tree", str(tmp_path)))
     assert line == f"tether: error: {tmp_path}: is a directory, not a session file"

@@ -174,6 +174,22 @@ def test_a_file_from_a_megabyte_on_is_opened_without_its_lines(tmp_path: Path) -
     assert unloaded(small) == 0
 
 
+@pytest.mark.parametrize("cut", [50, 1])
+def test_a_file_cut_short_in_its_last_line_after_opening_is_an_error(
+    tmp_path: Path, cut: int
+) -> None:
+    """The last line read again without its newline (the file cut short since it was
+    opened): one clear error, never a branch that silently lost its leaf."""
+    path = session_file(tmp_path / "cut.jsonl", 9000)
+    size = path.stat().st_size
+    session = Session.open(path, readonly=True)
+    os.truncate(path, size - cut)
+    with pytest.raises(SessionFileError, match="changed since it was read"):
+        session.build_context()
+    with pytest.raises(SessionFileError, match="changed since it was read"):
+        session.encoded_context(workers=1)
+
+
 def test_without_pread_the_lines_are_kept_and_encode_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,7 +24,8 @@ def _exit_now(code: int) -> None:
 
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: the process started with that descriptor closed
+                stream.flush()
         except (OSError, ValueError):  # closed or broken pipe: nothing more to say
             pass
     atexit._run_exitfuncs()

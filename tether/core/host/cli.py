@@ -313,6 +313,8 @@ def main(
     ``plugin_path`` is where plugins' distributions are looked for (default ``sys.path``;
     the ``tether`` command passes :func:`tether.core.host.manager.installed_path`)."""
     debug = os.environ.get("TETHER_DEBUG", "") not in ("", "0")
+    if sys.stdout is None:  # started with descriptor 1 closed (``>&-``): as a shell's echo
+        return _fail("standard output is closed: nowhere to write (redirect it instead)", 1)
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     try:
         args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))

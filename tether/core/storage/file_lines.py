@@ -62,7 +62,9 @@ def open_indexed(source: FileIdentity | None) -> int | None:
 
 def read_lines_at(fd: int, offsets: list[int], size: int) -> list[bytes] | None:
     """:func:`read_lines` through an open descriptor of a file of ``size`` bytes (``None``:
-    an offset outside it)."""
+    an offset outside it, or a line that no longer ends with a newline — the file was cut
+    short since: a line read again always had one, the last line without it is parsed when
+    the file is indexed)."""
     wanted = sorted((offset, i) for i, offset in enumerate(offsets))
     lines: list[bytes] = [b""] * len(offsets)
     at = 0
@@ -79,7 +81,9 @@ def read_lines_at(fd: int, offsets: list[int], size: int) -> list[bytes] | None:
         data = _read_through_line(fd, first, last, size)
         for offset, i in wanted[at:end]:
             stop = data.find(b"\n", offset - first)
-            lines[i] = data[offset - first : None if stop < 0 else stop]
+            if stop < 0:
+                return None
+            lines[i] = data[offset - first : stop]
         at = end
     return lines
 

@@ -196,16 +196,13 @@ class _Work:
         """Encode piece ``index`` at the end of ``file``; note it in ``done``. The piece's
         lines are read again from the session file when it can be (see :func:`read_lines`)."""
         encoded, stream = _encode(
-            self._batches(self.pieces[index], drop),
+            _read_batches(self.table, self.pieces[index], self.setting_only, drop),
             self.keep,
             spill_bytes=SHARED_SPILL_BYTES,
             spill_file=file,
         )
         segment = encoded.flush_to_file()
         done[index] = (encoded.part(), [segment], stream.settings())
-
-    def _batches(self, rows: list[int], drop: bool) -> Iterator[EntryBatch]:
-        return _read_batches(self.table, rows, self.setting_only, drop)
 
 
 class _Child:

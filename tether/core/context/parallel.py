@@ -25,6 +25,7 @@ import os
 import signal
 import tempfile
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import IO, Any
 
 from tether.core.context.encoded import EncodedContext, EncodedPart
@@ -38,7 +39,11 @@ PARALLEL_ROWS = 20_000
 PIECES = 24
 PIECE_ROWS = 8192  # smaller pieces: less time where one process has finished and waits
 MAX_PIECES = 255  # a piece is one byte in the queue
-SHARED_SPILL_BYTES = 32 << 20  # two processes hold encoded bytes in memory at once
+# a piece's bytes go to its file this often: the buffer's memory is used again and again (a
+# larger one grows into memory touched for the first time, see jsonl_scan.BLOCK_SIZE)
+SHARED_SPILL_BYTES = 256 << 10
+ONE_READ_BYTES = 4 << 20  # a batch's lines further apart: each line read on its own
+_PLUS_ONE = (1).__add__  # a line's length and its newline
 
 Piece = tuple[EncodedPart, list[list[Any]], tuple[Any, ...]]  # part, its segments, settings
 
@@ -64,13 +69,46 @@ def _read_batches(
     use_fast_parser()
     fd = file_lines.open_indexed(table.file)  # a batch's lines read at once: a small
     try:  # buffer, used again and again (a piece's would be fresh memory each time)
+        offsets, parsed = table.offsets, table.is_parsed
+        size = table.file[3] if fd is not None else 0  # type: ignore[index]
         for at in range(0, len(rows), BATCH_ROWS):
             batch = rows[at : at + BATCH_ROWS]
-            lines = None if fd is None else read_lines(table, batch, fd)
+            lines = None
+            if fd is not None:
+                lines = _lines_in_one_read(fd, batch, offsets, size, parsed)
+                if lines is None:
+                    lines = read_lines(table, batch, fd)
             yield parse_batch(table, batch, lines, drop=drop), _settings(batch, setting_only)
     finally:
         if fd is not None:
             os.close(fd)
+
+
+def _lines_in_one_read(
+    fd: int, batch: list[int], offsets: Any, size: int, parsed: Any
+) -> list[bytes | None] | None:
+    """The lines of ``batch`` in one read, from the first row's line to the start of the row
+    after the last (a run of a branch: mostly consecutive lines), each found by where it
+    starts. ``None`` (then :func:`read_lines` reads each row's line): a row parsed already,
+    the table's last row, a range of more than :data:`ONE_READ_BYTES` or that the file no
+    longer holds, a row whose line is not in it (rows out of file order)."""
+    first, last = batch[0], batch[-1]
+    if last + 1 >= len(offsets) or any(map(parsed, batch)):
+        return None
+    start, stop = offsets[first], offsets[last + 1]
+    if start < 0 or stop <= offsets[last] or stop > size or stop - start > ONE_READ_BYTES:
+        return None
+    try:
+        data = os.pread(fd, stop - start, start)
+    except OSError:
+        return None
+    if len(data) != stop - start or data[-1:] != b"\n":
+        return None
+    found = data[:-1].split(b"\n")
+    starts = accumulate(map(_PLUS_ONE, map(len, found)), initial=start)  # one more: the end
+    by_start = dict(zip(starts, found, strict=False))
+    lines = list(map(by_start.get, [offsets[row] for row in batch]))
+    return None if None in lines else lines
 
 
 def _settings(rows: list[int], setting_only: set[int]) -> list[bool] | None:

@@ -94,6 +94,49 @@ def test_where_the_kernel_refuses_the_bytes_go_through_memory(
     assert write_to(tmp_path / "out.json", "ab", pieces) == b"before\n" + expected + b"after\n"
 
 
+class Recording(io.BytesIO):
+    """A writer that notes the size of each write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def write(self, data: Any) -> int:
+        self.sizes.append(len(data))
+        return super().write(data)
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_large_buffers_are_written_in_small_writes(
+    monkeypatch: pytest.MonkeyPatch, kernel: bool
+) -> None:
+    if not kernel:
+        monkeypatch.setattr(os, "sendfile", lambda *args: 0)  # the range through memory
+    monkeypatch.setattr(output_copy, "WRITE_BYTES", 1000)
+    pieces, expected = pieces_and_bytes()
+    pieces.append(b"z" * 2500)  # bytes in a row, joined: written in slices too
+    out = Recording()
+    output_copy.write_pieces(out, pieces)
+    assert out.getvalue() == expected + b"z" * 2500
+    assert max(out.sizes) == 1000  # a large write would take large blocks of new memory
+    assert sum(out.sizes) == len(expected) + 2500
+
+
+def test_a_spilled_context_goes_to_its_file_in_small_writes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tether.core.context.encoded import EncodedContext
+
+    monkeypatch.setattr(output_copy, "WRITE_BYTES", 512)
+    spill = Recording()
+    messages = [{"role": "user", "content": "x" * 300, "timestamp": n} for n in range(40)]
+    encoded = EncodedContext(messages, spill_bytes=4096, spill_file=spill)  # type: ignore[arg-type]
+    encoded.flush_to_file()
+    assert max(spill.sizes) <= 512 and sum(spill.sizes) == encoded.size
+    in_memory = EncodedContext(messages)  # type: ignore[arg-type]
+    assert spill.getvalue() == in_memory.read(0, in_memory.size)
+
+
 def test_a_temporary_file_shorter_than_its_range_is_an_error() -> None:
     short = tempfile.TemporaryFile()
     short.write(b"x" * 100)

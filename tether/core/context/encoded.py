@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from tether.core.context.output_copy import reopened_for_reading, write_pieces
+from tether.core.context.output_copy import reopened_for_reading, write_pieces, write_slices
 
 _SAME_IN_LLM = frozenset({"user", "assistant", "toolResult"})
 SPILL_BYTES = 128 << 20
@@ -201,7 +201,7 @@ class EncodedContext:
         if self._file is None:
             self._file = tempfile.TemporaryFile(prefix="tether-context-")
             self._segments.append([self._file, 0, 0])
-        self._file.write(self._memory)
+        write_slices(self._file, self._memory)
         self._segments[-1][2] += len(self._memory)
         self._spilled += len(self._memory)
         self._memory = bytearray()

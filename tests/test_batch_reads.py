@@ -112,11 +112,19 @@ def test_the_last_row_and_a_file_cut_short_are_read_row_by_row(tmp_path: Path) -
     path.write_bytes(data)
 
 
-def test_rows_far_apart_are_read_row_by_row(
+def test_a_range_of_too_many_bytes_is_read_row_by_row(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = Session.open(odd_session(tmp_path / "odd.jsonl"), readonly=True).table
-    rows = [2, 30]
+    rows = list(range(2, 19))
     assert one_read(table, rows) == own_lines(table, rows)
-    monkeypatch.setattr(parallel, "ONE_READ_BYTES", table.offsets[31] - table.offsets[2] - 1)
-    assert one_read(table, rows) is None  # the lines between would be read for nothing
+    monkeypatch.setattr(parallel, "ONE_READ_BYTES", table.offsets[19] - table.offsets[2] - 1)
+    assert one_read(table, rows) is None  # one read of that size: each line on its own
+
+
+def test_rows_among_many_others_are_read_row_by_row(tmp_path: Path) -> None:
+    table = Session.open(odd_session(tmp_path / "odd.jsonl"), readonly=True).table
+    rows = [2, 3, 4, 5, 6, 7, 8, 9]
+    assert one_read(table, rows) == own_lines(table, rows)
+    assert one_read(table, [2, 3, 4, 5, 6, 7, 8, 10]) is not None  # one row more: still one read
+    assert one_read(table, [2, 4, 6, 8, 10, 12, 14, 16]) is None  # another branch's rows between

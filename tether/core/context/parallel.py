@@ -90,10 +90,13 @@ def _lines_in_one_read(
     """The lines of ``batch`` in one read, from the first row's line to the start of the row
     after the last (a run of a branch: mostly consecutive lines), each found by where it
     starts. ``None`` (then :func:`read_lines` reads each row's line): a row parsed already,
-    the table's last row, a range of more than :data:`ONE_READ_BYTES` or that the file no
-    longer holds, a row whose line is not in it (rows out of file order)."""
+    the table's last row, a range holding a quarter more rows than the batch (a branch among
+    others) or more than :data:`ONE_READ_BYTES`, or that the file no longer holds, a row whose
+    line is not in it (rows out of file order)."""
     first, last = batch[0], batch[-1]
-    if last + 1 >= len(offsets) or any(map(parsed, batch)):
+    if last + 1 >= len(offsets) or last + 1 - first > len(batch) * 5 // 4:
+        return None  # many rows between: other branches' lines, read for nothing
+    if any(map(parsed, batch)):
         return None
     start, stop = offsets[first], offsets[last + 1]
     if start < 0 or stop <= offsets[last] or stop > size or stop - start > ONE_READ_BYTES:

@@ -95,6 +95,8 @@ def test_rows_out_of_file_order_are_found_by_where_they_start(tmp_path: Path) ->
     table = Session.open(odd_session(tmp_path / "odd.jsonl"), readonly=True).table
     rows = [5, 2, 3, 4]  # a compaction's row first, then the kept ones after it
     assert one_read(table, rows) is None  # the first row's line is after the others
+    rows = [9, 2, 3, 4]  # the batch ends before the compaction's row
+    assert one_read(table, rows) is None
     rows = [2, 4, 3, 5]  # within the first and the last row's lines: each found
     assert one_read(table, rows) == own_lines(table, rows)
 

@@ -90,12 +90,13 @@ def _lines_in_one_read(
     """The lines of ``batch`` in one read, from the first row's line to the start of the row
     after the last (a run of a branch: mostly consecutive lines), each found by where it
     starts. ``None`` (then :func:`read_lines` reads each row's line): a row parsed already,
-    the table's last row, a range holding a quarter more rows than the batch (a branch among
+    the table's last row, a first row after the last (a compaction's, before its kept
+    entries), a range holding a quarter more rows than the batch (a branch among
     others) or more than :data:`ONE_READ_BYTES`, or that the file no longer holds, a row whose
     line is not in it (rows out of file order)."""
     first, last = batch[0], batch[-1]
-    if last + 1 >= len(offsets) or last + 1 - first > len(batch) * 5 // 4:
-        return None  # many rows between: other branches' lines, read for nothing
+    if not first <= last < len(offsets) - 1 or last + 1 - first > len(batch) * 5 // 4:
+        return None  # the first row after the last, or many rows between: other branches
     if any(map(parsed, batch)):
         return None
     start, stop = offsets[first], offsets[last + 1]

@@ -350,3 +350,16 @@ def test_keys_of_other_digits_are_ordinary_keys() -> None:
     assert (
         dumps_bytes(forced) == '{"12":4,"a":1,"\u0661\u0662":2,"\u00b2":3,"s":"\\ud800"}'.encode()
     )
+
+
+def test_an_orjson_that_writes_numbers_in_other_forms_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+    import types
+
+    old = types.SimpleNamespace(__version__="3.8.3", dumps=lambda value: b"[1e16,3e-6]")
+    monkeypatch.setitem(sys.modules, "orjson", old)  # orjson before 3.10: "1e16", no sign
+    monkeypatch.setattr(fastjson, "_orjson", None)
+    with pytest.raises(RuntimeError, match=r"orjson 3\.8\.3 .*orjson>=3\.10"):
+        fastjson.dumps_or_none({"cost": 1e16})

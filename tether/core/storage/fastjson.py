@@ -67,6 +67,12 @@ def _lib() -> Any:
     if _orjson is None:
         import orjson
 
+        if orjson.dumps([1e16, 3e-6]) != b"[1e+16,3e-6]":  # the forms _SHAPE looks for
+            version = getattr(orjson, "__version__", "?")
+            raise RuntimeError(
+                f"orjson {version} writes numbers in forms tether does not check for;"
+                " it needs orjson>=3.10 (pip install -U orjson)"
+            )
         # refuse what the standard path writes otherwise or refuses: integers beyond 2^53
         # (JS rounds them), dataclasses, dates, subclasses of str/int/dict/list
         _OPTIONS = (

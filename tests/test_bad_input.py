@@ -59,6 +59,41 @@ def test_a_closed_standard_output_is_one_line(tmp_path: Path) -> None:
     assert line.startswith("tether: error: standard output is closed")
 
 
+def test_a_non_blocking_standard_output_gets_every_byte(tmp_path: Path) -> None:
+    """A pipe another process made non-blocking, read slowly: the whole output arrives (it
+    ended short, with exit 0, before), and the pipe is non-blocking again afterwards."""
+    import os
+    import select
+    import sys
+    import time
+
+    file = copy_fixture("g31-mixed-long.jsonl", tmp_path)
+    command = [sys.executable, "-m", "tether", "session", "context", str(file), "--json"]
+    expected = subprocess.run(command, capture_output=True, timeout=60, check=True).stdout
+    assert len(expected) > 4 * 65536  # more than a pipe holds
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    os.set_blocking(read_end, False)
+    try:
+        child = subprocess.Popen(command, stdout=write_end, stderr=subprocess.PIPE)
+        time.sleep(1.0)  # the pipe fills while nobody reads
+        chunks = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([read_end], [], [], 0.2)
+            if readable:
+                chunks.append(os.read(read_end, 1 << 16))
+            elif child.poll() is not None:
+                break  # it ended and the pipe is empty
+        assert child.wait(timeout=10) == 0
+        assert child.stderr is not None and child.stderr.read() == b""
+        assert b"".join(chunks) == expected
+        assert not os.get_blocking(write_end)  # as it was given
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 def test_a_directory(tmp_path: Path) -> None:
     line = _one_error_line(run_tether("session", "tree", str(tmp_path)))
     assert line == f"tether: error: {tmp_path}: is a directory, not a session file"

@@ -163,3 +163,23 @@ def test_an_output_file_is_opened_again_for_reading_where_it_can_be(tmp_path: Pa
     with os.fdopen(read_end, "rb"), os.fdopen(write_end, "wb") as out:
         assert output_copy.reopened_for_reading(out) is None
     assert output_copy.reopened_for_reading(io.BytesIO()) is None
+
+
+def test_the_stores_whole_file_writes_are_small_writes_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tether.core.storage import fileio
+
+    sizes: list[int] = []
+    real = os.write
+
+    def write(fd: int, data: Any) -> int:
+        sizes.append(len(data))
+        return real(fd, data[: len(data) - 7] if len(data) > 7 else data)  # short writes too
+
+    monkeypatch.setattr(os, "write", write)
+    data = bytes(range(256)) * 1000
+    target = tmp_path / "clone.jsonl"
+    fileio.write_file_durably(target, data, fsync=False)
+    assert target.read_bytes() == data
+    assert max(sizes) == fileio.WRITE_BYTES  # a session written out whole: 64 KB at a time

@@ -20,8 +20,9 @@ import os
 from collections.abc import Iterable
 from typing import IO, Any
 
+from tether.core.storage.fileio import WRITE_BYTES
+
 _BATCH = 8 << 20  # read at once where the kernel cannot copy
-WRITE_BYTES = 64 << 10
 
 # a piece: bytes, or (a file or a bytes-like buffer, where the range starts in it, its length)
 Piece = Any

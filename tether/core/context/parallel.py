@@ -137,7 +137,7 @@ def encode_rows(
     and a second CPU."""
     limit = PARALLEL_ROWS if parallel_rows is None else parallel_rows
     if workers < 2 or len(ordered) < limit or not can_fork():
-        return _encode(entries_of(table, ordered, setting_only), keep_items)
+        return encode_batches(entries_of(table, ordered, setting_only), keep_items)
     import pickle  # noqa: F401 - before the fork: the child uses it at once
 
     source = table.line_source
@@ -149,9 +149,9 @@ def encode_rows(
     work = _Work(table, pieces, setting_only, keep_items)
     try:
         own = tempfile.TemporaryFile(prefix="tether-context-")
-        child = _Child(work)
+        child = ForkedChild(work)
     except OSError:  # no temporary folder, no fork (EAGAIN, ENOMEM): one process
-        return _encode(entries_of(table, ordered, setting_only), keep_items)
+        return encode_batches(entries_of(table, ordered, setting_only), keep_items)
     try:
         # the parent's pieces leave a broken line where it is: one process drops them in
         # file order (each drop shortens the branch), and so must two
@@ -176,7 +176,7 @@ def encode_rows(
     return encoded, stream
 
 
-def _encode(
+def encode_batches(
     batches: Iterator[EntryBatch], keep_items: bool, **options: Any
 ) -> tuple[EncodedContext, ContextStream]:
     """The messages of ``batches`` encoded (in this process), and their stream."""
@@ -237,7 +237,7 @@ class _Work:
     ) -> None:
         """Encode piece ``index`` at the end of ``file``; note it in ``done``. The piece's
         lines are read again from the session file when it can be (see :func:`read_lines`)."""
-        encoded, stream = _encode(
+        encoded, stream = encode_batches(
             _read_batches(self.table, self.pieces[index], self.setting_only, drop),
             self.keep,
             spill_bytes=SHARED_SPILL_BYTES,
@@ -247,7 +247,7 @@ class _Work:
         done[index] = (encoded.part(), [segment], stream.settings())
 
 
-class _Child:
+class ForkedChild:
     """A forked process taking pieces (``take_pieces`` in both processes)."""
 
     def __init__(self, work: _Work) -> None:
@@ -288,7 +288,8 @@ class _Child:
             return None
         file = self._file
         return {
-            i: (part, [[file, *where]], settings) for i, (part, where, settings) in found.items()
+            i: (part, [[file, *where]] if where is not None else [], settings)
+            for i, (part, where, settings) in found.items()
         }
 
     def stop(self) -> None:
@@ -310,19 +311,39 @@ class _Child:
             os.close(fd)
 
 
-def _run_child(child: _Child, work: _Work, result: int, parent: int) -> None:
+def _run_child(child: ForkedChild, work: _Work, result: int, parent: int) -> None:
     code = 1
     try:
         done: dict[int, Piece] = {}
         child.take_pieces(lambda index: work.encode(index, done, child._file), parent)
         # the file is sent as (start, size) in the child's file, which the parent holds
-        found = {i: (part, segs[0][1:], settings) for i, (part, segs, settings) in done.items()}
+        found = {
+            i: (part, segs[0][1:] if segs else None, settings)
+            for i, (part, segs, settings) in done.items()
+        }
         send_to_parent(result, found)
         code = 0
     except BaseException:  # noqa: BLE001 - any failure: the parent does the work
-        pass
+        _drain(child._queue)  # and, at once, all of it: it need not wait for this one
     finally:
         os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
 
 
-__all__ = ["PARALLEL_ROWS", "PIECES", "encode_rows", "entries_of", "read_lines"]
+def _drain(queue: int) -> None:
+    """Take every piece left in the queue (none is done: the parent finds them missing)."""
+    try:
+        while os.read(queue, 256):
+            pass
+    except OSError:
+        pass
+
+
+__all__ = [
+    "PARALLEL_ROWS",
+    "PIECES",
+    "ForkedChild",
+    "encode_batches",
+    "encode_rows",
+    "entries_of",
+    "read_lines",
+]

@@ -42,19 +42,19 @@ from tether.core.storage.jsonl_index import (
 # (on a virtual machine, memory touched for the first time costs ~2.5 ms a megabyte)
 BLOCK_SIZE = 512 << 10
 MAX_LINES_BEFORE_HEADER = 1000
-_PREFIX_TEXT = (
+PREFIX_TEXT = (
     rb'\{"type":"([^"\\\n]*)","id":"([^"\\\n]+)","parentId":(null|"[^"\\\n]*"),"timestamp":"'
 )
-_PREFIX = re.compile(_PREFIX_TEXT)
+ENTRY_PREFIX = re.compile(PREFIX_TEXT)
 # Every end of a line closing an object, with the prefix of the line after it if it has one.
-_LINE_END = re.compile(rb"\}\n(?:" + _PREFIX_TEXT + rb")?")
+_LINE_END = re.compile(rb"\}\n(?:" + PREFIX_TEXT + rb")?")
 _NO_PREFIX = (b"", b"", b"")
-_CUSTOM_PREFIX = re.compile(rb'\{"type":"(custom(?:_message)?)","customType":"')
-_CUSTOM_TAIL = re.compile(
+CUSTOM_PREFIX = re.compile(rb'\{"type":"(custom(?:_message)?)","customType":"')
+CUSTOM_TAIL = re.compile(
     rb',"id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)"),"timestamp":"[^"\\]*"\}$'
 )
 # Where a record can start inside a line (quotes inside JSON strings are always escaped).
-_GLUE = re.compile(
+RECORD_START = re.compile(
     rb'\{"type":"(?:[^"\\]*","id":"[^"\\]*","parentId":|custom(?:_message)?","customType":|session",)'
 )
 _BOM = b"\xef\xbb\xbf"
@@ -85,7 +85,7 @@ def _decode_all(items: tuple[bytes, ...]) -> list[str]:
     return decoded
 
 
-def _header_error(record: Any) -> str:
+def header_error(record: Any) -> str:
     if not isinstance(record, dict):
         return f"a JSON {type(record).__name__}, not an object"
     if record.get("type") != "session":
@@ -188,7 +188,7 @@ class LineScanner:
                     self.header_lineno, self.header_error = lineno, error
                 self.table.problems.append(Problem(lineno, "malformed", error + ", skipped"))
                 continue
-            error = _header_error(record)
+            error = header_error(record)
             if error:
                 if not self.header_error:  # report the first bad line
                     self.header_lineno, self.header_error = lineno, error
@@ -215,7 +215,7 @@ class LineScanner:
         if len(found) != count:
             return False
         found.pop()  # nothing follows the last line
-        first = _PREFIX.match(block, pos, end)
+        first = ENTRY_PREFIX.match(block, pos, end)
         found.insert(0, _NO_PREFIX if first is None else first.groups())
         kinds, id_bytes, parent_bytes = zip(*found, strict=True)
         odd = [i for i, p in enumerate(parent_bytes) if not p] if b"" in parent_bytes else []
@@ -251,8 +251,8 @@ class LineScanner:
         """Index ``lines[start:stop]`` one line at a time (``careful``: look for glued records
         in every line)."""
         table = self.table
-        match = None if self.validate_all else _PREFIX.match
-        glue = _GLUE.search
+        match = None if self.validate_all else ENTRY_PREFIX.match
+        glue = RECORD_START.search
         ids, parents, types = table.ids, table.parents, table.types
         linenos, raws, offsets, starts = table.linenos, table._raw, table.offsets, self.starts
         keep = self.keep_lines
@@ -279,9 +279,9 @@ class LineScanner:
 
     def _slow_line(self, raw: bytes, lineno: int, is_unterminated: bool, offset: int) -> None:
         table = self.table
-        custom = None if self.validate_all or is_unterminated else _CUSTOM_PREFIX.match(raw)
-        if custom is not None and _GLUE.search(raw, 1) is None:
-            tail = _CUSTOM_TAIL.search(raw, max(0, len(raw) - 400))
+        custom = None if self.validate_all or is_unterminated else CUSTOM_PREFIX.match(raw)
+        if custom is not None and RECORD_START.search(raw, 1) is None:
+            tail = CUSTOM_TAIL.search(raw, max(0, len(raw) - 400))
             if tail is not None:
                 entry_id, parent = tail.groups()
                 table.ids.append(entry_id.decode("utf-8", "replace"))
@@ -367,4 +367,15 @@ def scan_bytes(data: bytes, *, validate_all: bool = False) -> ScannedFile:
     return scanner.result(not rest)
 
 
-__all__ = ["LineScanner", "ScannedFile", "first_record", "scan_bytes", "scan_stream"]
+__all__ = [
+    "CUSTOM_PREFIX",
+    "CUSTOM_TAIL",
+    "ENTRY_PREFIX",
+    "RECORD_START",
+    "LineScanner",
+    "ScannedFile",
+    "first_record",
+    "header_error",
+    "scan_bytes",
+    "scan_stream",
+]

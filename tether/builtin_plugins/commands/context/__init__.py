@@ -159,6 +159,8 @@ def _has_context_hooks(pm: Any) -> bool:
 
 
 def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, quiet: bool) -> None:
+    if leaf is None and (as_json or quiet) and _linear_context(ctx, file, as_json, quiet):
+        return
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
     if not (as_json or quiet):
@@ -192,6 +194,33 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
         _print_summary(summary, as_json)
     else:
         encoded.write({"header": session.header, **summary}, release=True)
+
+
+def _linear_context(ctx: typer.Context, file: Path, as_json: bool, quiet: bool) -> bool:
+    """A long one-branch file's context at its leaf in one pass
+    (:func:`~tether.core.context.linear.linear_context`); ``False`` (nothing written) for any
+    other file, with ``context`` hooks installed, or with a database store: the usual way."""
+    if _has_context_hooks(ctx.obj) or opts.store_configured():
+        return False
+    from tether.core.context.linear import linear_context
+
+    found = linear_context(str(file))
+    if found is None:
+        return False
+    stream = found.stream
+    summary = {
+        "leafId": found.leaf_id,
+        "thinkingLevel": stream.thinking_level,
+        "model": stream.model,
+        "entryCount": found.entry_count,
+        "messageCount": found.encoded.message_count,
+        "llmMessageCount": found.encoded.llm_count,
+    }
+    if quiet:
+        _print_summary(summary, as_json)
+    else:
+        found.encoded.write({"header": found.header, **summary}, release=True)
+    return True
 
 
 def _hooked_context(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> Any:

@@ -1,0 +1,235 @@
+"""A long one-branch session file's context with one read of each line to encode it, on two
+processes.
+
+The usual way (:mod:`tether.core.storage.jsonl_scan_split`, then :mod:`.parallel`) indexes
+the whole file (ids, parents, types of every line, put together in one table), then reads the
+branch's lines again to encode them. For the commonest large file — one branch from its first
+entry to its last, nothing skipped, no compaction — that index is known in advance: each
+entry's parent is the entry on the line before. :func:`linear_context` cuts the file after its
+header into pieces at line starts, and parent and child take tasks from a queue (as
+:mod:`.parallel` does): first each piece is checked (:func:`~.linear_pieces.check_piece`: by
+the scanner's rules, without parsing, a few times cheaper than indexing it), then each piece
+is parsed and encoded (:func:`~.linear_pieces.piece_batches`). The parent then joins what the
+pieces found: the first entry has no parent, each piece's first entry's parent is the last of
+the piece before, no id is used twice, and each piece's parsed entries are the ones its check
+read (their digests are equal).
+
+Anything else gives ``None`` and the caller takes the usual way, which finds and reports what
+is odd: a blank, malformed, glued line, an escaped id, a line in another key order, a
+compaction, a second header, an entry type :data:`~.linear_pieces.KNOWN_TYPES` does not hold,
+a second root or a branch, a duplicate id, a last entry that is a ``custom`` one (it may be a
+leaf marker), a header that is not the first line or is older than version 3, a file that got
+shorter, a child that failed. Since every piece is checked before any is encoded, such a file
+costs the check of the pieces before the odd line (a tenth of the usual way's time at most)
+and the one piece each process may be encoding when it is found; a probe of the first and
+last lines (:func:`_probe`) turns most of them away before the fork.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from typing import IO, Any
+
+from tether.core.context.encoded import EncodedContext, EncodedPart
+from tether.core.context.linear_pieces import (
+    KNOWN_KINDS,
+    CheckedPiece,
+    EncodedPiece,
+    NotLinear,
+    check_piece,
+    piece_batches,
+    tree_columns,
+)
+from tether.core.context.parallel import SHARED_SPILL_BYTES, ForkedChild, Piece, encode_batches
+from tether.core.context.stream import ContextStream
+from tether.core.storage.jsonl_index import parse_json_line
+from tether.core.storage.jsonl_scan_split import can_fork
+
+LINEAR_BYTES = 32 << 20  # smaller files: the usual way (its scan is a fraction of a second)
+PIECES = 24
+PIECE_BYTES = 8 << 20
+MAX_PIECES = 127  # a task is one byte in the queue, and each piece is two tasks
+PROBE_BYTES = 1 << 20
+HEADER_BYTES = 1 << 20
+_NO_PART = EncodedPart(0, 0, 0, [], [])
+
+
+@dataclass
+class LinearContext:
+    """What ``session context`` reports of a one-branch file."""
+
+    header: dict[str, Any]
+    leaf_id: str
+    entry_count: int
+    encoded: EncodedContext
+    stream: ContextStream
+
+
+def linear_context(path: str, *, min_bytes: int = LINEAR_BYTES) -> LinearContext | None:
+    """The context at the leaf of the session file at ``path`` when it is one clean branch
+    of ``min_bytes`` or more (see the module docstring), else ``None``."""
+    if not can_fork():
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size < min_bytes:
+            return None
+        return _linear(fd, info.st_size)
+    except (NotLinear, OSError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _linear(fd: int, size: int) -> LinearContext | None:
+    header, body = _header(fd)
+    _probe(fd, body, size)
+    pieces = _cut(fd, body, size)
+    import pickle  # noqa: F401 - before the fork: the child uses it at once
+
+    work = _Work(fd, pieces)
+    done: dict[int, Piece] = {}
+    own = tempfile.TemporaryFile(prefix="tether-context-")
+    child = ForkedChild(work)
+    try:
+        child.take_pieces(lambda index: work.encode(index, done, own))
+        from_child = child.result()
+    except BaseException:
+        child.stop()
+        raise
+    if from_child is None:  # it found the file odd, or failed
+        return None
+    done.update(from_child)
+    count = len(pieces)
+    checked = [done[index][2][1] for index in range(count)]
+    read = [done[count + index][2][1] for index in range(count)]
+    theirs = [done[index][2][1] for index in from_child if index < count]
+    _join(checked, read, work.seen, theirs)
+    encoded = EncodedContext()
+    stream = ContextStream(())
+    for index in range(count, 2 * count):
+        part, segments, (settings, _) = done[index]
+        encoded.adopt(part, segments)
+        stream.follow(settings)
+    entries = sum(piece.count for piece in read)
+    return LinearContext(header, read[-1].last_id, entries, encoded, stream)
+
+
+def _header(fd: int) -> tuple[dict[str, Any], int]:
+    """The header on the first line (nothing before it, no blank around it, version 3 or
+    later) and where the line after it starts."""
+    from tether.core.storage.jsonl_scan import header_error
+    from tether.core.storage.migration import header_version
+
+    head = os.pread(fd, HEADER_BYTES, 0)
+    end = head.find(b"\n")
+    if end < 0:
+        raise NotLinear
+    line = head[:end]
+    if line != line.strip() or not line.startswith(b'{"type":"session"'):
+        raise NotLinear
+    try:
+        record = parse_json_line(line)
+    except ValueError:
+        raise NotLinear from None
+    if header_error(record) or header_version(record) < 3:
+        raise NotLinear
+    return record, end + 1
+
+
+def _probe(fd: int, body: int, size: int) -> None:
+    """The first and last lines of the body, checked without parsing (a branch, a
+    compaction near either end: turned away before any work is forked)."""
+    for start in (body, max(body, size - PROBE_BYTES)):
+        data = os.pread(fd, min(PROBE_BYTES, size - start), start)
+        first = 0 if start == body else data.find(b"\n") + 1
+        last = data.rfind(b"\n")
+        if last <= first:
+            continue
+        kinds, ids, parents = tree_columns(data[first:last].split(b"\n"))
+        quoted = [b'"%s"' % entry_id for entry_id in ids[:-1]]
+        root = start != body or parents[0] == b"null"  # the body's first entry is the root
+        if not root or list(parents[1:]) != quoted or not KNOWN_KINDS.issuperset(kinds):
+            raise NotLinear
+
+
+def _cut(fd: int, body: int, size: int) -> list[tuple[int, int]]:
+    """The body in pieces (byte ranges), each starting at a line start."""
+    pieces = min(max(PIECES, -(-(size - body) // PIECE_BYTES)), MAX_PIECES)
+    step = (size - body) // pieces
+    starts = [body]
+    for at in range(1, pieces):
+        start = _line_start(fd, body + at * step, size)
+        if starts[-1] < start < size:
+            starts.append(start)
+    return list(zip(starts, [*starts[1:], size], strict=True))
+
+
+def _line_start(fd: int, at: int, size: int) -> int:
+    """Where the first line starting after byte ``at`` starts (``size``: none does)."""
+    while at < size:
+        data = os.pread(fd, 64 << 10, at)
+        if not data:
+            break
+        newline = data.find(b"\n")
+        if newline >= 0:
+            return at + newline + 1
+        at += len(data)
+    return size
+
+
+def _join(
+    checked: list[CheckedPiece], read: list[EncodedPiece], seen: set[int], theirs: list[Any]
+) -> None:
+    """``NotLinear`` unless the pieces make one branch with unique ids, each read as checked
+    (each process checked its own pieces' ids; ``seen``: the hashes of this process's,
+    ``theirs``: the pieces the child checked)."""
+    if checked[0].first_parent != b"null" or checked[-1].last_kind == b"custom":
+        raise NotLinear
+    for before, after in zip(checked, checked[1:], strict=False):
+        if after.first_parent != b'"%s"' % before.last_id:
+            raise NotLinear
+    for piece, parsed in zip(checked, read, strict=True):
+        if (piece.digest, piece.count) != (parsed.digest, parsed.count):
+            raise NotLinear  # the parsed entries are not the ones checked
+    for piece in theirs:
+        if not seen.isdisjoint(piece.hashes):  # an id used twice (or two ids' hashes the same)
+            raise NotLinear
+
+
+class _Work:
+    """The tasks of :func:`_linear` (for :class:`~.parallel.ForkedChild`): task ``i`` checks piece
+    ``i``, task ``len(pieces) + i`` encodes it."""
+
+    def __init__(self, fd: int, pieces: list[tuple[int, int]]) -> None:
+        self.fd, self.ranges = fd, pieces
+        self.pieces = [*pieces, *pieces]  # the tasks: one byte each in the queue
+        self.seen: set[int] = set()  # the hashes of the ids this process has checked
+
+    def encode(self, task: int, done: dict[int, Piece], file: IO[bytes]) -> None:
+        """Do ``task`` (encoding at the end of ``file``); note it in ``done``.
+        ``NotLinear`` when its piece is odd."""
+        start, stop = self.pieces[task]
+        if task < len(self.ranges):
+            checked = check_piece(self.fd, start, stop, self.seen, self.ranges[0][0])
+            done[task] = (_NO_PART, [], (None, checked))
+            return
+        found = EncodedPiece()
+        encoded, stream = encode_batches(
+            piece_batches(self.fd, start, stop, found),
+            False,
+            spill_bytes=SHARED_SPILL_BYTES,
+            spill_file=file,
+        )
+        segment = encoded.flush_to_file()
+        done[task] = (encoded.part(), [segment], (stream.settings(), found))
+
+
+__all__ = ["LINEAR_BYTES", "LinearContext", "NotLinear", "linear_context"]

@@ -255,6 +255,24 @@ def lines_with(change: str) -> list[str]:
         record["message"]["details"] = {"a": 1e21, "b": 1e-7, "c": 123456789.0, "d": -0.0}
     elif change == "index keys":
         record["message"]["details"] = {"b": 1, "10": 2, "2": 3}
+    elif change in ("role given twice", "a nested assistant", "message given twice"):
+        model_change = {"type": "model_change", "id": "mc", "parentId": record["parentId"]}
+        model_change.update(timestamp=STAMP, provider="pX", modelId="mX")
+        record["parentId"] = "mc"
+        lines[middle:middle] = [compact(model_change)]
+        middle += 1
+        record["message"] = {"role": "assistant", "content": "x", "provider": "pA", "role2": 0}
+        text = compact(record)
+        if change == "role given twice":  # the last one counts, as JSON.parse reads it
+            text = text.replace('"role2":0', '"role":"user"')
+        elif change == "a nested assistant":  # a user message holding what looks like one
+            record["message"] = {"content": "hi", "role": "user"}
+            record["message"]["details"] = {"timestamp": "t", "message": {"role": "assistant"}}
+            text = compact(record)
+        else:
+            text = text[:-1] + ',"message":"a string"}'
+        lines[middle] = text
+        return lines[: middle + 1]  # the last message: the model is the context's
     lines[middle] = compact(record)
     return lines
 
@@ -282,7 +300,18 @@ OTHER_CONTEXT = [
     "byte order mark",
 ]
 # lines the scanner parses in full, to the same entries: one pass reads them as they are
-SAME_CONTEXT = ["crlf", "trailing space", "nested record start", "numbers to fix", "index keys"]
+SAME_CONTEXT = [
+    "crlf",
+    "trailing space",
+    "nested record start",
+    "numbers to fix",
+    "index keys",
+    # which message set the model: read as JSON.parse reads the line (the index's quick look
+    # at a line's role trusts only a line with one "role" and one "message" key)
+    "role given twice",
+    "a nested assistant",
+    "message given twice",
+]
 
 
 @pytest.mark.parametrize("change", OTHER_CONTEXT)
@@ -441,3 +470,73 @@ def test_the_line_before_a_piece_is_found_however_long_it_is(tmp_path: Path) -> 
             assert data[start - len(before) - 1 : start - 1] == before
     finally:
         os.close(fd)
+
+
+def test_a_file_ending_with_a_custom_entry_is_turned_away_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = lines_with("leaf marker last")
+    path = write(tmp_path / "s.jsonl", lines)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        pieces = len(linear._cut(fd, len(lines[0].encode()) + 1, path.stat().st_size))
+    finally:
+        os.close(fd)
+    encode = linear._Work.encode
+    for probe in (1 << 20, 64):  # seen by the probe; else by the last piece's check
+        monkeypatch.setattr(linear, "PROBE_BYTES", probe)
+        log = tmp_path / f"taken-{probe}"
+
+        def noting(self: Any, task: int, done: Any, file: Any, log: Path = log) -> None:
+            with log.open("a") as taken:
+                taken.write(f"{task}\n")
+            encode(self, task, done, file)
+
+        monkeypatch.setattr(linear._Work, "encode", noting)
+        assert one_pass(path, tmp_path) is None
+        tasks = [int(task) for task in log.read_text().split()] if log.exists() else []
+        assert (tasks == []) == (probe > 64)
+        assert sum(task >= pieces for task in tasks) <= 1  # encoding: one piece at most
+
+
+def test_lines_longer_than_many_blocks_are_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(linear_pieces, "BLOCK_BYTES", 512)
+    lines = branch_lines(10)
+    last = json.loads(lines[-1])
+    lines.append(compact(entry(10, last["id"], note="z" * 20_000)))
+    lines.append(compact(entry(11, "e00010")))
+    path = write(tmp_path / "s.jsonl", lines)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        body = len(lines[0].encode()) + 1
+        read = [
+            line
+            for block in linear_pieces.lines_of(fd, body, path.stat().st_size)
+            for line in block
+        ]
+    finally:
+        os.close(fd)
+    assert read == [line.encode() for line in lines[1:]]
+    assert one_pass(path, tmp_path) == usual(path, tmp_path)[0]
+
+
+def test_many_roots_in_a_block_are_no_crash(tmp_path: Path) -> None:
+    roots = [
+        compact({"type": "label", "id": f"r{n}", "parentId": None, "timestamp": STAMP})
+        for n in range(3000)
+    ]
+    path = write(tmp_path / "s.jsonl", [compact(HEADER), *roots])
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        body = len(compact(HEADER)) + 1
+        with pytest.raises(linear_pieces.NotLinear):
+            list(
+                linear_pieces.piece_batches(
+                    fd, body, path.stat().st_size, linear_pieces.EncodedPiece()
+                )
+            )
+    finally:
+        os.close(fd)
+    assert one_pass(path, tmp_path) is None

@@ -158,6 +158,8 @@ def _probe(fd: int, body: int, size: int) -> None:
         root = start != body or parents[0] == b"null"  # the body's first entry is the root
         if not root or list(parents[1:]) != quoted or not KNOWN_KINDS.issuperset(kinds):
             raise NotLinear
+        if last == len(data) - 1 and start + len(data) == size and kinds[-1] == b"custom":
+            raise NotLinear  # the last entry may be a leaf marker
 
 
 def _cut(fd: int, body: int, size: int) -> list[tuple[int, int]]:
@@ -217,17 +219,31 @@ class _Work:
         """Do ``task`` (encoding at the end of ``file``); note it in ``done``.
         ``NotLinear`` when its piece is odd."""
         start, stop = self.pieces[task]
-        if task < len(self.ranges):
+        count = len(self.ranges)
+        if task < count:
             checked = check_piece(self.fd, start, stop, self.seen, self.ranges[0][0])
+            if stop == self.ranges[-1][1] and checked.last_kind == b"custom":
+                raise NotLinear  # the last entry may be a leaf marker
             done[task] = (_NO_PART, [], (None, checked))
             return
         found = EncodedPiece()
-        encoded, stream = encode_batches(
-            piece_batches(self.fd, start, stop, found),
-            False,
-            spill_bytes=SHARED_SPILL_BYTES,
-            spill_file=file,
-        )
+        try:
+            encoded, stream = encode_batches(
+                piece_batches(self.fd, start, stop, found),
+                False,
+                spill_bytes=SHARED_SPILL_BYTES,
+                spill_file=file,
+            )
+        except NotLinear:
+            raise
+        except Exception as error:  # its check, in the other process, may not be done yet
+            raise NotLinear from error
+        mine = done.get(task - count)  # checked here: compared now, not after all the work
+        if mine is not None and (mine[2][1].digest, mine[2][1].count) != (
+            found.digest,
+            found.count,
+        ):
+            raise NotLinear
         segment = encoded.flush_to_file()
         done[task] = (encoded.part(), [segment], (stream.settings(), found))
 

@@ -73,6 +73,7 @@ def lines_of(fd: int, start: int, stop: int) -> Iterator[list[bytes]]:
     """The lines in bytes ``start``-``stop`` of the file (which end with a newline), a block
     of :data:`BLOCK_BYTES` at a time — the same blocks each time."""
     at, carry = start, b""
+    longer: list[bytes] = []  # the blocks of a line longer than one
     while at < stop:
         block = os.pread(fd, min(BLOCK_BYTES, stop - at), at)
         if not block:
@@ -80,11 +81,13 @@ def lines_of(fd: int, start: int, stop: int) -> Iterator[list[bytes]]:
         at += len(block)
         end = block.rfind(b"\n")
         if end < 0:
-            carry += block
+            longer.append(block)
             continue
+        if longer:
+            carry, longer = b"".join([carry, *longer]), []
         yield (carry + block[:end] if carry else block[:end]).split(b"\n")
         carry = block[end + 1 :]
-    if carry or start == stop:
+    if carry or longer or start == stop:
         raise NotLinear  # no newline at the end, or no line
 
 
@@ -173,15 +176,19 @@ def piece_batches(fd: int, start: int, stop: int, found: EncodedPiece) -> Iterat
     for lines in lines_of(fd, start, stop):
         try:
             entries = list(map(loads, lines))
-            ids = "\0".join(map(dict.get, entries, repeat("id")))
-            kinds = "\0".join(map(dict.get, entries, repeat("type")))
+            ids = list(map(dict.get, entries, repeat("id")))
+            kinds = list(map(dict.get, entries, repeat("type")))
             parents = list(map(dict.get, entries, repeat("parentId")))
-            quoted = _quoted(parents)
+            joined = ("\0".join(kinds).encode(), "\0".join(ids).encode(), _quoted(parents))
         except (ValueError, TypeError):  # refused, not an object, not strings
             raise NotLinear from None
-        digest = hash((digest, kinds.encode(), ids.encode(), quoted))
+        if parents[1:] != ids[:-1] or (found.count and parents[0] != found.last_id):
+            raise NotLinear  # a key given twice, most likely (the digests would differ)
+        if not KNOWN_TYPES.issuperset(kinds):
+            raise NotLinear
+        digest = hash((digest, *joined))
         found.count += len(lines)
-        found.last_id = entries[-1]["id"]
+        found.last_id = ids[-1]
         yield entries, None
     found.digest = digest
 
@@ -189,9 +196,10 @@ def piece_batches(fd: int, start: int, stop: int, found: EncodedPiece) -> Iterat
 def _quoted(parents: list[Any]) -> bytes:
     """The parents as :func:`tree_columns` gives them, ``\\0`` between: each quoted, the
     first ``null`` if it is ``None`` (``TypeError`` for any other that is not a string)."""
-    if parents[0] is None:
-        return b"null\0" + _quoted(parents[1:]) if len(parents) > 1 else b"null"
-    return ('"' + '"\0"'.join(parents) + '"').encode()
+    if parents[0] is not None:
+        return ('"' + '"\0"'.join(parents) + '"').encode()
+    rest = parents[1:]
+    return b"null\0" + ('"' + '"\0"'.join(rest) + '"').encode() if rest else b"null"
 
 
 __all__ = [

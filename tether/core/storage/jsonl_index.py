@@ -38,7 +38,13 @@ _from_json: Any = None  # orjson's parser (fastjson), loaded for bulk work (see 
 FAST_PARSER_ROWS = 500  # above: orjson (its import, a few ms, pays for itself)
 
 _STAMP = re.compile(rb'"parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"')
-_ROLE = re.compile(rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"')
+# a message entry's role, in pi's key order: trusted only where the line holds no other
+# "role" or "message" key and no escape that could spell one (else the line is parsed: its last
+# "message" and "role" keys win)
+_ROLE = re.compile(
+    rb'\{"type":"message","id":"[^"\\]*","parentId":(?:null|"[^"\\]*"),'
+    rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"'
+)
 _UNKNOWN: Any = object()
 _UNLOADED: Any = object()  # a row whose line is still in its store (``line_source``)
 UNLOADED = _UNLOADED  # for the loaders that leave lines in their store
@@ -307,6 +313,17 @@ class EntryTable(IdIndex):
         match = pattern.search(raw, 0, 600) if raw is not None else None
         return match.group(1).decode("utf-8", "replace") if match is not None else None
 
+    def _sniff_role(self, row: int) -> str | None:
+        """The role a message entry's raw line shows at the start of its message, when
+        nothing else in the line could be a ``role`` key (``None``: parse it)."""
+        raw = None if self._parsed[row] is not None else self.raw_line(row)
+        if raw is None or b"\\u" in raw:  # an escape may spell a key
+            return None
+        if raw.count(b'"role":') != 1 or raw.count(b'"message":') != 1:
+            return None
+        match = _ROLE.match(raw)
+        return match.group(1).decode("utf-8", "replace") if match is not None else None
+
     def stamp(self, row: int) -> Any:
         """The entry's ``timestamp`` (read from the raw line when possible)."""
         value = self._stamps[row]
@@ -323,7 +340,7 @@ class EntryTable(IdIndex):
         if value is _UNKNOWN:
             value = None
             if self.types[row] == "message":
-                value = self._sniff(row, _ROLE)
+                value = self._sniff_role(row)
                 if value is None:
                     message = self.entry(row).get("message")
                     value = message.get("role") if isinstance(message, dict) else None

@@ -282,3 +282,21 @@ def test_a_file_that_cannot_be_written(tmp_path: Path) -> None:
     with pytest.raises(SessionFileError, match="cannot create the session folder"):
         fresh.append_message(assistant_message("x"))
     assert blocker.read_text() == "a file where a folder should be"
+
+
+def test_a_custom_entrys_parent_with_a_byte_that_is_not_utf8_is_an_orphan_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """Read as pi reads it (bad bytes → U+FFFD): a parent that no entry has."""
+    path = copy_fixture("g01-tiny-linear.jsonl", tmp_path)
+    leaf = Session.open(path).leaf_id
+    custom = {"type": "custom", "customType": "ext", "data": {}, "id": "c1", "parentId": leaf}
+    line = json.dumps({**custom, "timestamp": "2025-02-01T00:00:00.000Z"}, separators=(",", ":"))
+    line = line.replace(f'"parentId":"{leaf}"', f'"parentId":"{leaf}\\udcff"')  # a placeholder
+    raw = line.encode().replace(b"\\udcff", b"\xff")
+    path.write_bytes(path.read_bytes() + raw + b"\n")
+    session = Session.open(path)
+    assert session.table.parents[-1] == f"{leaf}\ufffd"
+    result = run_tether("session", "context", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert "internal error" not in result.stderr

@@ -540,3 +540,70 @@ def test_many_roots_in_a_block_are_no_crash(tmp_path: Path) -> None:
     finally:
         os.close(fd)
     assert one_pass(path, tmp_path) is None
+
+
+def test_an_id_in_pieces_the_two_processes_checked_is_found_before_the_encoding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent compares the child's ids with its own (shared memory) before it encodes."""
+    lines = branch_lines(3000)
+    first, last = json.loads(lines[1])["id"], json.loads(lines[-1])["id"]
+    lines[-1] = lines[-1].replace(f'"id":"{last}"', f'"id":"{first}"')  # the first piece's
+    path = write(tmp_path / "s.jsonl", lines)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        pieces = len(linear._cut(fd, len(lines[0].encode()) + 1, path.stat().st_size))
+    finally:
+        os.close(fd)
+    encode = linear._Work.encode
+    for attempt in range(8):  # until the two pieces were checked by the two processes
+        log = tmp_path / f"taken-{attempt}"
+
+        def noting(self: Any, task: int, done: Any, file: Any, log: Path = log) -> None:
+            with log.open("a") as taken:
+                taken.write(f"{os.getpid()} {task}\n")
+            encode(self, task, done, file)
+
+        monkeypatch.setattr(linear._Work, "encode", noting)
+        assert one_pass(path, tmp_path) is None
+        taken = dict((int(task), pid) for pid, task in map(str.split, log.read_text().splitlines()))
+        encoded = [task for task in taken if task >= pieces]
+        if taken.get(0) != taken.get(pieces - 1):
+            assert len(encoded) <= 2  # one piece each at most, before the parent compared
+            return
+        assert len(encoded) <= 1  # one process checked both: the other may have begun one
+    pytest.fail("the two processes never split the two pieces")
+
+
+def test_cutting_a_file_with_one_very_long_line_reads_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = branch_lines(30)
+    last = json.loads(lines[-1])
+    lines.append(compact(entry(30, last["id"], note="w" * (3 << 20))))  # most of the file
+    lines += [compact(entry(31, "e00030"))]
+    path = write(tmp_path / "s.jsonl", lines)
+    size = path.stat().st_size
+    read = 0
+    pread = os.pread
+
+    def counting(fd: int, length: int, at: int) -> bytes:
+        nonlocal read
+        data = pread(fd, length, at)
+        read += len(data)
+        return data
+
+    monkeypatch.setattr(linear.os, "pread", counting)
+    monkeypatch.setattr(linear, "PIECES", 100)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        pieces = linear._cut(fd, len(lines[0].encode()) + 1, size)
+    finally:
+        os.close(fd)
+    assert read <= size + 100 * (64 << 10)
+    starts = [start for start, _ in pieces]
+    data = path.read_bytes()
+    assert all(data[start - 1 : start] == b"\n" for start in starts)
+    assert pieces[-1][1] == size and len(pieces) < 100
+    monkeypatch.setattr(linear.os, "pread", pread)
+    assert one_pass(path, tmp_path) == usual(path, tmp_path)[0]

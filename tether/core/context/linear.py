@@ -9,10 +9,12 @@ entry's parent is the entry on the line before. :func:`linear_context` cuts the 
 header into pieces at line starts, and parent and child take tasks from a queue (as
 :mod:`.parallel` does): first each piece is checked (:func:`~.linear_pieces.check_piece`: by
 the scanner's rules, without parsing, a few times cheaper than indexing it), then each piece
-is parsed and encoded (:func:`~.linear_pieces.piece_batches`). The parent then joins what the
-pieces found: the first entry has no parent, each piece's first entry's parent is the last of
-the piece before, no id is used twice, and each piece's parsed entries are the ones its check
-read (their digests are equal).
+is parsed and encoded (:func:`~.linear_pieces.piece_batches`). Each process checks that no
+id comes twice among the pieces it checked; before the parent encodes anything it compares
+the ids the child checked (their hashes, in memory the two share: :class:`_SharedHashes`) with
+its own. The parent then joins what the pieces found: the first entry has no parent, each
+piece's first entry's parent is the last of the piece before, no id is used twice, and each
+piece's parsed entries are the ones its check read (their digests are equal).
 
 Anything else gives ``None`` and the caller takes the usual way, which finds and reports what
 is odd: a blank, malformed, glued line, an escaped id, a line in another key order, a
@@ -27,10 +29,15 @@ last lines (:func:`_probe`) turns most of them away before the fork.
 
 from __future__ import annotations
 
+import mmap
 import os
 import stat
 import tempfile
+import time
+from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import IO, Any
 
 from tether.core.context.encoded import EncodedContext, EncodedPart
@@ -54,6 +61,7 @@ PIECE_BYTES = 8 << 20
 MAX_PIECES = 127  # a task is one byte in the queue, and each piece is two tasks
 PROBE_BYTES = 1 << 20
 HEADER_BYTES = 1 << 20
+MIN_LINE_BYTES = 48  # no line the checks let through is shorter (its newline included)
 _NO_PART = EncodedPart(0, 0, 0, [], [])
 
 
@@ -98,8 +106,10 @@ def _linear(fd: int, size: int) -> LinearContext | None:
     done: dict[int, Piece] = {}
     own = tempfile.TemporaryFile(prefix="tether-context-")
     child = ForkedChild(work)
+    work.child_ended = child.ended
     try:
         child.take_pieces(lambda index: work.encode(index, done, own))
+        work.compare_ids(done)  # if no encoding task came its way
         from_child = child.result()
     except BaseException:
         child.stop()
@@ -167,10 +177,12 @@ def _cut(fd: int, body: int, size: int) -> list[tuple[int, int]]:
     pieces = min(max(PIECES, -(-(size - body) // PIECE_BYTES)), MAX_PIECES)
     step = (size - body) // pieces
     starts = [body]
-    for at in range(1, pieces):
-        start = _line_start(fd, body + at * step, size)
-        if starts[-1] < start < size:
-            starts.append(start)
+    searched = body  # no line starts between a cut point and here: each byte read once
+    for at in (body + piece * step for piece in range(1, pieces)):
+        if at >= searched:
+            searched = _line_start(fd, at, size)
+            if starts[-1] < searched < size:
+                starts.append(searched)
     return list(zip(starts, [*starts[1:], size], strict=True))
 
 
@@ -206,14 +218,65 @@ def _join(
             raise NotLinear
 
 
+class _SharedHashes:
+    """Each checked piece's ids' hashes, in memory both processes share (written before the
+    fork, each piece's region by the process that checked it): the parent compares the
+    child's with its own before it encodes anything. Its first 8 bytes per piece hold how
+    many (0: not checked yet)."""
+
+    def __init__(self, pieces: list[tuple[int, int]]) -> None:
+        self.room = [(stop - start) // MIN_LINE_BYTES + 1 for start, stop in pieces]
+        self.at = list(accumulate([8 * n for n in self.room], initial=8 * len(pieces)))
+        self.memory = mmap.mmap(-1, self.at[-1])  # untouched pages cost nothing
+
+    def put(self, piece: int, hashes: array[int]) -> None:
+        if len(hashes) <= self.room[piece]:  # (always)
+            at = self.at[piece]
+            self.memory[at : at + 8 * len(hashes)] = hashes.tobytes()
+            self.memory[8 * piece : 8 * piece + 8] = len(hashes).to_bytes(8, "little")
+
+    def get(self, piece: int) -> array[int] | None:
+        count = int.from_bytes(self.memory[8 * piece : 8 * piece + 8], "little")
+        if not count:
+            return None
+        hashes = array("q")
+        hashes.frombytes(self.memory[self.at[piece] : self.at[piece] + 8 * count])
+        return hashes
+
+
 class _Work:
-    """The tasks of :func:`_linear` (for :class:`~.parallel.ForkedChild`): task ``i`` checks piece
-    ``i``, task ``len(pieces) + i`` encodes it."""
+    """The tasks of :func:`_linear` (for :class:`~.parallel.ForkedChild`): task ``i`` checks
+    piece ``i``, task ``len(pieces) + i`` encodes it."""
 
     def __init__(self, fd: int, pieces: list[tuple[int, int]]) -> None:
         self.fd, self.ranges = fd, pieces
         self.pieces = [*pieces, *pieces]  # the tasks: one byte each in the queue
         self.seen: set[int] = set()  # the hashes of the ids this process has checked
+        self.shared = _SharedHashes(pieces)
+        self.parent = os.getpid()
+        self.child_ended: Callable[[], bool] = lambda: True
+        self.compared = False
+
+    def compare_ids(self, done: dict[int, Piece]) -> None:
+        """In the parent, once: the ids the child checked against its own (``NotLinear``
+        for one in both), as soon as the child has checked its pieces — or has ended: then
+        :func:`_join` compares what it sends."""
+        if self.compared or os.getpid() != self.parent:
+            return
+        self.compared = True
+        waiting = [piece for piece in range(len(self.ranges)) if piece not in done]
+        while waiting:
+            later = []
+            for piece in waiting:
+                hashes = self.shared.get(piece)
+                if hashes is None:
+                    later.append(piece)
+                elif not self.seen.isdisjoint(hashes):
+                    raise NotLinear  # an id used twice (or two ids' hashes the same)
+            if not later or self.child_ended():
+                return
+            waiting = later
+            time.sleep(0.0005)
 
     def encode(self, task: int, done: dict[int, Piece], file: IO[bytes]) -> None:
         """Do ``task`` (encoding at the end of ``file``); note it in ``done``.
@@ -224,8 +287,10 @@ class _Work:
             checked = check_piece(self.fd, start, stop, self.seen, self.ranges[0][0])
             if stop == self.ranges[-1][1] and checked.last_kind == b"custom":
                 raise NotLinear  # the last entry may be a leaf marker
+            self.shared.put(task, checked.hashes)
             done[task] = (_NO_PART, [], (None, checked))
             return
+        self.compare_ids(done)  # before the first piece is encoded here
         found = EncodedPiece()
         try:
             encoded, stream = encode_batches(

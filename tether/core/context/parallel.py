@@ -278,6 +278,13 @@ class ForkedChild:
                 raise SystemExit(1)  # nobody waits for the rest
             encode(byte[0])
 
+    def ended(self) -> bool:
+        """Whether the child has finished taking pieces: its results are on their way, or it
+        is gone (it writes them only at its end)."""
+        import select
+
+        return self._result < 0 or bool(select.select([self._result], [], [], 0)[0])
+
     def result(self) -> dict[int, Piece] | None:
         """The child's pieces, once it ended; ``None`` if it failed."""
         self._close("_queue")  # the parent takes no more pieces

@@ -285,7 +285,7 @@ class LineScanner:
             if tail is not None:
                 entry_id, parent = tail.groups()
                 table.ids.append(entry_id.decode("utf-8", "replace"))
-                table.parents.append(None if parent is None else parent.decode())
+                table.parents.append(None if parent is None else parent.decode("utf-8", "replace"))
                 table.types.append(custom.group(1).decode())
                 table.linenos.append(lineno)
                 table._raw.append(raw if self.keep_lines else UNLOADED)

@@ -607,3 +607,88 @@ def test_cutting_a_file_with_one_very_long_line_reads_it_once(
     assert pieces[-1][1] == size and len(pieces) < 100
     monkeypatch.setattr(linear.os, "pread", pread)
     assert one_pass(path, tmp_path) == usual(path, tmp_path)[0]
+
+
+def test_a_key_given_twice_stops_the_encoding_at_its_piece_whoever_checked_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read as a message by the check, as a label once parsed: the digests differ when its
+    piece is encoded (published by the process that checked it)."""
+    lines = branch_lines(3000)
+    at = 40  # in the first piece: what comes after it is never encoded
+    while not lines[at].startswith('{"type":"message"'):
+        at += 1
+    lines[at] = lines[at][:-1] + ',"type":"label"}'
+    path = write(tmp_path / "s.jsonl", lines)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        pieces = len(linear._cut(fd, len(lines[0].encode()) + 1, path.stat().st_size))
+    finally:
+        os.close(fd)
+    encode = linear._Work.encode
+    for attempt in range(8):  # until the other process checked it
+        log = tmp_path / f"taken-{attempt}"
+
+        def noting(self: Any, task: int, done: Any, file: Any, log: Path = log) -> None:
+            with log.open("a") as taken:
+                taken.write(f"{os.getpid()} {task}\n")
+            encode(self, task, done, file)
+
+        monkeypatch.setattr(linear._Work, "encode", noting)
+        assert one_pass(path, tmp_path) is None
+        taken = dict((int(task), pid) for pid, task in map(str.split, log.read_text().splitlines()))
+        assert sum(task >= pieces for task in taken) <= 3  # its piece, and one or two more
+        if taken.get(0) != taken.get(pieces):
+            return
+    pytest.fail("the same process always checked and encoded the piece")
+
+
+def test_a_process_with_many_open_files_still_takes_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent waits for the child's checks (here slowed down) with descriptors past
+    1023 open: ``select()`` would refuse them."""
+    import resource
+    import time
+
+    parent = os.getpid()
+    encode = linear._Work.encode
+
+    def slow_checks_in_the_child(self: Any, task: int, done: Any, file: Any) -> None:
+        if os.getpid() != parent and task < len(self.ranges):
+            time.sleep(0.01)
+        encode(self, task, done, file)
+
+    monkeypatch.setattr(linear._Work, "encode", slow_checks_in_the_child)
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1200
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    path = write(tmp_path / "s.jsonl", branch_lines(3000))
+    opened = []
+    try:
+        while len(opened) < 1100:  # descriptors past 1023: select() would refuse them
+            opened.append(os.open(os.devnull, os.O_RDONLY))
+        found = one_pass(path, tmp_path)
+    finally:
+        for fd in opened:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert found == usual(path, tmp_path)[0]
+
+
+def test_with_sigchld_ignored_nothing_is_forked(tmp_path: Path) -> None:
+    import signal
+
+    from tether.core.storage.jsonl_scan_split import can_fork
+
+    path = write(tmp_path / "s.jsonl", branch_lines(300))
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # a host program's choice
+    try:
+        assert not can_fork()
+        assert one_pass(path, tmp_path) is None
+        assert usual(path, tmp_path)[1] == []
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert can_fork()

@@ -11,7 +11,7 @@ header into pieces at line starts, and parent and child take tasks from a queue 
 the scanner's rules, without parsing, a few times cheaper than indexing it), then each piece
 is parsed and encoded (:func:`~.linear_pieces.piece_batches`). Each process checks that no
 id comes twice among the pieces it checked; before the parent encodes anything it compares
-the ids the child checked (their hashes, in memory the two share: :class:`_SharedHashes`) with
+the ids the child checked (their hashes, in memory the two share: :class:`_SharedChecks`) with
 its own. The parent then joins what the pieces found: the first entry has no parent, each
 piece's first entry's parent is the last of the piece before, no id is used twice, and each
 piece's parsed entries are the ones its check read (their digests are equal).
@@ -218,29 +218,38 @@ def _join(
             raise NotLinear
 
 
-class _SharedHashes:
-    """Each checked piece's ids' hashes, in memory both processes share (written before the
-    fork, each piece's region by the process that checked it): the parent compares the
-    child's with its own before it encodes anything. Its first 8 bytes per piece hold how
-    many (0: not checked yet)."""
+class _SharedChecks:
+    """What each piece's check found, in memory both processes share (mapped before the
+    fork; each piece's part written by the process that checked it): its digest, and its
+    ids' hashes, which the parent compares with its own before it encodes anything. The
+    first 16 bytes per piece hold the digest and how many ids (0: not checked yet)."""
 
     def __init__(self, pieces: list[tuple[int, int]]) -> None:
         self.room = [(stop - start) // MIN_LINE_BYTES + 1 for start, stop in pieces]
-        self.at = list(accumulate([8 * n for n in self.room], initial=8 * len(pieces)))
+        self.at = list(accumulate([8 * n for n in self.room], initial=16 * len(pieces)))
         self.memory = mmap.mmap(-1, self.at[-1])  # untouched pages cost nothing
 
-    def put(self, piece: int, hashes: array[int]) -> None:
+    def put(self, piece: int, checked: CheckedPiece) -> None:
+        hashes = checked.hashes
         if len(hashes) <= self.room[piece]:  # (always)
             at = self.at[piece]
             self.memory[at : at + 8 * len(hashes)] = hashes.tobytes()
-            self.memory[8 * piece : 8 * piece + 8] = len(hashes).to_bytes(8, "little")
+            digest = checked.digest.to_bytes(8, "little", signed=True)
+            self.memory[16 * piece : 16 * piece + 16] = digest + checked.count.to_bytes(8, "little")
 
-    def get(self, piece: int) -> array[int] | None:
-        count = int.from_bytes(self.memory[8 * piece : 8 * piece + 8], "little")
-        if not count:
+    def digest(self, piece: int) -> tuple[int, int] | None:
+        """The piece's digest and count, once checked."""
+        found = self.memory[16 * piece : 16 * piece + 16]
+        count = int.from_bytes(found[8:], "little")
+        return (int.from_bytes(found[:8], "little", signed=True), count) if count else None
+
+    def hashes(self, piece: int) -> array[int] | None:
+        """The piece's ids' hashes, once checked."""
+        found = self.digest(piece)
+        if found is None:
             return None
         hashes = array("q")
-        hashes.frombytes(self.memory[self.at[piece] : self.at[piece] + 8 * count])
+        hashes.frombytes(self.memory[self.at[piece] : self.at[piece] + 8 * found[1]])
         return hashes
 
 
@@ -252,7 +261,7 @@ class _Work:
         self.fd, self.ranges = fd, pieces
         self.pieces = [*pieces, *pieces]  # the tasks: one byte each in the queue
         self.seen: set[int] = set()  # the hashes of the ids this process has checked
-        self.shared = _SharedHashes(pieces)
+        self.shared = _SharedChecks(pieces)
         self.parent = os.getpid()
         self.child_ended: Callable[[], bool] = lambda: True
         self.compared = False
@@ -268,7 +277,7 @@ class _Work:
         while waiting:
             later = []
             for piece in waiting:
-                hashes = self.shared.get(piece)
+                hashes = self.shared.hashes(piece)
                 if hashes is None:
                     later.append(piece)
                 elif not self.seen.isdisjoint(hashes):
@@ -287,7 +296,7 @@ class _Work:
             checked = check_piece(self.fd, start, stop, self.seen, self.ranges[0][0])
             if stop == self.ranges[-1][1] and checked.last_kind == b"custom":
                 raise NotLinear  # the last entry may be a leaf marker
-            self.shared.put(task, checked.hashes)
+            self.shared.put(task, checked)
             done[task] = (_NO_PART, [], (None, checked))
             return
         self.compare_ids(done)  # before the first piece is encoded here
@@ -303,12 +312,9 @@ class _Work:
             raise
         except Exception as error:  # its check, in the other process, may not be done yet
             raise NotLinear from error
-        mine = done.get(task - count)  # checked here: compared now, not after all the work
-        if mine is not None and (mine[2][1].digest, mine[2][1].count) != (
-            found.digest,
-            found.count,
-        ):
-            raise NotLinear
+        published = self.shared.digest(task - count)  # compared now, not after all the work
+        if published is not None and published != (found.digest, found.count):
+            raise NotLinear  # the parsed entries are not the ones checked
         segment = encoded.flush_to_file()
         done[task] = (encoded.part(), [segment], (stream.settings(), found))
 

@@ -283,7 +283,11 @@ class ForkedChild:
         is gone (it writes them only at its end)."""
         import select
 
-        return self._result < 0 or bool(select.select([self._result], [], [], 0)[0])
+        if self._result < 0:
+            return True
+        waiting = select.poll()  # (``select.select`` refuses a descriptor past 1023)
+        waiting.register(self._result, select.POLLIN)
+        return bool(waiting.poll(0))
 
     def result(self) -> dict[int, Piece] | None:
         """The child's pieces, once it ended; ``None`` if it failed."""

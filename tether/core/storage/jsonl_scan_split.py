@@ -63,13 +63,18 @@ def can_fork() -> bool:
     """Whether work may be shared with a forked child here: Linux (a fork without exec is
     unsafe where system frameworks run threads of their own), a second CPU, and no other
     thread in this process (a fork copies only the calling thread; a lock another thread
-    held would never be released in the child)."""
+    held would never be released in the child), and children not reaped by the kernel (with
+    ``SIGCHLD`` ignored, as a host program may set it, the child's exit status is gone)."""
+    import signal
+
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
     linux = sys.platform.startswith("linux") and hasattr(os, "fork")
-    return linux and cpus > 1 and threading.active_count() == 1
+    if not (linux and cpus > 1 and threading.active_count() == 1):
+        return False
+    return signal.getsignal(signal.SIGCHLD) != signal.SIG_IGN
 
 
 def _scan_halves(handle: IO[bytes]) -> tuple[ScannedFile, bool] | None:

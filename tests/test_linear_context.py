@@ -141,6 +141,36 @@ def one_pass(path: Path, tmp_path: Path) -> bytes | None:
     return rendered(found.encoded, head, tmp_path)
 
 
+ENCODE = linear._Work.encode
+
+
+def pieces_of(path: Path) -> list[tuple[int, int]]:
+    """The pieces one pass cuts the file at ``path`` into."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        body = path.read_bytes().index(b"\n") + 1
+        return linear._cut(fd, body, path.stat().st_size)
+    finally:
+        os.close(fd)
+
+
+def log_tasks(monkeypatch: pytest.MonkeyPatch, log: Path) -> None:
+    """Each task either process takes noted in ``log`` as ``PID TASK``."""
+
+    def noting(self: Any, task: int, done: Any, file: Any) -> None:
+        with log.open("a") as taken:  # the child's tasks too
+            taken.write(f"{os.getpid()} {task}\n")
+        ENCODE(self, task, done, file)
+
+    monkeypatch.setattr(linear._Work, "encode", noting)
+
+
+def tasks_taken(log: Path) -> dict[int, str]:
+    """Task → the process that took it, from :func:`log_tasks`' log."""
+    lines = log.read_text().splitlines() if log.exists() else []
+    return {int(task): pid for pid, task in map(str.split, lines)}
+
+
 def test_a_clean_branch_takes_one_pass_with_the_usual_bytes(tmp_path: Path) -> None:
     path = write(tmp_path / "s.jsonl", branch_lines(3000))
     expected, problems = usual(path, tmp_path)
@@ -158,18 +188,11 @@ def test_pieces_taken_by_both_processes_join_in_order(
     monkeypatch.setattr(linear, "PIECES", 200)  # many pieces: both processes take some
     monkeypatch.setattr(linear_pieces, "BLOCK_BYTES", 4096)  # many blocks, lines across them
     log = tmp_path / "taken"
-    encode = linear._Work.encode
-
-    def noting(self: Any, index: int, done: Any, file: Any) -> None:
-        with log.open("a") as taken:  # the child's pieces too
-            taken.write(f"{os.getpid()} {index}\n")
-        encode(self, index, done, file)
-
-    monkeypatch.setattr(linear._Work, "encode", noting)
+    log_tasks(monkeypatch, log)
     assert one_pass(path, tmp_path) == usual(path, tmp_path)[0]
-    taken = [line.split() for line in log.read_text().splitlines()]
-    assert len({pid for pid, _ in taken}) == 2
-    assert sorted(int(index) for _, index in taken) == list(range(len(taken)))
+    taken = tasks_taken(log)
+    assert len(set(taken.values())) == 2
+    assert sorted(taken) == list(range(len(taken)))
 
 
 def lines_with(change: str) -> list[str]:
@@ -358,12 +381,11 @@ def test_a_child_that_fails_sends_the_file_the_usual_way(
 ) -> None:
     path = write(tmp_path / "s.jsonl", branch_lines(2000))
     parent = os.getpid()
-    encode = linear._Work.encode
 
     def failing_in_the_child(self: Any, index: int, done: Any, file: Any) -> None:
         if os.getpid() != parent:
             raise RuntimeError("the child fails")
-        encode(self, index, done, file)
+        ENCODE(self, index, done, file)
 
     monkeypatch.setattr(linear._Work, "encode", failing_in_the_child)
     monkeypatch.setattr(linear, "PIECES", 100)
@@ -420,12 +442,7 @@ def test_a_branch_where_a_piece_starts_is_found_before_the_pieces_are_encoded(
 ) -> None:
     lines = branch_lines(3000)
     path = write(tmp_path / "s.jsonl", lines)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        body = len(lines[0].encode()) + 1
-        pieces = linear._cut(fd, body, path.stat().st_size)
-    finally:
-        os.close(fd)
+    pieces = pieces_of(path)
     data = path.read_bytes()
     at = pieces[3][0]  # the fourth piece's first line: its parent made an older entry
     line = data[at : data.index(b"\n", at)]
@@ -437,18 +454,10 @@ def test_a_branch_where_a_piece_starts_is_found_before_the_pieces_are_encoded(
     )
     path.write_bytes(data[:at] + changed + data[at + len(line) :])
     log = tmp_path / "taken"
-    encode = linear._Work.encode
-
-    def noting(self: Any, task: int, done: Any, file: Any) -> None:
-        with log.open("a") as taken:
-            taken.write(f"{task}\n")
-        encode(self, task, done, file)
-
-    monkeypatch.setattr(linear._Work, "encode", noting)
+    log_tasks(monkeypatch, log)
     monkeypatch.setattr(linear, "PROBE_BYTES", 4096)  # the probe does not see it
     assert one_pass(path, tmp_path) is None
-    tasks = [int(task) for task in log.read_text().split()]
-    assert sum(task >= len(pieces) for task in tasks) <= 1  # encoding: one piece at most
+    assert sum(task >= len(pieces) for task in tasks_taken(log)) <= 1  # one piece at most
     assert usual(path, tmp_path)[1] == []  # a valid file: the usual way reads its branch
 
 
@@ -475,27 +484,15 @@ def test_the_line_before_a_piece_is_found_however_long_it_is(tmp_path: Path) -> 
 def test_a_file_ending_with_a_custom_entry_is_turned_away_before_any_work(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines = lines_with("leaf marker last")
-    path = write(tmp_path / "s.jsonl", lines)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        pieces = len(linear._cut(fd, len(lines[0].encode()) + 1, path.stat().st_size))
-    finally:
-        os.close(fd)
-    encode = linear._Work.encode
+    path = write(tmp_path / "s.jsonl", lines_with("leaf marker last"))
+    pieces = len(pieces_of(path))
     for probe in (1 << 20, 64):  # seen by the probe; else by the last piece's check
         monkeypatch.setattr(linear, "PROBE_BYTES", probe)
         log = tmp_path / f"taken-{probe}"
-
-        def noting(self: Any, task: int, done: Any, file: Any, log: Path = log) -> None:
-            with log.open("a") as taken:
-                taken.write(f"{task}\n")
-            encode(self, task, done, file)
-
-        monkeypatch.setattr(linear._Work, "encode", noting)
+        log_tasks(monkeypatch, log)
         assert one_pass(path, tmp_path) is None
-        tasks = [int(task) for task in log.read_text().split()] if log.exists() else []
-        assert (tasks == []) == (probe > 64)
+        tasks = tasks_taken(log)
+        assert (tasks == {}) == (probe > 64)
         assert sum(task >= pieces for task in tasks) <= 1  # encoding: one piece at most
 
 
@@ -550,23 +547,12 @@ def test_an_id_in_pieces_the_two_processes_checked_is_found_before_the_encoding(
     first, last = json.loads(lines[1])["id"], json.loads(lines[-1])["id"]
     lines[-1] = lines[-1].replace(f'"id":"{last}"', f'"id":"{first}"')  # the first piece's
     path = write(tmp_path / "s.jsonl", lines)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        pieces = len(linear._cut(fd, len(lines[0].encode()) + 1, path.stat().st_size))
-    finally:
-        os.close(fd)
-    encode = linear._Work.encode
+    pieces = len(pieces_of(path))
     for attempt in range(8):  # until the two pieces were checked by the two processes
         log = tmp_path / f"taken-{attempt}"
-
-        def noting(self: Any, task: int, done: Any, file: Any, log: Path = log) -> None:
-            with log.open("a") as taken:
-                taken.write(f"{os.getpid()} {task}\n")
-            encode(self, task, done, file)
-
-        monkeypatch.setattr(linear._Work, "encode", noting)
+        log_tasks(monkeypatch, log)
         assert one_pass(path, tmp_path) is None
-        taken = dict((int(task), pid) for pid, task in map(str.split, log.read_text().splitlines()))
+        taken = tasks_taken(log)
         encoded = [task for task in taken if task >= pieces]
         if taken.get(0) != taken.get(pieces - 1):
             assert len(encoded) <= 2  # one piece each at most, before the parent compared
@@ -620,23 +606,12 @@ def test_a_key_given_twice_stops_the_encoding_at_its_piece_whoever_checked_it(
         at += 1
     lines[at] = lines[at][:-1] + ',"type":"label"}'
     path = write(tmp_path / "s.jsonl", lines)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        pieces = len(linear._cut(fd, len(lines[0].encode()) + 1, path.stat().st_size))
-    finally:
-        os.close(fd)
-    encode = linear._Work.encode
+    pieces = len(pieces_of(path))
     for attempt in range(8):  # until the other process checked it
         log = tmp_path / f"taken-{attempt}"
-
-        def noting(self: Any, task: int, done: Any, file: Any, log: Path = log) -> None:
-            with log.open("a") as taken:
-                taken.write(f"{os.getpid()} {task}\n")
-            encode(self, task, done, file)
-
-        monkeypatch.setattr(linear._Work, "encode", noting)
+        log_tasks(monkeypatch, log)
         assert one_pass(path, tmp_path) is None
-        taken = dict((int(task), pid) for pid, task in map(str.split, log.read_text().splitlines()))
+        taken = tasks_taken(log)
         assert sum(task >= pieces for task in taken) <= 3  # its piece, and one or two more
         if taken.get(0) != taken.get(pieces):
             return
@@ -652,12 +627,11 @@ def test_a_process_with_many_open_files_still_takes_one_pass(
     import time
 
     parent = os.getpid()
-    encode = linear._Work.encode
 
     def slow_checks_in_the_child(self: Any, task: int, done: Any, file: Any) -> None:
         if os.getpid() != parent and task < len(self.ranges):
             time.sleep(0.01)
-        encode(self, task, done, file)
+        ENCODE(self, task, done, file)
 
     monkeypatch.setattr(linear._Work, "encode", slow_checks_in_the_child)
 

@@ -182,18 +182,32 @@ def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, qu
         if not encoded.same_items(messages):
             encoded = EncodedContext(messages)
     _report_problems(session, file)
-    summary = {
+    summary = _summary(leaf_id, thinking_level, model, len(session), encoded)
+    _write_context(session.header, summary, encoded, as_json, quiet)
+
+
+def _summary(
+    leaf_id: str | None, thinking_level: Any, model: Any, entries: int, encoded: Any
+) -> dict[str, Any]:
+    """The fields ``session context --json`` writes before the messages."""
+    return {
         "leafId": leaf_id,
         "thinkingLevel": thinking_level,
         "model": model,
-        "entryCount": len(session),
+        "entryCount": entries,
         "messageCount": encoded.message_count,
         "llmMessageCount": encoded.llm_count,
     }
+
+
+def _write_context(
+    header: Any, summary: dict[str, Any], encoded: Any, as_json: bool, quiet: bool
+) -> None:
+    """The summary alone (``--quiet``), or all of it as one JSON line."""
     if quiet:
         _print_summary(summary, as_json)
     else:
-        encoded.write({"header": session.header, **summary}, release=True)
+        encoded.write({"header": header, **summary}, release=True)
 
 
 def _linear_context(ctx: typer.Context, file: Path, as_json: bool, quiet: bool) -> bool:
@@ -207,19 +221,11 @@ def _linear_context(ctx: typer.Context, file: Path, as_json: bool, quiet: bool) 
     found = linear_context(str(file))
     if found is None:
         return False
-    stream = found.stream
-    summary = {
-        "leafId": found.leaf_id,
-        "thinkingLevel": stream.thinking_level,
-        "model": stream.model,
-        "entryCount": found.entry_count,
-        "messageCount": found.encoded.message_count,
-        "llmMessageCount": found.encoded.llm_count,
-    }
-    if quiet:
-        _print_summary(summary, as_json)
-    else:
-        found.encoded.write({"header": found.header, **summary}, release=True)
+    stream, encoded = found.stream, found.encoded
+    summary = _summary(
+        found.leaf_id, stream.thinking_level, stream.model, found.entry_count, encoded
+    )
+    _write_context(found.header, summary, encoded, as_json, quiet)
     return True
 
 

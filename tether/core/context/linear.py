@@ -114,6 +114,8 @@ def _linear(fd: int, size: int) -> LinearContext | None:
     except BaseException:
         child.stop()
         raise
+    finally:
+        work.shared.memory.close()  # the child is gone
     if from_child is None:  # it found the file odd, or failed
         return None
     done.update(from_child)

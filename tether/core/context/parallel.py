@@ -24,9 +24,9 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import accumulate
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from tether.core.context.encoded import EncodedContext, EncodedPart
 from tether.core.context.stream import ContextStream, EntryBatch
@@ -46,6 +46,15 @@ ONE_READ_BYTES = 4 << 20  # a batch's lines further apart: each line read on its
 _PLUS_ONE = (1).__add__  # a line's length and its newline
 
 Piece = tuple[EncodedPart, list[list[Any]], tuple[Any, ...]]  # part, its segments, settings
+
+
+class Tasks(Protocol):
+    """What a :class:`ForkedChild` and its parent share out: one byte in the queue for each
+    of ``pieces``; ``encode(index, done, file)`` does one, noting it in ``done``."""
+
+    pieces: Sequence[Any]
+
+    def encode(self, index: int, done: dict[int, Piece], file: IO[bytes]) -> None: ...
 
 
 def entries_of(
@@ -250,7 +259,7 @@ class _Work:
 class ForkedChild:
     """A forked process taking pieces (``take_pieces`` in both processes)."""
 
-    def __init__(self, work: _Work) -> None:
+    def __init__(self, work: Tasks) -> None:
         self._file: IO[bytes] = tempfile.TemporaryFile(prefix="tether-context-")
         parent = os.getpid()
         queue_read, queue_write = os.pipe()
@@ -322,7 +331,7 @@ class ForkedChild:
             os.close(fd)
 
 
-def _run_child(child: ForkedChild, work: _Work, result: int, parent: int) -> None:
+def _run_child(child: ForkedChild, work: Tasks, result: int, parent: int) -> None:
     code = 1
     try:
         done: dict[int, Piece] = {}
@@ -353,6 +362,7 @@ __all__ = [
     "PARALLEL_ROWS",
     "PIECES",
     "ForkedChild",
+    "Tasks",
     "encode_batches",
     "encode_rows",
     "entries_of",

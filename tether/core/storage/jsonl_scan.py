@@ -42,12 +42,12 @@ from tether.core.storage.jsonl_index import (
 # (on a virtual machine, memory touched for the first time costs ~2.5 ms a megabyte)
 BLOCK_SIZE = 512 << 10
 MAX_LINES_BEFORE_HEADER = 1000
-PREFIX_TEXT = (
+_PREFIX_TEXT = (
     rb'\{"type":"([^"\\\n]*)","id":"([^"\\\n]+)","parentId":(null|"[^"\\\n]*"),"timestamp":"'
 )
-ENTRY_PREFIX = re.compile(PREFIX_TEXT)
+ENTRY_PREFIX = re.compile(_PREFIX_TEXT)
 # Every end of a line closing an object, with the prefix of the line after it if it has one.
-_LINE_END = re.compile(rb"\}\n(?:" + PREFIX_TEXT + rb")?")
+_LINE_END = re.compile(rb"\}\n(?:" + _PREFIX_TEXT + rb")?")
 _NO_PREFIX = (b"", b"", b"")
 CUSTOM_PREFIX = re.compile(rb'\{"type":"(custom(?:_message)?)","customType":"')
 CUSTOM_TAIL = re.compile(

@@ -122,8 +122,7 @@ def _linear(fd: int, size: int) -> LinearContext | None:
     count = len(pieces)
     checked = [done[index][2][1] for index in range(count)]
     read = [done[count + index][2][1] for index in range(count)]
-    theirs = [done[index][2][1] for index in from_child if index < count]
-    _join(checked, read, work.seen, theirs)
+    _join(checked, read)
     encoded = EncodedContext()
     stream = ContextStream(())
     for index in range(count, 2 * count):
@@ -201,12 +200,9 @@ def _line_start(fd: int, at: int, size: int) -> int:
     return size
 
 
-def _join(
-    checked: list[CheckedPiece], read: list[EncodedPiece], seen: set[int], theirs: list[Any]
-) -> None:
-    """``NotLinear`` unless the pieces make one branch with unique ids, each read as checked
-    (each process checked its own pieces' ids; ``seen``: the hashes of this process's,
-    ``theirs``: the pieces the child checked)."""
+def _join(checked: list[CheckedPiece], read: list[EncodedPiece]) -> None:
+    """``NotLinear`` unless the pieces make one branch, each read as checked (that no id
+    comes twice, :meth:`_Work.compare_ids` made sure)."""
     if checked[0].first_parent != b"null" or checked[-1].last_kind == b"custom":
         raise NotLinear
     for before, after in zip(checked, checked[1:], strict=False):
@@ -215,9 +211,6 @@ def _join(
     for piece, parsed in zip(checked, read, strict=True):
         if (piece.digest, piece.count) != (parsed.digest, parsed.count):
             raise NotLinear  # the parsed entries are not the ones checked
-    for piece in theirs:
-        if not seen.isdisjoint(piece.hashes):  # an id used twice (or two ids' hashes the same)
-            raise NotLinear
 
 
 class _SharedChecks:
@@ -270,13 +263,14 @@ class _Work:
 
     def compare_ids(self, done: dict[int, Piece]) -> None:
         """In the parent, once: the ids the child checked against its own (``NotLinear``
-        for one in both), as soon as the child has checked its pieces — or has ended: then
-        :func:`_join` compares what it sends."""
+        for one in both), as soon as the child has checked its pieces. ``NotLinear`` too
+        when the child ended without checking them all (it failed: its result says so)."""
         if self.compared or os.getpid() != self.parent:
             return
         self.compared = True
         waiting = [piece for piece in range(len(self.ranges)) if piece not in done]
         while waiting:
+            ended = self.child_ended()  # before the pass: what it published is all there
             later = []
             for piece in waiting:
                 hashes = self.shared.hashes(piece)
@@ -284,10 +278,11 @@ class _Work:
                     later.append(piece)
                 elif not self.seen.isdisjoint(hashes):
                     raise NotLinear  # an id used twice (or two ids' hashes the same)
-            if not later or self.child_ended():
-                return
+            if later and ended:
+                raise NotLinear
             waiting = later
-            time.sleep(0.0005)
+            if waiting:
+                time.sleep(0.0005)
 
     def encode(self, task: int, done: dict[int, Piece], file: IO[bytes]) -> None:
         """Do ``task`` (encoding at the end of ``file``); note it in ``done``.
@@ -299,6 +294,7 @@ class _Work:
             if stop == self.ranges[-1][1] and checked.last_kind == b"custom":
                 raise NotLinear  # the last entry may be a leaf marker
             self.shared.put(task, checked)
+            checked.hashes = array("q")  # compared through the shared memory, not sent
             done[task] = (_NO_PART, [], (None, checked))
             return
         self.compare_ids(done)  # before the first piece is encoded here

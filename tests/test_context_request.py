@@ -88,8 +88,8 @@ def test_anthropic_bodies_with_thinking(anthropic_server, tmp_path, project):
     assert bodies[0]["system"][0]["text"] and bodies[0]["tools"]
 
 
-def test_a_session_without_a_usable_model_is_one_line(tmp_path, project):
-    home = write_home(tmp_path / "home")  # no provider configured, no default
+def _one_prompt_session(tmp_path: Path, project: Path) -> Path:
+    """A session with one user message and no model recorded."""
     file = tmp_path / "s.jsonl"
     header = {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-01-01T00:00:00.000Z"}
     entry = {
@@ -100,7 +100,45 @@ def test_a_session_without_a_usable_model_is_one_line(tmp_path, project):
         "message": {"role": "user", "content": "hi", "timestamp": 1},
     }
     file.write_text(json.dumps({**header, "cwd": str(project)}) + "\n" + json.dumps(entry) + "\n")
+    return file
+
+
+def test_a_session_without_a_usable_model_is_one_line(tmp_path, project):
+    home = write_home(tmp_path / "home")  # no provider configured, no default
+    file = _one_prompt_session(tmp_path, project)
     done = run_tether("session", "context", str(file), "--request", home=home, cwd=project)
     assert done.returncode != 0 and done.stdout == ""
     [line] = done.stderr.strip().splitlines()
-    assert line.startswith("tether: error: no model selected")
+    assert line.startswith("tether: error: no model selected: pass --provider/--model")
+    # the advice names options this command takes
+    helped = run_tether("session", "context", "--help", home=home, cwd=project)
+    assert "--provider" in helped.stdout and "--model" in helped.stdout
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        ["--model", "loop/test-model"],
+        ["--provider", "loop", "--model", "test-model"],
+        ["-m", "test-model"],
+    ],
+)
+def test_model_options_choose_the_model_as_run_does(openai_server, tmp_path, project, choice):
+    home = write_home(tmp_path / "home", openai_server)  # a provider, but no default model
+    file = _one_prompt_session(tmp_path, project)
+    done = run_tether("session", "context", str(file), "--request", *choice, home=home, cwd=project)
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert body["model"] == "test-model" and body["messages"][-1]["content"] == "hi"
+
+
+def test_model_options_without_request_are_refused(tmp_path, project):
+    home = write_home(tmp_path / "home")
+    file = _one_prompt_session(tmp_path, project)
+    done = run_tether(
+        "session", "context", str(file), "--model", "faux/faux-1", home=home, cwd=project
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        "tether: error: --provider and --model only apply with --request"
+    ]

@@ -130,16 +130,38 @@ def context_command(
             help="The request body the session's provider would receive (not sent).",
         ),
     ] = False,
+    provider: Annotated[
+        str | None,
+        typer.Option("--provider", help="With --request: this provider's model (as for run)."),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option("--model", "-m", help="With --request: this model (id, or provider/model)."),
+    ] = None,
 ) -> None:
     """Show the context the model sees at the leaf: messages and their LLM form."""
     if request:
-        _request(ctx, file, leaf)
+        _request(ctx, file, leaf, _model_request(provider, model))
         return
+    if provider is not None or model is not None:
+        from tether.core.host.errors import UsageError
+
+        raise UsageError("--provider and --model only apply with --request")
     with _without_cyclic_gc():
         _context(ctx, file, leaf, as_json, quiet)
 
 
-def _request(ctx: typer.Context, file: Path, leaf: str | None) -> None:
+def _model_request(provider: str | None, model: str | None) -> Any:
+    """``--provider P --model M`` / ``--model P/M`` / ``--model ID`` / ``--provider P``, as
+    ``run`` reads them."""
+    from tether.core.harness.setup import ModelRequest
+
+    if provider:
+        return ModelRequest(provider=provider, model=model)
+    return ModelRequest(ref=model)
+
+
+def _request(ctx: typer.Context, file: Path, leaf: str | None, model: Any) -> None:
     """``--request``: the exact bytes of the body (:mod:`.request`), one line."""
     import os
 
@@ -147,7 +169,7 @@ def _request(ctx: typer.Context, file: Path, leaf: str | None) -> None:
 
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
-    body = request_bytes(ctx.obj, session, leaf_id, os.getcwd())
+    body = request_bytes(ctx.obj, session, leaf_id, os.getcwd(), model=model)
     _report_problems(session, file)
     sys.stdout.flush()
     sys.stdout.buffer.write(body + b"\n")

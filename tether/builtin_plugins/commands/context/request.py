@@ -1,8 +1,9 @@
 """``tether session context FILE --request``: the request body a model call would send, unsent.
 
-The same steps as a run of the harness on that session, in the same order: the model of the
-branch (from ``models.json`` and the plugins' provider defaults; else the settings' default),
-the thinking level of the branch (clamped to the model), every registered tool, the system
+The same steps as a run of the harness on that session, in the same order: the model named
+by ``--provider``/``--model`` (read as ``run`` reads them), else the model of the branch (from
+``models.json`` and the plugins' provider defaults), else the settings' default; the thinking
+level of the branch (clamped to the model), every registered tool, the system
 prompt assembled for the current directory and passed through ``before_agent_start`` (with
 the branch's last user prompt), the branch's messages through the ``context`` hooks, the
 recall note and ``convert_to_llm``; then the provider adapter's own request builder (an
@@ -40,10 +41,13 @@ def _last_prompt(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, An
     return "", []
 
 
-def _model(registry: Any, stored: dict[str, Any] | None, warn: Any) -> Any:
-    """The branch's model as a run would restore it; else the settings' default."""
+def _model(registry: Any, stored: dict[str, Any] | None, warn: Any, asked: Any = None) -> Any:
+    """The model asked for (``--provider``/``--model``, as ``run`` reads them); else the
+    branch's model as a run would restore it; else the settings' default."""
     from tether.core.agent.providers import ProviderConfigError
 
+    if asked is not None and asked.given:
+        return registry.resolve(asked.ref, provider=asked.provider, model=asked.model)[0]
     if stored and stored.get("provider") and stored.get("modelId"):
         provider, model_id = str(stored["provider"]), str(stored["modelId"])
         try:
@@ -55,8 +59,11 @@ def _model(registry: Any, stored: dict[str, Any] | None, warn: Any) -> Any:
     return registry.resolve()[0]
 
 
-def request_bytes(pm: Any, session: Any, leaf_id: str | None, cwd: str, warn: Any = None) -> bytes:
-    """The body the provider would receive for the branch ending at ``leaf_id``."""
+def request_bytes(
+    pm: Any, session: Any, leaf_id: str | None, cwd: str, warn: Any = None, model: Any = None
+) -> bytes:
+    """The body the provider would receive for the branch ending at ``leaf_id``; ``model`` is
+    a :class:`~tether.core.harness.setup.ModelRequest` that overrides the branch's model."""
     from tether.core.agent.provider_registry import ProviderRegistry
     from tether.core.agent.providers import LlmContext, StreamOptions
     from tether.core.agent.tools import collect_tools, order_tools
@@ -76,13 +83,14 @@ def request_bytes(pm: Any, session: Any, leaf_id: str | None, cwd: str, warn: An
     context = session.build_context(leaf_id)
     branch = session.get_branch(leaf_id) if leaf_id is not None else []
     with ProviderRegistry(pm, settings=settings) as registry:
-        model = _model(registry, context.model if context.messages else None, say)
+        stored = context.model if context.messages else None
+        chosen = _model(registry, stored, say, model)
         level = choose_thinking_level(
             None,
             has_messages=bool(context.messages),
             branch_level=_branch_level(branch),
             settings=settings,
-            model=model,
+            model=chosen,
         )
         tools = order_tools(collect_tools(pm))
         system_prompt, found = assemble_prompt(pm, cwd, tools, settings)
@@ -108,10 +116,10 @@ def request_bytes(pm: Any, session: Any, leaf_id: str | None, cwd: str, warn: An
             ],
         )
         options = StreamOptions(reasoning=None if level == "off" else level)
-        builder = getattr(registry.adapter(model), "request_body", None)
+        builder = getattr(registry.adapter(chosen), "request_body", None)
         if builder is None:
             sys.stderr.write(
-                f"tether: note: api '{model.api}' sends no HTTP request; this is the context "
+                f"tether: note: api '{chosen.api}' sends no HTTP request; this is the context "
                 "it receives\n"
             )
             neutral = {
@@ -120,7 +128,7 @@ def request_bytes(pm: Any, session: Any, leaf_id: str | None, cwd: str, warn: An
                 "tools": llm.tools,
             }
             return json_text(neutral).encode("utf-8", "replace")
-        return encode_json_body(builder(model, llm, options))
+        return encode_json_body(builder(chosen, llm, options))
 
 
 __all__ = ["request_bytes"]

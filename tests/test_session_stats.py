@@ -101,10 +101,20 @@ def test_session_stats_match_the_context_and_list_compactions(tmp_path: Path) ->
     assert 0 < record["tokensAfter"] < record["tokensBefore"]
     assert record["summarizer"] == entry["details"]["summarizer"] == "offline"
     assert after["totalMessages"] == len(_context(file, env)["messages"])
+    # the whole file's figures beside the context's, as `session show` counts them
+    assert stats["inFile"] == {k: stats[k] for k in stats["inFile"]}
+    assert after["inFile"] == stats["inFile"] and after["tokens"] != stats["tokens"]
+    assert (after["inFile"]["totalMessages"], after["inFile"]["userMessages"]) == (6, 2)
 
     text = run_tether("session", "stats", str(file), env=env)
     assert text.returncode == 0, text.stderr
     assert "messages:" in text.stdout and "compactions: 1" in text.stdout
+    lines = text.stdout.splitlines()
+    total = after["totalMessages"]
+    assert any(line.startswith(f"messages:   {total} in context (") for line in lines)
+    assert "            6 in the file (2 user, 3 assistant, 1 tool results)" in lines
+    assert "tool calls: 0 in context, 1 in the file" in lines
+    assert f"${stats['cost']:.4f} in the file" in text.stdout
     assert f"{entry['tokensBefore']} → ~{record['tokensAfter']} tokens" in text.stdout
     assert "(summarizer: offline)" in text.stdout
     missing = run_tether("session", "stats", str(tmp_path / "nope.jsonl"), env=env)

@@ -104,19 +104,40 @@ def compaction_history(session: Any, count: Count) -> list[dict[str, Any]]:
     return out
 
 
+def _tokens(tokens: dict[str, Any]) -> str:
+    return (
+        f"{tokens['input']} in, {tokens['output']} out, {tokens['cacheRead']} cache read, "
+        f"{tokens['cacheWrite']} cache write ({tokens['total']} total)"
+    )
+
+
+def _roles(stats: dict[str, Any]) -> str:
+    return (
+        f"{stats['userMessages']} user, {stats['assistantMessages']} assistant, "
+        f"{stats['toolResults']} tool results"
+    )
+
+
 def stats_text(stats: dict[str, Any], compactions: Sequence[dict[str, Any]]) -> str:
-    """The human-readable form of ``tether session stats``."""
-    tokens = stats["tokens"]
+    """The human-readable form of ``tether session stats``: the context's figures, each
+    followed by the whole file's (``stats["inFile"]``, every entry of every branch) if given."""
+    whole = stats.get("inFile")
     lines = [
         f"session:    {stats['sessionId']}",
         f"file:       {stats['sessionFile'] or '(in memory)'}",
-        f"messages:   {stats['totalMessages']} ({stats['userMessages']} user, "
-        f"{stats['assistantMessages']} assistant, {stats['toolResults']} tool results)",
-        f"tool calls: {stats['toolCalls']}",
-        f"tokens:     {tokens['input']} in, {tokens['output']} out, {tokens['cacheRead']} cache "
-        f"read, {tokens['cacheWrite']} cache write ({tokens['total']} total)",
-        f"cost:       ${stats['cost']:.4f}",
+        f"messages:   {stats['totalMessages']} in context ({_roles(stats)})",
     ]
+    if whole is not None:
+        lines.append(f"            {whole['totalMessages']} in the file ({_roles(whole)})")
+    lines.append(f"tool calls: {stats['toolCalls']} in context")
+    if whole is not None:
+        lines[-1] += f", {whole['toolCalls']} in the file"
+    lines.append(f"tokens:     {_tokens(stats['tokens'])} in context")
+    if whole is not None:
+        lines.append(f"            {_tokens(whole['tokens'])} in the file")
+    lines.append(f"cost:       ${stats['cost']:.4f} in context")
+    if whole is not None:
+        lines[-1] += f", ${whole['cost']:.4f} in the file"
     usage = stats.get("contextUsage")
     if usage is not None:
         if usage.get("tokens") is None:

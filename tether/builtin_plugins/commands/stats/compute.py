@@ -22,7 +22,8 @@ def model_window(pm: Any, model: dict[str, Any] | None) -> int:
 
 
 def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> dict[str, Any]:
-    """``{...pi's SessionStats, compactions: [...]}`` for a session file."""
+    """``{...pi's SessionStats (the context at the leaf), compactions: [...], inFile: {...}}``
+    for a session file."""
     from tether.core.memory.choice_calls import token_counter
     from tether.core.session.stats import compaction_history, context_usage_of, session_stats
 
@@ -36,7 +37,23 @@ def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> d
         messages, session_file=str(file), session_id=session.session_id, usage=usage
     )
     stats["compactions"] = compaction_history(session, count)
+    stats["inFile"] = file_totals(session)
     return stats
 
 
-__all__ = ["file_stats", "model_window"]
+def file_totals(session: Any) -> dict[str, Any]:
+    """The message counts, tokens and cost of every message entry of the file (all branches,
+    compacted ones too), as ``tether session show`` counts; pi's figures are the context's."""
+    from tether.core.session.stats import session_stats
+
+    messages = [
+        e["message"]
+        for e in session.entries()
+        if e.get("type") == "message" and isinstance(e.get("message"), dict)
+    ]
+    whole = session_stats(messages, session_file=None, session_id="", usage=None)
+    keys = ("totalMessages", "userMessages", "assistantMessages", "toolResults", "toolCalls")
+    return {k: whole[k] for k in (*keys, "tokens", "cost")}
+
+
+__all__ = ["file_stats", "file_totals", "model_window"]

@@ -216,16 +216,23 @@ def register_commands(app: Any) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """The current branch as a linear session file with a new id (default: next to FILE),
-        or with --html the whole tree as a web page (default FILE's name with .html here);
-        prints its path. With a database store: the whole session, byte for byte as stored
-        (v3 JSONL)."""
+        or with --html the whole tree as a web page (default: next to FILE, its name with .html;
+        -o - writes the page to stdout); prints its path. With a database store: the whole
+        session, byte for byte as stored (v3 JSONL)."""
         from tether.builtin_plugins.commands import store_configured
 
         if html:
-            from tether.builtin_plugins.commands.session.html_export import write_html
+            from tether.builtin_plugins.commands.session.html_export import html_target, write_html
 
-            target = output or Path.cwd() / f"{Path(str(file)).stem}.html"
-            written = write_html(_open_validated(file), target)
+            session = _open_validated(file)
+            if output == Path("-"):
+                from tether.builtin_plugins.commands.session.html_export import render_html
+
+                sys.stdout.flush()
+                sys.stdout.buffer.write(render_html(session).encode("utf-8", "replace"))
+                sys.stdout.buffer.flush()
+                return
+            written = write_html(session, output or html_target(file, store_configured()))
             if as_json:
                 _print_json({"file": str(written)})
             else:

@@ -278,6 +278,14 @@ def render_html(session: Any) -> str:
     )
 
 
+def html_target(file: Path, stored: bool) -> Path:
+    """Where ``export --html`` writes without ``-o``: next to the session file, as the JSONL
+    export does, with its name and ``.html``; for a session in a database (``file`` is its
+    id), in the current folder."""
+    name = f"{Path(str(file)).stem}.html"
+    return Path.cwd() / name if stored else Path(file).resolve().parent / name
+
+
 def write_html(session: Any, output: Path) -> Path:
     """Write :func:`render_html` to ``output`` (a new file: never overwrites; a dangling
     symlink counts as existing) and return the path."""
@@ -296,4 +304,4 @@ def write_html(session: Any, output: Path) -> Path:
     return output
 
 
-__all__ = ["render_html", "write_html"]
+__all__ = ["html_target", "render_html", "write_html"]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tether.core.host.errors import SessionFileError
+from tether.core.storage.migration import header_version
 from tether.core.storage.records import message_text
 
 BOM = b"\xef\xbb\xbf"
@@ -182,9 +183,11 @@ def split_session_bytes(data: bytes, where: str) -> ParsedSession:
         raise StoreError(f"{where}: not a tether/pi session header")
     if not isinstance(header.get("id"), str) or not header["id"]:
         raise StoreError(f"{where}: the session header has no id")
-    version = header.get("version")
-    if not isinstance(version, (int, float)) or version < 3:
-        raise StoreError(f"{where}: a session of format v{version or 1}; migrate it to v3 first")
+    if header_version(header) < 3:  # read as pi reads it: "3" is 3
+        found = f"version {json.dumps(header['version'])}" if "version" in header else "no version"
+        raise StoreError(
+            f"{where}: the session header has {found}; expected version 3 (migrate it first)"
+        )
     rest = data[header_end + 1 :] if newline >= 0 else b""
     trailing = newline >= 0 and (not rest or rest.endswith(b"\n"))
     lines = rest.split(b"\n") if rest else []

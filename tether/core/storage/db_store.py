@@ -27,6 +27,7 @@ from tether.core.storage.database import LineDriver, StoreConnectionError, Store
 from tether.core.storage.format import dumps_record
 from tether.core.storage.jsonl_index import EntryTable
 from tether.core.storage.jsonl_scan import scan_stream
+from tether.core.storage.migration import header_version
 from tether.core.storage.protocol import LoadedSession
 
 
@@ -100,12 +101,12 @@ class DatabaseSessionStore:
             scanned, _ = scan_stream(_PieceReader(stored), validate_all=validate_all)  # type: ignore[arg-type]
             count = stored.line_count
         self.known = count
-        version = scanned.header.get("version") if scanned.header else None
+        version = header_version(scanned.header) if scanned.header else None
         return LoadedSession(
             scanned.header,
             scanned.table,
             exists=True,
-            version_on_disk=float(version) if isinstance(version, (int, float)) else None,
+            version_on_disk=None if version is None else float(version),
         )
 
     def _missing(self) -> LoadedSession:

@@ -29,13 +29,38 @@ BOM = b"\xef\xbb\xbf"
 
 
 def header_version(header: dict[str, Any]) -> float:
-    """pi's ``header.version ?? 1``; a non-numeric version counts as current (never migrated)."""
+    """pi's ``header.version ?? 1``, compared as JavaScript compares it with a number: a
+    numeric string such as ``"3"`` is that number; any other value counts as current (never
+    migrated)."""
     version = header.get("version")
     if version is None:
         return 1
+    if isinstance(version, str):
+        number = _js_number(version)
+        return CURRENT_SESSION_VERSION if number is None else number
     if isinstance(version, bool) or not isinstance(version, (int, float)):
         return CURRENT_SESSION_VERSION
     return version
+
+
+def _js_number(text: str) -> float | None:
+    """JavaScript's ``Number(text)`` (``None`` where it is ``NaN``)."""
+    stripped = text.strip()
+    if not stripped:
+        return 0
+    if stripped.lstrip("+-") == "Infinity":
+        return float(stripped.replace("Infinity", "inf"))
+    if stripped[:2].lower() in ("0x", "0o", "0b"):
+        try:
+            return int(stripped, 0)
+        except ValueError:
+            return None
+    if not all(c in "0123456789+-.eE" for c in stripped):
+        return None  # also Python's "inf", "nan" and "1_0", which JavaScript reads as NaN
+    try:
+        return float(stripped)
+    except ValueError:
+        return None
 
 
 @dataclass

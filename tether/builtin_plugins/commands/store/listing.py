@@ -29,7 +29,8 @@ def print_rows(database: Any, rows: list[Any], as_json: bool) -> None:
 
 
 def _v3_bytes(path: Path) -> bytes:
-    """The file's bytes, migrated to v3 in memory if it is older (the file is not changed)."""
+    """The file's bytes, migrated to v3 in memory if it is older (the file is not changed);
+    a line the migration drops (damaged, torn) is a warning naming the file and line."""
     from tether.core.host.errors import SessionFileError
     from tether.core.storage.store import JsonlStore
 
@@ -41,6 +42,15 @@ def _v3_bytes(path: Path) -> bytes:
     if loaded.header is None:
         raise SessionFileError(f"{path}: empty file (no session header)")
     if loaded.pending_rewrite is not None:
+        migration = f"the v{loaded.version_on_disk:g}→v3 migration"
+        for problem in loaded.problems:  # the migration keeps entries only: say what it drops
+            if problem.kind == "unterminated":  # a whole entry without its newline: kept
+                continue
+            why = "a torn last line (no newline)" if problem.kind == "torn" else problem.message
+            why = why.removesuffix(", skipped")
+            sys.stderr.write(
+                f"tether: warning: {path}:{problem.line}: {why}; dropped by {migration}\n"
+            )
         return loaded.pending_rewrite[1]
     return data
 

@@ -20,11 +20,22 @@ DEFAULT_WINDOW = 128000
 DEFAULT_RESERVE = 16384
 DEFAULT_KEEP = 20000
 
+
+
+def _session_ref(value: str) -> Path:
+    """The FILE argument; an empty one is refused by name (``Path("")`` would read as ``.``)."""
+    if not value:
+        raise typer.BadParameter("empty: expected a session file, or a session id or id prefix")
+    return Path(value)
+
+
 FileArg = Annotated[
     Path,
     typer.Argument(
         help="Session file (.jsonl); with a database store (--store), a session id or prefix.",
         show_default=False,
+        parser=_session_ref,
+        metavar="FILE",
     ),
 ]
 LeafOpt = Annotated[

@@ -28,7 +28,10 @@ from tether.hookspecs.events import CompactionPreparation, CompactionSettings, N
 
 ALREADY_COMPACTED = "Already compacted"
 TOO_SMALL = "Nothing to compact (session too small)"
-ALL_KEPT = "Nothing to compact: the whole context fits in the kept recent tokens ({tokens} tokens)"
+ALL_KEPT = (
+    "Nothing to compact: the messages since {since} fit in the {keep} recent tokens kept "
+    "verbatim (keepRecentTokens); the whole context is {tokens} tokens"
+)
 
 
 def last_compaction_index(path: Sequence[Entry]) -> int:
@@ -156,7 +159,9 @@ def prepare_compaction_entries(
     if cut.is_split_turn:
         prefix, prefix_ids = _collect(path, cut.turn_start_index, cut.first_kept_entry_index, ops)
     if not pi_quirks and not to_summarize and not prefix:
-        return NothingToCompact(ALL_KEPT.format(tokens=before))
+        since = "the last compaction" if previous_index >= 0 else "the start"
+        keep = settings.keep_recent_tokens
+        return NothingToCompact(ALL_KEPT.format(since=since, keep=keep, tokens=before))
     return CompactionPreparation(
         first_kept_entry_id=first_kept["id"],
         messages_to_summarize=to_summarize,

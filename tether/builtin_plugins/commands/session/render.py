@@ -8,6 +8,7 @@ from typing import Any
 from tether.core.context.content_text import block_parts
 
 PREVIEW = 72
+LABELS_FIRST = 3  # labels listed before a fold in `session show`
 
 
 def _one_line(text: str, limit: int = PREVIEW) -> str:
@@ -90,8 +91,7 @@ def show_text(summary: dict[str, Any]) -> list[str]:
         "messages:  " + (", ".join(f"{k} {v}" for k, v in summary["roles"].items()) or "-"),
         f"leaf:      {summary['leafId'] or '-'}  (branch of {summary['branchLength']} entries)",
     ]
-    if summary["labels"]:
-        lines.append("labels:    " + ", ".join(f"{k}={v}" for k, v in summary["labels"].items()))
+    lines.extend(label_lines(summary["labels"]))
     for note in summary["notes"]:
         lines.append(f"note:      {note}")
     count = problem_count(summary)
@@ -106,9 +106,27 @@ def show_text(summary: dict[str, Any]) -> list[str]:
     return lines
 
 
+def label_lines(labels: dict[str, str], width: int = 100) -> list[str]:
+    """``labels: id=label, …`` on one line if it fits in ``width``; else one label a line,
+    a long list folded as ``session tree`` folds a run: the first ones, ``… N labels …``, the
+    last ones (``--json`` has them all)."""
+    from tether.builtin_plugins.commands.session.tree_view import FOLD_MIN, TAIL
+
+    items = [f"{k}={_one_line(str(v), width)}" for k, v in labels.items()]
+    inline = "labels:    " + ", ".join(items)
+    if not items or len(inline) <= width:
+        return [inline] if items else []
+    shown = [f"  {item}" for item in items]
+    hidden = len(items) - LABELS_FIRST - TAIL
+    if hidden >= FOLD_MIN:
+        fold = f"  … {hidden} labels (--json lists all) …"
+        shown = [*shown[:LABELS_FIRST], fold, *shown[-TAIL:]]
+    return [f"labels:    {len(items)}", *shown]
+
+
 def problem_count(summary: dict[str, Any]) -> int:
     """Damaged or duplicate lines plus (with ``--validate``) entries that break the format."""
     return len(summary["problems"]) + len(summary.get("schemaProblems", []))
 
 
-__all__ = ["describe", "problem_count", "show_summary", "show_text"]
+__all__ = ["describe", "label_lines", "problem_count", "show_summary", "show_text"]

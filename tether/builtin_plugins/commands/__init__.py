@@ -21,7 +21,6 @@ DEFAULT_RESERVE = 16384
 DEFAULT_KEEP = 20000
 
 
-
 def _session_ref(value: str) -> Path:
     """The FILE argument; an empty one is refused by name (``Path("")`` would read as ``.``)."""
     if not value:
@@ -42,10 +41,12 @@ LeafOpt = Annotated[
     str | None,
     typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the oracle's field names).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (pi's field names).")]
 CounterOpt = Annotated[
     str | None,
-    typer.Option("--counter", help="Token counter by name (default: tokens.counter, else chars)."),
+    typer.Option(
+        "--counter", help="Token counter by name (default: the tokens.counter setting, else chars)."
+    ),
 ]
 
 

@@ -32,7 +32,7 @@ DEFAULT_COMMAND = "chat"
 ROOT_HELP = """tether — a plugin-first agent harness whose memory never loses history.
 
 \b
-Without a command, as pi (tether.core.host.toplevel):
+Without a command, as pi:
   tether [OPTIONS] [PROMPT]     chat (the options of `tether chat`)
   tether -c | -r                continue the most recent session | pick one
   tether -p [OPTIONS] PROMPT    print mode: the answer, then exit (`tether run`)
@@ -55,12 +55,14 @@ WaitOpt = Annotated[
 
 
 def _plain_required_metavar(original: Any) -> Any:
-    """typer writes a required argument as ``{prompt}`` in a usage line; click's (and every
-    manual's) convention is ``PROMPT``: an argument's metavar, else its name in capitals."""
+    """typer writes a required argument as ``{prompt}`` (``{files}...``) in a usage line;
+    click's (and every manual's) convention is ``PROMPT`` (``FILES...``): an argument's
+    metavar, else its name in capitals."""
 
     def make_metavar(argument: Any, ctx: Any, *, usage: bool = False) -> str:
-        if usage and argument.required and argument.nargs == 1:
-            return str(argument.metavar or (argument.name or "").upper())
+        if usage and argument.required and argument.nargs in (1, -1):
+            plain = str(argument.metavar or (argument.name or "").upper())
+            return plain if argument.nargs == 1 or plain.endswith("...") else f"{plain}..."
         return str(original(argument, ctx, usage=usage))
 
     make_metavar.plain = True  # type: ignore[attr-defined]
@@ -205,13 +207,16 @@ def create_app(pm: PluginManager) -> typer.Typer:
 
     @app.command("hooks")
     def hooks_command(
-        name: Annotated[str | None, typer.Argument(help="One hook: show its contract.")] = None,
+        name: Annotated[
+            str | None, typer.Argument(help="One hook: show its contract.", metavar="[NAME]")
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         markdown: Annotated[
             bool, typer.Option("--markdown", help="Print the hook reference (docs/hooks.md).")
         ] = False,
     ) -> None:
-        """List hookspecs and the plugins implementing them, in call order."""
+        """List the hooks plugins can implement, and the plugins implementing each, in call
+        order."""
         if markdown:
             from tether.core.host.docs import hooks_markdown
 

@@ -43,7 +43,9 @@ WindowOpt = Annotated[
 ]
 StrategyOpt = Annotated[
     str | None,
-    typer.Option("--strategy", help="Compaction strategy by name (default: compaction.strategy)."),
+    typer.Option(
+        "--strategy", help="Compaction strategy by name (default: the compaction.strategy setting)."
+    ),
 ]
 
 

@@ -24,7 +24,8 @@ def register_commands(app: Any) -> None:
     def rpc(
         ctx: typer.Context,
         models: Annotated[
-            str | None, typer.Option("--models", help="Models cycle_model cycles through (a,b).")
+            str | None,
+            typer.Option("--models", help="Models the cycle_model command cycles through (a,b)."),
         ] = None,
         **session_options: Any,
     ) -> None:

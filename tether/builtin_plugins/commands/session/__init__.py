@@ -256,7 +256,10 @@ def register_commands(app: Any) -> None:
     def repair_command(
         file: FileArg,
         cwd: Annotated[
-            str | None, typer.Option("--cwd", help="cwd for a new header (default: here).")
+            str | None,
+            typer.Option(
+                "--cwd", help="Working folder to record in a new header (default: this one)."
+            ),
         ] = None,
         wait: WaitOpt = None,
         as_json: JsonOpt = False,

@@ -24,7 +24,9 @@ def register_commands(app: Any) -> None:
 
     @group.command("import")
     def import_command(
-        files: Annotated[list[Path], typer.Argument(help="Session files (.jsonl).")],
+        files: Annotated[
+            list[Path], typer.Argument(help="Session files (.jsonl).", metavar="FILE...")
+        ],
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Copy session files into the database store (--store URI); prints their ids."""

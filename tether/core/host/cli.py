@@ -242,9 +242,11 @@ def create_app(pm: PluginManager) -> typer.Typer:
             typer.echo(f"{row['hook']:<24} {row['kind']:<11} {impls or '-'}")
             if name is not None:
                 caller = getattr(pm.hook, row["hook"])
+                from tether.core.host.docs import plain_doc
+
                 doc = caller.spec.function.__doc__ if caller.spec else ""
                 typer.echo("")
-                typer.echo(_dedent(doc or ""))
+                typer.echo(plain_doc(_dedent(doc or "")))
 
     Hooks(pm).register_commands(_CommandRegistration(app))
     return app

@@ -8,6 +8,8 @@ from typing import Any
 from tether.core.context.content_text import block_parts
 
 PREVIEW = 72
+TAIL = 2  # entries shown at the end of every linear run (tree), labels after a fold (show)
+FOLD_MIN = 3  # fewer hidden entries than this are shown instead of folded
 LABELS_FIRST = 3  # labels listed before a fold in `session show`
 
 
@@ -110,8 +112,6 @@ def label_lines(labels: dict[str, str], width: int = 100) -> list[str]:
     """``labels: id=label, …`` on one line if it fits in ``width``; else one label a line,
     a long list folded as ``session tree`` folds a run: the first ones, ``… N labels …``, the
     last ones (``--json`` has them all)."""
-    from tether.builtin_plugins.commands.session.tree_view import FOLD_MIN, TAIL
-
     items = [f"{k}={_one_line(str(v), width)}" for k, v in labels.items()]
     inline = "labels:    " + ", ".join(items)
     if not items or len(inline) <= width:

@@ -16,10 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from tether.builtin_plugins.commands.session.render import describe
+from tether.builtin_plugins.commands.session.render import FOLD_MIN, TAIL, describe
 
-TAIL = 2  # entries shown at the end of every linear run
-FOLD_MIN = 3  # fewer hidden entries than this are shown instead of folded
 SUMMARY_TYPES = ("compaction", "branch_summary")
 
 BRANCH, LAST, PIPE, BLANK = "├─ ", "└─ ", "│  ", "   "

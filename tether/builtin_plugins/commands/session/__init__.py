@@ -216,9 +216,9 @@ def register_commands(app: Any) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """The current branch as a linear session file with a new id (default: next to FILE),
-        or with --html the whole tree as a web page (default: next to FILE, its name with .html;
-        -o - writes the page to stdout); prints its path. With a database store: the whole
-        session, byte for byte as stored (v3 JSONL)."""
+        or with --html the whole tree as a web page (default: next to FILE, its name with .html,
+        or here for a database session; -o - writes the page to stdout); prints its path. With
+        a database store: the whole session, byte for byte as stored (v3 JSONL)."""
         from tether.builtin_plugins.commands import store_configured
 
         if html:

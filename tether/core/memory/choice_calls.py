@@ -132,7 +132,7 @@ def summarizer_fallback(request: SummarizeRequest, pm: Any = None) -> str:
     if not (model and model.get("provider") and (model.get("id") or model.get("modelId"))):
         return "offline"
     provider = str(model["provider"])
-    if pm is None or _provider_configured(pm, request, provider):
+    if pm is None or _provider_configured(request, provider):
         return "llm"
     ref = f"{provider}/{model.get('id') or model.get('modelId')}"
     warn(
@@ -144,17 +144,12 @@ def summarizer_fallback(request: SummarizeRequest, pm: Any = None) -> str:
     return "offline"
 
 
-def _provider_configured(pm: Any, request: SummarizeRequest, provider: str) -> bool:
-    """Whether the provider registry (the request's, else a fresh one) knows ``provider``;
-    a models.json that cannot be read counts as knowing it (the ``llm`` summarizer says what
-    is wrong with it)."""
-    registry = request.registry
-    if registry is None:
-        from tether.core.agent.provider_registry import ProviderRegistry
-
-        registry = ProviderRegistry(pm, settings=request.app_settings)
+def _provider_configured(request: SummarizeRequest, provider: str) -> bool:
+    """Whether the request's provider registry knows ``provider`` (without one, or with a
+    models.json that cannot be read, it counts as known: the ``llm`` summarizer says what is
+    wrong)."""
     try:
-        return provider in registry.config
+        return request.registry is None or provider in request.registry.config
     except Exception:  # noqa: BLE001 - a broken models.json: let llm report it
         return True
 

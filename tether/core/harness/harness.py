@@ -60,7 +60,7 @@ from tether.core.harness.run import (
 from tether.core.harness.setup import (
     ModelRequest,
     assemble_prompt,
-    hook_timeout_ms,
+    hook_time_limit,
     stderr_warning,
 )
 from tether.core.harness.view import as_custom_message
@@ -104,11 +104,13 @@ class Harness:
         self.lease: Any = None
         self.cwd = cwd or session.cwd
         self.settings = settings if settings is not None else load_settings(self.cwd)
+        timeout_ms, limited = hook_time_limit(self.settings)
         self.hooks = Hooks(
             pm,
             on_warning=self.warn,
             interrupt=lambda: self.op_signal,
-            timeout_ms=hook_timeout_ms(self.settings),
+            timeout_ms=timeout_ms,
+            limited=limited,
         )
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
         self.on_warning = on_warning or stderr_warning

@@ -347,8 +347,8 @@ def main(
             raise
         return _report(exc)
     finally:
-        if give_back is not None:
-            give_back()
+        if give_back is not None and argv is not None:  # an in-process caller gets it back;
+            give_back()  # the process keeps it: a plugin's thread may still print on the way out
 
 
 def _serves_rpc(args: Sequence[str]) -> bool:

@@ -128,6 +128,23 @@ def test_hanging_observers_get_the_default_limit_and_one_warning_each(home, tmp_
     assert [e["type"] for e in harness.session.get_branch()][-2:] == ["message", "message"]
 
 
+def test_a_plugin_whose_late_call_returned_is_called_again(home, tmp_path):
+    hanger = Hanger("agent_event")
+    pm = plugin_manager(("hanger", hanger))
+    harness = open_harness(pm, tmp_path, home, FAUX)
+    try:
+        _bounded(lambda: harness.prompt("hello"))
+    finally:
+        hanger.release.set()
+    for thread in harness.hooks.runner.abandoned.values():
+        thread.join(10)
+    hanger.hooks.clear()
+    _bounded(lambda: harness.prompt("again"))
+    harness.close()
+    assert hanger.calls.count("agent_event") > 2  # every event of the second run
+    assert len(harness.warnings) == 1
+
+
 def test_a_hanging_context_hook_stops_the_run_naming_the_plugin(home, tmp_path):
     hanger = Hanger("context")
     pm = plugin_manager(("hanger", hanger))

@@ -139,7 +139,7 @@ class HookRunner:
         if earlier is not None:
             if earlier.is_alive():
                 raise HookStillRunning(plugin, name, "an earlier call has not returned")
-            del self.abandoned[(name, plugin)]
+            self.abandoned.pop((name, plugin), None)  # it returned: call it again
         signal = self.interrupt() if self.interrupt is not None else None
         if signal is not None and signal.aborted:  # already aborting: let this call finish
             signal = None

@@ -35,7 +35,10 @@ def _settings(tmp_path: Path, plugins: dict[str, Any] | None) -> Any:
 
 
 def test_the_setting_limits_every_hook_or_none_and_unset_limits_the_quick_ones(tmp_path):
-    assert hook_time_limit(_settings(tmp_path / "a", None)) == (30_000, LIMITED_BY_DEFAULT)
+    assert hook_time_limit(_settings(tmp_path / "a", None)) == {
+        "timeout_ms": 30_000,
+        "limited": LIMITED_BY_DEFAULT,
+    }
     assert LIMITED_BY_DEFAULT == {
         "input",
         "context",
@@ -43,8 +46,14 @@ def test_the_setting_limits_every_hook_or_none_and_unset_limits_the_quick_ones(t
         "session_start",
         "session_shutdown",
     }
-    assert hook_time_limit(_settings(tmp_path / "b", {"hookTimeoutMs": 250})) == (250, None)
-    assert hook_time_limit(_settings(tmp_path / "c", {"hookTimeoutMs": 0})) == (None, None)
+    assert hook_time_limit(_settings(tmp_path / "b", {"hookTimeoutMs": 250})) == {
+        "timeout_ms": 250,
+        "limited": None,
+    }
+    assert hook_time_limit(_settings(tmp_path / "c", {"hookTimeoutMs": 0})) == {
+        "timeout_ms": None,
+        "limited": None,
+    }
     with pytest.raises(UsageError) as caught:
         hook_time_limit(_settings(tmp_path / "d", {"hookTimeoutMs": "5s"}))
     assert str(caught.value) == (

@@ -104,13 +104,11 @@ class Harness:
         self.lease: Any = None
         self.cwd = cwd or session.cwd
         self.settings = settings if settings is not None else load_settings(self.cwd)
-        timeout_ms, limited = hook_time_limit(self.settings)
         self.hooks = Hooks(
             pm,
             on_warning=self.warn,
             interrupt=lambda: self.op_signal,
-            timeout_ms=timeout_ms,
-            limited=limited,
+            **hook_time_limit(self.settings),
         )
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
         self.on_warning = on_warning or stderr_warning

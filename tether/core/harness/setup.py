@@ -105,21 +105,21 @@ LIMITED_BY_DEFAULT = frozenset(
 DEFAULT_HOOK_TIMEOUT_MS = 30_000
 
 
-def hook_time_limit(settings: Any) -> tuple[int | None, frozenset[str] | None]:
-    """``(milliseconds, hooks)`` from ``plugins.hookTimeoutMs``: ``N > 0`` limits each call of
-    every hook to N ms, ``0`` sets no limit; unset, :data:`DEFAULT_HOOK_TIMEOUT_MS` limits
-    the calls of :data:`LIMITED_BY_DEFAULT`. Any other value is one error."""
+def hook_time_limit(settings: Any) -> dict[str, Any]:
+    """``Hooks``' ``timeout_ms`` and ``limited`` from ``plugins.hookTimeoutMs``: ``N > 0`` limits
+    each call of every hook to N ms, ``0`` sets no limit; unset, :data:`DEFAULT_HOOK_TIMEOUT_MS`
+    limits the calls of :data:`LIMITED_BY_DEFAULT`. Any other value is one error."""
     extra = getattr(settings, "extra", None)
     section = extra("plugins") if callable(extra) else {}
     if "hookTimeoutMs" not in section or section["hookTimeoutMs"] is None:
-        return DEFAULT_HOOK_TIMEOUT_MS, LIMITED_BY_DEFAULT
+        return {"timeout_ms": DEFAULT_HOOK_TIMEOUT_MS, "limited": LIMITED_BY_DEFAULT}
     value = section["hookTimeoutMs"]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         raise UsageError(
             "settings: plugins.hookTimeoutMs: expected milliseconds (a number, 0 for no "
             f"limit), got {value!r}"
         )
-    return (int(value) or None), None
+    return {"timeout_ms": int(value) or None, "limited": None}
 
 
 def stderr_warning(message: str) -> None:

@@ -36,13 +36,20 @@ class RpcProcess:
         self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
         self.raw: list[bytes] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self.not_json: list[bytes] = []  # stdout lines that are not JSON: close() fails on any
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for raw in self.proc.stdout:
             self.raw.append(raw)
-            self.lines.put(json.loads(raw))
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                self.not_json.append(raw)
+                continue
+            self.lines.put(record)
 
     def send_raw(self, data: bytes) -> None:
         assert self.proc.stdin is not None
@@ -95,8 +102,11 @@ class RpcProcess:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         code = self.proc.wait(timeout)
+        self.reader.join(timeout)  # every stdout line read
         assert self.proc.stderr is not None
-        return code, self.proc.stderr.read().decode()
+        stderr = self.proc.stderr.read().decode()
+        assert self.not_json == [], f"not protocol lines on stdout: {self.not_json}"
+        return code, stderr
 
 
 def write_models(home: Path, server: Any, *, reasoning: bool = False) -> None:

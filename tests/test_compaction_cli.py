@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 from tests.compaction_helpers import add_round, copy_fixture, new_session, records
-from tests.context_loader import GEN
+from tests.context_loader import FIXTURES, GEN
 from tests.harness_helpers import run_tether
 from tests.servers import OpenAIServer
 from tether.core.session.session import Session
 
+STORE_PI = FIXTURES.parent / "store_pi"
 SUMMARY = "## Goal\nShip the parser.\n\n## Progress\n### Done\n- [x] tokenizer"
 
 
@@ -214,3 +215,48 @@ def test_branch_command_errors_are_one_line(tmp_path: Path) -> None:
     usage = tether(cwd, "session", "branch", str(file), "--to", "53bdd9e9", "--instructions", "x")
     assert usage.returncode == 2 and "--instructions needs --summarize" in usage.stderr
     assert file.read_bytes() == before
+
+
+def test_a_session_of_an_unconfigured_provider_is_summarized_offline(tmp_path: Path) -> None:
+    # pi sessions made with a provider tether has no configuration for (google, fake): the
+    # default summarizer is offline, said once on stderr; nothing asks a model
+    cwd = project(tmp_path)
+    google = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
+    assert '"provider":"google"' in google.read_text(encoding="utf-8")
+    compact = tether(cwd, "session", "compact", str(google), "--keep", "3000")
+    assert compact.returncode == 0, compact.stderr
+    assert "(summarizer: offline)" in compact.stdout
+    notes = [line for line in compact.stderr.splitlines() if "warning" in line]
+    assert notes == [
+        "tether: warning: the session's model google/gemini-2.5-pro: provider 'google' is not "
+        "configured, so the offline summarizer writes the summary (set compaction.model, or "
+        "add the provider to models.json)"
+    ]
+    assert records(google)[-1]["type"] == "compaction"
+
+    fake = copy_fixture(STORE_PI / "fork-source.jsonl", tmp_path)
+    branch = tether(cwd, "session", "branch", str(fake), "--to", "e9774166", "--summarize")
+    assert branch.returncode == 0, branch.stderr
+    assert "(summarizer: offline)" in branch.stdout
+    assert [line for line in branch.stderr.splitlines() if "warning" in line] == [
+        "tether: warning: the session's model fake/fake-a: provider 'fake' is not configured, "
+        "so the offline summarizer writes the summary (set compaction.model, or add the "
+        "provider to models.json)"
+    ]
+    assert records(fake)[-1]["type"] == "branch_summary"
+
+
+def test_a_session_of_a_configured_provider_still_asks_the_model(tmp_path: Path) -> None:
+    # the same session once models.json configures its provider: the llm summarizer runs
+    with OpenAIServer() as server:
+        models = loopback_models(server)
+        models["providers"]["fake"] = models["providers"].pop("loop")
+        models["providers"]["fake"]["models"][0]["id"] = "fake-a"
+        cwd = project(tmp_path, models=models)
+        server.text(SUMMARY)
+        fake = copy_fixture(STORE_PI / "fork-source.jsonl", tmp_path)
+        branch = tether(cwd, "session", "branch", str(fake), "--to", "e9774166", "--summarize")
+    assert branch.returncode == 0, branch.stderr
+    assert "(summarizer: llm)" in branch.stdout
+    assert "warning" not in branch.stderr
+    assert len(server.requests) == 1

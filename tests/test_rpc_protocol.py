@@ -473,3 +473,62 @@ def test_prompts_sent_back_to_back_run_in_the_order_sent(tmp_path: Path) -> None
         assert any(r.get("type") == "queue_update" for r in rpc.seen)
         code, err = rpc.close()
         assert code == 0, err
+
+
+NOISY_PLUGIN = """
+import os, subprocess, sys
+from tether.hookspecs import hookimpl
+
+print("noise at import")
+os.write(1, b"raw noise at import\\n")
+
+def _noise(where):
+    print(f"print in {where}")
+    sys.stdout.write(f"sys.stdout in {where}\\n")
+    sys.stdout.flush()
+    sys.__stdout__.write(f"sys.__stdout__ in {where}\\n")
+    sys.__stdout__.flush()
+    os.write(1, f"fd 1 in {where}\\n".encode())
+    subprocess.run(["echo", f"a subprocess in {where}"], check=True)
+
+@hookimpl
+def register_commands(app):
+    _noise("register_commands")
+
+@hookimpl
+def session_start(session, reason):
+    _noise("session_start")
+
+@hookimpl
+def input(event, session):
+    _noise("input")
+
+@hookimpl
+def context(event, session):
+    _noise("context")
+
+@hookimpl
+def agent_event(event, session):
+    if event.type == "turn_start":
+        _noise("agent_event")
+"""
+
+
+def test_whatever_a_plugin_prints_goes_to_stderr_never_to_the_protocol(tmp_path: Path) -> None:
+    home, cwd = _dirs(tmp_path)
+    site = tmp_path / "site"
+    write_distribution(
+        site, "tether-noisy", "1.0", {"noisy": "noisy_plugin"}, {"noisy_plugin": NOISY_PLUGIN}
+    )
+    env = {"PYTHONPATH": f"{site}:{Path(__file__).resolve().parent.parent}"}
+    env["TETHER_LOAD_PLUGINS"] = "noisy"
+    rpc = RpcProcess(home, cwd, "--provider", "faux", "--no-session", extra_env=env)
+    events = rpc.prompt("hi")
+    assert events[-1]["type"] == "agent_end"
+    code, stderr = rpc.close()  # fails on any stdout line that is not JSON
+    assert code == 0, stderr
+    assert rpc.raw and all(isinstance(json.loads(line), dict) for line in rpc.raw)
+    assert "noise at import" in stderr and "raw noise at import" in stderr
+    for where in ("register_commands", "session_start", "input", "context", "agent_event"):
+        for how in ("print in", "sys.stdout in", "sys.__stdout__ in", "fd 1 in", "a subprocess in"):
+            assert f"{how} {where}\n" in stderr, (how, where, stderr)

@@ -18,10 +18,12 @@ imports all of them from ``tether`` (``from tether import hookimpl, Block, HookS
 Failures: whatever a hook does wrong — raise, return a value of the wrong type — is an error
 naming the plugin and the hook (see each hook for what happens then). While an agent runs,
 a third-party implementation can be interrupted: Ctrl-C ends the hook call and aborts the
-turn (a second Ctrl-C exits; the session file stays whole). An optional time limit per call,
-``{"plugins": {"hookTimeoutMs": 5000}}`` in ``settings.json`` (off by default), applies to
-third-party implementations while an agent runs; a call past it fails like a raise, naming
-the plugin.
+turn (a second Ctrl-C exits; the session file stays whole). A time limit per call applies to
+third-party implementations while an agent runs: by default 30 s for ``input``, ``context``,
+``agent_event``, ``session_start`` and ``session_shutdown``; ``{"plugins": {"hookTimeoutMs":
+5000}}`` in ``settings.json`` sets it for every hook (``0``: no limit). A call past it fails like
+a raise, naming the plugin, and that plugin is not called for the hook again until the call
+returns (a hanging ``agent_event`` observer costs one warning).
 A plugin's own settings live under its name: ``{"plugins": {"<name>": {...}}}``, read with
 ``session.plugin_settings("<name>")``.
 """

@@ -6,8 +6,9 @@ chosen by (first match wins): the command-line flag (``--summarizer``, ``--count
 ``--strategy``); the setting (``compaction.summarizer``, ``tokens.counter``,
 ``compaction.strategy``); a registration that claims the default with ``default=True`` (two
 claims: a warning names both, the first by name is used); the built-in default — summarizer
-``llm`` when a model is known (``compaction.model``, else the session's model), else
-``offline``; counter ``chars`` (pi's chars/4 estimate); strategy ``pi``. An installed plugin
+``llm`` when a model is known (``compaction.model``, else the session's model if its
+provider is configured), else ``offline``; counter ``chars`` (pi's chars/4 estimate); strategy
+``pi``. An installed plugin
 never overrides an explicit choice; an unknown name is an error listing the registered ones.
 ``tether plugins`` shows what is registered and what is chosen, and why.
 """

@@ -60,7 +60,7 @@ from tether.core.harness.run import (
 from tether.core.harness.setup import (
     ModelRequest,
     assemble_prompt,
-    hook_timeout_ms,
+    hook_time_limit,
     stderr_warning,
 )
 from tether.core.harness.view import as_custom_message
@@ -108,7 +108,7 @@ class Harness:
             pm,
             on_warning=self.warn,
             interrupt=lambda: self.op_signal,
-            timeout_ms=hook_timeout_ms(self.settings),
+            **hook_time_limit(self.settings),
         )
         self.registry = registry or ProviderRegistry(pm, settings=self.settings)
         self.on_warning = on_warning or stderr_warning

@@ -97,13 +97,29 @@ def branch_thinking_level(session: Any) -> str | None:
     return None
 
 
-def hook_timeout_ms(settings: Any) -> int | None:
-    """``plugins.hookTimeoutMs`` of the settings: a positive int, else ``None`` (no limit)."""
+#: The hooks whose third-party calls have a time limit even without ``plugins.hookTimeoutMs``:
+#: they run on every prompt or event, so one that hangs would hang the agent.
+LIMITED_BY_DEFAULT = frozenset(
+    {"input", "context", "agent_event", "session_start", "session_shutdown"}
+)
+DEFAULT_HOOK_TIMEOUT_MS = 30_000
+
+
+def hook_time_limit(settings: Any) -> dict[str, Any]:
+    """``Hooks``' ``timeout_ms`` and ``limited`` from ``plugins.hookTimeoutMs``: ``N > 0`` limits
+    each call of every hook to N ms, ``0`` sets no limit; unset, :data:`DEFAULT_HOOK_TIMEOUT_MS`
+    limits the calls of :data:`LIMITED_BY_DEFAULT`. Any other value is one error."""
     extra = getattr(settings, "extra", None)
-    value = extra("plugins").get("hookTimeoutMs") if callable(extra) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        return None
-    return int(value)
+    section = extra("plugins") if callable(extra) else {}
+    if "hookTimeoutMs" not in section or section["hookTimeoutMs"] is None:
+        return {"timeout_ms": DEFAULT_HOOK_TIMEOUT_MS, "limited": LIMITED_BY_DEFAULT}
+    value = section["hookTimeoutMs"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise UsageError(
+            "settings: plugins.hookTimeoutMs: expected milliseconds (a number, 0 for no "
+            f"limit), got {value!r}"
+        )
+    return {"timeout_ms": int(value) or None, "limited": None}
 
 
 def stderr_warning(message: str) -> None:
@@ -129,7 +145,9 @@ __all__ = [
     "check_thinking_level",
     "choose_thinking_level",
     "clamp_thinking",
-    "hook_timeout_ms",
+    "DEFAULT_HOOK_TIMEOUT_MS",
+    "LIMITED_BY_DEFAULT",
+    "hook_time_limit",
     "resolve_requested",
     "stderr_warning",
 ]

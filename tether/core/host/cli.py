@@ -323,8 +323,13 @@ def main(
     if sys.stdout is None:  # started with descriptor 1 closed (``>&-``): as a shell's echo
         return _fail("standard output is closed: nowhere to write (redirect it instead)", 1)
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
+    give_back = None
     try:
         args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
+        if _serves_rpc(args):  # before any plugin is imported: its output goes to stderr
+            from tether.core.host.protocol_out import reserve_stdout
+
+            give_back = reserve_stdout()
         if pm is None:
             disabled = preparse_disabled(args)
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)
@@ -348,6 +353,20 @@ def main(
         if debug:
             raise
         return _report(exc)
+    finally:
+        if give_back is not None and argv is not None:  # an in-process caller gets it back;
+            give_back()  # the process keeps it: a plugin's thread may still print on the way out
+
+
+def _serves_rpc(args: Sequence[str]) -> bool:
+    """``tether rpc …`` (after ``--mode rpc`` became it), not asking for help: stdout is the
+    protocol's alone (:mod:`tether.core.host.protocol_out`)."""
+    start = root_prefix_length(args)
+    line = list(args[start:])
+    if line[:1] != ["rpc"]:
+        return False
+    options = line[: line.index("--")] if "--" in line else line
+    return "--help" not in options
 
 
 def _report(exc: Exception) -> int:

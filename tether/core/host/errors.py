@@ -92,9 +92,15 @@ class HookInterrupted(HookError):
     exit_code = 130
 
 
+class HookStillRunning(HookError):
+    """The plugin has not returned from an earlier call of this hook (it passed the time
+    limit or was interrupted): it is not called again until that call ends."""
+
+
 __all__ = [
     "HookError",
     "HookInterrupted",
+    "HookStillRunning",
     "NoAgentError",
     "SessionBusyError",
     "SessionChangedError",

@@ -31,7 +31,7 @@ from tether.core.host.checks import (
     expect,
     expect_none,
 )
-from tether.core.host.errors import HookError
+from tether.core.host.errors import HookError, HookStillRunning
 from tether.core.host.runner import HookRunner, attributed
 
 if TYPE_CHECKING:
@@ -67,7 +67,8 @@ class Hooks:
 
     ``on_warning`` receives the warning lines (default: the plugin manager's stderr line);
     ``interrupt`` returns the abort signal of the running turn (Ctrl-C ends a hook call);
-    ``timeout_ms`` is the per-call time limit of third-party implementations (``None``: off).
+    ``timeout_ms`` is the per-call time limit of third-party implementations (``None``: off)
+    of the hooks in ``limited`` (``None``: every hook).
     """
 
     # Same shape as HookRunner.__init__ (core/host/runner.py): the facade takes the runner's
@@ -79,10 +80,11 @@ class Hooks:
         on_warning: Callable[[str], None] | None = None,
         interrupt: Callable[[], Any] | None = None,
         timeout_ms: int | None = None,
+        limited: frozenset[str] | None = None,
     ) -> None:
         self.pm = pm
         self.runner = HookRunner(
-            pm, on_warning=on_warning, interrupt=interrupt, timeout_ms=timeout_ms
+            pm, on_warning=on_warning, interrupt=interrupt, timeout_ms=timeout_ms, limited=limited
         )
 
     def _session(self, session: HookSession | None) -> HookSession:
@@ -120,6 +122,8 @@ class Hooks:
                 failure = attributed(exc)
                 if failure is None:
                     raise
+                if isinstance(failure, HookStillRunning):  # said when it was abandoned
+                    continue
                 if warnings is not None:
                     warnings.append(str(failure))
                 else:

@@ -10,8 +10,12 @@ and a ``hook_failure`` attribute.
 
 A third-party implementation runs on a helper thread the caller waits on when the caller
 can be interrupted (a running agent passes its abort signal) or a time limit is set
-(``{"plugins": {"hookTimeoutMs": N}}``): the wait ends when the signal fires (Ctrl-C) or the
-limit passes, and the call fails like a raise. Built-in implementations run inline.
+(``{"plugins": {"hookTimeoutMs": N}}``; ``limited`` names the hooks it applies to, ``None``:
+all): the wait ends when the signal fires (Ctrl-C) or the limit passes, and the call fails
+like a raise. Until such an abandoned call returns, that plugin's implementation of the hook
+is not called again: the call fails at once with :class:`HookStillRunning` (notify hooks skip
+it without a word, so a hanging observer costs one warning and no more waiting). Built-in
+implementations run inline.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 
 from tether.core.agent.provider_errors import ProviderError
 from tether.core.host.calls import call_implementation, implementations, warn
-from tether.core.host.errors import HookError, HookInterrupted, TetherError
+from tether.core.host.errors import HookError, HookInterrupted, HookStillRunning, TetherError
 from tether.core.host.trace import trace_answer, trace_failure
 
 Check = Callable[[Any], "str | None"]
@@ -58,11 +62,14 @@ class HookRunner:
         on_warning: Callable[[str], None] | None = None,
         interrupt: Callable[[], Any] | None = None,
         timeout_ms: int | None = None,
+        limited: frozenset[str] | None = None,
     ) -> None:
         self.pm = pm
         self.on_warning = on_warning
         self.interrupt = interrupt
         self.timeout_ms = timeout_ms or None
+        self.limited = limited
+        self.abandoned: dict[tuple[str, str], threading.Thread] = {}  # (hook, plugin) → call
 
     def warn(self, message: str) -> None:
         """One warning line (the harness's warnings, else the plugin manager's)."""
@@ -99,7 +106,7 @@ class HookRunner:
     def call(self, name: str, plugin: str, impl: Any, kwargs: Mapping[str, Any]) -> Any:
         """Call one implementation; any failure becomes a HookError naming ``plugin``."""
         try:
-            if self._guarded(plugin):
+            if self._guarded(name, plugin):
                 return self._call_guarded(name, plugin, impl, kwargs)
             return call_implementation(impl, kwargs)
         except HookError as exc:  # a hook called from inside a hook names its own plugin
@@ -115,13 +122,24 @@ class HookRunner:
             trace_failure(self.pm, name, plugin, exc)
             raise HookError(plugin, name, detail_of(exc)) from exc
 
-    def _guarded(self, plugin: str) -> bool:
-        if self.interrupt is None and self.timeout_ms is None:
+    def limit_ms(self, name: str) -> int | None:
+        """The time limit of one call of ``name`` (``None``: none)."""
+        if self.limited is not None and name not in self.limited:
+            return None
+        return self.timeout_ms
+
+    def _guarded(self, name: str, plugin: str) -> bool:
+        if self.interrupt is None and self.limit_ms(name) is None:
             return False
         record = getattr(self.pm, "records", {}).get(plugin)
         return record is None or not record.builtin
 
     def _call_guarded(self, name: str, plugin: str, impl: Any, kwargs: Mapping[str, Any]) -> Any:
+        earlier = self.abandoned.get((name, plugin))
+        if earlier is not None:
+            if earlier.is_alive():
+                raise HookStillRunning(plugin, name, "an earlier call has not returned")
+            self.abandoned.pop((name, plugin), None)  # it returned: call it again
         signal = self.interrupt() if self.interrupt is not None else None
         if signal is not None and signal.aborted:  # already aborting: let this call finish
             signal = None
@@ -136,13 +154,16 @@ class HookRunner:
             finally:
                 done.set()
 
-        threading.Thread(target=target, daemon=True, name=f"tether-hook-{name}").start()
-        limit = self.timeout_ms
+        thread = threading.Thread(target=target, daemon=True, name=f"tether-hook-{name}")
+        thread.start()
+        limit = self.limit_ms(name)
         deadline = None if limit is None else time.monotonic() + limit / 1000
         while not done.wait(POLL_SECONDS):
             if signal is not None and signal.aborted:
+                self.abandoned[(name, plugin)] = thread
                 raise HookInterrupted(plugin, name, "interrupted; the turn was aborted")
             if deadline is not None and time.monotonic() > deadline:
+                self.abandoned[(name, plugin)] = thread
                 raise HookError(
                     plugin, name, f"no answer within {limit} ms (plugins.hookTimeoutMs)"
                 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tether.core.host.calls import warn
 from tether.core.host.errors import TetherError
 from tether.core.memory.choices import KINDS, Choice, check_named, choose
 from tether.hookspecs.events import (
@@ -119,16 +120,38 @@ def run_strategy(
     )
 
 
-def summarizer_fallback(request: SummarizeRequest) -> str:
+def summarizer_fallback(request: SummarizeRequest, pm: Any = None) -> str:
     """The built-in default: ``llm`` when a model is known (``compaction.model`` or the
-    session's current model), else ``offline``."""
+    session's current model), else ``offline``. With ``pm``, a session's model whose provider
+    is not configured (a pi session made with ``google/…``) is not known: ``offline``, said
+    in one warning line."""
     configured = (request.settings or {}).get("model")
     if isinstance(configured, str) and configured:
         return "llm"
     model = configured if isinstance(configured, dict) else request.model
-    if model and model.get("provider") and (model.get("id") or model.get("modelId")):
+    if not (model and model.get("provider") and (model.get("id") or model.get("modelId"))):
+        return "offline"
+    provider = str(model["provider"])
+    if pm is None or _provider_configured(request, provider):
         return "llm"
+    ref = f"{provider}/{model.get('id') or model.get('modelId')}"
+    warn(
+        pm,
+        f"the session's model {ref}: provider '{provider}' is not configured, so the "
+        "offline summarizer writes the summary (set compaction.model, or add the provider "
+        "to models.json)",
+    )
     return "offline"
+
+
+def _provider_configured(request: SummarizeRequest, provider: str) -> bool:
+    """Whether the request's provider registry knows ``provider`` (without one, or with a
+    models.json that cannot be read, it counts as known: the ``llm`` summarizer says what is
+    wrong)."""
+    try:
+        return request.registry is None or provider in request.registry.config
+    except Exception:  # noqa: BLE001 - a broken models.json: let llm report it
+        return True
 
 
 def run_summarizer(pm: Any, request: SummarizeRequest) -> Summary:
@@ -136,7 +159,9 @@ def run_summarizer(pm: Any, request: SummarizeRequest) -> Summary:
     text). ``request.summarize_with`` lets it hand the request to another one by name."""
     wanted = (request.settings or {}).get("summarizer")
     setting = None if wanted in (None, "", "auto") else str(wanted)
-    choice = choose(pm, "summarizer", setting=setting, builtin_default=summarizer_fallback(request))
+    choice = choose(
+        pm, "summarizer", setting=setting, builtin_default=lambda: summarizer_fallback(request, pm)
+    )
     return _summarize(pm, choice, request)
 
 
@@ -144,8 +169,7 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
     def delegate(name: str | None, changes: dict[str, Any]) -> Summary:
         import dataclasses
 
-        fallback = summarizer_fallback(request)
-        other = choose(pm, "summarizer", flag=name or fallback)
+        other = choose(pm, "summarizer", flag=name or summarizer_fallback(request, pm))
         if other.name == choice.name:
             raise TetherError(f"summarizer '{choice.name}' handed the request to itself")
         return _summarize(pm, other, dataclasses.replace(request, **changes))

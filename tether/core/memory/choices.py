@@ -9,7 +9,8 @@ Plugins register implementations under a name through ``register_summarizers``,
 3. a registration that claims the default (``register(name, fn, default=True)``); when
    several do, a warning names them all and the first by name is used;
 4. the built-in default: summarizer ``llm`` when a model is known (``compaction.model`` or
-   the session's), else ``offline``; counter ``chars`` (pi's chars/4); strategy ``pi``.
+   the session's, if its provider is configured), else ``offline``; counter ``chars`` (pi's
+   chars/4); strategy ``pi``.
 
 An installed plugin therefore never overrides an explicit choice, and an unknown name is one
 error line listing the registered names.
@@ -166,11 +167,12 @@ def choose(
     *,
     flag: str | None = None,
     setting: str | None = None,
-    builtin_default: str | None = None,
+    builtin_default: str | Callable[[], str] | None = None,
 ) -> Choice:
     """The registration of ``kind`` to use: flag, else setting, else a default claim, else
     the built-in default (``builtin_default`` overrides :data:`KINDS`' one, e.g. ``offline``
-    when no model is known). Raises a one-line :class:`TetherError` for an unknown name."""
+    when no model is known; a function is called only when it comes to that). Raises a
+    one-line :class:`TetherError` for an unknown name."""
     spec = KINDS[kind]
     found = registered(pm, kind)
     for why, source, wanted in (("flag", spec.flag, flag), ("setting", spec.setting, setting)):
@@ -185,6 +187,8 @@ def choose(
             _warn_once(pm, kind, claims)
         first = claims[0]
         return _traced(pm, Choice(kind, first.name, first.plugin, first.function, "default-claim"))
+    if callable(builtin_default):
+        builtin_default = builtin_default()
     fallback = builtin_default or spec.builtin_default
     item = found.get(fallback)
     if item is None:

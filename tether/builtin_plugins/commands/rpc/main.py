@@ -35,11 +35,16 @@ def scoped_models(harness: Any, patterns: str | None) -> list[Any]:
 
 def serve(pm: Any, options: Any, models: str | None) -> int:
     """Run the RPC server on this process's stdin/stdout until EOF; the exit code."""
+    from tether.core.host.protocol_out import protocol_stdout
+
+    with protocol_stdout() as protocol:  # stdout: the protocol alone (plugins print to stderr)
+        return _serve(pm, options, models, protocol)
+
+
+def _serve(pm: Any, options: Any, models: str | None, protocol: Any) -> int:
     from tether.builtin_plugins.commands.agent.setup import build_harness
     from tether.builtin_plugins.commands.rpc.server import RpcServer
 
-    protocol = sys.stdout
-    sys.stdout = sys.stderr  # nothing but the protocol on stdout (a plugin's print included)
     harness, reason = build_harness(pm, options)
     server = RpcServer(harness, protocol, scoped_models=scoped_models(harness, models))
 

@@ -20,7 +20,7 @@ import pytest
 
 from tests.rpc_helpers import RpcProcess
 from tests.servers import OpenAIServer
-from tests.servers.base import ToolCall
+from tests.servers.base import Reply, ToolCall
 from tests.store_backends import Backend, make_backend
 from tests.store_helpers import CORPUS, ROOT
 
@@ -174,3 +174,42 @@ def test_a_server_that_stays_away_ends_the_run_saying_what_is_stored(
         shown
     )
     assert "the branch ends here" in shown
+
+
+def test_a_server_that_stays_away_still_prints_the_reply_it_could_not_store(
+    pg: Backend,
+    pg_cluster: Any,
+    openai_server: OpenAIServer,
+    capsys: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # In-process: the server stops while the model answers (after the tool result is stored).
+    from tether.core.host.cli import main
+
+    home = pg.folder / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.json").write_text(json.dumps({"session": {"reconnectSeconds": 0.5}}))
+    monkeypatch.setenv("TETHER_HOME", str(home))
+    monkeypatch.setenv("TETHER_STORE", str(pg.uri))
+    ref = pg.add(SAMPLE)
+    openai_server.write_models_json(home)
+    openai_server.tool_calls(ToolCall("bash", {"command": "echo tool-ran"}, id="call_1"))
+
+    def stop_then_answer(body: Any) -> Reply:
+        pg_cluster.server_stop()
+        return Reply(text="the unsaved answer")
+
+    openai_server.responder = stop_then_answer
+    code = main(["run", "--session", ref, "--provider", "test", "question"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == "the unsaved answer\n"
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "the database did not answer for" in lines[0], err
+    pg_cluster.ensure_running()
+    messages = _turn(pg, ref)
+    assert _roles(messages) == ["user", "assistant", "toolResult"]
+    session = pg.open(ref, readonly=True)
+    result_entry = session.get_branch()[-1]["id"]
+    stored = f"; stored: {len(session.table)} entries, the last {result_entry} (toolResult); "
+    assert f"{stored}not stored: " in lines[0]
+    assert lines[0].endswith(" (assistant)")

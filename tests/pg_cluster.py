@@ -95,6 +95,11 @@ class PgCluster:
         self.server_stop()
         self.server_start()
 
+    def ensure_running(self) -> None:
+        """Start the server if a test stopped it (``pg_ctl status`` exits 3 when stopped)."""
+        if self._run("pg_ctl", "-D", str(self.data), "status", check=False).returncode != 0:
+            self.server_start()
+
     def stop(self) -> None:
         self.server_stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)

@@ -7,24 +7,51 @@ from typing import Any
 
 from tether.core.context.build import timestamp_ms
 from tether.core.host.errors import SessionFileError, SessionWriteError
+from tether.core.storage.database import StoreConnectionError, describe_uri
 from tether.hookspecs.events import Message
 
 PERSISTED_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution"})
+LISTED = 4  # unsaved entries named in the error line; the rest are counted
 
 
 def persist_message(session: Any, message: Message, warn: Callable[[str], None]) -> None:
     """Append a finished message to ``session`` (custom → ``custom_message`` entry).
 
     A storage failure raises :class:`SessionWriteError` (the run stops; the harness's
-    caller gets it from its prompt with the unsaved message)."""
+    caller gets it from its prompt with the unsaved message). When a database stayed away
+    (the store tried again for ``session.reconnectSeconds``), the line also says which entries
+    are stored and which are not."""
     try:
         _append(session, message, warn)
     except SessionWriteError:
         raise
     except (SessionFileError, OSError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        where = session.file or getattr(session, "uri", None) or "session"
+        uri = getattr(getattr(session, "store", None), "uri", None)
+        where = session.file or (describe_uri(uri) if uri else "session")
+        if isinstance(exc, StoreConnectionError):
+            detail += f"; {stored_and_not(session)}"
         raise SessionWriteError(where, detail, [message]) from exc
+
+
+def stored_and_not(session: Any) -> str:
+    """``stored: …; not stored: …``: the entries the store holds and those only in memory."""
+    table = session.table
+    kept = session.persisted_count
+    if kept:
+        stored = f"stored: {kept} entries, the last {_named(table, kept - 1)}"
+    else:
+        stored = "stored: nothing" + ("" if session.on_disk else " (not even the header)")
+    missing = [_named(table, row) for row in range(kept, len(table))]
+    if len(missing) > LISTED:
+        missing[LISTED:] = [f"{len(missing) - LISTED} more"]
+    return f"{stored}; not stored: {', '.join(missing) or 'nothing'}"
+
+
+def _named(table: Any, row: int) -> str:
+    kind = table.types[row]
+    what = (table.role(row) or kind) if kind == "message" else kind
+    return f"{table.ids[row]} ({what})"
 
 
 def _append(session: Any, message: Message, warn: Callable[[str], None]) -> None:
@@ -45,4 +72,4 @@ def _append(session: Any, message: Message, warn: Callable[[str], None]) -> None
         warn(f"message with role {role!r} was not stored")
 
 
-__all__ = ["PERSISTED_ROLES", "persist_message"]
+__all__ = ["PERSISTED_ROLES", "persist_message", "stored_and_not"]

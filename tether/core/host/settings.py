@@ -38,6 +38,8 @@ class SessionSettings(_Section):
     fsync: bool = True
     dir: str | None = None
     store: str | None = None  # jsonl (default), sqlite:///PATH, postgresql://USER@HOST/DB
+    # a database store: how long an append tries again after the connection broke (0: never)
+    reconnect_seconds: float = Field(30.0, alias="reconnectSeconds", ge=0)
 
 
 class TokenSettings(_Section):

@@ -12,18 +12,28 @@ Appends are the driver's single transaction, with the append-time check: the sto
 how many lines it last saw, and the driver refuses to write if the database holds a different
 number (a writer that took no lease) — :class:`SessionChangedError`, nothing written.
 
-When a connection breaks during an append (:class:`StoreConnectionError`), the outcome is
-unknown; the next append looks first: if the database holds exactly the lines of the failed
-append after the ones known, they were committed and are not written again.
+When a connection breaks during an append (:class:`StoreConnectionError`: a server restart, a
+network failure), the outcome is unknown. The store reconnects and tries again, with backoff,
+for the driver's ``reconnect_seconds`` (setting ``session.reconnectSeconds``); each try looks
+first: the lines the database holds after the caller's base that equal the first lines to
+write were committed and are not written again (an unacknowledged commit is never written
+twice). After the last try the error is raised; the caller's next append (the same lines and
+more) settles the doubt the same way.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tether.core.storage.database import LineDriver, StoreConnectionError, StoredSession
+from tether.core.storage.database import (
+    LineDriver,
+    StoreConnectionError,
+    StoredSession,
+    describe_uri,
+)
 from tether.core.storage.format import dumps_record
 from tether.core.storage.jsonl_index import EntryTable
 from tether.core.storage.jsonl_scan import scan_stream
@@ -61,7 +71,8 @@ class DatabaseSessionStore:
         self.session_id = session_id
         self.database = database if database is not None else driver
         self.known: int | None = None  # entry lines as last read/written; None: not read
-        self._in_doubt: tuple[int | None, list[bytes]] | None = None
+        self._in_doubt = False  # an append failed with its outcome unknown
+        self._base: int | None = None  # the line the caller's unacknowledged lines follow
 
     @property
     def uri(self) -> str:
@@ -101,6 +112,7 @@ class DatabaseSessionStore:
             scanned, _ = scan_stream(_PieceReader(stored), validate_all=validate_all)  # type: ignore[arg-type]
             count = stored.line_count
         self.known = count
+        self._in_doubt = False  # what was read is the truth: nothing left to settle
         version = header_version(scanned.header) if scanned.header else None
         return LoadedSession(
             scanned.header,
@@ -111,6 +123,7 @@ class DatabaseSessionStore:
 
     def _missing(self) -> LoadedSession:
         self.known = None
+        self._in_doubt = False
         return LoadedSession(None, EntryTable(), exists=False)
 
     def append(
@@ -120,35 +133,84 @@ class DatabaseSessionStore:
         header: Mapping[str, Any],
         header_written: bool = False,
     ) -> None:
+        """Append ``records`` (with the header, for a session not stored yet); a broken
+        connection is retried (see the module docstring). ``records`` after a failed append
+        are the failed ones and more: every record not acknowledged yet, in order."""
         lines = [dumps_record(r).encode("utf-8") for r in records]
-        if self._in_doubt is not None:
-            lines = self._settle_doubt(lines)
-        expected = self.known if header_written or self.known is not None else None
-        head = None
-        if expected is None:
-            head = (dict(header), dumps_record(header).encode("utf-8"))
-        elif not lines:
+        head = (dict(header), dumps_record(header).encode("utf-8"))
+        if not self._in_doubt:
+            self._base = self.known
+        retry = Reconnecting(float(getattr(self.driver, "reconnect_seconds", 0.0) or 0.0))
+        while True:
+            try:
+                self._append_after_base(lines, head)
+            except StoreConnectionError as exc:
+                self._in_doubt = True
+                if not retry.pause():
+                    raise retry.gave_up(exc, describe_uri(self.uri)) from None
+                continue
+            self._in_doubt = False
             return
-        try:
-            self.known = self.driver.append_lines(self.session_id, head, lines, expected)
-        except StoreConnectionError:
-            self._in_doubt = (expected, lines)
-            raise
-        self._in_doubt = None
 
-    def _settle_doubt(self, lines: list[bytes]) -> list[bytes]:
-        """After a broken connection: drop from ``lines`` what the failed append did commit."""
-        assert self._in_doubt is not None
-        expected, sent = self._in_doubt
+    def _append_after_base(self, lines: list[bytes], head: tuple[dict[str, Any], bytes]) -> None:
+        todo = self._settle(lines) if self._in_doubt else lines
+        expected = self.known
+        if expected is not None and not todo:
+            return
+        first = head if expected is None else None
+        self.known = self.driver.append_lines(self.session_id, first, todo, expected)
+
+    def _settle(self, lines: list[bytes]) -> list[bytes]:
+        """After a broken connection: ``lines`` (which follow line ``self._base``) less those
+        the database already holds there; ``known`` set to match. Lines that differ (another
+        writer) leave ``known`` at the base, so the append-time check refuses to write."""
         count = self.driver.count(self.session_id)
-        self._in_doubt = None
-        before = expected or 0
-        if count is None or count != before + len(sent) or lines[: len(sent)] != sent:
-            return lines  # not committed (or someone else wrote: the check will say so)
-        if self.driver.tail(self.session_id, len(sent)) != sent:
+        self.known = self._base
+        if count is None:  # not even the header was committed
             return lines
-        self.known = count
-        return lines[len(sent) :]
+        start = self._base or 0
+        extra = count - start
+        if extra == 0:  # nothing after the base (for a new session: its header only)
+            self.known = count
+            return lines
+        if 0 < extra <= len(lines) and self.driver.tail(self.session_id, extra) == lines[:extra]:
+            self.known = count
+            return lines[extra:]
+        return lines
 
 
-__all__ = ["DatabaseSessionStore"]
+class Reconnecting:
+    """The tries of one append after broken connections: :meth:`pause` sleeps before the
+    next (0.25 s, doubling, at most :data:`MAX_PAUSE`) while ``seconds`` have not passed."""
+
+    MAX_PAUSE = 4.0
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = max(0.0, seconds)
+        self.started = time.monotonic()
+        self.tries = 1
+        self.delay = 0.25
+
+    def pause(self) -> bool:
+        left = self.started + self.seconds - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(self.delay, left))
+        self.delay = min(self.delay * 2, self.MAX_PAUSE)
+        self.tries += 1
+        return True
+
+    def gave_up(self, exc: StoreConnectionError, label: str) -> StoreConnectionError:
+        """The last error, saying how long the store tried (``label``: the session)."""
+        if not self.seconds:
+            return exc
+        head, sep, reason = str(exc).partition(": ")
+        reason = reason if sep and "://" in head else str(exc)  # the label is said once
+        waited = time.monotonic() - self.started
+        return StoreConnectionError(
+            f"{label}: the database did not answer for {waited:.0f} s ({self.tries} tries; "
+            f"setting session.reconnectSeconds): {reason}"
+        )
+
+
+__all__ = ["DatabaseSessionStore", "Reconnecting"]

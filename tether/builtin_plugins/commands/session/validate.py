@@ -1,8 +1,13 @@
 """``tether session show --validate``: every entry against the format, plus warnings.
 
 Schema problems name the line, the entry and the field. Warnings are values that pi reads and
-tether copes with, so the file stays as it is: lone surrogates (sent and printed as U+FFFD)
-and numbers that are not finite (``1e999``, ``NaN``: treated as absent).
+tether copes with, so the file stays as it is: lone surrogates (sent and printed as U+FFFD),
+numbers that are not finite (``1e999``, ``NaN``: treated as absent), and tool calls on the
+current branch left without a result. Those are warnings, not problems, wherever they stand:
+pi's own files hold them (a turn aborted or steered mid-tool, a process ended or a store lost
+between a call and its result), and pi and tether send an error result ``No result provided``
+in their place. The warning says which case it is: followed by later messages, or the end of
+the branch (the last turn stopped before its result was stored).
 """
 
 from __future__ import annotations
@@ -66,7 +71,61 @@ def validation_findings(session: Any) -> tuple[list[dict[str, Any]], list[dict[s
         warnings += [{**where, **item} for item in found]
         warned = {item["field"] for item in found}
         problems += [{**where, **item} for item in _schema(entry, warned)]
+    warnings += dangling_tool_calls(session)
+    warnings.sort(key=lambda item: item["line"])
     return problems, warnings
+
+
+# entries the model sees as a user turn: a tool call before one is answered or never will be
+_TURNS = frozenset({"custom_message", "compaction", "branch_summary"})
+FOLLOWED = "before the next message; it is sent as an error result 'No result provided'"
+AT_THE_END = (
+    "and the branch ends here: the turn stopped before its result was stored; the next "
+    "prompt sends an error result 'No result provided' in its place"
+)
+
+
+def dangling_tool_calls(session: Any) -> list[dict[str, Any]]:
+    """Warnings for the tool calls on the current branch with no result (see the module
+    docstring); an assistant message that ended in ``error``/``aborted`` is never sent, so
+    its calls are not counted."""
+    table = session.table
+    found: list[dict[str, Any]] = []
+    pending: list[tuple[dict[str, Any], int, Any]] = []  # (where, index in content, block)
+    answered: set[Any] = set()
+
+    def close(ending: str) -> None:
+        for where, index, call in pending:
+            if call.get("id") not in answered:
+                text = f"tool call {call.get('id')} ({call.get('name')}) has no result {ending}"
+                field = f"message.content[{index}]"
+                found.append(
+                    {**where, "kind": "dangling-tool-call", "field": field, "message": text}
+                )
+        pending.clear()
+        answered.clear()
+
+    for entry in session.get_branch():
+        kind = entry.get("type")
+        message = entry.get("message") if kind == "message" else None
+        message = message if isinstance(message, dict) else {}
+        role = message.get("role")
+        if role == "toolResult":
+            answered.add(message.get("toolCallId"))
+            continue
+        if role is None and kind not in _TURNS:
+            continue  # labels, settings, custom data: not part of the conversation
+        close(FOLLOWED)
+        if role != "assistant" or message.get("stopReason") in ("error", "aborted"):
+            continue
+        row = table.by_id.get(entry.get("id"))
+        where = {"line": table.linenos[row] if row is not None else 0, "id": entry.get("id")}
+        content = message.get("content")
+        for index, block in enumerate(content if isinstance(content, list) else []):
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                pending.append((where, index, block))
+    close(AT_THE_END)
+    return found
 
 
 def validation_lines(path: Any, summary: dict[str, Any]) -> list[str]:
@@ -85,4 +144,4 @@ def _field(item: dict[str, Any]) -> str:
     return f"{item['field']}: " if item.get("field") else ""
 
 
-__all__ = ["validation_findings", "validation_lines"]
+__all__ = ["dangling_tool_calls", "validation_findings", "validation_lines"]

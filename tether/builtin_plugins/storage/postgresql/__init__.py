@@ -17,4 +17,4 @@ def open_store(uri: str, settings: Any) -> Any:
         return None
     from tether.builtin_plugins.storage.postgresql.database import PostgresDatabase
 
-    return PostgresDatabase(uri)
+    return PostgresDatabase(uri, settings)

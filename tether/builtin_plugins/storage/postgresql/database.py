@@ -5,8 +5,11 @@ any machine queue there), the append-time check of the line count, the lines, th
 and the full-text rows; committed means durable (the server's ``synchronous_commit``). The
 one-writer lease is a session-level advisory lock held on a connection of its own: the server
 releases it when that connection ends — the process died, the machine vanished, the server
-restarted. A broken connection is one :class:`StoreConnectionError` line; the next write
-reconnects and first checks what the failed one committed (:mod:`tether.core.storage.db_store`).
+restarted. A broken connection is a :class:`StoreConnectionError`: the session store
+reconnects and tries again for :attr:`PostgresDatabase.reconnect_seconds` (setting
+``session.reconnectSeconds``, default :data:`RECONNECT_SECONDS`), each time first checking what
+the failed try committed (:mod:`tether.core.storage.db_store`); the lease is taken again on the
+new connection (:func:`.lease.revive`), or the write refused if another writer took it meanwhile.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import psycopg
 
 from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
 from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
-from tether.builtin_plugins.storage.postgresql.lease import PgLease
+from tether.builtin_plugins.storage.postgresql.lease import PgLease, revive
 from tether.builtin_plugins.storage.postgresql.schema import TABLES, ensure_schema
 from tether.builtin_plugins.storage.rows import (
     changed_message,
@@ -46,6 +49,7 @@ from tether.core.storage.db_store import DatabaseSessionStore
 from tether.core.storage.guard import REOPEN
 
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
+RECONNECT_SECONDS = 30.0  # how long an append tries again after the connection broke
 
 
 def lease_key(session_id: str) -> int:
@@ -59,9 +63,13 @@ def lease_key(session_id: str) -> int:
 class PostgresDatabase:
     """One PostgreSQL database of sessions (see the module docstring)."""
 
-    def __init__(self, uri: str) -> None:
+    def __init__(self, uri: str, settings: Any = None) -> None:
         self.uri = uri
         self.where = describe_uri(uri)
+        self._settings = settings
+        self._reconnect_seconds: float | None = None
+        self._reconnects = 0  # connections replaced since opening
+        self._lease_checked: dict[str, int] = {}  # session id → ``_reconnects`` at the last check
         self._conn = connect(uri)
         try:
             ensure_schema(self._conn, self.where)
@@ -74,10 +82,22 @@ class PostgresDatabase:
     def close(self) -> None:
         self._conn.close()
 
+    @property
+    def reconnect_seconds(self) -> float:
+        """How long an append tries again after the connection broke (settings read on the
+        first use: only when a connection broke)."""
+        if self._reconnect_seconds is None:
+            session = getattr(self._settings, "session", None) if self._settings else None
+            value = getattr(session, "reconnect_seconds", None)
+            self._reconnect_seconds = RECONNECT_SECONDS if value is None else float(value)
+        return self._reconnect_seconds
+
     def _live(self) -> Any:
         """The connection, reconnected if it broke (a server restart)."""
         if self._conn.closed or self._conn.broken:
+            self._conn.close()
             self._conn = connect(self.uri)
+            self._reconnects += 1
         return self._conn
 
     def _fetch(self, sql: str, args: Sequence[Any], *, binary: bool = False) -> list[Any]:
@@ -89,15 +109,16 @@ class PostgresDatabase:
                     cur.execute(sql, args)  # type: ignore[arg-type]
                     return cur.fetchall()
             except psycopg.OperationalError as exc:
-                if attempt == 2 or not self._conn.broken:
+                if not self._conn.broken:
                     raise StoreError(f"{self.where}: {first_line(exc)}") from None
+                if attempt == 2:
+                    raise StoreConnectionError(f"{self.where}: {first_line(exc)}") from None
         raise AssertionError("unreachable")
 
     def _lost(self, exc: BaseException, session_id: str, doing: str) -> StoreConnectionError:
         return StoreConnectionError(
             f"{self.where}#{session_id}: the connection to the database was lost while "
-            f"{doing} ({first_line(exc)}); nothing is lost: the session is checked and "
-            "continued on the next write"
+            f"{doing} ({first_line(exc)})"
         )
 
     # ---- one session ----------------------------------------------------------------------
@@ -190,18 +211,16 @@ class PostgresDatabase:
         return StoredSession(bytes(header), chunks, int(count), bool(trailing))  # type: ignore[arg-type]
 
     def count(self, session_id: str) -> int | None:
-        row = (
-            self._live()
-            .execute("SELECT line_count FROM tether_sessions WHERE id = %s", (session_id,))
-            .fetchone()
-        )
-        return None if row is None else int(row[0])
+        rows = self._fetch("SELECT line_count FROM tether_sessions WHERE id = %s", (session_id,))
+        return int(rows[0][0]) if rows else None
 
     def tail(self, session_id: str, n: int) -> list[bytes]:
+        """The last ``n`` lines (only the chunks that hold them are read)."""
         rows = self._fetch(
-            "SELECT line_count, raw FROM tether_entries WHERE session_id = %s "
-            "ORDER BY first_line DESC",
-            (session_id,),
+            "SELECT e.line_count, e.raw FROM tether_entries e JOIN tether_sessions s "
+            "ON s.id = e.session_id WHERE e.session_id = %s "
+            "AND e.first_line + e.line_count > s.line_count - %s ORDER BY e.first_line DESC",
+            (session_id, n),
             binary=True,
         )
         return last_lines(((int(c), bytes(r)) for c, r in rows), n)
@@ -218,6 +237,9 @@ class PostgresDatabase:
         where = f"{self.where}#{session_id}"
         try:
             conn = self._live()
+            if self._lease_checked.get(session_id, 0) != self._reconnects:
+                revive(self, session_id)  # the server restarted: it forgot the lease
+                self._lease_checked[session_id] = self._reconnects
             with conn.transaction():
                 row = conn.execute(
                     "SELECT line_count, first_message FROM tether_sessions WHERE id = %s "
@@ -247,7 +269,11 @@ class PostgresDatabase:
                 f"{where}: another writer created this session meanwhile; {REOPEN}"
             ) from None
         except psycopg.OperationalError as exc:
-            raise self._lost(exc, session_id, "appending") from None
+            if self._conn.broken or self._conn.closed:
+                raise self._lost(exc, session_id, "appending") from None
+            raise StoreError(
+                f"{where}: the database refused the append: {first_line(exc)}"
+            ) from None
         return base + len(lines)
 
     def _insert_session(

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tether.core.host.errors import SessionBusyError
+from tether.core.host.errors import SessionBusyError, SessionChangedError
 
 POLL_SECONDS = 0.1
 _HELD: dict[tuple[str, str], list[Any]] = {}  # (uri, session id) → [connection, count]
@@ -73,7 +73,7 @@ class PgLease:
             time.sleep(min(POLL_SECONDS, remaining) if not math.isinf(remaining) else POLL_SECONDS)
         self._note_holder(conn)
         with _GUARD:
-            _HELD[self.slot] = [conn, 1]
+            _HELD[self.slot] = [conn, 1, self]
         self._held = True
         return self
 
@@ -128,4 +128,50 @@ class PgLease:
         return LeaseHolder(pid, f"{command} on {host}" if host else str(command or ""), since)
 
 
-__all__ = ["PgLease"]
+def revive(database: Any, session_id: str) -> None:
+    """Make sure the lease on ``session_id`` this process holds (if it holds one) still holds
+    after a broken connection: a restarted server forgot it with the connection, so it is
+    taken again on a new one. Another process that took it meanwhile is a
+    :class:`SessionChangedError` (nothing written); a server still away a
+    :class:`StoreConnectionError` (the append tries again)."""
+    import psycopg
+
+    from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
+    from tether.core.storage.database import StoreConnectionError
+    from tether.core.storage.guard import REOPEN
+
+    with _GUARD:
+        shared = _HELD.get((database.uri, session_id))
+    if shared is None:
+        return
+    old, lease = shared[0], shared[2]
+    try:
+        old.execute("SELECT 1")
+        return  # the same server session: the lock is still ours
+    except psycopg.Error:
+        old.close()
+    label = f"{database.where}#{session_id}"
+    conn = connect(database.uri)
+    try:
+        got = conn.execute("SELECT pg_try_advisory_lock(%s)", (lease.key,)).fetchone()[0]
+        if not got:
+            who = lease._current_holder(conn)
+            raise SessionChangedError(
+                f"{label}: {who.describe()} took the session while the connection to the "
+                f"database was lost; {REOPEN}"
+            )
+        lease._note_holder(conn)
+    except psycopg.OperationalError as exc:
+        conn.close()
+        raise StoreConnectionError(
+            f"{label}: the connection to the database was lost while taking the lease again "
+            f"({first_line(exc)})"
+        ) from None
+    except BaseException:
+        conn.close()
+        raise
+    with _GUARD:
+        shared[0] = conn
+
+
+__all__ = ["PgLease", "revive"]

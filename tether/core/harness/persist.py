@@ -23,7 +23,7 @@ def persist_message(session: Any, message: Message, warn: Callable[[str], None])
         raise
     except (SessionFileError, OSError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        where = session.file or getattr(session, "uri", None) or "session"
+        where = session.file or getattr(session.store, "uri", None) or "session"
         raise SessionWriteError(where, detail, [message]) from exc
 
 

@@ -22,6 +22,11 @@ from tether.builtin_plugins.storage.rows import (
     pick_one,
     session_row,
 )
+from tether.builtin_plugins.storage.sqlite.errors import (
+    disk_cause,
+    rollback_quietly,
+    write_failure,
+)
 from tether.builtin_plugins.storage.sqlite.schema import TABLES, ensure_schema
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
@@ -207,10 +212,12 @@ class SqliteDatabase:
     ) -> int:
         where = f"{self.uri}#{session_id}"
         db = self._db
-        self._set_synchronous()
         try:
+            self._set_synchronous()
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
+            if disk_cause(self.path, exc):
+                raise write_failure(where, self.path, exc, "this append") from None
             raise SessionFileError(f"{where}: cannot append: {exc}") from None
         try:
             row = db.execute(
@@ -235,8 +242,11 @@ class SqliteDatabase:
                     raise SessionChangedError(changed_message(where, expected, base))
             self._insert_lines(session_id, base, lines, first, trailing_newline)
             db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            rollback_quietly(db)  # SQLite may have ended the transaction itself (disk full)
+            raise write_failure(where, self.path, exc, "this append") from None
         except BaseException:
-            db.execute("ROLLBACK")
+            rollback_quietly(db)
             raise
         return base + len(lines)
 

@@ -58,3 +58,26 @@ def test_a_full_disk_is_named_and_the_session_stays_whole(tmp_path: Path) -> Non
 
     after = SqliteDatabase(uri).read(session_id)
     assert after == before
+
+
+def test_a_new_database_on_a_full_disk_is_one_line_and_left_no_file(tmp_path: Path) -> None:
+    sample = GEN / "g02-linear-text.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "tether", "session", "import", str(sample)]
+        + ["--store", "sqlite:///new.db"],
+        cwd=tmp_path,
+        env=tether_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=_limited,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(
+        "tether: error: sqlite:///new.db#bc688778-2b49-7044-a5e3-41245c6e4337: cannot save the "
+        f"session: cannot set up {tmp_path}/new.db: disk full: files may not grow past the "
+        f"file-size limit (ulimit -f) of {LIMIT} bytes (SQLite: "
+    ), done.stderr
+    assert done.stderr.count("\n") == 1
+    assert not list(tmp_path.glob("new.db*"))

@@ -9,6 +9,7 @@ kernel when the process ends, however it ends.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -99,16 +100,26 @@ class SqliteDatabase:
         return StoreError(f"{self.uri}: no such database {self.path}{hint(self.uri, self.path)}")
 
     def _create(self, where: str) -> None:
-        """Make the database for a first write (``?mode=rwc``, the default; never a folder)."""
+        """Make the database for a first write (``?mode=rwc``, the default; never a folder);
+        a database that cannot be set up (a full disk) is removed again while still empty."""
         if self.exists:
             return
         refuse_to_create(self.uri, self.path, self.mode, where)
+        flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
         try:
             make_private_dirs(self.path.parent)
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
+            os.close(os.open(self.path, flags, PRIVATE_FILE))
+        except FileExistsError:
+            pass  # another process made it meanwhile
         except OSError as exc:
             raise StoreError(f"{self.uri}: cannot create {self.path}: {exc.strerror}") from None
-        self._connection = connect(self.uri, self.path, self.mode)
+        try:
+            self._connection = connect(self.uri, self.path, self.mode)
+        except StoreError:
+            with contextlib.suppress(OSError):
+                if os.stat(self.path).st_size == 0:
+                    os.unlink(self.path)
+            raise
 
     def close(self) -> None:
         if self._connection is not None:
@@ -173,7 +184,8 @@ class SqliteDatabase:
                 return None
             return row, read(row)
         finally:
-            db.execute("COMMIT")
+            if db.in_transaction:  # an error may have ended it: never hide that error
+                db.execute("COMMIT")
 
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
         out: list[bytes] = []
@@ -224,7 +236,11 @@ class SqliteDatabase:
         where = f"{self.uri}#{session_id}"
         if self.mode == "ro":
             raise SessionFileError(f"{where}: cannot save the session: read-only (?mode=ro)")
-        self._create(where)
+        try:
+            self._create(where)
+        except StoreError as exc:
+            detail = str(exc).removeprefix(f"{self.uri}: ")
+            raise SessionFileError(f"{where}: cannot save the session: {detail}") from None
         db = self._db
         try:
             self._set_synchronous()

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from tether.builtin_plugins.storage.sqlite.errors import disk_cause
 from tether.builtin_plugins.storage.sqlite.schema import VERSION, ensure_schema, schema_version
 from tether.builtin_plugins.storage.sqlite.uri import hint, old_reading
 from tether.core.host.errors import SessionFileError
@@ -49,22 +50,36 @@ def connect(uri: str, path: Path, mode: str) -> sqlite3.Connection:
             isolation_level=None,
             check_same_thread=False,
         )
-        if flag == "rw":
-            db.execute("PRAGMA page_size=65536")  # a new database only: big rows, few pages
-            db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # reads copy from the page cache once
-        if flag == "rw":
-            ensure_schema(db, uri)
-        elif schema_version(db, uri) != VERSION:
-            raise StoreError(
-                f"{uri}: not a tether session database of schema version {VERSION}; read-only "
-                "(?mode=ro), it cannot be set up or migrated: open it once without ?mode=ro"
-            )
     except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{uri}: cannot open {path}: {exc}") from None
+    try:
+        _set_up(db, uri, flag)
+    except BaseException as exc:
+        db.close()
+        if not isinstance(exc, sqlite3.DatabaseError):
+            raise
         if str(getattr(exc, "sqlite_errorname", "")) == "SQLITE_CANTOPEN":
             raise StoreError(f"{uri}: cannot open {path}: {exc}") from None
+        cause = disk_cause(path, exc)
+        if cause:
+            raise StoreError(f"{uri}: cannot set up {path}: {cause} (SQLite: {exc})") from None
         raise StoreError(f"{uri}: not a usable SQLite database: {exc}") from None
     return db
+
+
+def _set_up(db: sqlite3.Connection, uri: str, flag: str) -> None:
+    """Pragmas, then the schema: made or migrated (``rw``), or checked (``ro``)."""
+    if flag == "rw":
+        db.execute("PRAGMA page_size=65536")  # a new database only: big rows, few pages
+        db.execute("PRAGMA journal_mode=WAL")
+    db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # reads copy from the page cache once
+    if flag == "rw":
+        ensure_schema(db, uri)
+    elif schema_version(db, uri) != VERSION:
+        raise StoreError(
+            f"{uri}: not a tether session database of schema version {VERSION}; read-only "
+            "(?mode=ro), it cannot be set up or migrated: open it once without ?mode=ro"
+        )
 
 
 __all__ = ["MMAP_BYTES", "connect", "refuse_to_create"]

@@ -132,3 +132,30 @@ def test_run_refuses_a_symlinked_lock_file_in_one_line(tmp_path: Path) -> None:
     )
     assert victim.read_bytes() == VICTIM and os.path.islink(lock)
     assert not (tmp_path / "s.jsonl").exists()
+
+
+RACE = """
+import math, sys
+from tether.core.storage.lease import SessionLease
+for _ in range(300):
+    SessionLease(sys.argv[1]).acquire(math.inf).release()
+"""
+
+
+def test_a_lock_file_removed_while_being_opened_is_not_refused(tmp_path: Path) -> None:
+    """A releaser unlinks the lock file between another's open and fstat: that file has no
+    link left (it is ours, just gone) and the acquirer retries instead of refusing it."""
+    import subprocess
+    import sys
+
+    from tests.store_helpers import ROOT
+
+    file = str(tmp_path / "s.jsonl")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    racers = [
+        subprocess.Popen([sys.executable, "-c", RACE, file], env=env, stderr=subprocess.PIPE)
+        for _ in range(4)
+    ]
+    errors = [racer.communicate(timeout=120)[1] for racer in racers]
+    assert [racer.returncode for racer in racers] == [0] * 4, errors
+    assert not os.path.lexists(tmp_path / "s.jsonl.lock")

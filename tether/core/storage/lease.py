@@ -210,8 +210,11 @@ class SessionLease:
                 f"{self.path}: cannot save the session: cannot create its lock file "
                 f"{self.lock_file.name}: {exc.strerror}"
             ) from None
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_nlink == 0:
+            os.close(fd)  # released and removed meanwhile: open the file now at the path
+            return self._try_lock()
         try:
-            info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_size > NOTE_BYTES:
                 raise self._not_ours(info)
             fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.store_backends import DATABASES, make_backend
 from tests.store_helpers import GEN, run_tether
 from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase, database_path
 from tether.core.host.errors import SessionFileError
@@ -112,19 +113,24 @@ def test_sessions_of_a_missing_database_is_an_error_and_creates_nothing(tmp_path
 # -- item 13: an empty listing says what --all lists -------------------------------------------
 
 
+@pytest.mark.parametrize("store", DATABASES)
 def test_an_empty_project_listing_counts_the_other_projects(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    request: pytest.FixtureRequest, tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str
 ) -> None:
     from tether.builtin_plugins.commands.store.listing import list_stored
+    from tether.core.storage.database import describe_uri
 
-    database = _filled(tmp_path / "s.db")
+    backend = make_backend(request, store, tmp_path / store)
+    for sample in SAMPLES:
+        backend.add(sample)
+    database = backend.database()
     list_stored(database, str(tmp_path), None, False)
     assert capsys.readouterr().out == "No sessions of this project; `--all` lists 2.\n"
     list_stored(database, str(tmp_path), "414", False)  # in a message of g09 only
     assert capsys.readouterr().out == "No sessions of this project match '414'; `--all` lists 1.\n"
     list_stored(database, str(tmp_path), "zzzunheardof", False)
-    out = capsys.readouterr().out
-    assert out == f"No sessions in sqlite:///{tmp_path}/s.db match 'zzzunheardof'.\n"
+    where = describe_uri(database.uri)
+    assert capsys.readouterr().out == f"No sessions in {where} match 'zzzunheardof'.\n"
     list_stored(database, "/srv/repo", None, False)
     assert "01a5ba50-ad38-735e-add6-ff552fa73207" in capsys.readouterr().out
 

@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> None:
             if name == "jsonl":
                 store = Store(name, work, None)
             elif name == "sqlite":
-                store = Store(name, work, f"sqlite://{work}/sessions.db")
+                store = Store(name, work, f"sqlite:///{work}/sessions.db")
             else:
                 uri = args.postgresql
                 if uri is None:

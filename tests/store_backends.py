@@ -82,7 +82,7 @@ def make_backend(request: pytest.FixtureRequest, name: str, folder: Path) -> Bac
     if name == "jsonl":
         return Backend(name, folder)
     if name == "sqlite":
-        return Backend(name, folder, f"sqlite://{folder}/sessions.db")
+        return Backend(name, folder, f"sqlite:///{folder}/sessions.db")
     cluster: Any = request.getfixturevalue("pg_cluster")
     return Backend(name, folder, cluster.uri())
 

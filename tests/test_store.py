@@ -286,7 +286,7 @@ def test_the_open_store_plugin_answers_for_paths(tmp_path: Path) -> None:
     assert isinstance(store, JsonlStore) and store.fsync is False
     assert hooks.open_store(f"file://{tmp_path}/t.jsonl", settings).path == tmp_path / "t.jsonl"
     assert hooks.open_store("mysql://x/db", settings) is None  # no plugin for it
-    database = hooks.open_store(f"sqlite://{tmp_path}/x.db", settings)  # the sqlite plugin
+    database = hooks.open_store(f"sqlite:///{tmp_path}/x.db", settings)  # the sqlite plugin
     assert type(database).__name__ == "SqliteDatabase"
     session = Session.from_store(store, cwd="/proj")
     session.append_message(assistant_message("via the hook"))

@@ -92,7 +92,7 @@ def test_every_command_works_in_a_database_store(
 
 
 def test_the_store_comes_from_the_flag_the_variable_or_the_setting(tmp_path: Path) -> None:
-    backend = Backend("sqlite", tmp_path, f"sqlite://{tmp_path}/s.db")
+    backend = Backend("sqlite", tmp_path, f"sqlite:///{tmp_path}/s.db")
     plain = {"TETHER_STORE": None}
     ok(backend, "run", "--provider", "faux", "via the variable")
     flag = ok(backend, "sessions", "--json", "--store", str(backend.uri), env=plain)

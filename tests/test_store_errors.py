@@ -39,11 +39,14 @@ def test_bad_store_uris_are_one_line_each(tmp_path: Path) -> None:
         "sessions", cwd=tmp_path, store="sqlite://"
     )
     assert "is a directory" in one_error_line(
-        "sessions", cwd=tmp_path, store=f"sqlite://{tmp_path}"
+        "sessions", cwd=tmp_path, store=f"sqlite:///{tmp_path}"
     )
     missing = tmp_path / "no" / "such" / "folder"
+    assert f"no such database {missing}" in one_error_line(
+        "sessions", cwd=tmp_path, store=f"sqlite:///{missing}"
+    )
     assert f"no folder {missing.parent}" in one_error_line(
-        "sessions", cwd=tmp_path, store=f"sqlite://{missing}"
+        "run", "hi", "--provider", "faux", cwd=tmp_path, store=f"sqlite:///{missing}"
     )
     assert not (tmp_path / "no").exists()  # nothing made by a typo
     assert "not a valid PostgreSQL URI" in one_error_line(
@@ -54,13 +57,13 @@ def test_bad_store_uris_are_one_line_each(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_session_database_is_refused_untouched(tmp_path: Path) -> None:
     text = tmp_path / "notes.db"
     text.write_bytes(b"just some text, not SQLite\n" * 200)
-    line = one_error_line("sessions", cwd=tmp_path, store=f"sqlite://{text}")
+    line = one_error_line("sessions", cwd=tmp_path, store=f"sqlite:///{text}")
     assert "not a usable SQLite database" in line
     assert text.read_bytes() == b"just some text, not SQLite\n" * 200
     other = tmp_path / "other.db"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE invoices (id INTEGER)")
-    line = one_error_line("sessions", cwd=tmp_path, store=f"sqlite://{other}")
+    line = one_error_line("sessions", cwd=tmp_path, store=f"sqlite:///{other}")
     assert "not a tether session database" in line
 
 
@@ -133,7 +136,7 @@ def test_sqlite_v1_database_is_migrated_to_v2_and_searchable(tmp_path: Path) -> 
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT version FROM tether_schema").fetchone() == (1,)
 
-    database = SqliteDatabase(f"sqlite://{path}")  # opening migrates
+    database = SqliteDatabase(f"sqlite:///{path}")  # opening migrates
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT version FROM tether_schema").fetchone() == (VERSION,)
     assert database.read_index(session_id).chunks[0][3] is not None  # v3: indexed

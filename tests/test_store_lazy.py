@@ -23,7 +23,7 @@ def tether(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedPr
 
 
 def test_context_from_a_sqlite_store_loads_no_settings(tmp_path: Path) -> None:
-    uri = f"sqlite://{tmp_path}/sessions.db"
+    uri = f"sqlite:///{tmp_path}/sessions.db"
     env = {**ENV, "TETHER_STORE": uri, "TETHER_HOME": str(tmp_path / "home")}
     done = tether("session", "import", str(SAMPLE), "--json", env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -47,7 +47,8 @@ def test_the_fsync_setting_still_decides_the_first_write(tmp_path: Path) -> None
     project = tmp_path / "project"
     (project / ".tether").mkdir(parents=True)
     (project / ".tether" / "settings.json").write_text('{"session": {"fsync": false}}')
-    database = open_store(f"sqlite://{tmp_path}/s.db", LazySettings(project))
+    (tmp_path / "s.db").touch()  # an empty database: opened (set up) before any write
+    database = open_store(f"sqlite:///{tmp_path}/s.db", LazySettings(project))
     pragma = "PRAGMA synchronous"
     assert database._db.execute(pragma).fetchone()[0] == 2  # FULL until a write asks
     database.import_session(SAMPLE.read_bytes(), str(SAMPLE))

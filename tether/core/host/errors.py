@@ -36,6 +36,7 @@ class SessionWriteError(SessionFileError):
     def __init__(self, path: object, detail: str, unsaved: list[dict] | None = None) -> None:
         prefix = f"{path}: "
         detail = detail[len(prefix) :] if detail.startswith(prefix) else detail
+        detail = detail.removeprefix("cannot save the session: ")  # said once
         super().__init__(f"{path}: cannot save the session: {detail}")
         self.path = path
         self.unsaved: list[dict] = list(unsaved or [])

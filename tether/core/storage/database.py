@@ -177,7 +177,7 @@ def split_session_bytes(data: bytes, where: str) -> ParsedSession:
     text = data[end:header_end].strip()
     try:
         header = json.loads(text[len(BOM) :] if text.startswith(BOM) else text)
-    except ValueError:
+    except (ValueError, RecursionError):
         header = None
     if not isinstance(header, dict) or header.get("type") != "session":
         raise StoreError(f"{where}: not a tether/pi session header")
@@ -238,7 +238,7 @@ def facts_of(record: Any) -> EntryFacts:
 def facts_of_line(raw: bytes) -> EntryFacts:
     try:
         return facts_of(json.loads(raw))
-    except ValueError:
+    except (ValueError, RecursionError):  # nested too deeply: a line readers skip, as pi
         return EntryFacts()
 
 

@@ -33,7 +33,10 @@ def real_target(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """``a FIFO``, ``a symlink``, … (what a path that is not a regular file holds)."""
+    if stat.S_ISLNK(mode):
+        return "a symlink"
     if stat.S_ISFIFO(mode):
         return "a FIFO"
     if stat.S_ISCHR(mode):
@@ -51,7 +54,7 @@ def not_regular_error(path: Path, mode: int) -> SessionFileError:
     if stat.S_ISDIR(mode):
         return SessionFileError(f"{path}: is a directory, not a session file")
     return SessionFileError(
-        f"{path}: is {_kind(mode)}, not a regular session file; refusing to use it"
+        f"{path}: is {file_kind(mode)}, not a regular session file; refusing to use it"
     )
 
 
@@ -254,6 +257,7 @@ def write_sidecar(path: Path, data: bytes, *, fsync: bool = True, what: str = "f
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
+    "file_kind",
     "PRIVATE_DIR",
     "PRIVATE_FILE",
     "leftover_notes",

@@ -12,6 +12,10 @@ Within one process the lease is re-entrant (counted), so a command that takes it
 :class:`~tether.core.harness.harness.Harness` it builds share one lock. Readers never take it. The
 lock file is removed on release; an acquirer re-checks after locking that the path still
 names the file it locked (else it retries), so removal cannot let two holders in.
+
+The lock file is never followed: it is opened with ``O_NOFOLLOW``, and anything at its path
+that is not a regular file of ours (a symlink, a FIFO, a folder, a file with other hard links)
+is refused in one line, never truncated, written or removed.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import json
 import math
 import os
 import shlex
+import stat
 import sys
 import threading
 import time
@@ -30,9 +35,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.core.host.errors import SessionBusyError, SessionFileError
-from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs, pid_alive, real_target
+from tether.core.storage.filesafety import (
+    PRIVATE_FILE,
+    file_kind,
+    make_private_dirs,
+    pid_alive,
+    real_target,
+)
 
 POLL_SECONDS = 0.05
+NOTE_BYTES = 4096  # a holder's note is far smaller: a bigger file is not a lock file of ours
+LOCK_FLAGS = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
 MAX_POLL_SECONDS = 0.25
 COMMAND_CHARS = 120
 
@@ -189,14 +202,26 @@ class SessionLease:
         """An fd locked on the file now at :attr:`lock_file`, or ``None`` if someone holds it."""
         try:
             make_private_dirs(self.lock_file.parent)
-            fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+            fd = os.open(self.lock_file, LOCK_FLAGS, PRIVATE_FILE)
         except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.EWOULDBLOCK):
+                raise self._not_ours() from None
             raise SessionFileError(
                 f"{self.path}: cannot save the session: cannot create its lock file "
                 f"{self.lock_file.name}: {exc.strerror}"
             ) from None
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_nlink == 0:
+            os.close(fd)  # released and removed meanwhile: open the file now at the path
+            return self._try_lock()
         try:
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_size > NOTE_BYTES:
+                raise self._not_ours(info)
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except SessionFileError:
+            os.close(fd)
+            raise
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
@@ -206,6 +231,25 @@ class SessionLease:
             os.close(fd)  # released and removed meanwhile: lock the file now at the path
             return self._try_lock()
         return fd
+
+    def _not_ours(self, info: os.stat_result | None = None) -> SessionFileError:
+        """The one line refusing what stands at the lock file's path (never touched)."""
+        if info is None:
+            try:
+                info = os.lstat(self.lock_file)
+            except OSError:
+                info = None
+        mode = info.st_mode if info is not None else 0
+        if info is not None and stat.S_ISREG(mode):
+            links = info.st_nlink
+            what = f"{links} hard links" if links != 1 else f"{info.st_size} bytes, not a note"
+            problem = f"not a lock file of tether's (a file with {what})"
+        else:
+            problem = f"not a regular file ({file_kind(mode) if mode else 'gone meanwhile'})"
+        return SessionFileError(
+            f"{self.lock_file}: {problem}; refusing to use it as the lock of {self.label} "
+            "(nothing was changed; remove it if it is stale)"
+        )
 
     def _write_holder(self, fd: int) -> None:
         info = {"pid": os.getpid(), "command": self.command or command_line(), "since": time.time()}
@@ -218,12 +262,16 @@ class SessionLease:
 
 
 def _same_file(path: Path, fd: int) -> bool:
+    """Whether ``path`` itself (not what a symlink there names) is the file open at ``fd``."""
     try:
-        current = os.stat(path)
+        current = os.lstat(path)
     except OSError:
         return False
     opened = os.fstat(fd)
-    return (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino)
+    return stat.S_ISREG(current.st_mode) and (current.st_dev, current.st_ino) == (
+        opened.st_dev,
+        opened.st_ino,
+    )
 
 
 def read_holder(lock_file: Path, *, attempts: int = 5) -> LeaseHolder:
@@ -231,9 +279,9 @@ def read_holder(lock_file: Path, *, attempts: int = 5) -> LeaseHolder:
     holder = LeaseHolder()
     for attempt in range(attempts):
         try:
-            raw = lock_file.read_bytes()
+            raw = _read_note(lock_file)
             info = json.loads(raw.decode("utf-8", "replace"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             info = None
         if isinstance(info, dict):
             pid = info.get("pid")
@@ -248,6 +296,17 @@ def read_holder(lock_file: Path, *, attempts: int = 5) -> LeaseHolder:
         if attempt + 1 < attempts:
             time.sleep(0.02)
     return holder if holder.pid is None or pid_alive(holder.pid) else LeaseHolder()
+
+
+def _read_note(lock_file: Path) -> bytes:
+    """The holder's note: the lock file's bytes, never through a symlink nor from a FIFO."""
+    fd = os.open(lock_file, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return os.pread(fd, NOTE_BYTES, 0)
+    finally:
+        os.close(fd)
 
 
 def parse_wait(value: str | None) -> float:

@@ -60,12 +60,10 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None
     if folder is not None and not folder.is_dir():
         sys.stderr.write(f"tether: warning: --dir {folder}: no such folder\n")
     if folder is None and store_configured():
-        from tether.builtin_plugins.commands.store.listing import print_rows
+        from tether.builtin_plugins.commands.store.listing import list_stored
         from tether.builtin_plugins.commands.store_select import active_database
 
-        database = active_database()
-        rows = database.list_sessions(cwd=None if all_ else os.getcwd(), search=search)
-        print_rows(database, rows, as_json)
+        list_stored(active_database(), None if all_ else os.getcwd(), search, as_json)
         return
     if search is not None:
         from tether.core.host.errors import UsageError
@@ -86,7 +84,13 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None
         return
     if not infos:
         where = ", ".join(str(f) for f in folders) or "(no folders)"
-        typer.echo(f"No sessions in {where}.")
+        others = (
+            0
+            if all_ or folder is not None
+            else len(list_sessions(project_folders(sessions_root())))
+        )
+        tail = f"; `--all` lists {others}" if others else ""
+        typer.echo(f"No sessions in {where}{tail}.")
         return
     for info in infos:
         title = info.name or info.first_message

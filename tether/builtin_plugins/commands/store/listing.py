@@ -11,15 +11,37 @@ from typing import Any
 import typer
 
 
-def print_rows(database: Any, rows: list[Any], as_json: bool) -> None:
+def list_stored(database: Any, cwd: str | None, search: str | None, as_json: bool) -> None:
+    """``tether sessions`` for a database: this project's sessions (``cwd``), or all of them
+    (``None``); a missing database is an error (a listing creates none)."""
+    if not getattr(database, "exists", True):
+        raise database.missing()
+    rows = database.list_sessions(cwd=cwd, search=search)
+    others = 0
+    if not rows and cwd is not None and not as_json:
+        others = len(database.list_sessions(search=search))
+    print_rows(database, rows, as_json, search=search, others=others)
+
+
+def _nothing(database: Any, search: str | None, others: int) -> str:
+    """``No sessions …`` saying which, and how many ``--all`` would list."""
+    from tether.core.storage.database import describe_uri
+
+    matching = f" match {search!r}" if search is not None else ""
+    if others:
+        return f"No sessions of this project{matching}; `--all` lists {others}."
+    return f"No sessions in {describe_uri(database.uri)}{matching}."
+
+
+def print_rows(
+    database: Any, rows: list[Any], as_json: bool, *, search: str | None = None, others: int = 0
+) -> None:
     """``tether sessions`` for a database: one entry per session, most recent first."""
     if as_json:
         sys.stdout.write(json.dumps([row.to_json() for row in rows], ensure_ascii=False) + "\n")
         return
     if not rows:
-        from tether.core.storage.database import describe_uri
-
-        typer.echo(f"No sessions in {describe_uri(database.uri)}.")
+        typer.echo(_nothing(database, search, others))
         return
     for row in rows:
         title = " ".join((row.name or row.first_message or "(no messages)").split())

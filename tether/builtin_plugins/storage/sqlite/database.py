@@ -9,10 +9,10 @@ kernel when the process ends, however it ends.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
@@ -22,7 +22,14 @@ from tether.builtin_plugins.storage.rows import (
     pick_one,
     session_row,
 )
-from tether.builtin_plugins.storage.sqlite.schema import TABLES, ensure_schema
+from tether.builtin_plugins.storage.sqlite.errors import (
+    disk_cause,
+    rollback_quietly,
+    write_failure,
+)
+from tether.builtin_plugins.storage.sqlite.opening import connect, refuse_to_create
+from tether.builtin_plugins.storage.sqlite.schema import TABLES
+from tether.builtin_plugins.storage.sqlite.uri import database_path, hint, open_mode
 from tether.core.host.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     IndexedSession,
@@ -38,17 +45,8 @@ from tether.core.storage.db_store import DatabaseSessionStore
 from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
 from tether.core.storage.guard import REOPEN
 
-MMAP_BYTES = 1 << 30
 RANGES_PER_QUERY = 200  # 4 parameters each: within SQLite's oldest limit (999)
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
-
-
-def database_path(uri: str) -> Path:
-    """``sqlite:///abs/file.db`` → ``/abs/file.db``; ``sqlite://rel.db`` → relative to here."""
-    rest = uri.split("://", 1)[1].split("?", 1)[0]
-    if not rest or rest == "/":
-        raise StoreError(f"{uri}: no database file in the URI (sqlite:///path/sessions.db)")
-    return Path(os.path.abspath(os.path.expanduser(rest)))
 
 
 class SqliteDatabase:
@@ -62,7 +60,12 @@ class SqliteDatabase:
         self._fsync = fsync  # a callable is asked before the first write (settings, lazily)
         self._synchronous_set = False
         self.path = database_path(uri)
-        self._db = self._connect()
+        self.mode = open_mode(uri)
+        if self.path.is_dir():
+            raise StoreError(f"{uri}: {self.path} is a directory, not a database file")
+        self._connection: sqlite3.Connection | None = None
+        if self.path.exists():  # a missing database is made by the first write, never a read
+            self._connection = connect(self.uri, self.path, self.mode)
 
     @property
     def fsync(self) -> bool:
@@ -78,34 +81,50 @@ class SqliteDatabase:
             self._db.execute(f"PRAGMA synchronous={'FULL' if self.fsync else 'NORMAL'}")
             self._synchronous_set = True
 
-    def _connect(self) -> sqlite3.Connection:
-        where = str(self.path)
-        if self.path.is_dir():
-            raise StoreError(f"{self.uri}: {where} is a directory, not a database file")
-        if not self.path.parent.is_dir():  # a typo must not create folders (nor a database)
-            raise StoreError(
-                f"{self.uri}: no folder {self.path.parent} (create it first; the database file "
-                "itself is made on first use)"
-            )
+    @property
+    def exists(self) -> bool:
+        """Whether the database file exists (reads of a missing one find nothing)."""
+        return self._connection is not None or self.path.exists()
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The connection (to a database another process made meanwhile, too)."""
+        if self._connection is None:
+            if not self.path.exists():
+                raise self.missing()
+            self._connection = connect(self.uri, self.path, self.mode)
+        return self._connection
+
+    def missing(self) -> StoreError:
+        """``URI: no such database PATH`` (with the reading of three slashes, if it matters)."""
+        return StoreError(f"{self.uri}: no such database {self.path}{hint(self.uri, self.path)}")
+
+    def _create(self, where: str) -> None:
+        """Make the database for a first write (``?mode=rwc``, the default; never a folder);
+        a database that cannot be set up (a full disk) is removed again while still empty."""
+        if self.exists:
+            return
+        refuse_to_create(self.uri, self.path, self.mode, where)
+        flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
         try:
             make_private_dirs(self.path.parent)
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
+            os.close(os.open(self.path, flags, PRIVATE_FILE))
+        except FileExistsError:
+            pass  # another process made it meanwhile
         except OSError as exc:
-            raise StoreError(f"{self.uri}: cannot open {where}: {exc.strerror}") from None
+            raise StoreError(f"{self.uri}: cannot create {self.path}: {exc.strerror}") from None
         try:
-            db = sqlite3.connect(
-                self.path, timeout=30, isolation_level=None, check_same_thread=False
-            )
-            db.execute("PRAGMA page_size=65536")  # a new database only: big rows, few pages
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # reads copy from the page cache once
-            ensure_schema(db, self.uri)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.uri}: not a usable SQLite database: {exc}") from None
-        return db
+            self._connection = connect(self.uri, self.path, self.mode)
+        except StoreError:
+            with contextlib.suppress(OSError):
+                if os.stat(self.path).st_size == 0:
+                    os.unlink(self.path)
+            raise
 
     def close(self) -> None:
-        self._db.close()
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
     def __repr__(self) -> str:
         return f"SqliteDatabase({self.uri!r})"
@@ -116,6 +135,8 @@ class SqliteDatabase:
         return DatabaseSessionStore(self, session_id)
 
     def read(self, session_id: str) -> StoredSession | None:
+        if not self.exists:
+            return None
         found = self._snapshot(
             session_id,
             lambda _: self._rows(
@@ -131,6 +152,8 @@ class SqliteDatabase:
 
     def read_index(self, session_id: str) -> IndexedSession | None:
         """The header, the runs of chunk indexes and the chunks after them (one snapshot)."""
+        if not self.exists:
+            return None
 
         def chunks(row: Any) -> tuple[list[Any], list[Any]]:
             runs, covered = read_runs(self._rows, TABLES, session_id, int(row[2]))
@@ -161,7 +184,8 @@ class SqliteDatabase:
                 return None
             return row, read(row)
         finally:
-            db.execute("COMMIT")
+            if db.in_transaction:  # an error may have ended it: never hide that error
+                db.execute("COMMIT")
 
     def read_ranges(self, session_id: str, ranges: Sequence[tuple[int, int, int]]) -> list[bytes]:
         out: list[bytes] = []
@@ -184,12 +208,16 @@ class SqliteDatabase:
         return out
 
     def count(self, session_id: str) -> int | None:
+        if not self.exists:
+            return None
         row = self._db.execute(
             "SELECT line_count FROM sessions WHERE id = ?", (session_id,)
         ).fetchone()
         return None if row is None else int(row[0])
 
     def tail(self, session_id: str, n: int) -> list[bytes]:
+        if not self.exists:
+            return []
         rows = self._db.execute(
             "SELECT line_count, raw FROM entries WHERE session_id = ? ORDER BY first_line DESC",
             (session_id,),
@@ -206,11 +234,20 @@ class SqliteDatabase:
         trailing_newline: bool = True,
     ) -> int:
         where = f"{self.uri}#{session_id}"
-        db = self._db
-        self._set_synchronous()
+        if self.mode == "ro":
+            raise SessionFileError(f"{where}: cannot save the session: read-only (?mode=ro)")
         try:
+            self._create(where)
+        except StoreError as exc:
+            detail = str(exc).removeprefix(f"{self.uri}: ")
+            raise SessionFileError(f"{where}: cannot save the session: {detail}") from None
+        db = self._db
+        try:
+            self._set_synchronous()
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
+            if disk_cause(self.path, exc):
+                raise write_failure(where, self.path, exc, "this append") from None
             raise SessionFileError(f"{where}: cannot append: {exc}") from None
         try:
             row = db.execute(
@@ -235,8 +272,11 @@ class SqliteDatabase:
                     raise SessionChangedError(changed_message(where, expected, base))
             self._insert_lines(session_id, base, lines, first, trailing_newline)
             db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            rollback_quietly(db)  # SQLite may have ended the transaction itself (disk full)
+            raise write_failure(where, self.path, exc, "this append") from None
         except BaseException:
-            db.execute("ROLLBACK")
+            rollback_quietly(db)
             raise
         return base + len(lines)
 
@@ -300,6 +340,8 @@ class SqliteDatabase:
     def list_sessions(
         self, *, cwd: str | None = None, search: str | None = None, limit: int | None = None
     ) -> list[Any]:
+        if not self.exists:  # a listing of nothing; `tether sessions` says "no such database"
+            return []
         where, args = [], []
         if cwd is not None:
             where.append("cwd = ?")
@@ -321,8 +363,13 @@ class SqliteDatabase:
     def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:
         from tether.core.storage.lease import SessionLease
 
+        where = f"{self.uri}#{session_id}"
+        if self.mode == "ro":
+            raise SessionFileError(f"{where}: cannot save the session: read-only (?mode=ro)")
+        if not self.exists:
+            refuse_to_create(self.uri, self.path, self.mode, where)  # before the turn
         lock = self.path.with_name(f"{self.path.name}.lease-{session_id}")
         return SessionLease(lock, label=f"{self.uri}#{session_id}").acquire(wait, **options)
 
 
-__all__ = ["SqliteDatabase", "database_path"]
+__all__ = ["SqliteDatabase", "database_path"]  # database_path: from .uri

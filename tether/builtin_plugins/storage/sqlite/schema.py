@@ -125,7 +125,9 @@ def ensure_schema(db: sqlite3.Connection, where: str, *, target: int = VERSION) 
             db.execute("UPDATE tether_schema SET version = ?", (current,))
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        from tether.builtin_plugins.storage.sqlite.errors import rollback_quietly
+
+        rollback_quietly(db)  # never hides the error that ended the transaction
         raise
     return found if found is not None else 0
 

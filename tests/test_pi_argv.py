@@ -10,14 +10,18 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.harness_helpers import plugin_manager
 from tether.builtin_plugins.commands.agent import inputs
+from tether.builtin_plugins.commands.agent.setup import SessionOptions, build_harness
 from tether.core.host import cli
 from tether.core.host.argv import preparse_mode
 from tether.core.host.errors import UsageError
 from tether.core.host.toplevel import route_top_level
+from tether.hookspecs import hookimpl
 
 COMMANDS = {"run", "chat", "models", "session", "sessions", "rpc"}
 
@@ -122,3 +126,25 @@ def test_an_idle_pipe_is_waited_for_and_said_once(monkeypatch) -> None:
 def test_a_dash_is_stdin_in_its_place_and_stdin_is_not_merged_again() -> None:
     read = inputs.read_inputs(["-", "second"], stdin=io.StringIO("from stdin\n"))
     assert read.messages == ["from stdin\n", "second"] and read.stdin is None
+
+
+class _ToolPlugin:
+    """A third-party plugin with one tool: ``--no-tools`` keeps it (pi keeps extension tools)."""
+
+    @hookimpl
+    def register_tools(self, register: Any) -> None:
+        from tether.core.agent.tools import FunctionTool
+
+        register(FunctionTool("lookup", "Look up a word.", {"type": "object"}, run=print))
+
+
+def test_no_tools_drops_the_builtin_tools_only(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TETHER_HOME", str(tmp_path))
+    pm = plugin_manager(("lookup_plugin", _ToolPlugin()))
+    names = {}
+    for label, keep in (("none", None), ("read", "read")):
+        options = SessionOptions(provider="faux", no_session=True, no_tools=True, tools=keep)
+        harness, _ = build_harness(pm, options, cwd=str(tmp_path))
+        names[label] = [tool.name for tool in harness.agent.state.tools]
+        harness.close()
+    assert names == {"none": ["lookup"], "read": ["read", "lookup"]}

@@ -120,7 +120,7 @@ def test_version_help_and_typos(tmp_path, project):
         shown = run_tether(flag, home=home, cwd=project)
         assert shown.returncode == 0 and shown.stdout == f"tether {__version__}\n"
     usage = run_tether("run", "--help", home=home, cwd=project).stdout
-    assert "tether run [OPTIONS] PROMPT" in usage and "{prompt}" not in usage
+    assert "tether run [OPTIONS] [@FILE]... [PROMPT]..." in usage and "{prompt" not in usage
     assert "-m, --model" in usage and "--system-prompt" in usage
     root = run_tether("--help", home=home, cwd=project).stdout
     assert "tether -p [OPTIONS] PROMPT" in root

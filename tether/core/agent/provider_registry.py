@@ -51,6 +51,18 @@ from tether.core.agent.providers import (
 from tether.core.agent.redact import Redactor, secret_values
 from tether.core.host.facade import Hooks
 
+#: ``--api-key``: keys for this process only, by provider name; they win over models.json and
+#: the environment and are never written anywhere (pi's runtime override).
+_RUNTIME_KEYS: dict[str, str] = {}
+
+
+def set_runtime_key(provider: str, key: str | None) -> None:
+    """Use ``key`` for ``provider`` in this process (``None``: forget it)."""
+    if key is None:
+        _RUNTIME_KEYS.pop(provider, None)
+    else:
+        _RUNTIME_KEYS[provider] = key
+
 
 class _ProviderRegistration:
     """Collects one plugin's adapters apart until its ``register_providers`` has returned;
@@ -268,8 +280,11 @@ class ProviderRegistry:
         )
 
     def api_key(self, model: Model) -> str | None:
-        """The key for ``model``: its ``apiKeyEnv`` variable, else the literal ``apiKey``.
-        ``None`` for providers that need none (local servers, faux)."""
+        """The key for ``model``: a ``--api-key`` for its provider, else its ``apiKeyEnv``
+        variable, else the literal ``apiKey``. ``None`` for providers that need none (local
+        servers, faux)."""
+        if model.provider in _RUNTIME_KEYS:
+            return _RUNTIME_KEYS[model.provider]
         if model.api_key_env and self.environ.get(model.api_key_env):
             return self.environ[model.api_key_env]
         if model.api_key:
@@ -342,7 +357,7 @@ class ProviderRegistry:
             config = self.config
         except Exception:  # noqa: BLE001 - a broken models.json: redact what is known
             config = {}
-        values = secret_values(config, self.environ)
+        values = [*secret_values(config, self.environ), *_RUNTIME_KEYS.values()]
         if options is not None and options.api_key:
             values.append(options.api_key)
         return Redactor(values)
@@ -380,4 +395,4 @@ def _redacted(
             close()  # an abandoned stream ends its HTTP call now, not when collected
 
 
-__all__ = ["ProviderRegistry", "build_model", "load_models_file", "models_path"]
+__all__ = ["ProviderRegistry", "build_model", "load_models_file", "models_path", "set_runtime_key"]

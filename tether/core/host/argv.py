@@ -13,7 +13,8 @@ MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → t
 
 
 def preparse_mode(argv: Sequence[str]) -> list[str]:
-    """pi's ``--mode rpc|json …`` → ``rpc …`` / ``run --json …`` (``--disable-plugin N`` first)."""
+    """pi's ``--mode rpc|json …`` → ``rpc …`` / ``run --json …`` (``--disable-plugin N`` first;
+    a ``-p`` next to it is dropped)."""
     args = [p for a in argv for p in (a.split("=", 1) if a.startswith("--mode=") else [a])]
     at = args.index("--mode") if "--mode" in args else len(args)
     if "--" in args[:at] or args[at + 1 : at + 2] == []:
@@ -24,11 +25,18 @@ def preparse_mode(argv: Sequence[str]) -> list[str]:
         from tether.core.host.errors import UsageError
 
         raise UsageError(f"--mode {args[at + 1]}: expected text, json or rpc")
-    rest, root = args[:at] + args[at + 2 :], []
+    rest, root = drop_print_flag(args[:at] + args[at + 2 :]), []
     while "--disable-plugin" in rest[:-1]:
         i = rest.index("--disable-plugin")
         root, rest = [*root, *rest[i : i + 2]], rest[:i] + rest[i + 2 :]
     return [*root, *MODE_COMMANDS[args[at + 1]], *rest]
+
+
+def drop_print_flag(args: list[str]) -> list[str]:
+    """pi's ``-p``/``--print`` next to ``--mode json|rpc`` changes nothing: dropped (up to
+    ``--``)."""
+    end = args.index("--") if "--" in args else len(args)
+    return [a for a in args[:end] if a not in ("-p", "--print")] + args[end:]
 
 
 def preparse_disabled(argv: Sequence[str]) -> list[str]:
@@ -88,6 +96,7 @@ def preparse_wait(argv: Sequence[str]) -> list[str]:
 
 __all__ = [
     "MODE_COMMANDS",
+    "drop_print_flag",
     "is_number",
     "preparse_disabled",
     "preparse_mode",

@@ -35,7 +35,10 @@ ROOT_HELP = """tether — a plugin-first agent harness whose memory never loses 
 Without a command, as pi:
   tether [OPTIONS] [PROMPT]     chat (the options of `tether chat`)
   tether -c | -r                continue the most recent session | pick one
-  tether -p [OPTIONS] PROMPT    print mode: the answer, then exit (`tether run`)
+  tether -p [OPTIONS] PROMPT... print mode: the answer, then exit (`tether run`);
+                                piped stdin and @FILE arguments join the first prompt
+  tether --list-models [SEARCH] the models (`tether models`)
+  tether --export S.jsonl [OUT] a session as a web page (`tether session export --html`)
   tether -V                     the version"""
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,

@@ -5,6 +5,9 @@
 ``tether "fix the test"``                 ``tether chat "fix the test"`` (interactive)
 ``tether -p "fix the test"``              ``tether run "fix the test"`` (print mode)
 ``tether --model M --tools read,ls …``    ``tether chat --model M --tools read,ls …``
+``tether -p @f.py "review" "and fix"``    ``tether run @f.py "review" "and fix"``
+``tether --list-models [SEARCH]``         ``tether models [SEARCH]``
+``tether --export S.jsonl [OUT.html]``    ``tether session export S.jsonl --html [-o OUT]``
 ``tether -V`` / ``tether -v``             ``tether --version``
 ``tether -h``                             ``tether --help``
 ========================================  =========================================
@@ -71,6 +74,9 @@ def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]
         return args
     if any(a == "--mode" or a.startswith("--mode=") for a in rest):
         return args  # pi's --mode json|rpc: dispatched on its own, before typer
+    listing = _pi_listing(rest)
+    if listing is not None:
+        return [*head, *listing]
     if first == "--":
         return [*head, CHAT, *rest]
     positional = [a for a in rest if not a.startswith("-")]
@@ -86,6 +92,25 @@ def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]
         else:
             body.append(arg)
     return [*head, mode, *body]
+
+
+def _pi_listing(rest: Sequence[str]) -> list[str] | None:
+    """pi's ``--list-models [SEARCH]`` and ``--export IN [OUT]`` (anywhere before ``--``) as
+    tether's commands; ``None`` when neither is there."""
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = list(rest[:end])
+    if "--list-models" in words:
+        after = words[words.index("--list-models") + 1 :][:1]
+        search = [w for w in after if not w.startswith(("-", "@"))]
+        return ["models", *search]
+    if "--export" in words:
+        at = words.index("--export")
+        given = words[at + 1 : at + 3]
+        if not given or given[0].startswith("-"):
+            raise UsageError("--export needs a session file: tether --export S.jsonl [OUT.html]")
+        out = ["-o", given[1]] if len(given) > 1 and not given[1].startswith("-") else []
+        return ["session", "export", given[0], "--html", *out]
+    return None
 
 
 __all__ = ["root_prefix_length", "route_top_level"]

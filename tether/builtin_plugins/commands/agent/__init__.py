@@ -1,16 +1,18 @@
 """Built-in plugin ``agent_commands``: the agent itself — ``tether chat`` and ``tether run``.
 
 ``tether`` / ``tether chat [PROMPT]`` is the interactive chat (see ``_agent_chat``);
-``tether run PROMPT`` is print mode: the final answer on stdout (``--json``: every event as
-one JSON line, the session header first), then exit — 0 on success, 1 when the model call
-failed (one ``tether: error:`` line), 130 when interrupted (Ctrl-C), 143/129 on
-SIGTERM/SIGHUP (the turn is aborted and the bash tool's processes killed first).
-``PROMPT`` ``-`` reads stdin.
+``tether run PROMPT…`` is print mode: the final answer on stdout (``--json``: every event as
+one compact JSON line, the session header first), then exit — 0 on success, 1 when the model
+call failed (one ``tether: error:`` line), 130 when interrupted (Ctrl-C), 143/129 on
+SIGTERM/SIGHUP (the turn is aborted and the bash tool's processes killed first). As pi's
+print mode, piped stdin and ``@FILE`` arguments are merged into the first message and several
+messages are sent in turn (:mod:`.inputs`); a ``PROMPT`` ``-`` reads stdin.
 
 Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
-``--fork PATH|ID``, ``--no-session``, ``--name`` and the model options ``--provider``,
-``--model``, ``--thinking``, and ``--wait [SECONDS]`` (wait for another process writing the
-session instead of failing at once, see ``_lease_cli``). ``tether run --provider faux
+``--fork PATH|ID``, ``--no-session``, ``--name``, the model options ``--provider``,
+``--model``, ``--api-key`` (this process only), ``--thinking``, the tool options ``--tools``,
+``--no-tools``, and ``--wait [SECONDS]`` (wait for another process writing the session
+instead of failing at once, see ``_lease_cli``). ``tether run --provider faux
 "hello"`` works with no configuration and no network.
 """
 
@@ -47,6 +49,14 @@ ProviderOpt = Annotated[
     str | None, typer.Option("--provider", help="Provider from models.json (e.g. faux).")
 ]
 ModelOpt = Annotated[str | None, typer.Option("--model", "-m", help="Model id, or provider/model.")]
+ApiKeyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--api-key",
+        metavar="KEY",
+        help="API key of the chosen model's provider, for this process only.",
+    ),
+]
 ThinkingOpt = Annotated[
     str | None,
     typer.Option("--thinking", help="off, minimal, low, medium, high or xhigh."),
@@ -69,6 +79,10 @@ ToolsOpt = Annotated[
     str | None,
     typer.Option("--tools", "-t", metavar="A,B", help="Only these tools (e.g. read,grep,ls)."),
 ]
+NoToolsOpt = Annotated[
+    bool,
+    typer.Option("--no-tools", help="No built-in tools (plugin tools stay; --tools adds back)."),
+]
 SessionDirOpt = Annotated[
     str | None,
     typer.Option("--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."),
@@ -87,10 +101,12 @@ SESSION_PARAMETERS = tuple(
         ("name", NameOpt, None),
         ("provider", ProviderOpt, None),
         ("model", ModelOpt, None),
+        ("api_key", ApiKeyOpt, None),
         ("thinking", ThinkingOpt, None),
         ("system_prompt", SystemPromptOpt, None),
         ("append_system_prompt", AppendPromptOpt, None),
         ("tools", ToolsOpt, None),
+        ("no_tools", NoToolsOpt, False),
         ("session_dir", SessionDirOpt, None),
         ("wait", WaitOpt, None),
     )
@@ -119,28 +135,22 @@ def _options(**values: Any) -> Any:
     return SessionOptions(**values)
 
 
-def run_print(pm: Any, options: Any, prompt: str, as_json: bool, quiet: bool = False) -> None:
-    """``tether run``: one prompt, the answer (or the events) on stdout.
+def run_print(
+    pm: Any, options: Any, prompts: list[str], as_json: bool, quiet: bool = False
+) -> None:
+    """``tether run``: the prompts (with piped stdin and ``@FILE``s, :mod:`.inputs`) in turn,
+    then the last answer (or every event) on stdout.
 
     A failed model call or an interruption raises :class:`TetherError` (exit 1 / 130 / 143 /
-    129). A session that cannot be written raises :class:`SessionWriteError` after the reply
-    that could not be saved is printed (nothing the model said is lost)."""
-    from tether.builtin_plugins.commands.agent.feedback import RunFeedback, failure_text
-    from tether.builtin_plugins.commands.agent.output import (
-        JsonLines,
-        run_interruptibly,
-        stop_message,
-    )
+    129) and the later prompts are not sent. A session that cannot be written raises
+    :class:`SessionWriteError` after the reply that could not be saved is printed (nothing the
+    model said is lost)."""
+    from tether.builtin_plugins.commands.agent.feedback import RunFeedback
+    from tether.builtin_plugins.commands.agent.inputs import read_inputs
+    from tether.builtin_plugins.commands.agent.output import JsonLines
     from tether.builtin_plugins.commands.agent.setup import build_harness
-    from tether.core.host.errors import (
-        HookError,
-        HookInterrupted,
-        SessionWriteError,
-        TetherError,
-    )
 
-    if prompt == "-":
-        prompt = sys.stdin.read()
+    inputs = read_inputs(prompts)  # a missing @FILE fails before any session is opened
     harness, reason = build_harness(pm, options)
     lines = JsonLines() if as_json else None
     if lines is not None:
@@ -151,33 +161,66 @@ def run_print(pm: Any, options: Any, prompt: str, as_json: bool, quiet: bool = F
     feedback = RunFeedback(quiet=quiet or as_json)  # retries, compactions: stderr lines
     harness.subscribe(feedback)
     harness.start(reason)
+    answer: str | None = None
+    try:
+        takes_images = "image" in (getattr(harness.model, "input", None) or ())
+        for text, images in inputs.turns(takes_images, _warn):
+            said = _one_turn(harness, text, images, lines is not None, feedback, gave_up)
+            answer = answer if said is None else said  # pi prints the last answer only
+    finally:
+        harness.close("quit")
+    if lines is None and answer is not None:
+        _print_text(answer)
+
+
+def _one_turn(
+    harness: Any,
+    text: str,
+    images: list[dict[str, Any]],
+    as_json: bool,
+    feedback: Any,
+    gave_up: list[str],
+) -> str | None:
+    """One prompt to its end: the answer's text (``None``: a plugin handled the prompt); a
+    failure or an interruption raises."""
+    from tether.builtin_plugins.commands.agent.feedback import failure_text
+    from tether.builtin_plugins.commands.agent.output import run_interruptibly, stop_message
+    from tether.core.host.errors import (
+        HookError,
+        HookInterrupted,
+        SessionWriteError,
+        TetherError,
+    )
+
     try:
         result, signum = run_interruptibly(
-            lambda: harness.prompt(prompt, source="run"), harness.abort
+            lambda: harness.prompt(text, images or None, source="run"), harness.abort
         )
     except HookInterrupted as exc:  # Ctrl-C in an input/before_agent_start hook
         where = f"plugin '{exc.plugin}' ({exc.hook} hook)"
         raise TetherError(f"interrupted in {where}; the turn was aborted", exit_code=130) from exc
     except SessionWriteError as exc:
         unsaved = _reply_text(exc.unsaved)
-        if lines is None and unsaved:  # --json already printed the reply's events
+        if not as_json and unsaved:  # --json already printed the reply's events
             _print_text(unsaved)
         raise
-    finally:
-        harness.close("quit")
     if signum:
         raise TetherError(stop_message(signum), exit_code=128 + signum)
     if result.stop_reason == "aborted":
         raise TetherError("interrupted", exit_code=130)
     if result.handled:
-        return
+        return None
     if result.stop_reason == "error" and isinstance(result.failure, HookError):
         raise result.failure  # a plugin failed (e.g. its context hook): not the model's fault
     if result.stop_reason == "error":
         why = gave_up[-1] if gave_up else ""
         raise TetherError(failure_text(result.error, feedback.attempts, why))
-    if lines is None:
-        _print_text(result.text)
+    return str(result.text)
+
+
+def _warn(text: str) -> None:
+    sys.stderr.write(f"tether: warning: {text}\n")
+    sys.stderr.flush()
 
 
 def _print_text(text: str) -> None:
@@ -209,23 +252,34 @@ def register_commands(app: Any) -> None:
     @with_session_options
     def chat(
         ctx: typer.Context,
-        prompt: Annotated[
-            str | None, typer.Argument(metavar="[PROMPT]", help="A first prompt.")
+        prompts: Annotated[
+            list[str] | None,
+            typer.Argument(
+                metavar="[@FILE]... [PROMPT]...",
+                help="First prompts, sent in turn; @FILE inlines a file into the first.",
+            ),
         ] = None,
         **session_options: Any,
     ) -> None:
         """Chat with the agent in this project (the default command)."""
         from tether.builtin_plugins.commands.agent.chat import run_chat
 
-        run_chat(_plugin_manager(ctx), _options(**session_options), prompt)
+        run_chat(_plugin_manager(ctx), _options(**session_options), prompts or [])
 
     @app.command("run")
     @with_session_options
     def run(
         ctx: typer.Context,
-        prompt: Annotated[
-            str, typer.Argument(metavar="PROMPT", help="The prompt ('-': read stdin).")
-        ],
+        prompts: Annotated[
+            list[str] | None,
+            typer.Argument(
+                metavar="[@FILE]... [PROMPT]...",
+                help=(
+                    "Prompts, sent in turn; @FILE inlines a file and piped stdin is merged "
+                    "into the first ('-': stdin as a prompt)."
+                ),
+            ),
+        ] = None,
         as_json: Annotated[
             bool, typer.Option("--json", help="Print every event as a JSON line.")
         ] = False,
@@ -235,8 +289,8 @@ def register_commands(app: Any) -> None:
         ] = False,
         **session_options: Any,
     ) -> None:
-        """Run one prompt and print the answer (print mode)."""
-        run_print(_plugin_manager(ctx), _options(**session_options), prompt, as_json, quiet)
+        """Run prompts in turn and print the last answer (print mode)."""
+        run_print(_plugin_manager(ctx), _options(**session_options), prompts or [], as_json, quiet)
 
     @app.command("models")
     def models(

@@ -99,15 +99,19 @@ class Chat:
 
     # -- the loop --------------------------------------------------------------------------------
 
-    def loop(self, first_prompt: str | None = None) -> None:
+    def loop(self, first_prompt: str | list[tuple[str, list[Any]]] | None = None) -> None:
+        """Run the first prompts (a text, or ``(text, images)`` pairs sent in turn), then read
+        lines until ``/quit`` or the end of stdin."""
         h = self.harness
         where = _where(h.session) if h.session.store else "(not saved: --no-session)"
         self.say(
             f"tether chat · {h.model.ref} (thinking {h.thinking_level}) · {where}\n"
             "type /help for commands, /quit to leave; Ctrl-C aborts a running turn"
         )
-        if first_prompt:
-            self.submit(first_prompt)
+        firsts = [(first_prompt, [])] if isinstance(first_prompt, str) else first_prompt or []
+        for text, images in firsts:
+            if text or images:
+                self.submit(text, images)
         tty = sys.stdin.isatty()
         while True:
             try:
@@ -125,10 +129,10 @@ class Chat:
                 continue
             self.submit(line)
 
-    def submit(self, text: str) -> None:
+    def submit(self, text: str, images: list[Any] | None = None) -> None:
         try:
             result, signum = run_interruptibly(
-                lambda: self.harness.prompt(text), self.harness.abort
+                lambda: self.harness.prompt(text, images or None), self.harness.abort
             )
         except TetherError as exc:
             self.say(f"error: {exc}")
@@ -362,14 +366,20 @@ def _most_recent_without_terminal(sessions: list[Any]) -> Any:
     return chosen
 
 
-def run_chat(pm: Any, options: SessionOptions, prompt: str | None) -> None:
+def run_chat(pm: Any, options: SessionOptions, prompts: list[str]) -> None:
     """``tether chat``: set up the session (a numbered list for ``-r``; the most recent one,
-    said in one line, when stdin is not a terminal), then the loop."""
+    said in one line, when stdin is not a terminal), then the loop, starting with the prompts
+    (``@FILE``s inlined into the first, as ``tether run`` does; stdin stays the chat's)."""
+    from tether.builtin_plugins.commands.agent.inputs import read_inputs
+
+    inputs = read_inputs(prompts, read_stdin=False) if prompts else None
     pick = pick_from_list if sys.stdin.isatty() else _most_recent_without_terminal
     harness, reason = build_harness(pm, options, pick=pick)
     harness.start(reason)
     try:
-        Chat(harness).loop(prompt)
+        chat = Chat(harness)
+        takes_images = "image" in (getattr(harness.model, "input", None) or ())
+        chat.loop(inputs.turns(takes_images, chat.say) if inputs else None)
     finally:
         harness.close("quit")
 

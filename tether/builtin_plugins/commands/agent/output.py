@@ -1,6 +1,7 @@
 """Output of ``tether chat`` / ``tether run``: JSON event lines, streamed text, progress.
 
-- :class:`JsonLines` — ``tether run --json``: every event as pi's ``--mode json`` line;
+- :class:`JsonLines` — ``tether run --json``: every event as pi's ``--mode json`` line, compact
+  as the RPC lines (``JSON.stringify``'s spacing);
 - :func:`event_json` — an agent/harness event as one JSON object, every field in camelCase;
 - :class:`ChatPrinter` — answer text streamed to stdout as it arrives, tool calls, retries and
   errors on stderr, a spinner on stderr while compacting or summarizing;
@@ -69,7 +70,7 @@ class JsonLines:
         self.closed = False  # the reader went away (``| head``): stop writing, keep working
 
     def write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, default=str)
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
         with self.lock:
             if self.closed:
                 return

@@ -78,10 +78,12 @@ class SessionOptions:
     name: str | None = None
     provider: str | None = None
     model: str | None = None
+    api_key: str | None = None
     thinking: str | None = None
     system_prompt: str | None = None
     append_system_prompt: str | None = None
     tools: str | None = None
+    no_tools: bool = False
     session_dir: str | None = None
     wait: str | None = None
 
@@ -184,6 +186,8 @@ def build_harness(
 
     cwd = cwd or os.getcwd()
     settings = load_settings(cwd, overrides=options.settings_overrides() or None)
+    if options.api_key is not None:
+        use_api_key(pm, options, settings)
     leases: list[Any] = []
     try:
         session, reason = open_session(
@@ -201,11 +205,47 @@ def build_harness(
         for lease in leases:  # the harness took its own share of the lease
             if lease is not None:
                 lease.release()
-    if options.tools is not None:
+    if options.no_tools:
+        drop_builtin_tools(harness, keep=options.tools)
+    elif options.tools is not None:
         keep_tools(harness, options.tools)
     if options.name:
         harness.set_name(options.name)
     return harness, reason
+
+
+def use_api_key(pm: Any, options: SessionOptions, settings: Any) -> None:
+    """``--api-key KEY``: the key of the chosen model's provider for this process (pi needs a
+    ``--model`` or ``--provider`` to know whose key it is)."""
+    from tether.core.agent.provider_registry import ProviderRegistry, set_runtime_key
+
+    if not options.provider and not options.model:
+        raise UsageError("--api-key needs --model or --provider (the key of which provider?)")
+    provider = options.provider
+    if provider is None:
+        with ProviderRegistry(pm, settings=settings) as registry:
+            provider = registry.resolve(options.model)[0].provider
+    set_runtime_key(provider, options.api_key)
+
+
+def drop_builtin_tools(harness: Any, keep: str | None = None) -> None:
+    """``--no-tools``: none of tether's own tools, the plugins' tools kept (pi's rule);
+    ``--tools a,b`` next to it adds these back."""
+    from tether.core.agent.tools import collect_tools
+
+    origins: dict[str, str] = {}
+    collect_tools(harness.pm, origins=origins)
+    records = getattr(harness.pm, "records", {})
+    builtin = {
+        name for name, plugin in origins.items() if getattr(records.get(plugin), "builtin", False)
+    }
+    wanted = {name.strip() for name in (keep or "").split(",") if name.strip()}
+    if wanted:
+        keep_tools(harness, ",".join(wanted | {t.name for t in harness.tools} - builtin))
+        return
+    kept = [tool for tool in harness.tools if tool.name not in builtin]
+    harness.tools = kept
+    harness.agent.state.tools = kept
 
 
 def keep_tools(harness: Any, names: str) -> None:
@@ -258,6 +298,7 @@ __all__ = [
     "SessionOptions",
     "build_harness",
     "describe_session",
+    "drop_builtin_tools",
     "find_session",
     "keep_tools",
     "looks_like_path",
@@ -265,4 +306,5 @@ __all__ = [
     "open_session",
     "pick_from_list",
     "project_folder",
+    "use_api_key",
 ]

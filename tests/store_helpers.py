@@ -52,7 +52,8 @@ def run_tether(
     timeout: float = 60,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m tether ARGS`` in this environment without ``TETHER_DEBUG``, with ``env`` laid
-    over it (``None`` unsets a variable); ``stdin_text`` is fed to stdin, else it is inherited."""
+    over it (``None`` unsets a variable); ``stdin_text`` is fed to stdin, else stdin is empty
+    (``/dev/null``: print mode reads a piped stdin, and an inherited idle pipe would hold it)."""
     full_env = dict(os.environ)
     full_env.pop("TETHER_DEBUG", None)
     for name, value in (env or {}).items():
@@ -68,6 +69,7 @@ def run_tether(
         cwd=cwd,
         env=full_env,
         input=stdin_text,
+        stdin=subprocess.DEVNULL if stdin_text is None else None,
         timeout=timeout,
     )
 

@@ -377,7 +377,7 @@ class SessionReader:
             ordered, only = self._stream_rows(leaf)
             setting_only = [row in only for row in ordered] if only else None
             stream = ContextStream([(self._table.entries(ordered), setting_only)])
-            messages = list(stream)
+            messages = stream.messages()
             return SessionContext(messages, stream.thinking_level, stream.model)
 
         with bulk():

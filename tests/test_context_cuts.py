@@ -40,7 +40,7 @@ PROVIDERS = ("openai", "anthropic", "google", "xai", "openrouter", "faux", "loop
 
 
 def test_the_corpus_and_every_kind_of_cut_are_there() -> None:
-    assert len(CORPUS) == 63
+    assert len(CORPUS) >= 63  # 63 when written; more may come
     assert {f.stem for f in CUT_FILES} == {
         "root-model-change",
         "earlier-model-change",

@@ -11,8 +11,9 @@ that it does not change: a context over 100k entries is one linear walk plus one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, Final
 
 from tether.core.context.convert import (
@@ -24,7 +25,17 @@ from tether.core.context.convert import (
     convert_to_llm,
     prepare_for_provider,
 )
-from tether.core.storage.format import date_parse_ms
+from tether.core.context.entry_messages import (
+    branch_summary_message,
+    compaction_summary_message,
+    context_message,
+    custom_message_from_entry,
+    message_from_entry,
+    model_of_source,
+    timestamp_ms,
+)
+from tether.core.context.kept import plan, stream_order
+from tether.core.context.stream import ContextStream
 
 Message = dict[str, Any]
 Entry = dict[str, Any]
@@ -54,80 +65,6 @@ class SessionContext:
     messages: list[Message] = field(default_factory=list)
     thinking_level: str = "off"
     model: dict[str, Any] | None = None
-
-
-# ---------------------------------------------------------------------------------------------
-# Timestamps and entry → message helpers
-# ---------------------------------------------------------------------------------------------
-
-
-def timestamp_ms(value: Any) -> int | None:
-    """``new Date(value).getTime()``: ISO timestamp (or number) → epoch ms; ``None`` if invalid.
-
-    Timestamps without an offset are read as UTC (pi runs with the local zone; the oracle with UTC).
-    """
-    if isinstance(value, (int, float)):
-        return int(value) if value == value and abs(value) <= 8.64e15 else None
-    return date_parse_ms(value)
-
-
-def _put_defined(out: dict[str, Any], entry: Mapping[str, Any], keys: Iterable[str]) -> None:
-    """Copy the ``keys`` present in ``entry`` (pi leaves absent fields out of the JSON)."""
-    for key in keys:
-        if key in entry:
-            out[key] = entry[key]
-
-
-def custom_message_from_entry(entry: Mapping[str, Any]) -> Message:
-    """A ``custom_message`` entry as the in-memory ``custom`` message (``createCustomMessage``)."""
-    out: Message = {"role": "custom"}
-    _put_defined(out, entry, ("customType", "content", "display", "details"))
-    out["timestamp"] = timestamp_ms(entry.get("timestamp"))
-    return out
-
-
-def branch_summary_message(entry: Mapping[str, Any]) -> Message:
-    """A ``branch_summary`` entry as a ``branchSummary`` message."""
-    out: Message = {"role": "branchSummary"}
-    _put_defined(out, entry, ("summary", "fromId"))
-    out["timestamp"] = timestamp_ms(entry.get("timestamp"))
-    return out
-
-
-def compaction_summary_message(entry: Mapping[str, Any]) -> Message:
-    """A ``compaction`` entry as a ``compactionSummary`` message."""
-    out: Message = {"role": "compactionSummary"}
-    _put_defined(out, entry, ("summary", "tokensBefore"))
-    out["timestamp"] = timestamp_ms(entry.get("timestamp"))
-    return out
-
-
-def message_from_entry(entry: Mapping[str, Any]) -> Message | None:
-    """pi's compaction ``getMessageFromEntry``: the message an entry stands for, summaries included.
-
-    Unlike the context, an empty branch summary still yields a message and a compaction yields its
-    summary message. Used for per-entry token estimates and by the compaction strategy.
-    """
-    kind = entry.get("type")
-    if kind == "message":
-        message = entry.get("message")
-        return message if isinstance(message, dict) else None
-    if kind == "custom_message":
-        return custom_message_from_entry(entry)
-    if kind == "branch_summary":
-        return branch_summary_message(entry)
-    if kind == "compaction":
-        return compaction_summary_message(entry)
-    return None
-
-
-def context_message(entry: Mapping[str, Any]) -> Message | None:
-    """The message an entry contributes to the context (pi's ``appendMessage``), or ``None``:
-    :func:`message_from_entry`'s, but neither a compaction nor an empty branch summary."""
-    kind = entry.get("type")
-    if kind == "compaction" or (kind == "branch_summary" and not entry.get("summary")):
-        return None
-    return message_from_entry(entry)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,82 +139,27 @@ def build_context_from_path(path: Sequence[Entry]) -> SessionContext:
 
     Thinking level and model come from the whole path; the last compaction on it starts the
     messages with its summary, then the kept entries from ``firstKeptEntryId`` up to it, then
-    everything after it. One pass over the path; the kept range is found by walking back.
+    everything after it. The same rules as a session's context: the entries
+    :func:`~tether.core.context.kept.plan` picks, read by a
+    :class:`~tether.core.context.stream.ContextStream`.
     """
-    thinking_level: Any = "off"
-    model_source: Mapping[str, Any] | None = None
-    model_is_assistant = False
-    compaction: Entry | None = None
-    before_compaction = 0
-    messages: list[Message] = []
-    append = messages.append
-    for entry in path:
-        kind = entry.get("type")
-        if kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict):
-                append(message)
-                if message.get("role") == "assistant":
-                    model_source, model_is_assistant = message, True
-        elif kind == "compaction":
-            compaction, before_compaction = entry, len(messages)
-        elif kind == "thinking_level_change":
-            thinking_level = entry.get("thinkingLevel")
-        elif kind == "model_change":
-            model_source, model_is_assistant = entry, False
-        elif kind == "custom_message" or kind == "branch_summary":
-            converted = context_message(entry)
-            if converted is not None:
-                append(converted)
-    if compaction is not None:
-        kept = _kept_before(path, compaction)
-        messages = [
-            compaction_summary_message(compaction),
-            *messages[before_compaction - kept : before_compaction],
-            *messages[before_compaction:],
-        ]
-    return SessionContext(
-        messages, thinking_level, model_of_source(model_source, model_is_assistant)
+    kept, settings_only, compaction = plan(
+        list(map(dict.get, path, repeat("type"))),
+        lambda i: _is_assistant(path[i]),
+        lambda c: [entry.get("id") for entry in path[:c]],
+        lambda c: path[c].get("firstKeptEntryId"),
     )
+    only = set(kept[:settings_only])
+    order = stream_order(kept, compaction)
+    setting_only = [i in only for i in order] if only else None
+    stream = ContextStream([(list(map(path.__getitem__, order)), setting_only)])
+    messages = stream.messages()
+    return SessionContext(messages, stream.thinking_level, stream.model)
 
 
-def _produces_message(entry: Entry) -> bool:
-    kind = entry.get("type")
-    if kind == "message":
-        return isinstance(entry.get("message"), dict)
-    return kind == "custom_message" or (kind == "branch_summary" and bool(entry.get("summary")))
-
-
-def _kept_before(path: Sequence[Entry], compaction: Entry) -> int:
-    """How many messages the entries from ``firstKeptEntryId`` up to ``compaction`` produce.
-
-    0 when that entry is not on the path before the compaction (pi keeps nothing then).
-    """
-    index = len(path) - 1
-    while path[index] is not compaction:
-        index -= 1
-    first_kept = compaction.get("firstKeptEntryId")
-    produced = 0
-    for position in range(index - 1, -1, -1):
-        entry = path[position]
-        if _produces_message(entry):
-            produced += 1
-        if entry.get("id") == first_kept:
-            return produced
-    return 0
-
-
-def model_of_source(source: Mapping[str, Any] | None, is_assistant: bool) -> dict[str, Any] | None:
-    """The context's ``model`` from its source: a ``model_change`` entry or an assistant message."""
-    if source is None:
-        return None
-    model: dict[str, Any] = {}
-    if "provider" in source:
-        model["provider"] = source["provider"]
-    key = "model" if is_assistant else "modelId"
-    if key in source:
-        model["modelId"] = source[key]
-    return model
+def _is_assistant(entry: Entry) -> bool:
+    message = entry.get("message")
+    return isinstance(message, dict) and message.get("role") == "assistant"
 
 
 __all__ = [

@@ -1,8 +1,8 @@
 """The context of a branch a batch of messages at a time: a 100k-message branch is never a list.
 
-:class:`ContextStream` yields the messages that
-:func:`~tether.core.context.build.build_context_from_path` would return, in the same order,
-from the entries that can change the context (see ``SessionReader.stream_context``): the last
+:class:`ContextStream` turns the entries :func:`~tether.core.context.kept.plan` picks into the
+context's messages, pi's rules for every context tether builds (``session context --json``,
+the live context, :func:`~tether.core.context.build.build_context_from_path`): the last
 compaction on the path first (its summary message), then the entries from its first kept
 entry on. Entries that come before that only set the thinking level or the model
 (``setting_only``). After the iteration, :attr:`ContextStream.thinking_level` and
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from itertools import repeat
 from typing import Any
 
-from tether.core.context.build import (
+from tether.core.context.entry_messages import (
     compaction_summary_message,
     context_message,
     model_of_source,
@@ -23,7 +23,6 @@ from tether.core.context.build import (
 
 Entry = dict[str, Any]
 EntryBatch = tuple[list[Entry], list[bool] | None]
-_OBJECTS = {dict}
 
 
 class ContextStream:
@@ -62,6 +61,26 @@ class ContextStream:
         for messages, _ in self.batches():
             yield from messages
 
+    def messages(self) -> list[dict[str, Any]]:
+        """All the messages, as one list (for a context kept whole): one walk over the
+        entries, a message entry taken in line (as :meth:`_message_of` does)."""
+        out: list[dict[str, Any]] = []
+        append = out.append
+        for entries, setting_only in self._batches:
+            for index, entry in enumerate(entries):
+                only = setting_only is not None and setting_only[index]
+                if not only and entry.get("type") == "message":
+                    message = entry.get("message")
+                    if message.__class__ is dict:
+                        append(message)
+                        if message.get("role") == "assistant":
+                            self._model_source, self._model_is_assistant = message, True
+                        continue
+                message = self._message_of(entry, only)
+                if message is not None:
+                    append(message)
+        return out
+
     def batches(self) -> Iterator[tuple[list[dict[str, Any]], list[Any]]]:
         """The messages a batch of entries at a time, with each message's role. A run of
         message entries is taken in a few passes over the whole run; other entries (and the
@@ -72,28 +91,35 @@ class ContextStream:
             if setting_only is not None:
                 cuts = sorted({*cuts, *(i for i, only in enumerate(setting_only) if only)})
             messages: list[dict[str, Any]] = []
+            roles: list[Any] = []
             start = 0
             for cut in [*cuts, len(entries)]:
                 if cut > start:
-                    messages += self._messages_of(entries[start:cut])
+                    run, run_roles = self._messages_of(entries[start:cut])
+                    messages += run
+                    roles += run_roles
                 if cut < len(entries):
                     only = setting_only is not None and setting_only[cut]
                     message = self._message_of(entries[cut], only)
                     if message is not None:
                         messages.append(message)
+                        roles.append(message.get("role"))
                 start = cut + 1
-            yield messages, list(map(dict.get, messages, repeat("role")))
+            yield messages, roles
 
-    def _messages_of(self, entries: list[Entry]) -> list[dict[str, Any]]:
-        """The messages of a run of message entries (none of them only setting)."""
+    def _messages_of(self, entries: list[Entry]) -> tuple[list[dict[str, Any]], list[Any]]:
+        """The messages of a run of message entries (none of them only setting), and their
+        roles."""
         messages = list(map(dict.get, entries, repeat("message")))
-        if {*map(type, messages)} != _OBJECTS:  # not all objects: one by one
-            return [m for m in map(self._message_of, entries, repeat(False)) if m is not None]
-        roles = list(map(dict.get, messages, repeat("role")))
+        try:
+            roles = list(map(dict.get, messages, repeat("role")))
+        except TypeError:  # not all objects: one by one
+            kept = [m for m in map(self._message_of, entries, repeat(False)) if m is not None]
+            return kept, list(map(dict.get, kept, repeat("role")))
         if "assistant" in roles:
             last = len(roles) - 1 - roles[::-1].index("assistant")
             self._model_source, self._model_is_assistant = messages[last], True
-        return messages
+        return messages, roles
 
     def _message_of(self, entry: Entry, setting_only: bool) -> dict[str, Any] | None:
         """The message ``entry`` adds to the context, if any; notes what it sets."""

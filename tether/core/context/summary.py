@@ -3,23 +3,23 @@
 ``tether session context --quiet`` prints how many messages the model would see, not the
 messages. :func:`summarize_context` gives exactly what :func:`~tether.core.context.build.
 build_context_from_path` followed by :func:`~tether.core.context.convert.convert_to_llm` would
-count, from entries it looks at one at a time and does not keep, and
+count (the rules of :class:`~tether.core.context.stream.ContextStream`, which
+``session context --json`` uses too), from entries it does not keep, and
 :func:`message_entry_outline` parses a ``message`` line only as far as that needs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
-from tether.core.context.build import (
-    Entry,
-    compaction_summary_message,
-    context_message,
-    model_of_source,
-)
+from tether.core.context.build import Entry
 from tether.core.context.convert import kept_by_convert
+from tether.core.context.stream import ContextStream, EntryBatch
+
+_BATCH = 4096  # entries read before their messages are counted and dropped
 
 
 @dataclass
@@ -32,54 +32,29 @@ class ContextSummary:
     llm_message_count: int = 0
 
 
-def summarize_context(path: Iterable[Entry]) -> ContextSummary:
-    """The thinking level, model and message counts that :func:`build_context_from_path` and
-    :func:`convert_to_llm` give for a root-first ``path``, in one pass that keeps no entry or
-    message (``path`` may be a generator parsing lines one at a time)."""
-    thinking_level: Any = "off"
-    model: dict[str, Any] | None = None
-    compaction: dict[str, Any] | None = None  # the last one's summary message
-    first_kept: Any = None
-    compaction_at = before_compaction = 0
-    ids: list[Any] = []  # per path entry: its id and whether it produces a message
-    produces = bytearray()
-    kept_by_llm = bytearray()  # per produced message: kept by convert_to_llm
-    for entry in path:
-        kind = entry.get("type")
-        produced: Any = None
-        if kind == "message":
-            message = entry.get("message")
-            if isinstance(message, dict):
-                produced = message
-                if message.get("role") == "assistant":
-                    model = model_of_source(message, True)
-        elif kind == "compaction":
-            compaction = compaction_summary_message(entry)
-            first_kept = entry.get("firstKeptEntryId")
-            compaction_at, before_compaction = len(ids), len(kept_by_llm)
-        elif kind == "thinking_level_change":
-            thinking_level = entry.get("thinkingLevel")
-        elif kind == "model_change":
-            model = model_of_source(entry, False)
-        elif kind == "custom_message" or kind == "branch_summary":
-            produced = context_message(entry)
-        ids.append(entry.get("id"))
-        produces.append(produced is not None)
-        if produced is not None:
-            kept_by_llm.append(kept_by_convert(produced))
-    if compaction is None:
-        return ContextSummary(thinking_level, model, len(kept_by_llm), sum(kept_by_llm))
-    kept = 0
-    for position in range(compaction_at - 1, -1, -1):  # as _kept_before
-        kept += produces[position]
-        if ids[position] == first_kept:
-            break
-    else:
-        kept = 0
-    start = before_compaction - kept
-    messages = 1 + len(kept_by_llm) - start
-    llm_messages = kept_by_convert(compaction) + sum(kept_by_llm[start:])
-    return ContextSummary(thinking_level, model, messages, llm_messages)
+def summarize_context(
+    entries: Iterable[Entry], setting_only: Sequence[bool] | None = None
+) -> ContextSummary:
+    """The thinking level, model and message counts of the context whose rows are
+    ``entries``, in the order ``SessionReader.stream_context`` reads them (see
+    :func:`~tether.core.session.context_rows.stream_rows`; ``setting_only``: which of them
+    only set), by the same rules (:class:`~tether.core.context.stream.ContextStream`), a
+    batch at a time: no entry or message is kept (``entries`` may parse lines one at a
+    time)."""
+    stream = ContextStream(_batches(iter(entries), setting_only))
+    messages = llm_messages = 0
+    for batch, _roles in stream.batches():
+        messages += len(batch)
+        llm_messages += sum(map(kept_by_convert, batch))
+    return ContextSummary(stream.thinking_level, stream.model, messages, llm_messages)
+
+
+def _batches(entries: Iterator[Entry], setting_only: Sequence[bool] | None) -> Iterator[EntryBatch]:
+    at = 0
+    while batch := list(islice(entries, _BATCH)):
+        only = None if setting_only is None else list(setting_only[at : at + len(batch)])
+        yield batch, only
+        at += len(batch)
 
 
 _OUTLINE_VALIDATOR: Any = None

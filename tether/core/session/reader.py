@@ -312,16 +312,6 @@ class SessionReader:
     def _role(self, row: int) -> str | None:
         return self._table.role(row)
 
-    def _context_rows(self, path: list[int]) -> list[int]:
-        """The rows of ``path`` that can change its context (the rest is skipped unparsed)."""
-        return self._context_plan(path)[0]
-
-    def _context_plan(self, path: list[int]) -> tuple[list[int], int]:
-        """:func:`~tether.core.session.context_rows.context_plan` of ``path``."""
-        from tether.core.session.context_rows import context_plan
-
-        return context_plan(self._table, path)
-
     def _stream_rows(self, leaf: Any) -> tuple[list[int], set[int]]:
         """:func:`~tether.core.session.context_rows.stream_rows` of the path to ``leaf``
         (pi falls back to the last entry for an unknown leaf)."""
@@ -371,24 +361,24 @@ class SessionReader:
     def build_context(self, leaf_id: Any = CURRENT) -> SessionContext:
         """What the model sees at ``leaf_id`` (default: the leaf; ``None`` → empty), pi's rules.
 
-        Only the entries that matter are parsed: after the last compaction on the path, plus
-        the last thinking-level and model entries.
+        The same rows and rules as ``session context --json`` (:meth:`stream_context`): the
+        last compaction, the last thinking-level and model entries, and the entries from the
+        compaction's first kept entry on (whatever kind of entry that is) that can hold a
+        message. The rest of the branch is not parsed.
         """
-        from tether.core.context.build import SessionContext, build_context_from_path
+        from tether.core.context.build import SessionContext
+        from tether.core.context.stream import ContextStream
 
         leaf = self.leaf_id if is_current(leaf_id) else leaf_id
         if leaf is None:
             return SessionContext()
 
         def compute() -> SessionContext:
-            table = self._table
-            row = table.row_of(leaf)
-            if row is None:  # pi falls back to the last entry for an unknown leaf
-                if not len(table):
-                    return SessionContext()
-                row = len(table) - 1
-            rows = self._context_rows(self._path_rows(row))
-            return build_context_from_path(table.entries(rows))
+            ordered, only = self._stream_rows(leaf)
+            setting_only = [row in only for row in ordered] if only else None
+            stream = ContextStream([(self._table.entries(ordered), setting_only)])
+            messages = stream.messages()
+            return SessionContext(messages, stream.thinking_level, stream.model)
 
         with bulk():
             return self._stable(compute)

@@ -175,14 +175,9 @@ class Session(SessionReader):
             return ContextSummary()
 
         def compute() -> ContextSummary:
-            table = self._table
-            row = table.row_of(leaf)
-            if row is None:  # as build_context: pi falls back to the last entry
-                if not len(table):
-                    return ContextSummary()
-                row = len(table) - 1
-            rows = self._context_rows(self._path_rows(row))
-            return summarize_context(table.iter_entries(rows, {"message": message_entry_outline}))
+            ordered, only = self._stream_rows(leaf)  # an unknown leaf: the last entry's
+            entries = self._table.iter_entries(ordered, {"message": message_entry_outline})
+            return summarize_context(entries, [row in only for row in ordered] if only else None)
 
         with bulk():
             return self._stable(compute)

@@ -25,6 +25,7 @@ from tether.builtin_plugins.providers.http.calls import (
 from tether.builtin_plugins.providers.http.errors import structured_error
 from tether.builtin_plugins.providers.http.sse import SseEvent, parse_partial_json
 from tether.builtin_plugins.providers.openai.compat import reasoning_fields, resolved_compat
+from tether.builtin_plugins.providers.openai.tool_ids import ToolIds
 from tether.core.agent.providers import (
     ContextOverflowError,
     LlmContext,
@@ -50,7 +51,9 @@ STOP_REASONS = {
 
 
 def convert_messages(model: Model, context: LlmContext) -> list[dict[str, Any]]:
-    """LLM messages (already prepared for the provider) → chat-completions messages."""
+    """LLM messages (already prepared for the provider) → chat-completions messages; ids of
+    other models' tool calls as pi sends them (:mod:`~tether.builtin_plugins.providers.openai.
+    tool_ids`)."""
     out: list[dict[str, Any]] = []
     if context.system_prompt:
         developer = model.reasoning and resolved_compat(model)["supportsDeveloperRole"]
@@ -58,6 +61,7 @@ def convert_messages(model: Model, context: LlmContext) -> list[dict[str, Any]]:
             {"role": "developer" if developer else "system", "content": context.system_prompt}
         )
     pending_images: list[dict[str, Any]] = []
+    ids = ToolIds(model)
     for msg in context.messages:
         role = msg.get("role")
         if role != "toolResult" and pending_images:
@@ -68,7 +72,7 @@ def convert_messages(model: Model, context: LlmContext) -> list[dict[str, Any]]:
             if converted is not None:
                 out.append(converted)
         elif role == "assistant":
-            converted = _assistant(msg)
+            converted = _assistant(msg, ids)
             if converted is not None:
                 out.append(converted)
         elif role == "toolResult":
@@ -79,7 +83,7 @@ def convert_messages(model: Model, context: LlmContext) -> list[dict[str, Any]]:
                 {
                     "role": "tool",
                     "content": text or "(see attached image)",
-                    "tool_call_id": msg.get("toolCallId", ""),
+                    "tool_call_id": ids.result(msg.get("toolCallId", "")),
                 }
             )
             if "image" in model.input:
@@ -112,7 +116,7 @@ def _user(msg: dict[str, Any]) -> dict[str, Any] | None:
     return {"role": "user", "content": parts}
 
 
-def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
+def _assistant(msg: dict[str, Any], ids: ToolIds) -> dict[str, Any] | None:
     blocks = msg.get("content") or []
     text = "".join(
         b.get("text", "") for b in blocks if b.get("type") == "text" and b.get("text", "").strip()
@@ -126,7 +130,7 @@ def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
     if calls:
         out["tool_calls"] = [
             {
-                "id": c.get("id", ""),
+                "id": ids.call(msg, c.get("id", "")),
                 "type": "function",
                 "function": {
                     "name": c.get("name", ""),

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.store_backends import DATABASES, Backend, make_backend
 from tests.store_helpers import CORPUS
+from tether.core.storage.database import uri_without_password
 
 SAMPLE = next(p for p in CORPUS if p.stem == "g09-bash-exec")
 
@@ -49,7 +51,8 @@ def test_every_command_works_in_a_database_store(
 
     users = [e for e in tree["entries"] if e["type"] == "message"][0::2]  # user, assistant, …
     forked = ok(backend, "session", "fork", prefix, "--before", users[1]["id"]).strip()
-    assert forked.startswith(backend.uri or "") and "#" in forked
+    public = uri_without_password(backend.uri or "")
+    assert forked.startswith(public) and "#" in forked
     cloned = ok(backend, "session", "clone", prefix).strip()
     branch = ok(backend, "session", "branch", prefix, "--to", users[0]["id"], "--label", "back")
     assert branch
@@ -63,6 +66,13 @@ def test_every_command_works_in_a_database_store(
     rows = listed(backend, "--all")
     assert len(rows) == 4  # the session, its fork, its clone, the --fork copy
     assert {str(r["id"]) for r in rows} >= {forked.split("#")[1], cloned.split("#")[1]}
+    [copy] = [r for r in rows if r["id"] not in (sid, forked.split("#")[1], cloned.split("#")[1])]
+    shown = json.loads(ok(backend, "session", "show", str(copy["id"]), "--json"))
+    assert shown["header"]["parentSession"] == f"{public}#{sid}"  # no password stored
+    password = urlsplit(backend.uri or "").password
+    if password:  # PostgreSQL: never shown nor written into a header
+        for out in (forked, cloned, ok(backend, "session", "show", prefix), json.dumps(shown)):
+            assert password not in out
     assert sid in [r["id"] for r in listed(backend, "--all", "--search", "zebra crossing")]
     assert listed(backend, "--search", "quagga") == []
     out = tmp_path / "exported.jsonl"
@@ -86,8 +96,9 @@ def test_every_command_works_in_a_database_store(
     done = backend.tether("chat", "--provider", "faux", stdin_text=script)
     assert done.returncode == 0, done.stderr
     chat = done.stdout + done.stderr  # chat's notes go to stderr when stdin is not a terminal
-    assert "new session " + (backend.uri or "") in chat and "resumed " in chat
-    assert "cloned into " + (backend.uri or "") in chat
+    assert "new session " + public in chat and "resumed " in chat
+    assert not password or password not in chat
+    assert "cloned into " + public in chat
     assert len(listed(backend, "--all")) == 7
 
 

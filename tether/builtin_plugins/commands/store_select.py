@@ -76,11 +76,12 @@ def open_stored_session(
     """The session ``ref`` (an id or a unique prefix) of ``database``."""
     from tether.core.host.errors import SessionFileError
     from tether.core.session.session import Session
+    from tether.core.storage.database import uri_without_password
 
     store = database.session_store(database.resolve(ref))
     loaded = store.load(readonly=readonly, validate_all=validate_all)
     if loaded.header is None:
-        raise SessionFileError(f"{store.uri}: no such session")
+        raise SessionFileError(f"{uri_without_password(store.uri)}: no such session")
     return Session(store=store, loaded=loaded, readonly=readonly)
 
 
@@ -88,8 +89,10 @@ def session_label(session: Any) -> str:
     """How a command names a session it made: its file, else its store URI with the id."""
     if session.file is not None:
         return str(session.file)
+    from tether.core.storage.database import uri_without_password
+
     store = session.store
-    return str(store.uri) if store is not None else "(memory)"
+    return uri_without_password(str(store.uri)) if store is not None else "(memory)"
 
 
 __all__ = [

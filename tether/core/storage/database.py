@@ -348,13 +348,23 @@ def is_database_uri(uri: str | None) -> bool:
 
 
 def describe_uri(uri: str) -> str:
-    """``uri`` without its password, for messages."""
+    """``uri`` without its password, for messages (``user:***@host``)."""
     head, sep, rest = uri.partition("://")
     if not sep or "@" not in rest.split("/", 1)[0]:
         return uri
     creds, at, host = rest.partition("@")
     user = creds.split(":", 1)[0]
     return f"{head}://{user}{':***' if ':' in creds else ''}@{host}"
+
+
+def uri_without_password(uri: str) -> str:
+    """``uri`` with no password at all (``user@host``), for what is shown or stored: a
+    session header's ``parentSession``, ``session show``'s ``file``."""
+    head, sep, rest = uri.partition("://")
+    if not sep or "@" not in rest.split("/", 1)[0]:
+        return uri
+    creds, at, host = rest.partition("@")
+    return f"{head}://{creds.split(':', 1)[0]}@{host}"
 
 
 __all__ = [
@@ -382,4 +392,5 @@ __all__ = [
     "last_lines",
     "split_session_bytes",
     "summarize_lines",
+    "uri_without_password",
 ]

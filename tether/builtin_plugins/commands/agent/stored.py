@@ -23,6 +23,7 @@ def open_stored(
     from tether.core.host.errors import UsageError
     from tether.core.session.session import Session
     from tether.core.storage import records as rec
+    from tether.core.storage.database import uri_without_password
 
     def existing(ref: str) -> Any:
         session_id = database.resolve(ref)
@@ -33,7 +34,7 @@ def open_stored(
 
     if options.fork:
         source = open_stored_session(database, options.fork)
-        header = rec.make_header(cwd, parent_session=source.store.uri)
+        header = rec.make_header(cwd, parent_session=uri_without_password(source.store.uri))
         store = database.session_store(header["id"])
         entries = source.entries()
         store.append(entries, header=header)

@@ -56,13 +56,23 @@ def describe(entry: dict[str, Any]) -> str:
     return f"{kind} (unknown type)"
 
 
+def _store_label(session: Any) -> str | None:
+    """A database session's store URI with its id, the password left out."""
+    uri = getattr(session.store, "uri", None)
+    if uri is None:
+        return None
+    from tether.core.storage.database import uri_without_password
+
+    return uri_without_password(str(uri))
+
+
 def show_summary(session: Any) -> dict[str, Any]:
     """The facts ``tether session show`` prints (JSON shape)."""
     table = session.table
     types = Counter(table.types)
     roles = Counter(table.role(row) for row, kind in enumerate(table.types) if kind == "message")
     return {
-        "file": str(session.file) if session.file else getattr(session.store, "uri", None),
+        "file": str(session.file) if session.file else _store_label(session),
         "header": session.header,
         "versionOnDisk": session.version_on_disk,
         "sessionId": session.session_id,

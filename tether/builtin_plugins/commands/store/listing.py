@@ -113,14 +113,15 @@ def export_session(database: Any, ref: str, output: Path | None) -> Path:
     """``tether session export ID --store URI -o FILE``: the session's bytes, exactly as
     stored (never overwrites a file)."""
     from tether.core.host.errors import SessionFileError
-    from tether.core.storage.database import join_session_bytes
+    from tether.core.storage.database import join_session_bytes, uri_without_password
     from tether.core.storage.fileio import write_file_durably
     from tether.core.storage.filesafety import make_private_dirs
 
     session_id = database.resolve(ref)
     stored = database.read(session_id)
     if stored is None:
-        raise SessionFileError(f"{database.uri}#{session_id}: no such session")
+        where = uri_without_password(database.uri)
+        raise SessionFileError(f"{where}#{session_id}: no such session")
     path = Path(os.path.abspath(output or f"{session_id}.jsonl"))
     try:
         make_private_dirs(path.parent)

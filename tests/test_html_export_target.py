@@ -1,5 +1,6 @@
 """Where ``tether session export FILE --html`` writes: without ``-o`` next to FILE (as the
-JSONL export does), never into the current folder; ``-o -`` streams the page to stdout."""
+JSONL export does), never into the current folder; ``-o -`` streams the page (or the JSONL
+export) to stdout."""
 
 from __future__ import annotations
 
@@ -47,3 +48,24 @@ def test_dash_streams_the_page_to_stdout(source: Path, tmp_path: Path) -> None:
     assert done.stdout == render_html(Session.open(source, readonly=True))
     assert list(elsewhere.iterdir()) == []
     assert sorted(p.name for p in source.parent.iterdir()) == before
+
+
+def test_dash_streams_the_jsonl_export_to_stdout(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from tether.core.host.cli import main
+    from tether.core.host.manager import create_plugin_manager
+
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.chdir(elsewhere)
+    code = main(["session", "export", str(source), "-o", "-"], pm=create_plugin_manager())
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in source.parent.iterdir()) == [
+        source.name
+    ]  # no file named '-', nothing left beside the source
+    streamed = tmp_path / "streamed.jsonl"
+    streamed.write_text(out, encoding="utf-8")
+    exported, original = Session.open(streamed, readonly=True), Session.open(source, readonly=True)
+    assert exported.header["parentSession"] == str(source.resolve())
+    assert [e["id"] for e in exported.entries()] == original.branch_ids()

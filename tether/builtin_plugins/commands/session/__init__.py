@@ -221,8 +221,9 @@ def register_commands(app: Any) -> None:
     ) -> None:
         """The current branch as a linear session file with a new id (default: next to FILE),
         or with --html the whole tree as a web page (default: next to FILE, its name with .html,
-        or here for a database session; -o - writes the page to stdout); prints its path. With
-        a database store: the whole session, byte for byte as stored (v3 JSONL)."""
+        or here for a database session); prints its path, or with -o - writes the file or page
+        to stdout. With a database store: the whole session, byte for byte as stored (v3
+        JSONL)."""
         from tether.builtin_plugins.commands import store_configured
 
         if html:
@@ -242,6 +243,9 @@ def register_commands(app: Any) -> None:
             else:
                 typer.echo(str(written))
             return
+        if output == Path("-"):  # the file, written aside, then streamed
+            _export_to_stdout(file)
+            return
         if store_configured():
             from tether.builtin_plugins.commands.store.listing import export_session
             from tether.builtin_plugins.commands.store_select import active_database
@@ -255,6 +259,32 @@ def register_commands(app: Any) -> None:
         from tether.builtin_plugins.commands.session.copies import export
 
         export(file, output, as_json)
+
+    def _export_to_stdout(file: Path) -> None:
+        """``export FILE -o -``: the export's bytes on stdout, nothing left on disk."""
+        import contextlib
+        import io
+        import shutil
+        import tempfile
+
+        from tether.builtin_plugins.commands import store_configured
+
+        with tempfile.TemporaryDirectory(prefix="tether-export-") as folder:
+            target = Path(folder) / "export.jsonl"
+            if store_configured():
+                from tether.builtin_plugins.commands.store.listing import export_session
+                from tether.builtin_plugins.commands.store_select import active_database
+
+                export_session(active_database(), str(file), target)
+            else:
+                from tether.builtin_plugins.commands.session.copies import export
+
+                with contextlib.redirect_stdout(io.StringIO()):  # its path is not the output
+                    export(file, target, False)
+            sys.stdout.flush()
+            with target.open("rb") as written:
+                shutil.copyfileobj(written, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
 
     @group.command("repair")
     def repair_command(

@@ -2,8 +2,8 @@
 
 - **held**: a fact's text occurs verbatim somewhere in what the model receives (the summary or
   the kept entries).
-- **stale shown as current**: a retired value occurs on a line of the *latest summary* (kept
-  entries are verbatim history and never count) that is not
+- **stale shown as current**: a retired value occurs (as a whole token, :func:`occurs`) on a
+  line of the *latest summary* (kept entries are verbatim history and never count) that is not
   (a) under ``### Done`` (history, in pi's format), nor
   (b) a change note: the line also holds the value that replaced it (``Use C (changed from B)``,
   ``switch to httpx instead of aiohttp``), or a change word (:data:`CHANGE_NOTES`: "changed
@@ -75,6 +75,14 @@ def lines(summary: str) -> list[Line]:
     return out
 
 
+def occurs(value: str, text: str) -> bool:
+    """``value`` in ``text`` as a whole token: an ASCII letter or digit at its edge must not
+    continue in ``text`` (``--workers 2`` is not in ``--workers 24``; CJK next to it is fine)."""
+    head = r"(?<![A-Za-z0-9_])" if value[:1].isascii() and value[:1].isalnum() else ""
+    tail = r"(?![A-Za-z0-9_])" if value[-1:].isascii() and value[-1:].isalnum() else ""
+    return re.search(head + re.escape(value) + tail, text) is not None
+
+
 def is_change_note(text: str, replacement: str | None) -> bool:
     lowered = text.lower()
     if replacement is not None and replacement in text:
@@ -88,7 +96,7 @@ def stale(summary: str, script: Script) -> list[dict[str, str]]:
     parsed = lines(summary)
     for retired in script.retired:
         for line in parsed:
-            if retired.value not in line.text or line.done:
+            if line.done or not occurs(retired.value, line.text):
                 continue
             if is_change_note(line.text, retired.by):
                 continue

@@ -63,6 +63,12 @@ def test_a_stale_value_in_a_current_section_counts_and_a_change_note_does_not() 
     ]
 
 
+def test_a_longer_value_that_starts_with_a_retired_one_is_not_stale() -> None:
+    text = summary(("Constraints & Preferences", "- Pin lib==1.05 and mylib==1.0\n- 用lib==1.0吧"))
+    (shown,) = judge(text, text, SCRIPT)["staleShown"]
+    assert shown["line"] == "- 用lib==1.0吧"  # CJK next to a value is still a boundary
+
+
 def test_a_value_changed_twice_the_middle_one_is_stale_the_first_is_not() -> None:
     text = summary(("Key Decisions", "- Switch from db-a.internal to db-b.internal"))
     verdict = judge(text, text, SCRIPT)

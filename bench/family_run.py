@@ -98,6 +98,12 @@ def family_totals(results: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     rows = [row for rows in results.values() for row in rows]
     keys = ("held", "total", "stale", "inSection", "sectioned", "ticked", "steps")
     out: dict[str, Any] = {key: sum(r[key] for r in rows) for key in keys}
+    by_kind: dict[str, list[int]] = {}
+    for row in rows:
+        for kind, (placed, total) in row["inSectionByKind"].items():
+            pair = by_kind.setdefault(kind, [0, 0])
+            pair[0], pair[1] = pair[0] + placed, pair[1] + total
+    out["inSectionByKind"] = by_kind
     ratios = {name: growth(rows) for name, rows in results.items()}
     known = [r for r in ratios.values() if r is not None]
     out["growth"] = max(known) if known else None

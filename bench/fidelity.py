@@ -254,7 +254,8 @@ def select(
         try:
             scripts += load(args.sessions_dir)
         except ScriptError as exc:
-            parser.error(str(exc))
+            print(f"fidelity.py: {exc}", file=sys.stderr)  # one line, no usage dump
+            raise SystemExit(2) from None
     return [k for k in KINDS if k.name in wanted], scripts
 
 

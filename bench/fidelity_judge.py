@@ -128,6 +128,13 @@ def judge(summary: str, context: str, script: Script) -> dict[str, Any]:
         "inSection": sum(placed),
         "sectioned": len(sectioned),
         "misplaced": [f.text for f, hit in zip(sectioned, placed, strict=True) if not hit],
+        "inSectionByKind": {
+            kind: [
+                sum(h for f, h in zip(sectioned, placed, strict=True) if f.kind == kind),
+                sum(f.kind == kind for f in sectioned),
+            ]
+            for kind in sorted({f.kind for f in sectioned})
+        },
         "ticked": sum(ticked),
         "steps": len(steps),
         "summaryChars": len(summary),

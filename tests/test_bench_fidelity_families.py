@@ -18,7 +18,7 @@ sys.path.insert(0, str(BENCH))
 import fidelity  # noqa: E402
 from factfree_server import CHECKPOINT  # noqa: E402
 from family_format import ScriptError, load, messages, parse  # noqa: E402
-from fidelity_families import FAMILIES, NAMES  # noqa: E402
+from fidelity_families import FAMILIES, NAMES, RAW  # noqa: E402
 from fidelity_judge import judge  # noqa: E402
 
 CHANGED = {
@@ -103,6 +103,7 @@ def test_section_placement_and_a_ticked_next_step() -> None:
     placed = summary(("Constraints & Preferences", "- lib==2.0"), ("Next Steps", f"1. {step}"))
     verdict = judge(placed, placed, SCRIPT)
     assert (verdict["inSection"], verdict["sectioned"], verdict["ticked"]) == (2, 2, 0)
+    assert verdict["inSectionByKind"] == {"next_step": [1, 1], "value": [1, 1]}
     ticked = summary(("Progress", f"### Done\n- [x] {step}"), ("Next Steps", f"- [x] {step}"))
     verdict = judge(ticked, ticked, SCRIPT)
     assert (verdict["inSection"], verdict["ticked"]) == (0, 1)
@@ -129,6 +130,15 @@ def test_the_scripts_keep_their_promises() -> None:
     assert len(twice) >= 3 and any(r.by is None for s in changed for r in s.retired)
 
 
+def test_the_built_in_scripts_round_trip_through_the_json_format(tmp_path: Path) -> None:
+    (tmp_path / "all.json").write_text(json.dumps(RAW, ensure_ascii=False), "utf-8")
+    loaded = load(tmp_path)
+    assert [(s.family, s.name, s.facts, s.retired) for s in loaded] == [
+        (s.family, s.name, s.facts, s.retired) for s in FAMILIES
+    ]
+    assert [messages(s) for s in loaded] == [messages(s) for s in FAMILIES]
+
+
 @pytest.mark.parametrize(
     ("obj", "message"),
     [
@@ -149,7 +159,7 @@ def test_sessions_dir_a_bad_file_is_one_line_and_exit_2(
     (tmp_path / "a.json").write_text(json.dumps([CHANGED, {**CHANGED, "name": 3}]), "utf-8")
     with pytest.raises(SystemExit) as exit_info:
         fidelity.main(["--sessions-dir", str(tmp_path), "--summarizer", "offline"])
-    err = capsys.readouterr().err.strip().splitlines()[-1]
+    (err,) = capsys.readouterr().err.strip().splitlines()
     assert exit_info.value.code == 2
     assert err.endswith(
         f"{tmp_path / 'a.json'}: session 1: field 'name': expected a non-empty string"

@@ -17,9 +17,32 @@ decisions, the error, the next step, the files, the goal, a tool-call reply, a r
 output limit) — the summary gate (plugin ``summary_gate``) must restore them. Each row also
 shows the gate's verdict (p passed, r retried, c carried forward, f offline fallback).
 
-    python bench/fidelity.py                          # all kinds, k = 1…15, keep 1000
+Families (``bench/fidelity_families.py``, several sessions each, worded differently):
+``chinese`` (a Chinese-speaking user: goal, three constraints, a decision, a next step),
+``changed`` (values changed later, explicitly in English and Chinese or implicitly, some twice),
+``identifiers`` (ids, pins, paths, env vars, flags, error lines inside long messages) and
+``casual`` (preferences said in passing among 6–12 KB test logs and bare "continue" turns, ~40
+turns). Their ``llm`` track uses a model whose summaries are well formed but hold no fact
+(``bench/factfree_server.py``): what survives there, the gate kept. Per family and track, at
+each k: facts held verbatim in the context (summary + kept entries), retired values shown as
+current in the summary (errors; defined in ``bench/fidelity_judge.py``), facts under their
+section, next steps ticked done, summary chars, and the growth ratio chars(k = max) / chars(k = 5)
+(target ≤ 1.10).
+
+``--sessions-dir DIR`` adds private scripts: every ``DIR/*.json`` holds one session object or a
+list of them, ``{"family", "name", "turns": [{"user"|"assistant": text} | {"tool", "args",
+"result", "isError"} | {"log": bytes}], "facts": [{"text", "kind", "section"?}], "retired":
+[{"value", "by": new value or null}], "fillers"?, "acks"?}`` (full description in
+``bench/family_format.py``); a malformed file is one error line and exit status 2.
+
+Naming only ``--kinds`` runs only kinds, naming only ``--families`` (or ``--sessions-dir``)
+only families; no selection runs everything.
+
+    python bench/fidelity.py                          # all kinds and families, k = 1…15
     python bench/fidelity.py --kinds invoices --max-k 5 --json
     python bench/fidelity.py --summarizer llm --sizes 1000,4000
+    python bench/fidelity.py --families chinese,changed --summarizer offline
+    python bench/fidelity.py --sessions-dir ~/private-sessions --json
 """
 
 from __future__ import annotations
@@ -36,7 +59,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import factfree_server  # noqa: E402
 from dropping_server import MODEL, start  # noqa: E402
+from family_format import ScriptError, load  # noqa: E402
+from family_run import run_families  # noqa: E402
+from fidelity_families import FAMILIES  # noqa: E402
+from fidelity_families import NAMES as FAMILY_NAMES  # noqa: E402
 from fidelity_sessions import KINDS, Kind, filler, script  # noqa: E402
 
 from tether.core.host.errors import TetherError  # noqa: E402
@@ -202,17 +230,52 @@ def print_summary(table: list[dict[str, Any]], label: str) -> None:
         print(f"  {e['k']:>3} {cells} {placed} {size:>15} {e['summaryTokensMax']:>7} {gate}")
 
 
+def select(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[list[Kind], list[Any]]:
+    """The kinds and family scripts the flags name (see the module docstring)."""
+    names = [k.name for k in KINDS]
+    named_families = args.families is not None or args.sessions_dir is not None
+    kinds_arg = args.kinds or ("none" if named_families else "all")
+    families_arg = args.families or ("none" if args.kinds or args.sessions_dir else "all")
+    wanted = [] if kinds_arg == "none" else names if kinds_arg == "all" else kinds_arg.split(",")
+    unknown = sorted(set(wanted) - set(names))
+    fams = {
+        "none": [],
+        "all": FAMILY_NAMES,
+    }.get(families_arg, families_arg.split(","))
+    unknown += sorted(set(fams) - set(FAMILY_NAMES))
+    if unknown or args.max_k < 1:
+        parser.error(
+            f"unknown kind(s)/family(ies): {', '.join(unknown)}" if unknown else "--max-k < 1"
+        )
+    scripts = [s for s in FAMILIES if s.family in fams]
+    if args.sessions_dir is not None:
+        try:
+            scripts += load(args.sessions_dir)
+        except ScriptError as exc:
+            print(f"fidelity.py: {exc}", file=sys.stderr)  # one line, no usage dump
+            raise SystemExit(2) from None
+    return [k for k in KINDS if k.name in wanted], scripts
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     names = [k.name for k in KINDS]
-    parser.add_argument("--kinds", default="all", help=f"comma list of {', '.join(names)}")
+    parser.add_argument("--kinds", help=f"comma list of {', '.join(names)}, all or none")
+    parser.add_argument("--families", help=f"comma list of {', '.join(FAMILY_NAMES)}, all or none")
+    parser.add_argument(
+        "--sessions-dir", type=Path, help="extra session scripts: DIR/*.json (format above)"
+    )
     parser.add_argument("--max-k", type=int, default=15, help="compactions per session")
     parser.add_argument("--sizes", default="1000", help="comma list of keepRecentTokens budgets")
     parser.add_argument(
         "--reserve", type=int, default=16384, help="reserveTokens (summary cap: 0.8 × it × 4 chars)"
     )
     parser.add_argument(
-        "--summarizer", default="offline,llm", help="comma list: offline, llm (dropping server)"
+        "--summarizer",
+        default="offline,llm",
+        help="comma list: offline, llm (kinds: fact-dropping model; families: fact-free model)",
     )
     parser.add_argument(
         "--no-gate", action="store_true", help="block the summary gate (what pi would keep)"
@@ -220,32 +283,43 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="directory for the session files (default tmp)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    wanted = names if args.kinds == "all" else args.kinds.split(",")
-    unknown = sorted(set(wanted) - set(names))
-    if unknown or args.max_k < 1:
-        parser.error(f"unknown kind(s): {', '.join(unknown)}" if unknown else "--max-k < 1")
-    kinds = [k for k in KINDS if k.name in wanted]
+    kinds, scripts = select(parser, args)
     sizes = [int(s) for s in args.sizes.split(",")]
     summarizers = args.summarizer.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         directory = args.out or Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
-        server = None
+        servers = []
         if "llm" in summarizers:
             os.environ["TETHER_HOME"] = str(Path(tmp) / "home")
-            server, _model = start(kinds, Path(tmp) / "home")
-        document: dict[str, Any] = {"summarizers": summarizers, "runs": []}
+            servers.append(start(kinds, Path(tmp) / "home")[0])
+            servers.append(factfree_server.start(Path(tmp) / "home")[0])
+        document: dict[str, Any] = {"summarizers": summarizers, "runs": [], "familyRuns": []}
         try:
             for summarizer in summarizers:
                 for keep in sizes:
-                    document["runs"].append(
-                        run_all(kinds, directory / summarizer, keep, args, summarizer)
-                    )
+                    if kinds:
+                        document["runs"].append(
+                            run_all(kinds, directory / summarizer, keep, args, summarizer)
+                        )
+                    if scripts:
+                        document["familyRuns"].append(
+                            run_families(
+                                scripts,
+                                directory / f"{summarizer}-families",
+                                keep,
+                                args.max_k,
+                                summarizer,
+                                args.reserve,
+                                not args.no_gate,
+                                args.json,
+                            )
+                        )
         finally:
-            if server is not None:
+            for server in servers:
                 server.stop()
     if args.json:
-        print(json.dumps(document, indent=1))
+        print(json.dumps(document, indent=1, ensure_ascii=False))
 
 
 def summary_cap(reserve: int) -> int:

@@ -30,11 +30,13 @@ def anthropic_server() -> Iterator[AnthropicServer]:
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[object]:
-    """One PostgreSQL server for the whole run (started on first use, stopped at the end);
-    ``pg_cluster.uri()`` makes a new empty database."""
+    """One PostgreSQL server per test process (started on first use, stopped at the end): each
+    pytest-xdist worker has its own, so a test may restart or stop it. ``pg_cluster.uri()``
+    makes a new empty database. Without PostgreSQL the test skips (fails under ``CI=true``)."""
+    from tests import needs
     from tests.pg_cluster import PgCluster
 
-    cluster = PgCluster().start()
+    cluster = PgCluster(needs.postgresql()).start()
     try:
         yield cluster
     finally:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from tests.store_helpers import ROOT
 from tether.core.session.session import Session
@@ -22,8 +23,9 @@ from tether.core.session.session import Session
 GEN = ROOT / "tests" / "fixtures" / "pi" / "gen"
 
 
-def tether_env(tmp_path: Path, sleep: float | None = None) -> dict[str, str]:
-    """Home in ``tmp_path/home``, no third-party plugin; ``sleep``: runs call ``bash sleep``."""
+def tether_env(tmp_path: Path, sleep: float | str | None = None) -> dict[str, str]:
+    """Home in ``tmp_path/home``, no third-party plugin; ``sleep``: runs call ``bash sleep``
+    (seconds, or a file: ``bash`` waits until it exists, see :func:`release`)."""
     env = dict(os.environ)
     env.pop("TETHER_DEBUG", None)
     env.update(
@@ -33,22 +35,48 @@ def tether_env(tmp_path: Path, sleep: float | None = None) -> dict[str, str]:
         PYTHONPATH=str(ROOT),
     )
     if sleep is not None:  # one tool call to bash, then an answer: the run spans the sleep
-        call = {"name": "bash", "arguments": {"command": f"sleep {sleep}"}}
+        command = f"sleep {sleep}"
+        if isinstance(sleep, str):
+            command = f"until [ -e {shlex.quote(sleep)} ]; do sleep 0.01; done"
+        call = {"name": "bash", "arguments": {"command": command}}
         env["TETHER_FAUX_SCRIPT"] = json.dumps([{"toolCalls": [call]}, "done"])
     return env
 
 
-def start_tether(tmp_path: Path, *args: str, sleep: float | None = None) -> subprocess.Popen[str]:
+def start_tether(
+    tmp_path: Path, *args: str, sleep: float | str | None = None
+) -> subprocess.Popen[str]:
     """``tether ARGS`` started in the background (see :func:`tether_env`)."""
     return subprocess.Popen(
         [sys.executable, "-m", "tether", *args],
         cwd=tmp_path,
         env=tether_env(tmp_path, sleep),
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # the test can kill the holder's bash child too
     )
+
+
+def release(tmp_path: Path) -> str:
+    """A ``sleep`` for :func:`tether_env` that lasts until :func:`let_go` is called."""
+    return str(tmp_path / "release-the-holder")
+
+
+def let_go(tmp_path: Path) -> None:
+    Path(release(tmp_path)).touch()
+
+
+def read_until(stream: IO[str] | None, text: str) -> str:
+    """Lines of ``stream`` up to the first one that contains ``text`` (or its end)."""
+    assert stream is not None
+    read = ""
+    while line := stream.readline():
+        read += line
+        if text in line:
+            break
+    return read
 
 
 def tether(tmp_path: Path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:

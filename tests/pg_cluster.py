@@ -36,8 +36,8 @@ def free_port() -> int:
 class PgCluster:
     """One cluster; :meth:`uri` gives a new empty database on it."""
 
-    def __init__(self) -> None:
-        self.bindir = _bindir()
+    def __init__(self, bindir: Path | None = None) -> None:
+        self.bindir = bindir or _bindir()
         self.root = Path(tempfile.mkdtemp(prefix="tether-pg-"))
         self.data = self.root / "data"
         self.port = free_port()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from tether.core.context.build import (
     UNSET,
     build_context_from_path,
@@ -82,6 +84,7 @@ def test_a_parent_cycle_terminates() -> None:
     assert texts(ctx.messages) == ["x", "y", "z"]
 
 
+@pytest.mark.alone  # a wall-clock budget
 def test_path_to_root_is_root_first_and_linear_on_long_chains() -> None:
     entries = [user("e0", None)] + [user(f"e{i}", f"e{i - 1}") for i in range(1, 100_000)]
     by_id = {e["id"]: e for e in entries}

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.context_loader import GEN, golden, load_entries
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
@@ -136,6 +138,7 @@ def test_context_on_a_small_file_imports_only_what_it_needs() -> None:
     assert done.stdout.strip().splitlines()[-1] == expected, done.stdout + done.stderr
 
 
+@pytest.mark.alone  # a wall-clock budget
 def test_context_on_a_small_file_finishes_in_under_0_3_s() -> None:
     # The whole process counts: interpreter, plugin discovery and loading, typer, the command.
     # Best of 5, so that one run slowed down by a busy machine does not decide.

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.harness_helpers import plugin_manager
 from tests.lease_helpers import tether, tether_env
+from tether.core.host.cli import main
 
 READERS = [
     ("session", "show"),
@@ -35,15 +37,28 @@ EMPTY = [b"", b"  \n\n", b"\xef\xbb\xbf\n"]
 
 @pytest.mark.parametrize("content", EMPTY, ids=["0-byte", "whitespace", "bom"])
 @pytest.mark.parametrize("command", READERS, ids=[" ".join(c) for c in READERS])
-def test_readers_refuse_an_empty_file(command: tuple[str, ...], content: bytes, tmp_path: Path):
+def test_readers_refuse_an_empty_file(
+    command: tuple[str, ...], content: bytes, tmp_path: Path, monkeypatch, capsys
+):
     path = tmp_path / "empty.jsonl"
     path.write_bytes(content)
-    result = tether(tmp_path, *command[:2], str(path), *command[2:])
-    assert result.returncode == 1, (result.stdout, result.stderr)
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    errors = [line for line in result.stderr.splitlines() if line.startswith("tether:")]
-    assert errors == [f"tether: error: {path}: empty file (no session header)"], result.stderr
+    args = [*command[:2], str(path), *command[2:]]
+    if command == READERS[0]:  # a real process; the others call the CLI in this one
+        result = tether(tmp_path, *args)
+        code, out, err = result.returncode, result.stdout, result.stderr
+    else:
+        for name, value in tether_env(tmp_path).items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.delenv("TETHER_DEBUG", raising=False)
+        monkeypatch.chdir(tmp_path)
+        capsys.readouterr()
+        code = main(args, pm=plugin_manager())
+        out, err = capsys.readouterr()
+    assert code == 1, (out, err)
+    assert out == ""
+    assert "Traceback" not in err
+    errors = [line for line in err.splitlines() if line.startswith("tether:")]
+    assert errors == [f"tether: error: {path}: empty file (no session header)"], err
     assert path.read_bytes() == content
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "home") in (
         ["empty.jsonl"],

@@ -1,14 +1,15 @@
 """``tether session export FILE --html``: one self-contained page of the whole tree, checked
 in a real headless Chromium (Debian's ``chromium``, driven by playwright without its own
-browser download). A missing browser fails the test: ``.ci/run`` installs it."""
+browser download). Without the browser that test skips, and fails under ``CI=true``
+(tests/needs.py): ``.ci/run`` installs it."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests import needs
 from tests.store_helpers import run_tether
 from tests.tree_fixture import NASTY, build_branched
 from tether.builtin_plugins.commands.session.html_export import render_html
@@ -24,16 +25,6 @@ BROWSER_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def _chromium() -> str:
-    found = shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(found).exists():
-        pytest.fail(
-            "Chromium is missing: the HTML export is checked in a real browser. Install "
-            "Debian's chromium (apt-get install -y chromium chromium-driver; .ci/run does it)."
-        )
-    return found
 
 
 @pytest.fixture
@@ -77,7 +68,7 @@ def test_never_overwrites(exported) -> None:
 
 
 def test_page_in_a_real_browser(exported, tmp_path: Path) -> None:
-    executable = _chromium()
+    executable = needs.chromium()
     from playwright.sync_api import sync_playwright
 
     file, ids, out = exported

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
-from tests.harness_helpers import run_tether, write_home
+from tests.harness_helpers import plugin_manager, run_tether, write_home
 from tether.builtin_plugins.memory.serialize import serialize_conversation
 from tether.core.context.build import convert_to_llm
 from tether.core.context.message_check import message_issues, sanitize_message
+from tether.core.host.cli import main
 from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"
@@ -84,6 +85,23 @@ CASES: dict[str, tuple[int, str, Check]] = {
 }
 
 
+@pytest.fixture
+def tether_here(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> Callable[..., tuple[int, str]]:
+    """``tether ARGS`` in this process (the built-ins only): its exit code and stdout. The
+    subprocess runs above keep one real start per behaviour; these only read a file."""
+    pm = plugin_manager()
+
+    def run(*args: str, home: Path) -> tuple[int, str]:
+        monkeypatch.setenv("TETHER_HOME", str(home))
+        capsys.readouterr()
+        code = main(list(args), pm=pm)
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err, err
+        return code, out
+
+    return run
+
+
 def _copy(tmp_path: Path, name: str) -> tuple[Path, Path]:
     project = tmp_path / "project"
     project.mkdir()
@@ -93,7 +111,9 @@ def _copy(tmp_path: Path, name: str) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_run_with_a_malformed_message(name: str, openai_server: Any, tmp_path: Path) -> None:
+def test_run_with_a_malformed_message(
+    name: str, openai_server: Any, tmp_path: Path, tether_here: Callable[..., tuple[int, str]]
+) -> None:
     line, field, check = CASES[name]
     home = write_home(tmp_path / "home", openai_server)
     project, file = _copy(tmp_path, name)
@@ -111,13 +131,11 @@ def test_run_with_a_malformed_message(name: str, openai_server: Any, tmp_path: P
     assert sent[-1]["role"] == "user"  # the new prompt went out
     assert file.read_bytes().startswith(before)  # the file is never changed, only appended to
 
-    validate = run_tether(
-        "session", "show", "--validate", "--json", str(file), home=home, cwd=project
-    )
-    assert validate.returncode == 1, validate.stderr  # a problem found
-    problems = json.loads(validate.stdout)["schemaProblems"]
+    code, shown = tether_here("session", "show", "--validate", "--json", str(file), home=home)
+    assert code == 1  # a problem found
+    problems = json.loads(shown)["schemaProblems"]
     assert [(p["line"], p["field"]) for p in problems] == [(line, field)]
-    text = run_tether("session", "show", "--validate", str(file), home=home, cwd=project).stdout
+    text = tether_here("session", "show", "--validate", str(file), home=home)[1]
     assert f"{file}:{line}: entry " in text and f": {field}: " in text
 
 
@@ -160,15 +178,16 @@ def test_anthropic_requests_leave_out_what_cannot_be_sent(
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_the_context_is_pis(name: str, tmp_path: Path) -> None:
+def test_the_context_is_pis(
+    name: str, tmp_path: Path, tether_here: Callable[..., tuple[int, str]]
+) -> None:
     file = FIXTURES / f"{name}.jsonl"
-    shown = run_tether("session", "context", "--json", str(file), home=tmp_path, cwd=tmp_path)
-    assert shown.returncode == 0, shown.stderr
-    ours, pi = json.loads(shown.stdout), PI_CONTEXT[name]
+    code, shown = tether_here("session", "context", "--json", str(file), home=tmp_path)
+    assert code == 0
+    ours, pi = json.loads(shown), PI_CONTEXT[name]
     assert ours["messages"] == pi["messages"] and ours["llmMessages"] == pi["llmMessages"]
     for command in ("tree", "context", "estimate"):
-        result = run_tether("session", command, str(file), home=tmp_path, cwd=tmp_path)
-        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        assert tether_here("session", command, str(file), home=tmp_path)[0] == 0, command
 
 
 def test_compaction_serializes_a_text_that_is_not_a_string_as_pi_does() -> None:

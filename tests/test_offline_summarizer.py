@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
 from tether.builtin_plugins.memory.offline_summarizer import offline_summary
 from tether.builtin_plugins.memory.offline_summarizer.sections import parse_summary
@@ -298,6 +300,7 @@ def generated_session(path: Path, entries: int = 10_000) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+@pytest.mark.alone  # a wall-clock budget
 def test_under_a_second_on_a_10k_entry_session(tmp_path: Path) -> None:
     file = tmp_path / "big.jsonl"
     generated_session(file)

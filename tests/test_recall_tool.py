@@ -28,13 +28,18 @@ def _run(home: Path, cwd: Path, *args: str, script: Any = None) -> str:
 
 
 def _build(home: Path, cwd: Path, *, compact: bool) -> Path:
-    """Three faux turns (the secret first, then filler), compacted keeping ~100 tokens."""
+    """Fourteen faux turns (the secret first, then filler), compacted keeping ~100 tokens; the
+    turns after the first in one ``chat`` (one process instead of thirteen)."""
     cwd.mkdir(parents=True, exist_ok=True)
     _run(home, cwd, "--provider", "faux", SECRET)
     (file,) = session_files(home)
-    _run(home, cwd, "--provider", "faux", "--session", str(file), "filler " * 300)
-    for n in range(12):
-        _run(home, cwd, "--provider", "faux", "--session", str(file), f"item {n} of the list")
+    prompts = ["filler " * 300, *(f"item {n} of the list" for n in range(12)), "/quit"]
+    chat = run_tether(
+        "chat", "--provider", "faux", "--session", str(file),
+        home=home, cwd=cwd, stdin_text="".join(f"{line}\n" for line in prompts),
+    )  # fmt: skip
+    assert chat.returncode == 0, chat.stderr
+    assert chat.stdout.count("You said: ") == 13, chat.stdout
     if compact:
         args = ("session", "compact", str(file), "--summarizer", "offline", "--keep", "100")
         done = run_tether(*args, home=home, cwd=cwd)

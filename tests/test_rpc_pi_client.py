@@ -5,7 +5,9 @@ then every session file tether wrote is opened by pi's ``SessionManager`` and mu
 same context as ``tether session context --json``.
 
 The npm package is installed once per test session (``npm ci`` into the git-ignored
-tests/.node/node_modules, skipped while the lock file is unchanged).
+tests/.node/node_modules, skipped while the lock file is unchanged; a file lock lets parallel
+workers share it). Without node or npm these tests skip, and fail under ``CI=true``
+(tests/needs.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests import needs
 from tests.servers.base import Reply, ToolCall, Usage
 from tests.servers.openai_server import OpenAIServer
 
@@ -30,6 +33,7 @@ NODE_DIR = Path(__file__).parent / ".node"
 @pytest.fixture(scope="session")
 def pi_npm() -> Path:
     """tests/.node with pi's npm package installed (``npm ci`` once per lock file)."""
+    needs.node()
     lock = NODE_DIR / "package-lock.json"
     digest = hashlib.sha256(lock.read_bytes()).hexdigest()
     stamp = NODE_DIR / "node_modules" / ".tether-lock-sha256"

@@ -24,7 +24,10 @@ from tests.lease_helpers import (
     descendants,
     finish,
     kill_tree,
+    let_go,
     lock_path,
+    read_until,
+    release,
     run_args,
     session_file,
     start_tether,
@@ -89,20 +92,20 @@ def test_concurrent_writers_never_split_the_session(tmp_path: Path) -> None:
 
 def test_wait_says_so_then_writes_after_the_holder(tmp_path: Path) -> None:
     file = session_file(tmp_path)
-    holder = start_tether(tmp_path, *run_args(file, "first"), sleep=0.8)
+    holder = start_tether(tmp_path, *run_args(file, "first"), sleep=release(tmp_path))
     try:
         wait_for_holder(file, holder.pid)
-        started = time.monotonic()
-        waiter = tether(tmp_path, *run_args(file, "second", "--wait"))  # as long as it takes
+        waiter = start_tether(tmp_path, *run_args(file, "second", "--wait"))  # as long as it takes
+        said = read_until(waiter.stderr, "tether: waiting for")
+        assert waiter.poll() is None, said  # it really waits for the holder
     finally:
+        let_go(tmp_path)
         code = finish(holder)[0]
+    waited, out, err = finish(waiter)
     assert code == 0
-    assert waiter.returncode == 0, waiter.stderr
-    assert waiter.stdout == "You said: second\n"
-    assert time.monotonic() - started > 0.2  # it really waited for the holder
-    assert f"tether: waiting for {file}, held by pid {holder.pid} (tether run first" in (
-        waiter.stderr
-    )
+    assert waited == 0, said + err
+    assert out == "You said: second\n"
+    assert f"tether: waiting for {file}, held by pid {holder.pid} (tether run first" in said
     tree = tree_json(tmp_path, file)
     assert user_texts(file, tree["branch"])[-2:] == ["first", "second"]
     assert_clean(file)

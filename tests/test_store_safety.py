@@ -8,15 +8,18 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
+from tests.lease_helpers import read_until
 from tests.safety_helpers import (
     dead_pid,
     hold_lock,
     mode_of,
     one_error_line,
     run_limited,
+    tether_env,
 )
 from tests.store_helpers import GEN, copy_fixture, golden
 
@@ -247,14 +250,26 @@ def test_a_lock_held_by_another_process_is_waited_for_then_an_error(tmp_path: Pa
 
 def test_a_lock_released_in_time_is_waited_for(tmp_path: Path) -> None:
     path = copy_fixture("g01-tiny-linear.jsonl", tmp_path)
-    holder = hold_lock(path, 1.0)
+    holder = hold_lock(path, 60)  # until the waiter says that it waits
     try:
-        result = _branch(path, tmp_path, env={"TETHER_LOCK_TIMEOUT": "30"}, timeout=30)
-        assert result.returncode == 0, result.stderr
-        assert f"waiting for the lock on {path} held by pid {holder.pid}" in result.stderr
-        assert b"tether.leaf" in path.read_bytes()
+        waiter = subprocess.Popen(
+            [sys.executable, "-m", "tether", "session", "branch", str(path), "--to", EARLY],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env=tether_env(tmp_path, {"TETHER_LOCK_TIMEOUT": "30"}),
+        )
+        said = read_until(waiter.stderr, "waiting for the lock")
+        assert waiter.poll() is None, said
     finally:
+        holder.kill()
         holder.wait()
+    out, err = waiter.communicate(timeout=30)
+    assert waiter.returncode == 0, said + err
+    assert f"waiting for the lock on {path} held by pid {holder.pid}" in said
+    assert b"tether.leaf" in path.read_bytes()
 
 
 # ---- item 14: private files and folders --------------------------------------------------------

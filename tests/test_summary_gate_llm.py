@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.gate_helpers import (
     CONSTRAINT,
     DECISION,
@@ -53,8 +54,10 @@ def project(tmp_path: Path, server: OpenAIServer) -> Path:
 
 
 def compact(cwd: Path, file: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``session compact`` in this process (tests/cli_in_process.py); the last test runs the
+    gate in real ``tether run`` processes."""
     args = ("session", "compact", str(file), "--summarizer", "llm", "--keep", "400", *extra)
-    return run_tether(*args, home=cwd / "home", cwd=cwd, timeout=60)
+    return run_in_process(*args, home=cwd / "home", cwd=cwd)
 
 
 def request_text(server: OpenAIServer, index: int) -> str:

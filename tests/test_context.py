@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
-
-import pytest
 
 from tether.core.context.build import (
     UNSET,
@@ -84,17 +81,14 @@ def test_a_parent_cycle_terminates() -> None:
     assert texts(ctx.messages) == ["x", "y", "z"]
 
 
-@pytest.mark.alone  # a wall-clock budget
-def test_path_to_root_is_root_first_and_linear_on_long_chains() -> None:
+def test_path_to_root_is_root_first_on_long_chains() -> None:
+    # no recursion on a 100k-entry chain; its time is measured by bench/budgets.py
     entries = [user("e0", None)] + [user(f"e{i}", f"e{i - 1}") for i in range(1, 100_000)]
     by_id = {e["id"]: e for e in entries}
-    started = time.perf_counter()
     path = path_to_root(entries[-1], by_id.get)
     ctx = build_session_context(entries, by_id=by_id)
-    elapsed = time.perf_counter() - started
     assert path[0]["id"] == "e0" and path[-1]["id"] == "e99999" and len(path) == 100_000
     assert len(ctx.messages) == 100_000 and ctx.messages[0] is entries[0]["message"]
-    assert elapsed < 1.0, f"100k-entry path + context took {elapsed:.2f}s"
 
 
 # --- what enters the context ------------------------------------------------------------------

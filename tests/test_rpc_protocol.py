@@ -532,3 +532,27 @@ def test_whatever_a_plugin_prints_goes_to_stderr_never_to_the_protocol(tmp_path:
     for where in ("register_commands", "session_start", "input", "context", "agent_event"):
         for how in ("print in", "sys.stdout in", "sys.__stdout__ in", "fd 1 in", "a subprocess in"):
             assert f"{how} {where}\n" in stderr, (how, where, stderr)
+
+
+def test_a_follow_up_that_takes_long_to_read_is_still_queued(tmp_path: Path) -> None:
+    """The reader is slow on the second line (7 MB of JSON to read and parse) while the
+    first prompt's run could go on: the run waits until the lines written with it are handled,
+    as pi handles a whole chunk of stdin before the run proceeds."""
+    padding = list(range(1_000_000))  # a field the command does not read, slow to parse
+    lines = [
+        {"id": "1", "type": "prompt", "message": "first"},
+        {"id": "2", "type": "prompt", "message": "second", "streamingBehavior": "followUp"},
+        {"id": "3", "type": "prompt", "message": "third", "streamingBehavior": "followUp"},
+    ]
+    lines[1]["padding"] = padding
+    rpc = RpcProcess(*_dirs(tmp_path), "--provider", "faux", "--no-session")
+    rpc.send_raw(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+    rpc.until(lambda r: r.get("type") == "agent_end")
+    users = [
+        r["message"]["content"][0]["text"]
+        for r in rpc.seen
+        if r.get("type") == "message_start" and r["message"]["role"] == "user"
+    ]
+    assert users == ["first", "second", "third"]
+    code, err = rpc.close()
+    assert code == 0, err

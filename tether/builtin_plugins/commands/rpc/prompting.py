@@ -19,6 +19,8 @@ from tether.builtin_plugins.commands.rpc.responses import failure, success
 
 RpcServer = Any  # tether.builtin_plugins.commands.rpc.server.RpcServer (not imported: no loop)
 
+#: How long a prompt's run waits for the reader to handle the lines written with it.
+CATCH_UP_SECONDS = 0.5
 BUSY = (
     "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue "
     "the message."
@@ -117,6 +119,9 @@ def _run(
 
     if not claimed:
         _claim(server)
+    # lines written together with this prompt (a followUp, a steer) are read first, as pi
+    # reads a whole chunk before the run goes on
+    server.caught_up.wait(CATCH_UP_SECONDS)
     server.before_start = respond
     try:
         server.flush_bash()

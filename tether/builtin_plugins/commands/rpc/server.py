@@ -129,6 +129,8 @@ class RpcServer:
         self.idle = threading.Event()  # pulsed when a prompt has finished
         self.in_run = threading.Event()  # between an agent_start and its agent_end
         self.prompt_pending = False  # a prompt accepted whose run has not started yet
+        self.caught_up = threading.Event()  # the reader has handled every line written so far
+        self.caught_up.set()  # (no reader: nothing to wait for)
         self.workers: list[threading.Thread] = []
         self.pending_bash: list[dict[str, Any]] = []  # bash run while streaming: stored after
         self.lock = threading.Lock()
@@ -173,9 +175,16 @@ class RpcServer:
 
     def serve(self, stdin: BinaryIO) -> None:
         """Read commands until EOF; then wait for the running work and return."""
+        from tether.builtin_plugins.commands.rpc.command_lines import CommandLines
+
+        lines = CommandLines(stdin)
         while True:
-            raw = stdin.readline()
+            if not lines.more_waiting():
+                self.caught_up.set()  # every line written so far is handled
+            raw = lines.readline()
+            self.caught_up.clear()
             if not raw:
+                self.caught_up.set()
                 break
             line = raw.decode("utf-8", errors="replace")
             if line.endswith("\n"):

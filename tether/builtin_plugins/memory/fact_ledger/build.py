@@ -109,10 +109,12 @@ class _Reader:
         statements = user_statements(text, source, self.cues)
         if not self.ledger.live("goal") and not self.had_goal:
             self.had_goal = True
-            asked = [s.text for s in statements if s.kind == "request"]
-            goal = flat(" ".join(asked) if asked else text, MAX_GOAL)
+            asked = [s for s in statements if s.kind == "request"] or [
+                s for s in statements if s.kind != "identifier"
+            ][:1]
+            goal = flat(" ".join(s.text for s in asked) if asked else text, MAX_GOAL)
             self.ledger.new_fact("goal", goal, source)
-            statements = [s for s in statements if s.kind != "request"]
+            statements = [s for s in statements if s not in asked]
         for statement in statements:
             self.ledger.add(statement, self.cues)
 

@@ -24,6 +24,7 @@ KINDS = (
     "accept",  # a reply accepting the assistant's proposal: yes, go ahead, 好的…
     "proposal",  # the assistant proposes: I suggest, shall I, 建议…
     "filler",  # a turn that only keeps the work going: continue, ok, 继续…
+    "mask",  # words that only look like cues ("转换成" holds "换成"): blanked before matching
 )
 
 ENGLISH: dict[str, tuple[str, ...]] = {
@@ -34,6 +35,12 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "at least", "stick to", "target", "we target", "constraint", "have to", "keep ... in",
         "keep ... under", "keep ... within", "keep ... below", "keep ... above", "keep ... to",
         "keep ... out of", "keep ... as", "keep ... short", "keep ... small", "keep using",
+        "keep ... at", "set ... to", "stay ... under", "stays", "stay", "go with", "cap",
+        "capped", "limit ... to", "i'm on", "we're on", "we are on", "is what", "are what",
+        "runs on", "run on", "we use", "we're using", "i use", "i'm using", "works for me",
+        "i'm used to", "default to", "defaults to", "should be", "needs to be", "is fine",
+        "are fine", "is okay", "matters", "care about", "please", "prefer not", "not allowed",
+        "forbidden", "mandatory", "required to",
         "use ... not", "not ... but",
         "need to", "needs to", "can't", "cannot", "mustn't", "i like", "i love", "i hate",
         "i'd rather", "rather", "for me", "personally", "i want", "i'd like", "please use",
@@ -85,7 +92,8 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "只用", "只", "总是", "始终", "永远", "一律", "尽量", "避免", "保持", "确保", "要求",
         "至少", "最多", "不超过", "不得", "应该", "应当", "需要", "得用", "偏好", "更喜欢",
         "喜欢", "习惯", "倾向", "希望", "最好", "宁愿", "对我来说", "限制", "上限", "下限",
-        "以后", "不再", "改为", "换成", "改用",
+        "以后", "不再", "改为", "换成", "改用", "用的是", "习惯用", "就行", "为准", "统一",
+        "一律", "千万", "绝不", "不准", "请用", "别用",
     ),
     "decision": (
         "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",
@@ -102,6 +110,10 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
     "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
     "filler": ("继续", "好的", "谢谢", "行", "嗯", "接着", "go on"),
+    "mask": (
+        "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
+        "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",
+    ),
 }  # fmt: skip
 
 BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {"en": ENGLISH, "zh": CHINESE}
@@ -175,7 +187,7 @@ class Matcher:
             if lengths is None:
                 continue
             for n in lengths:
-                if tuple(words[i : i + n]) in self.phrases:
+                if i + n <= len(words) and tuple(words[i : i + n]) in self.phrases:
                     spans = list(_WORD.finditer(lower))
                     return spans[i].start(), spans[i + n - 1].end()
         if self.gapped is not None and not self.gap_firsts.isdisjoint(present):
@@ -236,6 +248,7 @@ class Cues:
 
     languages: tuple[str, ...]
     matchers: dict[str, Matcher]
+    masks: tuple[str, ...] = ()
 
     def has(self, kind: str, text: str) -> bool:
         return self.find(kind, text) is not None
@@ -248,7 +261,11 @@ class Cues:
 
     def find(self, kind: str, text: str) -> tuple[int, int] | None:
         matcher = self.matchers.get(kind)
-        return matcher.search(text) if matcher else None
+        if matcher is None:
+            return None
+        if self.masks and not text.isascii():
+            text = _masked(text, self.masks)
+        return matcher.search(text)
 
 
 #: The kinds that count only at the start of a sentence (or a reply).
@@ -265,8 +282,18 @@ def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -
             anchored=kind in ANCHORED,
         )
         for kind in KINDS
+        if kind != "mask"
     }
-    return Cues(tuple(checked), matchers)
+    masks = {p for table in checked.values() for p in table.get("mask", ())}
+    return Cues(tuple(checked), matchers, tuple(sorted(masks, key=len, reverse=True)))
+
+
+def _masked(text: str, masks: tuple[str, ...]) -> str:
+    """``text`` with each mask phrase blanked (same length: cue positions stay valid)."""
+    for mask in masks:
+        if mask in text:
+            text = text.replace(mask, "\u3000" * len(mask))
+    return text
 
 
 _DEFAULT: list[Cues] = []

@@ -40,7 +40,9 @@ _ERROR_SHAPE = re.compile(
 _NEGATED = re.compile(
     r"^\W*(?:no|never|don'?t|do not|stop|avoid|不要|别|禁止|勿|不准|不得)\b", re.I
 )
-_QUOTED_RULE = re.compile(r"[:：]\s*[\"“「『'].{3,}[\"”」』']")
+_QUOTED_RULE = re.compile(
+    r"[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
+)
 _IDENTIFIERS = re.compile(
     r"(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"

@@ -32,12 +32,16 @@ _STOP = frozenset(
     "your us you me so just also can will would let's lets use using".split()
 )  # fmt: skip
 _NORMAL = re.compile(r"[\W_]+")
+_PARTS = re.compile(r"[._+/-]+")
+_CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
 
 
 def words_of(text: str) -> set[str]:
     """Content words of ``text``: ASCII words (no stop words) and CJK character pairs."""
     lower = text.casefold()
     tokens = {w for w in _ASCII_WORD.findall(lower) if w not in _STOP}
+    for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
+        tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in _STOP)
     for run in _CJK_RUN.findall(lower):
         tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
     return tokens
@@ -193,6 +197,7 @@ class Ledger:
                 for old in self.live("identifier"):
                     if old is not fact and old.key == statement.key:
                         self.retire(old, fact)
+                        self._retire_parent(old, parent)
             return fact
         if kind == "error" and statement.key:
             for old in self.live("error"):
@@ -211,14 +216,16 @@ class Ledger:
         cued = statement.change or statement.revoke
         text = fact.text
         if cued and cues is not None:
-            for kind in ("change", "revoke"):
+            for kind in ("change", "revoke", "change", "revoke"):
                 span = cues.find(kind, text)
                 if span:
-                    text = text[: span[0]] + " " + text[span[1] :]
+                    text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
         mine = words_of(text)
         best: tuple[float, Fact] | None = None
         rules = self.live("constraint") + self.live("decision")
-        for old in rules[-200:]:
+        if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
+            rules += self.live("request")[-50:]
+        for old in rules[-250:]:
             if old is fact:
                 continue
             theirs = words_of(old.text)
@@ -236,6 +243,19 @@ class Ledger:
                     best = (score, old)
         if best is not None:
             self.retire(best[1], fact)
+
+    def _retire_parent(self, old: Fact, new_parent: Fact | None) -> None:
+        """The sentence that held a replaced identifier is no longer current; its other
+        clauses (verbatim parts without the old value) stay live as facts of their own."""
+        parent = self.get(old.parent) if old.parent else None
+        if parent is None or not parent.live or parent is new_parent:
+            return
+        self.retire(parent, new_parent)
+        for clause in _CLAUSE.split(parent.text):
+            clause = clause.strip(" .")
+            if len(clause) >= 4 and old.text not in clause and len(clause.split()) >= 2:
+                kept = self.new_fact(parent.kind, clause, parent.source, note="")
+                kept.first_seen, kept.last_seen = parent.first_seen, parent.last_seen
 
     def resolve(self, key: str) -> None:
         """A later success of a failing call: its error fact is resolved."""

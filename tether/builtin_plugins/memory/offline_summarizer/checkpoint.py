@@ -29,6 +29,8 @@ from tether.builtin_plugins.memory.offline_summarizer.sections import (
 #: Critical Context lines the ledger writes: never carried over from a previous summary.
 LEDGER_PREFIXES = ("Identifiers: ", "Changed values: ", "Requested focus: ")
 _RECALL_WORDS = 4
+#: Sections the size cap never drops: an identifier quoted in one needs no line of its own.
+PROTECTED = frozenset({"goal", "constraint", "decision", "next_step"})
 
 
 def _cap(items: list[str], limit: int, label: str) -> list[str]:
@@ -61,7 +63,7 @@ def shown(ledger: Ledger, fact: Fact) -> str:
 
 def _identifiers(ledger: Ledger) -> list[str]:
     """Live identifiers that no shown fact already quotes."""
-    said = " ".join(f.text for f in ledger.live() if f.kind != "identifier")
+    said = " ".join(f.text for f in ledger.live() if f.kind in PROTECTED)
     return [f.text for f in ledger.live("identifier") if f.text not in said]
 
 
@@ -70,8 +72,10 @@ def _progress(previous: Checkpoint | None) -> Checkpoint:
     carried = Checkpoint()
     if previous is None:
         return carried
-    carried.done = [d for d in previous.done if not d.startswith('Request: "')]
-    carried.critical = [c for c in previous.critical if not c.startswith(LEDGER_PREFIXES)]
+    add_unique(carried.done, [d for d in previous.done if not d.startswith('Request: "')])
+    add_unique(
+        carried.critical, [c for c in previous.critical if not c.startswith(LEDGER_PREFIXES)]
+    )
     return carried
 
 

@@ -80,6 +80,10 @@ def _shown(fact: Fact) -> str:
     return text[1:-1] if len(text) > 1 and text[0] == text[-1] == '"' else text
 
 
+#: The kinds a summary must keep whole: an identifier quoted in one of them needs no item.
+PROTECTED = frozenset({"goal", "constraint", "decision", "next_step", "error"})
+
+
 def goal(ctx: Context) -> list[RequiredItem]:
     """The defining request, as the ledger keeps it."""
     fact = ctx.ledger.goal()
@@ -104,7 +108,7 @@ def open_errors(ctx: Context) -> list[RequiredItem]:
 def identifiers(ctx: Context) -> list[RequiredItem]:
     """Live identifiers (ticket ids, version pins, paths, variables, flags) no other live
     fact already quotes."""
-    said = " ".join(f.text for f in ctx.ledger.live() if f.kind != "identifier")
+    said = " ".join(f.text for f in ctx.ledger.live() if f.kind in PROTECTED)
     return [
         RequiredItem("identifier", f.text, f.id)
         for f in ctx.ledger.live("identifier")

@@ -15,7 +15,11 @@ summary gate checks every summary against its live facts: there is no second cla
 
 from __future__ import annotations
 
-from tether.builtin_plugins.memory.fact_ledger.build import build_ledger, stored_ledger
+from tether.builtin_plugins.memory.fact_ledger.build import (
+    branch_ledger,
+    build_ledger,
+    stored_ledger,
+)
 from tether.builtin_plugins.memory.fact_ledger.cues import KINDS, build_cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.ledger import (
     Fact,
@@ -29,6 +33,7 @@ __all__ = [
     "KINDS",
     "Fact",
     "Ledger",
+    "branch_ledger",
     "build_cues",
     "build_ledger",
     "default_cues",

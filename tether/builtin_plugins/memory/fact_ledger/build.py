@@ -196,4 +196,38 @@ def build_ledger(
     return ledger
 
 
-__all__ = ["ACCEPTED", "MAX_GOAL", "build_ledger", "from_summary", "stored_ledger"]
+def branch_ledger(
+    path: Sequence[Mapping[str, Any]],
+    cue_tables: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
+) -> Ledger:
+    """The ledger in force at the end of ``path`` (a branch, root first): the newest
+    compaction's, continued with the messages it kept and those after it."""
+    last = max((i for i, e in enumerate(path) if e.get("type") == "compaction"), default=-1)
+    entries: list[Mapping[str, Any]] = list(path)
+    details, summary = None, None
+    if last >= 0:
+        compaction = path[last]
+        details, summary = compaction.get("details"), compaction.get("summary")
+        kept = compaction.get("firstKeptEntryId")
+        start = next((i for i, e in enumerate(path) if e.get("id") == kept), last)
+        entries = [*path[start:last], *path[last + 1 :]]
+    messages = [
+        e for e in entries if e.get("type") == "message" and isinstance(e.get("message"), dict)
+    ]
+    return build_ledger(
+        [e["message"] for e in messages],
+        [str(e.get("id", "")) for e in messages],
+        previous_details=details if isinstance(details, Mapping) else None,
+        previous_summary=summary if isinstance(summary, str) else None,
+        cue_tables=cue_tables,
+    )
+
+
+__all__ = [
+    "ACCEPTED",
+    "MAX_GOAL",
+    "branch_ledger",
+    "build_ledger",
+    "from_summary",
+    "stored_ledger",
+]

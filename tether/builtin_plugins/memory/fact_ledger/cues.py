@@ -25,6 +25,8 @@ KINDS = (
     "proposal",  # the assistant proposes: I suggest, shall I, 建议…
     "filler",  # a turn that only keeps the work going: continue, ok, 继续…
     "mask",  # words that only look like cues ("转换成" holds "换成"): blanked before matching
+    "task",  # opens a request for work (a verb: fix, add, run, 帮我, 修…): not a standing fact
+    "replaces",  # followed by the value being replaced: instead of X, rather than X, 而不是 X
 )
 
 ENGLISH: dict[str, tuple[str, ...]] = {
@@ -39,7 +41,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "capped", "limit ... to", "i'm on", "we're on", "we are on", "is what", "are what",
         "runs on", "run on", "we use", "we're using", "i use", "i'm using", "works for me",
         "i'm used to", "default to", "defaults to", "should be", "needs to be", "is fine",
-        "are fine", "is okay", "matters", "care about", "please", "prefer not", "not allowed",
+        "are fine", "is okay", "matters", "care about", "prefer not", "not allowed",
         "forbidden", "mandatory", "required to",
         "use ... not", "not ... but",
         "need to", "needs to", "can't", "cannot", "mustn't", "i like", "i love", "i hate",
@@ -82,8 +84,18 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "filler": (
         "continue", "go on", "keep going", "proceed", "ok", "okay", "thanks", "thank you",
-        "yes", "no", "sure", "go ahead", "carry on",
+        "yes", "no", "sure", "go ahead", "carry on", "next", "yep",
     ),
+    "task": (
+        "add", "fix", "write", "run", "make", "create", "implement", "update", "remove",
+        "delete", "refactor", "build", "check", "look", "try", "port", "move", "rename", "show",
+        "tell", "explain", "investigate", "debug", "deploy", "test", "review", "start", "get",
+        "set up", "help", "can you", "could you", "would you", "please", "let's", "go",
+        "find", "open", "read", "install", "upgrade", "migrate", "convert", "generate", "draft",
+        "clean", "split", "merge", "wire", "hook", "figure out", "pick up", "picking up",
+        "progress check", "summarize", "list", "print", "compare", "profile", "measure",
+    ),
+    "replaces": ("instead of", "rather than", "in place of", "replacing"),
 }  # fmt: skip
 
 CHINESE: dict[str, tuple[str, ...]] = {
@@ -97,7 +109,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
     "decision": (
         "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",
-        "改为", "换成", "改用",
+        "改为", "换成", "改用", "就它", "就选", "就这么定", "用它", "更合适", "就这样",
     ),
     "next_step": (
         "下一步", "接下来", "然后", "之后", "随后", "再来", "待办", "后面", "稍后", "回头",
@@ -110,6 +122,11 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
     "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
     "filler": ("继续", "好的", "谢谢", "行", "嗯", "接着", "go on"),
+    "task": (
+        "帮我", "请", "把", "给", "加", "写", "修", "实现", "看看", "跑", "改", "做", "查", "删",
+        "更新", "先", "开始", "处理", "排查", "检查", "部署", "升级", "迁移", "重构",
+    ),
+    "replaces": ("而不是", "不用", "取代", "代替", "换掉"),
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
         "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",
@@ -142,6 +159,7 @@ def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, 
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _LEAD = frozenset({"and", "so", "ok", "okay", "well", "also"})
+_CJK_LEAD = re.compile(r"^[^，,。.！!？?\s]{1,3}[，,]\s*")  # "好，" "那么，" before the cue
 
 
 @lru_cache(maxsize=16)
@@ -196,6 +214,10 @@ class Matcher:
                 return found.start(), found.end()
         if self.substrings and not lower.isascii():
             head = lower.lstrip(" \t,.:;!?，。：；！？") if self.anchored else lower
+            if self.anchored:
+                lead = _CJK_LEAD.match(head)
+                if lead and not any(head.startswith(p) for p in self.substrings):
+                    head = head[lead.end() :]
             for phrase in self.substrings:
                 at = head.find(phrase)
                 if at == 0 or (at > 0 and not self.anchored):
@@ -269,7 +291,7 @@ class Cues:
 
 
 #: The kinds that count only at the start of a sentence (or a reply).
-ANCHORED = frozenset({"next_step", "accept", "filler"})
+ANCHORED = frozenset({"next_step", "accept", "filler", "task"})
 
 
 def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -> Cues:

@@ -22,6 +22,7 @@ from tether.core.context.content_text import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
 MAX_SENTENCES = 40  # per message; a pasted log is not a list of facts
+MAX_REMARK = 240  # a message this short stating no task is a remark (a preference in passing)
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _SPLIT_WIDE = re.compile(r"(?<=[。！？])")
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -48,7 +49,8 @@ _IDENTIFIERS = re.compile(
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
     r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"]+)?)"
     r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"]+)?)"
-    r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w]))"
+    r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
+    r"|(?<=[A-Za-z] )\d+\.\d+(?![\w.]))"
     r"|(?P<path>(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:py|toml"
     r"|json|ya?ml|md|txt|ts|tsx|js|rs|go|sql|sh|cfg|ini|lock|env|csv|html|css)(?![\w]))"
 )
@@ -107,7 +109,15 @@ def error_line(text: str) -> str:
     return lines[-1][:MAX_FACT]
 
 
-def _subject(kind: str, token: str) -> str:
+_NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")
+_NOT_NAMES = frozenset("to at is on from of v version set use pin lock the a and or".split())
+
+
+def _subject(kind: str, token: str, before: str = "") -> str:
+    if kind == "version":  # "node 版本锁 18.19.0", "Python 3.10": the name before it
+        named = _NAMED.search(before[-24:])
+        name = named.group(1).lower() if named else ""
+        return f"version:{name}" if name and name not in _NOT_NAMES else ""
     if kind == "pin":
         return "pin:" + re.split(r"==|>=|<=|~=|!=|@", token, maxsplit=1)[0].lower()
     if kind in ("env", "flag") and "=" in token:
@@ -126,11 +136,13 @@ def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
             continue
         if kind == "env" and "_" not in token:
             continue
-        yield token, _subject(kind, token)
+        yield token, _subject(kind, token, sentence[: match.start()])
 
 
-def classify(sentence: str, cues: Cues) -> str:
-    """The kind of one user sentence (see the module's docstring)."""
+def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
+    """The kind of one user sentence (see the module's docstring). ``remark``: the sentence
+    is part of a short message; a statement there (no task verb, not a question) is a
+    preference said in passing ("two spaces of indentation in the JSX")."""
     if cues.has("next_step", sentence):
         return "next_step"
     if cues.has("decision", sentence):
@@ -139,6 +151,13 @@ def classify(sentence: str, cues: Cues) -> str:
         cues.has("constraint", sentence)
         or _NEGATED.match(sentence)
         or _QUOTED_RULE.search(sentence)
+    ):
+        return "constraint"
+    if (
+        remark
+        and not sentence.rstrip().endswith(("?", "？"))
+        and not cues.has("task", sentence)
+        and len(sentence.split()) >= 3 | (not sentence.isascii())
     ):
         return "constraint"
     return "request"
@@ -153,9 +172,11 @@ def pasted_error(text: str) -> str:
 def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     """Every fact of one user message, in order."""
     out: list[Statement] = []
-    for sentence in sentences(text):
+    said = sentences(text)
+    remark = len(text) <= MAX_REMARK and len(said) <= 2
+    for sentence in said:
         words = flat(sentence)
-        kind = classify(words, cues)
+        kind = classify(words, cues, remark=remark)
         change = cues.has("change", words)
         revoke = cues.has("revoke", words)
         if kind == "request" and (change or revoke):

@@ -33,6 +33,7 @@ _STOP = frozenset(
 )  # fmt: skip
 _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
+_VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
 
 
@@ -243,6 +244,22 @@ class Ledger:
                     best = (score, old)
         if best is not None:
             self.retire(best[1], fact)
+        if cued and cues is not None:
+            self._retire_named(fact, cues)
+
+    def _retire_named(self, fact: Fact, cues: Cues) -> None:
+        """ "Use httpx instead of aiohttp": live facts naming aiohttp are replaced."""
+        span = cues.find("replaces", fact.text)
+        if span is None:
+            return
+        named = _VALUE.match(fact.text, span[1])
+        value = named.group(1) if named else ""
+        if len(value) < 2 or value.casefold() in _STOP:
+            return
+        pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
+        for old in self.live("constraint") + self.live("decision") + self.live("request"):
+            if old is not fact and pattern.search(old.text):
+                self.retire(old, fact)
 
     def _retire_parent(self, old: Fact, new_parent: Fact | None) -> None:
         """The sentence that held a replaced identifier is no longer current; its other

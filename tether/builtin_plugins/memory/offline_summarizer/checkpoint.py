@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, normal, words_of
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
-    MAX_DONE,
     MAX_ERRORS,
     MAX_FUNCTIONS,
     MAX_GOAL,
@@ -29,6 +28,7 @@ from tether.builtin_plugins.memory.offline_summarizer.sections import (
 #: Critical Context lines the ledger writes: never carried over from a previous summary.
 LEDGER_PREFIXES = ("Identifiers: ", "Changed values: ", "Requested focus: ")
 _RECALL_WORDS = 4
+MAX_ACTIONS = 10  # progress is compacted first: the newest actions only, so the size settles
 #: Sections the size cap never drops: an identifier quoted in one needs no line of its own.
 PROTECTED = frozenset({"goal", "constraint", "decision", "next_step"})
 
@@ -98,7 +98,7 @@ def build_checkpoint(
     ]
     actions = [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]
     add_unique(cp.done, actions)
-    cp.done = requests + _cap(cp.done, MAX_DONE, "actions")
+    cp.done = requests + _cap(cp.done, MAX_ACTIONS, "actions")
     errors = ledger.live("error")[-MAX_ERRORS:]
     cp.blocked = [f'{e.note} failed: "{e.text}"' if e.note else f'"{e.text}"' for e in errors]
     if pending:

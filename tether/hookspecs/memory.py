@@ -119,7 +119,9 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     ``next_step`` (opens a sentence that says what comes next), ``change`` (a new value
     replaces an old one), ``revoke`` (an earlier rule stops), ``accept`` (a reply accepting the
     assistant's proposal), ``proposal`` (the assistant proposes), ``filler`` (a turn that only
-    keeps the work going). An ASCII phrase matches whole words, case aside; ``"switch ... to"``
+    keeps the work going), ``task`` (opens a request for work: a verb), ``replaces`` (followed
+    by the value being replaced: "instead of"), ``mask`` (words that only look like a cue,
+    blanked before matching). An ASCII phrase matches whole words, case aside; ``"switch ... to"``
     matches with words between; any other phrase matches as a substring. An unknown kind fails
     the compaction with one line naming it (the session is left untouched).
     Return: nothing. Ordering: all plugins are called, built-ins first; tables add up (a

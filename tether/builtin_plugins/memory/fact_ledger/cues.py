@@ -27,6 +27,7 @@ KINDS = (
     "mask",  # words that only look like cues ("转换成" holds "换成"): blanked before matching
     "task",  # opens a request for work (a verb: fix, add, run, 帮我, 修…): not a standing fact
     "replaces",  # followed by the value being replaced: instead of X, rather than X, 而不是 X
+    "gone",  # preceded by a value no longer in use: "statsd is gone", "X 别用了"
 )
 
 ENGLISH: dict[str, tuple[str, ...]] = {
@@ -96,6 +97,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "progress check", "summarize", "list", "print", "compare", "profile", "measure",
     ),
     "replaces": ("instead of", "rather than", "in place of", "replacing"),
+    "gone": (
+        "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
+        "is out", "is retired", "was too", "is no more", "is off the table",
+    ),
 }  # fmt: skip
 
 CHINESE: dict[str, tuple[str, ...]] = {
@@ -127,6 +132,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "更新", "先", "开始", "处理", "排查", "检查", "部署", "升级", "迁移", "重构",
     ),
     "replaces": ("而不是", "不用", "取代", "代替", "换掉"),
+    "gone": ("别用了", "不用了", "下线了", "要下线", "弃用", "作废了", "淘汰"),
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
         "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",

@@ -29,9 +29,13 @@ _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
 )
+_EXIT_LINE = re.compile(
+    r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
+    re.IGNORECASE,
+)
 _ERROR_LINE = re.compile(
     r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic|错误|异常|失败",
+    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|错误|异常|失败",
     re.IGNORECASE,
 )
 _ERROR_SHAPE = re.compile(
@@ -48,9 +52,11 @@ _IDENTIFIERS = re.compile(
     r"(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
     r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"]+)?)"
-    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"]+)?)"
+    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"]+| \d[\w.]*)?)"
+    r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
+    r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
-    r"|(?<=[A-Za-z] )\d+\.\d+(?![\w.]))"
+    r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
     r"|(?P<path>(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:py|toml"
     r"|json|ya?ml|md|txt|ts|tsx|js|rs|go|sql|sh|cfg|ini|lock|env|csv|html|css)(?![\w]))"
 )
@@ -103,6 +109,7 @@ def error_line(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return "(no output)"
+    lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
     for line in reversed(lines):
         if _ERROR_LINE.search(line):
             return line[:MAX_FACT]
@@ -120,8 +127,12 @@ def _subject(kind: str, token: str, before: str = "") -> str:
         return f"version:{name}" if name and name not in _NOT_NAMES else ""
     if kind == "pin":
         return "pin:" + re.split(r"==|>=|<=|~=|!=|@", token, maxsplit=1)[0].lower()
-    if kind in ("env", "flag") and "=" in token:
-        return f"{kind}:" + token.split("=", 1)[0].strip("${}").lower()
+    if kind in ("env", "assign") and "=" in token:
+        return "set:" + token.split("=", 1)[0].strip("${}").lower()
+    if kind == "flag" and ("=" in token or " " in token):
+        return "flag:" + re.split(r"[= ]", token, maxsplit=1)[0]
+    if kind == "hostport":  # db-stage-1.internal:5432 → db-stage-3.internal:5432
+        return "port:" + token.rsplit(":", 1)[1]
     return ""
 
 

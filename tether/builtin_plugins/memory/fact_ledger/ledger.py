@@ -33,6 +33,7 @@ _STOP = frozenset(
 )  # fmt: skip
 _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
+_BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
 _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
 
@@ -232,7 +233,8 @@ class Ledger:
             theirs = words_of(old.text)
             score = likeness(mine, theirs)
             if cued:
-                if score >= CUED_LIKENESS and (best is None or score > best[0]):
+                close = score >= CUED_LIKENESS or (score >= 0.08 and len(mine & theirs) >= 2)
+                if close and (best is None or score > best[0]):
                     best = (score, old)
             elif (
                 score >= PLAIN_LIKENESS
@@ -244,17 +246,23 @@ class Ledger:
                     best = (score, old)
         if best is not None:
             self.retire(best[1], fact)
-        if cued and cues is not None:
+        if cues is not None:
             self._retire_named(fact, cues)
 
     def _retire_named(self, fact: Fact, cues: Cues) -> None:
-        """ "Use httpx instead of aiohttp": live facts naming aiohttp are replaced."""
+        """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
+        are replaced."""
+        value = ""
         span = cues.find("replaces", fact.text)
-        if span is None:
-            return
-        named = _VALUE.match(fact.text, span[1])
-        value = named.group(1) if named else ""
-        if len(value) < 2 or value.casefold() in _STOP:
+        if span is not None:
+            named = _VALUE.match(fact.text, span[1])
+            value = named.group(1) if named else ""
+        else:
+            span = cues.find("gone", fact.text)
+            if span is not None:
+                before = _BEFORE.search(fact.text[: span[0]])
+                value = before.group(1) if before else ""
+        if len(value) < 2 or value.casefold() in _STOP or not value.isascii():
             return
         pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
         for old in self.live("constraint") + self.live("decision") + self.live("request"):

@@ -122,8 +122,13 @@ def build_checkpoint(
 
 def _critical(cp: Checkpoint, facts: Facts, ledger: Ledger) -> None:
     items: list[str] = []
-    if facts.paths:
-        paths = _cap(list(facts.paths), MAX_PATHS, "paths")
+    live_words = " ".join(f.text for f in ledger.live())
+    retired = {
+        f.text for f in ledger.facts if f.kind == "identifier" and not f.live
+    }  # a path the user replaced is no longer a current one
+    kept_paths = [p for p in facts.paths if p not in retired or p in live_words]
+    if kept_paths:
+        paths = _cap(kept_paths, MAX_PATHS, "paths")
         items.append("Paths: " + ", ".join(p if p.startswith("(+") else f"`{p}`" for p in paths))
     if facts.functions:
         names = _cap(list(facts.functions), MAX_FUNCTIONS, "names")

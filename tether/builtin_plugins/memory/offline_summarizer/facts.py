@@ -25,9 +25,13 @@ MAX_PATHS = 60
 MAX_FUNCTIONS = 40
 MAX_ERRORS = 12
 
+_EXIT_LINE = re.compile(
+    r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
+    re.IGNORECASE,
+)
 _ERROR_LINE = re.compile(
     r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic",
+    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert",
     re.IGNORECASE,
 )
 _WHITESPACE = re.compile(r"\s+")
@@ -49,6 +53,7 @@ def error_line(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return "(no output)"
+    lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
     for line in reversed(lines):
         if _ERROR_LINE.search(line):
             return line[:MAX_QUOTE]

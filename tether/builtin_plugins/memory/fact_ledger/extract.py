@@ -137,9 +137,11 @@ def _subject(kind: str, token: str, before: str = "") -> str:
 
 
 def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
-    """``(text, subject)`` of each identifier in ``sentence`` (subject "" = never replaced)."""
+    """``(text, subject)`` of each identifier in ``sentence`` (subject "" = never replaced);
+    two written with one space between (``shopspring/decimal v1.3.1``) are one identifier."""
     if not _MAYBE_IDENTIFIER.search(sentence):
         return
+    found: list[tuple[int, int, str]] = []  # start, end, subject
     for match in _IDENTIFIERS.finditer(sentence):
         kind = match.lastgroup or ""
         token = match.group(0).rstrip(".,:;)")
@@ -147,7 +149,14 @@ def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
             continue
         if kind == "env" and "_" not in token:
             continue
-        yield token, _subject(kind, token, sentence[: match.start()])
+        start, end = match.start(), match.start() + len(token)
+        subject = _subject(kind, token, sentence[:start])
+        if found and sentence[found[-1][1] : start] == " ":
+            first, _, before = found.pop()
+            start, subject = first, subject or before
+        found.append((start, end, subject))
+    for start, end, subject in found:
+        yield sentence[start:end], subject
 
 
 def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:

@@ -23,6 +23,7 @@ VERSION = 1
 RULE_KINDS = frozenset({"constraint", "decision"})
 CUED_LIKENESS = 0.2  # with a change/revoke cue
 PLAIN_LIKENESS = 0.5  # without one (and the values must differ)
+PLAIN_MAX_WORDS = 20  # ...and both must be short: long look-alikes are separate items
 MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
 MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
@@ -223,6 +224,7 @@ class Ledger:
                 if span:
                     text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
         mine = words_of(text)
+        short = len(fact.text.split()) <= PLAIN_MAX_WORDS
         best: tuple[float, Fact] | None = None
         rules = self.live("constraint") + self.live("decision")
         if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
@@ -237,7 +239,9 @@ class Ledger:
                 if close and (best is None or score > best[0]):
                     best = (score, old)
             elif (
-                score >= PLAIN_LIKENESS
+                short
+                and len(old.text.split()) <= PLAIN_MAX_WORDS
+                and score >= PLAIN_LIKENESS
                 and mine - theirs
                 and theirs - mine
                 and not (negated(fact.text) and negated(old.text))

@@ -218,3 +218,33 @@ def test_extraction_runs_at_compaction_only(tmp_path: Path) -> None:
         ledger_build.build_ledger = original  # type: ignore[assignment]
     assert calls == []
     assert compact(Session.open(file), hooks_with(), settings(keepRecentTokens=10)).status
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "stale"),
+    [
+        (
+            "Cache results in Redis.",
+            "Let's not use Redis anymore, plain files are enough.",
+            "Cache",
+        ),
+        ("We'll go with Postgres 16.", "Bump Postgres to 17, ops upgraded the cluster.", "16"),
+        ("端口用 8080。", "端口改成 9090。", "8080"),
+        ("Target Node 18.", "Actually target Node 20.", "18"),
+        ("Line length limit is 88.", "Make the line length limit 100.", "88"),
+        ("The retry loop gets max_retries=8.", "max_retries=3, eight was too many.", "=8"),
+        (
+            "Metrics go to statsd.local:8125.",
+            "metrics go to otel.svc:4317 now, statsd is gone.",
+            "8125",
+        ),
+    ],
+)
+def test_a_change_in_other_words_retires_the_old_value(
+    tmp_path: Path, old: str, new: str, stale: str
+) -> None:
+    file = tmp_path / "c.jsonl"
+    write_turns(file, ["Set up the service.", old, "Unrelated: the README needs a badge.", new])
+    summary = compactions(file, 1)[0]["summary"]
+    assert new in summary and old not in summary
+    assert stale not in summary.split("## Progress")[0]

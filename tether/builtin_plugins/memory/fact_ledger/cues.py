@@ -43,7 +43,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "runs on", "run on", "we use", "we're using", "i use", "i'm using", "works for me",
         "i'm used to", "default to", "defaults to", "should be", "needs to be", "is fine",
         "are fine", "is okay", "matters", "care about", "prefer not", "not allowed",
-        "forbidden", "mandatory", "required to",
+        "forbidden", "mandatory", "required to", "let's not",
         "use ... not", "not ... but",
         "need to", "needs to", "can't", "cannot", "mustn't", "i like", "i love", "i hate",
         "i'd rather", "rather", "for me", "personally", "i want", "i'd like", "please use",
@@ -71,7 +71,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
-        "not anymore", "don't bother", "ignore what i said", "is lifted", "lift the",
+        "not anymore", "anymore", "any more", "stop using", "don't bother",
+        "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop",
     ),
     "accept": (

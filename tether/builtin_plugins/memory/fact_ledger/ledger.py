@@ -34,6 +34,9 @@ _STOP = frozenset(
 )  # fmt: skip
 _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
+_NAME = re.compile(
+    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
+)
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
 _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
@@ -248,10 +251,24 @@ class Ledger:
             ):
                 if best is None or score > best[0]:
                     best = (score, old)
+        if best is None and cued:
+            best = self._named_alike(fact, text, rules)
         if best is not None:
             self.retire(best[1], fact)
         if cues is not None:
             self._retire_named(fact, cues)
+
+    def _named_alike(self, fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fact] | None:
+        """With a change cue and no look-alike: the one earlier fact that names the same
+        thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore")."""
+        for name in _NAME.findall(text):
+            if name.casefold() in _STOP:
+                continue
+            pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
+            naming = [old for old in rules if old is not fact and pattern.search(old.text)]
+            if len(naming) == 1:
+                return (0.0, naming[0])
+        return None
 
     def _retire_named(self, fact: Fact, cues: Cues) -> None:
         """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value

@@ -23,6 +23,7 @@ from tether.core.context.content_text import content_text
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
 MAX_SENTENCES = 40  # per message; a pasted log is not a list of facts
 MAX_REMARK = 240  # a message this short stating no task is a remark (a preference in passing)
+MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _SPLIT_WIDE = re.compile(r"(?<=[。！？])")
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -177,7 +178,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         remark
         and not sentence.rstrip().endswith(("?", "？"))
         and not cues.has("task", sentence)
-        and len(sentence.split()) >= 3 | (not sentence.isascii())
+        and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS
     ):
         return "constraint"
     return "request"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.compaction_helpers import hooks_with, settings
-from tests.ledger_helpers import FactFree, compactions, section, write_turns
+from tests.ledger_helpers import FactFree, compactions, filler, section, write_turns
 from tether.builtin_plugins.memory.fact_ledger import stored_ledger
 from tether.core.memory.compaction import compact
 from tether.core.session.session import Session
@@ -248,3 +248,21 @@ def test_a_change_in_other_words_retires_the_old_value(
     summary = compactions(file, 1)[0]["summary"]
     assert new in summary and old not in summary
     assert stale not in summary.split("## Progress")[0]
+
+
+def test_a_request_dropped_for_size_is_recorded_in_the_ledger(tmp_path: Path) -> None:
+    file = tmp_path / "big.jsonl"
+    asks = [f"Add a regression test for parser case {n} with the fixture from ticket QA-{n}."
+            for n in range(40)]  # fmt: skip
+    write_turns(file, ["Harden the parser.", *asks, "Never change the public API."])
+    session = Session.open(file)
+    for n in range(2):
+        filler(session, n)
+    tight = settings(keepRecentTokens=300, reserveTokens=600, summarizer="offline")
+    entry = compact(Session.open(file), hooks_with(), tight).entry
+    summary, ledger = entry["summary"], stored_ledger(entry["details"])
+    assert ledger is not None and "omitted to fit the budget" in summary
+    dropped = {d["text"] for d in ledger.dropped}
+    assert dropped and all(text not in summary for text in dropped)
+    assert ledger.dropped_count == len([f for f in ledger.facts if f.status == "dropped"])
+    assert "Never change the public API." in summary  # a constraint is never dropped

@@ -324,6 +324,20 @@ class Ledger:
             excess -= 1
         del self.dropped[:-MAX_DROPPED_RECORDS]
 
+    def drop_missing(self, present: Any) -> bool:
+        """Mark live requests that ``present(text)`` says a summary lacks as dropped (with a
+        record); True when any was."""
+        dropped = False
+        for fact in self.live("request"):
+            if not present(fact.text):
+                self._unlist(fact)
+                fact.status = "dropped"
+                self.dropped.append({"id": fact.id, "kind": fact.kind, "text": fact.text[:200]})
+                self.dropped_count += 1
+                dropped = True
+        del self.dropped[:-MAX_DROPPED_RECORDS]
+        return dropped
+
     # -- JSON --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:

@@ -96,9 +96,24 @@ def review(check: SummaryCheck) -> GateVerdict:
     return GateVerdict(text, "carried_forward", missing, carried, base.summaries, record)
 
 
+def _note_dropped(verdict: GateVerdict) -> GateVerdict:
+    """Requests the written summary no longer holds (dropped to fit the size cap, or left out
+    by the summarizer) are marked dropped in the ledger, with a record: never silently."""
+    from tether.builtin_plugins.memory.fact_ledger import Ledger
+    from tether.builtin_plugins.memory.summary_gate.carry import normalized
+
+    ledger = Ledger.from_json(verdict.record.get("ledger"))
+    if ledger is None:
+        return verdict
+    words = normalized(verdict.text)
+    if ledger.drop_missing(lambda text: normalized(text) in words):
+        verdict.record["ledger"] = ledger.to_json()
+    return verdict
+
+
 @hookimpl(trylast=True)
 def gate_summary(check: SummaryCheck) -> GateVerdict:
-    return review(check)
+    return _note_dropped(review(check))
 
 
 __all__ = ["gate_summary", "review"]

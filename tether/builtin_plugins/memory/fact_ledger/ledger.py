@@ -252,16 +252,22 @@ class Ledger:
                 if best is None or score > best[0]:
                     best = (score, old)
         if best is None and cued:
-            best = self._named_alike(fact, text, rules)
+            best = self._named_alike(fact, text, rules, any_word=statement.revoke)
         if best is not None:
             self.retire(best[1], fact)
         if cues is not None:
             self._retire_named(fact, cues)
 
-    def _named_alike(self, fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fact] | None:
+    def _named_alike(
+        self, fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
+    ) -> tuple[float, Fact] | None:
         """With a change cue and no look-alike: the one earlier fact that names the same
-        thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore")."""
-        for name in _NAME.findall(text):
+        thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
+        with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
+        names = _NAME.findall(text)
+        if any_word:
+            names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
+        for name in names:
             if name.casefold() in _STOP:
                 continue
             pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)

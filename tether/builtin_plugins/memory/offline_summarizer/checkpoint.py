@@ -10,7 +10,13 @@ the summary stops growing.
 
 from __future__ import annotations
 
-from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, normal, words_of
+from tether.builtin_plugins.memory.fact_ledger import (
+    Fact,
+    Ledger,
+    default_cues,
+    normal,
+    words_of,
+)
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
     MAX_ERRORS,
     MAX_FUNCTIONS,
@@ -120,13 +126,29 @@ def build_checkpoint(
     return cp
 
 
+_STATED = frozenset({"constraint", "decision", "request", "next_step"})
+
+
+def _replaced_path(ledger: Ledger, path: str) -> bool:
+    """A path the user replaced: said in a retired fact, and now only as the old value
+    ("… instead of /data/exports")."""
+    replaced = (f for f in ledger.facts if f.status == "retired" and f.kind in _STATED)
+    if not any(path in f.text for f in replaced):
+        return False
+    cues = default_cues()
+    for fact in ledger.live():
+        at = fact.text.find(path)
+        if at < 0 or fact.kind == "identifier":
+            continue
+        span = cues.find("replaces", fact.text)
+        if span is None or not 0 <= at - span[1] <= 5:
+            return False  # still said as a current value
+    return True
+
+
 def _critical(cp: Checkpoint, facts: Facts, ledger: Ledger) -> None:
     items: list[str] = []
-    live_words = " ".join(f.text for f in ledger.live())
-    retired = {
-        f.text for f in ledger.facts if f.kind == "identifier" and not f.live
-    }  # a path the user replaced is no longer a current one
-    kept_paths = [p for p in facts.paths if p not in retired or p in live_words]
+    kept_paths = [p for p in facts.paths if not _replaced_path(ledger, p)]
     if kept_paths:
         paths = _cap(kept_paths, MAX_PATHS, "paths")
         items.append("Paths: " + ", ".join(p if p.startswith("(+") else f"`{p}`" for p in paths))

@@ -123,7 +123,7 @@ def checkpoint(*, drop: str | None = None) -> str:
         + item("error", ERROR),
         "Key Decisions": item("decision", DECISION),
         "Next Steps": item("next_step", NEXT_STEP, "1. "),
-        "Critical Context": "- (none)",
+        "Critical Context": f"- The failing command: `{COMMAND}`",  # the user's identifiers
     }
     # a dropped section keeps its items under a heading the gate does not know
     return "\n\n".join(

@@ -146,6 +146,17 @@ def case_register_compaction_strategies(tmp_path: Path) -> None:
     assert name == "never" and isinstance(prepare(request), tether.NothingToCompact)
 
 
+def case_register_fact_cues(tmp_path: Path) -> None:
+    from tether.builtin_plugins.memory.fact_ledger import build_cues
+    from tether.builtin_plugins.memory.fact_ledger.extract import classify
+
+    language, table = _registered("register_fact_cues").calls[0]
+    cues = build_cues({language: table})
+    assert language == "de"
+    assert classify("Bitte keine Tabs im Code.", cues) == "constraint"
+    assert cues.has("change", "Ab jetzt Port 9000.")
+
+
 def case_input(tmp_path: Path) -> None:
     event = tether.InputEvent("fix the bug on $BRANCH")
     _run_example("input", {"event": event, "session": _session(tmp_path)})

@@ -43,6 +43,9 @@ def test_prompt_asks_for_constraints_verbatim_and_the_users_next_step(
     assert "constraint, requirement, preference and decision the user stated" in flat
     assert "verbatim, in the user's own words" in flat and "never paraphrase" in flat
     assert "the next step the user stated most recently, in the user's words" in flat
+    # issue 23: a changed value only in its latest form, in the user's words and language
+    assert "carry only the latest value, quoted in the user's own words and language" in flat
+    assert "never list the replaced value as current" in flat
     pi_kind = {"compaction": "summary", "branch": "branchSummary"}[kind]
     golden, _ = golden_request(pi_kind)
     _, _, golden_instructions = split_user_text(golden["messages"][0]["content"][0]["text"])

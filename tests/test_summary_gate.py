@@ -139,7 +139,9 @@ def test_an_error_resolved_later_is_no_longer_required(tmp_path: Path) -> None:
     for message in filler_turns(4, start=10):
         session.append_message(message)
     second = run(file, ("scripted", Scripted(checkpoint(drop="error"))))
-    assert second.gate["verdict"] == "passed" and "error" not in second.gate["carry"]
+    assert second.gate["verdict"] == "passed"
+    facts = second.gate["ledger"]["facts"]  # issue 23: the ledger replaces details.gate.carry
+    assert [f["status"] for f in facts if f["kind"] == "error"] == ["resolved"]
 
 
 def test_a_block_over_the_cap_hands_over_to_the_offline_summarizer(tmp_path: Path) -> None:

@@ -145,11 +145,9 @@ def test_a_complete_summary_passes_with_no_retry(tmp_path: Path) -> None:
         assert len(server.requests) == 1
     gate, summary = gated(result, file)
     assert gate["verdict"] == "passed" and gate["missing"] == []
-    assert gate["carry"] == {
-        "goal": GOAL,
-        "nextStep": NEXT_STEP,
-        "error": {"tool": "bash", "target": "python -m invoices samples/broken.csv", "line": ERROR},
-    }
+    # issue 23: the fact ledger (details.gate.ledger) replaces details.gate.carry
+    live = {f["kind"]: f["text"] for f in gate["ledger"]["facts"] if f.get("status") == "live"}
+    assert live["goal"] == GOAL and live["next_step"] == NEXT_STEP and live["error"] == ERROR
     assert summary.startswith(checkpoint() + "\n\n<modified-files>")
 
 

@@ -187,6 +187,12 @@ class SummarizeRequest:
     # The full resolved ``tether.core.host.settings.Settings`` (``None`` outside a session): a
     # summarizer plugin reads its own section with ``request.app_settings.extra("myPlugin")``.
     app_settings: Any = None
+    # Added for the fact ledger: the ``details`` of the compaction entry the previous summary
+    # comes from (``None`` without one), the entry ids of ``messages`` (same order; may be
+    # empty) and the cue tables plugins registered (``register_fact_cues``: language → table).
+    previous_details: dict[str, Any] | None = None
+    entry_ids: list[str] = field(default_factory=list)
+    fact_cues: dict[str, Any] = field(default_factory=dict)
     # Set by the kernel before it calls a summarizer: see :meth:`summarize_with`.
     delegate: Any = field(default=None, repr=False, compare=False)
 

@@ -39,7 +39,8 @@ class SummaryCheck:
     summary, the messages, the split turn's prefix); ``file_lists`` the ``<read-files>`` /
     ``<modified-files>`` text tether appends after the summary; ``previous_details`` the
     ``details`` of the compaction entry the previous summary comes from (``None`` without one);
-    ``max_chars`` the summary's budget in characters (pi's history budget × 4).
+    ``max_chars`` the summary's budget in characters (pi's history budget × 4); ``fact_cues``
+    the cue tables plugins registered (``register_fact_cues``: language → table).
     """
 
     attempt: SummaryAttempt
@@ -54,6 +55,7 @@ class SummaryCheck:
     rerun: Callable[[str | None, str | None], SummaryAttempt] | None = field(
         default=None, repr=False, compare=False
     )
+    fact_cues: dict[str, Any] = field(default_factory=dict)
 
     @property
     def text(self) -> str:

@@ -108,6 +108,40 @@ def register_compaction_strategies(register: Callable[..., None]) -> None:
     """
 
 
+@hookspec
+def register_fact_cues(register: Callable[..., None]) -> None:
+    """Register the cue words of a language for the fact ledger: ``register(language, cues)``.
+
+    When: once per process, the first time a compaction needs the fact ledger (the offline
+    summarizer and the summary gate read what the user stated into typed facts). Arguments:
+    ``register`` takes a ``language`` name (``"de"``, ``"ja"``…) and ``cues``, a mapping from a
+    cue kind to phrases: ``constraint`` (a rule or preference), ``decision`` (a choice made),
+    ``next_step`` (opens a sentence that says what comes next), ``change`` (a new value
+    replaces an old one), ``revoke`` (an earlier rule stops), ``accept`` (a reply accepting the
+    assistant's proposal), ``proposal`` (the assistant proposes), ``filler`` (a turn that only
+    keeps the work going), ``task`` (opens a request for work: a verb), ``replaces`` (followed
+    by the value being replaced: "instead of"), ``mask`` (words that only look like a cue,
+    blanked before matching). An ASCII phrase matches whole words, case aside; ``"switch ... to"``
+    matches with words between; any other phrase matches as a substring. An unknown kind fails
+    the compaction with one line naming it (the session is left untouched).
+    Return: nothing. Ordering: all plugins are called, built-ins first; tables add up (a
+    language registered twice: the later table replaces the earlier). Built-ins: English
+    (``en``) and Chinese (``zh``) ship with the ledger and need no registration.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def register_fact_cues(register):
+            register("de", {
+                "constraint": ["immer", "niemals", "muss", "bitte keine"],
+                "change": ["stattdessen", "ab jetzt"],
+                "next_step": ["als nächstes", "danach"],
+            })
+    """
+
+
 @hookspec(firstresult=True)
 def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | None:
     """Check a compaction's summary before it is written; repair or replace it.
@@ -153,6 +187,7 @@ def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | Non
 __all__ = [
     "gate_summary",
     "register_compaction_strategies",
+    "register_fact_cues",
     "register_summarizers",
     "register_token_counters",
 ]

@@ -1,6 +1,7 @@
-"""Built-in plugin ``pin_commands``: ``tether session pin|unpin|pins FILE``.
+"""Built-in plugin ``pin_commands``: ``tether session pin|unpin|pins|facts FILE``.
 
-``pin FILE ENTRY_ID`` pins the text of an entry (a user or assistant message), ``pin FILE
+``pin FILE ENTRY_ID`` pins the text of an entry (a user or assistant message) — or, given a
+fact id of ``facts FILE`` (:mod:`.facts`), that fact's words — ``pin FILE
 --text "…"`` a text of your own; ``unpin FILE PIN_ID`` (an id or its unique prefix) removes a
 pin; ``pins FILE [--json]`` lists the pins in force at the leaf. A pinned text appears verbatim
 in every later compaction and branch summary of the branch, under ``## Pinned``
@@ -53,11 +54,36 @@ def _write(file: Path, wait: str | None, change: Any) -> Any:
     return result
 
 
+def _pin_entry_or_fact(session: Any, target: str) -> Any:
+    """Pin entry ``target``; when no entry has that id, the fact of the ledger with that id
+    (``tether session facts``): its words, verbatim."""
+    from tether.core.host.errors import TetherError
+    from tether.core.session.pinning import pin_entry, pin_text
+
+    if session.get_entry(target) is not None or not target.startswith("f"):
+        return pin_entry(session, target)
+    from tether.builtin_plugins.commands.facts import session_ledger
+
+    fact = session_ledger(session).get(target)
+    if fact is None:
+        raise TetherError(f"no entry and no fact with id '{target}' (see `tether session facts`)")
+    if not fact.live:
+        raise TetherError(
+            f"fact '{target}' is {fact.status}"
+            + (f"; it was replaced by {fact.replaced_by}" if fact.replaced_by else "")
+        )
+    return pin_text(session, fact.text)
+
+
 def pin_command(
     file: FileArg,
     entry_id: Annotated[
         str | None,
-        typer.Argument(metavar="[ENTRY_ID]", help="Pin this entry's text.", show_default=False),
+        typer.Argument(
+            metavar="[ENTRY_ID|FACT_ID]",
+            help="Pin this entry's text, or a fact's words (an id from `session facts`).",
+            show_default=False,
+        ),
     ] = None,
     text: Annotated[str | None, typer.Option("--text", help="Pin this text.")] = None,
     as_json: JsonOpt = False,
@@ -65,12 +91,12 @@ def pin_command(
 ) -> None:
     """Pin a fact: kept verbatim in every later summary (an entry's text, or --text)."""
     from tether.core.host.errors import UsageError
-    from tether.core.session.pinning import pin_entry, pin_text
+    from tether.core.session.pinning import pin_text
 
     if (entry_id is None) == (text is None):
         raise UsageError(f"{file}: give an ENTRY_ID or --text TEXT (one of them)")
     if entry_id is not None:
-        pin = _write(file, wait, lambda session: pin_entry(session, entry_id))
+        pin = _write(file, wait, lambda session: _pin_entry_or_fact(session, entry_id))
     else:
         pin = _write(file, wait, lambda session: pin_text(session, text or ""))
     if as_json:
@@ -118,6 +144,9 @@ def register_commands(app: typer.Typer) -> None:
     group.command("pin")(pin_command)
     group.command("unpin")(unpin_command)
     group.command("pins")(pins_command)
+    from tether.builtin_plugins.commands.facts import facts_command
+
+    group.command("facts")(facts_command)
 
 
 __all__ = ["register_commands"]

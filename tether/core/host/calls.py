@@ -68,6 +68,7 @@ REGISTRATION_ORDER = frozenset(
         "register_token_counters",
         "register_compaction_strategies",
         "register_provider_defaults",
+        "register_fact_cues",
     }
 )
 

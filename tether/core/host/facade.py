@@ -349,6 +349,13 @@ class Hooks:
     def register_compaction_strategies(self, registration: Registration) -> list[str]:
         return call_registration(self.pm, "register_compaction_strategies", registration)
 
+    def fact_cues(self) -> dict[str, Any]:
+        """Cue tables plugins registered (``register_fact_cues``): language → table, collected
+        once per plugin manager. The kernel keeps them as data; the fact ledger reads them."""
+        from tether.core.memory.fact_cues import collect_fact_cues
+
+        return collect_fact_cues(self.pm)
+
     def register_provider_defaults(self, registration: Registration) -> list[str]:
         """In registration order: an installed plugin's registration replaces a built-in's."""
         return call_registration(self.pm, "register_provider_defaults", registration)

@@ -28,7 +28,7 @@ from tether.core.context.pins import with_pins, without_pins
 from tether.core.harness.plugin_session import PluginSession
 from tether.core.host.errors import TetherError
 from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
-from tether.core.memory.gate import gated_summary
+from tether.core.memory.gate import gated_summary, previous_details
 from tether.hookspecs.events import (
     BeforeCompactEvent,
     Cancel,
@@ -202,6 +202,9 @@ def compact(
     else:
         try:
             with summary_request_base(hooks, settings, context, signal) as base:
+                base = dataclasses.replace(
+                    base, previous_details=previous_details(path), fact_cues=hooks.fact_cues()
+                )
                 text, outcome.summaries, outcome.gate = gated_summary(
                     hooks, view, path, preparation, base, event.custom_instructions,
                     lambda request, focus: summarize_preparation(
@@ -296,6 +299,7 @@ def summarize_preparation(
             custom_instructions,
             say,
             failure,
+            entry_ids=preparation.summarized_entry_ids,
         )
         history_text = history.text
         answers.append(history)
@@ -315,6 +319,7 @@ def summarize_preparation(
         None,
         say,
         failure,
+        entry_ids=preparation.turn_prefix_entry_ids,
     )
     answers.append(prefix)
     return history_text + SPLIT_TURN_SEPARATOR + prefix.text, answers
@@ -335,6 +340,8 @@ def ask_summary(
     custom_instructions: str | None,
     say: Progress,
     failure: str,
+    *,
+    entry_ids: list[str] | None = None,
 ) -> Summary:
     """One ``summarize`` request sharing ``base``'s fields; progress says what is summarized."""
     say(f"summarizing {len(messages)} messages ({_PROGRESS_LABELS[kind]})")
@@ -350,6 +357,9 @@ def ask_summary(
         thinking_level=base.thinking_level,
         signal=base.signal,
         app_settings=base.app_settings,
+        previous_details=base.previous_details if previous_summary else None,
+        entry_ids=list(entry_ids or []),
+        fact_cues=base.fact_cues,
     )
     return request_summary(hooks, request, failure)
 

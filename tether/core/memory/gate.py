@@ -71,6 +71,7 @@ def gated_summary(
         max_chars=max_chars,
         signal=base.signal,
         rerun=rerun,
+        fact_cues=base.fact_cues,
     )
     verdict = hooks.gate_summary(check=check, session=session, failure=failure)
     if verdict is None:

@@ -5,7 +5,8 @@ is ``<conversation>\\n…\\n</conversation>\\n\\n``, then — in update mode —
 ``<previous-summary>\\n…\\n</previous-summary>\\n\\n``, then the instructions, optionally
 followed by ``\\n\\nAdditional focus: <text>``. The sections asked for are exactly pi's;
 beyond pi, the checkpoints ask for the user's constraints and decisions verbatim and for the
-user's latest stated next step, and an update leaves out the previous ``## Pinned`` section
+user's latest stated next step, and the latest value of every changed fact (issue 23); an
+update leaves out the previous ``## Pinned`` section
 (the kernel adds the pinned texts back).
 """
 
@@ -28,6 +29,14 @@ KEEP_VERBATIM = (
     "Carry every constraint, requirement, preference and decision the user stated into the "
     "checkpoint verbatim, in the user's own words (quote them; never paraphrase, merge or "
     "drop one, however old or minor it looks), and keep the ones from an earlier checkpoint."
+)
+# Issue 23: a value the user changed is kept in its latest form only, in the user's language.
+LATEST_VALUES = (
+    "When the user changed something (another host, version, library, limit or option, a rule "
+    'withdrawn, "instead", "from now on", "no longer", in any language), carry only the '
+    "latest value, quoted in the user's own words and language, and mark it as changed; never "
+    "list the replaced value as current. Fill every section with real content: leave no "
+    "bracketed placeholder of this template in your answer."
 )
 # The harness appends the pinned texts itself (tether.core.context.pins): the model must not
 # copy that section, or it would be repeated (or paraphrased) in the new checkpoint.
@@ -78,7 +87,8 @@ def _checkpoint_instructions(
         sections += _CRITICAL.format(critical=critical)
     return (
         f"{task}\n\n{answer_with}, headings spelled exactly as shown:\n\n{sections}"
-        f"\n{KEEP_VERBATIM} {USER_NEXT_STEP}\n\nBe brief in every other respect. {_EXACT}"
+        f"\n{KEEP_VERBATIM} {LATEST_VALUES} {USER_NEXT_STEP}\n\n"
+        f"Be brief in every other respect. {_EXACT}"
     )
 
 
@@ -162,7 +172,7 @@ BRANCH_UPDATE_INSTRUCTIONS = (
     "that summary, keeping its facts and adding the new ones, with the same sections "
     "(Goal, Constraints & Preferences, Progress with Done / In Progress / Blocked, "
     f"Key Decisions, Next Steps), headings spelled exactly as before. {KEEP_VERBATIM} "
-    f"{USER_NEXT_STEP} {PINNED_NOTE} {_EXACT}"
+    f"{LATEST_VALUES} {USER_NEXT_STEP} {PINNED_NOTE} {_EXACT}"
 )
 
 INSTRUCTIONS: dict[str, str] = {
@@ -206,6 +216,7 @@ def user_text(conversation: str, instructions: str, previous_summary: str | None
 __all__ = [
     "INSTRUCTIONS",
     "KEEP_VERBATIM",
+    "LATEST_VALUES",
     "PINNED_NOTE",
     "SYSTEM_PROMPT",
     "USER_NEXT_STEP",

@@ -4,21 +4,18 @@ The summarizer ``offline``: chosen by ``compaction.summarizer``/``--summarizer o
 the built-in default when no model is known (no ``compaction.model``, no session model). The
 summary has pi's sections, built deterministically from the messages:
 
-- Goal: the defining request (the first substantive user request), verbatim; kept as is by
-  every later compaction (not a log of "Continue" turns).
-- Constraints & Preferences: the user's rule sentences in any wording (never/always/must/
-  don't/only/should/avoid/I prefer/we target/keep X in Y/"Constraint:"/use X, not Y…).
-- Key Decisions: the user's choices ("let's go with X rather than Y", "we'll use X",
-  "decided …") and assistant proposals the user accepted.
-- Next Steps: the user's unanswered request and latest stated next step ("Next, …"), verbatim.
-- Done/Blocked/Critical Context: edits, commands, unresolved failures with their exact error
-  line, paths and names (one merged ``Paths:`` line, not one per compaction).
+- Goal, Constraints & Preferences, Key Decisions, Next Steps, Blocked: the live facts of the
+  fact ledger (:mod:`tether.builtin_plugins.memory.fact_ledger`), verbatim, in any language
+  with a cue table; a retired (changed) value is never shown, its replacement names the
+  ``recall`` query that finds it. The ledger continues from the previous compaction's details.
+- Done: the user's requests and the edits and commands, newest :data:`~.facts.MAX_DONE`.
+- In Progress / Next Steps: the unanswered request and the latest stated next step.
+- Critical Context: paths and names (one merged ``Paths:`` line), errors seen, identifiers.
 
-In update mode the previous summary's goal, constraints and decisions are carried forward;
-its In Progress/Next Steps are replaced by newer ones. Size cap (documented): the summary
-stays within ``max_tokens`` × 4 characters by dropping Done items first, then Critical
-Context, In Progress and Blocked (oldest first); goal, constraints, decisions and next steps
-are never dropped, so only they can exceed the cap. The text is the summary alone; the caller
+Size cap (documented): the summary stays within ``max_tokens`` × 4 characters by dropping
+Done items first, then Critical Context, In Progress and Blocked (oldest first); goal,
+constraints, decisions and next steps are never dropped, so only they can exceed the cap. The
+text is the summary alone; the caller
 appends the ``<read-files>``/``<modified-files>`` blocks, as for the LLM summarizer.
 """
 
@@ -36,28 +33,29 @@ CHARS_PER_TOKEN = 4  # pi's estimate; the rendered summary stays within max_toke
 
 def offline_summary(request: SummarizeRequest) -> Summary:
     """Summarize ``request`` deterministically (no network, linear in the messages)."""
-    from tether.builtin_plugins.memory.offline_summarizer.facts import build_checkpoint, read_facts
-    from tether.builtin_plugins.memory.offline_summarizer.sections import (
-        merge,
-        parse_summary,
-        render,
-    )
+    from tether.builtin_plugins.memory.fact_ledger import build_ledger
+    from tether.builtin_plugins.memory.offline_summarizer.checkpoint import build_checkpoint
+    from tether.builtin_plugins.memory.offline_summarizer.facts import read_facts
+    from tether.builtin_plugins.memory.offline_summarizer.sections import parse_summary, render
+    from tether.hookspecs.events import Summary
 
     facts = read_facts(request.messages)
     previous = parse_summary(request.previous_summary) if request.previous_summary else None
-    # the defining request stays the goal; later requests are not a goal log
-    goal_known = bool(previous and previous.goal)
-    checkpoint = build_checkpoint(facts, request.custom_instructions, goal_known=goal_known)
-    if previous is not None:
-        checkpoint = merge(previous, checkpoint)
+    ledger = build_ledger(
+        request.messages,
+        request.entry_ids,
+        previous_details=request.previous_details if request.previous_summary else None,
+        previous_summary=request.previous_summary,
+        cue_tables=request.fact_cues,
+    )
+    checkpoint = build_checkpoint(facts, ledger, request.custom_instructions, previous)
     budget = request.max_tokens * CHARS_PER_TOKEN if request.max_tokens > 0 else None
     text = render(checkpoint, request.kind, budget)
     details = {
         "messages": len(request.messages),
         "updated": bool(request.previous_summary),
+        "facts": len(ledger.live()),
     }
-    from tether.hookspecs.events import Summary
-
     return Summary(text=text, summarizer="offline", details=details)
 
 

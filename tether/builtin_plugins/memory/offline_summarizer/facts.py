@@ -1,7 +1,9 @@
-"""Facts read from agent messages for the offline summarizer, in one linear pass.
+"""Progress read from agent messages for the offline summarizer, in one linear pass.
 
-Everything here is deterministic and quotes the conversation verbatim where it matters:
-constraint sentences, error lines, paths and function names are copied, never paraphrased.
+What the user stated (goal, constraints, decisions, next steps, errors, identifiers) is the
+fact ledger's (:mod:`tether.builtin_plugins.memory.fact_ledger`); this pass reads the work
+itself — actions done, failures seen, paths and names, whether the last request was answered —
+and :func:`build_checkpoint` renders both. Error lines, paths and names are copied verbatim.
 """
 
 from __future__ import annotations
@@ -11,23 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tether.builtin_plugins.memory.offline_summarizer.scan import (
-    constraint_sentences,
-    decision_sentences,
-    find_functions,
-    find_paths,
-    is_acceptance,
-    is_filler,
-    is_next_step,
-    proposal_sentences,
-    sentences,
-)
-from tether.builtin_plugins.memory.offline_summarizer.sections import (
-    Checkpoint,
-    add_unique,
-    merge,
-    parse_summary,
-)
+from tether.builtin_plugins.memory.fact_ledger import default_cues
+from tether.builtin_plugins.memory.offline_summarizer.scan import find_functions, find_paths
+from tether.builtin_plugins.memory.offline_summarizer.sections import Checkpoint, parse_summary
 from tether.core.context.content_text import content_text
 
 MAX_QUOTE = 300
@@ -37,9 +25,13 @@ MAX_PATHS = 60
 MAX_FUNCTIONS = 40
 MAX_ERRORS = 12
 
+_EXIT_LINE = re.compile(
+    r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
+    re.IGNORECASE,
+)
 _ERROR_LINE = re.compile(
     r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic",
+    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert",
     re.IGNORECASE,
 )
 _WHITESPACE = re.compile(r"\s+")
@@ -61,6 +53,7 @@ def error_line(text: str) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return "(no output)"
+    lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
     for line in reversed(lines):
         if _ERROR_LINE.search(line):
             return line[:MAX_QUOTE]
@@ -89,11 +82,6 @@ class Facts:
     """What one pass over the messages found."""
 
     requests: list[str] = field(default_factory=list)  # substantive ones (no "Continue")
-    plain: list[str] = field(default_factory=list)  # requests stating no constraint/decision/step
-    next_step: str = ""  # the latest "Next, …" sentence the user stated
-    proposals: list[str] = field(default_factory=list)  # the last assistant reply's proposals
-    constraints: list[str] = field(default_factory=list)
-    decisions: list[str] = field(default_factory=list)
     done: dict[str, int] = field(default_factory=dict)  # action → times, most recent last
     errors: dict[tuple[str, str], str] = field(default_factory=dict)  # unresolved
     error_lines: list[str] = field(default_factory=list)
@@ -132,24 +120,10 @@ class Facts:
 def _read_user(facts: Facts, text: str) -> None:
     if not text.strip():
         return
-    if facts.proposals and is_acceptance(text):
-        accepted = (f'"{quote(p)}" (proposed by the assistant, accepted)' for p in facts.proposals)
-        facts.decisions.extend(accepted)
-    facts.proposals = []
-    substantive = not is_filler(text)
-    if substantive:
+    short = " ".join(text.split())
+    if not (len(short) <= 120 and default_cues().has("filler", short)):
         facts.requests.append(text)
         facts.answered = False
-    decisions = decision_sentences(text, MAX_QUOTE)
-    facts.decisions.extend(f'"{quote(d)}"' for d in decisions)
-    steps = [s for s in sentences(text) if is_next_step(s)]
-    if steps:
-        facts.next_step = steps[-1]
-    taken = set(decisions) | set(steps)
-    constraints = [c for c in constraint_sentences(text, MAX_QUOTE) if c not in taken]
-    facts.constraints.extend(constraints)
-    if substantive and not (taken or constraints):
-        facts.plain.append(text)
     facts.scan_code_words(text)
 
 
@@ -167,10 +141,8 @@ def _read_assistant(facts: Facts, message: dict[str, Any], calls: dict[str, Any]
             calls[str(block.get("id", ""))] = (name, args)
             if isinstance(args, dict) and isinstance(args.get("path"), str):
                 facts.note_path(args["path"])
-    facts.proposals = []
     for text in texts:
         facts.scan_code_words(text)
-        facts.proposals.extend(proposal_sentences(text, MAX_QUOTE))
     stop = message.get("stopReason")
     if stop == "error":
         facts.fail(("model", ""), str(message.get("errorMessage") or "Unknown error"))
@@ -235,63 +207,4 @@ def read_facts(messages: list[dict[str, Any]], facts: Facts | None = None) -> Fa
     return facts
 
 
-def _goal_items(requests: list[str]) -> list[str]:
-    """The defining request: the first substantive one, verbatim."""
-    return [quote(requests[0], MAX_GOAL)] if requests else []
-
-
-def _cap(items: list[str], limit: int, label: str) -> list[str]:
-    if len(items) <= limit:
-        return items
-    return [f"(+{len(items) - limit + 1} earlier {label})", *items[-(limit - 1) :]]
-
-
-def build_checkpoint(
-    facts: Facts, focus: str | None = None, *, goal_known: bool = False
-) -> Checkpoint:
-    """Turn facts into section items; summaries found among the messages are merged in.
-
-    With ``goal_known`` (the previous summary has a goal) no request becomes the goal; the
-    requests that are not the goal, not pending and state nothing else are listed as done.
-    """
-    cp = Checkpoint()
-    cp.goal = [] if goal_known else _goal_items(facts.requests)
-    add_unique(cp.constraints, [f'"{quote(c)}"' for c in facts.constraints])
-    goal = facts.requests[0] if cp.goal else None
-    pending = facts.requests[-1] if facts.requests and not facts.answered else None
-    done = [f'Request: "{quote(r)}"' for r in facts.plain if r is not goal and r is not pending]
-    done += [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]
-    cp.done = _cap(done, MAX_DONE, "actions")
-    blocked = [f'{_describe(n, t)} failed: "{line}"' for (n, t), line in facts.errors.items()]
-    cp.blocked = _cap(blocked, MAX_ERRORS, "failures")
-    add_unique(cp.decisions, facts.decisions)
-    last_request = quote(facts.requests[-1], MAX_GOAL) if facts.requests else ""
-    if last_request and not facts.answered:
-        progress = f'"{last_request}"'
-        if facts.last_action:
-            progress += f" (last completed action: {facts.last_action})"
-        cp.in_progress = [progress]
-        cp.next_steps.append(f'Continue the unanswered request: "{last_request}"')
-    if facts.next_step and not (cp.next_steps and facts.next_step in last_request):
-        cp.next_steps.append(f'"{quote(facts.next_step, MAX_GOAL)}"')
-    if focus:
-        cp.critical.append(f"Requested focus: {quote(focus)}")
-    paths = list(facts.paths)
-    if paths:
-        shown = _cap(paths, MAX_PATHS, "paths")
-        cp.critical.append(
-            "Paths: " + ", ".join(p if p.startswith("(+") else f"`{p}`" for p in shown)
-        )
-    functions = list(facts.functions)
-    if functions:
-        shown = _cap(functions, MAX_FUNCTIONS, "names")
-        rendered = ", ".join(f if f.startswith("(+") else f"`{f}()`" for f in shown)
-        cp.critical.append("Functions and symbols: " + rendered)
-    for line in facts.error_lines[-MAX_ERRORS:]:
-        cp.critical.append(f'Error seen: "{line}"')
-    for embedded in facts.embedded:
-        cp = merge(embedded, cp)
-    return cp
-
-
-__all__ = ["Facts", "build_checkpoint", "error_line", "quote", "read_facts", "text_of"]
+__all__ = ["Facts", "error_line", "quote", "read_facts", "text_of"]

@@ -64,6 +64,9 @@ LIST_PREFIXES = {"Paths: ": 60, "Functions and symbols: ": 40}  # one line each,
 # what the size cap drops, least important first; goal, constraints, decisions and next
 # steps are never dropped
 DROP_ORDER = ("done", "critical", "in_progress", "blocked")
+#: Items the size cap keeps in any section: the exact identifiers the user stated (facts of
+#: the fact ledger, dropped only by the ledger itself, with a record).
+KEPT = ("Identifiers: ",)
 
 
 @dataclass
@@ -229,8 +232,12 @@ def render(checkpoint: Checkpoint, kind: str = "compaction", max_chars: int | No
     total = sum(size(name) + len(heading) + 2 for name, heading, _ in layout) + 40
     budget = max_chars if max_chars and max_chars > 0 else None
     for name in (n for n in DROP_ORDER if n in kept):
-        while budget is not None and total > budget and kept[name]:
-            dropped = kept[name].pop(len(kept[name]) - 1 if name == "in_progress" else 0)
+        while budget is not None and total > budget:
+            droppable = [i for i, item in enumerate(kept[name]) if not item.startswith(KEPT)]
+            if not droppable:
+                break
+            at = droppable[-1] if name == "in_progress" else droppable[0]
+            dropped = kept[name].pop(at)
             omitted[name] += 1
             total -= len(dropped) + 8
     blocks: list[str] = []

@@ -3,10 +3,11 @@
 Answers ``gate_summary`` (``trylast``: an installed gate replaces it; ``--disable-plugin
 summary_gate`` turns gating off, e.g. to write exactly what pi would). Every summary, from any
 summarizer, is checked against :func:`.required.required_items`: a real text answer (not a
-tool call, not cut at the output limit, not empty), the checkpoint sections, every constraint
-and decision of the previous summary, the constraints and decisions the user stated in the
-summarized messages, the user's latest stated next step, the goal, the last unresolved error,
-the modified files.
+tool call, not cut at the output limit, not empty, not an echo of the prompt, no template
+placeholder left such as ``[The outcome …]``), the checkpoint sections, the goal and every live
+fact of the fact ledger (constraints, decisions, requests, the next step in force, open errors,
+identifiers — in any language, and never a retired value), the modified files. The ledger is
+stored in ``details.gate.ledger`` for the next compaction.
 
 On failure: ONE retry of the same summarizer, its instructions naming exactly what is missing
 (none for the deterministic ``offline`` summarizer).
@@ -67,19 +68,19 @@ def review(check: SummaryCheck) -> GateVerdict:
         missing_items,
         retry_note,
     )
+    from tether.builtin_plugins.memory.summary_gate.echo import reply_problem
     from tether.builtin_plugins.memory.summary_gate.required import required_items
     from tether.hookspecs.gate import GateVerdict
 
-    items, carry = required_items(check)
-    record = {"carry": carry} if carry else {}
-    problem = check.attempt.reply_problem
+    items, record = required_items(check)
+    problem = reply_problem(check.attempt)
     lacking = [] if problem else missing_items(check.text, check.file_lists, items)
     if not problem and not lacking:
         return GateVerdict(check.text, "passed", record=record)
     missing = ([f"reply: {problem}"] if problem else []) + [i.label() for i in lacking]
     deterministic = all(s.summarizer in DETERMINISTIC for s in check.attempt.summaries)
     again = None if deterministic else _retry(check, retry_note(lacking, problem))
-    if again is not None and not again.reply_problem:
+    if again is not None and not reply_problem(again):
         base, still = again, missing_items(again.text, check.file_lists, items)
         if not still:
             return GateVerdict(again.text, "retried", missing, [], again.summaries, record)
@@ -95,9 +96,24 @@ def review(check: SummaryCheck) -> GateVerdict:
     return GateVerdict(text, "carried_forward", missing, carried, base.summaries, record)
 
 
+def _note_dropped(verdict: GateVerdict) -> GateVerdict:
+    """Requests the written summary no longer holds (dropped to fit the size cap, or left out
+    by the summarizer) are marked dropped in the ledger, with a record: never silently."""
+    from tether.builtin_plugins.memory.fact_ledger import Ledger
+    from tether.builtin_plugins.memory.summary_gate.carry import normalized
+
+    ledger = Ledger.from_json(verdict.record.get("ledger"))
+    if ledger is None:
+        return verdict
+    words = normalized(verdict.text)
+    if ledger.drop_missing(lambda text: normalized(text) in words):
+        verdict.record["ledger"] = ledger.to_json()
+    return verdict
+
+
 @hookimpl(trylast=True)
 def gate_summary(check: SummaryCheck) -> GateVerdict:
-    return review(check)
+    return _note_dropped(review(check))
 
 
 __all__ = ["gate_summary", "review"]

@@ -24,7 +24,10 @@ CARRY_HEADING = "## Carried Forward (restored by the summary gate)"
 NOT_GIVEN = "(not given by the summarizer)"
 _NON_WORD = re.compile(r"[\W_]+")
 _LABEL = re.compile(r"^\W*(?:key )?(?:decision|constraint)s?\W*:\s*", re.IGNORECASE)
-_BLOCK_ORDER = (*SECTIONS[:2], "Key Decisions", "Next Steps", "Blocked", "Modified Files")
+_BLOCK_ORDER = (
+    *SECTIONS[:2], "Key Decisions", "Next Steps", "Done", "Blocked", "Critical Context",
+    "Modified Files",
+)  # fmt: skip
 
 
 def normalized(text: str) -> str:
@@ -85,6 +88,10 @@ def _line(item: RequiredItem) -> str:
         return f"- `{item.text}`"
     if item.rule == "error":
         return f'- Last error: "{item.text}"'
+    if item.rule == "request":
+        return f'- Request: "{item.text}"'
+    if item.rule == "identifier":
+        return f"- `{item.text}`"
     text = item.text
     return f"- {text}" if text[:1] in "\"'“" else f'- "{text}"'
 

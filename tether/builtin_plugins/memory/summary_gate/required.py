@@ -1,27 +1,20 @@
 """What a compaction summary must carry: :func:`required_items`, the one list the gate checks.
 
 Each collector in :data:`COLLECTORS` adds items of one rule: the checkpoint sections; the goal;
-every constraint and decision of the previous summary and those the user stated in the
-summarized messages (the offline summarizer's recognizers); the user's latest stated next step;
-the last unresolved error; the modified files. (Another source — e.g. pinned texts — is one
-more collector.) Goal, next step and error are remembered from one compaction to the next in
-``details.gate.carry``, since a summary's wording cannot always tell them apart.
+the fact ledger's live facts (constraints, decisions, the next step in force, open
+errors, identifiers — never a retired value); the modified files. (Another source — e.g.
+pinned texts — is one more collector.) The ledger is the summarizers' too: there is no second
+classifier. It is remembered from one compaction to the next in ``details.gate.ledger``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from tether.builtin_plugins.memory.offline_summarizer.facts import (
-    MAX_GOAL,
-    Facts,
-    quote,
-    read_facts,
-)
-from tether.builtin_plugins.memory.offline_summarizer.sections import Checkpoint, parse_summary
+from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, build_ledger
+from tether.builtin_plugins.memory.offline_summarizer.facts import MAX_ERRORS, MAX_GOAL, quote
 from tether.hookspecs.gate import SummaryCheck
 
 #: The checkpoint sections a compaction summary must have (pi's, any heading level).
@@ -39,10 +32,11 @@ RULE_SECTIONS = {
     "constraint": "Constraints & Preferences",
     "decision": "Key Decisions",
     "next_step": "Next Steps",
+    "request": "Done",
     "error": "Blocked",
+    "identifier": "Critical Context",
     "file": "Modified Files",
 }
-_ACCEPTED = re.compile(r'^"(.*)"(?: \(proposed by the assistant, accepted\))?$', re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -64,19 +58,10 @@ class RequiredItem:
 
 @dataclass
 class Context:
-    """What the collectors read: the check, the previous summary's sections, the facts of the
-    summarized messages, the gate's record from the previous compaction."""
+    """What the collectors read: the check and the fact ledger after its messages."""
 
     check: SummaryCheck
-    previous: Checkpoint
-    facts: Facts
-    carry: dict[str, Any]
-    record: dict[str, Any] = field(default_factory=dict)  # becomes details.gate.carry
-
-
-def _unquoted(item: str) -> str:
-    match = _ACCEPTED.match(item.strip())
-    return match.group(1) if match else item.strip()
+    ledger: Ledger
 
 
 def sections(ctx: Context) -> list[RequiredItem]:
@@ -87,61 +72,48 @@ def sections(ctx: Context) -> list[RequiredItem]:
     return [RequiredItem("section", name, "checkpoint format") for name in SECTIONS]
 
 
+def _shown(fact: Fact) -> str:
+    """The words a summary must hold: a summary's item without its quotes, else verbatim."""
+    if fact.source != "previous summary":
+        return quote(fact.text, MAX_GOAL)
+    text = fact.text.strip()
+    return text[1:-1] if len(text) > 1 and text[0] == text[-1] == '"' else text
+
+
+#: The kinds a summary must keep whole: an identifier quoted in one of them needs no item.
+PROTECTED = frozenset({"goal", "constraint", "decision", "next_step", "error"})
+
+
 def goal(ctx: Context) -> list[RequiredItem]:
-    """The defining request: remembered, else the first substantive request summarized now."""
-    text = ctx.carry.get("goal")
-    origin = "previous compaction"
-    if not isinstance(text, str) or not text:
-        text, origin = "", "summarized messages"
-        if not ctx.check.preparation.previous_summary and ctx.facts.requests:
-            text = quote(ctx.facts.requests[0], MAX_GOAL)
-    if not text:
-        return []
-    ctx.record["goal"] = text
-    return [RequiredItem("goal", text, origin)]
+    """The defining request, as the ledger keeps it."""
+    fact = ctx.ledger.goal()
+    return [RequiredItem("goal", _shown(fact), fact.id)] if fact else []
 
 
-def constraints(ctx: Context) -> list[RequiredItem]:
-    """Every constraint of the previous summary and every one the user stated now."""
-    old = [
-        RequiredItem("constraint", _unquoted(c), "previous summary")
-        for c in ctx.previous.constraints
+def live_facts(ctx: Context) -> list[RequiredItem]:
+    """Every live constraint, decision and the next step in force — never a retired
+    one (a changed value is only required in its latest form)."""
+    out = []
+    for fact in ctx.ledger.live():
+        if fact.kind in ("constraint", "decision", "next_step"):
+            out.append(RequiredItem(fact.kind, _shown(fact), fact.id))
+    return out
+
+
+def open_errors(ctx: Context) -> list[RequiredItem]:
+    """The newest errors still unresolved (a later success of the same call resolves one)."""
+    return [RequiredItem("error", f.text, f.id) for f in ctx.ledger.live("error")[-MAX_ERRORS:]]
+
+
+def identifiers(ctx: Context) -> list[RequiredItem]:
+    """Live identifiers (ticket ids, version pins, paths, variables, flags) no other live
+    fact already quotes."""
+    said = " ".join(f.text for f in ctx.ledger.live() if f.kind in PROTECTED)
+    return [
+        RequiredItem("identifier", f.text, f.id)
+        for f in ctx.ledger.live("identifier")
+        if f.text not in said
     ]
-    new = [
-        RequiredItem("constraint", quote(c), "summarized messages") for c in ctx.facts.constraints
-    ]
-    return old + new
-
-
-def decisions(ctx: Context) -> list[RequiredItem]:
-    """Every decision of the previous summary and every one the user stated (or accepted) now."""
-    old = [
-        RequiredItem("decision", _unquoted(d), "previous summary") for d in ctx.previous.decisions
-    ]
-    new = [
-        RequiredItem("decision", _unquoted(d), "summarized messages") for d in ctx.facts.decisions
-    ]
-    return old + new
-
-
-def next_step(ctx: Context) -> list[RequiredItem]:
-    """The user's latest stated next step ("Next, …"), now or remembered."""
-    text, origin = ctx.facts.next_step, "summarized messages"
-    if not text:
-        text, origin = str(ctx.carry.get("nextStep") or ""), "previous compaction"
-    if not text:
-        return []
-    ctx.record["nextStep"] = text
-    return [RequiredItem("next_step", quote(text, MAX_GOAL), origin)]
-
-
-def last_error(ctx: Context) -> list[RequiredItem]:
-    """The last error that is still unresolved (a later success of the same call resolves it)."""
-    if not ctx.facts.errors:
-        return []
-    (tool, target), line = list(ctx.facts.errors.items())[-1]
-    ctx.record["error"] = {"tool": tool, "target": target, "line": line}
-    return [RequiredItem("error", line, "summarized messages")]
 
 
 def modified_files(ctx: Context) -> list[RequiredItem]:
@@ -165,38 +137,35 @@ Collector = Callable[[Context], list[RequiredItem]]
 COLLECTORS: list[Collector] = [
     sections,
     goal,
-    constraints,
-    decisions,
-    next_step,
-    last_error,
+    live_facts,
+    open_errors,
+    identifiers,
     modified_files,
 ]
 
 
-def _facts(check: SummaryCheck, carry: dict[str, Any]) -> Facts:
-    seeded = Facts()
-    error = carry.get("error")
-    if isinstance(error, dict) and isinstance(error.get("line"), str):
-        seeded.errors[(str(error.get("tool", "")), str(error.get("target", "")))] = error["line"]
-    return read_facts(check.messages, seeded)
+def check_ledger(check: SummaryCheck) -> Ledger:
+    """The fact ledger after ``check``'s messages (continued from the previous compaction's)."""
+    prep = check.preparation
+    return build_ledger(
+        check.messages,
+        [*prep.summarized_entry_ids, *prep.turn_prefix_entry_ids],
+        previous_details=check.previous_details if prep.previous_summary else None,
+        previous_summary=prep.previous_summary,
+        cue_tables=check.fact_cues,
+    )
 
 
 def required_items(check: SummaryCheck) -> tuple[list[RequiredItem], dict[str, Any]]:
     """Everything ``check``'s summary must contain (deduplicated), and the record to keep in
-    ``details.gate.carry`` for the next compaction."""
-    gate = (check.previous_details or {}).get("gate")
-    carry = gate.get("carry") if isinstance(gate, dict) else None
-    carry = carry if isinstance(carry, dict) else {}
-    previous = check.preparation.previous_summary
-    ctx = Context(
-        check, parse_summary(previous) if previous else Checkpoint(), _facts(check, carry), carry
-    )
+    ``details.gate`` for the next compaction (``ledger``: the fact ledger as JSON)."""
+    ctx = Context(check, check_ledger(check))
     items: dict[tuple[str, str], RequiredItem] = {}
     for collect in COLLECTORS:
         for item in collect(ctx):
             if item.text.strip():
                 items.setdefault((item.rule, " ".join(item.text.split()).casefold()), item)
-    return list(items.values()), ctx.record
+    return list(items.values()), {"ledger": ctx.ledger.to_json()}
 
 
 __all__ = ["COLLECTORS", "RULE_SECTIONS", "SECTIONS", "RequiredItem", "required_items"]

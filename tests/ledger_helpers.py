@@ -1,0 +1,87 @@
+"""Helpers for the fact ledger's tests: real sessions written with tether's ``Session`` API,
+compacted in-process k times with filler turns (a tool log, a bare "continue") between."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tests.compaction_helpers import hooks_with, settings
+from tests.gate_helpers import assistant, text, tool_turn, user
+from tether.core.memory.compaction import compact
+from tether.core.session.session import Session
+from tether.hookspecs import hookimpl
+from tether.hookspecs.events import SummarizeRequest, Summary
+
+LOG = "\n".join(f"tests/test_mod_{n}.py::test_case_{n} PASSED [{n}%]" for n in range(120))
+FACT_FREE = (
+    "## Goal\nKeep the project moving.\n\n## Constraints & Preferences\n- (none)\n\n"
+    "## Progress\n### Done\n- [x] Worked on the code\n\n### In Progress\n- [ ] More work\n\n"
+    "### Blocked\n- (none)\n\n## Key Decisions\n- (none)\n\n## Next Steps\n1. Keep going\n\n"
+    "## Critical Context\n- (none)"
+)
+
+
+def write_turns(path: Path, turns: Sequence[str], reply: str = "Done.") -> Session:
+    """A session file: each user turn answered by ``reply``."""
+    session = Session.open(path, create=True, cwd=str(path.parent))
+    for turn in turns:
+        session.append_message(user(turn))
+        session.append_message(assistant([text(reply)]))
+    return session
+
+
+def filler(session: Session, n: int) -> None:
+    """A bare "continue" turn, then a test run with a large passing log."""
+    session.append_message(user("continue"))
+    for message in tool_turn(f"f{n}", "bash", {"command": "pytest -q"}, LOG, False):
+        session.append_message(message)
+    session.append_message(assistant([text("All tests pass.")]))
+
+
+class FactFree:
+    """Summarizer ``factfree``: well-formed checkpoints that hold none of the facts."""
+
+    def __init__(self, reply: str = FACT_FREE) -> None:
+        self.reply = reply
+        self.requests: list[SummarizeRequest] = []
+
+    @hookimpl
+    def register_summarizers(self, register: Any) -> None:
+        register("factfree", self.summarize, default=True)
+
+    def summarize(self, request: SummarizeRequest) -> Summary:
+        self.requests.append(request)
+        return Summary(text=self.reply, summarizer="factfree")
+
+
+def compactions(
+    path: Path, k: int, *plugins: tuple[str, object], summarizer: str = "offline"
+) -> list[dict[str, Any]]:
+    """``k`` compactions of ``path`` (filler turns between); the compaction entries written."""
+    entries = []
+    options = {"keepRecentTokens": 300}
+    if summarizer:
+        options["summarizer"] = summarizer
+    for n in range(k):
+        session = Session.open(path)
+        filler(session, 2 * n)
+        filler(session, 2 * n + 1)
+        outcome = compact(Session.open(path), hooks_with(*plugins), settings(**options))
+        assert outcome.status == "compacted", outcome.reason
+        entries.append(outcome.entry)
+    return entries
+
+
+def section(summary: str, heading: str) -> str:
+    """The body under ``heading`` (any level) up to the next heading."""
+    start = summary.find(heading + "\n")
+    if start < 0:
+        return ""
+    rest = summary[start + len(heading) + 1 :]
+    end = [i for i in (rest.find("\n## "), rest.find("\n### ")) if i >= 0]
+    return rest[: min(end)] if end else rest
+
+
+__all__ = ["FACT_FREE", "FactFree", "compactions", "filler", "section", "write_turns"]

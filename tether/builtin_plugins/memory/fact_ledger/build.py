@@ -1,0 +1,233 @@
+"""Building a compaction's ledger: the previous one (from the previous compaction's
+``details``) plus the facts of the messages summarized now.
+
+A previous compaction without a ledger in its details (written by pi, or before the ledger
+existed) is read once from its summary text: its goal, constraints, decisions, next steps and
+requests become facts. From then on the ledger travels in ``details`` and no summary is parsed
+for facts again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
+from tether.builtin_plugins.memory.fact_ledger.extract import (
+    MAX_FACT,
+    Statement,
+    call_target,
+    classify,
+    error_key,
+    error_line,
+    flat,
+    sentences,
+    text_of,
+    user_statements,
+)
+from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+
+MAX_GOAL = 2000
+ACCEPTED = "proposed by the assistant, accepted"
+_ACCEPTED = re.compile(r'^"(.*)"(?: \((proposed by the assistant, accepted)\))?$', re.DOTALL)
+_CHANGED_NOTE = re.compile(r" \(changed [^()]*(?:\([^()]*\)[^()]*)*\)$")
+_REQUEST = re.compile(r'^Request: "(.*)"$', re.DOTALL)
+
+
+def stored_ledger(details: Mapping[str, Any] | None) -> Ledger | None:
+    """The ledger a compaction entry's ``details`` carry (``details.gate.ledger``), if any."""
+    if not isinstance(details, Mapping):
+        return None
+    gate = details.get("gate")
+    data = gate.get("ledger") if isinstance(gate, Mapping) else None
+    return Ledger.from_json(data if data is not None else details.get("ledger"))
+
+
+def _unquote(item: str) -> tuple[str, str]:
+    """An item's words (verbatim, quotes kept) and its note ("proposed …, accepted")."""
+    item = _CHANGED_NOTE.sub("", item.strip())
+    match = _ACCEPTED.match(item)
+    if match and match.group(2):
+        return match.group(1), match.group(2)
+    return item, ""
+
+
+def from_summary(text: str, cues: Cues) -> Ledger:
+    """A ledger read once from a summary that has none (pi's or an older tether's): its goal,
+    constraints, decisions, next steps and requests (its progress is not facts)."""
+    from tether.builtin_plugins.memory.offline_summarizer.sections import parse_summary
+
+    checkpoint = parse_summary(text)
+    ledger = Ledger()
+    if checkpoint.goal:
+        goal = "\n".join(_unquote(g)[0] for g in checkpoint.goal)
+        ledger.new_fact("goal", goal, "previous summary")
+    for kind, items in (("constraint", checkpoint.constraints), ("decision", checkpoint.decisions)):
+        for item in items:
+            words, note = _unquote(item)
+            fact = ledger.add(Statement(kind, words, "previous summary"), cues)
+            fact.note = note
+    for item in checkpoint.next_steps:
+        words, _ = _unquote(item)
+        if not words.startswith("Continue the unanswered request"):
+            ledger.add(Statement("next_step", words, "previous summary"), cues)
+    for item in checkpoint.done:
+        match = _REQUEST.match(item.strip())
+        if match:
+            ledger.add(Statement("request", flat(match.group(1)), "previous summary"), cues)
+    return ledger
+
+
+def _describe(name: str, target: str) -> str:
+    first = target.splitlines()[0] if target else ""
+    shown = flat(first, 160) + (" …" if "\n" in target else "")
+    return f"`{name}` on `{shown}`" if shown else f"`{name}`"
+
+
+class _Reader:
+    """One pass over the messages, filing what they state into ``ledger``."""
+
+    def __init__(self, ledger: Ledger, cues: Cues) -> None:
+        self.ledger, self.cues = ledger, cues
+        self.calls: dict[str, tuple[str, Any]] = {}
+        self.proposals: list[str] = []
+        self.had_goal = any(f.kind == "goal" for f in ledger.facts)
+
+    def user(self, text: str, source: str) -> None:
+        if not text.strip():
+            return
+        short = flat(text, 400)
+        if self.proposals and len(short) <= 200 and self.cues.has("accept", short):
+            for proposal in self.proposals:
+                fact = self.ledger.add(Statement("decision", proposal, source), self.cues)
+                fact.note = ACCEPTED
+        self.proposals = []
+        if len(short) <= 120 and self.cues.has("filler", short):
+            if not any(classify(s, self.cues) != "request" for s in sentences(text)):
+                return
+        statements = user_statements(text, source, self.cues)
+        if not self.ledger.live("goal") and not self.had_goal:
+            self.had_goal = True
+            asked = [s for s in statements if s.kind == "request"] or [
+                s for s in statements if s.kind != "identifier"
+            ][:1]
+            goal = flat(" ".join(s.text for s in asked) if asked else text, MAX_GOAL)
+            self.ledger.new_fact("goal", goal, source)
+            statements = [s for s in statements if s not in asked]
+        for statement in statements:
+            self.ledger.add(statement, self.cues)
+
+    def assistant(self, message: Mapping[str, Any]) -> None:
+        self.proposals = []
+        for block in message.get("content") or []:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text":
+                said = str(block.get("text") or "")
+                if not self.cues.may_have("proposal", said):
+                    continue
+                for sentence in sentences(said):
+                    if self.cues.has("proposal", sentence):
+                        self.proposals.append(flat(sentence, MAX_FACT))
+            elif block.get("type") == "toolCall":
+                name = str(block.get("name", ""))
+                self.calls[str(block.get("id", ""))] = (name, block.get("arguments"))
+        if message.get("stopReason") == "error":
+            line = flat(str(message.get("errorMessage") or "Unknown error"))
+            self._fail("model", "", line, "")
+
+    def _fail(self, name: str, target: str, line: str, source: str) -> None:
+        statement = Statement("error", line, source, key=error_key(name, target))
+        fact = self.ledger.add(statement, self.cues)
+        fact.note = _describe(name, target)
+
+    def tool_result(self, message: Mapping[str, Any], source: str) -> None:
+        call_id = str(message.get("toolCallId", ""))
+        name, args = self.calls.get(call_id, (str(message.get("toolName") or "tool"), None))
+        target = call_target(name, args)
+        if message.get("isError"):
+            self._fail(name, target, error_line(text_of(message.get("content"))), source)
+            return
+        self.ledger.resolve(error_key(name, target))
+        if name in ("edit", "write") and target:  # an edit also clears a failed write
+            self.ledger.resolve(error_key("write" if name == "edit" else "edit", target))
+
+    def bash(self, message: Mapping[str, Any], source: str) -> None:
+        if message.get("excludeFromContext"):
+            return
+        command = str(message.get("command", "")).strip()
+        code = message.get("exitCode")
+        if message.get("cancelled"):
+            self._fail("bash", command, "cancelled by the user", source)
+        elif code not in (0, None):
+            line = f"exit code {code}: {error_line(str(message.get('output', '')))}"
+            self._fail("bash", command, line, source)
+        else:
+            self.ledger.resolve(error_key("bash", command))
+
+
+def build_ledger(
+    messages: Sequence[Mapping[str, Any]],
+    entry_ids: Sequence[str] = (),
+    *,
+    previous_details: Mapping[str, Any] | None = None,
+    previous_summary: str | None = None,
+    cue_tables: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
+) -> Ledger:
+    """The ledger after ``messages`` (``entry_ids``: their entry ids, same order)."""
+    cues = cues_for(cue_tables)
+    ledger = stored_ledger(previous_details)
+    if ledger is None:
+        ledger = from_summary(previous_summary, cues) if previous_summary else Ledger()
+    reader = _Reader(ledger, cues)
+    for index, message in enumerate(messages):
+        source = entry_ids[index] if index < len(entry_ids) else ""
+        role = message.get("role")
+        if role == "user":
+            reader.user(text_of(message.get("content")), str(source))
+        elif role == "assistant":
+            reader.assistant(message)
+        elif role == "toolResult":
+            reader.tool_result(message, str(source))
+        elif role == "bashExecution":
+            reader.bash(message, str(source))
+    ledger.bound()
+    return ledger
+
+
+def branch_ledger(
+    path: Sequence[Mapping[str, Any]],
+    cue_tables: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
+) -> Ledger:
+    """The ledger in force at the end of ``path`` (a branch, root first): the newest
+    compaction's, continued with the messages it kept and those after it."""
+    last = max((i for i, e in enumerate(path) if e.get("type") == "compaction"), default=-1)
+    entries: list[Mapping[str, Any]] = list(path)
+    details, summary = None, None
+    if last >= 0:
+        compaction = path[last]
+        details, summary = compaction.get("details"), compaction.get("summary")
+        kept = compaction.get("firstKeptEntryId")
+        start = next((i for i, e in enumerate(path) if e.get("id") == kept), last)
+        entries = [*path[start:last], *path[last + 1 :]]
+    messages = [
+        e for e in entries if e.get("type") == "message" and isinstance(e.get("message"), dict)
+    ]
+    return build_ledger(
+        [e["message"] for e in messages],
+        [str(e.get("id", "")) for e in messages],
+        previous_details=details if isinstance(details, Mapping) else None,
+        previous_summary=summary if isinstance(summary, str) else None,
+        cue_tables=cue_tables,
+    )
+
+
+__all__ = [
+    "ACCEPTED",
+    "MAX_GOAL",
+    "branch_ledger",
+    "build_ledger",
+    "from_summary",
+    "stored_ledger",
+]

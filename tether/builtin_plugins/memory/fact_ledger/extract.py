@@ -1,0 +1,244 @@
+"""The one extractor: user statements, accepted proposals, pasted errors and failing tool output
+read into typed statements, sentence by sentence, words kept verbatim.
+
+Every sentence of a user message is classified on its own (a cue in one sentence never drops
+the others): ``next_step`` (a next-step cue opens it), ``decision``, ``constraint`` (cue words
+of any registered language, or a language-independent signal: a negated imperative, a quoted
+rule), else ``request``. Identifier shapes (ticket ids, version pins, paths, environment
+variables, flags) are found in every user sentence; error lines in pasted text and in failing
+tool output. Nothing here decides what replaces what: :mod:`.ledger` does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.core.context.content_text import content_text
+
+MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
+MAX_SENTENCES = 40  # per message; a pasted log is not a list of facts
+MAX_REMARK = 240  # a message this short stating no task is a remark (a preference in passing)
+MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
+_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+_SPLIT_WIDE = re.compile(r"(?<=[。！？])")
+_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+_LOG_LINE = re.compile(
+    r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
+)
+_EXIT_LINE = re.compile(
+    r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
+    re.IGNORECASE,
+)
+_ERROR_LINE = re.compile(
+    r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
+    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|错误|异常|失败",
+    re.IGNORECASE,
+)
+_ERROR_SHAPE = re.compile(
+    r"^\s*(?:[\w.]*(?:Error|Exception|Warning)\b:?|error(?:\[\w+\])?:|E\s{2,}|FAILED\b|fatal:"
+    r"|panic:|Traceback \(most recent call last\)|npm ERR!|\w+: command not found)",
+)
+_NEGATED = re.compile(
+    r"^\W*(?:no|never|don'?t|do not|stop|avoid|不要|别|禁止|勿|不准|不得)\b", re.I
+)
+_QUOTED_RULE = re.compile(
+    r"[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
+)
+_IDENTIFIERS = re.compile(
+    r"(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
+    r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
+    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"]+)?)"
+    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"]+| \d[\w.]*)?)"
+    r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
+    r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"]+)"
+    r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
+    r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
+    r"|(?P<path>(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:py|toml"
+    r"|json|ya?ml|md|txt|ts|tsx|js|rs|go|sql|sh|cfg|ini|lock|env|csv|html|css)(?![\w]))"
+)
+
+
+_MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~]|--|[A-Z]_|[a-z]\.[a-z]")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One fact as read: ``kind``, verbatim ``text``, the entry it came from, and the cue
+    flags the ledger needs (``change``: replaces an earlier value; ``revoke``: ends one)."""
+
+    kind: str
+    text: str
+    source: str
+    change: bool = False
+    revoke: bool = False
+    key: str = ""  # errors: the failing call; identifiers: the subject (``pin:numpy``)
+    parent: str = ""  # identifiers: the sentence they were found in
+
+
+def flat(text: str, limit: int = MAX_FACT) -> str:
+    """Whitespace collapsed, cut at ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def text_of(content: Any) -> str:
+    """The text blocks of a message's content, joined by newlines."""
+    return content_text(content, "\n", lambda text: str(text or ""))
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split into sentences and lines; fenced code and log lines left out."""
+    prose = _FENCE.sub("\n", text) if "```" in text else text
+    parts = _SPLIT.split(prose)
+    if not prose.isascii():
+        parts = [piece for part in parts for piece in _SPLIT_WIDE.split(part)]
+    out = []
+    for part in parts:
+        part = part.strip()
+        if part and not _LOG_LINE.match(part) and any(ch.isalnum() for ch in part):
+            out.append(part)
+    return out[:MAX_SENTENCES]
+
+
+def error_line(text: str) -> str:
+    """The line of ``text`` stating the error, verbatim (the last error-looking line)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "(no output)"
+    lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
+    for line in reversed(lines):
+        if _ERROR_LINE.search(line):
+            return line[:MAX_FACT]
+    return lines[-1][:MAX_FACT]
+
+
+_NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")
+_NOT_NAMES = frozenset("to at is on from of v version set use pin lock the a and or".split())
+
+
+def _subject(kind: str, token: str, before: str = "") -> str:
+    if kind == "version":  # "node 版本锁 18.19.0", "Python 3.10": the name before it
+        named = _NAMED.search(before[-24:])
+        name = named.group(1).lower() if named else ""
+        return f"version:{name}" if name and name not in _NOT_NAMES else ""
+    if kind == "pin":
+        return "pin:" + re.split(r"==|>=|<=|~=|!=|@", token, maxsplit=1)[0].lower()
+    if kind in ("env", "assign") and "=" in token:
+        return "set:" + token.split("=", 1)[0].strip("${}").lower()
+    if kind == "flag" and ("=" in token or " " in token):
+        return "flag:" + re.split(r"[= ]", token, maxsplit=1)[0]
+    if kind == "hostport":  # db-stage-1.internal:5432 → db-stage-3.internal:5432
+        return "port:" + token.rsplit(":", 1)[1]
+    return ""
+
+
+def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
+    """``(text, subject)`` of each identifier in ``sentence`` (subject "" = never replaced);
+    two written with one space between (``shopspring/decimal v1.3.1``) are one identifier."""
+    if not _MAYBE_IDENTIFIER.search(sentence):
+        return
+    found: list[tuple[int, int, str]] = []  # start, end, subject
+    for match in _IDENTIFIERS.finditer(sentence):
+        kind = match.lastgroup or ""
+        token = match.group(0).rstrip(".,:;)")
+        if kind == "path" and (token.count("/") == 0 and "." not in token or len(token) < 4):
+            continue
+        if kind == "env" and "_" not in token:
+            continue
+        start, end = match.start(), match.start() + len(token)
+        subject = _subject(kind, token, sentence[:start])
+        if found and sentence[found[-1][1] : start] == " ":
+            first, _, before = found.pop()
+            start, subject = first, subject or before
+        found.append((start, end, subject))
+    for start, end, subject in found:
+        yield sentence[start:end], subject
+
+
+def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
+    """The kind of one user sentence (see the module's docstring). ``remark``: the sentence
+    is part of a short message; a statement there (no task verb, not a question) is a
+    preference said in passing ("two spaces of indentation in the JSX")."""
+    if cues.has("next_step", sentence):
+        return "next_step"
+    if cues.has("decision", sentence):
+        return "decision"
+    if (
+        cues.has("constraint", sentence)
+        or _NEGATED.match(sentence)
+        or _QUOTED_RULE.search(sentence)
+    ):
+        return "constraint"
+    if (
+        remark
+        and not sentence.rstrip().endswith(("?", "？"))
+        and not cues.has("task", sentence)
+        and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS
+    ):
+        return "constraint"
+    return "request"
+
+
+def pasted_error(text: str) -> str:
+    """The error line of a user message that pastes an error or a failing log ("" if none)."""
+    lines = [line for line in text.splitlines() if _ERROR_SHAPE.match(line)]
+    return flat(lines[-1]) if lines else ""
+
+
+def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
+    """Every fact of one user message, in order."""
+    out: list[Statement] = []
+    said = sentences(text)
+    remark = len(text) <= MAX_REMARK and len(said) <= 2
+    for sentence in said:
+        words = flat(sentence)
+        kind = classify(words, cues, remark=remark)
+        change = cues.has("change", words)
+        revoke = cues.has("revoke", words)
+        if kind == "request" and (change or revoke):
+            kind = "constraint"  # "Scratch that: port 9000." states the value in force
+        out.append(Statement(kind, words, source, change, revoke))
+        for token, subject in identifiers(sentence):
+            out.append(Statement("identifier", token, source, key=subject, parent=words))
+    error = pasted_error(text)
+    if error:
+        out.append(Statement("error", error, source, key="pasted"))
+    return out
+
+
+def call_target(name: str, args: Any) -> str:
+    """What a tool call acted on: the command, the path, the pattern."""
+    if not isinstance(args, dict):
+        return ""
+    if name == "bash":
+        return str(args.get("command", "")).strip()
+    if isinstance(args.get("path"), str) and name in ("read", "write", "edit", "ls"):
+        return str(args["path"])
+    parts = [str(args[k]) for k in ("pattern", "path") if isinstance(args.get(k), str)]
+    return " in ".join(parts) if parts else json.dumps(args, ensure_ascii=False)[:120]
+
+
+def error_key(name: str, target: str) -> str:
+    """The key of a failing call: a later success of the same call resolves it."""
+    return json.dumps([name, target], ensure_ascii=False)
+
+
+__all__ = [
+    "MAX_FACT",
+    "Statement",
+    "call_target",
+    "classify",
+    "error_key",
+    "error_line",
+    "flat",
+    "identifiers",
+    "pasted_error",
+    "sentences",
+    "text_of",
+    "user_statements",
+]

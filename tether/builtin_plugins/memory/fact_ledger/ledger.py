@@ -1,0 +1,381 @@
+"""The fact ledger: typed facts with their source entry, live or retired, as JSON.
+
+:meth:`Ledger.add` files one :class:`~.extract.Statement`: a restatement only moves
+``last_seen``; a statement on the same subject as a live fact retires it — with an explicit
+cue (switch to, instead of, 改为, 不再…) a loose likeness of the words is enough, without one
+the words must be nearly the same with a different value (a host, a version, a library, a
+limit). A retired fact names what replaced it and is never live again; a value changed twice
+keeps only the last. Identifiers found in a retired sentence retire with it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+
+VERSION = 1
+#: Kinds whose facts can replace one another (a decision may replace a constraint).
+RULE_KINDS = frozenset({"constraint", "decision"})
+CUED_LIKENESS = 0.2  # with a change/revoke cue
+PLAIN_LIKENESS = 0.5  # without one (and the values must differ)
+PLAIN_MAX_WORDS = 20  # ...and both must be short: long look-alikes are separate items
+MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
+MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
+_ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+_STOP = frozenset(
+    "the a an to of for in on at and or is are be we i it this that with please all our my "
+    "your us you me so just also can will would let's lets use using".split()
+)  # fmt: skip
+_NORMAL = re.compile(r"[\W_]+")
+_PARTS = re.compile(r"[._+/-]+")
+_NAME = re.compile(
+    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
+)
+_BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
+_VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
+_CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
+
+
+def words_of(text: str) -> set[str]:
+    """Content words of ``text``: ASCII words (no stop words) and CJK character pairs."""
+    lower = text.casefold()
+    tokens = {w for w in _ASCII_WORD.findall(lower) if w not in _STOP}
+    for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
+        tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in _STOP)
+    for run in _CJK_RUN.findall(lower):
+        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+    return tokens
+
+
+def likeness(a: set[str], b: set[str]) -> float:
+    """Jaccard likeness of two word sets (0 when either is empty)."""
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+@lru_cache(maxsize=256)
+def normal(text: str) -> str:
+    """Words only, lower case: the key that makes a restatement the same fact."""
+    return " ".join(_NORMAL.sub(" ", text.casefold()).split())
+
+
+_NEGATED = re.compile(
+    r"^\W*(?:no|never|don'?t|do not|stop|avoid)\b|\b(?:never|don'?t|do not|must not|mustn'?t)\b"
+    r"|不要|禁止|不得|不准|不许|别|勿",
+    re.IGNORECASE,
+)
+
+
+def negated(text: str) -> bool:
+    """A prohibition ("never touch X", "不要改 X"): two of them on different objects add up,
+    they do not replace each other."""
+    return _NEGATED.search(text) is not None
+
+
+@dataclass
+class Fact:
+    """One fact: ``kind`` (goal, constraint, decision, next_step, request, error, identifier),
+    ``text`` verbatim, the entry it came from and the entries it was first and last seen in;
+    ``status`` live, retired (``replaced_by`` names the fact that replaced it), resolved (an
+    error that a later success cleared) or dropped (for size, see ``Ledger.dropped``)."""
+
+    id: str
+    kind: str
+    text: str
+    source: str = ""
+    first_seen: str = ""
+    last_seen: str = ""
+    status: str = "live"
+    replaced_by: str = ""
+    replaces: list[str] = field(default_factory=list)
+    key: str = ""
+    parent: str = ""
+    note: str = ""  # e.g. "proposed by the assistant, accepted"; "describe" of an error
+
+    @property
+    def live(self) -> bool:
+        return self.status == "live"
+
+
+@dataclass
+class Ledger:
+    """Every fact seen so far, oldest first; ``dropped`` records facts dropped for size."""
+
+    facts: list[Fact] = field(default_factory=list)
+    dropped: list[dict[str, str]] = field(default_factory=list)
+    counter: int = 0
+    dropped_count: int = 0
+    _index: dict[str, dict[str, Fact]] | None = field(default=None, repr=False, compare=False)
+    _said: dict[tuple[str, str], Fact] = field(default_factory=dict, repr=False, compare=False)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def _live_index(self) -> dict[str, dict[str, Fact]]:
+        """Live facts by kind, then id (built once, kept up to date by the writers)."""
+        if self._index is None:
+            self._index = {}
+            for fact in self.facts:
+                if fact.live:
+                    self._index.setdefault(fact.kind, {})[fact.id] = fact
+                    self._said[(fact.kind, normal(fact.text))] = fact
+        return self._index
+
+    def _unlist(self, fact: Fact) -> None:
+        self._live_index().get(fact.kind, {}).pop(fact.id, None)
+        key = (fact.kind, normal(fact.text))
+        if self._said.get(key) is fact:
+            del self._said[key]
+
+    def live(self, *kinds: str) -> list[Fact]:
+        index = self._live_index()
+        if len(kinds) == 1:
+            return list(index.get(kinds[0], {}).values())
+        return [f for f in self.facts if f.live and (not kinds or f.kind in kinds)]
+
+    def get(self, fact_id: str) -> Fact | None:
+        return next((f for f in self.facts if f.id == fact_id), None)
+
+    def goal(self) -> Fact | None:
+        return next((f for f in self.facts if f.kind == "goal" and f.live), None)
+
+    def replaced(self, fact: Fact) -> list[Fact]:
+        """The retired facts ``fact`` replaced, directly or through a chain."""
+        out, todo = [], list(fact.replaces)
+        while todo:
+            old = self.get(todo.pop())
+            if old is not None and old not in out:
+                out.append(old)
+                todo.extend(old.replaces)
+        return out
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def new_fact(self, kind: str, text: str, source: str, **extra: Any) -> Fact:
+        self.counter += 1
+        fact = Fact(f"f{self.counter}", kind, text, source, source, source, **extra)
+        self.facts.append(fact)
+        self._live_index().setdefault(kind, {})[fact.id] = fact
+        self._said[(kind, normal(text))] = fact
+        return fact
+
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None:
+        self._unlist(old)
+        old.status = status
+        if new is not None:
+            old.replaced_by = new.id
+            new.replaces.append(old.id)
+        if old.kind != "identifier":
+            for child in self.live("identifier"):
+                if child.parent == old.id and not self._said_elsewhere(child):
+                    self._unlist(child)
+                    child.status, child.replaced_by = status, new.id if new else ""
+
+    def _said_elsewhere(self, identifier: Fact) -> bool:
+        return any(
+            f.live and f.kind != "identifier" and identifier.text in f.text for f in self.facts
+        )
+
+    def add(self, statement: Statement, cues: Cues | None = None) -> Fact:
+        """File ``statement``: a restatement, a new fact, or one replacing live facts."""
+        kind, text = statement.kind, statement.text
+        self._live_index()
+        same = self._said.get((kind, normal(text)))
+        if same is not None and same.live:
+            same.last_seen = statement.source or same.last_seen
+            return same
+        fact = self.new_fact(kind, text, statement.source, key=statement.key)
+        if kind == "identifier":
+            parent = next(
+                (
+                    self._said[(k, normal(statement.parent))]
+                    for k in ("constraint", "decision", "next_step", "request")
+                    if (k, normal(statement.parent)) in self._said
+                ),
+                None,
+            )
+            fact.parent = parent.id if parent else ""
+            if statement.key:
+                for old in self.live("identifier"):
+                    if old is not fact and old.key == statement.key:
+                        self.retire(old, fact)
+                        self._retire_parent(old, parent)
+            return fact
+        if kind == "error" and statement.key:
+            for old in self.live("error"):
+                if old is not fact and old.key == statement.key:
+                    self.retire(old, fact)
+            return fact
+        if kind == "next_step":  # the latest stated next step is the one in force
+            for old in self.live("next_step"):
+                if old is not fact:
+                    self.retire(old, fact)
+        elif kind in RULE_KINDS:
+            self._supersede(fact, statement, cues)
+        return fact
+
+    def _supersede(self, fact: Fact, statement: Statement, cues: Cues | None) -> None:
+        cued = statement.change or statement.revoke
+        text = fact.text
+        if cued and cues is not None:
+            for kind in ("change", "revoke", "change", "revoke"):
+                span = cues.find(kind, text)
+                if span:
+                    text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+        mine = words_of(text)
+        short = len(fact.text.split()) <= PLAIN_MAX_WORDS
+        best: tuple[float, Fact] | None = None
+        rules = self.live("constraint") + self.live("decision")
+        if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
+            rules += self.live("request")[-50:]
+        for old in rules[-250:]:
+            if old is fact:
+                continue
+            theirs = words_of(old.text)
+            score = likeness(mine, theirs)
+            if cued:
+                close = score >= CUED_LIKENESS or (score >= 0.08 and len(mine & theirs) >= 2)
+                if close and (best is None or score > best[0]):
+                    best = (score, old)
+            elif (
+                short
+                and len(old.text.split()) <= PLAIN_MAX_WORDS
+                and score >= PLAIN_LIKENESS
+                and mine - theirs
+                and theirs - mine
+                and not (negated(fact.text) and negated(old.text))
+            ):
+                if best is None or score > best[0]:
+                    best = (score, old)
+        if best is None and cued:
+            best = self._named_alike(fact, text, rules, any_word=statement.revoke)
+        if best is not None:
+            self.retire(best[1], fact)
+        if cues is not None:
+            self._retire_named(fact, cues)
+
+    def _named_alike(
+        self, fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
+    ) -> tuple[float, Fact] | None:
+        """With a change cue and no look-alike: the one earlier fact that names the same
+        thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
+        with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
+        names = _NAME.findall(text)
+        if any_word:
+            names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
+        for name in names:
+            if name.casefold() in _STOP:
+                continue
+            pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
+            naming = [old for old in rules if old is not fact and pattern.search(old.text)]
+            if len(naming) == 1:
+                return (0.0, naming[0])
+        return None
+
+    def _retire_named(self, fact: Fact, cues: Cues) -> None:
+        """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
+        are replaced."""
+        value = ""
+        span = cues.find("replaces", fact.text)
+        if span is not None:
+            named = _VALUE.match(fact.text, span[1])
+            value = named.group(1) if named else ""
+        else:
+            span = cues.find("gone", fact.text)
+            if span is not None:
+                before = _BEFORE.search(fact.text[: span[0]])
+                value = before.group(1) if before else ""
+        if len(value) < 2 or value.casefold() in _STOP or not value.isascii():
+            return
+        pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
+        for old in self.live("constraint") + self.live("decision") + self.live("request"):
+            if old is not fact and pattern.search(old.text):
+                self.retire(old, fact)
+
+    def _retire_parent(self, old: Fact, new_parent: Fact | None) -> None:
+        """The sentence that held a replaced identifier is no longer current; its other
+        clauses (verbatim parts without the old value) stay live as facts of their own."""
+        parent = self.get(old.parent) if old.parent else None
+        if parent is None or not parent.live or parent is new_parent:
+            return
+        self.retire(parent, new_parent)
+        for clause in _CLAUSE.split(parent.text):
+            clause = clause.strip(" .")
+            if len(clause) >= 4 and old.text not in clause and len(clause.split()) >= 2:
+                kept = self.new_fact(parent.kind, clause, parent.source, note="")
+                kept.first_seen, kept.last_seen = parent.first_seen, parent.last_seen
+
+    def resolve(self, key: str) -> None:
+        """A later success of a failing call: its error fact is resolved."""
+        for old in self.live("error"):
+            if old.key == key:
+                self._unlist(old)
+                old.status = "resolved"
+
+    def bound(self, max_live: int = MAX_LIVE) -> None:
+        """Keep at most ``max_live`` live facts: the oldest requests go first, recorded."""
+        live = self.live()
+        excess = len(live) - max_live
+        for fact in (f for f in live if f.kind in ("request", "identifier")):
+            if excess <= 0:
+                break
+            self._unlist(fact)
+            fact.status = "dropped"
+            self.dropped.append({"id": fact.id, "kind": fact.kind, "text": fact.text[:200]})
+            self.dropped_count += 1
+            excess -= 1
+        del self.dropped[:-MAX_DROPPED_RECORDS]
+
+    def drop_missing(self, present: Any) -> bool:
+        """Mark live requests that ``present(text)`` says a summary lacks as dropped (with a
+        record); True when any was."""
+        dropped = False
+        for fact in self.live("request"):
+            if not present(fact.text):
+                self._unlist(fact)
+                fact.status = "dropped"
+                self.dropped.append({"id": fact.id, "kind": fact.kind, "text": fact.text[:200]})
+                self.dropped_count += 1
+                dropped = True
+        del self.dropped[:-MAX_DROPPED_RECORDS]
+        return dropped
+
+    # -- JSON --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": VERSION,
+            "counter": self.counter,
+            "droppedCount": self.dropped_count,
+            "facts": [
+                {k: v for k, v in asdict(f).items() if v not in ("", [])} for f in self.facts
+            ],
+            "dropped": list(self.dropped),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Ledger | None:
+        """The ledger stored in ``data`` (``None`` if it is not one this version reads)."""
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            return None
+        facts = []
+        names = set(Fact.__dataclass_fields__)
+        for item in data.get("facts") or []:
+            if isinstance(item, dict) and {"id", "kind", "text"} <= set(item):
+                facts.append(Fact(**{k: v for k, v in item.items() if k in names}))
+        dropped = [d for d in data.get("dropped") or [] if isinstance(d, dict)]
+        counter = data.get("counter")
+        count = data.get("droppedCount")
+        return cls(
+            facts,
+            dropped,
+            counter if isinstance(counter, int) else len(facts),
+            count if isinstance(count, int) else len(dropped),
+        )
+
+
+__all__ = ["Fact", "Ledger", "likeness", "normal", "words_of"]

@@ -7,12 +7,14 @@ figures are measured here instead, as medians of several runs, each beside its b
   and loading, typer, the command), the built-in plugins only: budget 0.3 s;
   ``tether --version`` and ``tether --help`` beside it for scale;
 - the path to the root and the context of a 100k-entry one-branch list, in process
-  (``path_to_root`` + ``build_session_context``; a quadratic step would show here): 1.0 s.
+  (``path_to_root`` + ``build_session_context``; a quadratic step would show here): 1.0 s;
+- the offline summary of a 10k-message session (the test suite's generated one), in process:
+  1.0 s.
 
     python bench/budgets.py [--runs 9]
 
-The tests keep what these paths must give (tests/test_context.py, tests/test_context_cli.py);
-only the clock moved here.
+The tests keep what these paths must give (tests/test_context.py, tests/test_context_cli.py,
+tests/test_offline_summarizer.py); only the clock moved here.
 """
 
 from __future__ import annotations
@@ -76,6 +78,27 @@ def long_chain() -> Callable[[], None]:
     return run
 
 
+def offline_summary_of_10k() -> Callable[[], None]:
+    import json
+    import tempfile
+
+    from tests.test_offline_summarizer import generated_session
+    from tether.builtin_plugins.memory.offline_summarizer import offline_summary
+    from tether.hookspecs.events import SummarizeRequest
+
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(folder) / "big.jsonl"
+        generated_session(file)
+        lines = file.read_text(encoding="utf-8").splitlines()[1:]
+    messages = [json.loads(line)["message"] for line in lines]
+
+    def run() -> None:
+        request = SummarizeRequest(kind="compaction", messages=messages, max_tokens=13107)
+        offline_summary(request)
+
+    return run
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--runs", type=int, default=9, help="runs per figure (median)")
@@ -91,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             0.3,
         ),
         ("100k-entry path + context", long_chain(), 1.0),
+        ("offline summary, 10k messages", offline_summary_of_10k(), 1.0),
     ]
     failed = 0
     for name, action, budget in rows:

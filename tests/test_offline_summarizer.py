@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
 from tether.builtin_plugins.memory.offline_summarizer import offline_summary
@@ -300,15 +297,12 @@ def generated_session(path: Path, entries: int = 10_000) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-@pytest.mark.alone  # a wall-clock budget
-def test_under_a_second_on_a_10k_entry_session(tmp_path: Path) -> None:
+def test_a_10k_entry_session_keeps_its_error_within_the_budget(tmp_path: Path) -> None:
+    # its time (budget 1 s) is measured by bench/budgets.py
     file = tmp_path / "big.jsonl"
     generated_session(file)
     messages = [json.loads(line)["message"] for line in file.read_text().splitlines()[1:]]
     assert len(messages) == 10_000
-    start = time.perf_counter()
     text = summarize(messages)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0, f"offline summary took {elapsed:.2f}s"
     assert "ValueError: bad value" in text
     assert len(text) <= 13107 * 4

@@ -14,7 +14,9 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import FileArg, open_session_file
+from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
+from tether.core.host.cli import command_group
+from tether.hookspecs import hookimpl
 
 AllOpt = Annotated[
     bool, typer.Option("--all", help="Also list retired, resolved and dropped facts.")
@@ -87,4 +89,9 @@ def facts_command(file: FileArg, as_json: JsonOpt = False, show_all: AllOpt = Fa
         typer.echo(f"({ledger.dropped_count} fact(s) dropped for size; see --json)")
 
 
-__all__ = ["facts_command", "session_ledger"]
+@hookimpl
+def register_commands(app: typer.Typer) -> None:
+    command_group(app, "session", SESSION_HELP).command("facts")(facts_command)
+
+
+__all__ = ["facts_command", "register_commands", "session_ledger"]

@@ -144,9 +144,6 @@ def register_commands(app: typer.Typer) -> None:
     group.command("pin")(pin_command)
     group.command("unpin")(unpin_command)
     group.command("pins")(pins_command)
-    from tether.builtin_plugins.commands.facts import facts_command
-
-    group.command("facts")(facts_command)
 
 
 __all__ = ["register_commands"]

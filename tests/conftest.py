@@ -2,44 +2,11 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
 from collections.abc import Iterator
 
 import pytest
 
 from tests.servers import AnthropicServer, OpenAIServer
-
-# -- parallel workers (pytest-xdist) -------------------------------------------------------------
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "alone: the test measures its own wall time; no other test runs meanwhile"
-    )
-
-
-@pytest.fixture(autouse=True)
-def _alone_or_together(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[None]:
-    """Under pytest-xdist every test holds a shared lock, an ``alone`` test the exclusive one
-    (a turnstile lets it in ahead of the tests that arrive while it waits). Without workers
-    this does nothing."""
-    if "PYTEST_XDIST_WORKER" not in os.environ:
-        yield
-        return
-    shared = tmp_path_factory.getbasetemp().parent  # one folder for the workers of a run
-    alone = request.node.get_closest_marker("alone") is not None
-    with (
-        open(shared / "alone.turnstile", "a") as turnstile,
-        open(shared / "alone.lock", "a") as lock,
-    ):
-        fcntl.flock(turnstile, fcntl.LOCK_EX)
-        fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        fcntl.flock(turnstile, fcntl.LOCK_UN)
-        yield
-
 
 # -- loopback LLM servers (tests/servers) --------------------------------------------------------
 

@@ -8,12 +8,12 @@ and :func:`build_checkpoint` renders both. Error lines, paths and names are copi
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import default_cues
+from tether.builtin_plugins.memory.fact_ledger.extract import call_target
 from tether.builtin_plugins.memory.offline_summarizer.scan import find_functions, find_paths
 from tether.builtin_plugins.memory.offline_summarizer.sections import Checkpoint, parse_summary
 from tether.core.context.content_text import content_text
@@ -58,17 +58,6 @@ def error_line(text: str) -> str:
         if _ERROR_LINE.search(line):
             return line[:MAX_QUOTE]
     return lines[-1][:MAX_QUOTE]
-
-
-def _target(name: str, args: Any) -> str:
-    if not isinstance(args, dict):
-        return ""
-    if name == "bash":
-        return str(args.get("command", "")).strip()
-    if isinstance(args.get("path"), str) and name in ("read", "write", "edit", "ls"):
-        return str(args["path"])
-    parts = [str(args[k]) for k in ("pattern", "path") if isinstance(args.get(k), str)]
-    return " in ".join(parts) if parts else json.dumps(args, ensure_ascii=False)[:120]
 
 
 def _describe(name: str, target: str) -> str:
@@ -153,7 +142,7 @@ def _read_assistant(facts: Facts, message: dict[str, Any], calls: dict[str, Any]
 def _read_tool_result(facts: Facts, message: dict[str, Any], calls: dict[str, Any]) -> None:
     name, args = calls.get(str(message.get("toolCallId", "")), (message.get("toolName"), None))
     name = str(name or message.get("toolName") or "tool")
-    target = _target(name, args)
+    target = call_target(name, args)
     text = text_of(message.get("content"))
     if message.get("isError"):
         facts.fail((name, target), text)

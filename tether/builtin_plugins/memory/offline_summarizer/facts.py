@@ -14,6 +14,7 @@ from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import call_target
+from tether.builtin_plugins.memory.fact_ledger.extract import error_line as ledger_error_line
 from tether.builtin_plugins.memory.offline_summarizer.scan import find_functions, find_paths
 from tether.builtin_plugins.memory.offline_summarizer.sections import Checkpoint, parse_summary
 from tether.core.context.content_text import content_text
@@ -25,15 +26,6 @@ MAX_PATHS = 60
 MAX_FUNCTIONS = 40
 MAX_ERRORS = 12
 
-_EXIT_LINE = re.compile(
-    r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
-    re.IGNORECASE,
-)
-_ERROR_LINE = re.compile(
-    r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert",
-    re.IGNORECASE,
-)
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -49,15 +41,9 @@ def text_of(content: Any) -> str:
 
 
 def error_line(text: str) -> str:
-    """The line of ``text`` that states the error, verbatim (the last error-looking line)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if not lines:
-        return "(no output)"
-    lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
-    for line in reversed(lines):
-        if _ERROR_LINE.search(line):
-            return line[:MAX_QUOTE]
-    return lines[-1][:MAX_QUOTE]
+    """The line of ``text`` that states the error, verbatim (the ledger's reading), cut to
+    :data:`MAX_QUOTE`."""
+    return ledger_error_line(text)[:MAX_QUOTE]
 
 
 def _describe(name: str, target: str) -> str:

@@ -53,3 +53,31 @@ def test_the_architecture_names_every_kernel_module() -> None:
         if module.name != "__init__.py" and f"`{module.name}`" not in rows.get(layer.name, "")
     ]
     assert missing == []
+
+
+def test_the_readme_is_a_short_front_page() -> None:
+    """The README stays a front page (at most 200 lines); the detail lives in docs/."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    for heading in ("## Requirements", "## Quickstart", "## Use a real model", "## The faux model"):
+        assert heading in text
+
+
+def test_the_pi_flags_the_readme_says_tether_refuses_are_refused(tmp_path: Path) -> None:
+    """Each pi flag the README lists as not taken is one error line and exit 2, never a prompt."""
+    from tests.cli_in_process import run_in_process
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = text[text.index("except pi's extension") : text.index("each is one error line")]
+    flags = sorted(set(re.findall(r"`(--[a-z-]+)", listed)) - {"--disable-plugin", "--tools"})
+    assert len(flags) >= 10
+    for flag in flags:
+        args = (
+            [flag]
+            if flag.startswith("--no-") or flag in ("--offline", "--verbose")
+            else [flag, "x"]
+        )
+        done = run_in_process("-p", *args, "--provider", "faux", "hi", home=tmp_path, cwd=tmp_path)
+        assert done.returncode == 2, (flag, done.stdout, done.stderr)
+        assert done.stdout == ""
+        assert f"No such option: {flag}" in done.stderr and len(done.stderr.splitlines()) <= 2

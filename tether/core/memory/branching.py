@@ -31,12 +31,11 @@ from tether.core.memory.branch_input import (
     prepare_branch_entries,
 )
 from tether.core.memory.compaction import (
-    Progress,
     appended_entry,
-    ask_summary,
     summary_request_base,
     unsaved_warning,
 )
+from tether.core.memory.summary_parts import Progress, ask_summary
 from tether.hookspecs.events import (
     BeforeTreeEvent,
     Cancel,

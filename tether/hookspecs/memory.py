@@ -147,8 +147,9 @@ def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | Non
     """Check a compaction's summary before it is written; repair or replace it.
 
     When: after the summarizer answered (for a split turn: both answers, requested at once,
-    merged) and before the compaction entry is written — for every summarizer (``llm``, ``offline``, a plugin's), not
-    for a compaction supplied by ``session_before_compact`` (written verbatim). Arguments:
+    merged) and before the compaction entry is written — for every summarizer (``llm``,
+    ``offline``, a plugin's), not for a compaction supplied by ``session_before_compact``
+    (written verbatim). Arguments:
     ``check`` — a ``tether.SummaryCheck``: ``check.text`` the summary (without the file lists),
     ``check.attempt.summaries`` the summarizers' answers (``reply_problem`` set when a model's
     reply was a tool call, cut at the output limit or empty; ``check.attempt.parts``: the same

@@ -18,6 +18,7 @@ from tests.compaction_helpers import settings
 from tests.gate_helpers import CONSTRAINT, checkpoint, fact_messages, tool_turn, user, write_session
 from tests.servers import OpenAIServer, Reply
 from tests.servers.base import is_turn_prefix_request, request_texts
+from tether.core.host.errors import TetherError
 from tether.core.host.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.compaction import compact
@@ -109,3 +110,21 @@ def test_a_gate_retry_asks_again_only_for_the_part_that_missed_a_fact(
     assert f'"{missing}"' in request_texts(retry.body)  # the retry note names what was missing
     merged = checkpoint() + "\n\n---\n\n**Turn Context (split turn):**\n\n" + PREFIX_SUMMARY
     assert outcome.entry["summary"].startswith(merged)  # the complete part kept as it was
+
+
+def test_a_failing_turn_prefix_request_fails_the_compaction_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with OpenAIServer() as server:
+        session = project(tmp_path, server, monkeypatch)
+        before = session.file.read_bytes()
+        server.responder = lambda body: (
+            Reply(status=400, error_message="prefix refused")
+            if is_turn_prefix_request(body)
+            else Reply(checkpoint(), headers_delay=DELAY)
+        )
+        budgets = settings(model="loop/summarizer-1", summarizer="llm", keepRecentTokens=1500)
+        with pytest.raises(TetherError, match="prefix refused"):
+            compact(session, Hooks(create_plugin_manager(environ={})), budgets)
+        assert len(server.requests) == 2  # the history's answer was waited for
+    assert session.file.read_bytes() == before

@@ -7,16 +7,16 @@ gate's retry asks again only for the part that lacked something (``keep`` holds 
 Concurrency: the first request runs in the calling thread, the second in a worker thread with
 its own provider registry (a ``ProviderRegistry`` caches its HTTP clients lazily and is not
 shared between threads). A summarizer plugin may therefore be called from two threads at once.
-Both requests finish before :func:`ask_parts` returns; the first failure (in request order) is
-raised.
+Both requests finish before :func:`ask_parts` returns (unless the user interrupts); the first
+failure (in request order) is raised.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from tether.core.context.file_tracking import strip_file_lists
@@ -242,22 +242,42 @@ def ask_parts(
     pm: Any, requests: list[tuple[str, SummarizeRequest]], ask: Ask
 ) -> dict[str, Summary]:
     """``ask(request)`` for each ``(part, request)``, concurrently when there are two; the
-    answers by part, in request order."""
+    answers by part, in request order.
+
+    A failure of the first request waits for the second, then is raised; an interruption
+    (Ctrl-C) does not wait: the second request is left to its daemon thread."""
     if len(requests) < 2:
         return {part: ask(request) for part, request in requests}
-    (first_part, first), *rest = requests
-    if len(rest) != 1:
+    if len(requests) != 2:
         raise ValueError(f"a summary has at most two parts, got {len(requests)}")
-    second_part, second = rest[0]
+    (first_part, first), (second_part, second) = requests
     second, own = _own_registry(pm, second)
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["answer"] = ask(second)
+        except BaseException as exc:  # handed to the calling thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=work, name="tether-summary", daemon=True)
+    worker.start()
     try:
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tether-summary") as pool:
-            later = pool.submit(ask, second)
-            answer = ask(first)  # a failure leaves the pool only once the second is done
-        return {first_part: answer, second_part: later.result()}
-    finally:
-        if own is not None:
-            own.close()
+        answer = ask(first)
+    except Exception:  # (an interruption is raised at once, the daemon thread left behind)
+        worker.join()
+        _close(own)
+        raise
+    worker.join()
+    _close(own)
+    if "error" in outcome:
+        raise outcome["error"]
+    return {first_part: answer, second_part: outcome["answer"]}
+
+
+def _close(registry: Any) -> None:
+    if registry is not None:
+        registry.close()
 
 
 __all__ = [

@@ -34,11 +34,14 @@ def register_summarizers(register: Callable[..., None]) -> None:
     ``compaction.summarizer``/``--summarizer`` select), a function ``summarize(request)`` and
     ``default`` — ``True`` asks to be used when the user chose nothing. ``summarize`` gets a
     ``tether.SummarizeRequest`` (``kind`` ``"compaction"``/``"turn_prefix"``/``"branch"``,
-    ``messages``, ``previous_summary``, ``custom_instructions``, ``max_tokens``, ``settings``
-    = the ``compaction`` block, ``model``, ``registry``, ``app_settings`` for the plugin's own
-    section) and must return a ``tether.Summary`` with text; raise to fail the operation (the
-    session is left untouched). ``request.summarize_with(name, **changes)`` hands the request
-    to another registered summarizer (``None``: the built-in default).
+    ``messages``, ``previous_summary``, ``custom_instructions`` (``compaction.instructions``,
+    then a manual compaction's or navigation's own; ``replace_instructions``: they replace the
+    built-in prompt), ``max_tokens``, ``settings`` = the ``compaction`` block, ``model``,
+    ``registry``, ``app_settings`` for the plugin's own section) and must return a
+    ``tether.Summary`` with text; raise to fail the operation (the session is left untouched).
+    A split turn's two requests are made at once, from two threads.
+    ``request.summarize_with(name, **changes)`` hands the request to another registered
+    summarizer (``None``: the built-in default).
     Return: nothing. Ordering: all plugins are called, built-ins first; a name registered
     twice keeps the first registration (a warning names both plugins).
     Built-ins: ``llm`` and ``offline``.

@@ -188,5 +188,5 @@ def _read(tree: Tree, entry_id: str, offset: int | None, limit: int | None) -> T
 
 
 def make_recall_tool() -> FunctionTool:
-    snippet = "Search or read the conversation entries a compaction replaced"
+    snippet = "Search or read the conversation entries a compaction replaced or a branch left"
     return builtin_tool("recall", run_recall, DESCRIPTION, PARAMETERS, snippet)

@@ -31,7 +31,7 @@ class CompactionSettingsModel(_Section):
     # added to the built-in summary prompt (every compaction and branch summary); with
     # replaceInstructions they replace it
     instructions: str | None = None
-    replace_instructions: bool = Field(False, alias="replaceInstructions")
+    replace_instructions: bool | None = Field(None, alias="replaceInstructions")  # None: false
 
 
 class BranchSummarySettings(_Section):

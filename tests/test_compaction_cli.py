@@ -16,7 +16,8 @@ import pytest
 from tests.compaction_helpers import add_round, copy_fixture, new_session, records
 from tests.context_loader import FIXTURES, GEN
 from tests.harness_helpers import run_tether
-from tests.servers import OpenAIServer
+from tests.servers import OpenAIServer, Reply
+from tests.servers.base import is_turn_prefix_request
 from tether.core.session.session import Session
 
 STORE_PI = FIXTURES.parent / "store_pi"
@@ -97,8 +98,7 @@ def test_nothing_to_compact_is_a_message_not_a_model_call(tmp_path: Path) -> Non
 
 def test_llm_summarizer_request_goes_to_the_loopback_server(tmp_path: Path) -> None:
     with OpenAIServer() as server:
-        server.text(SUMMARY)
-        server.text("## Original Request\nparse it")
+        server.answer_split_turn(Reply(SUMMARY), Reply("## Original Request\nparse it"))
         cwd = project(tmp_path, {"model": "loop/summarizer-1"}, loopback_models(server))
         file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
         args = ("session", "compact", str(file), "--keep", "3000", "--instructions", "the parser")
@@ -107,7 +107,8 @@ def test_llm_summarizer_request_goes_to_the_loopback_server(tmp_path: Path) -> N
         assert "summarizer: llm (loop/summarizer-1)" in result.stdout
         bodies = [r.body for r in server.requests]
     assert [b["model"] for b in bodies] == ["summarizer-1", "summarizer-1"]  # history + prefix
-    history_text = json.dumps(bodies[0]["messages"])
+    (history,) = [b for b in bodies if not is_turn_prefix_request(b)]
+    history_text = json.dumps(history["messages"])
     assert "<conversation>" in history_text and "the parser" in history_text
     summary = records(file)[-1]["summary"]
     assert summary.startswith(SUMMARY + "\n\n---\n\n**Turn Context (split turn):**\n\n")

@@ -15,7 +15,8 @@ import pytest
 from tests.cli_in_process import run_in_process
 from tests.compaction_helpers import add_round, new_session, records
 from tests.harness_helpers import read_entries, run_tether, write_home
-from tests.servers import OpenAIServer
+from tests.servers import OpenAIServer, Reply
+from tests.servers.base import is_turn_prefix_request
 from tether.core.session.session import Session
 
 GEN = Path(__file__).parent / "fixtures" / "pi" / "gen"
@@ -197,10 +198,9 @@ def test_five_llm_compactions_keep_the_pinned_texts_whatever_the_model_writes(
     with OpenAIServer() as server:
         (home / "models.json").write_text(json.dumps(loopback(server)))
         ok_here(tmp_path, "session", "pin", str(file), "--text", RULE)
+        server.answer_split_turn(Reply(reply), Reply("## Original Request\nround prefix"))
         for step in range(5):
             grow(file, 3 * (step + 1))
-            server.text(reply)
-            server.text("## Original Request\nround prefix")  # a split turn asks twice
             before = len(server.requests)
             ok_here(tmp_path, "session", "compact", str(file), "--keep", "120")
             summary = records(file)[-1]["summary"]
@@ -209,12 +209,14 @@ def test_five_llm_compactions_keep_the_pinned_texts_whatever_the_model_writes(
             assert "## Next Steps\n1. go" in summary and pinned_block([RULE]) in summary
             context = json.loads(ok_here(tmp_path, "session", "context", str(file), "--json"))
             assert RULE in context["llmMessages"][0]["content"][0]["text"]
-            asked = json.dumps(server.requests[before].body["messages"], ensure_ascii=False)
+            history = next(  # the first history request (the gate may retry it)
+                r.body for r in server.requests[before:] if not is_turn_prefix_request(r.body)
+            )
+            asked = json.dumps(history["messages"], ensure_ascii=False)
             if step:  # the previous summary reaches the model without its Pinned section
                 assert "Ship it." in asked
                 assert json.dumps(pinned_block([RULE]), ensure_ascii=False)[1:-1] not in asked
                 assert "Never call the payment API" not in asked
-            server.replies.clear()  # the spare reply when the cut split no turn
 
 
 def test_a_branch_summary_carries_the_pins_of_the_branch_left(tmp_path: Path) -> None:

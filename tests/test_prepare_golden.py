@@ -184,7 +184,7 @@ def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
     With tether's preparation, the kernel's summarization keeps the previous summary."""
     from tether.core.host.facade import Hooks
     from tether.core.host.manager import create_plugin_manager
-    from tether.core.memory.compaction import SPLIT_TURN_SEPARATOR, summarize_preparation
+    from tether.core.memory.summary_parts import SPLIT_TURN_SEPARATOR, summarize_preparation
     from tether.hookspecs import hookimpl
     from tether.hookspecs.events import SummarizeRequest, Summary
 

@@ -124,7 +124,7 @@ def test_paging_and_reading_by_id(compacted: tuple[Path, Path], tmp_path: Path) 
 def test_no_match_and_unknown_id(compacted: tuple[Path, Path], tmp_path: Path) -> None:
     home, file = _copy(compacted, tmp_path)
     missing, unknown = _recall(home, file, {"query": "albatross"}, {"id": "nope1234"})
-    assert 'No replaced entry matches "albatross".' in missing
+    assert 'No replaced or abandoned entry matches "albatross".' in missing
     assert "Entry nope1234 is not among the replaced entries" in unknown
 
 

@@ -2,10 +2,11 @@
 
 A real ``ThreadingHTTPServer`` on ``127.0.0.1`` (port 0) in a background thread. Each POST
 takes the next scripted :class:`Reply` from a queue (``server.push(...)`` or the shortcuts; when
-the queue is empty, ``server.responder(body)`` answers if set) and
-is recorded as a :class:`RecordedRequest` (method, path, lower-cased headers, parsed JSON body)
-in ``server.requests``. Streaming replies are SSE over chunked transfer encoding, so a reply
-with ``cut_after`` drops the connection mid-body the way a failing network does.
+the queue is empty, ``server.responder(body)`` answers if set) and is recorded as a
+:class:`RecordedRequest` (method, path, lower-cased headers, parsed JSON body, when it arrived
+and when its answer was sent) in ``server.requests``. Streaming replies are SSE over chunked
+transfer encoding, so a reply with ``cut_after`` drops the connection mid-body the way a
+failing network does.
 """
 
 from __future__ import annotations
@@ -75,6 +76,37 @@ class RecordedRequest:
     headers: dict[str, str]
     body: Any
     raw: bytes
+    started: float = 0.0  # time.monotonic() when the request's body was read
+    finished: float = 0.0  # ... when the answer was sent (0.0 until then)
+
+    def overlaps(self, other: RecordedRequest) -> bool:
+        """Whether the two requests were in flight at the same time."""
+        return self.started < other.finished and other.started < self.finished
+
+
+def request_texts(body: Any) -> str:
+    """The texts of a request body's messages (string or block content), one per line."""
+    texts = []
+    for message in (body or {}).get("messages") or []:
+        content = message.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+        elif isinstance(content, list):
+            texts += [str(block.get("text", "")) for block in content if isinstance(block, dict)]
+    return "\n".join(texts)
+
+
+def summary_instructions(body: Any) -> str:
+    """The instructions of a summary request: the text after its ``<conversation>`` and
+    ``<previous-summary>`` blocks."""
+    text = request_texts(body)
+    end = max(text.rfind("</conversation>"), text.rfind("</previous-summary>"))
+    return text[end:] if end >= 0 else text
+
+
+def is_turn_prefix_request(body: Any) -> bool:
+    """Whether a summary request asks for a split turn's prefix (its sections are pi's)."""
+    return "## Original Request" in summary_instructions(body)
 
 
 def chunks(value: str | list[str] | None, size: int) -> list[str]:
@@ -152,6 +184,11 @@ class ScriptedServer:
     def error(self, status: int, message: str | None = None, **fields: Any) -> Reply:
         return self.reply(status=status, error_message=message, **fields)
 
+    def answer_split_turn(self, history: Reply, prefix: Reply) -> None:
+        """Answer summary requests by kind, whatever order they arrive in (a split turn's two
+        are sent at once): ``prefix`` to a turn-prefix request, ``history`` to any other."""
+        self.responder = lambda body: prefix if is_turn_prefix_request(body) else history
+
     # -- reading what was received -----------------------------------------------------------
 
     @property
@@ -228,8 +265,15 @@ def _handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 body = None
             headers = {k.lower(): v for k, v in self.headers.items()}
+            record = RecordedRequest("POST", self.path, headers, body, raw, time.monotonic())
+            try:
+                self._answer(record, body)
+            finally:
+                record.finished = time.monotonic()
+
+        def _answer(self, record: RecordedRequest, body: Any) -> None:
             with server.lock:
-                server.requests.append(RecordedRequest("POST", self.path, headers, body, raw))
+                server.requests.append(record)
                 reply = server.replies.popleft() if server.replies else None
             if reply is None and server.responder is not None:
                 reply = server.responder(body)

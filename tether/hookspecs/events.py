@@ -144,7 +144,8 @@ class CustomCompaction:
 
 @dataclass
 class BeforeCompactEvent:
-    """Fired before a compaction is summarized and written."""
+    """Fired before a compaction is summarized and written. ``custom_instructions``: the
+    setting ``compaction.instructions``, then a manual compaction's own, a blank line apart."""
 
     preparation: CompactionPreparation
     branch_entries: list[Entry]
@@ -178,8 +179,9 @@ class SummarizeRequest:
     model: dict[str, Any] | None = None
     # Added for the LLM summarizer: the caller's ``ProviderRegistry`` (models.json, keys, the
     # ``http_client`` hook; ``None`` = a fresh one), the session's thinking level (passed as
-    # reasoning on reasoning models), an abort signal, and pi's ``replaceInstructions`` for
-    # branch summaries (``custom_instructions`` replace the built-in instructions).
+    # reasoning on reasoning models), an abort signal, and pi's ``replaceInstructions``
+    # (``custom_instructions`` replace the built-in instructions: setting
+    # ``compaction.replaceInstructions``, for the history of a compaction and branch summaries).
     registry: Any = None
     thinking_level: str | None = None
     signal: Any = None
@@ -240,7 +242,12 @@ class Summary:
 
 @dataclass
 class BeforeTreeEvent:
-    """Fired before the leaf moves to ``target_id``; ``entries_to_summarize`` were abandoned."""
+    """Fired before the leaf moves to ``target_id``; ``entries_to_summarize`` were abandoned.
+
+    ``custom_instructions`` (the setting ``compaction.instructions``, then the navigation's
+    own) are added to the branch summary's prompt, or replace it when
+    ``replace_instructions`` (pi's ``replaceInstructions``; setting
+    ``compaction.replaceInstructions``)."""
 
     target_id: str | None
     old_leaf_id: str | None
@@ -249,6 +256,7 @@ class BeforeTreeEvent:
     summarize: bool
     custom_instructions: str | None = None
     label: str | None = None
+    replace_instructions: bool = False
 
 
 @dataclass

@@ -8,7 +8,7 @@ compaction entry's ``details.gate``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -20,10 +20,14 @@ Verdict = Literal["passed", "retried", "carried_forward", "fallback"]
 @dataclass
 class SummaryAttempt:
     """One summary of the whole compaction: ``text`` (without the file lists) and the
-    summarizers' answers it was made of (one; two for a split turn)."""
+    summarizers' answers it was made of (one; two for a split turn). ``parts`` has the same
+    answers by part — ``compaction`` (the history) and ``turn_prefix`` (a split turn's
+    prefix) — when tether made the attempt; a part a retry did not ask again is the same
+    answer as before."""
 
     text: str
     summaries: list[Summary]
+    parts: dict[str, Summary] = field(default_factory=dict)
 
     @property
     def reply_problem(self) -> str | None:
@@ -52,9 +56,8 @@ class SummaryCheck:
     custom_instructions: str | None = None
     max_chars: int = 0
     signal: Any = None
-    rerun: Callable[[str | None, str | None], SummaryAttempt] | None = field(
-        default=None, repr=False, compare=False
-    )
+    # tether's: ``rerun(note, summarizer[, parts])``, see :meth:`retry` and :meth:`fallback`
+    rerun: Callable[..., SummaryAttempt] | None = field(default=None, repr=False, compare=False)
     fact_cues: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -73,12 +76,16 @@ class SummaryCheck:
         """The user aborted the operation: do not ask for another summary."""
         return bool(getattr(self.signal, "aborted", False))
 
-    def retry(self, note: str) -> SummaryAttempt:
+    def retry(self, note: str, parts: Collection[str] | None = None) -> SummaryAttempt:
         """Summarize again with the same summarizer; ``note`` is added to the instructions
-        (what was missing). Raises what the summarizer raises."""
+        (what was missing). ``parts`` (names of ``attempt.parts``) asks again only for those
+        parts of a split turn and keeps the others' answers; ``None``: every part. Raises
+        what the summarizer raises."""
         if self.rerun is None:
             raise RuntimeError("retry works only in a check made by tether")
-        return self.rerun(note, None)
+        if parts is None:
+            return self.rerun(note, None)
+        return self.rerun(note, None, frozenset(parts))
 
     def fallback(self, summarizer: str = "offline") -> SummaryAttempt:
         """Summarize again with another registered summarizer (default: ``offline``)."""

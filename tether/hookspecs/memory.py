@@ -34,11 +34,14 @@ def register_summarizers(register: Callable[..., None]) -> None:
     ``compaction.summarizer``/``--summarizer`` select), a function ``summarize(request)`` and
     ``default`` — ``True`` asks to be used when the user chose nothing. ``summarize`` gets a
     ``tether.SummarizeRequest`` (``kind`` ``"compaction"``/``"turn_prefix"``/``"branch"``,
-    ``messages``, ``previous_summary``, ``custom_instructions``, ``max_tokens``, ``settings``
-    = the ``compaction`` block, ``model``, ``registry``, ``app_settings`` for the plugin's own
-    section) and must return a ``tether.Summary`` with text; raise to fail the operation (the
-    session is left untouched). ``request.summarize_with(name, **changes)`` hands the request
-    to another registered summarizer (``None``: the built-in default).
+    ``messages``, ``previous_summary``, ``custom_instructions`` (``compaction.instructions``,
+    then a manual compaction's or navigation's own; ``replace_instructions``: they replace the
+    built-in prompt), ``max_tokens``, ``settings`` = the ``compaction`` block, ``model``,
+    ``registry``, ``app_settings`` for the plugin's own section) and must return a
+    ``tether.Summary`` with text; raise to fail the operation (the session is left untouched).
+    A split turn's two requests are made at once, from two threads.
+    ``request.summarize_with(name, **changes)`` hands the request to another registered
+    summarizer (``None``: the built-in default).
     Return: nothing. Ordering: all plugins are called, built-ins first; a name registered
     twice keeps the first registration (a warning names both plugins).
     Built-ins: ``llm`` and ``offline``.
@@ -146,16 +149,19 @@ def register_fact_cues(register: Callable[..., None]) -> None:
 def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | None:
     """Check a compaction's summary before it is written; repair or replace it.
 
-    When: after the summarizer answered (for a split turn: both answers, merged) and before the
-    compaction entry is written — for every summarizer (``llm``, ``offline``, a plugin's), not
-    for a compaction supplied by ``session_before_compact`` (written verbatim). Arguments:
+    When: after the summarizer answered (for a split turn: both answers, requested at once,
+    merged) and before the compaction entry is written — for every summarizer (``llm``,
+    ``offline``, a plugin's), not for a compaction supplied by ``session_before_compact``
+    (written verbatim). Arguments:
     ``check`` — a ``tether.SummaryCheck``: ``check.text`` the summary (without the file lists),
     ``check.attempt.summaries`` the summarizers' answers (``reply_problem`` set when a model's
-    reply was a tool call, cut at the output limit or empty), ``check.preparation`` (previous
+    reply was a tool call, cut at the output limit or empty; ``check.attempt.parts``: the same
+    by part, ``compaction`` and ``turn_prefix``), ``check.preparation`` (previous
     summary, the messages replaced), ``check.messages``, ``check.file_lists`` /
     ``check.modified_files``, ``check.previous_details`` (the previous compaction entry's
     ``details``), ``check.max_chars``; ``check.retry(note)`` summarizes again with ``note`` added
-    to the instructions, ``check.fallback("offline")`` with another summarizer (both return a
+    to the instructions (``check.retry(note, parts)``: only those parts of a split turn, the
+    others kept), ``check.fallback("offline")`` with another summarizer (both return a
     ``tether.SummaryAttempt`` and raise what the summarizer raises; ``check.aborted`` says the
     user aborted). ``session`` — the :class:`tether.HookSession`.
     Return: a ``tether.GateVerdict`` — its ``text`` is written (tether appends the file lists),

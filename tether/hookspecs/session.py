@@ -61,8 +61,9 @@ def session_before_compact(
 
     When: after the strategy prepared a compaction, before any summarizer runs.
     Arguments: ``event.preparation`` (what would be summarized and kept),
-    ``event.branch_entries`` (the active path), ``event.custom_instructions``, ``event.reason``
-    (``manual``/``threshold``/``overflow``); ``session``.
+    ``event.branch_entries`` (the active path), ``event.custom_instructions`` (the setting
+    ``compaction.instructions``, then a manual compaction's own; a plugin may change them),
+    ``event.reason`` (``manual``/``threshold``/``overflow``); ``session``.
     Return: :class:`Cancel` — nothing is written; :class:`CustomCompaction` — written verbatim
     with ``fromHook: true``; ``None`` — the default summarizer runs. Ordering: firstresult,
     third-party plugins first.
@@ -99,7 +100,9 @@ def session_before_tree(
 
     When: before the leaf moves to ``event.target_id``, after the abandoned entries were
     collected. Arguments: ``event`` (target, old leaf, common ancestor, entries to summarize,
-    whether a summary was asked for, instructions, label); ``session``.
+    whether a summary was asked for, instructions — the setting ``compaction.instructions``,
+    then the navigation's own — and whether they replace the built-in prompt, label; a plugin
+    may change the last three); ``session``.
     Return: :class:`Cancel`, :class:`CustomBranchSummary` (used instead of the summarizer,
     written with ``fromHook: true``) or ``None``. Ordering: firstresult.
 

@@ -28,6 +28,10 @@ class CompactionSettingsModel(_Section):
     model: str | None = None  # "provider/model" of the summarizer; default: the session's
     summarizer: str | None = None  # a registered summarizer's name; default: see named_choices
     strategy: str | None = None  # a registered compaction strategy's name; default: "pi"
+    # added to the built-in summary prompt (every compaction and branch summary); with
+    # replaceInstructions they replace it
+    instructions: str | None = None
+    replace_instructions: bool | None = Field(None, alias="replaceInstructions")  # None: false
 
 
 class BranchSummarySettings(_Section):

@@ -31,12 +31,13 @@ from tether.core.memory.branch_input import (
     prepare_branch_entries,
 )
 from tether.core.memory.compaction import (
-    Progress,
     appended_entry,
-    ask_summary,
+    replaces_instructions,
+    summary_instructions,
     summary_request_base,
     unsaved_warning,
 )
+from tether.core.memory.summary_parts import Progress, ask_summary
 from tether.hookspecs.events import (
     BeforeTreeEvent,
     Cancel,
@@ -118,8 +119,10 @@ def navigate_tree(
     With ``summarize`` the abandoned entries are summarized first; a failing summarizer or
     hook raises :class:`TetherError` and nothing is written. When none of them has anything
     to summarize, pi writes a "No content to summarize" entry; with ``skip_empty_summary``
-    nothing is written and ``outcome.no_summary`` says why. ``session_before_tree`` may cancel,
-    supply the summary, or change ``event.custom_instructions`` / ``event.label``.
+    nothing is written and ``outcome.no_summary`` says why. ``custom_instructions`` follow the
+    setting ``compaction.instructions`` (``compaction.replaceInstructions``: they replace the
+    built-in prompt). ``session_before_tree`` may cancel, supply the summary, or change
+    ``event.custom_instructions`` / ``event.replace_instructions`` / ``event.label``.
     """
     say = progress or (lambda _line: None)
     file = getattr(session, "file", None) or "session"
@@ -143,9 +146,11 @@ def navigate_tree(
         if isinstance(session, PluginSession)
         else PluginSession.reading(session, hooks, context.model, settings=settings)
     )
+    instructions = summary_instructions(settings, custom_instructions)
     event = BeforeTreeEvent(
-        target_id, old_leaf, ancestor, entries, summarize, custom_instructions, label
-    )
+        target_id, old_leaf, ancestor, entries, summarize, instructions, label,
+        replace_instructions=replaces_instructions(settings),
+    )  # fmt: skip
     answer = hooks.session_before_tree(event=event, session=view, failure=failure)
     if isinstance(answer, Cancel):
         outcome.status, outcome.reason = "cancelled", answer.reason
@@ -157,9 +162,7 @@ def navigate_tree(
         outcome.from_hook, outcome.summarizer = True, "plugin"
     elif summarize and entries:
         try:
-            summary, details = _summarize_abandoned(
-                job, entries, event.custom_instructions, outcome
-            )
+            summary, details = _summarize_abandoned(job, entries, event, outcome)
             if skip_empty_summary and summary == NO_CONTENT and not outcome.summarizer:
                 summary, details = None, {}
                 left = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
@@ -249,7 +252,7 @@ def _context_window(registry: Any, model: dict[str, Any] | None) -> int | None:
 
 
 def _summarize_abandoned(
-    job: _SummaryJob, entries: list[Entry], instructions: str | None, outcome: TreeOutcome
+    job: _SummaryJob, entries: list[Entry], event: BeforeTreeEvent, outcome: TreeOutcome
 ) -> tuple[str, dict[str, Any]]:
     """The summary text (preamble + summarizer text + file lists) and its ``details``."""
     overrides = {"reserveTokens": job.reserve}
@@ -264,9 +267,10 @@ def _summarize_abandoned(
             prepared.messages,
             BRANCH_SUMMARY_MAX_TOKENS,
             None,
-            instructions,
+            event.custom_instructions,
             job.say,
             job.failure,
+            replace=event.replace_instructions,
         )
     outcome.summarizer = answer.summarizer
     read_files, modified_files = file_lists(prepared.file_ops)

@@ -17,18 +17,22 @@ file is left byte-for-byte as it was.
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tether.core.context.file_tracking import file_lists, format_file_lists, strip_file_lists
+from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.context.pins import with_pins, without_pins
 from tether.core.harness.plugin_session import PluginSession
 from tether.core.host.errors import TetherError
-from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
+from tether.core.memory.choice_calls import run_strategy, token_counter
 from tether.core.memory.gate import gated_summary, previous_details
+from tether.core.memory.summary_parts import (
+    Progress,
+    summary_attempt,
+    summary_budgets,
+)
 from tether.hookspecs.events import (
     BeforeCompactEvent,
     Cancel,
@@ -42,18 +46,7 @@ from tether.hookspecs.events import (
     Summary,
 )
 
-Progress = Callable[[str], None]
 Reason = Literal["manual", "threshold", "overflow"]
-
-SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
-NO_PRIOR_HISTORY = "No prior history."
-HISTORY_SHARE = 0.8  # history summary output budget: 80% of reserveTokens (pi)
-TURN_PREFIX_SHARE = 0.5  # turn-prefix summary output budget: 50% of reserveTokens (pi)
-_PROGRESS_LABELS = {
-    "compaction": "history",
-    "turn_prefix": "split-turn prefix",
-    "branch": "abandoned branch",
-}
 
 
 @dataclass
@@ -128,18 +121,27 @@ def summary_request_base(
             registry=registry,
             thinking_level=context.thinking_level,
             signal=signal,
+            replace_instructions=replaces_instructions(settings),
             app_settings=settings,
         )
     finally:
         registry.close()
 
 
-def summary_budgets(reserve_tokens: int) -> tuple[int, int]:
-    """pi's output budgets ``(history, turn_prefix)``: ``floor(0.8 × r)``, ``floor(0.5 × r)``."""
-    return (
-        math.floor(HISTORY_SHARE * reserve_tokens),
-        math.floor(TURN_PREFIX_SHARE * reserve_tokens),
-    )
+def summary_instructions(settings: Any, one_off: str | None = None) -> str | None:
+    """The custom instructions of a summary: the setting ``compaction.instructions``
+    (``--instructions`` of run/chat/rpc), then ``one_off`` (``/compact TEXT``, ``tether
+    session compact --instructions``, a branch summary's), a blank line apart."""
+    block = getattr(settings, "compaction", None)
+    persistent = getattr(block, "instructions", None)
+    parts = [(text or "").strip() for text in (persistent, one_off)]
+    return "\n\n".join(part for part in parts if part) or None
+
+
+def replaces_instructions(settings: Any) -> bool:
+    """``compaction.replaceInstructions``: custom instructions replace the built-in prompt."""
+    block = getattr(settings, "compaction", None)
+    return bool(getattr(block, "replace_instructions", False))
 
 
 def _failure(session: Any) -> str:
@@ -181,7 +183,8 @@ def compact(
     if previous != preparation.previous_summary:
         preparation = dataclasses.replace(preparation, previous_summary=previous)
 
-    event = BeforeCompactEvent(preparation, path, custom_instructions, reason)
+    instructions = summary_instructions(settings, custom_instructions)
+    event = BeforeCompactEvent(preparation, path, instructions, reason)
     answer = hooks.session_before_compact(event=event, session=view, failure=failure)
     outcome = CompactionOutcome("compacted", preparation=preparation)
     if isinstance(answer, Cancel):
@@ -207,8 +210,9 @@ def compact(
                 )
                 text, outcome.summaries, outcome.gate = gated_summary(
                     hooks, view, path, preparation, base, event.custom_instructions,
-                    lambda request, focus: summarize_preparation(
-                        hooks, preparation, request, focus, say, failure
+                    lambda request, note, keep: summary_attempt(
+                        hooks, preparation, request, event.custom_instructions, say, failure,
+                        note=note, keep=keep,
                     ),
                     max_chars=summary_budgets(preparation.settings.reserve_tokens)[0] * 4,
                     say=say, failure=failure,
@@ -272,104 +276,9 @@ def unsaved_warning(session: Any) -> list[str]:
     ]
 
 
-def summarize_preparation(
-    hooks: Any,
-    preparation: CompactionPreparation,
-    base: SummarizeRequest,
-    custom_instructions: str | None,
-    say: Progress,
-    failure: str,
-) -> tuple[str, list[Summary]]:
-    """The summary text of a preparation (without file lists) and the summarizers' answers.
-
-    A split turn gets two requests — the history (kind ``compaction``) and the turn prefix
-    (kind ``turn_prefix``) — merged as pi merges them.
-    """
-    history_budget, prefix_budget = summary_budgets(preparation.settings.reserve_tokens)
-    split = preparation.is_split_turn and bool(preparation.turn_prefix_messages)
-    answers: list[Summary] = []
-    if preparation.messages_to_summarize or not split:
-        history = ask_summary(
-            hooks,
-            base,
-            "compaction",
-            preparation.messages_to_summarize,
-            history_budget,
-            preparation.previous_summary,
-            custom_instructions,
-            say,
-            failure,
-            entry_ids=preparation.summarized_entry_ids,
-        )
-        history_text = history.text
-        answers.append(history)
-    elif preparation.previous_summary:
-        history_text = strip_file_lists(preparation.previous_summary)  # a split turn keeps it
-    else:
-        history_text = NO_PRIOR_HISTORY
-    if not split:
-        return history_text, answers
-    prefix = ask_summary(
-        hooks,
-        base,
-        "turn_prefix",
-        preparation.turn_prefix_messages,
-        prefix_budget,
-        None,
-        None,
-        say,
-        failure,
-        entry_ids=preparation.turn_prefix_entry_ids,
-    )
-    answers.append(prefix)
-    return history_text + SPLIT_TURN_SEPARATOR + prefix.text, answers
-
-
 def summarizer_names(summaries: list[Summary]) -> str:
     """``"llm"``, or ``"a+b"`` when two summarizers answered the two parts of a split turn."""
     return "+".join(dict.fromkeys(s.summarizer for s in summaries))
-
-
-def ask_summary(
-    hooks: Any,
-    base: SummarizeRequest,
-    kind: Literal["compaction", "turn_prefix", "branch"],
-    messages: list[dict[str, Any]],
-    max_tokens: int,
-    previous_summary: str | None,
-    custom_instructions: str | None,
-    say: Progress,
-    failure: str,
-    *,
-    entry_ids: list[str] | None = None,
-) -> Summary:
-    """One ``summarize`` request sharing ``base``'s fields; progress says what is summarized."""
-    say(f"summarizing {len(messages)} messages ({_PROGRESS_LABELS[kind]})")
-    request = SummarizeRequest(
-        kind=kind,
-        messages=messages,
-        previous_summary=previous_summary,
-        custom_instructions=custom_instructions,
-        max_tokens=max_tokens,
-        settings=dict(base.settings),
-        model=base.model,
-        registry=base.registry,
-        thinking_level=base.thinking_level,
-        signal=base.signal,
-        app_settings=base.app_settings,
-        previous_details=base.previous_details if previous_summary else None,
-        entry_ids=list(entry_ids or []),
-        fact_cues=base.fact_cues,
-    )
-    return request_summary(hooks, request, failure)
-
-
-def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summary:
-    """The chosen summarizer's answer; a failure or an empty text is a :class:`TetherError`."""
-    try:
-        return run_summarizer(hooks.pm, request)
-    except TetherError as exc:
-        raise TetherError(f"{failure}: {exc}") from exc
 
 
 def appended_entry(session: Any, written: Any) -> Entry:
@@ -383,16 +292,15 @@ def appended_entry(session: Any, written: Any) -> Entry:
 
 
 __all__ = [
-    "NO_PRIOR_HISTORY",
-    "SPLIT_TURN_SEPARATOR",
     "CompactionOutcome",
-    "Progress",
+    "Reason",
     "appended_entry",
-    "ask_summary",
     "compact",
     "compaction_settings",
-    "request_summary",
-    "summarize_preparation",
+    "replaces_instructions",
+    "summarizer_names",
     "summarizer_settings",
-    "summary_budgets",
+    "summary_instructions",
+    "summary_request_base",
+    "unsaved_warning",
 ]

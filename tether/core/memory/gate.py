@@ -19,7 +19,9 @@ from tether.core.host.errors import TetherError
 from tether.hookspecs.events import CompactionPreparation, Entry, SummarizeRequest, Summary
 from tether.hookspecs.gate import SummaryAttempt, SummaryCheck
 
-Summarize = Callable[[SummarizeRequest, "str | None"], "tuple[str, list[Summary]]"]
+#: ``summarize(request, note, keep)``: an attempt at the whole summary; ``note`` goes to every
+#: part asked, the parts in ``keep`` are reused as they are.
+Summarize = Callable[[SummarizeRequest, "str | None", "dict[str, Summary] | None"], SummaryAttempt]
 
 
 def previous_details(path: list[Entry]) -> dict[str, Any] | None:
@@ -44,19 +46,25 @@ def gated_summary(
     say: Callable[[str], None],
     failure: str,
 ) -> tuple[str, list[Summary], dict[str, Any] | None]:
-    """Summarize ``preparation`` (``summarize(request, instructions)``), let the gate check
+    """Summarize ``preparation`` (``summarize(request, note, keep)``), let the gate check
     the answer; return the text to write (without file lists), the answers it comes from and
-    the gate's report (``details.gate``; ``None``: no gate answered)."""
+    the gate's report (``details.gate``; ``None``: no gate answered). A retry asks again only
+    for the parts the gate names (``SummaryCheck.retry(note, parts)``)."""
+    attempts: list[SummaryAttempt] = []
 
-    def rerun(note: str | None, summarizer: str | None) -> SummaryAttempt:
-        request = base
+    def rerun(
+        note: str | None, summarizer: str | None, parts: frozenset[str] | None = None
+    ) -> SummaryAttempt:
+        request, keep = base, None
         if summarizer is not None:
             settings = {**base.settings, "summarizer": summarizer}
             request = dataclasses.replace(base, settings=settings)
             say(f"summary gate: asking the {summarizer} summarizer")
-        focus = "\n\n".join(part for part in (custom_instructions, note) if part) or None
-        text, answers = summarize(request, focus)
-        return SummaryAttempt(text, answers)
+        elif parts is not None and attempts:
+            keep = {k: v for k, v in attempts[0].parts.items() if k not in parts}
+        attempt = summarize(request, note, keep)
+        attempts.append(attempt)
+        return attempt
 
     first = rerun(None, None)
     read_files, modified_files = file_lists(preparation.file_ops)

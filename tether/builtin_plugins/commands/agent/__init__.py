@@ -11,7 +11,8 @@ messages are sent in turn (:mod:`.inputs`); a ``PROMPT`` ``-`` reads stdin.
 Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
 ``--fork PATH|ID``, ``--no-session``, ``--name``, the model options ``--provider``,
 ``--model``, ``--api-key`` (this process only), ``--thinking``, the tool options ``--tools``,
-``--no-tools``, and ``--wait [SECONDS]`` (wait for another process writing the session
+``--no-tools``, ``--instructions TEXT`` (the setting ``compaction.instructions`` for this
+process), and ``--wait [SECONDS]`` (wait for another process writing the session
 instead of failing at once, see ``_lease_cli``). ``tether run --provider faux
 "hello"`` works with no configuration and no network.
 """
@@ -83,6 +84,14 @@ NoToolsOpt = Annotated[
     bool,
     typer.Option("--no-tools", help="No built-in tools (plugin tools stay; --tools adds back)."),
 ]
+InstructionsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--instructions",
+        metavar="TEXT",
+        help="Added to the summary prompt of every compaction (compaction.instructions).",
+    ),
+]
 SessionDirOpt = Annotated[
     str | None,
     typer.Option("--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."),
@@ -107,6 +116,7 @@ SESSION_PARAMETERS = tuple(
         ("append_system_prompt", AppendPromptOpt, None),
         ("tools", ToolsOpt, None),
         ("no_tools", NoToolsOpt, False),
+        ("instructions", InstructionsOpt, None),
         ("session_dir", SessionDirOpt, None),
         ("wait", WaitOpt, None),
     )

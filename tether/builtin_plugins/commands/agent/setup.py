@@ -84,13 +84,17 @@ class SessionOptions:
     append_system_prompt: str | None = None
     tools: str | None = None
     no_tools: bool = False
+    instructions: str | None = None
     session_dir: str | None = None
     wait: str | None = None
 
     def settings_overrides(self) -> dict[str, Any]:
-        """``--system-prompt``, ``--append-system-prompt`` and ``--session-dir`` as settings
-        (``systemPrompt``, ``appendSystemPrompt``, ``session.dir``): they win over the files."""
+        """``--system-prompt``, ``--append-system-prompt``, ``--instructions`` and
+        ``--session-dir`` as settings (``systemPrompt``, ``appendSystemPrompt``,
+        ``compaction.instructions``, ``session.dir``): they win over the files."""
         out: dict[str, Any] = {}
+        if self.instructions is not None:
+            out["compaction"] = {"instructions": self.instructions}
         if self.system_prompt is not None:
             out["systemPrompt"] = self.system_prompt
         if self.append_system_prompt is not None:

@@ -144,7 +144,10 @@ def prepare_command(
 # -- compact and branch (they write the session file) --------------------------------------------
 
 InstructionsOpt = Annotated[
-    str | None, typer.Option("--instructions", help="Extra focus for the summary.")
+    str | None,
+    typer.Option(
+        "--instructions", help="Extra focus for the summary (after compaction.instructions)."
+    ),
 ]
 
 

@@ -10,7 +10,8 @@ identifiers — in any language, and never a retired value), the modified files.
 stored in ``details.gate.ledger`` for the next compaction.
 
 On failure: ONE retry of the same summarizer, its instructions naming exactly what is missing
-(none for the deterministic ``offline`` summarizer).
+(none for the deterministic ``offline`` summarizer). On a split turn the retry asks again only
+for the part that lacked something (:mod:`.parts`): the history or the turn prefix.
 If the retry is still incomplete, the missing items are added verbatim in a carried-forward
 block (at most ``CARRY_MAX_CHARS``); if the answers were not real summaries (or the block would
 be too long) the ``offline`` summarizer takes over (and anything it lacks is carried forward
@@ -50,10 +51,10 @@ def _fallback(
     return GateVerdict(text, "fallback", missing, carried, attempt.summaries, record)
 
 
-def _retry(check: SummaryCheck, note: str) -> SummaryAttempt | None:
+def _retry(check: SummaryCheck, note: str, parts: set[str] | None) -> SummaryAttempt | None:
     """The retry's answer; ``None`` when the summarizer failed (the user's abort is raised)."""
     try:
-        return check.retry(note)
+        return check.retry(note, parts)
     except Exception:  # a failing retry is one more reason to carry forward or fall back
         if check.aborted:
             raise
@@ -69,6 +70,7 @@ def review(check: SummaryCheck) -> GateVerdict:
         retry_note,
     )
     from tether.builtin_plugins.memory.summary_gate.echo import reply_problem
+    from tether.builtin_plugins.memory.summary_gate.parts import parts_to_retry
     from tether.builtin_plugins.memory.summary_gate.required import required_items
     from tether.hookspecs.gate import GateVerdict
 
@@ -79,7 +81,8 @@ def review(check: SummaryCheck) -> GateVerdict:
         return GateVerdict(check.text, "passed", record=record)
     missing = ([f"reply: {problem}"] if problem else []) + [i.label() for i in lacking]
     deterministic = all(s.summarizer in DETERMINISTIC for s in check.attempt.summaries)
-    again = None if deterministic else _retry(check, retry_note(lacking, problem))
+    parts = parts_to_retry(check, lacking, record)
+    again = None if deterministic else _retry(check, retry_note(lacking, problem), parts)
     if again is not None and not reply_problem(again):
         base, still = again, missing_items(again.text, check.file_lists, items)
         if not still:

@@ -1,10 +1,12 @@
 """Built-in plugin ``tool_recall``: the ``recall`` tool (search and read replaced entries).
 
 A compaction replaces the entries before its ``firstKeptEntryId`` by a summary in the
-context; the entries stay in the session file. ``recall`` lets the model search them (by a
-case-insensitive text query) or read one (by entry id), with bounded output and paging. It
-reads the current branch through ``ToolContext.session`` and works on tether's and pi's
-compactions alike (with several, the latest one's span counts).
+context, and leaving a branch replaces its entries by a branch summary (or by nothing); the
+entries stay in the session file. ``recall`` lets the model search them (by a
+case-insensitive text query) or read one (by entry id), with bounded output and paging: every
+compaction's span on the active branch and every entry of the abandoned branches, each hit
+naming its branch and whether that branch is the active one (:mod:`.tree`). It reads the
+session tree through ``ToolContext.session`` and works on tether's and pi's files alike.
 
 The tool lives in :mod:`tether.builtin_plugins.tools.recall.tool`, imported when tools are
 registered, so that loading this plugin stays cheap.

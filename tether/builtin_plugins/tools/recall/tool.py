@@ -1,4 +1,8 @@
-"""The ``recall`` tool itself; the plugin that registers it is ``tool_recall``."""
+"""The ``recall`` tool itself; the plugin that registers it is ``tool_recall``.
+
+It searches and reads what is not in the context (:mod:`.tree`): the active branch's entries
+that compactions replaced and every entry of the abandoned branches; each hit says which
+branch it is on and whether that branch is the active one."""
 
 from __future__ import annotations
 
@@ -7,8 +11,9 @@ from typing import Any
 from tether.builtin_plugins.tools._shared.paths import optional_int
 from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import truncate_head
+from tether.builtin_plugins.tools.recall.tree import Recallable, Tree, recallable
 from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
-from tether.core.context.replaced import Replaced, entry_text, replaced_entries
+from tether.core.context.replaced import entry_text
 
 DEFAULT_MATCHES = 10
 MAX_MATCHES = 50
@@ -17,18 +22,20 @@ READ_MAX_LINES = 200
 READ_MAX_BYTES = 16 * 1024
 
 DESCRIPTION = (
-    "Search or read the conversation entries an earlier compaction replaced by its summary. "
+    "Search or read the conversation entries that are no longer in your context: those an "
+    "earlier compaction replaced by its summary, and those of branches the user left (a branch "
+    "summary stands for them). "
     "Give `query` (case-insensitive; the exact text first, then entries with all its words) "
     "to list "
-    f"matches as short excerpts with their entry id (at most {DEFAULT_MATCHES} per call; "
-    "page with offset/limit), or `id` to read one entry in full (page its lines with "
+    f"matches as short excerpts with their entry id and branch (at most {DEFAULT_MATCHES} per "
+    "call; page with offset/limit), or `id` to read one entry in full (page its lines with "
     "offset/limit)."
 )
 
 PARAMETERS = object_schema(
     {
-        "query": param("string", "Text to search for in the replaced entries"),
-        "id": param("string", "Id of one replaced entry to read"),
+        "query": param("string", "Text to search for in the replaced and abandoned entries"),
+        "id": param("string", "Id of one replaced or abandoned entry to read"),
         "offset": param(
             "number", "With query: matches to skip (default 0); with id: first line (1-based)"
         ),
@@ -41,8 +48,8 @@ PARAMETERS = object_schema(
 )
 
 NOTHING_REPLACED = (
-    "Nothing was replaced: no compaction on the current branch, so every entry is still in "
-    "the context."
+    "Nothing was replaced: no compaction on the current branch and no abandoned branch, so "
+    "every entry is still in the context."
 )
 
 
@@ -54,13 +61,13 @@ def run_recall(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> Too
     session = ctx.session
     if session is None:
         raise ToolError("recall needs a running session")
-    replaced = replaced_entries(session.get_branch())
-    if replaced is None or not replaced.entries:
-        return ToolResult.text(NOTHING_REPLACED, details={"replaced": 0})
+    tree = recallable(session)
+    if not tree.entries:
+        return ToolResult.text(NOTHING_REPLACED, details={"replaced": 0, "abandoned": 0})
     offset, limit = optional_int(args, "offset"), optional_int(args, "limit")
     if entry_id:
-        return _read(replaced, entry_id, offset, limit)
-    return _search(replaced, query or "", offset, limit)
+        return _read(tree, entry_id, offset, limit)
+    return _search(tree, query or "", offset, limit)
 
 
 def _optional_str(args: dict[str, Any], name: str) -> str | None:
@@ -72,9 +79,28 @@ def _optional_str(args: dict[str, Any], name: str) -> str | None:
     return value.strip() or None
 
 
-def _header(replaced: Replaced) -> str:
-    count = len(replaced.entries)
-    return f"Compaction {replaced.compaction_id} replaced {count} entries ({replaced.span()})."
+def _span(entries: list[Recallable]) -> str:
+    return f"{entries[0].id} … {entries[-1].id}" if entries else "(none)"
+
+
+def _header(tree: Tree) -> str:
+    """One line: what the latest compaction replaced, and what the abandoned branches hold."""
+    if tree.compaction_id is None:
+        head = "No compaction on the active branch."
+    else:
+        count = len(tree.active)
+        head = f"Compaction {tree.compaction_id} replaced {count} entries ({_span(tree.active)})."
+    if tree.abandoned:
+        branches = tree.branches()
+        head += (
+            f" Abandoned branches: {len(tree.abandoned)} entries on {branches} "
+            f"branch{'es' if branches != 1 else ''}."
+        )
+    return head
+
+
+def _details(tree: Tree) -> dict[str, Any]:
+    return {"compactionId": tree.compaction_id, "abandoned": len(tree.abandoned)}
 
 
 def _find(text: str, query: str) -> tuple[int, bool] | None:
@@ -100,26 +126,27 @@ def _excerpt(text: str, at: int, size: int) -> tuple[int, int, int, str]:
     return text.count("\n", 0, at) + 1, start, end, f"{prefix}{window}{suffix}"
 
 
-def _search(replaced: Replaced, query: str, offset: int | None, limit: int | None) -> ToolResult:
+def _search(tree: Tree, query: str, offset: int | None, limit: int | None) -> ToolResult:
     skip = max(0, offset or 0)
     most = min(MAX_MATCHES, max(1, limit or DEFAULT_MATCHES))
-    exact: list[str] = []
-    by_words: list[str] = []
-    for entry in replaced.entries:
-        role, text = entry_text(entry)
+    exact: list[tuple[str, Recallable]] = []
+    by_words: list[tuple[str, Recallable]] = []
+    for item in tree.entries:
+        role, text = entry_text(item.entry)
         found = _find(text, query)
         if found is None:
             continue
         line, start, end, excerpt = _excerpt(text, found[0], len(query))
-        row = f"[{entry.get('id')}] {role}, line {line}, chars {start}-{end}: {excerpt}"
-        (exact if found[1] else by_words).append(row)
+        row = f"[{item.id}] {role}, line {line}, chars {start}-{end}, {item.place()}: {excerpt}"
+        (exact if found[1] else by_words).append((row, item))
     matches = exact + by_words  # exact matches first, then those with all the words
-    details = {"compactionId": replaced.compaction_id, "matches": len(matches)}
+    details = {**_details(tree), "matches": len(matches)}
     if not matches:
-        text = f'{_header(replaced)}\nNo replaced entry matches "{query}".'
+        text = f'{_header(tree)}\nNo replaced or abandoned entry matches "{query}".'
         return ToolResult.text(text, details=details)
-    shown = matches[skip : skip + most]
-    lines = [_header(replaced)]
+    shown = [row for row, _item in matches[skip : skip + most]]
+    details["hits"] = [item.to_json() for _row, item in matches[skip : skip + most]]
+    lines = [_header(tree)]
     if not shown:
         lines.append(f'{len(matches)} matches for "{query}"; none at offset {skip}.')
     else:
@@ -132,14 +159,14 @@ def _search(replaced: Replaced, query: str, offset: int | None, limit: int | Non
     return ToolResult.text("\n".join(lines), details=details)
 
 
-def _read(replaced: Replaced, entry_id: str, offset: int | None, limit: int | None) -> ToolResult:
-    entry = next((e for e in replaced.entries if e.get("id") == entry_id), None)
-    if entry is None:
+def _read(tree: Tree, entry_id: str, offset: int | None, limit: int | None) -> ToolResult:
+    item = tree.find(entry_id)
+    if item is None:
         raise ToolError(
-            f"Entry {entry_id} is not among the replaced entries ({replaced.span()}); "
-            "search with query to find ids"
+            f"Entry {entry_id} is not among the replaced entries ({_span(tree.active)}) nor on "
+            "an abandoned branch; search with query to find ids"
         )
-    role, text = entry_text(entry)
+    role, text = entry_text(item.entry)
     all_lines = text.split("\n")
     first = max(1, offset or 1)
     if first > len(all_lines):
@@ -151,15 +178,15 @@ def _read(replaced: Replaced, entry_id: str, offset: int | None, limit: int | No
     cut = truncate_head(window, max_lines=min(most, READ_MAX_LINES), max_bytes=READ_MAX_BYTES)
     last = first - 1 + max(cut.output_lines, 1)
     body = cut.content
-    head = f"[{entry_id}] {role}, lines {first}-{last} of {len(all_lines)}:"
+    head = f"[{entry_id}] {role}, lines {first}-{last} of {len(all_lines)}, {item.place()}:"
     out = f"{head}\n{body}"
     if last < len(all_lines):
         more = f"Use offset={last + 1} to continue."
         out += f"\n\n[Showing lines {first}-{last} of {len(all_lines)}. {more}]"
-    details = {"compactionId": replaced.compaction_id, "id": entry_id, "truncation": cut.to_json()}
+    details = {**_details(tree), **item.to_json(), "truncation": cut.to_json()}
     return ToolResult.text(out, details=details)
 
 
 def make_recall_tool() -> FunctionTool:
-    snippet = "Search or read the conversation entries a compaction replaced"
+    snippet = "Search or read the conversation entries a compaction replaced or a branch left"
     return builtin_tool("recall", run_recall, DESCRIPTION, PARAMETERS, snippet)

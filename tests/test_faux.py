@@ -13,8 +13,8 @@ import pytest
 
 from tether.builtin_plugins.providers import faux as provider_faux
 from tether.builtin_plugins.providers.faux.provider import FauxProvider
+from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.agent.abort import AbortSignal
-from tether.core.agent.provider_registry import ProviderRegistry
 from tether.core.agent.providers import (
     AbortedError,
     ContextOverflowError,

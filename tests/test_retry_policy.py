@@ -14,8 +14,8 @@ from types import SimpleNamespace
 from tests.plugin_fakes import write_distribution
 from tests.store_helpers import run_tether
 from tether.core.agent.providers import TransientError
+from tether.core.base.settings import load_settings
 from tether.core.host.manager import create_plugin_manager
-from tether.core.host.settings import load_settings
 
 POLICY_PLUGIN = """
 from tether.hookspecs import hookimpl

@@ -21,8 +21,8 @@ from tether.core.context.tokens import (
     should_compact,
     threshold_check,
 )
+from tether.core.host.choices.running import token_counter
 from tether.core.host.manager import create_plugin_manager
-from tether.core.memory.choice_calls import token_counter
 from tether.hookspecs.events import CompactionSettings
 
 

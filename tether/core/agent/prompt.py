@@ -21,8 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tether.core.base.errors import TetherError
 from tether.core.host.calls import call_implementation, implementations
-from tether.core.host.errors import TetherError
 
 if TYPE_CHECKING:
     import pluggy

@@ -13,8 +13,8 @@ The final assistant message has pi's shape::
      "total"}}, "stopReason": "stop"|"length"|"toolUse"|"error"|"aborted",
      "errorMessage"?, "timestamp": <ms>}
 
-The error classes and the classification (:func:`error_for_status`, :func:`is_context_overflow`,
-:func:`error_of`) live in :mod:`tether.core.agent.provider_errors` and are re-exported here.
+The error classes live in :mod:`tether.core.base.errors` and are re-exported here; how a
+failure is classified (status, provider wording) is the ``provider_errors`` built-in's.
 """
 
 from __future__ import annotations
@@ -25,18 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from tether.core.agent.abort import AbortSignal
-from tether.core.agent.provider_errors import (
+from tether.core.base.errors import (
     AbortedError,
     ContextOverflowError,
     PermanentError,
     ProviderConfigError,
     ProviderError,
     TransientError,
-    error_for_status,
-    error_of,
-    is_context_overflow,
-    is_overflow_wording,
-    is_transient_status,
 )
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
@@ -44,8 +39,8 @@ StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
 @dataclass
 class Model:
-    """One entry of ``models.json`` (see :mod:`tether.core.agent.provider_registry` for the file
-    format)."""
+    """One model of a provider (the built-in ``model_registry`` plugin reads them from
+    ``models.json``)."""
 
     provider: str  # the provider's name in models.json, e.g. "openai", "ollama"
     id: str  # the model id sent to the API
@@ -269,13 +264,8 @@ __all__ = [
     "complete",
     "drain",
     "empty_usage",
-    "error_for_status",
-    "error_of",
     "fail_message",
     "finish_usage",
-    "is_context_overflow",
-    "is_overflow_wording",
-    "is_transient_status",
     "new_assistant_message",
     "now_ms",
     "order_message",

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol
 
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
 from tether.core.host.trace import trace_call, trace_failure
 
 

@@ -34,6 +34,22 @@ def expect(*types: type) -> Check:
     return check
 
 
+def expect_callable(value: Any) -> str | None:
+    """``None`` or a function."""
+    if value is None or callable(value):
+        return None
+    return f"returned {_kind(value)}, expected a function or None"
+
+
+def expect_registry(value: Any) -> str | None:
+    """``None`` or an object with a model registry's methods."""
+    methods = ("resolve", "find_model", "models", "stream", "complete", "close")
+    missing = [m for m in methods if not callable(getattr(value, m, None))]
+    if value is None or not missing:
+        return None
+    return f"returned {_kind(value)}, which lacks {', '.join(missing)} of a ModelRegistry"
+
+
 def _block_problem(block: Any) -> str | None:
     if not isinstance(block, dict):
         return f"a content block of type {_kind(block)}"
@@ -126,5 +142,7 @@ __all__ = [
     "check_counts",
     "check_retry_decision",
     "expect",
+    "expect_callable",
     "expect_none",
+    "expect_registry",
 ]

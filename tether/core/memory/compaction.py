@@ -6,7 +6,7 @@ history (and, for a split turn, the turn prefix), appends the cumulative
 ``<read-files>``/``<modified-files>`` lists and the ``## Pinned`` section of the pins in force
 (:mod:`tether.core.context.pins`, whoever wrote the summary), writes one ``compaction`` entry
 and fires ``session_compact``. The kernel decides nothing about *how* to summarize or where to
-cut: those are plugins, chosen by name (:mod:`tether.core.memory.choices`).
+cut: those are plugins, chosen by name (:mod:`tether.core.host.choices.registry`).
 
 Guarantees: nothing to compact → no summarizer call; a split turn with no new
 history keeps the previous summary instead of pi's "No prior history."; a failing
@@ -23,11 +23,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tether.core.base.errors import TetherError
 from tether.core.context.file_tracking import file_lists, format_file_lists, strip_file_lists
 from tether.core.context.pins import with_pins, without_pins
-from tether.core.harness.plugin_session import PluginSession
-from tether.core.host.errors import TetherError
-from tether.core.memory.choice_calls import run_strategy, run_summarizer, token_counter
+from tether.core.host.choices.running import run_strategy, run_summarizer, token_counter
+from tether.core.host.fact_cues import collect_fact_cues
+from tether.core.host.plugin_session import PluginSession
 from tether.core.memory.gate import gated_summary, previous_details
 from tether.hookspecs.events import (
     BeforeCompactEvent,
@@ -116,9 +117,7 @@ def summary_request_base(
 
     ``settings`` of the request is the ``compaction`` block (``summarizer``, ``model``…)
     updated with ``overrides`` (a branch summary passes ``branchSummary``'s reserve)."""
-    from tether.core.agent.provider_registry import ProviderRegistry
-
-    registry = ProviderRegistry(hooks.pm, settings=settings)
+    registry = hooks.model_registry(settings)
     try:
         yield SummarizeRequest(
             kind="compaction",
@@ -203,7 +202,9 @@ def compact(
         try:
             with summary_request_base(hooks, settings, context, signal) as base:
                 base = dataclasses.replace(
-                    base, previous_details=previous_details(path), fact_cues=hooks.fact_cues()
+                    base,
+                    previous_details=previous_details(path),
+                    fact_cues=collect_fact_cues(hooks.pm),
                 )
                 text, outcome.summaries, outcome.gate = gated_summary(
                     hooks, view, path, preparation, base, event.custom_instructions,

@@ -39,7 +39,7 @@ def prepare_report(
     from tether.builtin_plugins.memory.serialize import serialize_messages
     from tether.core.context.file_tracking import file_lists
     from tether.core.context.tokens import should_compact
-    from tether.core.memory.choice_calls import run_strategy, token_counter
+    from tether.core.host.choices.running import run_strategy, token_counter
     from tether.hookspecs.events import NothingToCompact
 
     settings = compaction_budget(keep=keep, reserve=reserve, strategy=strategy)

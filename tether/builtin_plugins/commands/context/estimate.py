@@ -25,7 +25,7 @@ def estimate_report(
     """
     from tether.core.context import tokens
     from tether.core.context.build import build_context_from_path, message_from_entry
-    from tether.core.memory.choice_calls import token_counter
+    from tether.core.host.choices.running import token_counter
 
     context = build_context_from_path(branch)
     model = None

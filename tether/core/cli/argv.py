@@ -22,7 +22,7 @@ def preparse_mode(argv: Sequence[str]) -> list[str]:
     if args[at + 1] == "text":  # pi's default mode: tether's own forms (chat, a prompt, -p)
         return args[:at] + args[at + 2 :]
     if args[at + 1] not in MODE_COMMANDS:
-        from tether.core.host.errors import UsageError
+        from tether.core.base.errors import UsageError
 
         raise UsageError(f"--mode {args[at + 1]}: expected text, json or rpc")
     rest, root = drop_print_flag(args[:at] + args[at + 2 :]), []

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from tether.core.host.errors import UsageError
+from tether.core.base.errors import UsageError
 
 ROOT_OPTIONS_WITH_VALUE = ("--disable-plugin",)
 PRINT_FLAGS = ("-p", "--print")

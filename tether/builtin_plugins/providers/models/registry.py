@@ -31,12 +31,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tether.core.agent.models_file import (
+from tether.builtin_plugins.providers.models.models_file import (
     build_model,
     load_models_file,
     merge_provider,
     models_path,
 )
+from tether.builtin_plugins.providers.models.redact import Redactor, secret_values
 from tether.core.agent.providers import (
     LlmContext,
     Model,
@@ -48,7 +49,6 @@ from tether.core.agent.providers import (
     fail_message,
     new_assistant_message,
 )
-from tether.core.agent.redact import Redactor, secret_values
 from tether.core.host.facade import Hooks
 
 #: ``--api-key``: keys for this process only, by provider name; they win over models.json and

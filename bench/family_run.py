@@ -13,7 +13,7 @@ from fidelity_judge import judge
 
 from tether.core.base.errors import TetherError
 from tether.core.base.settings import Settings
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.compaction import compact
 from tether.core.session.session import Session

@@ -69,7 +69,7 @@ from fidelity_sessions import KINDS, Kind, filler, script  # noqa: E402
 
 from tether.core.base.errors import TetherError  # noqa: E402
 from tether.core.base.settings import Settings  # noqa: E402
-from tether.core.host.facade import Hooks  # noqa: E402
+from tether.core.hooks.facade import Hooks  # noqa: E402
 from tether.core.host.manager import create_plugin_manager  # noqa: E402
 from tether.core.memory.compaction import compact  # noqa: E402
 from tether.core.session.pinning import pin_text  # noqa: E402

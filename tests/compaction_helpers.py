@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tether.core.base.settings import Settings
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl

@@ -19,7 +19,7 @@ import typer
 
 import tether
 from tests.doc_blocks import hookspec_examples
-from tether.core.host.plugin_session import PluginSession
+from tether.core.hooks.plugin_session import PluginSession
 from tether.hookspecs import hookimpl
 
 EXAMPLES = hookspec_examples()
@@ -144,6 +144,12 @@ def case_tool_arguments_validator(tmp_path: Path) -> None:
     assert validate("read", schema, {"path": "a"}) == {"path": "a"}
     with pytest.raises(ValueError, match="read takes no limit"):
         validate("read", schema, {"path": "a", "limit": 3})
+
+
+def case_route_command_line(tmp_path: Path) -> None:
+    arguments = {"args": ["ls", "--json"], "commands": ["sessions", "run"]}
+    assert _run_example("route_command_line", arguments) == ["sessions", "--json"]
+    assert _run_example("route_command_line", {**arguments, "args": ["run", "hi"]}) is None
 
 
 def case_register_summarizers(tmp_path: Path) -> None:

@@ -16,7 +16,9 @@ LAYERS = (
     "storage",  # the store contract and the JSONL store
     "context",  # pi's context rules over entries
     "session",  # the session tree over a store
-    "host",  # the plugin host: manager, hook facade, the session hooks get, choices
+    "host",  # the plugin host: finding and loading plugins, calling one implementation, tracing
+    "choices",  # one registered summarizer, token counter or strategy chosen and called
+    "hooks",  # the typed hook caller, answer checks, the session object hooks receive
     "agent",  # the agent loop, tools, the provider contract
     "memory",  # compaction and branch summaries
     "harness",  # an agent bound to a session
@@ -93,7 +95,7 @@ def test_session_builds_on_storage_and_context() -> None:
 
 
 def test_inner_layers_never_import_memory_or_the_harness() -> None:
-    inner = [CORE + layer for layer in ("storage", "context", "session", "host", "agent")]
+    inner = [CORE + layer for layer in LAYERS[: LAYERS.index("agent") + 1]]
     found = sorted(
         f"{name} -> {dep}"
         for prefix in inner

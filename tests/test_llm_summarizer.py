@@ -28,8 +28,8 @@ from tether.core.agent.providers import (
     TransientError,
 )
 from tether.core.base.errors import TetherError
+from tether.core.choices.running import run_summarizer
 from tether.core.context.build import convert_to_llm
-from tether.core.host.choices.running import run_summarizer
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
 from tether.core.memory.compaction import summary_budgets

@@ -9,8 +9,9 @@ import pytest
 import typer
 from typer.main import get_command
 
+from tether.core.cli import app as cli
+from tether.core.cli import named_command
 from tether.core.cli.named_command import command_names, only_named
-from tether.core.host import cli, named_command
 
 
 def _app() -> tuple[typer.Typer, typer.Typer]:

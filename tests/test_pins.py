@@ -21,7 +21,7 @@ from tether.core.context.pins import (
     strip_pinned,
     with_pins,
 )
-from tether.core.host.plugin_session import PluginSession
+from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.compaction import compact
 from tether.core.session.pinning import current_pins, pin_entry, pin_text, unpin
 from tether.core.session.session import Session

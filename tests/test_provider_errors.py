@@ -16,6 +16,7 @@ import pytest
 
 from tests.servers import AnthropicServer, OpenAIServer, Reply, ScriptedServer, Usage
 from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
+from tether.builtin_plugins.providers.messages import complete
 from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
 from tether.builtin_plugins.providers.provider_errors import error_of, is_context_overflow
 from tether.core.agent.abort import AbortSignal
@@ -27,7 +28,6 @@ from tether.core.agent.providers import (
     PermanentError,
     StreamOptions,
     TransientError,
-    complete,
 )
 
 ADAPTERS = {

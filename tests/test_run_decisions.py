@@ -22,7 +22,7 @@ from tether.core.harness.run import (
     Stop,
     TurnState,
 )
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.compaction import CompactionOutcome
 

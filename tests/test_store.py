@@ -277,7 +277,7 @@ def test_an_append_follows_a_file_replaced_by_an_atomic_rewrite(tmp_path: Path) 
 
 def test_the_open_store_plugin_answers_for_paths(tmp_path: Path) -> None:
     from tether.core.base.settings import load_settings
-    from tether.core.host.facade import Hooks
+    from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import create_plugin_manager
 
     hooks = Hooks(create_plugin_manager())

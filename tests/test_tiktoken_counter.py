@@ -15,7 +15,7 @@ import pytest
 
 from tether.builtin_plugins.memory import tiktoken_counter as tc
 from tether.core.base.errors import TetherError
-from tether.core.host.choices.running import token_counter
+from tether.core.choices.running import token_counter
 from tether.core.host.manager import create_plugin_manager
 
 SAMPLES = [

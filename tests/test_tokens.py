@@ -13,6 +13,7 @@ from tether.builtin_plugins.memory.token_estimate import (
     js_json_length,
     js_length,
 )
+from tether.core.choices.running import token_counter
 from tether.core.context.tokens import (
     calculate_context_tokens,
     context_usage,
@@ -21,7 +22,6 @@ from tether.core.context.tokens import (
     should_compact,
     threshold_check,
 )
-from tether.core.host.choices.running import token_counter
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs.events import CompactionSettings
 

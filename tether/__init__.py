@@ -18,7 +18,7 @@ _EXPORTS: dict[str, str] = {
     "create_plugin_manager": "tether.core.host.manager",
     "PluginManager": "tether.core.host.manager",
     "PluginError": "tether.core.host.manager",
-    "Hooks": "tether.core.host.facade",
+    "Hooks": "tether.core.hooks.facade",
     # errors
     "TetherError": "tether.core.base.errors",
     "SessionFileError": "tether.core.base.errors",
@@ -108,7 +108,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
         convert_to_llm,
     )
     from tether.core.harness.harness import Harness
-    from tether.core.host.facade import Hooks
+    from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
     from tether.core.memory.branching import navigate_tree
     from tether.core.memory.compaction import compact

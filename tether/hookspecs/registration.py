@@ -124,6 +124,32 @@ def register_commands(app: Any) -> None:
     """
 
 
+@hookspec(firstresult=True)
+def route_command_line(args: list[str], commands: list[str]) -> list[str] | None:
+    """Rewrite the command line before it is parsed: forms that name no command.
+
+    When: once per ``tether`` invocation, after plugins have registered their commands and
+    before typer parses the line. Arguments: ``args`` — the arguments after ``tether`` (root
+    options such as ``--disable-plugin NAME`` first; ``--store``, ``--wait`` and pi's
+    ``--mode`` are already read); ``commands`` — the names of the top-level commands. Return:
+    the arguments to parse instead, or ``None`` to let the next implementation answer (no
+    answer at all: the line as given). Ordering: firstresult; the built-in answer (plugin
+    ``pi_forms``: ``tether -p …`` → ``run``, ``tether -c``/``"prompt"`` → ``chat``,
+    ``--list-models``, ``--export``, ``-V``/``-h``) is ``trylast``, so a plugin wins. A
+    ``tether.TetherError`` it raises is the user's error, printed as one line (a usage error
+    exits with 2); anything else it raises, or an answer that is not a list of strings, is
+    an error naming the plugin.
+
+    Example::
+
+        @hookimpl
+        def route_command_line(args, commands):
+            if args[:1] == ["ls"]:  # a habit from another tool
+                return ["sessions", *args[1:]]
+            return None
+    """
+
+
 @hookspec
 def system_prompt_sections(options: PromptOptions) -> list[Section] | Section | None:
     """Contribute sections of the system prompt.

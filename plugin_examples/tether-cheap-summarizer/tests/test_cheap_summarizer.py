@@ -25,7 +25,7 @@ from tether.builtin_plugins.providers import http as http_client
 from tether.builtin_plugins.providers import openai as provider_openai
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.base.settings import Settings
-from tether.core.host.choices.running import run_summarizer
+from tether.core.choices.running import run_summarizer
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs.events import SummarizeRequest
 

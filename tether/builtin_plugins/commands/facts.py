@@ -34,7 +34,7 @@ def session_ledger(session: Any) -> Any:
 
 def _plugin_cues() -> dict[str, Any]:
     try:
-        from tether.core.host.fact_cues import collect_fact_cues
+        from tether.core.hooks.fact_cues import collect_fact_cues
         from tether.core.host.manager import create_plugin_manager
 
         return collect_fact_cues(create_plugin_manager())

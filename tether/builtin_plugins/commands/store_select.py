@@ -50,7 +50,7 @@ def open_database(uri: str) -> Any:
     if uri in _OPEN:
         return _OPEN[uri]
     from tether.core.base.settings_peek import LazySettings
-    from tether.core.host.facade import Hooks
+    from tether.core.hooks.facade import Hooks
     from tether.core.storage.database import StoreError, describe_uri
 
     try:

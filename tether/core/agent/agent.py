@@ -94,7 +94,7 @@ class Agent:
             tools=tools,
             messages=messages,
         )
-        # Same shape as PluginSession.__init__ (core/host/plugin_session.py): plain option
+        # Same shape as PluginSession.__init__ (core/hooks/plugin_session.py): plain option
         # assignments of a constructor, no logic to share.
         self.stream_fn = stream_fn
         self.convert_to_llm = convert_to_llm

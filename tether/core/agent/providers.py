@@ -116,7 +116,7 @@ class StreamEvent:
 
 class Provider(Protocol):
     """An API adapter. An optional ``complete(model, context, options) -> StreamEvent`` (the
-    final done/error event of a non-streaming call) is used by :func:`complete`; an optional
+    final done/error event of a non-streaming call) is used for summaries; an optional
     ``request_body(model, context, options) -> dict`` (the JSON body ``stream`` would send,
     unsent) by ``tether session context --request``."""
 
@@ -129,8 +129,8 @@ class Provider(Protocol):
         ...
 
 
-# ---------------------------------------------------------------------------------------------
-# The assistant message and its usage
+# The timestamp and the empty usage of a message (the adapters' helpers that shape a whole
+# assistant message: tether.builtin_plugins.providers.messages)
 
 
 def now_ms() -> int:
@@ -148,106 +148,6 @@ def empty_usage() -> dict[str, Any]:
     }
 
 
-def new_assistant_message(model: Model) -> dict[str, Any]:
-    """An empty assistant message in pi's key order, stopReason ``stop``."""
-    return {
-        "role": "assistant",
-        "content": [],
-        "api": model.api,
-        "provider": model.provider,
-        "model": model.id,
-        "usage": empty_usage(),
-        "stopReason": "stop",
-        "timestamp": now_ms(),
-    }
-
-
-def finish_usage(model: Model, usage: dict[str, Any]) -> dict[str, Any]:
-    """Set ``totalTokens`` and ``cost`` (from ``model.cost``, $ per million tokens)."""
-    keys = ("input", "output", "cacheRead", "cacheWrite")
-    usage["totalTokens"] = sum(int(usage.get(k) or 0) for k in keys)
-    cost = {k: float(model.cost.get(k, 0) or 0) * int(usage.get(k) or 0) / 1e6 for k in keys}
-    if not any(cost.values()):
-        cost = dict.fromkeys(keys, 0)
-    cost["total"] = sum(cost.values())
-    usage["cost"] = cost
-    return usage
-
-
-MESSAGE_KEY_ORDER = (
-    "role",
-    "content",
-    "api",
-    "provider",
-    "model",
-    "responseModel",
-    "responseId",
-    "diagnostics",
-    "usage",
-    "stopReason",
-    "errorMessage",
-    "timestamp",
-)
-
-
-def order_message(message: dict[str, Any]) -> dict[str, Any]:
-    """Put an assistant message's keys in pi's order, in place (other keys go last)."""
-    items = list(message.items())
-    rank = {key: i for i, key in enumerate(MESSAGE_KEY_ORDER)}
-    message.clear()
-    message.update(sorted(items, key=lambda kv: rank.get(kv[0], len(rank))))
-    return message
-
-
-def fail_message(message: dict[str, Any], error: ProviderError) -> dict[str, Any]:
-    """Turn ``message`` into the final message of a failed call (error or aborted)."""
-    message["stopReason"] = "aborted" if isinstance(error, AbortedError) else "error"
-    message["errorMessage"] = str(error) or type(error).__name__
-    return order_message(message)
-
-
-# ---------------------------------------------------------------------------------------------
-# Non-streaming convenience
-
-
-def complete(
-    provider: Any,
-    model: Model,
-    context: LlmContext,
-    options: StreamOptions | None = None,
-    *,
-    raise_on_error: bool = False,
-) -> dict[str, Any]:
-    """Run one call to the end and return the final assistant message.
-
-    Uses ``provider.complete(model, context, options)`` when the provider has one (it returns
-    the final ``done``/``error`` :class:`StreamEvent`; HTTP providers send ``stream: false``),
-    else drains ``provider.stream``. Failures come back as a message with
-    stopReason error/aborted, or — with ``raise_on_error`` — as the typed error.
-    """
-    options = options or StreamOptions()
-    own = getattr(provider, "complete", None)
-    if callable(own):
-        final = own(model, context, options)
-        message, error = final.message, final.error
-    else:
-        message, error = drain(provider.stream(model, context, options))
-    if raise_on_error and error is not None:
-        raise error
-    return message
-
-
-def drain(events: Iterator[StreamEvent]) -> tuple[dict[str, Any], ProviderError | None]:
-    """Consume a stream; return (final message, typed error or None)."""
-    final: StreamEvent | None = None
-    for event in events:
-        if event.type in ("done", "error"):
-            final = event
-    if final is None or final.message is None:
-        raise RuntimeError("provider stream ended without a done/error event")
-    return final.message, final.error
-
-
 __all__ = [
     "IDLE_TIMEOUT",
     "AbortedError",
@@ -261,12 +161,6 @@ __all__ = [
     "StreamEvent",
     "StreamOptions",
     "TransientError",
-    "complete",
-    "drain",
     "empty_usage",
-    "fail_message",
-    "finish_usage",
-    "new_assistant_message",
     "now_ms",
-    "order_message",
 ]

@@ -21,25 +21,15 @@ from tether.core.cli.argv import (
     preparse_mode,
     preparse_store,
     preparse_wait,
+    root_prefix_length,
 )
 from tether.core.cli.named_command import command_names, only_named
-from tether.core.cli.toplevel import root_prefix_length, route_top_level
 from tether.core.context.text_safety import install_output_handler
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
 
 DEFAULT_COMMAND = "chat"
-ROOT_HELP = """tether — a plugin-first agent harness whose memory never loses history.
-
-\b
-Without a command, as pi:
-  tether [OPTIONS] [PROMPT]     chat (the options of `tether chat`)
-  tether -c | -r                continue the most recent session | pick one
-  tether -p [OPTIONS] PROMPT... print mode: the answer, then exit (`tether run`);
-                                piped stdin and @FILE arguments join the first prompt
-  tether --list-models [SEARCH] the models (`tether models`)
-  tether --export S.jsonl [OUT] a session as a web page (`tether session export --html`)
-  tether -V                     the version"""
+ROOT_HELP = "tether — a plugin-first agent harness whose memory never loses history."
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
 # tether.core.storage.lease);
@@ -176,7 +166,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
     ) -> None:
         """List installed plugins (name, distribution, version, status, hooks) and, per kind,
         the summarizers, token counters and compaction strategies registered and chosen."""
-        from tether.core.host.choices.registry import current_choices, render_choices
+        from tether.core.choices.registry import current_choices, render_choices
 
         records = [r for r in pm.records.values() if all_ or not r.builtin]
         records.sort(key=lambda r: (not r.builtin, r.name))
@@ -338,8 +328,8 @@ def main(
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)
             _warn_unknown_plugins(pm, disabled)
         app = create_app(pm)
-        # pi's top-level forms (``tether -c``, ``tether "prompt"``, ``tether -p …``, ``-V``)
-        args = route_top_level(args, command_names(app))
+        # a plugin may rewrite the line (the built-in ``pi_forms``: ``tether -c``, ``tether -p …``)
+        args = Hooks(pm).route_command_line(args, command_names(app))
         start = root_prefix_length(args)  # typer builds only the command the line names
         command = typer.main.get_command(only_named(app, args[start:]))
         result = command.main(args=args, prog_name="tether", standalone_mode=False)

@@ -40,6 +40,7 @@ from tether.core.agent.loop import user_message
 from tether.core.agent.providers import Model
 from tether.core.agent.tools import collect_tools, order_tools
 from tether.core.base.errors import SessionWriteError, TetherError
+from tether.core.choices.running import token_counter
 from tether.core.context.build import convert_to_llm
 from tether.core.context.replaced import replaced_note, summary_message, with_note
 from tether.core.harness import delivery, switching
@@ -63,10 +64,9 @@ from tether.core.harness.setup import (
     hook_time_limit,
     stderr_warning,
 )
-from tether.core.host.choices.running import token_counter
-from tether.core.host.custom_messages import as_custom_message
-from tether.core.host.facade import Hooks
-from tether.core.host.plugin_session import PluginSession
+from tether.core.hooks.custom_messages import as_custom_message
+from tether.core.hooks.facade import Hooks
+from tether.core.hooks.plugin_session import PluginSession
 from tether.hookspecs.events import (
     AgentEvent,
     BeforeAgentStartEvent,
@@ -109,7 +109,6 @@ class Harness:
             interrupt=lambda: self.op_signal,
             **hook_time_limit(self.settings),
         )
-        self.registry = registry or self.hooks.model_registry(self.settings)
         self.on_warning = on_warning or stderr_warning
         self.warnings: list[str] = []
         self.view = PluginSession.of_harness(self)
@@ -118,6 +117,7 @@ class Harness:
         self.thinking_level = "off"
         self.busy = False
         self.op_signal = AbortSignal()
+        self.registry = registry or self.hooks.model_registry(self.settings)
         self.next_turn: list[Message] = []
         self._listeners: list[Listener] = []
         self._context_hooked = bool(pm.hook.context.get_hookimpls())

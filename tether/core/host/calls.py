@@ -2,7 +2,7 @@
 
 :func:`call_registration` calls a ``register_*`` hook one plugin at a time, so that a plugin
 that raises is named and only its registrations are dropped. Every other hook is called
-through the typed facade :class:`tether.core.host.facade.Hooks`.
+through the typed facade :class:`tether.core.hooks.facade.Hooks`.
 """
 
 from __future__ import annotations

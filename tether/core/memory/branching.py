@@ -23,7 +23,7 @@ from tether.core.base.errors import TetherError
 from tether.core.context.content_text import content_text
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.context.pins import with_pins
-from tether.core.host.plugin_session import PluginSession
+from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.branch_input import (
     BranchPreparation,
     branch_token_budget,
@@ -216,7 +216,7 @@ class _SummaryJob:
 
     def count(self, messages: list[dict[str, Any]]) -> list[int]:
         """Token counts from the chosen token counter, for the session's model."""
-        from tether.core.host.choices.running import token_counter
+        from tether.core.choices.running import token_counter
 
         try:
             return token_counter(self.hooks.pm, self.settings, model=self.context.model)(messages)

@@ -318,8 +318,8 @@ class Chat:
             self.say(f"available: {refs}")
 
     def cmd_session(self, _args: list[str]) -> None:
+        from tether.core.choices.running import token_counter
         from tether.core.harness.compaction import context_tokens
-        from tether.core.host.choices.running import token_counter
 
         h = self.harness
         s = h.session

@@ -206,8 +206,8 @@ def compact_command(
     """Compact the session: summarize the older part of the branch into a compaction entry."""
     from tether.builtin_plugins.commands.compaction.progress import StderrProgress
     from tether.builtin_plugins.commands.lease_options import holding
-    from tether.core.host.choices.running import check_choices
-    from tether.core.host.facade import Hooks
+    from tether.core.choices.running import check_choices
+    from tether.core.hooks.facade import Hooks
     from tether.core.memory.compaction import compact
     from tether.core.memory.gate import gate_line
 
@@ -271,8 +271,8 @@ def branch_command(
     from tether.builtin_plugins.commands.compaction.progress import StderrProgress
     from tether.builtin_plugins.commands.lease_options import holding
     from tether.core.base.errors import UsageError
-    from tether.core.host.choices.running import check_choices
-    from tether.core.host.facade import Hooks
+    from tether.core.choices.running import check_choices
+    from tether.core.hooks.facade import Hooks
     from tether.core.memory.branching import navigate_tree
 
     for flag, value in (("--instructions", instructions), ("--summarizer", summarizer)):

@@ -100,8 +100,8 @@ def _after_context_hooks(
     """The messages as installed plugins' ``context`` hooks leave them (unchanged if none)."""
     if not _has_context_hooks(pm):
         return context.messages  # type: ignore[no-any-return]
-    from tether.core.host.facade import Hooks
-    from tether.core.host.plugin_session import PluginSession
+    from tether.core.hooks.facade import Hooks
+    from tether.core.hooks.plugin_session import PluginSession
 
     hooks = Hooks(pm)
     branch = None  # the session's own branch: parsed only if a hook asks for it

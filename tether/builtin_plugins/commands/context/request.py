@@ -73,8 +73,8 @@ def request_bytes(
     from tether.core.context.replaced import with_replaced_note
     from tether.core.context.text_safety import encode_json_body
     from tether.core.harness.setup import assemble_prompt, choose_thinking_level
-    from tether.core.host.facade import Hooks
-    from tether.core.host.plugin_session import PluginSession
+    from tether.core.hooks.facade import Hooks
+    from tether.core.hooks.plugin_session import PluginSession
     from tether.hookspecs.events import BeforeAgentStartEvent
 
     say = warn or (lambda line: sys.stderr.write(f"tether: warning: {line}\n"))

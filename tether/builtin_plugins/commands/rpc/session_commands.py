@@ -103,7 +103,7 @@ def set_session_name(server: Any, command: dict[str, Any]) -> Any:
 
 
 def get_session_stats(server: Any, command: dict[str, Any]) -> Any:
-    from tether.core.host.choices.running import token_counter
+    from tether.core.choices.running import token_counter
     from tether.core.session.stats import context_usage_of, session_stats
 
     h = server.harness

@@ -24,7 +24,7 @@ def model_window(pm: Any, model: dict[str, Any] | None) -> int:
 def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> dict[str, Any]:
     """``{...pi's SessionStats (the context at the leaf), compactions: [...], inFile: {...}}``
     for a session file."""
-    from tether.core.host.choices.running import token_counter
+    from tether.core.choices.running import token_counter
     from tether.core.session.stats import compaction_history, context_usage_of, session_stats
 
     session = open_session_file(file)

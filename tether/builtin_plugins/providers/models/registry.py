@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tether.builtin_plugins.providers.messages import complete, fail_message, new_assistant_message
 from tether.builtin_plugins.providers.models.models_file import (
     build_model,
     load_models_file,
@@ -45,11 +46,8 @@ from tether.core.agent.providers import (
     ProviderConfigError,
     StreamEvent,
     StreamOptions,
-    complete,
-    fail_message,
-    new_assistant_message,
 )
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 
 #: ``--api-key``: keys for this process only, by provider name; they win over models.json and
 #: the environment and are never written anywhere (pi's runtime override).

@@ -1,6 +1,6 @@
 """Calling one hook implementation at a time: who failed, what it returned, Ctrl-C, time limit.
 
-:class:`HookRunner` is the engine under :class:`tether.core.host.facade.Hooks`. It calls the
+:class:`HookRunner` is the engine under :class:`tether.core.hooks.facade.Hooks`. It calls the
 implementations of a hook one by one in pluggy's call order (so ordering and ``tryfirst`` /
 ``trylast`` are pluggy's) and so always knows which plugin raised or returned a wrong type:
 every failure is a :class:`~tether.core.base.errors.HookError` naming the plugin and the hook —

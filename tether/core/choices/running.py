@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tether.core.base.errors import TetherError
+from tether.core.choices.registry import KINDS, Choice, check_named, choose
 from tether.core.host.calls import warn
-from tether.core.host.choices.registry import KINDS, Choice, check_named, choose
 from tether.hookspecs.events import (
     CompactionPreparation,
     CompactionSettings,

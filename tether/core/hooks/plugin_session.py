@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from tether.core.base.errors import NoAgentError
-from tether.core.host.custom_messages import as_custom_message
+from tether.core.hooks.custom_messages import as_custom_message
 from tether.hookspecs.session_protocol import DeliverAs
 
 
@@ -172,7 +172,7 @@ class PluginSession:
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> list[int]:
         """Token counts of ``messages`` by the chosen token counter, for the current model."""
-        from tether.core.host.choices.running import token_counter
+        from tether.core.choices.running import token_counter
 
         return token_counter(self.hooks.pm, self.settings, model=self.model)(messages)
 

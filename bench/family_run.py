@@ -11,10 +11,10 @@ from factfree_server import MODEL as FACTFREE_MODEL
 from family_format import Script, filler, messages
 from fidelity_judge import judge
 
-from tether.core.host.errors import TetherError
-from tether.core.host.facade import Hooks
+from tether.core.base.errors import TetherError
+from tether.core.base.settings import Settings
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
-from tether.core.host.settings import Settings
 from tether.core.memory.compaction import compact
 from tether.core.session.session import Session
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tests.harness_helpers import plugin_manager
-from tether.core.host.cli import main
+from tether.core.cli.app import main
 
 _PM = None
 

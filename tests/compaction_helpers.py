@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tether.core.host.facade import Hooks
+from tether.core.base.settings import Settings
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
-from tether.core.host.settings import Settings
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import SummarizeRequest, Summary

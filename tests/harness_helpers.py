@@ -54,8 +54,8 @@ def plugin_manager(*plugins: tuple[str, object]) -> Any:
 
 def open_harness(pm: Any, cwd: Path, home: Path, model: str | None = None, **kwargs: Any) -> Any:
     """A started harness on a new session of ``cwd`` (``TETHER_HOME`` must point at ``home``)."""
+    from tether.core.base.settings import load_settings
     from tether.core.harness.harness import Harness
-    from tether.core.host.settings import load_settings
     from tether.core.session.session import Session
 
     settings = load_settings(cwd, home=home)

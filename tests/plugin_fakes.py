@@ -54,7 +54,7 @@ def marker_plugin(marker: str, body: str = "") -> str:
 
 
 HALF_COMMANDS_PLUGIN = """
-from tether.core.host.cli import command_group
+from tether.core.cli.app import command_group
 from tether.hookspecs import hookimpl
 
 @hookimpl

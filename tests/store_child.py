@@ -47,7 +47,7 @@ def main(mode: str, ref: str, *rest: str) -> None:
     elif mode == "stale":
         print("read", flush=True)
         sys.stdin.readline()
-        from tether.core.host.errors import SessionChangedError
+        from tether.core.base.errors import SessionChangedError
 
         try:
             session.append_message(user_message("from the stale writer"))

@@ -361,7 +361,7 @@ def test_a_failed_run_aborts_tools_still_running():
 @pytest.fixture
 def openai_agent_factory(openai_server, tmp_path):
     """Build an Agent on the registry's real ``openai-completions`` provider (loopback)."""
-    from tether.core.agent.provider_registry import ProviderRegistry
+    from tether.builtin_plugins.providers.models.registry import ProviderRegistry
     from tether.core.host.manager import create_plugin_manager
 
     models = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
 import tomllib
 from pathlib import Path
@@ -77,6 +78,7 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "SummaryCheck",
         "SummaryAttempt",
         "GateVerdict",
+        "ModelRegistry",
     }
     assert set(tether.__all__) == expected
     for name in tether.__all__:
@@ -95,6 +97,31 @@ def test_import_tether_is_cheap() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def _type_checking_imports(source: str) -> dict[str, str]:
+    """Name → module of the ``from M import N`` lines under ``if TYPE_CHECKING:``."""
+    found: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom):
+                    for alias in inner.names:
+                        found[alias.asname or alias.name] = inner.module or ""
+    return found
+
+
+def test_type_checkers_see_every_export() -> None:
+    """The lazy exports are also imported under ``TYPE_CHECKING`` (what mypy, pyright and IDEs
+    read), each from the module ``_EXPORTS`` names, and nothing else is."""
+    source = (ROOT / "tether" / "__init__.py").read_text(encoding="utf-8")
+    assert _type_checking_imports(source) == tether._EXPORTS
+
+
+def test_the_type_checking_check_sees_a_missing_name() -> None:
+    source = "if TYPE_CHECKING:\n    from tether.hookspecs import hookimpl\n"
+    assert _type_checking_imports(source) == {"hookimpl": "tether.hookspecs"}
+    assert _type_checking_imports(source) != tether._EXPORTS
 
 
 def test_builtin_modules_and_entry_points_are_the_same_set() -> None:
@@ -138,7 +165,7 @@ def test_kernel_does_not_import_builtin_plugins() -> None:
 
 
 def test_hook_reference_document_is_up_to_date() -> None:
-    from tether.core.host.docs import hooks_markdown
+    from tether.core.cli.docs import hooks_markdown
 
     document = (ROOT / "docs" / "hooks.md").read_text(encoding="utf-8")
     assert document == hooks_markdown(), "regenerate with: tether hooks --markdown > docs/hooks.md"

@@ -17,7 +17,7 @@ from tests.store_helpers import (
     run_tether,
     user_message,
 )
-from tether.core.host.errors import SessionFileError, TetherError
+from tether.core.base.errors import SessionFileError, TetherError
 from tether.core.session.session import Session
 
 

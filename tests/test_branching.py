@@ -23,8 +23,8 @@ from tests.compaction_helpers import (
     settings,
 )
 from tests.context_loader import GEN, GOLDEN, golden, golden_request
-from tether.core.host.errors import TetherError
-from tether.core.host.settings import Settings
+from tether.core.base.errors import TetherError
+from tether.core.base.settings import Settings
 from tether.core.memory.branching import BRANCH_PREAMBLE, NO_CONTENT, navigate_tree
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl

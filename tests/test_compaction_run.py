@@ -26,7 +26,7 @@ from tests.compaction_helpers import (
     settings,
 )
 from tests.context_loader import GEN, fixture_names, golden, golden_request
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
 from tether.core.memory.compaction import compact
 from tether.core.memory.summary_parts import NO_PRIOR_HISTORY, SPLIT_TURN_SEPARATOR
 from tether.core.session.session import Session

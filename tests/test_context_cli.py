@@ -109,7 +109,7 @@ HEAVY_MODULES = (
     "tether.core.storage.database",
     "tether.core.agent.prompt",
     "tether.core.agent.providers",
-    "tether.core.agent.provider_registry",
+    "tether.builtin_plugins.providers.models.registry",
     "tether.core.agent.tools",
 )
 
@@ -117,7 +117,7 @@ HEAVY_MODULES = (
 def test_context_on_a_small_file_imports_only_what_it_needs() -> None:
     probe = (
         "import sys\n"
-        "from tether.core.host.cli import main\n"
+        "from tether.core.cli.app import main\n"
         f"code = main(['session', 'context', {str(SMALL)!r}, '--quiet'])\n"
         f"heavy = sorted(set(sys.modules) & {set(HEAVY_MODULES)!r})\n"
         "from importlib.metadata import entry_points\n"

@@ -11,8 +11,8 @@ import pytest
 
 from tests.harness_helpers import open_harness, plugin_manager, read_entries, use_home
 from tether import hookimpl
-from tether.core.host.copy_on_access import CopyOnAccess, plain
-from tether.core.host.facade import Hooks
+from tether.core.hooks.copy_on_access import CopyOnAccess, plain
+from tether.core.hooks.facade import Hooks
 
 FAUX = "faux/faux-1"
 

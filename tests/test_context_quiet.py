@@ -36,7 +36,7 @@ def dumps_joined_or_none(values):
 fastjson.dumps_or_none = dumps_or_none
 json_runs.dumps_many_or_none = dumps_many_or_none
 json_runs.dumps_joined_or_none = dumps_joined_or_none
-from tether.core.host.cli import main
+from tether.core.cli.app import main
 code = main(["session", "context", sys.argv[1], "--quiet", "--json"])
 sys.stderr.write(json.dumps(encoded) + "\\n")
 """

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.session.context_rows import CONTEXT_TYPES, context_plan
 from tether.core.session.session import Session
 

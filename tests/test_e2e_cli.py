@@ -24,7 +24,7 @@ from tests.harness_helpers import (
     write_home,
 )
 from tests.servers import ToolCall
-from tether.core.agent.provider_registry import ProviderRegistry
+from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pi" / "gen"

@@ -16,7 +16,7 @@ import pytest
 
 from tests.harness_helpers import plugin_manager
 from tests.lease_helpers import tether, tether_env
-from tether.core.host.cli import main
+from tether.core.cli.app import main
 
 READERS = [
     ("session", "show"),

@@ -29,7 +29,7 @@ def test_with_a_database_store(tmp_path: Path) -> None:
 def test_in_every_session_command(
     command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
     from tether.core.host.manager import create_plugin_manager
 
     monkeypatch.setenv("TETHER_HOME", str(tmp_path / "home"))

@@ -13,8 +13,9 @@ import pytest
 
 from tether.builtin_plugins.providers import faux as provider_faux
 from tether.builtin_plugins.providers.faux.provider import FauxProvider
+from tether.builtin_plugins.providers.messages import drain
+from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.agent.abort import AbortSignal
-from tether.core.agent.provider_registry import ProviderRegistry
 from tether.core.agent.providers import (
     AbortedError,
     ContextOverflowError,
@@ -23,7 +24,6 @@ from tether.core.agent.providers import (
     ProviderConfigError,
     StreamOptions,
     TransientError,
-    drain,
 )
 from tether.core.host.manager import create_plugin_manager
 

@@ -16,8 +16,8 @@ from tests.harness_helpers import (
     write_home,
 )
 from tests.test_harness import FAUX, FIXTURES, Recorder, script, sent
+from tether.core.base.settings import load_settings
 from tether.core.harness.harness import Harness
-from tether.core.host.settings import load_settings
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 

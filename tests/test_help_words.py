@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import typer
 
-from tether.core.host.cli import create_app
+from tether.core.cli.app import create_app
 from tether.core.host.manager import create_plugin_manager
 
 INTERNAL = re.compile(

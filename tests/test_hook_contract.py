@@ -97,9 +97,9 @@ def test_the_register_tools_example_of_the_reference_works(tmp_path: Path) -> No
 def test_the_session_protocol_in_a_running_agent_and_in_a_session_command(
     tmp_path: Path,
 ) -> None:
-    from tether.core.harness.plugin_session import PluginSession
-    from tether.core.host.facade import Hooks
-    from tether.core.host.settings import Settings
+    from tether.core.base.settings import Settings
+    from tether.core.hooks.facade import Hooks
+    from tether.core.hooks.plugin_session import PluginSession
     from tether.core.session.session import Session
 
     session = Session.in_memory(str(tmp_path))
@@ -128,7 +128,7 @@ def test_the_session_protocol_in_a_running_agent_and_in_a_session_command(
 
 
 def test_typed_errors_of_guards_and_observers_are_contained_and_named() -> None:
-    from tether.core.host.facade import Hooks
+    from tether.core.hooks.facade import Hooks
     from tether.hookspecs import hookimpl
 
     class Broken:

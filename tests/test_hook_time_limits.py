@@ -22,10 +22,10 @@ from tests.store_helpers import run_tether
 from tests.test_harness import FAUX
 from tests.test_hook_faults import _env, _install, _project
 from tests.test_hook_interrupts import _popen, _wait_for
+from tether.core.base.errors import HookError, UsageError
+from tether.core.base.settings import load_settings
 from tether.core.harness import setup
 from tether.core.harness.setup import LIMITED_BY_DEFAULT, hook_time_limit
-from tether.core.host.errors import HookError, UsageError
-from tether.core.host.settings import load_settings
 from tether.hookspecs import hookimpl
 
 

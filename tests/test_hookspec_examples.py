@@ -19,7 +19,7 @@ import typer
 
 import tether
 from tests.doc_blocks import hookspec_examples
-from tether.core.harness.plugin_session import PluginSession
+from tether.core.hooks.plugin_session import PluginSession
 from tether.hookspecs import hookimpl
 
 EXAMPLES = hookspec_examples()
@@ -34,6 +34,11 @@ class _Store:
         self.uri = uri
 
 
+class _VaultRegistry:
+    def __init__(self, pm: Any, *, vault_url: str) -> None:
+        self.pm, self.vault_url = pm, vault_url
+
+
 #: Names an example leaves to the reader: stand-ins with the obvious meaning.
 PLACEHOLDERS: dict[str, Any] = {
     "current_branch": lambda: "main",
@@ -42,6 +47,7 @@ PLACEHOLDERS: dict[str, Any] = {
     "flush_my_cache": lambda: None,
     "on_battery": lambda: True,
     "SqliteStore": _Store,
+    "VaultRegistry": _VaultRegistry,
     "httpx": httpx,
 }
 
@@ -127,6 +133,25 @@ def case_http_client(tmp_path: Path) -> None:
     client.close()
 
 
+def case_model_registry(tmp_path: Path) -> None:
+    registry = _run_example("model_registry", {"pm": "the pm", "settings": None})
+    assert (registry.pm, registry.vault_url) == ("the pm", "https://vault.internal")
+
+
+def case_tool_arguments_validator(tmp_path: Path) -> None:
+    validate = _run_example("tool_arguments_validator", {})
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}}
+    assert validate("read", schema, {"path": "a"}) == {"path": "a"}
+    with pytest.raises(ValueError, match="read takes no limit"):
+        validate("read", schema, {"path": "a", "limit": 3})
+
+
+def case_route_command_line(tmp_path: Path) -> None:
+    arguments = {"args": ["ls", "--json"], "commands": ["sessions", "run"]}
+    assert _run_example("route_command_line", arguments) == ["sessions", "--json"]
+    assert _run_example("route_command_line", {**arguments, "args": ["run", "hi"]}) is None
+
+
 def case_register_summarizers(tmp_path: Path) -> None:
     name, summarize = _registered("register_summarizers").calls[0]
     request = tether.SummarizeRequest(kind="compaction", messages=[{"role": "user"}] * 3)
@@ -202,6 +227,17 @@ def case_retry_decision(tmp_path: Path) -> None:
     answer = _run_example("retry_decision", {**arguments, "message": {}})
     assert isinstance(answer, tether.RetryDecision) and answer.retry
     assert _run_example("retry_decision", {**arguments, "attempt": 6, "message": {}}) is None
+
+
+def case_context_overflow(tmp_path: Path) -> None:
+    failed = {
+        "role": "assistant",
+        "stopReason": "error",
+        "errorMessage": "context budget exhausted",
+    }
+    assert _run_example("context_overflow", {"message": failed, "context_window": 1000}) is True
+    other = {**failed, "errorMessage": "bad key"}
+    assert _run_example("context_overflow", {"message": other, "context_window": 1000}) is None
 
 
 def case_session_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

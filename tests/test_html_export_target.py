@@ -27,7 +27,7 @@ def source(tmp_path: Path) -> Path:
 def test_without_output_the_page_goes_next_to_the_source(
     source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
     from tether.core.host.manager import create_plugin_manager
 
     elsewhere = tmp_path / "elsewhere"
@@ -53,7 +53,7 @@ def test_dash_streams_the_page_to_stdout(source: Path, tmp_path: Path) -> None:
 def test_dash_streams_the_jsonl_export_to_stdout(
     source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
     from tether.core.host.manager import create_plugin_manager
 
     elsewhere = tmp_path / "elsewhere"

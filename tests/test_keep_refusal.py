@@ -64,7 +64,7 @@ REASON = (
 
 
 def _cli(capsys: Any, *args: str) -> tuple[int, str, str]:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
     from tether.core.host.manager import create_plugin_manager
 
     code = main(list(args), pm=create_plugin_manager())

@@ -4,9 +4,26 @@ from __future__ import annotations
 
 from functools import cache
 
+from tests.test_import_graph import PACKAGE
 from tests.test_import_graph import import_graph as _walk
 
 CORE = "tether.core."
+
+#: The kernel's subpackages, bottom first. A subpackage imports only those before it: no import
+#: runs back up (lazy and ``TYPE_CHECKING`` imports count). A new subpackage takes its place here.
+LAYERS = (
+    "base",  # errors, paths, settings
+    "storage",  # the store contract and the JSONL store
+    "context",  # pi's context rules over entries
+    "session",  # the session tree over a store
+    "host",  # the plugin host: finding and loading plugins, calling one implementation, tracing
+    "choices",  # one registered summarizer, token counter or strategy chosen and called
+    "hooks",  # the typed hook caller, answer checks, the session object hooks receive
+    "agent",  # the agent loop, tools, the provider contract
+    "memory",  # compaction and branch summaries
+    "harness",  # an agent bound to a session
+    "cli",  # the command line
+)
 
 
 @cache
@@ -27,8 +44,45 @@ def _outside(prefix: str, allowed: tuple[str, ...]) -> list[str]:
     )
 
 
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and module.startswith(CORE) else None
+
+
+def arrows_up(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from a kernel layer to one above it (or to a subpackage not in :data:`LAYERS`)."""
+    rank = {name: i for i, name in enumerate(LAYERS)}
+    found = []
+    for name, deps in graph.items():
+        low = _layer(name)
+        for dep in deps:
+            high = _layer(dep)
+            if low is None or high is None or low == high:
+                continue
+            if rank.get(high, len(rank)) > rank.get(low, -1):
+                found.append(f"{name} -> {dep}")
+    return sorted(found)
+
+
+def test_the_layer_list_names_every_kernel_subpackage() -> None:
+    found = {p.name for p in (PACKAGE / "core").iterdir() if (p / "__init__.py").exists()}
+    assert found == set(LAYERS)
+
+
+def test_no_import_runs_back_up_between_kernel_layers() -> None:
+    assert arrows_up(import_graph()) == []
+
+
+def test_the_arrow_check_sees_an_import_up() -> None:
+    graph = {
+        CORE + "base.errors": {CORE + "cli.app"},
+        CORE + "cli.app": {CORE + "base.errors", CORE + "cli.argv"},
+    }
+    assert arrows_up(graph) == [f"{CORE}base.errors -> {CORE}cli.app"]
+
+
 def test_storage_knows_only_records_files_and_errors() -> None:
-    assert _outside(CORE + "storage", (CORE + "host.errors",)) == []
+    assert _outside(CORE + "storage", (CORE + "base.errors",)) == []
 
 
 def test_context_is_functions_over_storage_records() -> None:
@@ -36,12 +90,12 @@ def test_context_is_functions_over_storage_records() -> None:
 
 
 def test_session_builds_on_storage_and_context() -> None:
-    allowed = (CORE + "storage", CORE + "context", CORE + "host")
+    allowed = (CORE + "storage", CORE + "context", CORE + "base")
     assert _outside(CORE + "session", allowed) == []
 
 
 def test_inner_layers_never_import_memory_or_the_harness() -> None:
-    inner = [CORE + layer for layer in ("storage", "context", "session", "agent")]
+    inner = [CORE + layer for layer in LAYERS[: LAYERS.index("agent") + 1]]
     found = sorted(
         f"{name} -> {dep}"
         for prefix in inner
@@ -57,8 +111,5 @@ def test_the_loop_knows_neither_the_agent_nor_its_state() -> None:
     assert not deps & {CORE + "agent.agent", CORE + "agent.state"}
 
 
-def test_the_host_leaf_modules_import_no_layer() -> None:
-    leaves = {CORE + "host." + name for name in ("errors", "paths", "settings", "settings_peek")}
-    leaves.add(CORE + "host.trace")
-    found = sorted(f"{leaf} -> {dep}" for leaf in leaves for dep in import_graph()[leaf] - leaves)
-    assert found == []
+def test_the_bottom_layer_imports_no_other_layer() -> None:
+    assert _outside(CORE + "base", ()) == []

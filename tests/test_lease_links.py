@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.lease_helpers import tether
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.storage.lease import SessionLease
 
 VICTIM = b"precious bytes\n\x00not json at all\n"

@@ -21,17 +21,17 @@ from tests.servers import OpenAIServer
 from tether.builtin_plugins.memory import llm_summarizer, offline_summarizer
 from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
 from tether.builtin_plugins.memory.serialize import serialize_conversation
-from tether.core.agent.provider_registry import ProviderRegistry
+from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.agent.providers import (
     ProviderConfigError,
     ProviderError,
     TransientError,
 )
+from tether.core.base.errors import TetherError
+from tether.core.choices.running import run_summarizer
 from tether.core.context.build import convert_to_llm
-from tether.core.host.errors import TetherError
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
-from tether.core.memory.choice_calls import run_summarizer
 from tether.core.memory.summary_parts import summary_budgets
 from tether.hookspecs.events import SummarizeRequest, Summary
 

@@ -22,6 +22,7 @@ from tests.agent_fakes import (
     tool_reply,
     types,
 )
+from tether.builtin_plugins.tools.tool_arguments import ToolArgumentsError, validate_tool_arguments
 from tether.core.agent.abort import AbortSignal
 from tether.core.agent.loop import (
     LoopConfig,
@@ -31,7 +32,6 @@ from tether.core.agent.loop import (
     user_message,
 )
 from tether.core.agent.providers import StreamEvent
-from tether.core.agent.tool_arguments import ToolArgumentsError, validate_tool_arguments
 from tether.core.agent.tools import ToolError, ToolResult
 from tether.hookspecs.events import Block
 
@@ -39,6 +39,7 @@ from tether.hookspecs.events import Block
 def run(model, tools=(), prompt="go", messages=(), **config):
     events = []
     context = LoopContext("system", list(messages), list(tools))
+    config.setdefault("validate_arguments", validate_tool_arguments)  # the built-in's, as a harness
     cfg = LoopConfig(stream_fn=model, model=MODEL, **config)
     new = run_agent_loop([user_message(prompt)], context, cfg, events.append, AbortSignal())
     return new, events

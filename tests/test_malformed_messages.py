@@ -19,9 +19,9 @@ import pytest
 
 from tests.harness_helpers import plugin_manager, run_tether, write_home
 from tether.builtin_plugins.memory.serialize import serialize_conversation
+from tether.core.cli.app import main
 from tether.core.context.build import convert_to_llm
 from tether.core.context.message_check import message_issues, sanitize_message
-from tether.core.host.cli import main
 from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"

@@ -15,9 +15,9 @@ from tether.builtin_plugins.providers import anthropic as provider_anthropic
 from tether.builtin_plugins.providers import faux as provider_faux
 from tether.builtin_plugins.providers import http as http_client
 from tether.builtin_plugins.providers import openai as provider_openai
-from tether.core.agent.provider_registry import ProviderRegistry
+from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.agent.providers import LlmContext, ProviderConfigError, StreamOptions
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
 

@@ -1,4 +1,4 @@
-"""typer builds only the command a command line names (tether.core.host.named_command): the
+"""typer builds only the command a command line names (tether.core.cli.named_command): the
 same output and exit code as with every command built, and plugins' sub-apps left as they were."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import pytest
 import typer
 from typer.main import get_command
 
-from tether.core.host import cli, named_command
-from tether.core.host.named_command import command_names, only_named
+from tether.core.cli import app as cli
+from tether.core.cli import named_command
+from tether.core.cli.named_command import command_names, only_named
 
 
 def _app() -> tuple[typer.Typer, typer.Typer]:

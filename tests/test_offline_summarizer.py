@@ -11,8 +11,8 @@ from typing import Any
 from tests.compaction_helpers import PI_CHECKPOINT_HEADINGS, PI_TURN_PREFIX_HEADINGS
 from tether.builtin_plugins.memory.offline_summarizer import offline_summary
 from tether.builtin_plugins.memory.offline_summarizer.sections import parse_summary
+from tether.core.choices.running import run_summarizer
 from tether.core.host.manager import create_plugin_manager
-from tether.core.memory.choice_calls import run_summarizer
 from tether.hookspecs.events import SummarizeRequest
 
 TRACEBACK = (

@@ -17,10 +17,10 @@ import pytest
 from tests.harness_helpers import plugin_manager
 from tether.builtin_plugins.commands.agent import inputs
 from tether.builtin_plugins.commands.agent.setup import SessionOptions, build_harness
-from tether.core.host import cli
-from tether.core.host.argv import preparse_mode
-from tether.core.host.errors import UsageError
-from tether.core.host.toplevel import route_top_level
+from tether.builtin_plugins.commands.pi_forms import route_top_level
+from tether.core.base.errors import UsageError
+from tether.core.cli import app as cli
+from tether.core.cli.argv import preparse_mode
 from tether.hookspecs import hookimpl
 
 COMMANDS = {"run", "chat", "models", "session", "sessions", "rpc"}

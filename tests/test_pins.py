@@ -11,6 +11,7 @@ import pytest
 import tether
 from tests.compaction_helpers import ScriptedSummarizer, add_round, hooks_with, settings
 from tests.harness_helpers import open_harness, plugin_manager, use_home, write_home
+from tether.core.base.errors import TetherError
 from tether.core.context.file_tracking import format_file_lists
 from tether.core.context.pins import (
     PINNED_HEADING,
@@ -20,8 +21,7 @@ from tether.core.context.pins import (
     strip_pinned,
     with_pins,
 )
-from tether.core.harness.plugin_session import PluginSession
-from tether.core.host.errors import TetherError
+from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.compaction import compact
 from tether.core.session.pinning import current_pins, pin_entry, pin_text, unpin
 from tether.core.session.session import Session

@@ -17,9 +17,9 @@ from tests.plugin_fakes import (
     write_distribution,
 )
 from tests.store_helpers import run_tether
+from tether.core.choices.running import token_counter
 from tether.core.host import manager as plugins_module
 from tether.core.host.manager import create_plugin_manager
-from tether.core.memory.choice_calls import token_counter
 
 MESSAGES = [{"role": "user", "content": "x" * 40, "timestamp": 0}]
 

@@ -182,7 +182,7 @@ def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
     """§8.9: one huge turn spans two compactions, so nothing precedes the turn prefix. pi's
     summary becomes "No prior history." + the prefix summary: the first summary is lost.
     With tether's preparation, the kernel's summarization keeps the previous summary."""
-    from tether.core.host.facade import Hooks
+    from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import create_plugin_manager
     from tether.core.memory.summary_parts import SPLIT_TURN_SEPARATOR, summarize_preparation
     from tether.hookspecs import hookimpl
@@ -250,8 +250,8 @@ def test_fix_10_on_corpus_file_without_messages() -> None:
 
 
 def test_builtin_strategy_pi_answers_with_the_chosen_counter() -> None:
+    from tether.core.choices.running import run_strategy, token_counter
     from tether.core.host.manager import create_plugin_manager
-    from tether.core.memory.choice_calls import run_strategy, token_counter
 
     pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""})
     request = golden_request("g23-compaction-split-turn", "prepare")
@@ -276,7 +276,7 @@ def pm():
 
 
 def run_cli(pm: Any, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
 
     code = main(list(args), pm=pm)
     out, err = capsys.readouterr()

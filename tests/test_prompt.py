@@ -25,7 +25,7 @@ from tether.core.agent.prompt import (
     build_prompt_options,
 )
 from tether.core.agent.tools import FunctionTool, ToolResult, collect_tools, order_tools
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
 

@@ -16,7 +16,9 @@ import pytest
 
 from tests.servers import AnthropicServer, OpenAIServer, Reply, ScriptedServer, Usage
 from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
+from tether.builtin_plugins.providers.messages import complete
 from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
+from tether.builtin_plugins.providers.provider_errors import error_of, is_context_overflow
 from tether.core.agent.abort import AbortSignal
 from tether.core.agent.providers import (
     AbortedError,
@@ -26,9 +28,6 @@ from tether.core.agent.providers import (
     PermanentError,
     StreamOptions,
     TransientError,
-    complete,
-    error_of,
-    is_context_overflow,
 )
 
 ADAPTERS = {

@@ -128,7 +128,7 @@ def test_well_known_key_variables_are_redacted_too(adv_openai, tmp_path, project
 
 
 def test_redactor_values_and_short_values():
-    from tether.core.agent.redact import Redactor, secret_values
+    from tether.builtin_plugins.providers.models.redact import Redactor, secret_values
 
     providers = {
         "a": {"apiKey": "literal-key-123", "headers": {"Authorization": "Bearer tok-abcdef123"}},
@@ -146,7 +146,7 @@ def test_redactor_values_and_short_values():
 def test_the_idle_timeout_default_is_the_read_timeout():
     from tether.builtin_plugins.providers.http import READ_TIMEOUT
     from tether.core.agent.providers import IDLE_TIMEOUT
-    from tether.core.host.settings import Settings
+    from tether.core.base.settings import Settings
 
     assert Settings().provider.idle_timeout_ms == IDLE_TIMEOUT * 1000 == READ_TIMEOUT * 1000
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from tests.servers import AnthropicServer, ToolCall, Usage
 from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
-from tether.core.agent.providers import LlmContext, Model, StreamOptions, complete
+from tether.builtin_plugins.providers.messages import complete
+from tether.core.agent.providers import LlmContext, Model, StreamOptions
 
 PNG = "iVBORw0KGgo="
 EDIT_TOOL = {

@@ -10,8 +10,9 @@ import pytest
 
 from tests.servers import OpenAIServer, ToolCall, Usage
 from tether.builtin_plugins.providers.http.sse import parse_partial_json
+from tether.builtin_plugins.providers.messages import complete, drain
 from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
-from tether.core.agent.providers import LlmContext, Model, StreamOptions, complete, drain
+from tether.core.agent.providers import LlmContext, Model, StreamOptions
 
 PNG = "iVBORw0KGgo="
 READ_TOOL = {

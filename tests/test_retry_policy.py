@@ -14,8 +14,8 @@ from types import SimpleNamespace
 from tests.plugin_fakes import write_distribution
 from tests.store_helpers import run_tether
 from tether.core.agent.providers import TransientError
+from tether.core.base.settings import load_settings
 from tether.core.host.manager import create_plugin_manager
-from tether.core.host.settings import load_settings
 
 POLICY_PLUGIN = """
 from tether.hookspecs import hookimpl
@@ -118,7 +118,7 @@ def test_blocking_the_builtin_policy_turns_retries_off(tmp_path: Path) -> None:
 
 
 def test_the_kernel_returns_the_policys_decision(tmp_path: Path) -> None:
-    from tether.core.host.facade import NO_RETRY_POLICY, Hooks
+    from tether.core.hooks.facade import NO_RETRY_POLICY, Hooks
     from tether.hookspecs.events import RetryDecision
 
     pm = create_plugin_manager(environ={})

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tether.core.agent.providers import ContextOverflowError, Model, TransientError
+from tether.core.base.settings import load_settings
 from tether.core.harness.compaction import OVERFLOW_GAVE_UP
 from tether.core.harness.run import (
     CompactNow,
@@ -21,9 +22,8 @@ from tether.core.harness.run import (
     Stop,
     TurnState,
 )
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
-from tether.core.host.settings import load_settings
 from tether.core.memory.compaction import CompactionOutcome
 
 MODEL = Model(provider="faux", id="faux-1", api="faux", context_window=200_000)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.session.session import Session
 from tether.core.storage import jsonl_scan_split
 from tether.core.storage.jsonl_scan import scan_stream

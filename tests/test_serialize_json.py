@@ -204,7 +204,7 @@ def test_prepare_command_output_equals_the_plain_path(tmp_path: Path) -> None:
 def test_prepare_command_output_on_fixtures(path: Path, capsys: Any) -> None:
     from tether.builtin_plugins.commands.compaction import open_branch
     from tether.builtin_plugins.commands.compaction.preview import prepare_report
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
     from tether.core.host.manager import create_plugin_manager
 
     pm = create_plugin_manager()

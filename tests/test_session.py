@@ -16,8 +16,8 @@ from tests.store_helpers import (
     lines_of,
     user_message,
 )
+from tether.core.base.errors import TetherError
 from tether.core.context.build import build_session_context
-from tether.core.host.errors import TetherError
 from tether.core.session.session import LEAF_MARKER, Session
 
 

@@ -75,7 +75,7 @@ def test_a_providers_registered_default_model_window(tmp_path, project) -> None:
     home = _home(tmp_path)
     file = _session(project, provider="faux", model="faux-1")
     from tests.harness_helpers import plugin_manager
-    from tether.core.agent.provider_registry import ProviderRegistry
+    from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 
     expected = ProviderRegistry(plugin_manager(), home=home).find_model("faux", "faux-1")
     report = _json("estimate", str(file), home=home, cwd=project)
@@ -134,7 +134,7 @@ def test_disabled_compaction_is_never_due(tmp_path, project) -> None:
 @pytest.mark.parametrize("flags", [{}, {"keep": 10, "reserve": 20, "strategy": "pi"}])
 def test_budget_equals_what_compact_reads(tmp_path, monkeypatch, files, flags) -> None:
     from tether.builtin_plugins.commands.budgets import compaction_budget
-    from tether.core.host.settings import load_settings
+    from tether.core.base.settings import load_settings
     from tether.core.memory.compaction import compaction_settings
 
     home = _home(tmp_path, files)
@@ -160,7 +160,7 @@ def test_prepare_with_flags_and_no_compaction_settings_imports_no_pydantic(
     flags = ["--keep", "1500", "--reserve", "100", "--window", "8000", "--strategy", "pi"]
     probe = (
         "import sys\n"
-        "from tether.core.host.cli import main\n"
+        "from tether.core.cli.app import main\n"
         f"code = main(['session', 'prepare', {str(file)!r}, *{flags!r}, '--json'])\n"
         "print(code, 'pydantic' in sys.modules)\n"
     )

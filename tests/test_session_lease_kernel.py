@@ -23,7 +23,7 @@ from tests.lease_helpers import (
     tether_env,
 )
 from tests.store_helpers import ROOT, assistant_message
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.session.session import Session
 
 # -- library use: the harness holds the lease --------------------------------------------------
@@ -31,8 +31,8 @@ from tether.core.session.session import Session
 
 def _harness(tmp_path: Path, session: Session, monkeypatch: pytest.MonkeyPatch) -> Any:
     from tests.harness_helpers import plugin_manager, use_home
+    from tether.core.base.settings import load_settings
     from tether.core.harness.harness import Harness
-    from tether.core.host.settings import load_settings
 
     home = use_home(tmp_path / "home", monkeypatch)
     settings = load_settings(tmp_path, home=home)

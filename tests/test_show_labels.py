@@ -34,7 +34,7 @@ def _write(file: Path, labels: int) -> None:
 
 
 def _show(file: Path, capsys: Any) -> list[str]:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
     from tether.core.host.manager import create_plugin_manager
 
     code = main(["session", "show", str(file)], pm=create_plugin_manager())

@@ -126,7 +126,7 @@ def test_encoding_falls_back_to_one_process_when_it_cannot_fork(
 
 @pytest.mark.usefixtures("split_every_file")
 def test_a_file_rewritten_in_place_is_not_read_as_malformed_lines(tmp_path: Path) -> None:
-    from tether.core.host.errors import SessionFileError
+    from tether.core.base.errors import SessionFileError
 
     path = tmp_path / "s.jsonl"
     linear_session(path, 400)
@@ -150,8 +150,8 @@ def test_valid_lines_of_other_entries_written_in_place_are_never_encoded(
 ) -> None:
     """Lines read again by offset (a child's) are parsed in batches; each entry must still be
     the one indexed there, id and type: the context is the one read, or refused."""
+    from tether.core.base.errors import SessionFileError
     from tether.core.context import parallel
-    from tether.core.host.errors import SessionFileError
 
     monkeypatch.setattr(parallel, "PARALLEL_ROWS", 10)
     monkeypatch.setattr(parallel, "PIECES", 4)

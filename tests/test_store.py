@@ -17,7 +17,7 @@ from tests.store_helpers import (
     lines_of,
     user_message,
 )
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.session.session import Session
 from tether.core.storage import format as fmt
 from tether.core.storage.store import JsonlStore
@@ -276,9 +276,9 @@ def test_an_append_follows_a_file_replaced_by_an_atomic_rewrite(tmp_path: Path) 
 
 
 def test_the_open_store_plugin_answers_for_paths(tmp_path: Path) -> None:
-    from tether.core.host.facade import Hooks
+    from tether.core.base.settings import load_settings
+    from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import create_plugin_manager
-    from tether.core.host.settings import load_settings
 
     hooks = Hooks(create_plugin_manager())
     settings = load_settings(tmp_path, home=tmp_path, overrides={"session": {"fsync": False}})

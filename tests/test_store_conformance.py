@@ -23,7 +23,7 @@ from tests.test_context_golden import assert_same_context
 from tests.test_estimate_golden import assert_same_estimate
 from tests.test_prepare_golden import cli_args, expected_cli_json
 from tests.test_tree_golden import FIELDS
-from tether.core.host.cli import main
+from tether.core.cli.app import main
 from tether.core.host.manager import create_plugin_manager
 
 NAMES = [p.stem for p in CORPUS]

@@ -283,7 +283,7 @@ def test_a_failed_append_writes_neither_its_chunks_nor_its_runs(
 
 
 def test_two_writers_leave_runs_that_follow_each_other(backend: Backend) -> None:
-    from tether.core.host.errors import SessionChangedError
+    from tether.core.base.errors import SessionChangedError
 
     ref = backend.add(SAMPLE)
     first = backend.database().session_store(ref)

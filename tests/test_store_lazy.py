@@ -30,7 +30,7 @@ def test_context_from_a_sqlite_store_loads_no_settings(tmp_path: Path) -> None:
     [imported] = json.loads(done.stdout)
     probe = (
         "import sys\n"
-        "from tether.core.host.cli import main\n"
+        "from tether.core.cli.app import main\n"
         f"code = main(['session', 'context', {imported['sessionId']!r}, '--quiet'])\n"
         "print(code, 'pydantic' in sys.modules)\n"
     )
@@ -42,7 +42,7 @@ def test_context_from_a_sqlite_store_loads_no_settings(tmp_path: Path) -> None:
 
 def test_the_fsync_setting_still_decides_the_first_write(tmp_path: Path) -> None:
     from tether.builtin_plugins.storage.sqlite import open_store
-    from tether.core.host.settings_peek import LazySettings
+    from tether.core.base.settings_peek import LazySettings
 
     project = tmp_path / "project"
     (project / ".tether").mkdir(parents=True)

@@ -140,7 +140,7 @@ def test_a_server_that_stays_away_ends_the_run_saying_what_is_stored(
     capsys: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
 
     ref = pg.add(SAMPLE)
     gate = ToolGate(pg.folder)
@@ -184,7 +184,7 @@ def test_a_server_that_stays_away_still_prints_the_reply_it_could_not_store(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # In-process: the server stops while the model answers (after the tool result is stored).
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
 
     home = pg.folder / "home"
     home.mkdir(parents=True, exist_ok=True)

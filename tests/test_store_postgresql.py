@@ -100,7 +100,7 @@ def test_a_writer_that_took_the_lease_while_the_server_was_away_stops_the_append
     import psycopg
 
     from tether.builtin_plugins.storage.postgresql.database import lease_key
-    from tether.core.host.errors import SessionChangedError
+    from tether.core.base.errors import SessionChangedError
 
     ref = pg.add(SAMPLE)
     session = pg.open(ref)

@@ -20,7 +20,7 @@ import pytest
 from tests.store_backends import DATABASES, make_backend
 from tests.store_helpers import GEN, run_tether
 from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase, database_path
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.storage.database import StoreError
 
 SAMPLES = [GEN / "g02-linear-text.jsonl", GEN / "g09-bash-exec.jsonl"]  # cwd /tmp/测试, /srv/repo

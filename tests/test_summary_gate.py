@@ -32,7 +32,7 @@ from tether.builtin_plugins.memory.summary_gate.carry import (
     normalized,
 )
 from tether.builtin_plugins.memory.summary_gate.required import RequiredItem
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
 from tether.core.memory.compaction import compact
 from tether.core.memory.gate import gate_line
 from tether.core.session.session import Session

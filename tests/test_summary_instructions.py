@@ -23,7 +23,7 @@ from tests.servers import OpenAIServer, Reply
 from tests.servers.base import is_turn_prefix_request, request_texts
 from tests.test_summary_parts import PREFIX_SUMMARY, split_turn_messages
 from tether.builtin_plugins.memory.llm_summarizer.prompts import INSTRUCTIONS
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.branching import navigate_tree
 from tether.core.memory.compaction import compact

@@ -18,8 +18,8 @@ from tests.compaction_helpers import settings
 from tests.gate_helpers import CONSTRAINT, checkpoint, fact_messages, tool_turn, user, write_session
 from tests.servers import OpenAIServer, Reply
 from tests.servers.base import is_turn_prefix_request, request_texts
-from tether.core.host.errors import TetherError
-from tether.core.host.facade import Hooks
+from tether.core.base.errors import TetherError
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.compaction import compact
 from tether.core.session.session import Session

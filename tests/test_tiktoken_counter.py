@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from tether.builtin_plugins.memory import tiktoken_counter as tc
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
+from tether.core.choices.running import token_counter
 from tether.core.host.manager import create_plugin_manager
-from tether.core.memory.choice_calls import token_counter
 
 SAMPLES = [
     "The quick brown fox jumps over the lazy dog. It's what we'd call a pangram.",

@@ -13,6 +13,7 @@ from tether.builtin_plugins.memory.token_estimate import (
     js_json_length,
     js_length,
 )
+from tether.core.choices.running import token_counter
 from tether.core.context.tokens import (
     calculate_context_tokens,
     context_usage,
@@ -22,7 +23,6 @@ from tether.core.context.tokens import (
     threshold_check,
 )
 from tether.core.host.manager import create_plugin_manager
-from tether.core.memory.choice_calls import token_counter
 from tether.hookspecs.events import CompactionSettings
 
 

@@ -49,7 +49,7 @@ def _result(call_id: str) -> dict[str, Any]:
 
 
 def _show(tmp_path: Path, capsys: Any, entries: list[dict[str, Any]]) -> tuple[int, str]:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
 
     file = tmp_path / "s.jsonl"
     file.write_text("".join(json.dumps(r) + "\n" for r in [HEADER, *entries]))
@@ -104,7 +104,7 @@ def test_every_call_answered_is_no_warning(tmp_path: Path, capsys: Any) -> None:
 
 
 def test_a_pi_file_with_steered_calls_still_validates(tmp_path: Path, capsys: Any) -> None:
-    from tether.core.host.cli import main
+    from tether.core.cli.app import main
 
     code = main(["session", "show", "--validate", str(GEN / "g16-branched.jsonl")])
     out = capsys.readouterr().out

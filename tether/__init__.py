@@ -7,7 +7,7 @@ Names are imported lazily so that ``import tether`` stays cheap.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
@@ -18,12 +18,12 @@ _EXPORTS: dict[str, str] = {
     "create_plugin_manager": "tether.core.host.manager",
     "PluginManager": "tether.core.host.manager",
     "PluginError": "tether.core.host.manager",
-    "Hooks": "tether.core.host.facade",
+    "Hooks": "tether.core.hooks.facade",
     # errors
-    "TetherError": "tether.core.host.errors",
-    "SessionFileError": "tether.core.host.errors",
-    "SessionBusyError": "tether.core.host.errors",
-    "SessionChangedError": "tether.core.host.errors",
+    "TetherError": "tether.core.base.errors",
+    "SessionFileError": "tether.core.base.errors",
+    "SessionBusyError": "tether.core.base.errors",
+    "SessionChangedError": "tether.core.base.errors",
     # sessions and context
     "Session": "tether.core.session.session",
     "SessionLease": "tether.core.storage.lease",
@@ -31,12 +31,12 @@ _EXPORTS: dict[str, str] = {
     "build_session_context": "tether.core.context.build",
     "build_context_from_path": "tether.core.context.build",
     "convert_to_llm": "tether.core.context.build",
-    "load_settings": "tether.core.host.settings",
-    "Settings": "tether.core.host.settings",
+    "load_settings": "tether.core.base.settings",
+    "Settings": "tether.core.base.settings",
     # the agent
     "Harness": "tether.core.harness.harness",
     "Agent": "tether.core.agent.agent",
-    "ProviderRegistry": "tether.core.agent.provider_registry",
+    "ProviderRegistry": "tether.builtin_plugins.providers.models.registry",
     "Model": "tether.core.agent.providers",
     "ProviderError": "tether.core.agent.providers",
     # memory
@@ -48,12 +48,13 @@ _EXPORTS: dict[str, str] = {
     "ToolContext": "tether.core.agent.tools",
     "Section": "tether.core.agent.prompt",
     "Provider": "tether.core.agent.providers",
+    "ModelRegistry": "tether.hookspecs.model_registry",
     "SessionStore": "tether.core.storage.protocol",
     "PromptOptions": "tether.core.agent.prompt",
     # what hooks receive and return (tether.hookspecs.events, the session protocol)
     "HookSession": "tether.hookspecs.session_protocol",
-    "NoAgentError": "tether.core.host.errors",
-    "HookError": "tether.core.host.errors",
+    "NoAgentError": "tether.core.base.errors",
+    "HookError": "tether.core.base.errors",
     "Message": "tether.hookspecs.events",
     "Entry": "tether.hookspecs.events",
     "InputEvent": "tether.hookspecs.events",
@@ -84,6 +85,66 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports lazily
+    from tether.builtin_plugins.providers.models.registry import ProviderRegistry
+    from tether.core.agent.agent import Agent
+    from tether.core.agent.prompt import PromptOptions, Section
+    from tether.core.agent.providers import Model, Provider, ProviderError
+    from tether.core.agent.tools import FunctionTool, ToolContext, ToolResult
+    from tether.core.base.errors import (
+        HookError,
+        NoAgentError,
+        SessionBusyError,
+        SessionChangedError,
+        SessionFileError,
+        TetherError,
+    )
+    from tether.core.base.settings import Settings, load_settings
+    from tether.core.context.build import (
+        SessionContext,
+        build_context_from_path,
+        build_session_context,
+        convert_to_llm,
+    )
+    from tether.core.harness.harness import Harness
+    from tether.core.hooks.facade import Hooks
+    from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
+    from tether.core.memory.branching import navigate_tree
+    from tether.core.memory.compaction import compact
+    from tether.core.session.session import Session
+    from tether.core.storage.lease import SessionLease
+    from tether.core.storage.protocol import SessionStore
+    from tether.hookspecs import hookimpl, hookspec
+    from tether.hookspecs.events import (
+        AgentEvent,
+        BeforeAgentStartEvent,
+        BeforeCompactEvent,
+        BeforeForkEvent,
+        BeforeToolCallEvent,
+        BeforeTreeEvent,
+        Block,
+        Cancel,
+        CompactEvent,
+        CompactionPreparation,
+        CompactionSettings,
+        ContextEvent,
+        CustomBranchSummary,
+        CustomCompaction,
+        Entry,
+        InputEvent,
+        Message,
+        NothingToCompact,
+        PrepareRequest,
+        RetryDecision,
+        SummarizeRequest,
+        Summary,
+        ToolResultEvent,
+        TreeEvent,
+    )
+    from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
+    from tether.hookspecs.model_registry import ModelRegistry
+    from tether.hookspecs.session_protocol import HookSession
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,7 @@ def main() -> None:
     from tether.core.host.manager import installed_path
 
     path = installed_path()
-    from tether.core.host.cli import main as run
+    from tether.core.cli.app import main as run
 
     restore = _blocking_stdout()
     _exit_now(run(plugin_path=path), restore)

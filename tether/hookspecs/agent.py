@@ -174,3 +174,28 @@ def retry_decision(
                 return RetryDecision(True, delay_ms=10_000)
             return None
     """
+
+
+@hookspec(firstresult=True)
+def context_overflow(message: Message, context_window: int | None) -> bool | None:
+    """Decide whether a failed model call was a context overflow, when its provider said so
+    only in words.
+
+    When: after a run whose last assistant message ended with ``stopReason: "error"`` and whose
+    provider gave no typed error (a typed overflow error, ``error.kind == "overflow"``, decides
+    without this hook), for the current model. Arguments: ``message`` — the failed assistant
+    message (read it, do not change it: ``errorMessage``, ``usage``, ``stopReason``);
+    ``context_window`` — the model's window in tokens, or ``None``. Return: ``True`` for an
+    overflow (the context is compacted and the turn retried once, as pi does), ``False`` for
+    another failure, or ``None`` to let the next implementation decide (no answer at all: not
+    an overflow). Ordering: firstresult; the built-in answer (plugin ``provider_errors``: pi's
+    ``isContextOverflow`` wording and usage rules) is ``trylast``, so a plugin knowing its own
+    provider's wording wins. If an implementation raises or returns anything but a bool or
+    ``None``, the run stops with one error naming the plugin and the hook.
+
+    Example::
+
+        @hookimpl
+        def context_overflow(message):
+            return "context budget exhausted" in (message.get("errorMessage") or "") or None
+    """

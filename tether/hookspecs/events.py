@@ -186,7 +186,7 @@ class SummarizeRequest:
     thinking_level: str | None = None
     signal: Any = None
     replace_instructions: bool = False
-    # The full resolved ``tether.core.host.settings.Settings`` (``None`` outside a session): a
+    # The full resolved ``tether.core.base.settings.Settings`` (``None`` outside a session): a
     # summarizer plugin reads its own section with ``request.app_settings.extra("myPlugin")``.
     app_settings: Any = None
     # Added for the fact ledger: the ``details`` of the compaction entry the previous summary

@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # the types plugins get from ``tether``
     from tether.core.agent.prompt import PromptOptions, Section
     from tether.core.agent.providers import Provider
     from tether.core.agent.tools import FunctionTool
+    from tether.hookspecs.model_registry import ModelRegistry
 
 
 @hookspec
@@ -123,6 +124,32 @@ def register_commands(app: Any) -> None:
     """
 
 
+@hookspec(firstresult=True)
+def route_command_line(args: list[str], commands: list[str]) -> list[str] | None:
+    """Rewrite the command line before it is parsed: forms that name no command.
+
+    When: once per ``tether`` invocation, after plugins have registered their commands and
+    before typer parses the line. Arguments: ``args`` — the arguments after ``tether`` (root
+    options such as ``--disable-plugin NAME`` first; ``--store``, ``--wait`` and pi's
+    ``--mode`` are already read); ``commands`` — the names of the top-level commands. Return:
+    the arguments to parse instead, or ``None`` to let the next implementation answer (no
+    answer at all: the line as given). Ordering: firstresult; the built-in answer (plugin
+    ``pi_forms``: ``tether -p …`` → ``run``, ``tether -c``/``"prompt"`` → ``chat``,
+    ``--list-models``, ``--export``, ``-V``/``-h``) is ``trylast``, so a plugin wins. A
+    ``tether.TetherError`` it raises is the user's error, printed as one line (a usage error
+    exits with 2); anything else it raises, or an answer that is not a list of strings, is
+    an error naming the plugin.
+
+    Example::
+
+        @hookimpl
+        def route_command_line(args, commands):
+            if args[:1] == ["ls"]:  # a habit from another tool
+                return ["sessions", *args[1:]]
+            return None
+    """
+
+
 @hookspec
 def system_prompt_sections(options: PromptOptions) -> list[Section] | Section | None:
     """Contribute sections of the system prompt.
@@ -142,6 +169,60 @@ def system_prompt_sections(options: PromptOptions) -> list[Section] | Section | 
         @hookimpl
         def system_prompt_sections(options):
             return Section(name="house-rules", order=450, text="Always run the tests.")
+    """
+
+
+@hookspec(firstresult=True)
+def model_registry(pm: Any, settings: Any) -> ModelRegistry | None:
+    """Provide the model registry: how model references resolve and model calls are made.
+
+    When: whenever tether needs models (an agent set-up, a summary, ``tether models``), once
+    per use; the kernel closes what it gets. Arguments: ``pm`` — the plugin manager (ask it for
+    ``register_providers``, ``register_provider_defaults`` and ``http_client`` through
+    :class:`tether.Hooks`); ``settings`` — the merged settings (``default_provider``,
+    ``default_model``, ``provider.idle_timeout_ms``) or ``None``. Return: a
+    :class:`tether.ModelRegistry` (``resolve``, ``find_model``, ``models``, ``stream``,
+    ``complete``, ``close``) or ``None`` to let the next implementation answer. Ordering:
+    firstresult; the built-in answer (plugin ``model_registry``: models.json in the tether
+    home, keys from ``--api-key``/environment/file, keys redacted from error texts) is
+    ``trylast``, so a plugin (a central model catalogue, a key vault) wins. With no answer at
+    all, a command that needs a model fails with one line saying the registry is missing; if
+    an implementation raises, the error names the plugin and the hook.
+
+    Example::
+
+        @hookimpl
+        def model_registry(pm, settings):
+            return VaultRegistry(pm, vault_url="https://vault.internal")
+    """
+
+
+@hookspec(firstresult=True)
+def tool_arguments_validator() -> Callable[[str, dict[str, Any], Any], Any] | None:
+    """Provide the check every tool call's arguments pass before the tool runs.
+
+    When: once per agent set-up (``tether chat``/``run``, RPC, a :class:`tether.Harness`).
+    Arguments: none. Return: a function ``validate(tool_name, schema, arguments)`` returning
+    the arguments the tool runs with (a coerced copy, say) and raising an exception whose text
+    is what the model reads as the call's error result — or ``None`` to let the next
+    implementation answer. Ordering: firstresult; the built-in answer (plugin
+    ``tool_arguments``: pi's JSON-schema subset, pi's coercions such as ``"3"`` → 3, pi's
+    ``Validation failed for tool …`` text) is ``trylast``, so a plugin (a full JSON-schema
+    validator, stricter rules) wins. With no answer at all the arguments reach the tool as the
+    model sent them. If an implementation raises or returns something that is not callable,
+    the agent set-up fails with one error naming the plugin and the hook.
+
+    Example::
+
+        @hookimpl
+        def tool_arguments_validator():
+            def validate(tool_name, schema, arguments):
+                unknown = sorted(set(arguments) - set(schema.get("properties", {})))
+                if unknown:  # the text the model reads
+                    raise ValueError(f"{tool_name} takes no {', '.join(unknown)}")
+                return arguments
+
+            return validate
     """
 
 

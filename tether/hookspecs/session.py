@@ -8,7 +8,7 @@ from tether.hookspecs import hookspec
 from tether.hookspecs.session_protocol import HookSession
 
 if TYPE_CHECKING:  # annotations only (the events are imported when a plugin asks for them)
-    from tether.core.host.settings import Settings
+    from tether.core.base.settings import Settings
     from tether.core.storage.protocol import SessionStore
     from tether.hookspecs.events import (
         BeforeCompactEvent,

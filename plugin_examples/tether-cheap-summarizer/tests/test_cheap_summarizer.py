@@ -23,10 +23,10 @@ from tests.servers import OpenAIServer
 from tether.builtin_plugins.memory import llm_summarizer, offline_summarizer
 from tether.builtin_plugins.providers import http as http_client
 from tether.builtin_plugins.providers import openai as provider_openai
-from tether.core.agent.provider_registry import ProviderRegistry
+from tether.builtin_plugins.providers.models.registry import ProviderRegistry
+from tether.core.base.settings import Settings
+from tether.core.choices.running import run_summarizer
 from tether.core.host.manager import create_plugin_manager
-from tether.core.host.settings import Settings
-from tether.core.memory.choice_calls import run_summarizer
 from tether.hookspecs.events import SummarizeRequest
 
 REPO = Path(__file__).resolve().parents[3]

@@ -4,7 +4,7 @@ session's model and the ``compaction`` settings, as a run and ``session compact`
 - window: ``--window``, else the context window of the branch's model (``models.json`` and
   the providers' registered defaults), else :data:`~tether.builtin_plugins.commands.DEFAULT_WINDOW`;
 - reserve, keep, enabled, strategy: the flags, else ``compaction`` in the settings files,
-  read exactly as ``session compact`` reads them (:func:`tether.core.host.settings.load_settings`
+  read exactly as ``session compact`` reads them (:func:`tether.core.base.settings.load_settings`
   and :func:`tether.core.memory.compaction.compaction_settings`). Without a ``compaction``
   section in the files, pydantic is not even imported (pi's defaults and the flags).
 """
@@ -45,7 +45,7 @@ def session_window(pm: Any, model: dict[str, Any] | None, flag: int | None) -> W
     provider = (model or {}).get("provider")
     model_id = (model or {}).get("modelId") or (model or {}).get("id")
     if isinstance(provider, str) and isinstance(model_id, str) and provider and model_id:
-        from tether.core.agent.provider_registry import ProviderRegistry
+        from tether.builtin_plugins.providers.models.registry import ProviderRegistry
         from tether.core.agent.providers import ProviderConfigError
 
         try:
@@ -59,7 +59,7 @@ def session_window(pm: Any, model: dict[str, Any] | None, flag: int | None) -> W
 def compaction_budget(*, keep: int | None, reserve: int | None, strategy: str | None = None) -> Any:
     """The :class:`~tether.hookspecs.events.CompactionSettings` ``session compact`` would use
     with the same flags."""
-    from tether.core.host.settings_peek import peek_section
+    from tether.core.base.settings_peek import peek_section
     from tether.hookspecs.events import CompactionSettings
 
     overrides = {"keepRecentTokens": keep, "reserveTokens": reserve, "strategy": strategy}
@@ -79,7 +79,7 @@ def compaction_budget(*, keep: int | None, reserve: int | None, strategy: str | 
             strategy=strategy or None,
             options=options,
         )
-    from tether.core.host.settings import load_settings
+    from tether.core.base.settings import load_settings
     from tether.core.memory.compaction import compaction_settings
 
     return compaction_settings(load_settings(overrides={"compaction": overrides}))

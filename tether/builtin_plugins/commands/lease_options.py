@@ -6,7 +6,7 @@ writer
 fails at once with one line naming the holder; ``--wait SECONDS`` waits that long, and a bare
 ``--wait`` (the kernel's argv pre-parse turns it into ``--wait=forever`` when no number
 follows) waits until the holder is done. Waiting is announced on stderr. The option itself
-is ``tether.core.host.cli.WaitOpt`` (plugin modules stay cheap to load).
+is ``tether.core.cli.app.WaitOpt`` (plugin modules stay cheap to load).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
-from tether.core.host.cli import WaitOpt, command_group
+from tether.core.cli.app import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -40,7 +40,7 @@ def _write(file: Path, wait: str | None, change: Any) -> Any:
     """Run ``change(session)`` on ``file`` under its lease and write the entry it appended at
     once (also in a file that has no assistant message yet); errors name the file."""
     from tether.builtin_plugins.commands.lease_options import holding
-    from tether.core.host.errors import TetherError
+    from tether.core.base.errors import TetherError
 
     with holding(file, wait):
         session = open_session_file(file, readonly=False)
@@ -57,7 +57,7 @@ def _write(file: Path, wait: str | None, change: Any) -> Any:
 def _pin_entry_or_fact(session: Any, target: str) -> Any:
     """Pin entry ``target``; when no entry has that id, the fact of the ledger with that id
     (``tether session facts``): its words, verbatim."""
-    from tether.core.host.errors import TetherError
+    from tether.core.base.errors import TetherError
     from tether.core.session.pinning import pin_entry, pin_text
 
     if session.get_entry(target) is not None or not target.startswith("f"):
@@ -90,7 +90,7 @@ def pin_command(
     wait: WaitOpt = None,
 ) -> None:
     """Pin a fact: kept verbatim in every later summary (an entry's text, or --text)."""
-    from tether.core.host.errors import UsageError
+    from tether.core.base.errors import UsageError
     from tether.core.session.pinning import pin_text
 
     if (entry_id is None) == (text is None):

@@ -185,7 +185,7 @@ def register_commands(app: Any) -> None:
 
         from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
         from tether.core.agent.tools import collect_tools, order_tools
-        from tether.core.host.settings import load_settings
+        from tether.core.base.settings import load_settings
 
         pm = ctx.obj
         cwd = os.getcwd()

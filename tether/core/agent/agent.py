@@ -85,6 +85,7 @@ class Agent:
         cwd: str = ".",
         tool_settings: Any = None,
         tool_session: Any = None,
+        validate_arguments: Callable[[str, dict[str, Any], Any], Any] | None = None,
     ) -> None:
         self.state = AgentState(
             system_prompt=system_prompt,
@@ -93,7 +94,7 @@ class Agent:
             tools=tools,
             messages=messages,
         )
-        # Same shape as PluginSession.__init__ (core/harness/plugin_session.py): plain option
+        # Same shape as PluginSession.__init__ (core/hooks/plugin_session.py): plain option
         # assignments of a constructor, no logic to share.
         self.stream_fn = stream_fn
         self.convert_to_llm = convert_to_llm
@@ -105,6 +106,7 @@ class Agent:
         self.cwd = cwd
         self.tool_settings = tool_settings
         self.tool_session = tool_session
+        self.validate_arguments = validate_arguments
         self.steering_queue = MessageQueue(steering_mode)
         self.follow_up_queue = MessageQueue(follow_up_mode)
         self._listeners: list[Listener] = []
@@ -339,6 +341,7 @@ class Agent:
             cwd=self.cwd,
             tool_settings=self.tool_settings,
             tool_session=self.tool_session,
+            validate_arguments=self.validate_arguments,
         )
 
     def _dispatch(self, event: AgentEvent) -> None:

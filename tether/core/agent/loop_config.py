@@ -36,6 +36,8 @@ class LoopConfig:
     - ``get_steering_messages()`` / ``get_follow_up_messages()``: drained queues.
     - ``should_stop_after_turn(message, tool_results)``: pi 0.73's early stop (rarely used).
     - ``get_api_key(provider)``: resolved before each call; falls back to ``api_key``.
+    - ``validate_arguments(tool_name, schema, arguments)``: the arguments a tool runs with;
+      raises with the text the model reads (``None``: the arguments as the model sent them).
     """
 
     stream_fn: StreamFn
@@ -54,6 +56,7 @@ class LoopConfig:
     cwd: str = "."
     tool_settings: Any = None
     tool_session: Any = None
+    validate_arguments: Callable[[str, dict[str, Any], Any], Any] | None = None
 
 
 __all__ = ["LLM_ROLES", "Emit", "LoopConfig", "StreamFn", "default_convert_to_llm"]

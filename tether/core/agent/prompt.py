@@ -21,8 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tether.core.base.errors import TetherError
 from tether.core.host.calls import call_implementation, implementations
-from tether.core.host.errors import TetherError
 
 if TYPE_CHECKING:
     import pluggy
@@ -182,7 +182,7 @@ def assemble_system_prompt(
 ) -> tuple[str, list[tuple[str, Section]]]:
     """The system prompt and, in prompt order, ``(plugin name, section)`` of each part.
 
-    ``pm_or_hooks`` is a plugin manager or a :class:`tether.core.host.facade.Hooks`.
+    ``pm_or_hooks`` is a plugin manager or a :class:`tether.core.hooks.facade.Hooks`.
     Sections with empty text are left out (and not reported).
     """
     pm = getattr(pm_or_hooks, "pm", pm_or_hooks)

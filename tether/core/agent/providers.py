@@ -13,8 +13,8 @@ The final assistant message has pi's shape::
      "total"}}, "stopReason": "stop"|"length"|"toolUse"|"error"|"aborted",
      "errorMessage"?, "timestamp": <ms>}
 
-The error classes and the classification (:func:`error_for_status`, :func:`is_context_overflow`,
-:func:`error_of`) live in :mod:`tether.core.agent.provider_errors` and are re-exported here.
+The error classes live in :mod:`tether.core.base.errors` and are re-exported here; how a
+failure is classified (status, provider wording) is the ``provider_errors`` built-in's.
 """
 
 from __future__ import annotations
@@ -25,18 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from tether.core.agent.abort import AbortSignal
-from tether.core.agent.provider_errors import (
+from tether.core.base.errors import (
     AbortedError,
     ContextOverflowError,
     PermanentError,
     ProviderConfigError,
     ProviderError,
     TransientError,
-    error_for_status,
-    error_of,
-    is_context_overflow,
-    is_overflow_wording,
-    is_transient_status,
 )
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
@@ -44,8 +39,8 @@ StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
 @dataclass
 class Model:
-    """One entry of ``models.json`` (see :mod:`tether.core.agent.provider_registry` for the file
-    format)."""
+    """One model of a provider (the built-in ``model_registry`` plugin reads them from
+    ``models.json``)."""
 
     provider: str  # the provider's name in models.json, e.g. "openai", "ollama"
     id: str  # the model id sent to the API
@@ -121,7 +116,7 @@ class StreamEvent:
 
 class Provider(Protocol):
     """An API adapter. An optional ``complete(model, context, options) -> StreamEvent`` (the
-    final done/error event of a non-streaming call) is used by :func:`complete`; an optional
+    final done/error event of a non-streaming call) is used for summaries; an optional
     ``request_body(model, context, options) -> dict`` (the JSON body ``stream`` would send,
     unsent) by ``tether session context --request``."""
 
@@ -134,8 +129,8 @@ class Provider(Protocol):
         ...
 
 
-# ---------------------------------------------------------------------------------------------
-# The assistant message and its usage
+# The timestamp and the empty usage of a message (the adapters' helpers that shape a whole
+# assistant message: tether.builtin_plugins.providers.messages)
 
 
 def now_ms() -> int:
@@ -153,106 +148,6 @@ def empty_usage() -> dict[str, Any]:
     }
 
 
-def new_assistant_message(model: Model) -> dict[str, Any]:
-    """An empty assistant message in pi's key order, stopReason ``stop``."""
-    return {
-        "role": "assistant",
-        "content": [],
-        "api": model.api,
-        "provider": model.provider,
-        "model": model.id,
-        "usage": empty_usage(),
-        "stopReason": "stop",
-        "timestamp": now_ms(),
-    }
-
-
-def finish_usage(model: Model, usage: dict[str, Any]) -> dict[str, Any]:
-    """Set ``totalTokens`` and ``cost`` (from ``model.cost``, $ per million tokens)."""
-    keys = ("input", "output", "cacheRead", "cacheWrite")
-    usage["totalTokens"] = sum(int(usage.get(k) or 0) for k in keys)
-    cost = {k: float(model.cost.get(k, 0) or 0) * int(usage.get(k) or 0) / 1e6 for k in keys}
-    if not any(cost.values()):
-        cost = dict.fromkeys(keys, 0)
-    cost["total"] = sum(cost.values())
-    usage["cost"] = cost
-    return usage
-
-
-MESSAGE_KEY_ORDER = (
-    "role",
-    "content",
-    "api",
-    "provider",
-    "model",
-    "responseModel",
-    "responseId",
-    "diagnostics",
-    "usage",
-    "stopReason",
-    "errorMessage",
-    "timestamp",
-)
-
-
-def order_message(message: dict[str, Any]) -> dict[str, Any]:
-    """Put an assistant message's keys in pi's order, in place (other keys go last)."""
-    items = list(message.items())
-    rank = {key: i for i, key in enumerate(MESSAGE_KEY_ORDER)}
-    message.clear()
-    message.update(sorted(items, key=lambda kv: rank.get(kv[0], len(rank))))
-    return message
-
-
-def fail_message(message: dict[str, Any], error: ProviderError) -> dict[str, Any]:
-    """Turn ``message`` into the final message of a failed call (error or aborted)."""
-    message["stopReason"] = "aborted" if isinstance(error, AbortedError) else "error"
-    message["errorMessage"] = str(error) or type(error).__name__
-    return order_message(message)
-
-
-# ---------------------------------------------------------------------------------------------
-# Non-streaming convenience
-
-
-def complete(
-    provider: Any,
-    model: Model,
-    context: LlmContext,
-    options: StreamOptions | None = None,
-    *,
-    raise_on_error: bool = False,
-) -> dict[str, Any]:
-    """Run one call to the end and return the final assistant message.
-
-    Uses ``provider.complete(model, context, options)`` when the provider has one (it returns
-    the final ``done``/``error`` :class:`StreamEvent`; HTTP providers send ``stream: false``),
-    else drains ``provider.stream``. Failures come back as a message with
-    stopReason error/aborted, or — with ``raise_on_error`` — as the typed error.
-    """
-    options = options or StreamOptions()
-    own = getattr(provider, "complete", None)
-    if callable(own):
-        final = own(model, context, options)
-        message, error = final.message, final.error
-    else:
-        message, error = drain(provider.stream(model, context, options))
-    if raise_on_error and error is not None:
-        raise error
-    return message
-
-
-def drain(events: Iterator[StreamEvent]) -> tuple[dict[str, Any], ProviderError | None]:
-    """Consume a stream; return (final message, typed error or None)."""
-    final: StreamEvent | None = None
-    for event in events:
-        if event.type in ("done", "error"):
-            final = event
-    if final is None or final.message is None:
-        raise RuntimeError("provider stream ended without a done/error event")
-    return final.message, final.error
-
-
 __all__ = [
     "IDLE_TIMEOUT",
     "AbortedError",
@@ -266,17 +161,6 @@ __all__ = [
     "StreamEvent",
     "StreamOptions",
     "TransientError",
-    "complete",
-    "drain",
     "empty_usage",
-    "error_for_status",
-    "error_of",
-    "fail_message",
-    "finish_usage",
-    "is_context_overflow",
-    "is_overflow_wording",
-    "is_transient_status",
-    "new_assistant_message",
     "now_ms",
-    "order_message",
 ]

@@ -19,7 +19,6 @@ from typing import Any
 
 from tether.core.agent.abort import AbortSignal
 from tether.core.agent.loop_config import Emit, LoopConfig
-from tether.core.agent.tool_arguments import validate_tool_arguments
 from tether.core.agent.tools import Tool, ToolContext, ToolResult, error_result
 from tether.hookspecs.events import AgentEvent, BeforeToolCallEvent, Message, ToolResultEvent
 
@@ -150,7 +149,9 @@ def _prepare(
         prepare_arguments = getattr(tool, "prepare_arguments", None)
         if callable(prepare_arguments):
             raw_args = prepare_arguments(raw_args)
-        args = validate_tool_arguments(tool.name, tool.parameters, raw_args)
+        args = raw_args
+        if config.validate_arguments is not None:
+            args = config.validate_arguments(tool.name, tool.parameters, raw_args)
         if config.before_tool_call is not None:
             event = BeforeToolCallEvent(
                 tool_call_id=call.get("id") or "", tool_name=tool.name, input=args

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from tether.core.agent.abort import AbortSignal
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 
 if TYPE_CHECKING:
     import pluggy

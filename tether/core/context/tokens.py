@@ -2,7 +2,7 @@
 
 The usage reported with the last valid assistant response approximates the whole prompt up to
 it; only the messages after it are estimated. Per-message estimates come from the chosen
-token counter (:func:`tether.core.memory.choice_calls.token_counter`), pi's chars/4 by default.
+token counter (:func:`tether.core.choices.running.token_counter`), pi's chars/4 by default.
 """
 
 from __future__ import annotations

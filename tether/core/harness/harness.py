@@ -14,7 +14,7 @@ One :class:`Harness` drives one session at a time:
   sent names the span it can read (once per compaction, never stored);
 - one writer per session (README "Sessions"): the harness holds the session file's lease
   (:mod:`.lease`) from construction to :meth:`Harness.close`, so a second writer fails with
-  :class:`~tether.core.host.errors.SessionBusyError`; to wait instead, take
+  :class:`~tether.core.base.errors.SessionBusyError`; to wait instead, take
   ``SessionLease(path).acquire(wait=…)`` before opening the session (it is re-entrant).
 
 The harness coordinates; :mod:`.run`, :mod:`.compaction`, :mod:`.delivery` and :mod:`.switching`
@@ -39,12 +39,13 @@ from tether.core.agent.agent import Agent
 from tether.core.agent.loop import user_message
 from tether.core.agent.providers import Model
 from tether.core.agent.tools import collect_tools, order_tools
+from tether.core.base.errors import SessionWriteError, TetherError
+from tether.core.choices.running import token_counter
 from tether.core.context.build import convert_to_llm
 from tether.core.context.replaced import replaced_note, summary_message, with_note
 from tether.core.harness import delivery, switching
 from tether.core.harness.compaction import CompactionRunner
 from tether.core.harness.persist import persist_message
-from tether.core.harness.plugin_session import PluginSession
 from tether.core.harness.run import (
     MAX_CONTINUATIONS,
     CompactNow,
@@ -63,10 +64,9 @@ from tether.core.harness.setup import (
     hook_time_limit,
     stderr_warning,
 )
-from tether.core.harness.view import as_custom_message
-from tether.core.host.errors import SessionWriteError, TetherError
-from tether.core.host.facade import Hooks
-from tether.core.memory.choice_calls import token_counter
+from tether.core.hooks.custom_messages import as_custom_message
+from tether.core.hooks.facade import Hooks
+from tether.core.hooks.plugin_session import PluginSession
 from tether.hookspecs.events import (
     AgentEvent,
     BeforeAgentStartEvent,
@@ -95,8 +95,7 @@ class Harness:
         cwd: str | None = None,
         on_warning: Callable[[str], None] | None = None,
     ) -> None:
-        from tether.core.agent.provider_registry import ProviderRegistry
-        from tether.core.host.settings import load_settings
+        from tether.core.base.settings import load_settings
         from tether.core.storage.lease import lease_session
 
         self.pm = pm
@@ -110,7 +109,6 @@ class Harness:
             interrupt=lambda: self.op_signal,
             **hook_time_limit(self.settings),
         )
-        self.registry = registry or ProviderRegistry(pm, settings=self.settings)
         self.on_warning = on_warning or stderr_warning
         self.warnings: list[str] = []
         self.view = PluginSession.of_harness(self)
@@ -119,6 +117,7 @@ class Harness:
         self.thinking_level = "off"
         self.busy = False
         self.op_signal = AbortSignal()
+        self.registry = registry or self.hooks.model_registry(self.settings)
         self.next_turn: list[Message] = []
         self._listeners: list[Listener] = []
         self._context_hooked = bool(pm.hook.context.get_hookimpls())
@@ -134,6 +133,7 @@ class Harness:
             cwd=self.cwd,
             tool_settings=self.settings,
             tool_session=self.view,
+            validate_arguments=self.hooks.tool_arguments_validator(),
         )
         self.agent.subscribe(self._on_agent_event)
         self.compactor = CompactionRunner(self)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tether.core.base.errors import SessionFileError, SessionWriteError
 from tether.core.context.build import timestamp_ms
-from tether.core.host.errors import SessionFileError, SessionWriteError
 from tether.core.storage.database import StoreConnectionError, describe_uri
 from tether.hookspecs.events import Message
 

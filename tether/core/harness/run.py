@@ -12,14 +12,15 @@ the step out and asks again. In order, for the last assistant message of the run
    the agent (it stays in the file), ``auto_retry_start`` is announced, the harness waits
    ``delay_ms`` and the agent continues; a later success announces
    ``auto_retry_end {success: true}``;
-2. a context overflow (:class:`~tether.core.agent.providers.ContextOverflowError`, or pi's wording)
-   is compacted and the same turn retried once; a second overflow gives up;
+2. a context overflow (:class:`~tether.core.agent.providers.ContextOverflowError`, or the
+   ``context_overflow`` hook: pi's wording) is compacted and the same turn retried once; a
+   second overflow gives up;
 3. a context past ``window − reserve`` is compacted (no retry);
 4. messages still queued (steering/follow-up sent late, e.g. by a plugin) start another run.
 
 Everything is synchronous: when the harness's prompt returns, retries and compactions are
 done (pi resolves ``prompt()`` earlier). A run stopped because the session could
-not be written raises that :class:`~tether.core.host.errors.SessionWriteError` instead.
+not be written raises that :class:`~tether.core.base.errors.SessionWriteError` instead.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from tether.core.agent.providers import (
     ContextOverflowError,
     Model,
     ProviderError,
-    is_context_overflow,
 )
 from tether.core.harness.compaction import (
     OVERFLOW_GAVE_UP,
@@ -268,7 +268,8 @@ class RunController:
             return None
         same_model = last.get("provider") == model.provider and last.get("model") == model.id
         overflow = isinstance(error, ContextOverflowError) or (
-            error is None and is_context_overflow(last, model.context_window)
+            error is None
+            and self.hooks.context_overflow(message=last, context_window=model.context_window)
         )
         if not (overflow and same_model):
             return None

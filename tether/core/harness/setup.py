@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.core.agent.providers import Model
-from tether.core.host.errors import UsageError
+from tether.core.base.errors import UsageError
 
 THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 DEFAULT_THINKING_LEVEL = "medium"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tether.core.agent.abort import AbortSignal
 from tether.core.agent.providers import Model, ProviderConfigError
+from tether.core.base.errors import TetherError
 from tether.core.context.check import context_warnings
 from tether.core.harness.setup import (
     ModelRequest,
@@ -25,7 +26,6 @@ from tether.core.harness.setup import (
     clamp_thinking,
     resolve_requested,
 )
-from tether.core.host.errors import TetherError
 from tether.hookspecs.events import BeforeForkEvent, Cancel, Message
 
 if TYPE_CHECKING:

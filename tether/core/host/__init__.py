@@ -1,2 +1,2 @@
-"""The plugin host: plugin discovery and tracing, the hook caller, the CLI kernel, settings,
-errors, paths."""
+"""The plugin host: finding, loading and blocking plugins, calling one implementation, and
+tracing the calls."""

@@ -2,7 +2,7 @@
 
 :func:`call_registration` calls a ``register_*`` hook one plugin at a time, so that a plugin
 that raises is named and only its registrations are dropped. Every other hook is called
-through the typed facade :class:`tether.core.host.facade.Hooks`.
+through the typed facade :class:`tether.core.hooks.facade.Hooks`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol
 
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
 from tether.core.host.trace import trace_call, trace_failure
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tether.core.base.errors import TetherError
 from tether.core.context.content_text import content_text
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.context.pins import with_pins
-from tether.core.harness.plugin_session import PluginSession
-from tether.core.host.errors import TetherError
+from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.branch_input import (
     BranchPreparation,
     branch_token_budget,
@@ -219,7 +219,7 @@ class _SummaryJob:
 
     def count(self, messages: list[dict[str, Any]]) -> list[int]:
         """Token counts from the chosen token counter, for the session's model."""
-        from tether.core.memory.choice_calls import token_counter
+        from tether.core.choices.running import token_counter
 
         try:
             return token_counter(self.hooks.pm, self.settings, model=self.context.model)(messages)
@@ -242,7 +242,7 @@ def _context_window(registry: Any, model: dict[str, Any] | None) -> int | None:
     """The context window of the session's model, if the provider registry knows it."""
     if not model or not model.get("modelId") or registry is None:
         return None
-    from tether.core.agent.provider_errors import ProviderConfigError
+    from tether.core.base.errors import ProviderConfigError
 
     try:
         found, _adapter = registry.resolve(provider=model.get("provider"), model=model["modelId"])

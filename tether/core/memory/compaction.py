@@ -6,7 +6,7 @@ history (and, for a split turn, the turn prefix), appends the cumulative
 ``<read-files>``/``<modified-files>`` lists and the ``## Pinned`` section of the pins in force
 (:mod:`tether.core.context.pins`, whoever wrote the summary), writes one ``compaction`` entry
 and fires ``session_compact``. The kernel decides nothing about *how* to summarize or where to
-cut: those are plugins, chosen by name (:mod:`tether.core.memory.choices`).
+cut: those are plugins, chosen by name (:mod:`tether.core.choices.registry`).
 
 Guarantees: nothing to compact → no summarizer call; a split turn with no new
 history keeps the previous summary instead of pi's "No prior history."; a failing
@@ -22,11 +22,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tether.core.base.errors import TetherError
+from tether.core.choices.running import run_strategy, token_counter
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.context.pins import with_pins, without_pins
-from tether.core.harness.plugin_session import PluginSession
-from tether.core.host.errors import TetherError
-from tether.core.memory.choice_calls import run_strategy, token_counter
+from tether.core.hooks.fact_cues import collect_fact_cues
+from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.gate import gated_summary, previous_details
 from tether.core.memory.summary_parts import (
     Progress,
@@ -109,9 +110,7 @@ def summary_request_base(
 
     ``settings`` of the request is the ``compaction`` block (``summarizer``, ``model``…)
     updated with ``overrides`` (a branch summary passes ``branchSummary``'s reserve)."""
-    from tether.core.agent.provider_registry import ProviderRegistry
-
-    registry = ProviderRegistry(hooks.pm, settings=settings)
+    registry = hooks.model_registry(settings)
     try:
         yield SummarizeRequest(
             kind="compaction",
@@ -161,7 +160,7 @@ def compact(
     """Compact the active branch of ``session`` and return what happened.
 
     ``session`` is a :class:`tether.core.session.session.Session`; ``hooks`` a
-    :class:`tether.core.host.facade.Hooks`; ``settings`` the resolved :class:`Settings`.
+    :class:`tether.core.hooks.facade.Hooks`; ``settings`` the resolved :class:`Settings`.
     ``progress`` receives short status lines (``"summarizing 42 messages"``…); ``signal``
     (an :class:`~tether.core.agent.abort.AbortSignal`) is handed to the summarizers — once it
     fired, the outcome is ``cancelled`` and nothing is written.
@@ -206,7 +205,9 @@ def compact(
         try:
             with summary_request_base(hooks, settings, context, signal) as base:
                 base = dataclasses.replace(
-                    base, previous_details=previous_details(path), fact_cues=hooks.fact_cues()
+                    base,
+                    previous_details=previous_details(path),
+                    fact_cues=collect_fact_cues(hooks.pm),
                 )
                 text, outcome.summaries, outcome.gate = gated_summary(
                     hooks, view, path, preparation, base, event.custom_instructions,

@@ -14,8 +14,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from tether.core.base.errors import TetherError
 from tether.core.context.file_tracking import file_lists, format_file_lists
-from tether.core.host.errors import TetherError
 from tether.hookspecs.events import CompactionPreparation, Entry, SummarizeRequest, Summary
 from tether.hookspecs.gate import SummaryAttempt, SummaryCheck
 

@@ -5,7 +5,7 @@ as pi does (:func:`ask_parts`) — and :func:`merge_parts` joins them as pi does
 gate's retry asks again only for the part that lacked something (``keep`` holds the others).
 
 Concurrency: the first request runs in the calling thread, the second in a worker thread with
-its own provider registry (a ``ProviderRegistry`` caches its HTTP clients lazily and is not
+its own model registry (the built-in registry caches its HTTP clients lazily and is not
 shared between threads). A summarizer plugin may therefore be called from two threads at once.
 Both requests finish before :func:`ask_parts` returns (unless the user interrupts); the first
 failure (in request order) is raised.
@@ -19,9 +19,9 @@ import threading
 from collections.abc import Callable
 from typing import Any, Literal
 
+from tether.core.base.errors import TetherError
+from tether.core.choices.running import run_summarizer
 from tether.core.context.file_tracking import strip_file_lists
-from tether.core.host.errors import TetherError
-from tether.core.memory.choice_calls import run_summarizer
 from tether.hookspecs.events import CompactionPreparation, SummarizeRequest, Summary
 from tether.hookspecs.gate import SummaryAttempt
 
@@ -225,16 +225,13 @@ def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summ
 
 
 def _own_registry(pm: Any, request: SummarizeRequest) -> tuple[SummarizeRequest, Any]:
-    """``request`` with a provider registry of its own (same models.json, environment and
-    settings), and that registry to close; the request as it is when it has none."""
-    from tether.core.agent.provider_registry import ProviderRegistry
-
-    shared = request.registry
-    if not isinstance(shared, ProviderRegistry):
+    """``request`` with a model registry of its own (the shared one's ``fresh()``: same
+    models.json, environment and settings), and that registry to close; the request as it is
+    when its registry offers no ``fresh()``."""
+    fresh = getattr(request.registry, "fresh", None)
+    if fresh is None:
         return request, None
-    own = ProviderRegistry(
-        pm, home=shared.path.parent, environ=shared.environ, settings=shared.settings
-    )
+    own = fresh()
     return dataclasses.replace(request, registry=own), own
 
 

@@ -19,9 +19,9 @@ import os
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from tether.core.base.errors import SessionFileError, TetherError
+from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.context.content_text import content_text
-from tether.core.host.errors import SessionFileError, TetherError
-from tether.core.host.paths import default_session_dir, session_file_name
 from tether.core.storage import format as fmt
 from tether.core.storage import records as rec
 from tether.core.storage.filesafety import make_private_dirs

@@ -140,7 +140,7 @@ class SessionInfo:
 
 def session_info(path: Path) -> SessionInfo | None:
     """Read one session for a listing (``None`` if it is not a readable session)."""
-    from tether.core.host.errors import TetherError
+    from tether.core.base.errors import TetherError
     from tether.core.session.session import Session
 
     try:

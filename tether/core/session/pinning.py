@@ -1,7 +1,7 @@
 """Pinning and unpinning on a session: the ``tether.pin`` / ``tether.unpin`` entries written.
 
 Both append a ``custom`` entry at the leaf (:mod:`tether.core.context.pins` has the format
-and what is in force). Errors are one :class:`~tether.core.host.errors.TetherError` line and
+and what is in force). Errors are one :class:`~tether.core.base.errors.TetherError` line and
 write nothing: an unknown entry id, an entry without text, an empty text, an unknown or
 ambiguous pin id.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tether.core.base.errors import TetherError
 from tether.core.context.pins import (
     PIN_TYPE,
     UNPIN_TYPE,
@@ -19,7 +20,6 @@ from tether.core.context.pins import (
     pins_in_force,
     unpin_data,
 )
-from tether.core.host.errors import TetherError
 from tether.core.storage.ids import new_entry_id
 
 

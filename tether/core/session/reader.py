@@ -2,7 +2,7 @@
 
 :class:`SessionReader` is the read-only half of :class:`tether.core.session.session.Session` (its
 base
-class; hooks get a :class:`tether.core.harness.plugin_session.PluginSession`): every method works
+class; hooks get a :class:`tether.core.hooks.plugin_session.PluginSession`): every method works
 from the entry table's columns and parses only the entries it returns. Walks from a leaf to
 the root are linear and stop at ``parentId`` cycles; :meth:`SessionReader.build_context`
 parses only what can change the context.

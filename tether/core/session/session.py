@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tether.core.host.errors import SessionFileError, TetherError
-from tether.core.host.paths import default_session_dir, session_file_name
+from tether.core.base.errors import SessionFileError, TetherError
+from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.session import fork as session_fork
 from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk, is_current
 from tether.core.storage import format as fmt

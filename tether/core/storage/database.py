@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.storage.migration import header_version
 from tether.core.storage.records import message_text
 
@@ -283,7 +283,7 @@ class LineDriver(Protocol):
 
     ``expected`` is how many entry lines the caller last saw (``None``: the session must not
     exist yet); a different count raises
-    :class:`~tether.core.host.errors.SessionChangedError` and writes nothing."""
+    :class:`~tether.core.base.errors.SessionChangedError` and writes nothing."""
 
     uri: str
 

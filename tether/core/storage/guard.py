@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.core.host.errors import SessionChangedError
+from tether.core.base.errors import SessionChangedError
 
 READ_LIMIT = 64 << 20  # count the added entries of at most this many bytes
 REOPEN = "not appending, so the session is not split; reopen the session to continue"

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.core.host.errors import SessionBusyError, SessionFileError
+from tether.core.base.errors import SessionBusyError, SessionFileError
 from tether.core.storage.filesafety import (
     PRIVATE_FILE,
     file_kind,
@@ -321,7 +321,7 @@ def parse_wait(value: str | None) -> float:
     except ValueError:
         seconds = math.nan
     if not math.isfinite(seconds) or seconds < 0:
-        from tether.core.host.errors import UsageError
+        from tether.core.base.errors import UsageError
 
         raise UsageError(f"--wait: expected a number of seconds or 'forever', not {value!r}")
     return seconds

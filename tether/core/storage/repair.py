@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.storage.fileio import file_stamp, unique_sidecar
 from tether.core.storage.filesafety import write_sidecar
 from tether.core.storage.format import dumps_line, iso_now

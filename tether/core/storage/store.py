@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.storage.fileio import (
     file_stamp,
     fsync_dir,

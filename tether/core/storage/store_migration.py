@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
-from tether.core.host.errors import SessionFileError
+from tether.core.base.errors import SessionFileError
 from tether.core.storage.fileio import read_fd, unique_sidecar
 from tether.core.storage.filesafety import write_sidecar
 from tether.core.storage.jsonl_scan import ScannedFile, scan_bytes

@@ -26,7 +26,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.core.host.cli import WaitOpt
+from tether.core.cli.app import WaitOpt
 from tether.hookspecs import hookimpl
 
 ContinueOpt = Annotated[
@@ -195,7 +195,7 @@ def _one_turn(
     failure or an interruption raises."""
     from tether.builtin_plugins.commands.agent.feedback import failure_text
     from tether.builtin_plugins.commands.agent.output import run_interruptibly, stop_message
-    from tether.core.host.errors import (
+    from tether.core.base.errors import (
         HookError,
         HookInterrupted,
         SessionWriteError,

@@ -30,7 +30,7 @@ from tether.builtin_plugins.commands.agent.setup import (
     build_harness,
     pick_from_list,
 )
-from tether.core.host.errors import TetherError
+from tether.core.base.errors import TetherError
 
 #: A single word shaped like an entry id (pi's 8 hex digits, or a prefix of one): ``/pin`` of
 #: such a word that names no entry is a typo, not a fact to pin.
@@ -318,8 +318,8 @@ class Chat:
             self.say(f"available: {refs}")
 
     def cmd_session(self, _args: list[str]) -> None:
+        from tether.core.choices.running import token_counter
         from tether.core.harness.compaction import context_tokens
-        from tether.core.memory.choice_calls import token_counter
 
         h = self.harness
         s = h.session

@@ -41,8 +41,8 @@ def catalog(pm: Any) -> list[dict[str, Any]]:
     """The providers (models.json and the provider plugins) with their models, as JSON."""
     import os
 
-    from tether.core.agent.models_file import build_model
-    from tether.core.agent.provider_registry import ProviderRegistry
+    from tether.builtin_plugins.providers.models.models_file import build_model
+    from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 
     registry = ProviderRegistry(pm)
     out = []

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tether.core.host.errors import SessionFileError, UsageError
+from tether.core.base.errors import SessionFileError, UsageError
 
 Picker = Callable[[list[Any]], Path | None]
 Claim = Callable[[Path], Any]
@@ -26,7 +26,7 @@ Claim = Callable[[Path], Any]
 
 def project_folder(cwd: str, settings: Any = None) -> Path:
     """Where the sessions of ``cwd`` live: setting ``session.dir`` or the per-project folder."""
-    from tether.core.host.paths import default_session_dir
+    from tether.core.base.paths import default_session_dir
 
     configured = getattr(getattr(settings, "session", None), "dir", None)
     return Path(os.path.expanduser(configured)) if configured else default_session_dir(cwd)
@@ -40,7 +40,7 @@ def looks_like_path(ref: str) -> bool:
 def find_session(ref: str, folder: Path, *, create: bool = False) -> Path:
     """``--session PATH|ID``: a path as is, else an id prefix — this project first, then all.
     With ``create``, a path that does not exist yet is returned (a new session goes there)."""
-    from tether.core.host.paths import sessions_root
+    from tether.core.base.paths import sessions_root
     from tether.core.session.listing import project_folders, read_header, session_files
 
     if looks_like_path(ref):
@@ -185,8 +185,8 @@ def build_harness(
     """The harness for the options (not started) and its ``session_start`` reason. The
     harness holds the session's lease until it is closed."""
     from tether.builtin_plugins.commands.lease_options import claim
+    from tether.core.base.settings import load_settings
     from tether.core.harness.harness import Harness
-    from tether.core.host.settings import load_settings
 
     cwd = cwd or os.getcwd()
     settings = load_settings(cwd, overrides=options.settings_overrides() or None)
@@ -221,7 +221,7 @@ def build_harness(
 def use_api_key(pm: Any, options: SessionOptions, settings: Any) -> None:
     """``--api-key KEY``: the key of the chosen model's provider for this process (pi needs a
     ``--model`` or ``--provider`` to know whose key it is)."""
-    from tether.core.agent.provider_registry import ProviderRegistry, set_runtime_key
+    from tether.builtin_plugins.providers.models.registry import ProviderRegistry, set_runtime_key
 
     if not options.provider and not options.model:
         raise UsageError("--api-key needs --model or --provider (the key of which provider?)")

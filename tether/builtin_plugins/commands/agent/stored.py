@@ -20,7 +20,7 @@ def open_stored(
 ) -> tuple[Any, str]:
     """``(session, reason)`` for the options, in ``database``."""
     from tether.builtin_plugins.commands.store_select import open_stored_session
-    from tether.core.host.errors import UsageError
+    from tether.core.base.errors import UsageError
     from tether.core.session.session import Session
     from tether.core.storage import records as rec
     from tether.core.storage.database import uri_without_password

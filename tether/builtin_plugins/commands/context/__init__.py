@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins import commands as opts
-from tether.core.host.cli import command_group
+from tether.core.cli.app import command_group
 from tether.hookspecs import hookimpl
 
 TEXT_PREVIEW = 240
@@ -52,7 +52,7 @@ def _report_problems(session: Any, path: Path) -> None:
 
 def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
     """``--leaf`` → the leaf entry id (``None`` = before the first entry)."""
-    from tether.core.host.errors import UsageError
+    from tether.core.base.errors import UsageError
 
     if leaf is None:
         return session.leaf_id
@@ -100,8 +100,8 @@ def _after_context_hooks(
     """The messages as installed plugins' ``context`` hooks leave them (unchanged if none)."""
     if not _has_context_hooks(pm):
         return context.messages  # type: ignore[no-any-return]
-    from tether.core.harness.plugin_session import PluginSession
-    from tether.core.host.facade import Hooks
+    from tether.core.hooks.facade import Hooks
+    from tether.core.hooks.plugin_session import PluginSession
 
     hooks = Hooks(pm)
     branch = None  # the session's own branch: parsed only if a hook asks for it
@@ -144,7 +144,7 @@ def context_command(
         _request(ctx, file, leaf, _model_request(provider, model))
         return
     if provider is not None or model is not None:
-        from tether.core.host.errors import UsageError
+        from tether.core.base.errors import UsageError
 
         raise UsageError("--provider and --model only apply with --request")
     with _without_cyclic_gc():

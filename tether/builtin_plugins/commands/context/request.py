@@ -64,17 +64,17 @@ def request_bytes(
 ) -> bytes:
     """The body the provider would receive for the branch ending at ``leaf_id``; ``model`` is
     a :class:`~tether.core.harness.setup.ModelRequest` that overrides the branch's model."""
-    from tether.core.agent.provider_registry import ProviderRegistry
+    from tether.builtin_plugins.providers.models.registry import ProviderRegistry
     from tether.core.agent.providers import LlmContext, StreamOptions
     from tether.core.agent.tools import collect_tools, order_tools
+    from tether.core.base.settings import load_settings
     from tether.core.context.build import convert_to_llm
     from tether.core.context.numbers import json_text
     from tether.core.context.replaced import with_replaced_note
     from tether.core.context.text_safety import encode_json_body
-    from tether.core.harness.plugin_session import PluginSession
     from tether.core.harness.setup import assemble_prompt, choose_thinking_level
-    from tether.core.host.facade import Hooks
-    from tether.core.host.settings import load_settings
+    from tether.core.hooks.facade import Hooks
+    from tether.core.hooks.plugin_session import PluginSession
     from tether.hookspecs.events import BeforeAgentStartEvent
 
     say = warn or (lambda line: sys.stderr.write(f"tether: warning: {line}\n"))

@@ -35,7 +35,7 @@ def scoped_models(harness: Any, patterns: str | None) -> list[Any]:
 
 def serve(pm: Any, options: Any, models: str | None) -> int:
     """Run the RPC server on this process's stdin/stdout until EOF; the exit code."""
-    from tether.core.host.protocol_out import protocol_stdout
+    from tether.core.cli.protocol_out import protocol_stdout
 
     with protocol_stdout() as protocol:  # stdout: the protocol alone (plugins print to stderr)
         return _serve(pm, options, models, protocol)

@@ -37,7 +37,7 @@ def fork_or_clone(
     path: Path, entry_id: str | None, position: str, output: Path | None, as_json: bool
 ) -> None:
     """``fork --before ID`` (a user message) or ``clone [--at ID]``."""
-    from tether.core.host.errors import UsageError
+    from tether.core.base.errors import UsageError
 
     session = open_session_file(path)
     flag = "--before" if position == "before" else "--at"
@@ -61,7 +61,7 @@ def fork_or_clone(
 
 def export(path: Path, output: Path | None, as_json: bool) -> None:
     """The active branch as a linear file with a fresh id (see the module doc)."""
-    from tether.core.host.paths import session_file_name
+    from tether.core.base.paths import session_file_name
     from tether.core.session.session import Session
     from tether.core.storage.records import make_header
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import SESSION_HELP, CounterOpt, FileArg, JsonOpt
-from tether.core.host.cli import command_group
+from tether.core.cli.app import command_group
 from tether.hookspecs import hookimpl
 
 

@@ -11,7 +11,7 @@ def model_window(pm: Any, model: dict[str, Any] | None) -> int:
     """The context window of the session's model, if models.json knows it."""
     if not model or not model.get("provider") or not model.get("modelId"):
         return DEFAULT_WINDOW
-    from tether.core.agent.provider_registry import ProviderRegistry
+    from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 
     try:
         with ProviderRegistry(pm) as registry:
@@ -24,7 +24,7 @@ def model_window(pm: Any, model: dict[str, Any] | None) -> int:
 def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> dict[str, Any]:
     """``{...pi's SessionStats (the context at the leaf), compactions: [...], inFile: {...}}``
     for a session file."""
-    from tether.core.memory.choice_calls import token_counter
+    from tether.core.choices.running import token_counter
     from tether.core.session.stats import compaction_history, context_usage_of, session_stats
 
     session = open_session_file(file)

@@ -141,7 +141,7 @@ def _resolve(request: SummarizeRequest) -> tuple[Any, Model, bool]:
         )
     registry, owned = request.registry, False
     if registry is None:
-        from tether.core.agent.provider_registry import ProviderRegistry
+        from tether.builtin_plugins.providers.models.registry import ProviderRegistry
         from tether.core.host.manager import create_plugin_manager
 
         registry, owned = ProviderRegistry(create_plugin_manager()), True

@@ -1,6 +1,6 @@
 """Settings of a summarize request, for the built-in summarizers: a setting by name and the
 ``provider/model`` of the LLM summarizer. (Which summarizer runs is the kernel's choice:
-:mod:`tether.core.memory.choices`.)"""
+:mod:`tether.core.choices.registry`.)"""
 
 from __future__ import annotations
 

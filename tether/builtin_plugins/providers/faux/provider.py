@@ -10,6 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tether.builtin_plugins.providers.messages import (
+    fail_message,
+    finish_usage,
+    new_assistant_message,
+)
 from tether.core.agent.providers import (
     AbortedError,
     ContextOverflowError,
@@ -21,9 +26,6 @@ from tether.core.agent.providers import (
     StreamEvent,
     StreamOptions,
     TransientError,
-    fail_message,
-    finish_usage,
-    new_assistant_message,
 )
 from tether.core.context.convert import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
 

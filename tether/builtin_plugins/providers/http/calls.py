@@ -29,6 +29,7 @@ from tether.builtin_plugins.providers.http.errors import (
     structured_error,
 )
 from tether.builtin_plugins.providers.http.sse import SseParser, is_keepalive
+from tether.builtin_plugins.providers.messages import fail_message, order_message
 from tether.core.agent.providers import (
     IDLE_TIMEOUT,
     AbortedError,
@@ -38,8 +39,6 @@ from tether.core.agent.providers import (
     StreamEvent,
     StreamOptions,
     TransientError,
-    fail_message,
-    order_message,
 )
 from tether.core.context.text_safety import encode_json_body
 

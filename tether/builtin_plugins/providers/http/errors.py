@@ -9,13 +9,12 @@ from typing import Any
 
 import httpx
 
+from tether.builtin_plugins.providers.provider_errors import error_for_status, is_overflow_wording
 from tether.core.agent.providers import (
     ContextOverflowError,
     PermanentError,
     ProviderError,
     TransientError,
-    error_for_status,
-    is_overflow_wording,
 )
 
 #: Structured error types of OpenAI-/Anthropic-style bodies → the HTTP status they stand for.

@@ -26,6 +26,7 @@ from tether.builtin_plugins.providers.http.errors import structured_error
 from tether.builtin_plugins.providers.http.sse import SseEvent, parse_partial_json
 from tether.builtin_plugins.providers.openai.compat import reasoning_fields, resolved_compat
 from tether.builtin_plugins.providers.openai.tool_ids import ToolIds
+from tether.builtin_plugins.providers.provider_errors import is_overflow_wording
 from tether.core.agent.providers import (
     ContextOverflowError,
     LlmContext,
@@ -33,7 +34,6 @@ from tether.core.agent.providers import (
     PermanentError,
     StreamEvent,
     StreamOptions,
-    is_overflow_wording,
 )
 from tether.core.context.numbers import token_count
 from tether.core.context.text_safety import dumps_clean

@@ -32,7 +32,7 @@ from tether.builtin_plugins.storage.rows import (
     pick_one,
     session_row,
 )
-from tether.core.host.errors import SessionChangedError, SessionFileError
+from tether.core.base.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     IndexedSession,
     StoreConnectionError,

@@ -30,7 +30,7 @@ from tether.builtin_plugins.storage.sqlite.errors import (
 from tether.builtin_plugins.storage.sqlite.opening import connect, refuse_to_create
 from tether.builtin_plugins.storage.sqlite.schema import TABLES
 from tether.builtin_plugins.storage.sqlite.uri import database_path, hint, open_mode
-from tether.core.host.errors import SessionChangedError, SessionFileError
+from tether.core.base.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     IndexedSession,
     StoredSession,

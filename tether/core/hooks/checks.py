@@ -1,6 +1,6 @@
 """What each hook may return: a check returns why an answer is wrong, or ``None``.
 
-Used by :class:`tether.core.host.facade.Hooks`; a wrong answer is an error naming the plugin.
+Used by :class:`tether.core.hooks.facade.Hooks`; a wrong answer is an error naming the plugin.
 """
 
 from __future__ import annotations
@@ -32,6 +32,29 @@ def expect(*types: type) -> Check:
         return f"returned {_kind(value)}, expected {names} or None"
 
     return check
+
+
+def expect_args(value: Any) -> str | None:
+    """``None`` or a list of strings (a command line)."""
+    if value is None or (isinstance(value, list) and all(isinstance(a, str) for a in value)):
+        return None
+    return f"returned {_kind(value)}, expected a list of strings or None"
+
+
+def expect_callable(value: Any) -> str | None:
+    """``None`` or a function."""
+    if value is None or callable(value):
+        return None
+    return f"returned {_kind(value)}, expected a function or None"
+
+
+def expect_registry(value: Any) -> str | None:
+    """``None`` or an object with a model registry's methods."""
+    methods = ("resolve", "find_model", "models", "stream", "complete", "close")
+    missing = [m for m in methods if not callable(getattr(value, m, None))]
+    if value is None or not missing:
+        return None
+    return f"returned {_kind(value)}, which lacks {', '.join(missing)} of a ModelRegistry"
 
 
 def _block_problem(block: Any) -> str | None:
@@ -126,5 +149,8 @@ __all__ = [
     "check_counts",
     "check_retry_decision",
     "expect",
+    "expect_args",
+    "expect_callable",
     "expect_none",
+    "expect_registry",
 ]

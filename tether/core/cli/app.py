@@ -15,35 +15,25 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.core.context.text_safety import install_output_handler
-from tether.core.host.argv import (
+from tether.core.base.errors import TetherError
+from tether.core.cli.argv import (
     preparse_disabled,
     preparse_mode,
     preparse_store,
     preparse_wait,
+    root_prefix_length,
 )
-from tether.core.host.errors import TetherError
-from tether.core.host.facade import Hooks
+from tether.core.cli.named_command import command_names, only_named
+from tether.core.context.text_safety import install_output_handler
+from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
-from tether.core.host.named_command import command_names, only_named
-from tether.core.host.toplevel import root_prefix_length, route_top_level
 
 DEFAULT_COMMAND = "chat"
-ROOT_HELP = """tether — a plugin-first agent harness whose memory never loses history.
-
-\b
-Without a command, as pi:
-  tether [OPTIONS] [PROMPT]     chat (the options of `tether chat`)
-  tether -c | -r                continue the most recent session | pick one
-  tether -p [OPTIONS] PROMPT... print mode: the answer, then exit (`tether run`);
-                                piped stdin and @FILE arguments join the first prompt
-  tether --list-models [SEARCH] the models (`tether models`)
-  tether --export S.jsonl [OUT] a session as a web page (`tether session export --html`)
-  tether -V                     the version"""
+ROOT_HELP = "tether — a plugin-first agent harness whose memory never loses history."
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
 # tether.core.storage.lease);
-# a bare ``--wait`` becomes ``--wait=forever`` in :func:`tether.core.host.argv.preparse_wait`.
+# a bare ``--wait`` becomes ``--wait=forever`` in :func:`tether.core.cli.argv.preparse_wait`.
 WaitOpt = Annotated[
     str | None,
     typer.Option(
@@ -176,7 +166,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
     ) -> None:
         """List installed plugins (name, distribution, version, status, hooks) and, per kind,
         the summarizers, token counters and compaction strategies registered and chosen."""
-        from tether.core.memory.choices import current_choices, render_choices
+        from tether.core.choices.registry import current_choices, render_choices
 
         records = [r for r in pm.records.values() if all_ or not r.builtin]
         records.sort(key=lambda r: (not r.builtin, r.name))
@@ -221,7 +211,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
         """List the hooks plugins can implement, and the plugins implementing each, in call
         order."""
         if markdown:
-            from tether.core.host.docs import hooks_markdown
+            from tether.core.cli.docs import hooks_markdown
 
             typer.echo(hooks_markdown(), nl=False)
             return
@@ -245,7 +235,7 @@ def create_app(pm: PluginManager) -> typer.Typer:
             typer.echo(f"{row['hook']:<24} {row['kind']:<11} {impls or '-'}")
             if name is not None:
                 caller = getattr(pm.hook, row["hook"])
-                from tether.core.host.docs import plain_doc
+                from tether.core.cli.docs import plain_doc
 
                 doc = caller.spec.function.__doc__ if caller.spec else ""
                 typer.echo("")
@@ -330,7 +320,7 @@ def main(
     try:
         args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
         if _serves_rpc(args):  # before any plugin is imported: its output goes to stderr
-            from tether.core.host.protocol_out import reserve_stdout
+            from tether.core.cli.protocol_out import reserve_stdout
 
             give_back = reserve_stdout()
         if pm is None:
@@ -338,8 +328,8 @@ def main(
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)
             _warn_unknown_plugins(pm, disabled)
         app = create_app(pm)
-        # pi's top-level forms (``tether -c``, ``tether "prompt"``, ``tether -p …``, ``-V``)
-        args = route_top_level(args, command_names(app))
+        # a plugin may rewrite the line (the built-in ``pi_forms``: ``tether -c``, ``tether -p …``)
+        args = Hooks(pm).route_command_line(args, command_names(app))
         start = root_prefix_length(args)  # typer builds only the command the line names
         command = typer.main.get_command(only_named(app, args[start:]))
         result = command.main(args=args, prog_name="tether", standalone_mode=False)
@@ -363,7 +353,7 @@ def main(
 
 def _serves_rpc(args: Sequence[str]) -> bool:
     """``tether rpc …`` (after ``--mode rpc`` became it), not asking for help: stdout is the
-    protocol's alone (:mod:`tether.core.host.protocol_out`)."""
+    protocol's alone (:mod:`tether.core.cli.protocol_out`)."""
     start = root_prefix_length(args)
     line = list(args[start:])
     if line[:1] != ["rpc"]:

@@ -1,4 +1,6 @@
-"""pi's top-level forms, rewritten into tether's commands before typer parses argv.
+"""Built-in plugin ``pi_forms``: pi's top-level forms, rewritten into tether's commands before
+typer parses the line (it answers ``route_command_line``; without it, a line must name a
+command).
 
 ========================================  =========================================
 ``tether -c`` / ``tether -r``             ``tether chat -c`` / ``tether chat -r``
@@ -21,28 +23,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from typing import Any
 
-from tether.core.host.errors import UsageError
+from tether.core.base.errors import UsageError
+from tether.core.cli.argv import root_prefix_length
+from tether.hookspecs import hookimpl
 
-ROOT_OPTIONS_WITH_VALUE = ("--disable-plugin",)
 PRINT_FLAGS = ("-p", "--print")
 VERSION_FLAGS = ("-V", "-v")
 HELP_FLAGS = ("-h",)
 CHAT, PRINT = "chat", "run"
+HELP = """
 
-
-def root_prefix_length(args: Sequence[str]) -> int:
-    """How many leading arguments are options of ``tether`` itself (``--disable-plugin X``)."""
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg in ROOT_OPTIONS_WITH_VALUE:
-            i += 2
-        elif any(arg.startswith(f"{name}=") for name in ROOT_OPTIONS_WITH_VALUE):
-            i += 1
-        else:
-            break
-    return min(i, len(args))
+\b
+Without a command, as pi:
+  tether [OPTIONS] [PROMPT]     chat (the options of `tether chat`)
+  tether -c | -r                continue the most recent session | pick one
+  tether -p [OPTIONS] PROMPT... print mode: the answer, then exit (`tether run`);
+                                piped stdin and @FILE arguments join the first prompt
+  tether --list-models [SEARCH] the models (`tether models`)
+  tether --export S.jsonl [OUT] a session as a web page (`tether session export --html`)
+  tether -V                     the version"""
 
 
 def _check_not_a_command_name(word: str, commands: Collection[str]) -> None:
@@ -113,4 +114,15 @@ def _pi_listing(rest: Sequence[str]) -> list[str] | None:
     return None
 
 
-__all__ = ["root_prefix_length", "route_top_level"]
+@hookimpl(trylast=True)
+def route_command_line(args: list[str], commands: list[str]) -> list[str]:
+    return route_top_level(args, commands)
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    """The root help says which pi forms work."""
+    app.info.help = (app.info.help or "") + HELP
+
+
+__all__ = ["route_top_level"]

@@ -1,70 +1,27 @@
-"""Typed provider errors and how failures are classified.
+"""Built-in plugin ``provider_errors``: how a failed model call is classified.
 
-Retry decisions use the error *class*, decided from HTTP status and exception type,
-never from substrings of the message. Overflow is the one case decided from provider
-wording, because providers report it only in words. Import these names from
-:mod:`tether.core.agent.providers`, which re-exports them.
+Retry decisions use the error *class* (:class:`tether.ProviderError` and its kinds), decided
+from HTTP status and exception type, never from substrings of the message. Overflow is the one
+case decided from provider wording, because providers report it only in words: the provider
+plugins classify with :func:`error_for_status` and :func:`is_overflow_wording`, and this
+plugin answers the kernel's ``context_overflow`` hook (pi's ``isContextOverflow``) for a
+failed message whose provider gave no typed error.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Literal
+from typing import Any
 
-from tether.core.host.errors import TetherError
-
-
-class ProviderError(Exception):
-    """A failed model call. ``status`` is the HTTP status when there was one; ``retry_after``
-    is the server's ``Retry-After`` in seconds."""
-
-    kind: Literal["overflow", "transient", "permanent", "aborted", "config"] = "permanent"
-
-    def __init__(
-        self, message: str, *, status: int | None = None, retry_after: float | None = None
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
-
-    @property
-    def retryable(self) -> bool:
-        return self.kind == "transient"
-
-
-class ContextOverflowError(ProviderError):
-    """The request did not fit the model's context window: compact and retry once."""
-
-    kind = "overflow"
-
-
-class TransientError(ProviderError):
-    """Worth retrying: HTTP 408/409/429/5xx, connection errors, timeouts, streams cut short."""
-
-    kind = "transient"
-
-
-class PermanentError(ProviderError):
-    """Retrying will not help: bad request, auth, unknown model, refusals."""
-
-    kind = "permanent"
-
-
-class AbortedError(ProviderError):
-    """The caller aborted the call (``AbortSignal``)."""
-
-    kind = "aborted"
-
-
-class ProviderConfigError(ProviderError, TetherError):
-    """No provider, model or key configured: the message says what to set, in one line.
-
-    Also a :class:`TetherError`, so the CLI prints it as one ``tether: error:`` line.
-    """
-
-    kind = "config"
-
+from tether.core.base.errors import (
+    AbortedError,
+    ContextOverflowError,
+    PermanentError,
+    ProviderError,
+    TransientError,
+)
+from tether.hookspecs import hookimpl
 
 #: Provider wording of a context overflow (regexes, matched ignoring case), and wording that
 #: looks like it but is not.
@@ -170,16 +127,16 @@ def error_of(message: dict[str, Any], context_window: int | None = None) -> Prov
 _STATUS_PREFIX = re.compile(r"^([1-5]\d\d) ")
 
 
+@hookimpl(trylast=True)
+def context_overflow(message: dict[str, Any], context_window: int | None) -> bool:
+    return is_context_overflow(message, context_window)
+
+
 __all__ = [
     "NON_OVERFLOW_WORDING",
     "OVERFLOW_WORDING",
     "TRANSIENT_STATUSES",
-    "AbortedError",
-    "ContextOverflowError",
-    "PermanentError",
-    "ProviderConfigError",
-    "ProviderError",
-    "TransientError",
+    "context_overflow",
     "error_for_status",
     "error_of",
     "is_context_overflow",

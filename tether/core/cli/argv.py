@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+ROOT_OPTIONS_WITH_VALUE = ("--disable-plugin",)
 MODE_COMMANDS = {"rpc": ["rpc"], "json": ["run", "--json"]}  # pi's --mode → tether's command
 
 
@@ -22,7 +23,7 @@ def preparse_mode(argv: Sequence[str]) -> list[str]:
     if args[at + 1] == "text":  # pi's default mode: tether's own forms (chat, a prompt, -p)
         return args[:at] + args[at + 2 :]
     if args[at + 1] not in MODE_COMMANDS:
-        from tether.core.host.errors import UsageError
+        from tether.core.base.errors import UsageError
 
         raise UsageError(f"--mode {args[at + 1]}: expected text, json or rpc")
     rest, root = drop_print_flag(args[:at] + args[at + 2 :]), []
@@ -94,6 +95,20 @@ def preparse_wait(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def root_prefix_length(args: Sequence[str]) -> int:
+    """How many leading arguments are options of ``tether`` itself (``--disable-plugin X``)."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ROOT_OPTIONS_WITH_VALUE:
+            i += 2
+        elif any(arg.startswith(f"{name}=") for name in ROOT_OPTIONS_WITH_VALUE):
+            i += 1
+        else:
+            break
+    return min(i, len(args))
+
+
 __all__ = [
     "MODE_COMMANDS",
     "drop_print_flag",
@@ -102,4 +117,5 @@ __all__ = [
     "preparse_mode",
     "preparse_store",
     "preparse_wait",
+    "root_prefix_length",
 ]

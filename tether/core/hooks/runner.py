@@ -1,9 +1,9 @@
 """Calling one hook implementation at a time: who failed, what it returned, Ctrl-C, time limit.
 
-:class:`HookRunner` is the engine under :class:`tether.core.host.facade.Hooks`. It calls the
+:class:`HookRunner` is the engine under :class:`tether.core.hooks.facade.Hooks`. It calls the
 implementations of a hook one by one in pluggy's call order (so ordering and ``tryfirst`` /
 ``trylast`` are pluggy's) and so always knows which plugin raised or returned a wrong type:
-every failure is a :class:`~tether.core.host.errors.HookError` naming the plugin and the hook —
+every failure is a :class:`~tether.core.base.errors.HookError` naming the plugin and the hook —
 except a typed error (a ``TetherError`` or ``ProviderError`` the plugin raised on purpose),
 which keeps its type (retry decisions use it) and gets the plugin and hook in its message
 and a ``hook_failure`` attribute.
@@ -25,9 +25,14 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tether.core.agent.provider_errors import ProviderError
+from tether.core.base.errors import (
+    HookError,
+    HookInterrupted,
+    HookStillRunning,
+    ProviderError,
+    TetherError,
+)
 from tether.core.host.calls import call_implementation, implementations, warn
-from tether.core.host.errors import HookError, HookInterrupted, HookStillRunning, TetherError
 from tether.core.host.trace import trace_answer, trace_failure
 
 Check = Callable[[Any], "str | None"]

@@ -1,7 +1,7 @@
 """One setting read without pydantic, for fast commands (``session estimate``/``prepare``)
 and for plugins' per-call settings (the tiktoken counter's ``tokens.encoding``).
 
-The same sources and precedence as :func:`tether.core.host.settings.load_settings`: global
+The same sources and precedence as :func:`tether.core.base.settings.load_settings`: global
 ``settings.json`` under ``TETHER_HOME`` (or ``~/.tether``), then ``<cwd>/.tether/settings.json``,
 then the environment (``TETHER_TOKEN_COUNTER`` for ``tokens.counter``). Cached per file
 modification time; a missing or broken file reads as empty (``load_settings`` reports it).
@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from tether.core.host.paths import tether_home
+from tether.core.base.paths import tether_home
 
 _ENVIRONMENT = {
     ("tokens", "counter"): "TETHER_TOKEN_COUNTER",
@@ -62,7 +62,7 @@ def peek_setting(section: str, key: str, cwd: str | Path | None = None) -> Any:
 
 
 class LazySettings:
-    """The resolved :class:`~tether.core.host.settings.Settings` of ``cwd``, loaded (with
+    """The resolved :class:`~tether.core.base.settings.Settings` of ``cwd``, loaded (with
     pydantic) on the first attribute read: a hook given settings it may not need (a store
     opened only to read a session) costs nothing until it looks."""
 
@@ -74,7 +74,7 @@ class LazySettings:
         if name.startswith("__"):
             raise AttributeError(name)
         if self._loaded is None:
-            from tether.core.host.settings import load_settings
+            from tether.core.base.settings import load_settings
 
             self._loaded = load_settings(self._cwd)
         return getattr(self._loaded, name)

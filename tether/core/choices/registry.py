@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tether.core.base.errors import TetherError
 from tether.core.host.calls import call_registration, warn
-from tether.core.host.errors import TetherError
 
 Why = Literal["flag", "setting", "default-claim", "built-in default"]
 
@@ -249,7 +249,7 @@ def current_choices(pm: Any) -> dict[str, Any]:
     """:func:`describe` with the settings files' values (read without pydantic). Without a
     session the summarizer's built-in default is ``llm`` only when ``compaction.model`` is set
     (in a session with a model it is ``llm`` too)."""
-    from tether.core.host.settings_peek import peek_setting
+    from tether.core.base.settings_peek import peek_setting
 
     settings: dict[str, str | None] = {}
     for kind, spec in KINDS.items():

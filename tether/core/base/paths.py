@@ -1,7 +1,7 @@
 """Where tether keeps its files: the home directory and pi's per-project session folders.
 
 A light module (standard library only) so fast commands can find sessions without loading
-settings. ``tether.core.host.settings`` re-exports :func:`tether_home`.
+settings. ``tether.core.base.settings`` re-exports :func:`tether_home`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """models.json: where it is, how it is read (one clear line per problem), and how a provider
 entry and one of its model entries become a :class:`Model` (format:
-:mod:`tether.core.agent.provider_registry`)."""
+:mod:`tether.builtin_plugins.providers.models.registry`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from tether.core.agent.providers import Model, ProviderConfigError
+from tether.core.base.paths import read_json_file, tether_home
 from tether.core.context.numbers import drop_non_finite, warn_once
-from tether.core.host.paths import read_json_file, tether_home
 
 MODELS_FILE = "models.json"
 _MODEL_KEYS = {"id", "name", "contextWindow", "maxTokens", "reasoning", "input", "cost", "headers"}

@@ -1,6 +1,6 @@
 """Custom messages as the harness stores them (pi's ``createCustomMessage``).
 
-The ``session`` object hooks receive is :class:`tether.core.harness.plugin_session.PluginSession`.
+The ``session`` object hooks receive is :class:`tether.core.hooks.plugin_session.PluginSession`.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """The one way the kernel calls hooks: a typed facade with a method per hook (as tox does).
 
 Every method takes the hook's arguments by keyword and returns the hook's type. Every
-failure is a :class:`~tether.core.host.errors.HookError` naming the plugin and the hook; an answer
+failure is a :class:`~tether.core.base.errors.HookError` naming the plugin and the hook; an answer
 of the wrong type is such a failure too (never a silent "no answer"). Per hook:
 
 - chain and single-answer hooks (``input``, ``before_agent_start``, ``context``,
-  ``session_before_*``, ``open_store``, ``http_client``): a failure raises; ``failure=``
-  prefixes what did not happen; ``retry_decision``: a failure is a refusal to retry, named;
+  ``session_before_*``, ``open_store``, ``http_client``, ``model_registry`` and the other
+  built-ins' ``firstresult`` hooks): a failure raises; ``failure=`` prefixes what did not
+  happen; ``retry_decision``: a failure is a refusal to retry, named;
 - ``before_tool_call``: a failure is one warning line and *blocks* the call (a guard that
   breaks must not let the call through); the model reads the reason;
 - ``tool_result``: a failure is one warning line and that plugin's step is skipped (the
@@ -24,15 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tether.core.host.calls import call_registration, implementations
-from tether.core.host.checks import (
+from tether.core.base.errors import HookError, HookStillRunning, ProviderConfigError, TetherError
+from tether.core.hooks.checks import (
     check_before_agent_start,
     check_retry_decision,
     expect,
+    expect_args,
+    expect_callable,
     expect_none,
+    expect_registry,
 )
-from tether.core.host.errors import HookError, HookStillRunning
-from tether.core.host.runner import HookRunner, attributed
+from tether.core.hooks.runner import HookRunner, attributed
+from tether.core.host.calls import call_registration, implementations
 
 if TYPE_CHECKING:
     from tether.core.host.calls import Registration
@@ -56,10 +60,12 @@ if TYPE_CHECKING:
         TreeEvent,
     )
     from tether.hookspecs.gate import GateVerdict, SummaryCheck
+    from tether.hookspecs.model_registry import ModelRegistry
     from tether.hookspecs.session_protocol import HookSession
 
 
 NO_RETRY_POLICY = "no plugin decided on retries (is 'retry_policy' disabled?)"
+NO_MODEL_REGISTRY = "no plugin provides the model registry (is 'model_registry' disabled?)"
 
 
 class Hooks:
@@ -71,7 +77,7 @@ class Hooks:
     of the hooks in ``limited`` (``None``: every hook).
     """
 
-    # Same shape as HookRunner.__init__ (core/host/runner.py): the facade takes the runner's
+    # Same shape as HookRunner.__init__ (core/hooks/runner.py): the facade takes the runner's
     # options and hands them on.
     def __init__(
         self,
@@ -90,7 +96,7 @@ class Hooks:
     def _session(self, session: HookSession | None) -> HookSession:
         if session is not None:
             return session
-        from tether.core.harness.plugin_session import PluginSession
+        from tether.core.hooks.plugin_session import PluginSession
 
         return PluginSession.reading(None, self)
 
@@ -164,12 +170,12 @@ class Hooks:
         self, *, messages: list[Message], session: HookSession | None, failure: str | None = None
     ) -> list[Message]:
         """The messages after the ``context`` hook; ``messages`` itself when no plugin
-        implements it. Hooks get a :class:`~tether.core.host.copy_on_access.CopyOnAccess`
+        implements it. Hooks get a :class:`~tether.core.hooks.copy_on_access.CopyOnAccess`
         list: a message is copied when a hook first reads it, so ``messages`` never changes
         and a hook that touches nothing costs nothing."""
         if not self.runner.hooked("context"):
             return messages
-        from tether.core.host.copy_on_access import CopyOnAccess, plain
+        from tether.core.hooks.copy_on_access import CopyOnAccess, plain
         from tether.hookspecs.events import ContextEvent
 
         event = ContextEvent(CopyOnAccess(messages))
@@ -319,16 +325,41 @@ class Hooks:
         answer.attempt = attempt
         return answer
 
+    def context_overflow(self, *, message: Message, context_window: int | None) -> bool:
+        """Whether ``message`` (failed, without a typed error) was a context overflow."""
+        kwargs = {"message": message, "context_window": context_window}
+        return bool(self._first("context_overflow", "overflow check", expect(bool), **kwargs))
+
     # -- registration ----------------------------------------------------------------------------
+
+    def model_registry(self, settings: Any = None) -> ModelRegistry:
+        """The registry a plugin provides (``model_registry``); one line when none does."""
+        found = self._first(
+            "model_registry", "no model registry", expect_registry, pm=self.pm, settings=settings
+        )
+        if found is None:
+            raise ProviderConfigError(NO_MODEL_REGISTRY)
+        return found
+
+    def tool_arguments_validator(self) -> Callable[[str, dict[str, Any], Any], Any] | None:
+        """The function tool-call arguments pass through (``None``: no plugin gives one)."""
+        return self._first("tool_arguments_validator", "no tool argument check", expect_callable)
+
+    def route_command_line(self, args: list[str], commands: list[str]) -> list[str]:
+        """The line to parse: a plugin's rewrite, else ``args``. A ``TetherError`` a plugin
+        raises on purpose (a typo of a command) is said as the plugin said it."""
+        kwargs = {"args": list(args), "commands": list(commands)}
+        try:
+            found = self.runner.first("route_command_line", kwargs, expect_args)
+        except TetherError as exc:
+            failure = attributed(exc)
+            if failure is not None and not isinstance(exc, HookError):
+                exc.args = (failure.detail, *exc.args[1:])
+            raise
+        return list(args) if found is None else found
 
     def http_client(self, purpose: str) -> Any:
         return self._first("http_client", None, None, purpose=purpose)
-
-    def system_prompt_sections(self, options: Any) -> list[tuple[str, Any]]:
-        """``(plugin, Section)`` pairs in prompt order (see :mod:`tether.core.agent.prompt`)."""
-        from tether.core.agent.prompt import collect_sections
-
-        return collect_sections(self.pm, options)
 
     def register_tools(self, registration: Registration) -> list[str]:
         """Call ``register_tools`` plugin by plugin; return the plugins that failed."""
@@ -349,13 +380,6 @@ class Hooks:
     def register_compaction_strategies(self, registration: Registration) -> list[str]:
         return call_registration(self.pm, "register_compaction_strategies", registration)
 
-    def fact_cues(self) -> dict[str, Any]:
-        """Cue tables plugins registered (``register_fact_cues``): language → table, collected
-        once per plugin manager. The kernel keeps them as data; the fact ledger reads them."""
-        from tether.core.memory.fact_cues import collect_fact_cues
-
-        return collect_fact_cues(self.pm)
-
     def register_provider_defaults(self, registration: Registration) -> list[str]:
         """In registration order: an installed plugin's registration replaces a built-in's."""
         return call_registration(self.pm, "register_provider_defaults", registration)
@@ -372,4 +396,4 @@ def _said_as(exc: Exception, failure: str | None) -> Exception:
     return exc
 
 
-__all__ = ["NO_RETRY_POLICY", "Hooks"]
+__all__ = ["NO_MODEL_REGISTRY", "NO_RETRY_POLICY", "Hooks"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tether.core.base.errors import TetherError
+from tether.core.choices.registry import KINDS, Choice, check_named, choose
 from tether.core.host.calls import warn
-from tether.core.host.errors import TetherError
-from tether.core.memory.choices import KINDS, Choice, check_named, choose
 from tether.hookspecs.events import (
     CompactionPreparation,
     CompactionSettings,
@@ -36,10 +36,10 @@ class ChoiceError(TetherError):
 def setting_of(settings: Any, kind: str) -> str | None:
     """The setting naming ``kind``'s choice (``None``/``""``/``"auto"`` = not set).
 
-    ``settings`` is a :class:`tether.core.host.settings.Settings`, or ``None`` to read the files
+    ``settings`` is a :class:`tether.core.base.settings.Settings`, or ``None`` to read the files
     without pydantic (fast commands)."""
     if settings is None:
-        from tether.core.host.settings_peek import peek_setting
+        from tether.core.base.settings_peek import peek_setting
 
         section, key = KINDS[kind].setting.split(".")
         value = peek_setting(section, key)

@@ -1,6 +1,9 @@
-"""Error types that the command line turns into one clear line and a non-zero exit."""
+"""Error types: the ones the command line turns into one clear line and a non-zero exit, and
+the typed failures of a model call (:class:`ProviderError`) that retry and overflow decide on."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 
 class TetherError(Exception):
@@ -98,15 +101,72 @@ class HookStillRunning(HookError):
     limit or was interrupted): it is not called again until that call ends."""
 
 
+class ProviderError(Exception):
+    """A failed model call. ``status`` is the HTTP status when there was one; ``retry_after``
+    is the server's ``Retry-After`` in seconds."""
+
+    kind: Literal["overflow", "transient", "permanent", "aborted", "config"] = "permanent"
+
+    def __init__(
+        self, message: str, *, status: int | None = None, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+    @property
+    def retryable(self) -> bool:
+        return self.kind == "transient"
+
+
+class ContextOverflowError(ProviderError):
+    """The request did not fit the model's context window: compact and retry once."""
+
+    kind = "overflow"
+
+
+class TransientError(ProviderError):
+    """Worth retrying: HTTP 408/409/429/5xx, connection errors, timeouts, streams cut short."""
+
+    kind = "transient"
+
+
+class PermanentError(ProviderError):
+    """Retrying will not help: bad request, auth, unknown model, refusals."""
+
+    kind = "permanent"
+
+
+class AbortedError(ProviderError):
+    """The caller aborted the call (``AbortSignal``)."""
+
+    kind = "aborted"
+
+
+class ProviderConfigError(ProviderError, TetherError):
+    """No provider, model or key configured: the message says what to set, in one line.
+
+    Also a :class:`TetherError`, so the CLI prints it as one ``tether: error:`` line.
+    """
+
+    kind = "config"
+
+
 __all__ = [
+    "AbortedError",
+    "ContextOverflowError",
     "HookError",
     "HookInterrupted",
     "HookStillRunning",
     "NoAgentError",
+    "PermanentError",
+    "ProviderConfigError",
+    "ProviderError",
     "SessionBusyError",
     "SessionChangedError",
     "SessionFileError",
     "SessionWriteError",
     "TetherError",
+    "TransientError",
     "UsageError",
 ]

@@ -15,12 +15,11 @@
                      "cost": {"input": 2.5, "output": 10, "cacheRead": 1.25, "cacheWrite": 0}}]
        }}}
 
-``cost`` is $ per million tokens (usage cost stays 0 without it). Provider-level
-``contextWindow``/``maxTokens``/``reasoning``/``input`` are defaults for its models. Names that
-plugins register with ``register_provider_defaults`` need no ``baseUrl``/``api``/``apiKeyEnv``
-(the built-in provider plugins register ``openai``, ``anthropic``, ``openrouter``, ``ollama``
-and ``faux``); a models.json entry of the same name extends the registered one. A model id not
-listed under a configured provider is used with the provider's defaults.
+``cost`` is $ per million tokens (0 without it). Provider-level ``contextWindow``/``maxTokens``/
+``reasoning``/``input`` are defaults for its models. Names plugins register with
+``register_provider_defaults`` (the built-ins: ``openai``, ``anthropic``, ``openrouter``,
+``ollama``, ``faux``) need no ``baseUrl``/``api``/``apiKeyEnv``; a models.json entry of the same
+name extends it. An unlisted model id of a configured provider gets the provider's defaults.
 """
 
 from __future__ import annotations
@@ -31,12 +30,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tether.core.agent.models_file import (
+from tether.builtin_plugins.providers.messages import complete, fail_message, new_assistant_message
+from tether.builtin_plugins.providers.models.models_file import (
     build_model,
     load_models_file,
     merge_provider,
     models_path,
 )
+from tether.builtin_plugins.providers.models.redact import Redactor, secret_values
 from tether.core.agent.providers import (
     LlmContext,
     Model,
@@ -44,12 +45,8 @@ from tether.core.agent.providers import (
     ProviderConfigError,
     StreamEvent,
     StreamOptions,
-    complete,
-    fail_message,
-    new_assistant_message,
 )
-from tether.core.agent.redact import Redactor, secret_values
-from tether.core.host.facade import Hooks
+from tether.core.hooks.facade import Hooks
 
 #: ``--api-key``: keys for this process only, by provider name; they win over models.json and
 #: the environment and are never written anywhere (pi's runtime override).
@@ -361,6 +358,11 @@ class ProviderRegistry:
         if options is not None and options.api_key:
             values.append(options.api_key)
         return Redactor(values)
+
+    def fresh(self) -> ProviderRegistry:
+        """The same configuration with HTTP clients of its own (for another thread)."""
+        home, environ, settings = self.path.parent, self.environ, self.settings
+        return ProviderRegistry(self.pm, home=home, environ=environ, settings=settings)
 
     def close(self) -> None:
         for client in self._clients.values():

@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tether.core.host.errors import TetherError
-from tether.core.host.paths import read_json_file, tether_home
+from tether.core.base.errors import TetherError
+from tether.core.base.paths import read_json_file, tether_home
 
 
 class _Section(BaseModel):

@@ -5,15 +5,15 @@ A :class:`PluginSession` is what every hook receives as ``session``. Made by a h
 thinking level (so a view kept by a plugin follows ``/new``, ``/resume`` and ``/fork``) and
 its actions are pi's ``ExtensionAPI`` session actions. Made for a session command
 (:meth:`PluginSession.reading`), it reads the given session and every action raises
-:class:`~tether.core.host.errors.NoAgentError` naming the action.
+:class:`~tether.core.base.errors.NoAgentError` naming the action.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tether.core.harness.view import as_custom_message
-from tether.core.host.errors import NoAgentError
+from tether.core.base.errors import NoAgentError
+from tether.core.hooks.custom_messages import as_custom_message
 from tether.hookspecs.session_protocol import DeliverAs
 
 
@@ -160,7 +160,7 @@ class PluginSession:
         if self.harness is not None:
             return self.harness.settings
         if self._settings is None:
-            from tether.core.host.settings import load_settings
+            from tether.core.base.settings import load_settings
 
             self._settings = load_settings(self.cwd)
         return self._settings
@@ -172,7 +172,7 @@ class PluginSession:
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> list[int]:
         """Token counts of ``messages`` by the chosen token counter, for the current model."""
-        from tether.core.memory.choice_calls import token_counter
+        from tether.core.choices.running import token_counter
 
         return token_counter(self.hooks.pm, self.settings, model=self.model)(messages)
 

@@ -1,4 +1,5 @@
-"""Validate and coerce a tool call's arguments against the tool's JSON schema (pi's rules).
+"""Built-in plugin ``tool_arguments``: a tool call's arguments validated and coerced against
+the tool's JSON schema by pi's rules (it answers ``tool_arguments_validator``).
 
 A small JSON-schema subset: ``type`` (one or a list), ``properties``, ``required``,
 ``additionalProperties``, ``items``, ``enum``, ``const``, ``anyOf``/``oneOf``/``allOf``,
@@ -20,6 +21,8 @@ import json
 import math
 import re
 from typing import Any
+
+from tether.hookspecs import hookimpl
 
 _JS_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
@@ -286,6 +289,11 @@ def _object_errors(
         if key in value:
             errors += schema_errors(value[key], sub_schema, _join(path, key))
     return errors
+
+
+@hookimpl(trylast=True)
+def tool_arguments_validator() -> Any:
+    return validate_tool_arguments
 
 
 __all__ = ["ToolArgumentsError", "coerce", "schema_errors", "validate_tool_arguments"]

@@ -1,0 +1,1 @@
+"""Choosing one registered summarizer, token counter or compaction strategy, and calling it."""

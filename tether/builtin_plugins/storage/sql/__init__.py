@@ -1,2 +1,2 @@
-"""What the SQL session stores (``sqlite``, ``postgresql``) share: one database class, one
-schema with its steps, the SQL that differs between them named by a dialect (no hooks here)."""
+"""What the SQL stores share: the many-sessions contract, the session store over stored lines,
+chunk indexes and their runs, the indexed load."""

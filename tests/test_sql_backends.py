@@ -3,6 +3,7 @@ dialects (tether/builtin_plugins/storage/sql/); each backend keeps only what is 
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -88,3 +89,29 @@ def test_sqlite_migration_refuses_a_schema_a_newer_tether_wrote_meanwhile(
     tables = {row[0] for row in newer.execute("SELECT name FROM sqlite_master")}
     assert "index_runs" not in tables  # nothing of the v4 step was written
     assert newer.execute("SELECT version FROM tether_schema").fetchone() == (9,)
+
+
+def test_postgresql_leases_of_one_process_share_one_lock_until_the_last_is_released(
+    pg_cluster: Any,
+) -> None:
+    import psycopg
+
+    from tether.builtin_plugins.storage.postgresql.database import PostgresDatabase, lease_key
+
+    uri = pg_cluster.uri()
+    database = PostgresDatabase(uri)
+    first = database.lease("s1")
+    second = database.lease("s1")  # joins the first one's lock: no waiting for itself
+
+    def taken_elsewhere() -> tuple[bool, Any]:
+        with psycopg.connect(uri, autocommit=True) as other:
+            (got,) = other.execute("SELECT pg_try_advisory_lock(%s)", (lease_key("s1"),)).fetchone()
+            row = other.execute("SELECT pid FROM tether_leases WHERE session_id = 's1'").fetchone()
+        return got, row
+
+    first.release()
+    assert taken_elsewhere() == (False, (os.getpid(),))
+    second.release()
+    second.release()  # a second release of one lease gives nothing back again
+    assert taken_elsewhere() == (True, None)
+    database.close()

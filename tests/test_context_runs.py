@@ -260,7 +260,7 @@ def test_a_database_session_is_encoded_without_the_child_touching_the_database(
     fork, and the child never calls the line source (it would share the connection)."""
     import os
 
-    from tether.builtin_plugins.storage.rows import import_session_bytes
+    from tether.builtin_plugins.storage.sql.rows import import_session_bytes
     from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
 
     path = tmp_path / "stored.jsonl"

@@ -15,6 +15,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _INDEX_KEY = re.compile(r"^(?:0|[1-9][0-9]{0,9})$")
 _MAX_INDEX = 2**32 - 2
+_MAX_SAFE = 2**53  # integers JS holds exactly lie strictly between -_MAX_SAFE and _MAX_SAFE
 _encode_str = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) uses
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -41,8 +42,17 @@ def js_sort_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def js_number(value: float) -> str:
-    """``String(value)`` for a finite float, as JS prints it."""
+def js_number(value: float | int) -> str:
+    """``JSON.stringify`` of a number, as JS prints it (``String(value)`` when finite): ``1``
+    not ``1.0``, ``1e-7`` not ``1e-07``; an integer beyond 2**53 as the double JS holds; NaN
+    and infinities ``null``."""
+    if isinstance(value, int):
+        if -_MAX_SAFE < value < _MAX_SAFE:
+            return str(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            return "null"
     if value != value or value in (float("inf"), float("-inf")):
         return "null"
     if value == 0:

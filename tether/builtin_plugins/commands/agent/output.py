@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
+from tether.builtin_plugins.commands.rpc.responses import Output
 from tether.core.context.content_text import content_text
 
 T = TypeVar("T")
@@ -58,27 +59,17 @@ def event_json(event: Any) -> dict[str, Any]:
     return {"type": event.type, **data}
 
 
-class JsonLines:
-    """Writes every event as pi's ``--mode json`` JSON lines (``rpc/wire.py``'s shapes)."""
+class JsonLines(Output):
+    """Writes every event as pi's ``--mode json`` JSON lines (``rpc/wire.py``'s shapes); a
+    reader gone (``| head``) stops the writing, not the work."""
+
+    gone = (BrokenPipeError,)
 
     def __init__(self, out: TextIO | None = None) -> None:
         from tether.builtin_plugins.commands.rpc.wire import PiEvents
 
+        super().__init__(out or sys.stdout)
         self.encoder = PiEvents()
-        self.out = out or sys.stdout
-        self.lock = threading.Lock()
-        self.closed = False  # the reader went away (``| head``): stop writing, keep working
-
-    def write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-        with self.lock:
-            if self.closed:
-                return
-            try:
-                self.out.write(line + "\n")
-                self.out.flush()
-            except BrokenPipeError:
-                self.closed = True
 
     def __call__(self, event: Any) -> None:
         for record in self.encoder.encode(event):

@@ -25,7 +25,10 @@ def failure(cid: Any, command: Any, message: str) -> dict[str, Any]:
 
 
 class Output:
-    """Writes JSON lines to stdout, one at a time (events come from several threads)."""
+    """Writes JSON lines to stdout, one at a time (events come from several threads); once
+    the reader has gone (an error of :attr:`gone`), it stops writing and the work goes on."""
+
+    gone: tuple[type[BaseException], ...] = (BrokenPipeError, ValueError, OSError)
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -40,7 +43,7 @@ class Output:
             try:
                 self.out.write(line + "\n")
                 self.out.flush()
-            except (BrokenPipeError, ValueError, OSError):
+            except self.gone:
                 self.closed = True
 
 

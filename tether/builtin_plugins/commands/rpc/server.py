@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO
 
 from tether.builtin_plugins.commands.rpc.responses import Output, failure, success
+from tether.builtin_plugins.commands.rpc.session_commands import text_of
 from tether.builtin_plugins.commands.rpc.wire import PiEvents
 from tether.hookspecs.events import AgentEvent
 
@@ -71,7 +72,7 @@ class QueueTracker:
         """A user message starts: drop it from the queue it came from (before the event)."""
         if not isinstance(message, dict) or message.get("role") != "user":
             return
-        text = _user_text(message.get("content"))
+        text = text_of(message.get("content"))
         with self.lock:
             for queue in (self.steering, self.follow_up):
                 if text and text in queue:
@@ -96,18 +97,6 @@ class QueueTracker:
 
     def __len__(self) -> int:
         return len(self.steering) + len(self.follow_up)
-
-
-def _user_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            str(b.get("text", ""))
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text"
-        )
-    return ""
 
 
 class RpcServer:

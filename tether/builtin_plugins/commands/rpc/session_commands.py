@@ -19,7 +19,8 @@ HTML_EXPORT_FUNCTION = "write_html"
 SKILL_SCOPES = {"project": "project", "user": "user"}  # pi's SourceInfo.scope of a skill
 
 
-def _text_of(content: Any) -> str:
+def text_of(content: Any) -> str:
+    """A user message's text: string content, or its text blocks joined."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -59,7 +60,7 @@ def fork(server: Any, command: dict[str, Any]) -> Any:
         raise ValueError("Invalid entry ID for forking")
     text = server.harness.fork(entry_id)
     return {
-        "text": text if text is not None else _text_of(message.get("content")),
+        "text": text if text is not None else text_of(message.get("content")),
         "cancelled": text is None,
     }
 
@@ -75,7 +76,7 @@ def get_fork_messages(server: Any, command: dict[str, Any]) -> Any:
     for entry in server.harness.session.entries():
         message = entry.get("message") if entry.get("type") == "message" else None
         if isinstance(message, dict) and message.get("role") == "user":
-            text = _text_of(message.get("content"))
+            text = text_of(message.get("content"))
             if text:
                 messages.append({"entryId": entry["id"], "text": text})
     return {"messages": messages}
@@ -87,7 +88,7 @@ def get_last_assistant_text(server: Any, command: dict[str, Any]) -> Any:
             continue
         if message.get("stopReason") == "aborted" and not message.get("content"):
             continue
-        return {"text": _text_of(message.get("content")).strip() or None}
+        return {"text": text_of(message.get("content")).strip() or None}
     return {"text": None}
 
 
@@ -187,4 +188,4 @@ HANDLERS: dict[str, Handler] = {
     "get_commands": get_commands,
 }
 
-__all__ = ["HANDLERS", "HTML_EXPORT_FUNCTION", "HTML_EXPORT_MODULE"]
+__all__ = ["HANDLERS", "HTML_EXPORT_FUNCTION", "HTML_EXPORT_MODULE", "text_of"]

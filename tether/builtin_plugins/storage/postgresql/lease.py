@@ -9,16 +9,25 @@ Re-entrant within a process (counted), like the JSONL lease.
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from tether.builtin_plugins.storage.held import Held, OnWait
 from tether.core.base.errors import SessionBusyError, SessionChangedError
 
 POLL_SECONDS = 0.1
-_HELD: dict[tuple[str, str], list[Any]] = {}  # (uri, session id) → [connection, count]
-_GUARD = threading.Lock()
+
+
+@dataclass
+class _Lock:
+    """The advisory lock of this process on a session: its connection, its first lease."""
+
+    conn: Any
+    lease: PgLease
+
+
+_HELD: Held[_Lock] = Held()  # by (uri, session id)
 
 
 class PgLease:
@@ -39,20 +48,13 @@ class PgLease:
         return self._held
 
     def acquire(
-        self,
-        wait: float = 0.0,
-        *,
-        on_wait: Callable[[Any], None] | None = None,
-        hint: str = "",
+        self, wait: float = 0.0, *, on_wait: OnWait | None = None, hint: str = ""
     ) -> PgLease:
         from tether.builtin_plugins.storage.postgresql.connection import connect
 
-        with _GUARD:
-            shared = _HELD.get(self.slot)
-            if shared is not None:
-                shared[1] += 1
-                self._held = True
-                return self
+        if _HELD.join(self.slot):
+            self._held = True
+            return self
         conn = connect(self.database.uri)
         deadline = time.monotonic() + (wait if wait > 0 else 0.0)
         announced = False
@@ -72,24 +74,20 @@ class PgLease:
             announced = True
             time.sleep(min(POLL_SECONDS, remaining) if not math.isinf(remaining) else POLL_SECONDS)
         self._note_holder(conn)
-        with _GUARD:
-            _HELD[self.slot] = [conn, 1, self]
+        _HELD.add(self.slot, _Lock(conn, self))
         self._held = True
         return self
 
     def release(self) -> None:
-        if not self._held:
+        if self._held:
+            self._held = False
+            self._free(_HELD.leave(self.slot))
+
+    def _free(self, lock: _Lock | None) -> None:
+        """Give the lock up (``None``: another lease of this process still holds it)."""
+        if lock is None:
             return
-        self._held = False
-        with _GUARD:
-            shared = _HELD.get(self.slot)
-            if shared is None:
-                return
-            shared[1] -= 1
-            if shared[1] > 0:
-                return
-            del _HELD[self.slot]
-        conn = shared[0]
+        conn = lock.conn
         try:
             conn.execute("DELETE FROM tether_leases WHERE session_id = %s", (self.session_id,))
         except Exception:
@@ -140,11 +138,10 @@ def revive(database: Any, session_id: str) -> None:
     from tether.core.storage.database import StoreConnectionError
     from tether.core.storage.guard import REOPEN
 
-    with _GUARD:
-        shared = _HELD.get((database.uri, session_id))
-    if shared is None:
+    held = _HELD.get((database.uri, session_id))
+    if held is None:
         return
-    old, lease = shared[0], shared[2]
+    old, lease = held.conn, held.lease
     try:
         old.execute("SELECT 1")
         return  # the same server session: the lock is still ours
@@ -170,8 +167,7 @@ def revive(database: Any, session_id: str) -> None:
     except BaseException:
         conn.close()
         raise
-    with _GUARD:
-        shared[0] = conn
+    held.conn = conn
 
 
 __all__ = ["PgLease", "revive"]

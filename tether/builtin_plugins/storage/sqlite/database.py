@@ -15,48 +15,31 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
-from tether.builtin_plugins.storage.rows import (
-    changed_message,
-    import_session_bytes,
-    pick_one,
-    session_row,
-)
+from tether.builtin_plugins.storage.sql.backend import SqlDatabase
 from tether.builtin_plugins.storage.sqlite.errors import (
     disk_cause,
     rollback_quietly,
     write_failure,
 )
 from tether.builtin_plugins.storage.sqlite.opening import connect, refuse_to_create
-from tether.builtin_plugins.storage.sqlite.schema import TABLES
+from tether.builtin_plugins.storage.sqlite.schema import DIALECT
 from tether.builtin_plugins.storage.sqlite.uri import database_path, hint, open_mode
-from tether.core.base.errors import SessionChangedError, SessionFileError
-from tether.core.storage.database import (
-    IndexedSession,
-    StoredSession,
-    StoreError,
-    chunk_rows,
-    fts_words,
-    header_column,
-    last_lines,
-    summarize_lines,
-)
-from tether.core.storage.db_store import DatabaseSessionStore
+from tether.core.base.errors import SessionFileError
+from tether.core.storage.database import StoreError
 from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
-from tether.core.storage.guard import REOPEN
 
 RANGES_PER_QUERY = 200  # 4 parameters each: within SQLite's oldest limit (999)
-ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
 
 
-class SqliteDatabase:
+class SqliteDatabase(SqlDatabase):
     """One SQLite database of sessions (see the module docstring)."""
 
+    dialect = DIALECT
     _fsync: bool | Callable[[], bool] = True
     _synchronous_set = False
 
     def __init__(self, uri: str, *, fsync: bool | Callable[[], bool] = True) -> None:
-        self.uri = uri
+        self.uri = self.where = uri
         self._fsync = fsync  # a callable is asked before the first write (settings, lazily)
         self._synchronous_set = False
         self.path = database_path(uri)
@@ -126,60 +109,16 @@ class SqliteDatabase:
             self._connection.close()
             self._connection = None
 
-    def __repr__(self) -> str:
-        return f"SqliteDatabase({self.uri!r})"
-
     # ---- one session ----------------------------------------------------------------------
 
-    def session_store(self, session_id: str) -> DatabaseSessionStore:
-        return DatabaseSessionStore(self, session_id)
-
-    def read(self, session_id: str) -> StoredSession | None:
-        if not self.exists:
-            return None
-        found = self._snapshot(
-            session_id,
-            lambda _: self._rows(
-                "SELECT raw FROM entries WHERE session_id = ? ORDER BY first_line", (session_id,)
-            ),
-        )
-        if found is None:
-            return None
-        row, chunks = found
-        return StoredSession(
-            bytes(row[0]), [bytes(c[0]) for c in chunks], int(row[2]), bool(row[1])
-        )
-
-    def read_index(self, session_id: str) -> IndexedSession | None:
-        """The header, the runs of chunk indexes and the chunks after them (one snapshot)."""
-        if not self.exists:
-            return None
-
-        def chunks(row: Any) -> tuple[list[Any], list[Any]]:
-            runs, covered = read_runs(self._rows, TABLES, session_id, int(row[2]))
-            return runs, chunks_after(self._rows, TABLES, session_id, covered, int(row[2]))
-
-        found = self._snapshot(session_id, chunks)
-        if found is None:
-            return None
-        row, (runs, rows) = found
-        return IndexedSession(bytes(row[0]), rows, int(row[2]), bool(row[1]), runs)
-
-    def read_chunk_indexes(self, session_id: str, first: int, last: int) -> list[Any]:
-        return chunks_after(self._rows, TABLES, session_id, first - 1, last)
-
-    def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
+    def _fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
         return self._db.execute(sql, args).fetchall()
 
     def _snapshot(self, session_id: str, read: Callable[[Any], Any]) -> tuple[Any, Any] | None:
-        """The session's header row and what ``read(header row)`` reads, in one snapshot."""
         db = self._db
         db.execute("BEGIN")
         try:
-            row = db.execute(
-                "SELECT header, trailing_newline, line_count FROM sessions WHERE id = ?",
-                (session_id,),
-            ).fetchone()
+            row = self._header(session_id)
             if row is None:
                 return None
             return row, read(row)
@@ -207,32 +146,7 @@ class SqliteDatabase:
             out += [bytes(r[0]) for r in rows]
         return out
 
-    def count(self, session_id: str) -> int | None:
-        if not self.exists:
-            return None
-        row = self._db.execute(
-            "SELECT line_count FROM sessions WHERE id = ?", (session_id,)
-        ).fetchone()
-        return None if row is None else int(row[0])
-
-    def tail(self, session_id: str, n: int) -> list[bytes]:
-        if not self.exists:
-            return []
-        rows = self._db.execute(
-            "SELECT line_count, raw FROM entries WHERE session_id = ? ORDER BY first_line DESC",
-            (session_id,),
-        )
-        return last_lines(((int(c), bytes(r)) for c, r in rows), n)
-
-    def append_lines(
-        self,
-        session_id: str,
-        header: tuple[dict[str, Any], bytes] | None,
-        lines: Sequence[bytes],
-        expected: int | None,
-        *,
-        trailing_newline: bool = True,
-    ) -> int:
+    def _write(self, session_id: str, write: Callable[[Any], int]) -> int:
         where = f"{self.uri}#{session_id}"
         if self.mode == "ro":
             raise SessionFileError(f"{where}: cannot save the session: read-only (?mode=ro)")
@@ -250,27 +164,7 @@ class SqliteDatabase:
                 raise write_failure(where, self.path, exc, "this append") from None
             raise SessionFileError(f"{where}: cannot append: {exc}") from None
         try:
-            row = db.execute(
-                "SELECT line_count, first_message FROM sessions WHERE id = ?", (session_id,)
-            ).fetchone()
-            if expected is None:
-                if row is not None:
-                    raise SessionChangedError(
-                        f"{where}: another writer created this session meanwhile; {REOPEN}"
-                    )
-                assert header is not None
-                self._insert_session(session_id, header)
-                base, first = 0, ""
-            else:
-                if row is None:
-                    raise SessionFileError(
-                        f"{where}: was removed after the session was read; not writing a "
-                        "partial session (the entries are still in memory)"
-                    )
-                base, first = int(row[0]), str(row[1])
-                if base != expected:
-                    raise SessionChangedError(changed_message(where, expected, base))
-            self._insert_lines(session_id, base, lines, first, trailing_newline)
+            count = write(db)
             db.execute("COMMIT")
         except sqlite3.Error as exc:
             rollback_quietly(db)  # SQLite may have ended the transaction itself (disk full)
@@ -278,87 +172,13 @@ class SqliteDatabase:
         except BaseException:
             rollback_quietly(db)
             raise
-        return base + len(lines)
-
-    def _insert_session(self, session_id: str, header: tuple[dict[str, Any], bytes]) -> None:
-        record, raw = header
-        created = header_column(record, "timestamp") or ""
-        cwd = header_column(record, "cwd") or ""
-        parent = header_column(record, "parentSession")
-        self._db.execute(
-            "INSERT INTO sessions (id, cwd, created, modified, name, parent_session, header, "
-            "line_count, message_count, first_message, trailing_newline) "
-            "VALUES (?, ?, ?, ?, NULL, ?, ?, 0, 0, '', 1)",
-            (session_id, cwd, created, created, parent, raw),
-        )
-
-    def _insert_lines(
-        self, session_id: str, base: int, lines: Sequence[bytes], first: str, trailing: bool
-    ) -> None:
-        db = self._db
-        rows = chunk_rows(lines, base)
-        db.executemany(
-            "INSERT INTO entries (session_id, first_line, line_count, raw, line_index) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [(session_id, *row) for row in rows],
-        )
-        new = [(first, count, len(raw), index) for first, count, raw, index in rows]
-        add_runs(self._rows, db.execute, TABLES, session_id, new)
-        summary = summarize_lines(lines, base, first)
-        db.executemany(
-            "INSERT INTO message_text (session_id, seq, text) VALUES (?, ?, ?)",
-            [(session_id, seq, text) for seq, text in summary.texts],
-        )
-        db.execute(
-            "UPDATE sessions SET line_count = ?, message_count = message_count + ?, "
-            "first_message = ?, name = CASE WHEN ? THEN ? ELSE name END, "
-            "modified = COALESCE(?, modified), trailing_newline = ? WHERE id = ?",
-            (
-                base + len(lines),
-                summary.messages,
-                summary.first_message,
-                summary.name is not None,
-                summary.name or None,
-                summary.modified,
-                1 if trailing else 0,
-                session_id,
-            ),
-        )
+        return count
 
     # ---- many sessions --------------------------------------------------------------------
 
-    def import_session(self, data: bytes, where: str) -> str:
-        return import_session_bytes(self, data, where, self.uri)
-
-    def resolve(self, ref: str) -> str:
-        rows = self._db.execute(
-            "SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 6",
-            (len(ref), ref),
-        ).fetchall()
-        return pick_one(self.uri, ref, [r[0] for r in rows])
-
-    def list_sessions(
-        self, *, cwd: str | None = None, search: str | None = None, limit: int | None = None
-    ) -> list[Any]:
-        if not self.exists:  # a listing of nothing; `tether sessions` says "no such database"
-            return []
-        where, args = [], []
-        if cwd is not None:
-            where.append("cwd = ?")
-            args.append(cwd)
-        if search is not None:
-            words = fts_words(search)
-            if not words:
-                return []
-            where.append("id IN (SELECT session_id FROM message_text WHERE message_text MATCH ?)")
-            args.append(" ".join('"' + w.replace('"', "") + '"' for w in words))
-        sql = f"SELECT {ROW_FIELDS} FROM sessions"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY modified DESC, id"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        return [session_row(self.uri, row) for row in self._db.execute(sql, args).fetchall()]
+    def _search(self, words: list[str]) -> tuple[str, str]:
+        quoted = " ".join('"' + w.replace('"', "") + '"' for w in words)
+        return "id IN (SELECT session_id FROM {t} WHERE {t} MATCH ?)", quoted
 
     def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:
         from tether.core.storage.lease import SessionLease

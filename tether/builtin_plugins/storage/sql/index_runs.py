@@ -1,45 +1,34 @@
 """The runs of chunk indexes (:mod:`tether.core.storage.chunk_runs`) in SQL, for both database
-backends (a :class:`Tables` names the tables and the parameter mark): written in the append's
-transaction, read with the chunks after them, built for the chunks already stored when a
-database is migrated to schema v4 (no hooks here)."""
+backends (a :class:`~.dialect.Dialect` names the tables and the parameter mark): written in
+the append's transaction, read with the chunks after them, built for the chunks already stored
+when a database is migrated to schema v4 (no hooks here)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from tether.builtin_plugins.storage.sql.dialect import Dialect
 from tether.core.storage import chunk_runs
 from tether.core.storage.chunk_runs import ChunkRow, StoredRun, covered_prefix
 
 
-@dataclass(frozen=True)
-class Tables:
-    """The table names of a backend and its parameter mark (``?`` or ``%s``)."""
-
-    entries: str
-    runs: str
-    mark: str
-    size: str  # the SQL function that gives a chunk's size in bytes
-
-    def sql(self, text: str) -> str:
-        return text.format(e=self.entries, r=self.runs, size=self.size).replace("?", self.mark)
-
-
-def create_runs_table(tables: Tables, blob_type: str) -> str:
-    """The ``CREATE TABLE`` of the runs table."""
-    return tables.sql(
+def create_runs_table(tables: Dialect) -> list[str]:
+    """The ``CREATE TABLE`` of the runs table (and how its runs are stored)."""
+    create = tables.sql(
         "CREATE TABLE {r} (session_id TEXT NOT NULL, first_line INTEGER NOT NULL, "
-        f"last_line INTEGER NOT NULL, run {blob_type} NOT NULL, "
-        "PRIMARY KEY (session_id, first_line))"
+        "last_line INTEGER NOT NULL, run {blob} NOT NULL, PRIMARY KEY (session_id, first_line))"
     )
+    return [create, *tables.uncompressed("{r}", "run")]
 
 
 Fetch = Callable[[str, Sequence[Any]], list[Any]]  # a query's rows
 Run = Callable[[str, Sequence[Any]], Any]  # a statement without rows
 
 
-def chunks_after(fetch: Fetch, tables: Tables, session_id: str, after: int, upto: int) -> list[Any]:
+def chunks_after(
+    fetch: Fetch, tables: Dialect, session_id: str, after: int, upto: int
+) -> list[Any]:
     """The chunk rows ``(first line, count, size, line index)`` of lines ``after``+1…``upto``."""
     return fetch(
         tables.sql(
@@ -51,7 +40,7 @@ def chunks_after(fetch: Fetch, tables: Tables, session_id: str, after: int, upto
 
 
 def read_runs(
-    fetch: Fetch, tables: Tables, session_id: str, upto: int
+    fetch: Fetch, tables: Dialect, session_id: str, upto: int
 ) -> tuple[list[StoredRun], int]:
     """The session's runs of lines up to ``upto`` that follow each other from line 1 on, and
     the last line they cover (:func:`~tether.core.storage.chunk_runs.covered_prefix`)."""
@@ -66,7 +55,7 @@ def read_runs(
 
 
 def add_runs(
-    fetch: Fetch, run: Run, tables: Tables, session_id: str, new: Sequence[ChunkRow]
+    fetch: Fetch, run: Run, tables: Dialect, session_id: str, new: Sequence[ChunkRow]
 ) -> None:
     """After ``new`` chunks were inserted (in this transaction): the runs they complete."""
     if not new:
@@ -87,13 +76,13 @@ def add_runs(
     _insert(run, tables, session_id, chunk_runs.plan_runs(pending))
 
 
-def _insert(run: Run, tables: Tables, session_id: str, runs: list[StoredRun]) -> None:
+def _insert(run: Run, tables: Dialect, session_id: str, runs: list[StoredRun]) -> None:
     sql = tables.sql("INSERT INTO {r} (session_id, first_line, last_line, run) VALUES (?, ?, ?, ?)")
     for first, last, blob in runs:
         run(sql, (session_id, first, last, blob))
 
 
-def build_all_runs(fetch: Fetch, run: Run, tables: Tables) -> None:
+def build_all_runs(fetch: Fetch, run: Run, tables: Dialect) -> None:
     """Schema v4: the runs of every session's chunks already stored."""
     for (session_id,) in fetch(tables.sql("SELECT DISTINCT session_id FROM {e}"), ()):
         rows = chunks_after(fetch, tables, session_id, 0, 2**31 - 1)
@@ -102,7 +91,6 @@ def build_all_runs(fetch: Fetch, run: Run, tables: Tables) -> None:
 
 
 __all__ = [
-    "Tables",
     "add_runs",
     "build_all_runs",
     "chunks_after",

@@ -1,5 +1,5 @@
-"""What the database store plugins share: the append-time check's message, importing a
-session's bytes, resolving an id prefix, a listing row (no hooks here)."""
+"""What the database store plugins share besides their SQL: the append-time check's messages,
+importing a session's bytes, resolving an id prefix, a listing row (no hooks here)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,11 @@ def changed_message(where: str, expected: int, found: int) -> str:
         f"{where}: another writer appended {added} entr{'y' if added == 1 else 'ies'} "
         f"since this process read it; {REOPEN}"
     )
+
+
+def created_message(where: str) -> str:
+    """The append-time check's message for a new session another writer made meanwhile."""
+    return f"{where}: another writer created this session meanwhile; {REOPEN}"
 
 
 def import_session_bytes(database: Any, data: bytes, where: str, into: str) -> str:
@@ -68,4 +73,4 @@ def session_row(uri: str, row: Sequence[Any]) -> Any:
     )
 
 
-__all__ = ["changed_message", "import_session_bytes", "pick_one", "session_row"]
+__all__ = ["changed_message", "created_message", "import_session_bytes", "pick_one", "session_row"]

@@ -28,6 +28,7 @@ KINDS = (
     "task",  # opens a request for work (a verb: fix, add, run, 帮我, 修…): not a standing fact
     "replaces",  # followed by the value being replaced: instead of X, rather than X, 而不是 X
     "gone",  # preceded by a value no longer in use: "statsd is gone", "X 别用了"
+    "select",  # takes the value chosen: "use X", "with X" (one word swapped after it: a change)
 )
 
 ENGLISH: dict[str, tuple[str, ...]] = {
@@ -102,6 +103,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
         "is out", "is retired", "was too", "is no more", "is off the table",
     ),
+    "select": (
+        "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",
+        "go with", "stick with", "switch to", "rely on", "build on", "parsed with",
+    ),
 }  # fmt: skip
 
 CHINESE: dict[str, tuple[str, ...]] = {
@@ -135,6 +140,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
     "replaces": ("而不是", "不用", "取代", "代替", "换掉"),
     "gone": ("别用了", "不用了", "下线了", "要下线", "弃用", "作废了", "淘汰"),
+    "select": ("用", "使用", "采用", "选用", "改用", "基于", "选"),
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
         "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",

@@ -3,9 +3,11 @@
 :meth:`Ledger.add` files one :class:`~.extract.Statement`: a restatement only moves
 ``last_seen``; a statement on the same subject as a live fact retires it — with an explicit
 cue (switch to, instead of, 改为, 不再…) a loose likeness of the words is enough, without one
-the words must be nearly the same with a different value (a host, a version, a library, a
-limit). A retired fact names what replaced it and is never live again; a value changed twice
-keeps only the last. Identifiers found in a retired sentence retire with it.
+the same subject must get another value (:mod:`.subject`: the same key, a library of the
+same kind, the same frame around another value; in another language, the one earlier value
+of that shape). Two facts naming different subjects (two paths, two environment variables)
+both stay live. A retired fact names what replaced it and is never live again; a value
+changed twice keeps only the last. Identifiers found in a retired sentence retire with it.
 """
 
 from __future__ import annotations
@@ -17,13 +19,20 @@ from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.subject import (
+    chosen,
+    cjk,
+    one_word_swap,
+    relation,
+    shaped_pairs,
+    stemmed,
+)
 
 VERSION = 1
 #: Kinds whose facts can replace one another (a decision may replace a constraint).
 RULE_KINDS = frozenset({"constraint", "decision"})
 CUED_LIKENESS = 0.2  # with a change/revoke cue
-PLAIN_LIKENESS = 0.5  # without one (and the values must differ)
-PLAIN_MAX_WORDS = 20  # ...and both must be short: long look-alikes are separate items
+PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are separate items
 MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
 MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
@@ -232,28 +241,43 @@ class Ledger:
         rules = self.live("constraint") + self.live("decision")
         if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
             rules += self.live("request")[-50:]
+        keyed: list[Fact] = []
         for old in rules[-250:]:
             if old is fact:
                 continue
             theirs = words_of(old.text)
             score = likeness(mine, theirs)
-            if cued:
-                close = score >= CUED_LIKENESS or (score >= 0.08 and len(mine & theirs) >= 2)
+            if cued:  # "image loading" is about "images load": word forms aside
+                stems, their_stems = stemmed(mine), stemmed(theirs)
+                score = max(score, likeness(stems, their_stems))
+                shared = len(stems & their_stems)
+                close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
                 if close and (best is None or score > best[0]):
+                    best = (score, old)
+                continue
+            reason = relation(fact.text, old.text, cues)
+            if reason and negated(fact.text) and negated(old.text):
+                continue  # two prohibitions add up ("never touch X", "never touch Y")
+            if reason == "key":
+                keyed.append(old)
+            elif reason:
+                if best is None or score > best[0]:
                     best = (score, old)
             elif (
                 short
-                and len(old.text.split()) <= PLAIN_MAX_WORDS
-                and score >= PLAIN_LIKENESS
-                and mine - theirs
-                and theirs - mine
+                and cues is not None
+                and chosen(cues, one_word_swap(fact.text, old.text))
                 and not (negated(fact.text) and negated(old.text))
             ):
                 if best is None or score > best[0]:
                     best = (score, old)
         if best is None and cued:
             best = self._named_alike(fact, text, rules, any_word=statement.revoke)
-        if best is not None:
+        if best is None and not keyed:
+            best = self._same_shape(fact, rules, cued=cued)
+        for old in keyed:
+            self.retire(old, fact)
+        if best is not None and best[1].live:
             self.retire(best[1], fact)
         if cues is not None:
             self._retire_named(fact, cues)
@@ -275,6 +299,23 @@ class Ledger:
             if len(naming) == 1:
                 return (0.0, naming[0])
         return None
+
+    def _same_shape(
+        self, fact: Fact, rules: list[Fact], *, cued: bool
+    ) -> tuple[float, Fact] | None:
+        """A change with no look-alike in words — cued, or written in another script than
+        the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
+        rule stating another value of the same shape (unit, key) is the one it changes."""
+        mine = cjk(fact.text)
+        found = [
+            old
+            for old in rules[-250:]
+            if old is not fact
+            and old.live
+            and (cued or cjk(old.text) != mine)
+            and shaped_pairs(fact.text, old.text)
+        ]
+        return (0.0, found[0]) if len(found) == 1 else None
 
     def _retire_named(self, fact: Fact, cues: Cues) -> None:
         """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value

@@ -1,0 +1,90 @@
+"""Implicit changes in the fact ledger (issue 23): the same subject with a new value retires
+the old one — with no cue word, across languages — and two live facts of one kind (two
+environment variables, two paths, two hosts) both stay live."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+
+
+def ledger_of(*said: str) -> Ledger:
+    turns = ["Let's get the service ready for the release.", *said]
+    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in turns]
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+
+
+def live(ledger: Ledger) -> set[str]:
+    return {f.text for f in ledger.live() if f.kind != "identifier"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a library swapped with no cue word and no shared name: one head (yaml), one subject
+        ("Config files get parsed with PyYAML.", "ruamel.yaml for the config, comments matter."),
+        # the same frame around another value
+        ("Batch size: 256 rows.", "Batch size: 512 rows, the executors have headroom."),
+        ("Connection pool size 20.", "Pool size 50, the load test ran out."),
+        ("Use requests for the HTTP client.", "Use httpx for the HTTP client."),
+        # the same key, another value
+        ("We're on Spark 3.3 in the shared cluster.", "Spark 3.5 is what the new cluster runs."),
+        ("Min SDK is API level 26.", "API level 28 is the minimum, the 26 devices are gone."),
+        ("Staging DB: db-stage-1.internal:5432.", "db-stage-4.internal:5432 is the staging DB."),
+        ("The base URL is https://api.example.com/v1.", "Call https://api.example.com/v2."),
+        # another language than the original: the subject comes from the values
+        ("Uploads are capped at 20MB.", "上传上限 50MB。"),
+        ("同步间隔 30 分钟。", "From now on the sync interval is 10 minutes."),
+        ("The sandbox API is https://sandbox.pay.example.com/v1.", "接口换成 https://pay.example.com/v2。"),
+        ("数据库连接池大小 20。", "连接池大小 50 吧，压测的时候不够用。"),
+    ],
+)  # fmt: skip
+def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: str) -> None:
+    ledger = ledger_of(old, "Unrelated: the README needs a badge.", new)
+    assert old not in live(ledger)
+    assert new in live(ledger)
+    retired = next(f for f in ledger.facts if f.text == old)
+    assert retired.status == "retired" and ledger.get(retired.replaced_by) is not None
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("DATABASE_URL must be set in the env.", "REDIS_URL must be set in the env."),
+        ("src/api.py must stay under 300 lines.", "src/db.py must stay under 300 lines."),
+        ("Release builds get signed with k/rel.jks.", "Debug builds get signed with k/dbg.jks."),
+        ("The primary is db-main.internal:5432.", "The read replica is db-replica.internal:5432."),
+        ("Keep functions under 50 lines.", "Keep files under 400 lines."),
+        ("Always run black before committing.", "Always run mypy before committing."),
+        ("Never edit migrations/0001_init.py.", "Never edit migrations/0002_users.py."),
+        ("Never touch the module number 0.", "Never touch the module number 1."),
+        ("Uploads are capped at 20MB.", "The bundle stays under 5MB."),
+        ("Install pytest-xdist for parallel runs.", "Add pytest-cov for coverage reports."),
+        ("Keep the secrets in secrets.yaml.", "Logging settings go in logging.yaml."),
+        ("对账文件放在 /data/recon/inbox 目录。", "对账报告输出到 /data/recon/reports 目录。"),
+    ],
+)  # fmt: skip
+def test_two_live_facts_of_one_kind_both_stay_live(first: str, second: str) -> None:
+    ledger = ledger_of(first, second)
+    assert {first, second} <= live(ledger)
+
+
+def test_a_value_changed_twice_keeps_only_the_last() -> None:
+    ledger = ledger_of(
+        "Batch size: 256 rows.",
+        "Batch size: 512 rows, the executors have headroom.",
+        "Batch size: 2048 rows after all, memory was never the problem.",
+    )
+    rows = [t for t in live(ledger) if "Batch size" in t]
+    assert rows == ["Batch size: 2048 rows after all, memory was never the problem."]
+    last = next(f for f in ledger.live() if f.text == rows[0])
+    assert [f.text for f in ledger.replaced(last)] == [
+        "Batch size: 512 rows, the executors have headroom.",
+        "Batch size: 256 rows.",
+    ]
+
+
+def test_a_value_in_a_chinese_sentence_ends_at_chinese_punctuation() -> None:
+    ledger = ledger_of("以后 LOG_LEVEL=info，debug 日志太多了。")
+    assert "LOG_LEVEL=info" in {f.text for f in ledger.live("identifier")}

@@ -1,0 +1,337 @@
+"""Which earlier statement a new one is about: the values a sentence states and their subject.
+
+A sentence's *slots* are the values it states, by shape: a version pin, a ``KEY=value``, a flag
+with a value, a host (with or without a port), an IP address, a URL, a quantity with its unit
+(``20MB``, ``30 s``, ``50 rows``, ``50 条``), a number after a name (``Node 20``), a library-like
+name (``PyYAML``, ``ruamel.yaml``, ``pytest-xdist``). Some slots are *subjects*, not values:
+a path, an environment variable's name, a ticket id, a bare flag — two of them are two things.
+The rest of the sentence is its *frame*.
+
+:func:`relation` tells whether a new sentence restates an older one's subject with another
+value, without any cue word: the same key (``max_retries=8`` / ``max_retries=3``, ``Node 18`` /
+``Node 20``, ``db-1.internal:5432`` / ``db-2.internal:5432``); library names of one head
+(``PyYAML`` / ``ruamel.yaml``) in frames that share a word; or the same frame around a
+different value of one shape. Two sentences naming different subjects (two paths, two
+environment variables) never replace each other that way. The subject comes from the values,
+not the words, so a change stated in another language than the original is found too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import host_role, identifier_spans
+
+FRAME_LIKENESS = 0.5  # the frames of two sentences about one subject
+MAX_WORDS = 25  # longer sentences hold several items: their look-alikes are separate
+_FILE_EXT = frozenset(
+    "py toml json yaml yml md txt ts tsx js jsx rs go sql sh cfg ini lock env csv html css"
+    .split()
+)  # fmt: skip
+_TLD = frozenset("com net org dev internal local svc cloud lan corp app ai cn io".split())
+#: Heads too generic to say two names fill one role (``FastAPI`` / ``OpenAPI``).
+_GENERIC = frozenset(
+    "js ts py rs go rb io lib libs core api sdk cli app client server plugin plugins util utils "
+    "tools types common dev kit db config framework".split()
+)  # fmt: skip
+_UNITS = {
+    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s", "秒": "s",
+    "ms": "ms", "millisecond": "ms", "milliseconds": "ms", "毫秒": "ms",
+    "m": "min", "min": "min", "mins": "min", "minute": "min", "minutes": "min", "分钟": "min",
+    "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "小时": "h",
+    "d": "d", "day": "d", "days": "d", "天": "d",
+    "k": "k", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "kib": "kb", "mib": "mb",
+    "gib": "gb", "兆": "mb", "%": "%", "px": "px", "rem": "rem", "em": "em",
+}  # fmt: skip
+_WORD_STOP = frozenset(
+    "the a an to of for in on at and or is are be it this that with by as from so if not "
+    "but was were more less than then".split()
+)  # fmt: skip
+_QTY = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{1,12}\b)|\s?(分钟|小时|毫秒|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
+)
+_NUMBER = re.compile(r"(?<![\w.:/-])(\d+(?:\.\d+)?)(?![\w%:/-]|\.\d)")
+_IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
+_DOTTED = re.compile(r"(?<![\w.@/-])[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+(?![\w-]|\.\w)")
+_CAMEL = re.compile(
+    r"(?<![\w.-])[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?![\w-])|(?<![\w.-])[A-Z]{2,}[a-z]\w*"
+)
+_HYPHENED = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_NAME_BEFORE = re.compile(r"((?:[A-Za-z][\w+.-]*\s+)?[A-Za-z][\w+.-]*)\s*$")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_ASCII_WORD = re.compile(r"[a-z][a-z0-9_'+-]*[a-z0-9]|[a-z]")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A value (``value``) or a subject (not ``value``) stated in a sentence, with its
+    ``shape`` and, when the sentence names it, its ``key`` (same key = same subject)."""
+
+    text: str
+    shape: str
+    key: str = ""
+    value: bool = True
+    head: str = ""  # names: the part saying what the thing is (``yaml`` in ``ruamel.yaml``)
+
+
+def _head(name: str) -> str:
+    parts = [p.casefold() for p in _PARTS.findall(name)]
+    while parts and (parts[-1] in _GENERIC or len(parts[-1]) < 3 or parts[-1].isdigit()):
+        parts.pop()
+    if not parts:
+        return ""
+    return parts[-1] if len(parts) > 1 or "." in name or "-" in name else ""
+
+
+def _identifier_slot(token: str, kind: str, subject: str) -> Slot:
+    if kind == "ticket":
+        return Slot(token, "ticket", value=False)
+    if kind == "env" and "=" not in token:
+        return Slot(token, "env", value=False)
+    if kind == "flag" and not subject:
+        return Slot(token, "flag", value=False)
+    if kind == "path":
+        if "/" in token:
+            return Slot(token, "path", value=False)
+        return Slot(token, "file", value=False, head=_head(token))
+    if kind == "version":
+        return Slot(token, "num", subject)
+    shape = {"env": "set", "assign": "set", "hostport": "host"}.get(kind, kind)
+    return Slot(token, shape, subject)
+
+
+def _taken(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(start < b and a < end for a, b in spans)
+
+
+@lru_cache(maxsize=1024)
+def slots(text: str) -> tuple[Slot, ...]:
+    """The values and subjects ``text`` states, left to right."""
+    found: list[tuple[int, int, Slot]] = []
+    spans: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, slot: Slot) -> None:
+        if not _taken(spans, start, end):
+            found.append((start, end, slot))
+            spans.append((start, end))
+
+    for start, end, kind, subject in identifier_spans(text):
+        add(start, end, _identifier_slot(text[start:end], kind, subject))
+    for match in _IP.finditer(text):
+        add(match.start(), match.end(), Slot(match.group(0), "ip"))
+    for match in _DOTTED.finditer(text):
+        token = match.group(0)
+        labels = token.casefold().split(".")
+        if min(len(label) for label in labels) < 2:
+            continue  # e.g., i.e.
+        if labels[-1] in _TLD and (len(labels) > 2 or labels[-1] not in _FILE_EXT):
+            add(match.start(), match.end(), Slot(token, "host", "host:" + host_role(token)))
+        else:
+            add(match.start(), match.end(), Slot(token, "name", head=_head(token)))
+    for pattern in (_CAMEL, _HYPHENED):
+        for match in pattern.finditer(text):
+            token = match.group(0)
+            add(match.start(), match.end(), Slot(token, "name", head=_head(token)))
+    for match in _QTY.finditer(text):
+        unit = (match.group(2) or match.group(3) or "").casefold()
+        if unit in _UNITS:
+            unit = _UNITS[unit]
+        elif unit in _WORD_STOP or not (match.group(3) or unit.endswith("s")):
+            continue  # "3 of", "8 was": a number before a word that is no unit
+        else:
+            unit = unit.removesuffix("s")  # rows, workers, retries: counted things
+        add(match.start(), match.end(), Slot(match.group(0), "qty:" + unit))
+    for match in _NUMBER.finditer(text):
+        named = _NAME_BEFORE.search(text[max(0, match.start() - 24) : match.start()])
+        name = named.group(1) if named else ""
+        # "Node 20", "API level 26": a proper name before it; "module number 3" names a thing
+        words = name.casefold().split()
+        proper = bool(words) and words[-1] not in _WORD_STOP and name != name.casefold()
+        key = "version:" + " ".join(words) if proper else ""
+        add(match.start(), match.end(), Slot(match.group(0), "num", key))
+    found.sort(key=lambda item: item[0])
+    return tuple(slot for _, _, slot in found)
+
+
+_CLAUSE = re.compile(r"[,;!?，；。！？]|\s[-—–]+\s")
+#: Cue kinds whose words say how a value is stated, not what it is about: left out of frames.
+_MASKED = ("change", "revoke", "constraint", "decision", "next_step", "select")
+_FRAMES: dict[tuple[int, str], frozenset[str]] = {}
+
+
+def _words(text: str) -> frozenset[str]:
+    lower = text.casefold()
+    words = {w for w in _ASCII_WORD.findall(lower) if w not in _WORD_STOP and len(w) > 1}
+    for run in _CJK_RUN.findall(lower):
+        if len(run) > 1:  # a lone character is a particle (吧, 的, 了)
+            words.update(run[i : i + 2] for i in range(len(run) - 1))
+    return frozenset(words)
+
+
+def frame(text: str, cues: Cues | None = None) -> frozenset[str]:
+    """The words of ``text`` around its slots and its cue words: ASCII words and CJK
+    character pairs (what the sentence is about, not how it is said)."""
+    key = (id(cues), text)
+    cached = _FRAMES.get(key)
+    if cached is not None:
+        return cached
+    blanked = text
+    for slot in slots(text):
+        blanked = blanked.replace(slot.text, " ")
+    for kind in _MASKED if cues is not None else ():
+        for _ in range(4):
+            span = cues.find(kind, blanked)  # type: ignore[union-attr]
+            if span is None or span[1] <= span[0]:
+                break
+            blanked = blanked[: span[0]] + " " * (span[1] - span[0]) + blanked[span[1] :]
+    if len(_FRAMES) > 4096:
+        _FRAMES.clear()
+    _FRAMES[key] = out = _words(blanked)
+    return out
+
+
+def clause(text: str, value: str) -> str:
+    """The clause of ``text`` that states ``value`` (the whole text when none does)."""
+    return next((c for c in _CLAUSE.split(text) if value in c), text)
+
+
+def _framed(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One frame inside the other, sharing a word: the same words around another value
+    ("Batch size: 256 rows." / "Batch size: 512 rows, …"); two frames that each have words
+    of their own name two things ("functions under 50 lines" / "files under 400 lines")."""
+    return bool(a & b) and (a <= b or b <= a)
+
+
+def cjk(text: str) -> bool:
+    """Whether ``text`` is written (partly) in a CJK script."""
+    return _CJK.search(text) is not None
+
+
+def _alike(a: Slot, b: Slot) -> bool:
+    """Two values of one shape (and one unit)."""
+    return a.value and b.value and a.shape == b.shape and a.text.casefold() != b.text.casefold()
+
+
+def changed_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
+    """``(old value, new value)`` pairs of one shape where ``new`` states another value
+    than ``old`` did (a value ``old`` also states is no change)."""
+    said = {s.text.casefold() for s in slots(old)}
+    return [
+        (o, n)
+        for n in slots(new)
+        if n.text.casefold() not in said
+        for o in slots(old)
+        if _alike(o, n)
+    ]
+
+
+def shaped_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
+    """The changed pairs whose shape alone says what they are (a quantity in one unit, a
+    host, a URL, a pin…; names of one head) — not a bare number, not any two names."""
+    pairs = [p for p in changed_pairs(new, old) if p[0].shape not in ("num", "name")]
+    return pairs + name_pairs(new, old)
+
+
+def _subjects(text: str) -> set[str]:
+    return {s.text.casefold() for s in slots(text) if not s.value}
+
+
+def relation(new: str, old: str, cues: Cues | None = None) -> str:
+    """Why ``new`` replaces ``old`` without a cue word ("" when it does not): ``key`` (one
+    named subject, another value), ``name`` (a library of the same kind), ``frame`` (the
+    same words around another value)."""
+    pairs = changed_pairs(new, old)
+    names = name_pairs(new, old)
+    if not pairs and not names:
+        return ""
+    if any(o.key and o.key == n.key for o, n in pairs):
+        return "key"
+    if names and frame(new, cues) & frame(old, cues):
+        return "name"
+    if not pairs or _subjects(new) != _subjects(old):
+        return ""  # src/api.py vs src/db.py, DATABASE_URL vs REDIS_URL: two things
+    if len(new.split()) > MAX_WORDS or len(old.split()) > MAX_WORDS:
+        return ""
+    if _framed(frame(new, cues), frame(old, cues)):
+        return "frame"
+    for o, n in pairs:
+        if _framed(frame(clause(new, n.text), cues), frame(clause(old, o.text), cues)):
+            return "frame"
+    return ""
+
+
+def name_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
+    """Library-like names (a file-like name counts) of one head in ``old`` and ``new``."""
+    said = {s.text.casefold() for s in slots(old)}
+    olds = [s for s in slots(old) if s.head and s.shape in ("name", "file")]
+    news = [
+        s
+        for s in slots(new)
+        if s.head and s.shape in ("name", "file") and s.text.casefold() not in said
+    ]
+    return [
+        (o, n)
+        for o in olds
+        for n in news
+        if o.head == n.head
+        and o.text.casefold() != n.text.casefold()
+        and not (o.shape == n.shape == "file")
+    ]
+
+
+_TOKEN = re.compile(r"[\w.:/@=+-]*\w|[^\w\s]")
+
+
+def one_word_swap(new: str, old: str) -> str | None:
+    """The words before the one word ``new`` has in ``old``'s place, when the two sentences
+    are otherwise the same and name the same subjects ("Use requests for the HTTP client" /
+    "Use httpx for the HTTP client" gives "use"); ``None`` when they are not."""
+    a, b = _TOKEN.findall(new.casefold()), _TOKEN.findall(old.casefold())
+    if len(a) != len(b) or len(a) < 4 or _subjects(new) != _subjects(old):
+        return None
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return " ".join(a[max(0, diff[0] - 3) : diff[0]]) if len(diff) == 1 else None
+
+
+def stemmed(words: set[str]) -> set[str]:
+    """ASCII words without a plural or ``-ing`` ending ("images" → "image", "loading" →
+    "load"); other words as they are."""
+    out = set()
+    for word in words:
+        if word.isascii() and word.isalpha():
+            if len(word) > 5 and word.endswith("ing"):
+                word = word[:-3]
+            elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+                word = word[:-1]
+        out.add(word)
+    return out
+
+
+def chosen(cues: Cues, before: str | None) -> bool:
+    """Whether the words ``before`` a swapped word end with a word that takes a chosen value
+    ("use", "with", "用"): "use requests" → "use httpx" is a change, "run black" → "run
+    ruff" and "keep functions" → "keep files" are two things."""
+    if not before:
+        return False
+    span = cues.find("select", before)
+    return span is not None and span[1] == len(before)
+
+
+__all__ = [
+    "Slot",
+    "chosen",
+    "changed_pairs",
+    "cjk",
+    "frame",
+    "name_pairs",
+    "one_word_swap",
+    "relation",
+    "shaped_pairs",
+    "slots",
+    "stemmed",
+]

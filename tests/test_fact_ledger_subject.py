@@ -38,6 +38,16 @@ def live(ledger: Ledger) -> set[str]:
         ("同步间隔 30 分钟。", "From now on the sync interval is 10 minutes."),
         ("The sandbox API is https://sandbox.pay.example.com/v1.", "接口换成 https://pay.example.com/v2。"),
         ("数据库连接池大小 20。", "连接池大小 50 吧，压测的时候不够用。"),
+        # more shapes: a named version, a moved path, an image tag, a percentage, a word swap
+        ("We deploy with Helm 3.", "Helm 3.14 is required for the OCI charts."),
+        ("Frontend is React 17.", "We're on React 18 now."),
+        ("Logs go to /var/log/app.", "Logs go to /srv/logs/app."),
+        ("The base image is python:3.11-slim.", "The base image is python:3.12-slim."),
+        ("Keep coverage above 80%.", "Keep coverage above 90%."),
+        ("The default branch is main.", "The default branch is trunk."),
+        ("Use tabs for indentation.", "Use 4 spaces for indentation."),
+        ("We use eslint-config-airbnb.", "We use eslint-config-standard."),
+        ("页面标题用中文。", "页面标题用英文。"),
     ],
 )  # fmt: skip
 def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: str) -> None:
@@ -63,6 +73,14 @@ def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: st
         ("Install pytest-xdist for parallel runs.", "Add pytest-cov for coverage reports."),
         ("Keep the secrets in secrets.yaml.", "Logging settings go in logging.yaml."),
         ("对账文件放在 /data/recon/inbox 目录。", "对账报告输出到 /data/recon/reports 目录。"),
+        ("AWS_REGION=eu-west-1 for the app.", "AWS_PROFILE=dev for the app."),
+        ("Use black for formatting.", "Use ruff for linting."),
+        ("pandas is required.", "numpy is required."),
+        ("Ticket #123 is blocked on review.", "Ticket #456 is blocked on review."),
+        ("Module number 3 stays frozen.", "Module number 4 stays frozen."),
+        ("The web tier has 4 replicas.", "The worker tier has 8 replicas."),
+        ("Staging runs on k8s-staging.example.com.", "Production runs on k8s-prod.example.com."),
+        ("Config lives in config/app.toml.", "Secrets live in config/secrets.toml."),
     ],
 )  # fmt: skip
 def test_two_live_facts_of_one_kind_both_stay_live(first: str, second: str) -> None:

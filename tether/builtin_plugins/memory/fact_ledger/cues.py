@@ -105,7 +105,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "select": (
         "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",
-        "go with", "stick with", "switch to", "rely on", "build on", "parsed with",
+        "go with", "stick with", "switch to", "rely on", "build on", "parsed with", "is",
+        "are", "be", "to",
     ),
 }  # fmt: skip
 
@@ -140,7 +141,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
     "replaces": ("而不是", "不用", "取代", "代替", "换掉"),
     "gone": ("别用了", "不用了", "下线了", "要下线", "弃用", "作废了", "淘汰"),
-    "select": ("用", "使用", "采用", "选用", "改用", "基于", "选"),
+    "select": ("用", "使用", "采用", "选用", "改用", "基于", "选", "是", "为"),
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
         "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",
@@ -197,6 +198,7 @@ class Matcher:
     anchored: bool
     hints: tuple[str, ...] = ()  # the longest word of each phrase: a cheap first test
     gap_firsts: frozenset[str] = frozenset()  # first words of the gapped phrases
+    vocabulary: frozenset[str] = frozenset()  # every word of its ASCII phrases
 
     def may_match(self, text: str) -> bool:
         """False when no cue can be in ``text`` (substring tests only: fast on long texts)."""
@@ -275,6 +277,7 @@ def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
         anchored,
         tuple(sorted(hints | set(others))),
         gap_firsts,
+        frozenset(w for p in words for w in p) | frozenset(_WORD.findall(" ".join(gapped))),
     )
 
 
@@ -294,6 +297,16 @@ class Cues:
         every sentence of ``text``."""
         matcher = self.matchers.get(kind)
         return bool(matcher and matcher.may_match(text))
+
+    def words(self, kind: str) -> frozenset[str]:
+        """Every word of the ASCII phrases of ``kind`` ("keep ... under" gives keep, under)."""
+        matcher = self.matchers.get(kind)
+        return matcher.vocabulary if matcher else frozenset()
+
+    def phrases(self, kind: str) -> tuple[str, ...]:
+        """The phrases of ``kind`` in other scripts than ASCII, longest first."""
+        matcher = self.matchers.get(kind)
+        return matcher.substrings if matcher else ()
 
     def find(self, kind: str, text: str) -> tuple[int, int] | None:
         matcher = self.matchers.get(kind)

@@ -55,6 +55,7 @@ _IDENTIFIERS = re.compile(
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
     r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"，；。、]+)?)"
     r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"，；。、]+| \d[\w.]*)?)"
+    r"|(?P<image>(?<![\w/.-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
     r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"，；。、]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
@@ -143,6 +144,8 @@ def _subject(kind: str, token: str, before: str = "") -> str:
     if kind == "url":  # https://sandbox.example.com/v1 → https://api.example.com/v2
         parts = token.split("://", 1)[1].split("/")
         return "url:" + host_role(parts[0]) + "/" + re.sub(r"\d+", "#", "/".join(parts[1:2]))
+    if kind == "image":  # postgres:15-alpine → postgres:16-alpine
+        return "image:" + token.split(":", 1)[0].lower()
     if kind == "hostport":  # db-stage-1.internal:5432 → db-stage-3.internal:5432
         host, port = token.rsplit(":", 1)
         return f"host:{host_role(host)}:{port}"

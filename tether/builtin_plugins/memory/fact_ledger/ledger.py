@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
@@ -27,6 +26,13 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
     shaped_pairs,
     stemmed,
 )
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    STOP,
+    likeness,
+    negated,
+    normal,
+    words_of,
+)
 
 VERSION = 1
 #: Kinds whose facts can replace one another (a decision may replace a constraint).
@@ -35,55 +41,12 @@ CUED_LIKENESS = 0.2  # with a change/revoke cue
 PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are separate items
 MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
 MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
-_ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
-_STOP = frozenset(
-    "the a an to of for in on at and or is are be we i it this that with please all our my "
-    "your us you me so just also can will would let's lets use using".split()
-)  # fmt: skip
-_NORMAL = re.compile(r"[\W_]+")
-_PARTS = re.compile(r"[._+/-]+")
 _NAME = re.compile(
     r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
 )
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
 _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
-
-
-def words_of(text: str) -> set[str]:
-    """Content words of ``text``: ASCII words (no stop words) and CJK character pairs."""
-    lower = text.casefold()
-    tokens = {w for w in _ASCII_WORD.findall(lower) if w not in _STOP}
-    for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
-        tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in _STOP)
-    for run in _CJK_RUN.findall(lower):
-        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-    return tokens
-
-
-def likeness(a: set[str], b: set[str]) -> float:
-    """Jaccard likeness of two word sets (0 when either is empty)."""
-    return len(a & b) / len(a | b) if a and b else 0.0
-
-
-@lru_cache(maxsize=256)
-def normal(text: str) -> str:
-    """Words only, lower case: the key that makes a restatement the same fact."""
-    return " ".join(_NORMAL.sub(" ", text.casefold()).split())
-
-
-_NEGATED = re.compile(
-    r"^\W*(?:no|never|don'?t|do not|stop|avoid)\b|\b(?:never|don'?t|do not|must not|mustn'?t)\b"
-    r"|不要|禁止|不得|不准|不许|别|勿",
-    re.IGNORECASE,
-)
-
-
-def negated(text: str) -> bool:
-    """A prohibition ("never touch X", "不要改 X"): two of them on different objects add up,
-    they do not replace each other."""
-    return _NEGATED.search(text) is not None
 
 
 @dataclass
@@ -292,7 +255,7 @@ class Ledger:
         if any_word:
             names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
         for name in names:
-            if name.casefold() in _STOP:
+            if name.casefold() in STOP:
                 continue
             pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
             naming = [old for old in rules if old is not fact and pattern.search(old.text)]
@@ -330,7 +293,7 @@ class Ledger:
             if span is not None:
                 before = _BEFORE.search(fact.text[: span[0]])
                 value = before.group(1) if before else ""
-        if len(value) < 2 or value.casefold() in _STOP or not value.isascii():
+        if len(value) < 2 or value.casefold() in STOP or not value.isascii():
             return
         pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
         for old in self.live("constraint") + self.live("decision") + self.live("request"):
@@ -419,4 +382,4 @@ class Ledger:
         )
 
 
-__all__ = ["Fact", "Ledger", "likeness", "normal", "words_of"]
+__all__ = ["Fact", "Ledger"]

@@ -26,6 +26,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import host_role, identifier_spans
 
 FRAME_LIKENESS = 0.5  # the frames of two sentences about one subject
+MAX_SWAP = 3  # words swapped in one place of an otherwise equal sentence
 MAX_WORDS = 25  # longer sentences hold several items: their look-alikes are separate
 _FILE_EXT = frozenset(
     "py toml json yaml yml md txt ts tsx js jsx rs go sql sh cfg ini lock env csv html css"
@@ -61,6 +62,7 @@ _CAMEL = re.compile(
 )
 _HYPHENED = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_ID_NUMBER = re.compile(r"(?:\b(?:number|no\.|nr\.?|id|编号|第)\s*|#)(\d+)\b", re.IGNORECASE)
 _NAME_BEFORE = re.compile(r"((?:[A-Za-z][\w+.-]*\s+)?[A-Za-z][\w+.-]*)\s*$")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _ASCII_WORD = re.compile(r"[a-z][a-z0-9_'+-]*[a-z0-9]|[a-z]")
@@ -96,12 +98,12 @@ def _identifier_slot(token: str, kind: str, subject: str) -> Slot:
     if kind == "flag" and not subject:
         return Slot(token, "flag", value=False)
     if kind == "path":
-        if "/" in token:
-            return Slot(token, "path", value=False)
+        if "/" in token:  # key: its base name (the same file moved is one subject)
+            return Slot(token, "path", "path:" + token.rstrip("/").rsplit("/", 1)[-1], False)
         return Slot(token, "file", value=False, head=_head(token))
     if kind == "version":
         return Slot(token, "num", subject)
-    shape = {"env": "set", "assign": "set", "hostport": "host"}.get(kind, kind)
+    shape = {"env": "set", "assign": "set", "hostport": "host", "image": "image"}.get(kind, kind)
     return Slot(token, shape, subject)
 
 
@@ -137,6 +139,8 @@ def slots(text: str) -> tuple[Slot, ...]:
         for match in pattern.finditer(text):
             token = match.group(0)
             add(match.start(), match.end(), Slot(token, "name", head=_head(token)))
+    for match in _ID_NUMBER.finditer(text):  # "module number 3", "#12": which one, not how much
+        add(match.start(1), match.end(1), Slot(match.group(1), "id", value=False))
     for match in _QTY.finditer(text):
         unit = (match.group(2) or match.group(3) or "").casefold()
         if unit in _UNITS:
@@ -152,7 +156,7 @@ def slots(text: str) -> tuple[Slot, ...]:
         # "Node 20", "API level 26": a proper name before it; "module number 3" names a thing
         words = name.casefold().split()
         proper = bool(words) and words[-1] not in _WORD_STOP and name != name.casefold()
-        key = "version:" + " ".join(words) if proper else ""
+        key = "version:" + words[-1] if proper else ""
         add(match.start(), match.end(), Slot(match.group(0), "num", key))
     found.sort(key=lambda item: item[0])
     return tuple(slot for _, _, slot in found)
@@ -174,7 +178,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 def frame(text: str, cues: Cues | None = None) -> frozenset[str]:
-    """The words of ``text`` around its slots and its cue words: ASCII words and CJK
+    """The words of ``text`` around its slots, cue words left out: ASCII words and CJK
     character pairs (what the sentence is about, not how it is said)."""
     key = (id(cues), text)
     cached = _FRAMES.get(key)
@@ -183,15 +187,16 @@ def frame(text: str, cues: Cues | None = None) -> frozenset[str]:
     blanked = text
     for slot in slots(text):
         blanked = blanked.replace(slot.text, " ")
-    for kind in _MASKED if cues is not None else ():
-        for _ in range(4):
-            span = cues.find(kind, blanked)  # type: ignore[union-attr]
-            if span is None or span[1] <= span[0]:
-                break
-            blanked = blanked[: span[0]] + " " * (span[1] - span[0]) + blanked[span[1] :]
+    cue_words: frozenset[str] = frozenset()
+    if cues is not None:
+        cue_words = frozenset().union(*(cues.words(kind) for kind in _MASKED))
+        if not blanked.isascii():
+            for kind in _MASKED:
+                for phrase in cues.phrases(kind):
+                    blanked = blanked.replace(phrase, " ")
     if len(_FRAMES) > 4096:
         _FRAMES.clear()
-    _FRAMES[key] = out = _words(blanked)
+    _FRAMES[key] = out = _words(blanked) - cue_words
     return out
 
 
@@ -213,8 +218,10 @@ def cjk(text: str) -> bool:
 
 
 def _alike(a: Slot, b: Slot) -> bool:
-    """Two values of one shape (and one unit)."""
-    return a.value and b.value and a.shape == b.shape and a.text.casefold() != b.text.casefold()
+    """Two values of one shape (and one unit), or one file at two paths."""
+    if a.shape != b.shape or a.text.casefold() == b.text.casefold():
+        return False
+    return (a.value and b.value) or (a.shape == "path" and a.key == b.key)
 
 
 def changed_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
@@ -237,8 +244,8 @@ def shaped_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
     return pairs + name_pairs(new, old)
 
 
-def _subjects(text: str) -> set[str]:
-    return {s.text.casefold() for s in slots(text) if not s.value}
+def _subjects(text: str, moved: frozenset[str] = frozenset()) -> set[str]:
+    return {s.text.casefold() for s in slots(text) if not s.value and s.text not in moved}
 
 
 def relation(new: str, old: str, cues: Cues | None = None) -> str:
@@ -249,15 +256,18 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
     names = name_pairs(new, old)
     if not pairs and not names:
         return ""
-    if any(o.key and o.key == n.key for o, n in pairs):
+    if any(o.key and o.key == n.key and o.shape != "path" for o, n in pairs):
         return "key"
     if names and frame(new, cues) & frame(old, cues):
         return "name"
-    if not pairs or _subjects(new) != _subjects(old):
+    moved = frozenset(s.text for pair in pairs if pair[0].shape == "path" for s in pair)
+    if not pairs or _subjects(new, moved) != _subjects(old, moved):
         return ""  # src/api.py vs src/db.py, DATABASE_URL vs REDIS_URL: two things
     if len(new.split()) > MAX_WORDS or len(old.split()) > MAX_WORDS:
         return ""
-    if _framed(frame(new, cues), frame(old, cues)):
+    # AWS_REGION=… / AWS_PROFILE=…: two keys are two subjects, whatever the frame
+    pairs = [(o, n) for o, n in pairs if not (o.key and n.key and o.key != n.key)]
+    if pairs and _framed(frame(new, cues), frame(old, cues)):
         return "frame"
     for o, n in pairs:
         if _framed(frame(clause(new, n.text), cues), frame(clause(old, o.text), cues)):
@@ -284,18 +294,30 @@ def name_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
     ]
 
 
-_TOKEN = re.compile(r"[\w.:/@=+-]*\w|[^\w\s]")
+_TOKEN = re.compile(
+    r"[A-Za-z0-9_.:/@=+-]*[A-Za-z0-9_]|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\w\s]"
+)
 
 
 def one_word_swap(new: str, old: str) -> str | None:
-    """The words before the one word ``new`` has in ``old``'s place, when the two sentences
-    are otherwise the same and name the same subjects ("Use requests for the HTTP client" /
-    "Use httpx for the HTTP client" gives "use"); ``None`` when they are not."""
+    """The words before the few words (at most :data:`MAX_SWAP`) ``new`` has in ``old``'s
+    place, when the two sentences are otherwise the same and name the same subjects ("Use
+    requests for the HTTP client" / "Use httpx for the HTTP client" gives "use"; "Use tabs
+    for indentation" / "Use 4 spaces for indentation" too); ``None`` when they are not."""
     a, b = _TOKEN.findall(new.casefold()), _TOKEN.findall(old.casefold())
-    if len(a) != len(b) or len(a) < 4 or _subjects(new) != _subjects(old):
+    if min(len(a), len(b)) < 3 or _subjects(new) != _subjects(old):
         return None
-    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-    return " ".join(a[max(0, diff[0] - 3) : diff[0]]) if len(diff) == 1 else None
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    mine, theirs = len(a) - head - tail, len(b) - head - tail
+    kept = [t for t in a[:head] + a[len(a) - tail :] if t[0].isalnum()]
+    if not (1 <= mine <= MAX_SWAP and 1 <= theirs <= MAX_SWAP) or len(kept) < 2:
+        return None  # "Use black for formatting" / "Use ruff for linting": two things
+    return " ".join(a[max(0, head - 3) : head])
 
 
 def stemmed(words: set[str]) -> set[str]:

@@ -1,11 +1,12 @@
-"""The ``heldout`` family: values changed later, written apart from the ``changed`` family and
-never used to tune the ledger — other wording, other facts and values, other identifier kinds
-(URLs with a scheme, image tags, quantities with units, API levels, cron-less schedules), every
-cue of the issue in both languages (switch to, instead of, scratch that, after all, no longer,
-from now on; 改为, 换成, 改用, 不再, 取消, 以后), implicit changes (the same subject gets a new
-value, no cue word), changes stated in the other language than the original, values changed
-twice, a revoked rule, and pairs of live facts of one kind (two environment variables, two
-paths) that must both stay live."""
+"""The ``heldout`` family: values changed later, written apart from the ``changed`` family
+with other wording, facts and values and other identifier kinds (URLs with a scheme, image
+tags, quantities with units, API levels, named versions), every cue of the issue in both
+languages (switch to, instead of, scratch that, after all, no longer, from now on; 改为, 换成,
+改用, 不再, 取消, 以后), implicit changes (the same subject gets a new value, no cue word),
+changes stated in the other language than the original, values changed twice, revoked rules,
+a goal whose value changes later, and pairs of live facts of one kind (two environment
+variables, two paths) that must both stay live. What failed here was fixed by general rules
+of the ledger (``fact_ledger/subject.py``), never by matching these sessions' words."""
 
 from __future__ import annotations
 
@@ -157,6 +158,39 @@ HELDOUT: list[dict[str, Any]] = [
             {"value": "postgres:15-alpine", "by": "postgres:16-alpine"},
             {"value": "x86 APK", "by": None},
             {"value": "Glide", "by": "Coil"},
+        ],
+    },
+    {
+        "family": "heldout",
+        "name": "ops-dashboard",
+        "turns": [
+            {"user": "Build the ops dashboard on Grafana 9 and wire the alert rules into it."},
+            {"user": "Dashboards are provisioned from dashboards/ops.json."},
+            {"user": "Alert rules are provisioned from alerting/rules.yaml."},
+            {"user": "Scrape interval is 15s."},
+            {"user": "Retention: 15 days."},
+            {"user": "用 Loki 存日志。"},
+            {"log": 9000, "command": "make test"},
+            {"user": "We run Grafana 10 now, the plugin finally supports it."},
+            {"user": "抓取间隔改为 30s。"},
+            {"log": 7000, "command": "make test"},
+            {"user": "Retention: 30 days, compliance asked for it."},
+            {"user": "Logs go to Elasticsearch instead of Loki."},
+            {"user": "continue"},
+        ],
+        "facts": [
+            {"text": "Grafana 10", "kind": V},
+            {"text": "Dashboards are provisioned from dashboards/ops.json.", "kind": C},
+            {"text": "Alert rules are provisioned from alerting/rules.yaml.", "kind": C},
+            {"text": "30s", "kind": V},
+            {"text": "30 days", "kind": V},
+            {"text": "Elasticsearch", "kind": V},
+        ],
+        "retired": [
+            {"value": "Grafana 9", "by": "Grafana 10"},
+            {"value": "15s", "by": "30s"},
+            {"value": "15 days", "by": "30 days"},
+            {"value": "Loki", "by": "Elasticsearch"},
         ],
     },
 ]

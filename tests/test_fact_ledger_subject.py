@@ -4,9 +4,12 @@ environment variables, two paths, two hosts) both stay live."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import FactFree, compactions, write_turns
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger, stored_ledger
 
 
 def ledger_of(*said: str) -> Ledger:
@@ -48,6 +51,7 @@ def live(ledger: Ledger) -> set[str]:
         ("Use tabs for indentation.", "Use 4 spaces for indentation."),
         ("We use eslint-config-airbnb.", "We use eslint-config-standard."),
         ("页面标题用中文。", "页面标题用英文。"),
+        ("报表每页 25 行。", "Make it 40 rows per page from now on."),
     ],
 )  # fmt: skip
 def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: str) -> None:
@@ -106,3 +110,20 @@ def test_a_value_changed_twice_keeps_only_the_last() -> None:
 def test_a_value_in_a_chinese_sentence_ends_at_chinese_punctuation() -> None:
     ledger = ledger_of("以后 LOG_LEVEL=info，debug 日志太多了。")
     assert "LOG_LEVEL=info" in {f.text for f in ledger.live("identifier")}
+
+
+@pytest.mark.parametrize("summarizer", ["offline", "factfree"])
+def test_a_goal_value_changed_later_is_marked_never_current(
+    tmp_path: Path, summarizer: str
+) -> None:
+    """The goal stays verbatim; a value it states that a later fact changed is marked, in
+    the offline summary and in what the gate restores to a summary without the goal."""
+    file = tmp_path / "goal.jsonl"
+    goal = "Port the billing API to Django 4.2 and keep the test suite green."
+    write_turns(file, [goal, "Tests run on Python 3.11.", "Django 5.0 instead, 4.2 ends soon."])
+    plugins = [("factfree", FactFree())] if summarizer == "factfree" else []
+    entry = compactions(file, 1, *plugins, summarizer=summarizer)[0]
+    lines = [ln for ln in entry["summary"].splitlines() if goal in ln]
+    assert lines and all(' (changed later: "4.2" changed to "5.0")' in ln for ln in lines)
+    ledger = stored_ledger(entry["details"])
+    assert ledger is not None and ledger.goal_note() == ' (changed later: "4.2" changed to "5.0")'

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     chosen,
     cjk,
+    keyed_pairs,
     one_word_swap,
     relation,
     shaped_pairs,
@@ -114,6 +115,20 @@ class Ledger:
 
     def goal(self) -> Fact | None:
         return next((f for f in self.facts if f.kind == "goal" and f.live), None)
+
+    def goal_note(self) -> str:
+        """`` (changed later: "4.2" changed to "5.0")`` when later facts gave a value the
+        goal states another one ("" when none did): the goal stays verbatim, never current
+        with an old value."""
+        goal = self.goal()
+        if goal is None:
+            return ""
+        changes: dict[str, str] = {}
+        for fact in self.live("constraint") + self.live("decision"):
+            for old, new in keyed_pairs(fact.text, goal.text):
+                changes[old] = new
+        shown = "; ".join(f'"{old}" changed to "{new}"' for old, new in changes.items())
+        return f" (changed later: {shown})" if shown else ""
 
     def replaced(self, fact: Fact) -> list[Fact]:
         """The retired facts ``fact`` replaced, directly or through a chain."""

@@ -46,6 +46,11 @@ _UNITS = {
     "d": "d", "day": "d", "days": "d", "天": "d",
     "k": "k", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "kib": "kb", "mib": "mb",
     "gib": "gb", "兆": "mb", "%": "%", "px": "px", "rem": "rem", "em": "em",
+    # counted things, one name in either language (行 is a row or a line; 条 an entry)
+    "row": "line", "rows": "line", "line": "line", "lines": "line", "行": "line",
+    "item": "item", "items": "item", "entry": "item", "entries": "item", "record": "item",
+    "records": "item", "条": "item", "项": "item", "time": "time", "times": "time", "次": "time",
+    "request": "request", "requests": "request", "req": "request",
 }  # fmt: skip
 _WORD_STOP = frozenset(
     "the a an to of for in on at and or is are be it this that with by as from so if not "
@@ -244,6 +249,13 @@ def shaped_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
     return pairs + name_pairs(new, old)
 
 
+def keyed_pairs(new: str, old: str) -> list[tuple[str, str]]:
+    """``(old value, new value)`` where ``new`` gives a value ``old`` states another one
+    under the same key (``Django 4.2`` / ``Django 5.0``) or as a library of one head."""
+    pairs = [(o.text, n.text) for o, n in changed_pairs(new, old) if o.key and o.key == n.key]
+    return pairs + [(o.text, n.text) for o, n in name_pairs(new, old)]
+
+
 def _subjects(text: str, moved: frozenset[str] = frozenset()) -> set[str]:
     return {s.text.casefold() for s in slots(text) if not s.value and s.text not in moved}
 
@@ -350,6 +362,7 @@ __all__ = [
     "changed_pairs",
     "cjk",
     "frame",
+    "keyed_pairs",
     "name_pairs",
     "one_word_swap",
     "relation",

@@ -52,6 +52,9 @@ def live(ledger: Ledger) -> set[str]:
         ("We use eslint-config-airbnb.", "We use eslint-config-standard."),
         ("页面标题用中文。", "页面标题用英文。"),
         ("报表每页 25 行。", "Make it 40 rows per page from now on."),
+        ("Store sessions in Redis.", "Store sessions in Memcached."),
+        ("我们的接口超时是 3 秒。", "接口超时调到 10 秒。"),
+        ("Point the client at api.staging.example.com.", "Point the client at api.example.com."),
     ],
 )  # fmt: skip
 def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: str) -> None:
@@ -78,6 +81,8 @@ def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: st
         ("Keep the secrets in secrets.yaml.", "Logging settings go in logging.yaml."),
         ("对账文件放在 /data/recon/inbox 目录。", "对账报告输出到 /data/recon/reports 目录。"),
         ("AWS_REGION=eu-west-1 for the app.", "AWS_PROFILE=dev for the app."),
+        ("Deploy with --replicas 3 to staging.", "Deploy with --replicas 5 to prod."),
+        ("Max 5 concurrent uploads.", "Max 10 concurrent downloads."),
         ("Use black for formatting.", "Use ruff for linting."),
         ("pandas is required.", "numpy is required."),
         ("Ticket #123 is blocked on review.", "Ticket #456 is blocked on review."),
@@ -127,3 +132,8 @@ def test_a_goal_value_changed_later_is_marked_never_current(
     assert lines and all(' (changed later: "4.2" changed to "5.0")' in ln for ln in lines)
     ledger = stored_ledger(entry["details"])
     assert ledger is not None and ledger.goal_note() == ' (changed later: "4.2" changed to "5.0")'
+
+
+def test_one_key_twice_in_one_sentence_keeps_both_values() -> None:
+    ledger = ledger_of("Run it with --workers 2 locally and --workers 8 in prod.")
+    assert {"--workers 2", "--workers 8"} <= {f.text for f in ledger.live("identifier")}

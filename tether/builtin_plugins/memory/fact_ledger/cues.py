@@ -106,7 +106,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "select": (
         "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",
         "go with", "stick with", "switch to", "rely on", "build on", "parsed with", "is",
-        "are", "be", "to",
+        "are", "be", "to", "in", "on",
     ),
 }  # fmt: skip
 

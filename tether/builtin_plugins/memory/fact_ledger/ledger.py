@@ -18,61 +18,23 @@ from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.subject import (
-    chosen,
-    cjk,
     keyed_pairs,
-    one_word_swap,
-    relation,
-    shaped_pairs,
-    stemmed,
+    qualified,
+    slots,
 )
+from tether.builtin_plugins.memory.fact_ledger.supersede import supersede
 from tether.builtin_plugins.memory.fact_ledger.words import (
-    STOP,
-    likeness,
-    negated,
     normal,
-    words_of,
 )
 
 VERSION = 1
 #: Kinds whose facts can replace one another (a decision may replace a constraint).
 RULE_KINDS = frozenset({"constraint", "decision"})
-CUED_LIKENESS = 0.2  # with a change/revoke cue
-PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are separate items
 MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
 MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
-_NAME = re.compile(
-    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
-)
-_BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
-_VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
-
-
-@dataclass
-class Fact:
-    """One fact: ``kind`` (goal, constraint, decision, next_step, request, error, identifier),
-    ``text`` verbatim, the entry it came from and the entries it was first and last seen in;
-    ``status`` live, retired (``replaced_by`` names the fact that replaced it), resolved (an
-    error that a later success cleared) or dropped (for size, see ``Ledger.dropped``)."""
-
-    id: str
-    kind: str
-    text: str
-    source: str = ""
-    first_seen: str = ""
-    last_seen: str = ""
-    status: str = "live"
-    replaced_by: str = ""
-    replaces: list[str] = field(default_factory=list)
-    key: str = ""
-    parent: str = ""
-    note: str = ""  # e.g. "proposed by the assistant, accepted"; "describe" of an error
-
-    @property
-    def live(self) -> bool:
-        return self.status == "live"
 
 
 @dataclass
@@ -189,8 +151,9 @@ class Ledger:
             if statement.key:
                 for old in self.live("identifier"):
                     if old is not fact and old.key == statement.key:
-                        self.retire(old, fact)
-                        self._retire_parent(old, parent)
+                        if not self._other_thing(old, statement, cues):
+                            self.retire(old, fact)
+                            self._retire_parent(old, parent)
             return fact
         if kind == "error" and statement.key:
             for old in self.live("error"):
@@ -202,118 +165,22 @@ class Ledger:
                 if old is not fact:
                     self.retire(old, fact)
         elif kind in RULE_KINDS:
-            self._supersede(fact, statement, cues)
+            supersede(self, fact, statement, cues)
         return fact
 
-    def _supersede(self, fact: Fact, statement: Statement, cues: Cues | None) -> None:
-        cued = statement.change or statement.revoke
-        text = fact.text
-        if cued and cues is not None:
-            for kind in ("change", "revoke", "change", "revoke"):
-                span = cues.find(kind, text)
-                if span:
-                    text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
-        mine = words_of(text)
-        short = len(fact.text.split()) <= PLAIN_MAX_WORDS
-        best: tuple[float, Fact] | None = None
-        rules = self.live("constraint") + self.live("decision")
-        if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
-            rules += self.live("request")[-50:]
-        keyed: list[Fact] = []
-        for old in rules[-250:]:
-            if old is fact:
-                continue
-            theirs = words_of(old.text)
-            score = likeness(mine, theirs)
-            if cued:  # "image loading" is about "images load": word forms aside
-                stems, their_stems = stemmed(mine), stemmed(theirs)
-                score = max(score, likeness(stems, their_stems))
-                shared = len(stems & their_stems)
-                close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
-                if close and (best is None or score > best[0]):
-                    best = (score, old)
-                continue
-            reason = relation(fact.text, old.text, cues)
-            if reason and negated(fact.text) and negated(old.text):
-                continue  # two prohibitions add up ("never touch X", "never touch Y")
-            if reason == "key":
-                keyed.append(old)
-            elif reason:
-                if best is None or score > best[0]:
-                    best = (score, old)
-            elif (
-                short
-                and cues is not None
-                and chosen(cues, one_word_swap(fact.text, old.text))
-                and not (negated(fact.text) and negated(old.text))
-            ):
-                if best is None or score > best[0]:
-                    best = (score, old)
-        if best is None and cued:
-            best = self._named_alike(fact, text, rules, any_word=statement.revoke)
-        if best is None and not keyed:
-            best = self._same_shape(fact, rules, cued=cued)
-        for old in keyed:
-            self.retire(old, fact)
-        if best is not None and best[1].live:
-            self.retire(best[1], fact)
-        if cues is not None:
-            self._retire_named(fact, cues)
-
-    def _named_alike(
-        self, fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
-    ) -> tuple[float, Fact] | None:
-        """With a change cue and no look-alike: the one earlier fact that names the same
-        thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
-        with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
-        names = _NAME.findall(text)
-        if any_word:
-            names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
-        for name in names:
-            if name.casefold() in STOP:
-                continue
-            pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
-            naming = [old for old in rules if old is not fact and pattern.search(old.text)]
-            if len(naming) == 1:
-                return (0.0, naming[0])
-        return None
-
-    def _same_shape(
-        self, fact: Fact, rules: list[Fact], *, cued: bool
-    ) -> tuple[float, Fact] | None:
-        """A change with no look-alike in words — cued, or written in another script than
-        the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
-        rule stating another value of the same shape (unit, key) is the one it changes."""
-        mine = cjk(fact.text)
-        found = [
-            old
-            for old in rules[-250:]
-            if old is not fact
-            and old.live
-            and (cued or cjk(old.text) != mine)
-            and shaped_pairs(fact.text, old.text)
-        ]
-        return (0.0, found[0]) if len(found) == 1 else None
-
-    def _retire_named(self, fact: Fact, cues: Cues) -> None:
-        """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
-        are replaced."""
-        value = ""
-        span = cues.find("replaces", fact.text)
-        if span is not None:
-            named = _VALUE.match(fact.text, span[1])
-            value = named.group(1) if named else ""
-        else:
-            span = cues.find("gone", fact.text)
-            if span is not None:
-                before = _BEFORE.search(fact.text[: span[0]])
-                value = before.group(1) if before else ""
-        if len(value) < 2 or value.casefold() in STOP or not value.isascii():
-            return
-        pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
-        for old in self.live("constraint") + self.live("decision") + self.live("request"):
-            if old is not fact and pattern.search(old.text):
-                self.retire(old, fact)
+    def _other_thing(self, old: Fact, statement: Statement, cues: Cues | None) -> bool:
+        """Two values of one key said in one sentence ("2 locally, 8 in prod") or of two
+        things (:func:`~.subject.qualified`): both stay live."""
+        parent = self.get(old.parent) if old.parent else None
+        if parent is None or not statement.parent:
+            return False
+        if parent.text == statement.parent:
+            return True
+        new_slot = next((s for s in slots(statement.parent) if s.text == statement.text), None)
+        old_slot = next((s for s in slots(parent.text) if s.text == old.text), None)
+        if new_slot is None or old_slot is None or old_slot.shape not in ("set", "flag"):
+            return False
+        return qualified(statement.parent, parent.text, new_slot, old_slot, cues)
 
     def _retire_parent(self, old: Fact, new_parent: Fact | None) -> None:
         """The sentence that held a replaced identifier is no longer current; its other

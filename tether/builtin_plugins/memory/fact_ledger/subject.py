@@ -26,7 +26,13 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import host_role, identifier_spans
 
 FRAME_LIKENESS = 0.5  # the frames of two sentences about one subject
-MAX_SWAP = 3  # words swapped in one place of an otherwise equal sentence
+CJK_OVERLAP = 0.6  # CJK frames: the share of the smaller one in common
+#: Shapes whose key is the subject's own name (a variable, a package, a flag, an image):
+#: two keys are two subjects, whatever the words around them.
+_NAMED_KEYS = frozenset({"set", "pin", "flag", "image", "num"})
+#: Settings often given per environment or per part ("--replicas 3 to staging", "--replicas 5
+#: to prod"): one key said of two things is two facts (a version or a host is one value).
+_CONFIG_KEYS = frozenset({"set", "flag"})
 MAX_WORDS = 25  # longer sentences hold several items: their look-alikes are separate
 _FILE_EXT = frozenset(
     "py toml json yaml yml md txt ts tsx js jsx rs go sql sh cfg ini lock env csv html css"
@@ -156,11 +162,15 @@ def slots(text: str) -> tuple[Slot, ...]:
             unit = unit.removesuffix("s")  # rows, workers, retries: counted things
         add(match.start(), match.end(), Slot(match.group(0), "qty:" + unit))
     for match in _NUMBER.finditer(text):
-        named = _NAME_BEFORE.search(text[max(0, match.start() - 24) : match.start()])
+        window = max(0, match.start() - 24)
+        named = _NAME_BEFORE.search(text[window : match.start()])
         name = named.group(1) if named else ""
-        # "Node 20", "API level 26": a proper name before it; "module number 3" names a thing
+        # "Node 20", "API level 26": a proper name before it ("Pool size 50": a capital only
+        # because the sentence starts there); "module number 3" names a thing
         words = name.casefold().split()
-        proper = bool(words) and words[-1] not in _WORD_STOP and name != name.casefold()
+        opening = named is not None and not text[: window + named.start(1)].strip(" \"'(")
+        capital = name[1:] if opening else name
+        proper = bool(words) and words[-1] not in _WORD_STOP and capital != capital.casefold()
         key = "version:" + words[-1] if proper else ""
         add(match.start(), match.end(), Slot(match.group(0), "num", key))
     found.sort(key=lambda item: item[0])
@@ -213,8 +223,25 @@ def clause(text: str, value: str) -> str:
 def _framed(a: frozenset[str], b: frozenset[str]) -> bool:
     """One frame inside the other, sharing a word: the same words around another value
     ("Batch size: 256 rows." / "Batch size: 512 rows, …"); two frames that each have words
-    of their own name two things ("functions under 50 lines" / "files under 400 lines")."""
-    return bool(a & b) and (a <= b or b <= a)
+    of their own name two things ("functions under 50 lines" / "files under 400 lines").
+    CJK character pairs are looser (a verb makes pairs of its own: 超时是 / 超时调到): most of
+    the smaller frame shared is enough."""
+    shared = a & b
+    if not shared:
+        return False
+    if any(not w.isascii() for w in shared):
+        return len(shared) >= 2 and len(shared) / min(len(a), len(b)) >= CJK_OVERLAP
+    return a <= b or b <= a
+
+
+def qualified(new: str, old: str, n: Slot, o: Slot, cues: Cues | None = None) -> bool:
+    """Whether two values of one key are said of two different things: their clauses share
+    words and each has words of its own ("--replicas 3 to staging" / "--replicas 5 to
+    prod")."""
+    named = _words(o.key.split(":", 1)[-1].replace("-", " "))  # "helm" of version:helm
+    a = frame(clause(new, n.text), cues) - named
+    b = frame(clause(old, o.text), cues) - named
+    return bool(a & b) and bool(a - b) and bool(b - a) and not _framed(a, b)
 
 
 def cjk(text: str) -> bool:
@@ -268,7 +295,13 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
     names = name_pairs(new, old)
     if not pairs and not names:
         return ""
-    if any(o.key and o.key == n.key and o.shape != "path" for o, n in pairs):
+    if any(
+        o.key
+        and o.key == n.key
+        and o.shape != "path"
+        and not (o.shape in _CONFIG_KEYS and qualified(new, old, n, o, cues))
+        for o, n in pairs
+    ):
         return "key"
     if names and frame(new, cues) & frame(old, cues):
         return "name"
@@ -278,13 +311,18 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
     if len(new.split()) > MAX_WORDS or len(old.split()) > MAX_WORDS:
         return ""
     # AWS_REGION=… / AWS_PROFILE=…: two keys are two subjects, whatever the frame
-    pairs = [(o, n) for o, n in pairs if not (o.key and n.key and o.key != n.key)]
+    pairs = [(o, n) for o, n in pairs if not (o.key and n.key != o.key and o.shape in _NAMED_KEYS)]
     if pairs and _framed(frame(new, cues), frame(old, cues)):
         return "frame"
     for o, n in pairs:
         if _framed(frame(clause(new, n.text), cues), frame(clause(old, o.text), cues)):
             return "frame"
     return ""
+
+
+def same_subjects(new: str, old: str) -> bool:
+    """Whether the two texts name the same subjects (paths, variables, tickets…)."""
+    return _subjects(new) == _subjects(old)
 
 
 def name_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
@@ -306,67 +344,16 @@ def name_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
     ]
 
 
-_TOKEN = re.compile(
-    r"[A-Za-z0-9_.:/@=+-]*[A-Za-z0-9_]|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\w\s]"
-)
-
-
-def one_word_swap(new: str, old: str) -> str | None:
-    """The words before the few words (at most :data:`MAX_SWAP`) ``new`` has in ``old``'s
-    place, when the two sentences are otherwise the same and name the same subjects ("Use
-    requests for the HTTP client" / "Use httpx for the HTTP client" gives "use"; "Use tabs
-    for indentation" / "Use 4 spaces for indentation" too); ``None`` when they are not."""
-    a, b = _TOKEN.findall(new.casefold()), _TOKEN.findall(old.casefold())
-    if min(len(a), len(b)) < 3 or _subjects(new) != _subjects(old):
-        return None
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    mine, theirs = len(a) - head - tail, len(b) - head - tail
-    kept = [t for t in a[:head] + a[len(a) - tail :] if t[0].isalnum()]
-    if not (1 <= mine <= MAX_SWAP and 1 <= theirs <= MAX_SWAP) or len(kept) < 2:
-        return None  # "Use black for formatting" / "Use ruff for linting": two things
-    return " ".join(a[max(0, head - 3) : head])
-
-
-def stemmed(words: set[str]) -> set[str]:
-    """ASCII words without a plural or ``-ing`` ending ("images" → "image", "loading" →
-    "load"); other words as they are."""
-    out = set()
-    for word in words:
-        if word.isascii() and word.isalpha():
-            if len(word) > 5 and word.endswith("ing"):
-                word = word[:-3]
-            elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-                word = word[:-1]
-        out.add(word)
-    return out
-
-
-def chosen(cues: Cues, before: str | None) -> bool:
-    """Whether the words ``before`` a swapped word end with a word that takes a chosen value
-    ("use", "with", "用"): "use requests" → "use httpx" is a change, "run black" → "run
-    ruff" and "keep functions" → "keep files" are two things."""
-    if not before:
-        return False
-    span = cues.find("select", before)
-    return span is not None and span[1] == len(before)
-
-
 __all__ = [
     "Slot",
-    "chosen",
     "changed_pairs",
     "cjk",
     "frame",
     "keyed_pairs",
     "name_pairs",
-    "one_word_swap",
+    "qualified",
     "relation",
+    "same_subjects",
     "shaped_pairs",
     "slots",
-    "stemmed",
 ]

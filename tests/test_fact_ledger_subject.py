@@ -137,3 +137,15 @@ def test_a_goal_value_changed_later_is_marked_never_current(
 def test_one_key_twice_in_one_sentence_keeps_both_values() -> None:
     ledger = ledger_of("Run it with --workers 2 locally and --workers 8 in prod.")
     assert {"--workers 2", "--workers 8"} <= {f.text for f in ledger.live("identifier")}
+
+
+def test_a_goal_value_in_the_same_frame_is_marked() -> None:
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": t}]}
+        for t in [
+            "Build a CLI that exports at most 500 rows per file.",
+            "Make it 1000 rows per file.",
+        ]
+    ]
+    ledger = build_ledger(messages, ["e0", "e1"])
+    assert ledger.goal_note() == ' (changed later: "500 rows" changed to "1000 rows")'

@@ -16,7 +16,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.subject import (
@@ -87,7 +87,7 @@ class Ledger:
             return ""
         changes: dict[str, str] = {}
         for fact in self.live("constraint") + self.live("decision"):
-            for old, new in keyed_pairs(fact.text, goal.text):
+            for old, new in keyed_pairs(fact.text, goal.text, default_cues()):
                 changes[old] = new
         shown = "; ".join(f'"{old}" changed to "{new}"' for old, new in changes.items())
         return f" (changed later: {shown})" if shown else ""

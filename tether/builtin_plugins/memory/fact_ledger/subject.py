@@ -276,11 +276,16 @@ def shaped_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
     return pairs + name_pairs(new, old)
 
 
-def keyed_pairs(new: str, old: str) -> list[tuple[str, str]]:
-    """``(old value, new value)`` where ``new`` gives a value ``old`` states another one
-    under the same key (``Django 4.2`` / ``Django 5.0``) or as a library of one head."""
-    pairs = [(o.text, n.text) for o, n in changed_pairs(new, old) if o.key and o.key == n.key]
-    return pairs + [(o.text, n.text) for o, n in name_pairs(new, old)]
+def keyed_pairs(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
+    """``(old value, new value)`` where ``new`` gives a value ``old`` states another one:
+    under the same key (``Django 4.2`` / ``Django 5.0``), as a library of one head, or in
+    the same frame as the clause of ``old`` that states it ("at most 500 rows per file" /
+    "1000 rows per file")."""
+    out = []
+    for o, n in changed_pairs(new, old):
+        if (o.key and o.key == n.key) or relation(new, clause(old, o.text), cues) == "frame":
+            out.append((o.text, n.text))
+    return out + [(o.text, n.text) for o, n in name_pairs(new, old)]
 
 
 def _subjects(text: str, moved: frozenset[str] = frozenset()) -> set[str]:

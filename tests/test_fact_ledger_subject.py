@@ -149,3 +149,49 @@ def test_a_goal_value_in_the_same_frame_is_marked() -> None:
     ]
     ledger = build_ledger(messages, ["e0", "e1"])
     assert ledger.goal_note() == ' (changed later: "500 rows" changed to "1000 rows")'
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # one version of one name said of two parts: two facts (was: the later retired the first)
+        (
+            "The ingestion service itself runs on Python 3.11.",
+            "One-off backfill scripts may use Python 3.12, they run on laptops anyway.",
+        ),
+        ("服务端用 Python 3.11。", "离线脚本用 Python 3.12。"),
+        ("CUDA 12.1 on the A100 nodes.", "CUDA 11.8 on the T4 nodes, the driver there is old."),
+        ("The admin panel builds with Node 18.", "The storefront builds with Node 20."),
+        # a number after a noun that names which one ("Module 3"), not how much
+        ("Module 3 stays frozen.", "Module 4 stays frozen."),
+        ("Phase 2 is owned by the data team.", "Phase 3 is owned by the data team."),
+        # one host key said of two uses; one setting said of two environments (Chinese topics)
+        ("Redis at cache-1.internal for sessions.", "Redis at cache-2.internal for rate limits."),
+        ("测试环境超时 5 秒。", "生产环境超时 30 秒。"),
+        # two places differ, not one swapped word ("for" is in both)
+        ("Use pytest for unit tests.", "Use hypothesis for property tests."),
+    ],
+)  # fmt: skip
+def test_one_name_said_of_two_parts_keeps_both(first: str, second: str) -> None:
+    ledger = ledger_of(first, second)
+    assert {first, second} <= live(ledger)
+    assert all(f.status != "retired" for f in ledger.facts)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # (a guard: a version said to hold "now" still replaces the one said of another part)
+        ("Terraform 1.5.7 is pinned in .terraform-version.", "We're on Terraform 1.7.5 now."),
+        # a casual self-correction
+        ("the limiter listens on port 8080", "oops I meant port 8081, 8080 is taken"),
+        # one clause of the new sentence swaps the value chosen
+        ("Use ONNX Runtime for inference.", "Use TensorRT for inference, ONNX Runtime is slower."),
+        # "X now, not Y": Y is replaced
+        ("The warehouse target is Redshift.", "Oh and we're on BigQuery now, not Redshift."),
+    ],
+)  # fmt: skip
+def test_a_change_said_in_passing_retires_the_old_value(old: str, new: str) -> None:
+    ledger = ledger_of(old, "Unrelated: the README needs a badge.", new)
+    assert old not in live(ledger)
+    assert new in live(ledger)

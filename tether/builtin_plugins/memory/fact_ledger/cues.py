@@ -29,6 +29,8 @@ KINDS = (
     "replaces",  # followed by the value being replaced: instead of X, rather than X, 而不是 X
     "gone",  # preceded by a value no longer in use: "statsd is gone", "X 别用了"
     "select",  # takes the value chosen: "use X", "with X" (one word swapped after it: a change)
+    "current",  # says a value holds now: now, these days, the new, 现在, 目前 (a version said so
+    # replaces another one of its key even when each sentence names a part of its own)
 )
 
 ENGLISH: dict[str, tuple[str, ...]] = {
@@ -69,6 +71,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
+        "i meant", "meant to say",
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
@@ -98,7 +101,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "clean", "split", "merge", "wire", "hook", "figure out", "pick up", "picking up",
         "progress check", "summarize", "list", "print", "compare", "profile", "measure",
     ),
-    "replaces": ("instead of", "rather than", "in place of", "replacing"),
+    "replaces": ("instead of", "rather than", "in place of", "replacing", "now not"),
     "gone": (
         "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
         "is out", "is retired", "was too", "is no more", "is off the table",
@@ -107,6 +110,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",
         "go with", "stick with", "switch to", "rely on", "build on", "parsed with", "is",
         "are", "be", "to", "in", "on",
+    ),
+    "current": (
+        "now", "these days", "nowadays", "currently", "new", "newer", "latest", "today",
+        "upgraded", "finally", "anymore", "any more",
     ),
 }  # fmt: skip
 
@@ -142,6 +149,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "replaces": ("而不是", "不用", "取代", "代替", "换掉"),
     "gone": ("别用了", "不用了", "下线了", "要下线", "弃用", "作废了", "淘汰"),
     "select": ("用", "使用", "采用", "选用", "改用", "基于", "选", "是", "为"),
+    "current": ("现在", "目前", "如今", "已经", "升级", "新"),
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
         "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",

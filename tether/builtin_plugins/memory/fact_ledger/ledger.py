@@ -20,7 +20,9 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.subject import (
+    PER_PART_KEYS,
     keyed_pairs,
+    per_part,
     qualified,
     slots,
 )
@@ -170,7 +172,7 @@ class Ledger:
 
     def _other_thing(self, old: Fact, statement: Statement, cues: Cues | None) -> bool:
         """Two values of one key said in one sentence ("2 locally, 8 in prod") or of two
-        things (:func:`~.subject.qualified`): both stay live."""
+        things (:func:`~.subject.qualified`, :func:`~.subject.per_part`): both stay live."""
         parent = self.get(old.parent) if old.parent else None
         if parent is None or not statement.parent:
             return False
@@ -178,7 +180,11 @@ class Ledger:
             return True
         new_slot = next((s for s in slots(statement.parent) if s.text == statement.text), None)
         old_slot = next((s for s in slots(parent.text) if s.text == old.text), None)
-        if new_slot is None or old_slot is None or old_slot.shape not in ("set", "flag"):
+        if new_slot is None or old_slot is None:
+            return False
+        if old_slot.key.startswith(PER_PART_KEYS) and old_slot.key == new_slot.key:
+            return per_part(statement.parent, parent.text, new_slot, old_slot, cues)
+        if old_slot.shape not in ("set", "flag"):
             return False
         return qualified(statement.parent, parent.text, new_slot, old_slot, cues)
 

@@ -12,14 +12,17 @@ value, without any cue word: the same key (``max_retries=8`` / ``max_retries=3``
 ``Node 20``, ``db-1.internal:5432`` / ``db-2.internal:5432``); library names of one head
 (``PyYAML`` / ``ruamel.yaml``) in frames that share a word; or the same frame around a
 different value of one shape. Two sentences naming different subjects (two paths, two
-environment variables) never replace each other that way. The subject comes from the values,
-not the words, so a change stated in another language than the original is found too.
+environment variables) never replace each other that way, nor does one version or host said
+of two parts ("Python 3.11 for the service" / "Python 3.12 for scripts", :func:`per_part`).
+The subject comes from the values, not the words, so a change stated in another language
+than the original is found too.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
@@ -33,6 +36,9 @@ _NAMED_KEYS = frozenset({"set", "pin", "flag", "image", "num"})
 #: Settings often given per environment or per part ("--replicas 3 to staging", "--replicas 5
 #: to prod"): one key said of two things is two facts (a version or a host is one value).
 _CONFIG_KEYS = frozenset({"set", "flag"})
+#: Keys one value of which is often said per part ("Python 3.11 for the service", "Redis at
+#: cache-1.internal for sessions"): see :func:`per_part`.
+PER_PART_KEYS = ("version:", "host:")
 MAX_WORDS = 25  # longer sentences hold several items: their look-alikes are separate
 _FILE_EXT = frozenset(
     "py toml json yaml yml md txt ts tsx js jsx rs go sql sh cfg ini lock env csv html css"
@@ -73,7 +79,13 @@ _CAMEL = re.compile(
 )
 _HYPHENED = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_ID_NUMBER = re.compile(r"(?:\b(?:number|no\.|nr\.?|id|编号|第)\s*|#)(\d+)\b", re.IGNORECASE)
+#: Nouns whose number says which one, not how much ("Module 3 stays frozen" / "Module 4 …":
+#: two modules, two facts).
+_ID_NOUNS = "module|phase|step|stage|part|section|chapter|milestone|sprint|shard|partition|epic"
+_ID_NUMBER = re.compile(
+    r"(?:\b(?:number|no\.|nr\.?|id|编号|第|(?:" + _ID_NOUNS + r")s?)\s*|#)(\d+)\b(?!\.\d)",
+    re.IGNORECASE,
+)
 _NAME_BEFORE = re.compile(r"((?:[A-Za-z][\w+.-]*\s+)?[A-Za-z][\w+.-]*)\s*$")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _ASCII_WORD = re.compile(r"[a-z][a-z0-9_'+-]*[a-z0-9]|[a-z]")
@@ -244,6 +256,34 @@ def qualified(new: str, old: str, n: Slot, o: Slot, cues: Cues | None = None) ->
     return bool(a & b) and bool(a - b) and bool(b - a) and not _framed(a, b)
 
 
+def per_part(new: str, old: str, n: Slot, o: Slot, cues: Cues | None = None) -> bool:
+    """Whether two versions of one name are said of two parts ("The service runs on Python
+    3.11" / "Scripts may use Python 3.12", "CUDA 12.1 on the A100 nodes" / "CUDA 11.8 on the
+    T4 nodes"): each clause has words of its own (verbs of work aside: "We deploy with Helm
+    3" names no part), and the new one does not say it holds now ("We run Grafana 10 now")."""
+    named = _words(o.key.split(":", 1)[-1].replace("-", " "))
+    here, there = clause(new, n.text), clause(old, o.text)
+    verbs = cues.words("task") if cues is not None else frozenset()
+    a = frame(here, cues) - named - verbs
+    b = frame(there, cues) - named - verbs
+    if not (a - b and b - a) or _framed(a, b):
+        return False
+    return cues is not None and not cues.has("current", here)
+
+
+def topics_differ(new: str, old: str) -> bool:
+    """Two CJK sentences that say the same words after a different topic of their own
+    ("测试环境超时 5 秒" / "生产环境超时 30 秒"): the words before their longest common run
+    differ and each has two characters or more there ("我们的接口超时是 3 秒" / "接口超时调到
+    10 秒" has no topic of its own in the second: a change)."""
+    a, b = "".join(_CJK_RUN.findall(new)), "".join(_CJK_RUN.findall(old))
+    if len(a) < 4 or len(b) < 4:
+        return False
+    match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    mine, theirs = a[: match.a], b[: match.b]
+    return match.size >= 2 and len(mine) >= 2 and len(theirs) >= 2 and mine != theirs
+
+
 def cjk(text: str) -> bool:
     """Whether ``text`` is written (partly) in a CJK script."""
     return _CJK.search(text) is not None
@@ -305,6 +345,7 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
         and o.key == n.key
         and o.shape != "path"
         and not (o.shape in _CONFIG_KEYS and qualified(new, old, n, o, cues))
+        and not (o.key.startswith(PER_PART_KEYS) and per_part(new, old, n, o, cues))
         for o, n in pairs
     ):
         return "key"
@@ -317,6 +358,8 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
         return ""
     # AWS_REGION=… / AWS_PROFILE=…: two keys are two subjects, whatever the frame
     pairs = [(o, n) for o, n in pairs if not (o.key and n.key != o.key and o.shape in _NAMED_KEYS)]
+    if topics_differ(new, old):
+        return ""  # 测试环境超时 5 秒 / 生产环境超时 30 秒: one setting, two environments
     if pairs and _framed(frame(new, cues), frame(old, cues)):
         return "frame"
     for o, n in pairs:
@@ -350,15 +393,18 @@ def name_pairs(new: str, old: str) -> list[tuple[Slot, Slot]]:
 
 
 __all__ = [
+    "PER_PART_KEYS",
     "Slot",
     "changed_pairs",
     "cjk",
     "frame",
     "keyed_pairs",
     "name_pairs",
+    "per_part",
     "qualified",
     "relation",
     "same_subjects",
     "shaped_pairs",
+    "topics_differ",
     "slots",
 ]

@@ -37,6 +37,8 @@ PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are sep
 _NAME = re.compile(
     r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
 )
+_ENDS = frozenset(".!?。！？")
+_CLAUSE = re.compile(r"[,;，；]|\s[-—–]+\s")
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
 _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 
@@ -52,6 +54,10 @@ def one_word_swap(new: str, old: str) -> str | None:
     requests for the HTTP client" / "Use httpx for the HTTP client" gives "use"; "Use tabs
     for indentation" / "Use 4 spaces for indentation" too); ``None`` when they are not."""
     a, b = _TOKEN.findall(new.casefold()), _TOKEN.findall(old.casefold())
+    while a and a[-1] in _ENDS:  # a clause ends without the sentence's full stop
+        a.pop()
+    while b and b[-1] in _ENDS:
+        b.pop()
     if min(len(a), len(b)) < 3 or not same_subjects(new, old):
         return None
     head = 0
@@ -64,6 +70,8 @@ def one_word_swap(new: str, old: str) -> str | None:
     kept = [t for t in a[:head] + a[len(a) - tail :] if t[0].isalnum()]
     if not (1 <= mine <= MAX_SWAP and 1 <= theirs <= MAX_SWAP) or len(kept) < 2:
         return None  # "Use black for formatting" / "Use ruff for linting": two things
+    if set(a[head : len(a) - tail]) & set(b[head : len(b) - tail]):
+        return None  # "Use pytest for unit tests" / "Use hypothesis for property tests"
     return " ".join(a[max(0, head - 3) : head])
 
 
@@ -107,6 +115,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
         rules += ledger.live("request")[-50:]
     keyed: list[Fact] = []
+    # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
+    parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     for old in rules[-250:]:
         if old is fact:
             continue
@@ -131,7 +141,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         elif (
             short
             and cues is not None
-            and chosen(cues, one_word_swap(fact.text, old.text))
+            and any(chosen(cues, one_word_swap(part, old.text)) for part in parts)
             and not (negated(fact.text) and negated(old.text))
         ):
             if best is None or score > best[0]:

@@ -195,3 +195,37 @@ def test_a_change_said_in_passing_retires_the_old_value(old: str, new: str) -> N
     ledger = ledger_of(old, "Unrelated: the README needs a badge.", new)
     assert old not in live(ledger)
     assert new in live(ledger)
+
+
+def test_a_two_word_setting_is_a_rule_and_a_new_value_replaces_it() -> None:
+    """A label and a short value ("Retries: 3.") is a setting: it was filed as a request,
+    which the gate never restores."""
+    ledger = ledger_of("Retries: 3.", "Unrelated: the README needs a badge.", "Retries: 5.")
+    assert [f.text for f in ledger.live("constraint") if "Retries" in f.text] == ["Retries: 5."]
+    assert not [f for f in ledger.live("request") if "Retries" in f.text]
+    pasted = ledger_of("Error: 502.")
+    assert not [f for f in pasted.live("constraint") if "502" in f.text]
+
+
+@pytest.mark.parametrize(
+    ("kept", "changed", "new"),
+    [
+        (
+            "One-off backfill scripts may use Python 3.12.",
+            "The ingestion service runs on Python 3.11.",
+            "The ingestion service moves to Python 3.13 now.",
+        ),
+        ("CUDA 12.1 on the A100 nodes.", "CUDA 11.8 on the T4 nodes.", "T4 nodes run CUDA 12 now."),
+        (
+            "Redis at cache-2.internal for rate limits.",
+            "Redis at cache-1.internal for sessions.",
+            "Sessions now go to Redis at cache-9.internal.",
+        ),
+    ],
+)  # fmt: skip
+def test_a_value_said_per_part_changes_only_the_part_named(
+    kept: str, changed: str, new: str
+) -> None:
+    ledger = ledger_of(changed, kept, new)
+    assert {kept, new} <= live(ledger)
+    assert changed not in live(ledger)

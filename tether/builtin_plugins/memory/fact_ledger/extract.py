@@ -46,6 +46,9 @@ _ERROR_SHAPE = re.compile(
 _NEGATED = re.compile(
     r"^\W*(?:no|never|don'?t|do not|stop|avoid|不要|别|禁止|勿|不准|不得)\b", re.I
 )
+#: "Retries: 3.", "Region: eu-west-1": a label and a short value with a digit (a setting).
+_SETTING = re.compile(r"^[A-Za-z][\w .-]{0,30}:\s*[^\s:]*\d[^\s:]*(?:\s+[^\s:]+){0,2}$")
+_NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNORECASE)
 _QUOTED_RULE = re.compile(
     r"[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
 )
@@ -213,6 +216,9 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         and not (cues.has("task", sentence) and not _DECLARATIVE.match(sentence))
         and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS
     ):
+        return "constraint"
+    setting = _SETTING.match(sentence.rstrip(" .;。"))
+    if remark and setting and not _NOT_SETTING.search(sentence):
         return "constraint"
     return "request"
 

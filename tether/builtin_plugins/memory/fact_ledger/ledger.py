@@ -22,6 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     PER_PART_KEYS,
     keyed_pairs,
+    nearest_parts,
     per_part,
     qualified,
     slots,
@@ -151,11 +152,27 @@ class Ledger:
             )
             fact.parent = parent.id if parent else ""
             if statement.key:
-                for old in self.live("identifier"):
-                    if old is not fact and old.key == statement.key:
-                        if not self._other_thing(old, statement, cues):
-                            self.retire(old, fact)
-                            self._retire_parent(old, parent)
+                olds = [
+                    old
+                    for old in self.live("identifier")
+                    if old is not fact
+                    and old.key == statement.key
+                    and not self._other_thing(old, statement, cues)
+                ]
+                # said of several parts (counting those its sentence replaced): this one's
+                done = [
+                    f
+                    for f in self.facts
+                    if parent is not None and f.kind == "identifier" and f.key == statement.key
+                    and f.replaced_by == parent.id
+                ]  # fmt: skip
+                if olds and len(done + olds) > 1 and statement.parent:
+                    texts = [self._parent_text(old) for old in done + olds]
+                    near = [(done + olds)[i] for i in nearest_parts(statement.parent, texts, cues)]
+                    olds = [old for old in olds if old in near]
+                for old in olds:
+                    self.retire(old, fact)
+                    self._retire_parent(old, parent)
             return fact
         if kind == "error" and statement.key:
             for old in self.live("error"):
@@ -187,6 +204,10 @@ class Ledger:
         if old_slot.shape not in ("set", "flag"):
             return False
         return qualified(statement.parent, parent.text, new_slot, old_slot, cues)
+
+    def _parent_text(self, identifier: Fact) -> str:
+        parent = self.get(identifier.parent) if identifier.parent else None
+        return parent.text if parent is not None else identifier.text
 
     def _retire_parent(self, old: Fact, new_parent: Fact | None) -> None:
         """The sentence that held a replaced identifier is no longer current; its other

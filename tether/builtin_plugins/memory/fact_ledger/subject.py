@@ -256,19 +256,36 @@ def qualified(new: str, old: str, n: Slot, o: Slot, cues: Cues | None = None) ->
     return bool(a & b) and bool(a - b) and bool(b - a) and not _framed(a, b)
 
 
+def _part(text: str, slot: Slot, cues: Cues | None) -> frozenset[str]:
+    """The words of the clause stating ``slot`` that say which part it is about (its key's
+    name and verbs of work left out)."""
+    named = _words(slot.key.split(":", 1)[-1].replace("-", " "))
+    verbs = cues.words("task") | cues.words("current") if cues is not None else frozenset()
+    return frame(clause(text, slot.text), cues) - named - verbs
+
+
 def per_part(new: str, old: str, n: Slot, o: Slot, cues: Cues | None = None) -> bool:
     """Whether two versions of one name are said of two parts ("The service runs on Python
     3.11" / "Scripts may use Python 3.12", "CUDA 12.1 on the A100 nodes" / "CUDA 11.8 on the
     T4 nodes"): each clause has words of its own (verbs of work aside: "We deploy with Helm
     3" names no part), and the new one does not say it holds now ("We run Grafana 10 now")."""
-    named = _words(o.key.split(":", 1)[-1].replace("-", " "))
-    here, there = clause(new, n.text), clause(old, o.text)
-    verbs = cues.words("task") if cues is not None else frozenset()
-    a = frame(here, cues) - named - verbs
-    b = frame(there, cues) - named - verbs
+    a, b = _part(new, n, cues), _part(old, o, cues)
     if not (a - b and b - a) or _framed(a, b):
         return False
-    return cues is not None and not cues.has("current", here)
+    return cues is not None and not cues.has("current", clause(new, n.text))
+
+
+def nearest_parts(new: str, olds: list[str], cues: Cues | None = None) -> list[int]:
+    """Of several earlier sentences giving a value of a key ``new`` changes, those about the
+    part ``new`` names ("The service moves to Python 3.13 now" changes the service's 3.11,
+    not the scripts' 3.12); all of them when it names none of their parts."""
+    parts: list[tuple[frozenset[str], frozenset[str]] | None] = []  # new's part, old's
+    for old in olds:
+        pair = next(((o, n) for o, n in changed_pairs(new, old) if o.key and o.key == n.key), None)
+        parts.append((_part(new, pair[1], cues), _part(old, pair[0], cues)) if pair else None)
+    common = frozenset.intersection(*(p[1] for p in parts if p)) if any(parts) else frozenset()
+    near = [i for i, p in enumerate(parts) if p and p[0] & (p[1] - common)]
+    return near or list(range(len(olds)))
 
 
 def topics_differ(new: str, old: str) -> bool:
@@ -400,6 +417,7 @@ __all__ = [
     "frame",
     "keyed_pairs",
     "name_pairs",
+    "nearest_parts",
     "per_part",
     "qualified",
     "relation",

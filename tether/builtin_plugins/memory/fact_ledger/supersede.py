@@ -16,6 +16,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
+    nearest_parts,
     relation,
     same_subjects,
     shaped_pairs,
@@ -150,6 +151,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         best = _named_alike(fact, text, rules, any_word=statement.revoke)
     if best is None and not keyed:
         best = _same_shape(fact, rules, cued=cued)
+    if len(keyed) > 1:  # one key said of several parts: the one(s) this names
+        keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     for old in keyed:
         ledger.retire(old, fact)
     if best is not None and best[1].live:

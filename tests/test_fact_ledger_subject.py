@@ -162,6 +162,9 @@ def test_a_goal_value_in_the_same_frame_is_marked() -> None:
         ("服务端用 Python 3.11。", "离线脚本用 Python 3.12。"),
         ("CUDA 12.1 on the A100 nodes.", "CUDA 11.8 on the T4 nodes, the driver there is old."),
         ("The admin panel builds with Node 18.", "The storefront builds with Node 20."),
+        # "new"/"currently" before a part of its own names that part, it does not say "now"
+        ("The storefront builds with Node 18.", "The new admin panel builds with Node 20."),
+        ("The API runs Python 3.11.", "Currently the worker runs Python 3.12."),
         # a number after a noun that names which one ("Module 3"), not how much
         ("Module 3 stays frozen.", "Module 4 stays frozen."),
         ("Phase 2 is owned by the data team.", "Phase 3 is owned by the data team."),

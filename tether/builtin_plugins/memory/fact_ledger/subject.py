@@ -90,6 +90,7 @@ _NAME_BEFORE = re.compile(r"((?:[A-Za-z][\w+.-]*\s+)?[A-Za-z][\w+.-]*)\s*$")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _ASCII_WORD = re.compile(r"[a-z][a-z0-9_'+-]*[a-z0-9]|[a-z]")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+_NEXT_WORD = re.compile(r"\s*(?:(?:the|a|an|our|my|its)\s+)?([A-Za-z][\w'+-]*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,21 @@ def per_part(new: str, old: str, n: Slot, o: Slot, cues: Cues | None = None) -> 
     a, b = _part(new, n, cues), _part(old, o, cues)
     if not (a - b and b - a) or _framed(a, b):
         return False
-    return cues is not None and not cues.has("current", clause(new, n.text))
+    return cues is not None and not _said_now(clause(new, n.text), a - b, cues)
+
+
+def _said_now(text: str, own: frozenset[str], cues: Cues) -> bool:
+    """Whether ``text`` says its value holds now ("We run Grafana 10 now", "what the new
+    cluster runs"); a cue word before a word naming its own part is not one ("the new admin
+    panel builds with Node 20" is about another part)."""
+    while True:
+        span = cues.find("current", text)
+        if span is None:
+            return False
+        after = _NEXT_WORD.match(text, span[1])
+        if after is None or after.group(1).casefold() not in own:
+            return True
+        text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
 
 
 def nearest_parts(new: str, olds: list[str], cues: Cues | None = None) -> list[int]:

@@ -192,6 +192,11 @@ def test_one_name_said_of_two_parts_keeps_both(first: str, second: str) -> None:
         ("Use ONNX Runtime for inference.", "Use TensorRT for inference, ONNX Runtime is slower."),
         # "X now, not Y": Y is replaced
         ("The warehouse target is Redshift.", "Oh and we're on BigQuery now, not Redshift."),
+        # a contraction is one word ("let's" is no content word shared or not)
+        ("Pool size 20.", "Let's bump the pool to 40."),
+        # a label's value swapped; "change back to" in Chinese
+        ("Log level: debug.", "Log level: info."),
+        ("端口用 9090。", "端口改回 8080 吧。"),
     ],
 )  # fmt: skip
 def test_a_change_said_in_passing_retires_the_old_value(old: str, new: str) -> None:

@@ -92,10 +92,12 @@ def stemmed(words: set[str]) -> set[str]:
 
 def chosen(cues: Cues, before: str | None) -> bool:
     """Whether the words ``before`` a swapped word end with a word that takes a chosen value
-    ("use", "with", "用"): "use requests" → "use httpx" is a change, "run black" → "run
-    ruff" and "keep functions" → "keep files" are two things."""
+    ("use", "with", "用") or a label's colon: "use requests" → "use httpx" is a change, "run
+    black" → "run ruff" and "keep functions" → "keep files" are two things."""
     if not before:
         return False
+    if before.rstrip().endswith((":", "：")):
+        return True  # "Log level: debug" / "Log level: info": a label's value
     span = cues.find("select", before)
     return span is not None and span[1] == len(before)
 

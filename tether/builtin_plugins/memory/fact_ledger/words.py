@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
+_ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 STOP = frozenset(
     "the a an to of for in on at and or is are be we i it this that with please all our my "

@@ -19,13 +19,13 @@ from typing import Any
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     PER_PART_KEYS,
     keyed_pairs,
     nearest_parts,
     per_part,
     qualified,
-    slots,
 )
 from tether.builtin_plugins.memory.fact_ledger.supersede import supersede
 from tether.builtin_plugins.memory.fact_ledger.words import (

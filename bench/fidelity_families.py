@@ -10,7 +10,10 @@ Four families, each several sessions worded differently so that no one phrase ca
 - ``identifiers``: ticket ids, version pins, paths, environment variables, flags and error
   lines inside long multi-sentence messages where another sentence has a keyword;
 - ``casual``: preferences said in passing, without keywords, over ~40 turns with 6–12 KB
-  test logs and bare "continue" turns between.
+  test logs and bare "continue" turns between;
+- ``heldout`` (``bench/family_heldout.py``): changed values written apart from ``changed``
+  and never used to tune the ledger (other wording, values, identifier kinds; every cue of
+  both languages; changes stated in the other language; two live facts of one kind).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 from family_chinese import CHINESE
 from family_format import Script, parse
+from family_heldout import HELDOUT
 from family_identifiers import IDENTIFIERS
 
 C, V = "Constraints & Preferences", "value"
@@ -229,6 +233,6 @@ CASUAL = [
     ),
 ]
 
-RAW: list[dict[str, Any]] = [*CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL]
+RAW: list[dict[str, Any]] = [*CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT]
 FAMILIES: list[Script] = [parse(obj, f"built-in {obj['name']}") for obj in RAW]
 NAMES = sorted({s.family for s in FAMILIES})

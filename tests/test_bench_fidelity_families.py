@@ -111,7 +111,7 @@ def test_section_placement_and_a_ticked_next_step() -> None:
 
 
 def test_the_scripts_keep_their_promises() -> None:
-    assert set(NAMES) == {"chinese", "changed", "identifiers", "casual"}
+    assert set(NAMES) == {"chinese", "changed", "identifiers", "casual", "heldout"}
     for family in NAMES:
         assert sum(s.family == family for s in FAMILIES) >= 3, family
     for script in FAMILIES:
@@ -128,6 +128,19 @@ def test_the_scripts_keep_their_promises() -> None:
     values = [r.value for s in changed for r in s.retired]
     twice = [r for s in changed for r in s.retired if r.by in values]
     assert len(twice) >= 3 and any(r.by is None for s in changed for r in s.retired)
+
+
+def test_the_held_out_family_uses_every_cue_and_other_values() -> None:
+    heldout = [s for s in FAMILIES if s.family == "heldout"]
+    said = "\n".join(t.get("user", "") for s in heldout for t in s.turns)
+    cues = ["switch to", "instead of", "scratch that", "after all", "no longer", "from now on"]
+    cues += ["改为", "换成", "改用", "不再", "取消", "以后"]
+    assert [c for c in cues if c not in said.lower()] == []
+    changed = {r.value for s in FAMILIES if s.family == "changed" for r in s.retired}
+    assert changed.isdisjoint(r.value for s in heldout for r in s.retired)
+    values = [r.value for s in heldout for r in s.retired]
+    assert any(r.by in values for s in heldout for r in s.retired)  # changed twice
+    assert any(r.by is None for s in heldout for r in s.retired)  # revoked
 
 
 def test_the_built_in_scripts_round_trip_through_the_json_format(tmp_path: Path) -> None:

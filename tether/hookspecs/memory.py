@@ -123,8 +123,11 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     replaces an old one), ``revoke`` (an earlier rule stops), ``accept`` (a reply accepting the
     assistant's proposal), ``proposal`` (the assistant proposes), ``filler`` (a turn that only
     keeps the work going), ``task`` (opens a request for work: a verb), ``replaces`` (followed
-    by the value being replaced: "instead of"), ``mask`` (words that only look like a cue,
-    blanked before matching). An ASCII phrase matches whole words, case aside; ``"switch ... to"``
+    by the value being replaced: "instead of"), ``gone`` (preceded by a value no longer
+    in use: "is gone"), ``select`` (takes the value chosen: "use", "with"; the same sentence
+    with one word swapped after it is a change), ``current`` (says a value holds now:
+    "now", "现在"), ``mask`` (words that only look like a cue, blanked before matching).
+    An ASCII phrase matches whole words, case aside; ``"switch ... to"``
     matches with words between; any other phrase matches as a substring. An unknown kind fails
     the compaction with one line naming it (the session is left untouched).
     Return: nothing. Ordering: all plugins are called, built-ins first; tables add up (a

@@ -21,13 +21,8 @@ from tether.builtin_plugins.memory.fact_ledger.build import (
     stored_ledger,
 )
 from tether.builtin_plugins.memory.fact_ledger.cues import KINDS, build_cues, default_cues
-from tether.builtin_plugins.memory.fact_ledger.ledger import (
-    Fact,
-    Ledger,
-    likeness,
-    normal,
-    words_of,
-)
+from tether.builtin_plugins.memory.fact_ledger.ledger import Fact, Ledger
+from tether.builtin_plugins.memory.fact_ledger.words import likeness, normal, words_of
 
 __all__ = [
     "KINDS",

@@ -28,6 +28,9 @@ KINDS = (
     "task",  # opens a request for work (a verb: fix, add, run, 帮我, 修…): not a standing fact
     "replaces",  # followed by the value being replaced: instead of X, rather than X, 而不是 X
     "gone",  # preceded by a value no longer in use: "statsd is gone", "X 别用了"
+    "select",  # takes the value chosen: "use X", "with X" (one word swapped after it: a change)
+    "current",  # says a value holds now: now, these days, the new, 现在, 目前 (a version said so
+    # replaces another one of its key even when each sentence names a part of its own)
 )
 
 ENGLISH: dict[str, tuple[str, ...]] = {
@@ -68,6 +71,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
+        "i meant", "meant to say",
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
@@ -97,10 +101,19 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "clean", "split", "merge", "wire", "hook", "figure out", "pick up", "picking up",
         "progress check", "summarize", "list", "print", "compare", "profile", "measure",
     ),
-    "replaces": ("instead of", "rather than", "in place of", "replacing"),
+    "replaces": ("instead of", "rather than", "in place of", "replacing", "now not"),
     "gone": (
         "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
         "is out", "is retired", "was too", "is no more", "is off the table",
+    ),
+    "select": (
+        "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",
+        "go with", "stick with", "switch to", "rely on", "build on", "parsed with", "is",
+        "are", "be", "to", "in", "on",
+    ),
+    "current": (
+        "now", "these days", "nowadays", "currently", "new", "newer", "latest", "today",
+        "upgraded", "finally", "anymore", "any more",
     ),
 }  # fmt: skip
 
@@ -123,7 +136,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
     "change": (
         "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",
-        "今后", "不用了", "还是用", "还是", "更正", "其实",
+        "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回",
     ),
     "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
@@ -135,6 +148,8 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
     "replaces": ("而不是", "不用", "取代", "代替", "换掉"),
     "gone": ("别用了", "不用了", "下线了", "要下线", "弃用", "作废了", "淘汰"),
+    "select": ("用", "使用", "采用", "选用", "改用", "基于", "选", "是", "为"),
+    "current": ("现在", "目前", "如今", "已经", "升级", "新"),
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
         "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",
@@ -191,6 +206,7 @@ class Matcher:
     anchored: bool
     hints: tuple[str, ...] = ()  # the longest word of each phrase: a cheap first test
     gap_firsts: frozenset[str] = frozenset()  # first words of the gapped phrases
+    vocabulary: frozenset[str] = frozenset()  # every word of its ASCII phrases
 
     def may_match(self, text: str) -> bool:
         """False when no cue can be in ``text`` (substring tests only: fast on long texts)."""
@@ -269,6 +285,7 @@ def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
         anchored,
         tuple(sorted(hints | set(others))),
         gap_firsts,
+        frozenset(w for p in words for w in p) | frozenset(_WORD.findall(" ".join(gapped))),
     )
 
 
@@ -288,6 +305,16 @@ class Cues:
         every sentence of ``text``."""
         matcher = self.matchers.get(kind)
         return bool(matcher and matcher.may_match(text))
+
+    def words(self, kind: str) -> frozenset[str]:
+        """Every word of the ASCII phrases of ``kind`` ("keep ... under" gives keep, under)."""
+        matcher = self.matchers.get(kind)
+        return matcher.vocabulary if matcher else frozenset()
+
+    def phrases(self, kind: str) -> tuple[str, ...]:
+        """The phrases of ``kind`` in other scripts than ASCII, longest first."""
+        matcher = self.matchers.get(kind)
+        return matcher.substrings if matcher else ()
 
     def find(self, kind: str, text: str) -> tuple[int, int] | None:
         matcher = self.matchers.get(kind)

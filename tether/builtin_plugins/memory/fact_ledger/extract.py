@@ -46,16 +46,21 @@ _ERROR_SHAPE = re.compile(
 _NEGATED = re.compile(
     r"^\W*(?:no|never|don'?t|do not|stop|avoid|不要|别|禁止|勿|不准|不得)\b", re.I
 )
+#: "Retries: 3.", "Region: eu-west-1": a label and a short value with a digit (a setting).
+_SETTING = re.compile(r"^[A-Za-z][\w .-]{0,30}:\s*[^\s:]*\d[^\s:]*(?:\s+[^\s:]+){0,2}$")
+_NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNORECASE)
 _QUOTED_RULE = re.compile(
     r"[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
 )
 _IDENTIFIERS = re.compile(
-    r"(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
+    r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
+    r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
-    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"]+)?)"
-    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"]+| \d[\w.]*)?)"
+    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"，；。、]+)?)"
+    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"，；。、]+| \d[\w.]*)?)"
+    r"|(?P<image>(?<![\w/.-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
     r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
-    r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"]+)"
+    r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"，；。、]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
     r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
     r"|(?P<path>(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:py|toml"
@@ -63,6 +68,13 @@ _IDENTIFIERS = re.compile(
 )
 
 
+#: "Debug builds are signed with…", "Test data lives in…": a verb-looking first word that is
+#: the subject of a statement, not a request for work.
+_DECLARATIVE = re.compile(
+    r"^\W*[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:is|are|was|were|has|have|gets?|stays?"
+    r"|lives?|runs?|goes|go)\b",
+    re.IGNORECASE,
+)
 _MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~]|--|[A-Z]_|[a-z]\.[a-z]")
 
 
@@ -132,17 +144,33 @@ def _subject(kind: str, token: str, before: str = "") -> str:
         return "set:" + token.split("=", 1)[0].strip("${}").lower()
     if kind == "flag" and ("=" in token or " " in token):
         return "flag:" + re.split(r"[= ]", token, maxsplit=1)[0]
+    if kind == "url":  # https://sandbox.example.com/v1 → https://api.example.com/v2
+        parts = token.split("://", 1)[1].split("/")
+        return "url:" + host_role(parts[0]) + "/" + re.sub(r"\d+", "#", "/".join(parts[1:2]))
+    if kind == "image":  # postgres:15-alpine → postgres:16-alpine
+        return "image:" + token.split(":", 1)[0].lower()
     if kind == "hostport":  # db-stage-1.internal:5432 → db-stage-3.internal:5432
-        return "port:" + token.rsplit(":", 1)[1]
+        host, port = token.rsplit(":", 1)
+        return f"host:{host_role(host)}:{port}"
     return ""
 
 
-def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
-    """``(text, subject)`` of each identifier in ``sentence`` (subject "" = never replaced);
-    two written with one space between (``shopspring/decimal v1.3.1``) are one identifier."""
+_IP = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+
+
+def host_role(host: str) -> str:
+    """What a host is for, as far as its name tells: digits aside (``db-stage-1.internal``
+    and ``db-stage-3.internal`` fill one role, ``db-main`` and ``db-replica`` two); any IP
+    address is one role."""
+    host = host.casefold()
+    return "ip" if _IP.match(host) else re.sub(r"\d+", "#", host)
+
+
+def identifier_spans(sentence: str) -> list[tuple[int, int, str, str]]:
+    """``(start, end, kind, subject)`` of each identifier shape in ``sentence``."""
     if not _MAYBE_IDENTIFIER.search(sentence):
-        return
-    found: list[tuple[int, int, str]] = []  # start, end, subject
+        return []
+    out = []
     for match in _IDENTIFIERS.finditer(sentence):
         kind = match.lastgroup or ""
         token = match.group(0).rstrip(".,:;)")
@@ -151,7 +179,15 @@ def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
         if kind == "env" and "_" not in token:
             continue
         start, end = match.start(), match.start() + len(token)
-        subject = _subject(kind, token, sentence[:start])
+        out.append((start, end, kind, _subject(kind, token, sentence[:start])))
+    return out
+
+
+def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
+    """``(text, subject)`` of each identifier in ``sentence`` (subject "" = never replaced);
+    two written with one space between (``shopspring/decimal v1.3.1``) are one identifier."""
+    found: list[tuple[int, int, str]] = []  # start, end, subject
+    for start, end, _kind, subject in identifier_spans(sentence):
         if found and sentence[found[-1][1] : start] == " ":
             first, _, before = found.pop()
             start, subject = first, subject or before
@@ -177,9 +213,12 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     if (
         remark
         and not sentence.rstrip().endswith(("?", "？"))
-        and not cues.has("task", sentence)
+        and not (cues.has("task", sentence) and not _DECLARATIVE.match(sentence))
         and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS
     ):
+        return "constraint"
+    setting = _SETTING.match(sentence.rstrip(" .;。"))
+    if remark and setting and not _NOT_SETTING.search(sentence):
         return "constraint"
     return "request"
 
@@ -236,6 +275,8 @@ __all__ = [
     "error_key",
     "error_line",
     "flat",
+    "host_role",
+    "identifier_spans",
     "identifiers",
     "pasted_error",
     "sentences",

@@ -3,103 +3,41 @@
 :meth:`Ledger.add` files one :class:`~.extract.Statement`: a restatement only moves
 ``last_seen``; a statement on the same subject as a live fact retires it — with an explicit
 cue (switch to, instead of, 改为, 不再…) a loose likeness of the words is enough, without one
-the words must be nearly the same with a different value (a host, a version, a library, a
-limit). A retired fact names what replaced it and is never live again; a value changed twice
-keeps only the last. Identifiers found in a retired sentence retire with it.
+the same subject must get another value (:mod:`.subject`: the same key, a library of the
+same kind, the same frame around another value; in another language, the one earlier value
+of that shape). Two facts naming different subjects (two paths, two environment variables)
+both stay live. A retired fact names what replaced it and is never live again; a value
+changed twice keeps only the last. Identifiers found in a retired sentence retire with it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.slots import slots
+from tether.builtin_plugins.memory.fact_ledger.subject import (
+    PER_PART_KEYS,
+    keyed_pairs,
+    nearest_parts,
+    per_part,
+    qualified,
+)
+from tether.builtin_plugins.memory.fact_ledger.supersede import supersede
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    normal,
+)
 
 VERSION = 1
 #: Kinds whose facts can replace one another (a decision may replace a constraint).
 RULE_KINDS = frozenset({"constraint", "decision"})
-CUED_LIKENESS = 0.2  # with a change/revoke cue
-PLAIN_LIKENESS = 0.5  # without one (and the values must differ)
-PLAIN_MAX_WORDS = 20  # ...and both must be short: long look-alikes are separate items
 MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
 MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
-_ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]|[a-z0-9]")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
-_STOP = frozenset(
-    "the a an to of for in on at and or is are be we i it this that with please all our my "
-    "your us you me so just also can will would let's lets use using".split()
-)  # fmt: skip
-_NORMAL = re.compile(r"[\W_]+")
-_PARTS = re.compile(r"[._+/-]+")
-_NAME = re.compile(
-    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
-)
-_BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
-_VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
-
-
-def words_of(text: str) -> set[str]:
-    """Content words of ``text``: ASCII words (no stop words) and CJK character pairs."""
-    lower = text.casefold()
-    tokens = {w for w in _ASCII_WORD.findall(lower) if w not in _STOP}
-    for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
-        tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in _STOP)
-    for run in _CJK_RUN.findall(lower):
-        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-    return tokens
-
-
-def likeness(a: set[str], b: set[str]) -> float:
-    """Jaccard likeness of two word sets (0 when either is empty)."""
-    return len(a & b) / len(a | b) if a and b else 0.0
-
-
-@lru_cache(maxsize=256)
-def normal(text: str) -> str:
-    """Words only, lower case: the key that makes a restatement the same fact."""
-    return " ".join(_NORMAL.sub(" ", text.casefold()).split())
-
-
-_NEGATED = re.compile(
-    r"^\W*(?:no|never|don'?t|do not|stop|avoid)\b|\b(?:never|don'?t|do not|must not|mustn'?t)\b"
-    r"|不要|禁止|不得|不准|不许|别|勿",
-    re.IGNORECASE,
-)
-
-
-def negated(text: str) -> bool:
-    """A prohibition ("never touch X", "不要改 X"): two of them on different objects add up,
-    they do not replace each other."""
-    return _NEGATED.search(text) is not None
-
-
-@dataclass
-class Fact:
-    """One fact: ``kind`` (goal, constraint, decision, next_step, request, error, identifier),
-    ``text`` verbatim, the entry it came from and the entries it was first and last seen in;
-    ``status`` live, retired (``replaced_by`` names the fact that replaced it), resolved (an
-    error that a later success cleared) or dropped (for size, see ``Ledger.dropped``)."""
-
-    id: str
-    kind: str
-    text: str
-    source: str = ""
-    first_seen: str = ""
-    last_seen: str = ""
-    status: str = "live"
-    replaced_by: str = ""
-    replaces: list[str] = field(default_factory=list)
-    key: str = ""
-    parent: str = ""
-    note: str = ""  # e.g. "proposed by the assistant, accepted"; "describe" of an error
-
-    @property
-    def live(self) -> bool:
-        return self.status == "live"
 
 
 @dataclass
@@ -142,6 +80,20 @@ class Ledger:
 
     def goal(self) -> Fact | None:
         return next((f for f in self.facts if f.kind == "goal" and f.live), None)
+
+    def goal_note(self) -> str:
+        """`` (changed later: "4.2" changed to "5.0")`` when later facts gave a value the
+        goal states another one ("" when none did): the goal stays verbatim, never current
+        with an old value."""
+        goal = self.goal()
+        if goal is None:
+            return ""
+        changes: dict[str, str] = {}
+        for fact in self.live("constraint") + self.live("decision"):
+            for old, new in keyed_pairs(fact.text, goal.text, default_cues()):
+                changes[old] = new
+        shown = "; ".join(f'"{old}" changed to "{new}"' for old, new in changes.items())
+        return f" (changed later: {shown})" if shown else ""
 
     def replaced(self, fact: Fact) -> list[Fact]:
         """The retired facts ``fact`` replaced, directly or through a chain."""
@@ -200,10 +152,27 @@ class Ledger:
             )
             fact.parent = parent.id if parent else ""
             if statement.key:
-                for old in self.live("identifier"):
-                    if old is not fact and old.key == statement.key:
-                        self.retire(old, fact)
-                        self._retire_parent(old, parent)
+                olds = [
+                    old
+                    for old in self.live("identifier")
+                    if old is not fact
+                    and old.key == statement.key
+                    and not self._other_thing(old, statement, cues)
+                ]
+                # said of several parts (counting those its sentence replaced): this one's
+                done = [
+                    f
+                    for f in self.facts
+                    if parent is not None and f.kind == "identifier" and f.key == statement.key
+                    and f.replaced_by == parent.id
+                ]  # fmt: skip
+                if olds and len(done + olds) > 1 and statement.parent:
+                    texts = [self._parent_text(old) for old in done + olds]
+                    near = [(done + olds)[i] for i in nearest_parts(statement.parent, texts, cues)]
+                    olds = [old for old in olds if old in near]
+                for old in olds:
+                    self.retire(old, fact)
+                    self._retire_parent(old, parent)
             return fact
         if kind == "error" and statement.key:
             for old in self.live("error"):
@@ -215,86 +184,30 @@ class Ledger:
                 if old is not fact:
                     self.retire(old, fact)
         elif kind in RULE_KINDS:
-            self._supersede(fact, statement, cues)
+            supersede(self, fact, statement, cues)
         return fact
 
-    def _supersede(self, fact: Fact, statement: Statement, cues: Cues | None) -> None:
-        cued = statement.change or statement.revoke
-        text = fact.text
-        if cued and cues is not None:
-            for kind in ("change", "revoke", "change", "revoke"):
-                span = cues.find(kind, text)
-                if span:
-                    text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
-        mine = words_of(text)
-        short = len(fact.text.split()) <= PLAIN_MAX_WORDS
-        best: tuple[float, Fact] | None = None
-        rules = self.live("constraint") + self.live("decision")
-        if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
-            rules += self.live("request")[-50:]
-        for old in rules[-250:]:
-            if old is fact:
-                continue
-            theirs = words_of(old.text)
-            score = likeness(mine, theirs)
-            if cued:
-                close = score >= CUED_LIKENESS or (score >= 0.08 and len(mine & theirs) >= 2)
-                if close and (best is None or score > best[0]):
-                    best = (score, old)
-            elif (
-                short
-                and len(old.text.split()) <= PLAIN_MAX_WORDS
-                and score >= PLAIN_LIKENESS
-                and mine - theirs
-                and theirs - mine
-                and not (negated(fact.text) and negated(old.text))
-            ):
-                if best is None or score > best[0]:
-                    best = (score, old)
-        if best is None and cued:
-            best = self._named_alike(fact, text, rules, any_word=statement.revoke)
-        if best is not None:
-            self.retire(best[1], fact)
-        if cues is not None:
-            self._retire_named(fact, cues)
+    def _other_thing(self, old: Fact, statement: Statement, cues: Cues | None) -> bool:
+        """Two values of one key said in one sentence ("2 locally, 8 in prod") or of two
+        things (:func:`~.subject.qualified`, :func:`~.subject.per_part`): both stay live."""
+        parent = self.get(old.parent) if old.parent else None
+        if parent is None or not statement.parent:
+            return False
+        if parent.text == statement.parent:
+            return True
+        new_slot = next((s for s in slots(statement.parent) if s.text == statement.text), None)
+        old_slot = next((s for s in slots(parent.text) if s.text == old.text), None)
+        if new_slot is None or old_slot is None:
+            return False
+        if old_slot.key.startswith(PER_PART_KEYS) and old_slot.key == new_slot.key:
+            return per_part(statement.parent, parent.text, new_slot, old_slot, cues)
+        if old_slot.shape not in ("set", "flag"):
+            return False
+        return qualified(statement.parent, parent.text, new_slot, old_slot, cues)
 
-    def _named_alike(
-        self, fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
-    ) -> tuple[float, Fact] | None:
-        """With a change cue and no look-alike: the one earlier fact that names the same
-        thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
-        with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
-        names = _NAME.findall(text)
-        if any_word:
-            names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
-        for name in names:
-            if name.casefold() in _STOP:
-                continue
-            pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
-            naming = [old for old in rules if old is not fact and pattern.search(old.text)]
-            if len(naming) == 1:
-                return (0.0, naming[0])
-        return None
-
-    def _retire_named(self, fact: Fact, cues: Cues) -> None:
-        """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
-        are replaced."""
-        value = ""
-        span = cues.find("replaces", fact.text)
-        if span is not None:
-            named = _VALUE.match(fact.text, span[1])
-            value = named.group(1) if named else ""
-        else:
-            span = cues.find("gone", fact.text)
-            if span is not None:
-                before = _BEFORE.search(fact.text[: span[0]])
-                value = before.group(1) if before else ""
-        if len(value) < 2 or value.casefold() in _STOP or not value.isascii():
-            return
-        pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
-        for old in self.live("constraint") + self.live("decision") + self.live("request"):
-            if old is not fact and pattern.search(old.text):
-                self.retire(old, fact)
+    def _parent_text(self, identifier: Fact) -> str:
+        parent = self.get(identifier.parent) if identifier.parent else None
+        return parent.text if parent is not None else identifier.text
 
     def _retire_parent(self, old: Fact, new_parent: Fact | None) -> None:
         """The sentence that held a replaced identifier is no longer current; its other
@@ -378,4 +291,4 @@ class Ledger:
         )
 
 
-__all__ = ["Fact", "Ledger", "likeness", "normal", "words_of"]
+__all__ = ["Fact", "Ledger"]

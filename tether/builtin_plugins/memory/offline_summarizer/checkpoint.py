@@ -92,7 +92,8 @@ def build_checkpoint(
     cp = _progress(previous)
     goal = ledger.goal()
     if goal is not None:
-        cp.goal = [goal.text if goal.source == "previous summary" else quote(goal.text, MAX_GOAL)]
+        text = goal.text if goal.source == "previous summary" else quote(goal.text, MAX_GOAL)
+        cp.goal = [text + ledger.goal_note()]
     add_unique(cp.constraints, [shown(ledger, f) for f in ledger.live("constraint")])
     add_unique(cp.decisions, [shown(ledger, f) for f in ledger.live("decision")])
     pending = facts.requests[-1] if facts.requests and not facts.answered else ""

@@ -85,9 +85,10 @@ PROTECTED = frozenset({"goal", "constraint", "decision", "next_step", "error"})
 
 
 def goal(ctx: Context) -> list[RequiredItem]:
-    """The defining request, as the ledger keeps it."""
+    """The defining request, as the ledger keeps it (with what changed since, if any)."""
     fact = ctx.ledger.goal()
-    return [RequiredItem("goal", _shown(fact), fact.id)] if fact else []
+    note = ctx.ledger.goal_note()
+    return [RequiredItem("goal", _shown(fact) + note, fact.id)] if fact else []
 
 
 def live_facts(ctx: Context) -> list[RequiredItem]:

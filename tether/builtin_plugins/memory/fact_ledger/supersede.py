@@ -1,0 +1,222 @@
+"""Which live facts a new constraint or decision replaces (see :mod:`.ledger`).
+
+With a change or revoke cue a loose likeness of the words is enough (word forms aside), or one
+earlier fact naming the same thing, or the one earlier value of the same shape; without one the
+same subject must get another value (:func:`~.subject.relation`), or one word be swapped after
+a ``select`` cue. "Use X instead of Y" and "Y is gone" also retire the facts naming Y.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.subject import (
+    cjk,
+    nearest_parts,
+    relation,
+    same_subjects,
+    shaped_pairs,
+)
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, likeness, negated, words_of
+
+
+class Ledger(Protocol):
+    """What superseding needs of :class:`~.ledger.Ledger`."""
+
+    def live(self, *kinds: str) -> list[Fact]: ...
+
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
+
+
+MAX_SWAP = 3  # words swapped in one place of an otherwise equal sentence
+CUED_LIKENESS = 0.2  # with a change/revoke cue
+PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are separate items
+_NAME = re.compile(
+    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
+)
+_ENDS = frozenset(".!?。！？")
+_CLAUSE = re.compile(r"[,;，；]|\s[-—–]+\s")
+_BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
+_VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
+
+
+_TOKEN = re.compile(
+    r"[A-Za-z0-9_.:/@=+-]*[A-Za-z0-9_]|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\w\s]"
+)
+
+
+def one_word_swap(new: str, old: str) -> str | None:
+    """The words before the few words (at most :data:`MAX_SWAP`) ``new`` has in ``old``'s
+    place, when the two sentences are otherwise the same and name the same subjects ("Use
+    requests for the HTTP client" / "Use httpx for the HTTP client" gives "use"; "Use tabs
+    for indentation" / "Use 4 spaces for indentation" too); ``None`` when they are not."""
+    a, b = _TOKEN.findall(new.casefold()), _TOKEN.findall(old.casefold())
+    while a and a[-1] in _ENDS:  # a clause ends without the sentence's full stop
+        a.pop()
+    while b and b[-1] in _ENDS:
+        b.pop()
+    if min(len(a), len(b)) < 3 or not same_subjects(new, old):
+        return None
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    mine, theirs = len(a) - head - tail, len(b) - head - tail
+    kept = [t for t in a[:head] + a[len(a) - tail :] if t[0].isalnum()]
+    if not (1 <= mine <= MAX_SWAP and 1 <= theirs <= MAX_SWAP) or len(kept) < 2:
+        return None  # "Use black for formatting" / "Use ruff for linting": two things
+    if set(a[head : len(a) - tail]) & set(b[head : len(b) - tail]):
+        return None  # "Use pytest for unit tests" / "Use hypothesis for property tests"
+    return " ".join(a[max(0, head - 3) : head])
+
+
+def stemmed(words: set[str]) -> set[str]:
+    """ASCII words without a plural or ``-ing`` ending ("images" → "image", "loading" →
+    "load"); other words as they are."""
+    out = set()
+    for word in words:
+        if word.isascii() and word.isalpha():
+            if len(word) > 5 and word.endswith("ing"):
+                word = word[:-3]
+            elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+                word = word[:-1]
+        out.add(word)
+    return out
+
+
+def chosen(cues: Cues, before: str | None) -> bool:
+    """Whether the words ``before`` a swapped word end with a word that takes a chosen value
+    ("use", "with", "用") or a label's colon: "use requests" → "use httpx" is a change, "run
+    black" → "run ruff" and "keep functions" → "keep files" are two things."""
+    if not before:
+        return False
+    if before.rstrip().endswith((":", "：")):
+        return True  # "Log level: debug" / "Log level: info": a label's value
+    span = cues.find("select", before)
+    return span is not None and span[1] == len(before)
+
+
+def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> None:
+    """Retire the live facts ``fact`` (a constraint or decision) replaces."""
+    cued = statement.change or statement.revoke
+    text = fact.text
+    if cued and cues is not None:
+        for kind in ("change", "revoke", "change", "revoke"):
+            span = cues.find(kind, text)
+            if span:
+                text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+    mine = words_of(text)
+    short = len(fact.text.split()) <= PLAIN_MAX_WORDS
+    best: tuple[float, Fact] | None = None
+    rules = ledger.live("constraint") + ledger.live("decision")
+    if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
+        rules += ledger.live("request")[-50:]
+    keyed: list[Fact] = []
+    # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
+    parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
+    for old in rules[-250:]:
+        if old is fact:
+            continue
+        theirs = words_of(old.text)
+        score = likeness(mine, theirs)
+        if cued:  # "image loading" is about "images load": word forms aside
+            stems, their_stems = stemmed(mine), stemmed(theirs)
+            score = max(score, likeness(stems, their_stems))
+            shared = len(stems & their_stems)
+            close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
+            if close and (best is None or score > best[0]):
+                best = (score, old)
+            continue
+        reason = relation(fact.text, old.text, cues)
+        if reason and negated(fact.text) and negated(old.text):
+            continue  # two prohibitions add up ("never touch X", "never touch Y")
+        if reason == "key":
+            keyed.append(old)
+        elif reason:
+            if best is None or score > best[0]:
+                best = (score, old)
+        elif (
+            short
+            and cues is not None
+            and any(chosen(cues, one_word_swap(part, old.text)) for part in parts)
+            and not (negated(fact.text) and negated(old.text))
+        ):
+            if best is None or score > best[0]:
+                best = (score, old)
+    if best is None and cued:
+        best = _named_alike(fact, text, rules, any_word=statement.revoke)
+    if best is None and not keyed:
+        best = _same_shape(fact, rules, cued=cued)
+    if len(keyed) > 1:  # one key said of several parts: the one(s) this names
+        keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
+    for old in keyed:
+        ledger.retire(old, fact)
+    if best is not None and best[1].live:
+        ledger.retire(best[1], fact)
+    if cues is not None:
+        _retire_named(ledger, fact, cues)
+
+
+def _named_alike(
+    fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
+) -> tuple[float, Fact] | None:
+    """With a change cue and no look-alike: the one earlier fact that names the same
+    thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
+    with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
+    names = _NAME.findall(text)
+    if any_word:
+        names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
+    for name in names:
+        if name.casefold() in STOP:
+            continue
+        pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
+        naming = [old for old in rules if old is not fact and pattern.search(old.text)]
+        if len(naming) == 1:
+            return (0.0, naming[0])
+    return None
+
+
+def _same_shape(fact: Fact, rules: list[Fact], *, cued: bool) -> tuple[float, Fact] | None:
+    """A change with no look-alike in words — cued, or written in another script than
+    the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
+    rule stating another value of the same shape (unit, key) is the one it changes."""
+    mine = cjk(fact.text)
+    found = [
+        old
+        for old in rules[-250:]
+        if old is not fact
+        and old.live
+        and (cued or cjk(old.text) != mine)
+        and shaped_pairs(fact.text, old.text)
+    ]
+    return (0.0, found[0]) if len(found) == 1 else None
+
+
+def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> None:
+    """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
+    are replaced."""
+    value = ""
+    span = cues.find("replaces", fact.text)
+    if span is not None:
+        named = _VALUE.match(fact.text, span[1])
+        value = named.group(1) if named else ""
+    else:
+        span = cues.find("gone", fact.text)
+        if span is not None:
+            before = _BEFORE.search(fact.text[: span[0]])
+            value = before.group(1) if before else ""
+    if len(value) < 2 or value.casefold() in STOP or not value.isascii():
+        return
+    pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
+    for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
+        if old is not fact and pattern.search(old.text):
+            ledger.retire(old, fact)
+
+
+__all__ = ["supersede"]

@@ -1,0 +1,54 @@
+"""Words of a fact: content words for likeness, the normal form of a restatement, and
+whether a sentence is a prohibition (a negated imperative, in English or Chinese)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+STOP = frozenset(
+    "the a an to of for in on at and or is are be we i it this that with please all our my "
+    "your us you me so just also can will would let's lets use using".split()
+)  # fmt: skip
+_NORMAL = re.compile(r"[\W_]+")
+_PARTS = re.compile(r"[._+/-]+")
+
+
+def words_of(text: str) -> set[str]:
+    """Content words of ``text``: ASCII words (no stop words) and CJK character pairs."""
+    lower = text.casefold()
+    tokens = {w for w in _ASCII_WORD.findall(lower) if w not in STOP}
+    for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
+        tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in STOP)
+    for run in _CJK_RUN.findall(lower):
+        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+    return tokens
+
+
+def likeness(a: set[str], b: set[str]) -> float:
+    """Jaccard likeness of two word sets (0 when either is empty)."""
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+@lru_cache(maxsize=256)
+def normal(text: str) -> str:
+    """Words only, lower case: the key that makes a restatement the same fact."""
+    return " ".join(_NORMAL.sub(" ", text.casefold()).split())
+
+
+_NEGATED = re.compile(
+    r"^\W*(?:no|never|don'?t|do not|stop|avoid)\b|\b(?:never|don'?t|do not|must not|mustn'?t)\b"
+    r"|不要|禁止|不得|不准|不许|别|勿",
+    re.IGNORECASE,
+)
+
+
+def negated(text: str) -> bool:
+    """A prohibition ("never touch X", "不要改 X"): two of them on different objects add up,
+    they do not replace each other."""
+    return _NEGATED.search(text) is not None
+
+
+__all__ = ["STOP", "likeness", "negated", "normal", "words_of"]

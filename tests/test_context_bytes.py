@@ -52,9 +52,9 @@ def test_a_large_branch_streamed_equals_the_standard_path(tmp_path: Path) -> Non
     of the whole context built and written by the standard library alone."""
     import json
 
+    from tether.builtin_plugins.storage.format.fastjson import loads_std
+    from tether.builtin_plugins.storage.format.stringify import dumps_record_std
     from tether.core.context.build import build_session_context, convert_to_llm
-    from tether.core.storage.fastjson import loads_std
-    from tether.core.storage.format import dumps_record_std
 
     lines = [
         '{"type":"session","version":3,"id":"big","timestamp":"2025-01-01T00:00:00.000Z",'
@@ -104,8 +104,8 @@ def messages_and_output(head: str) -> tuple[list[dict[str, Any]], bytes]:
     """g09's context messages, and ``session context --json``'s output for them after the
     ``head`` keys (``'"n":1,'`` or none), by the standard library alone."""
     from tests.context_loader import load_entries
+    from tether.builtin_plugins.storage.format.stringify import dumps_record_std
     from tether.core.context.build import build_session_context, convert_to_llm
-    from tether.core.storage.format import dumps_record_std
 
     _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
     messages = build_session_context(entries).messages

@@ -106,7 +106,7 @@ HEAVY_MODULES = (
     "tiktoken",
     "sqlite3",
     "psycopg",
-    "tether.core.storage.database",
+    "tether.builtin_plugins.storage.sql.database",
     "tether.core.agent.prompt",
     "tether.core.agent.providers",
     "tether.core.agent.provider_registry",

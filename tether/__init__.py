@@ -26,7 +26,7 @@ _EXPORTS: dict[str, str] = {
     "SessionChangedError": "tether.core.host.errors",
     # sessions and context
     "Session": "tether.core.session.session",
-    "SessionLease": "tether.core.storage.lease",
+    "SessionLease": "tether.builtin_plugins.storage.jsonl.files.lease",
     "SessionContext": "tether.core.context.build",
     "build_session_context": "tether.core.context.build",
     "build_context_from_path": "tether.core.context.build",

@@ -97,7 +97,7 @@ class Harness:
     ) -> None:
         from tether.core.agent.provider_registry import ProviderRegistry
         from tether.core.host.settings import load_settings
-        from tether.core.storage.lease import lease_session
+        from tether.core.session.opening import lease_session
 
         self.pm = pm
         self.session = session

@@ -42,7 +42,7 @@ Without a command, as pi:
   tether -V                     the version"""
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
-# tether.core.storage.lease);
+# tether.builtin_plugins.storage.jsonl.files.lease);
 # a bare ``--wait`` becomes ``--wait=forever`` in :func:`tether.core.host.argv.preparse_wait`.
 WaitOpt = Annotated[
     str | None,

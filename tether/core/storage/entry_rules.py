@@ -1,7 +1,8 @@
 """What makes a session line an entry, and how a line's problems are described.
 
-Shared by the JSONL scanner (:mod:`tether.core.storage.jsonl_scan`), the entry table
-(:mod:`tether.core.storage.jsonl_index`, which re-exports these names) and repair.
+Shared by the JSONL scanner (:mod:`tether.builtin_plugins.storage.jsonl.scan.scanner`), the entry
+table
+(:mod:`tether.core.storage.entry_table`, which re-exports these names) and repair.
 """
 
 from __future__ import annotations
@@ -10,8 +11,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from tether.core.storage import fastjson
 
 
 class StaleRow(Exception):
@@ -35,10 +34,28 @@ class Problem:
         return f"line {self.line}: {self.message}"
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid JSON literal {name}")
+
+
+def loads_std(raw: bytes) -> Any:
+    """pi's ``JSON.parse`` of one line, the reference: ``json.loads`` of ``raw`` read as UTF-8
+    (bad bytes → U+FFFD, as node's ``readFileSync(…, "utf8")``), ``NaN``/``Infinity``
+    refused; ``ValueError`` if invalid."""
+    try:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", "replace")
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def json_error(raw: bytes) -> str:
     """A short description of why ``raw`` is not valid JSON."""
     try:
-        fastjson.loads_std(raw)
+        loads_std(raw)
     except json.JSONDecodeError as exc:
         return f"invalid JSON: {exc.msg} (column {exc.colno})"
     except (ValueError, RecursionError) as exc:

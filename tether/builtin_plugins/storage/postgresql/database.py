@@ -8,7 +8,8 @@ releases it when that connection ends — the process died, the machine vanished
 restarted. A broken connection is a :class:`StoreConnectionError`: the session store
 reconnects and tries again for :attr:`PostgresDatabase.reconnect_seconds` (setting
 ``session.reconnectSeconds``, default :data:`RECONNECT_SECONDS`), each time first checking what
-the failed try committed (:mod:`tether.core.storage.db_store`); the lease is taken again on the
+the failed try committed (:mod:`tether.builtin_plugins.storage.sql.db_store`); the lease is taken
+again on the
 new connection (:func:`.lease.revive`), or the write refused if another writer took it meanwhile.
 """
 
@@ -32,21 +33,18 @@ from tether.builtin_plugins.storage.rows import (
     pick_one,
     session_row,
 )
-from tether.core.host.errors import SessionChangedError, SessionFileError
-from tether.core.storage.database import (
+from tether.builtin_plugins.storage.sql.database import (
     IndexedSession,
-    StoreConnectionError,
     StoredSession,
-    StoreError,
     chunk_rows,
-    describe_uri,
     fts_words,
     header_column,
     last_lines,
     summarize_lines,
 )
-from tether.core.storage.db_store import DatabaseSessionStore
-from tether.core.storage.guard import REOPEN
+from tether.builtin_plugins.storage.sql.db_store import DatabaseSessionStore
+from tether.core.host.errors import SessionChangedError, SessionFileError
+from tether.storage import REOPEN, StoreConnectionError, StoreError, describe_uri
 
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
 RECONNECT_SECONDS = 30.0  # how long an append tries again after the connection broke

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from tether.builtin_plugins.storage.index_runs import Tables, build_all_runs, create_runs_table
-from tether.core.storage.chunk_index import encode_chunk_index
-from tether.core.storage.database import StoreError, facts_of_line
+from tether.builtin_plugins.storage.sql.chunk_index import encode_chunk_index
+from tether.builtin_plugins.storage.sql.database import facts_of_line
+from tether.storage import StoreError
 
 VERSION = 4
 TABLES = Tables(entries="tether_entries", runs="tether_index_runs", mark="%s", size="octet_length")
@@ -94,7 +95,8 @@ def _v3_line_index(conn: Any) -> None:
 
 
 def _v4_index_runs(conn: Any) -> None:
-    """v3 → v4: runs of chunk indexes (:mod:`tether.core.storage.chunk_runs`: a session of
+    """v3 → v4: runs of chunk indexes (:mod:`tether.builtin_plugins.storage.sql.chunk_runs`: a
+    session of
     many small chunks loads from a few rows), built for the chunks already stored."""
     conn.execute(create_runs_table(TABLES, "BYTEA"))
     conn.execute("ALTER TABLE tether_index_runs ALTER COLUMN run SET STORAGE EXTERNAL")

@@ -3,7 +3,8 @@
 Each append is one ``BEGIN IMMEDIATE`` transaction that checks the line count the writer last
 saw (the append-time check), inserts the lines and updates the listing row and the full-text
 index; committed means durable. The one-writer lease is a lock file beside the database
-(``<db>.lease-<id>.lock``, :class:`~tether.core.storage.lease.SessionLease`): released by the
+(``<db>.lease-<id>.lock``,
+:class:`~tether.builtin_plugins.storage.jsonl.files.lease.SessionLease`): released by the
 kernel when the process ends, however it ends.
 """
 
@@ -16,12 +17,23 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
+from tether.builtin_plugins.storage.jsonl.files.filesafety import PRIVATE_FILE, make_private_dirs
 from tether.builtin_plugins.storage.rows import (
     changed_message,
     import_session_bytes,
     pick_one,
     session_row,
 )
+from tether.builtin_plugins.storage.sql.database import (
+    IndexedSession,
+    StoredSession,
+    chunk_rows,
+    fts_words,
+    header_column,
+    last_lines,
+    summarize_lines,
+)
+from tether.builtin_plugins.storage.sql.db_store import DatabaseSessionStore
 from tether.builtin_plugins.storage.sqlite.errors import (
     disk_cause,
     rollback_quietly,
@@ -31,19 +43,7 @@ from tether.builtin_plugins.storage.sqlite.opening import connect, refuse_to_cre
 from tether.builtin_plugins.storage.sqlite.schema import TABLES
 from tether.builtin_plugins.storage.sqlite.uri import database_path, hint, open_mode
 from tether.core.host.errors import SessionChangedError, SessionFileError
-from tether.core.storage.database import (
-    IndexedSession,
-    StoredSession,
-    StoreError,
-    chunk_rows,
-    fts_words,
-    header_column,
-    last_lines,
-    summarize_lines,
-)
-from tether.core.storage.db_store import DatabaseSessionStore
-from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
-from tether.core.storage.guard import REOPEN
+from tether.storage import REOPEN, StoreError
 
 RANGES_PER_QUERY = 200  # 4 parameters each: within SQLite's oldest limit (999)
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"
@@ -361,7 +361,7 @@ class SqliteDatabase:
         return [session_row(self.uri, row) for row in self._db.execute(sql, args).fetchall()]
 
     def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:
-        from tether.core.storage.lease import SessionLease
+        from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
 
         where = f"{self.uri}#{session_id}"
         if self.mode == "ro":

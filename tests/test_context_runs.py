@@ -19,7 +19,7 @@ from tests.store_helpers import run_tether
 from tests.test_context_bytes import GOLDENS, messages_part, session_of
 from tether.builtin_plugins.storage.format.stringify import dumps_record_std
 from tether.builtin_plugins.storage.jsonl.context import batches
-from tether.builtin_plugins.storage.jsonl.context.batches import encode_context, encode_stream
+from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.core.context.build import convert_to_llm
 from tether.core.session.session import Session
 from tether.core.storage import entry_table as jsonl_index
@@ -34,15 +34,9 @@ def long_branch_paths(monkeypatch: pytest.MonkeyPatch) -> None:
 def written(session: Session, keep_items: bool = False, fast: bool = True) -> tuple[bytes, Any]:
     """The bytes ``session context --json`` writes from ``encode_context``, and the encoded
     context; ``fast=False``: from the kernel's reference entries (no ``context_batches``)."""
-    if fast:
-        encoded, stream = encode_context(session, session.leaf_id, keep_items=keep_items)
-    else:
-        from tether.core.context.stream import ContextStream
-        from tether.core.session.context_rows import entry_batches
-
-        rows, only = session._stream_rows(session.leaf_id)
-        stream = ContextStream(entry_batches(session.table, rows, only))
-        encoded, stream = encode_stream(stream, keep_items)
+    if not fast:  # a store without context_batches: the kernel's reference entries
+        session._store = type("NoBatches", (), {})()
+    encoded, stream = encode_context(session, session.leaf_id, keep_items=keep_items)
     out = io.BytesIO()
     stdout = io.TextIOWrapper(out)
     real = sys.stdout

@@ -152,7 +152,6 @@ def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
 
     assert set(tether.storage.__all__) == {
         "CURRENT_SESSION_VERSION",
-        "FAST_PARSER_ROWS",
         "REOPEN",
         "UNLOADED",
         "BadRef",
@@ -160,7 +159,6 @@ def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
         "ContextBatches",
         "EntryBatch",
         "EntryTable",
-        "FastParser",
         "LoadedSession",
         "Problem",
         "SessionStore",

@@ -20,9 +20,9 @@ from tests.test_context_bytes import GOLDENS, messages_part, session_of
 from tether.builtin_plugins.storage.format.stringify import dumps_record_std
 from tether.builtin_plugins.storage.jsonl.context import batches
 from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
+from tether.builtin_plugins.storage.jsonl.scan import line_table as jsonl_index
 from tether.core.context.build import convert_to_llm
 from tether.core.session.session import Session
-from tether.core.storage import entry_table as jsonl_index
 
 
 @pytest.fixture

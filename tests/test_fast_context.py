@@ -24,10 +24,10 @@ from tests.test_context_bytes import GOLDENS, session_of
 from tests.test_context_runs import tricky_session
 from tether.builtin_plugins.storage.format.stringify import dumps_record_std
 from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
+from tether.builtin_plugins.storage.jsonl.scan import line_table
 from tether.core.context.build import convert_to_llm
 from tether.core.host.errors import SessionFileError
 from tether.core.session.session import Session
-from tether.core.storage import entry_table
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FILES = sorted(p for p in FIXTURES.rglob("*.jsonl") if p.stat().st_size > 0)
@@ -77,7 +77,7 @@ def assert_same(path: Path) -> None:
 def thresholds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """As shipped, and with every branch on the bulk paths (orjson, batches, large reads)."""
     if request.param == "bulk":
-        monkeypatch.setattr(entry_table, "FAST_PARSER_ROWS", 0)
+        monkeypatch.setattr(line_table, "FAST_PARSER_ROWS", 0)
 
 
 @pytest.mark.usefixtures("thresholds")
@@ -149,3 +149,27 @@ def test_a_long_branch_left_in_its_file_is_the_reference(tmp_path: Path) -> None
     path = generated(tmp_path / "long.jsonl", 7, 6000, branched=False)
     assert path.stat().st_size > 1 << 20
     assert_same(path)
+
+
+def test_a_new_session_grown_in_memory_is_the_reference(tmp_path: Path) -> None:
+    """A session the store opened new (no file yet) and then grown past FAST_PARSER_ROWS
+    entries in memory: its table is the store's (bulk parser, batches), not the kernel's."""
+    session = Session.open(tmp_path / "new.jsonl", create=True)
+    assert isinstance(session.table, line_table.LineTable)
+    for n in range(line_table.FAST_PARSER_ROWS + 100):
+        session.append_message({"role": "user", "content": f"u{n} 1.0", "timestamp": n})
+        text = [{"type": "text", "text": f"a{n}"}]
+        session.append_message({"role": "assistant", "content": text, "timestamp": n})
+        if n % 7 == 0:
+            session.append_thinking_level_change("high" if n % 2 else "low")
+    encoded, stream = encode_context(session, session.leaf_id)
+    out = io.BytesIO()
+    stdout = io.TextIOWrapper(out)
+    real, sys.stdout = sys.stdout, stdout
+    try:
+        encoded.write({"thinkingLevel": stream.thinking_level, "model": stream.model})
+    finally:
+        sys.stdout = real
+    stdout.detach()
+    session.flush(force=True)
+    assert (out.getvalue(), []) == reference_output(tmp_path / "new.jsonl")

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from tether.core.session.opening import lease_session, lease_store, open_store
 from tether.core.storage.entry_table import (
-    FAST_PARSER_ROWS,
     UNLOADED,
     BadRef,
     BrokenLine,
     EntryTable,
-    FastParser,
     Problem,
     StaleRow,
     entry_problem,
@@ -47,7 +45,6 @@ from tether.core.storage.records import make_header
 
 __all__ = [
     "CURRENT_SESSION_VERSION",
-    "FAST_PARSER_ROWS",
     "REOPEN",
     "UNLOADED",
     "BadRef",
@@ -55,7 +52,6 @@ __all__ = [
     "ContextBatches",
     "EntryBatch",
     "EntryTable",
-    "FastParser",
     "LoadedSession",
     "Problem",
     "SessionStore",

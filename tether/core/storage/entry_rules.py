@@ -1,14 +1,12 @@
 """What makes a session line an entry, and how a line's problems are described.
 
-Shared by the JSONL scanner (:mod:`tether.builtin_plugins.storage.jsonl.scan.scanner`), the entry
-table
-(:mod:`tether.core.storage.entry_table`, which re-exports these names) and repair.
+Shared by the entry table (:mod:`tether.core.storage.entry_table`, which re-exports these
+names), the JSONL store's scanner and repair.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,24 +85,6 @@ def entry_problem(record: Any, lineno: int) -> Problem | None:
     return None
 
 
-def duplicate_ids(
-    ids: list[str], linenos: Sequence[int]
-) -> tuple[dict[str, list[int]], list[Problem]]:
-    """The ids used by more than one entry (id → rows) and one problem for each (pi keeps the
-    last one; so do we)."""
-    rows_of: dict[str, list[int]] = {}
-    for row, entry_id in enumerate(ids):
-        rows_of.setdefault(entry_id, []).append(row)
-    duplicates = {i: rows for i, rows in rows_of.items() if len(rows) > 1}
-    problems = []
-    for entry_id, rows in duplicates.items():
-        lines = [linenos[r] for r in rows]
-        where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
-        message = f"duplicate id {entry_id} at lines {where} (the last one is used, as in pi)"
-        problems.append(Problem(lines[-1], "duplicate-id", message))
-    return duplicates, problems
-
-
 def parent_of(record: dict[str, Any]) -> Any:
     parent = record.get("parentId")
     return parent if parent is None or isinstance(parent, str) else BadRef(parent)
@@ -115,7 +95,6 @@ __all__ = [
     "BrokenLine",
     "Problem",
     "StaleRow",
-    "duplicate_ids",
     "entry_problem",
     "json_error",
     "parent_of",

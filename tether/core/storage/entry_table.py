@@ -6,7 +6,7 @@ dict replacing the raw line (a store's table may read timestamps and roles from 
 :meth:`EntryTable.iter_entries` parses without keeping anything, optionally only some fields
 (``outlines``). Lines may stay in the file or database until a row needs them
 (:attr:`EntryTable.line_source`). Parsing is :func:`parse_json_line` (pi's ``JSON.parse``, the
-reference); a store may give the table a :class:`FastParser` for bulk work.
+reference); a store's subclass may parse bulk work faster (:meth:`EntryTable.iter_entries`).
 
 A line whose prefix looked fine but which is broken further on is found when it is parsed: the
 row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from tether.core.storage.entry_rules import (
     BadRef,
     BrokenLine,
     Problem,
     StaleRow,
-    duplicate_ids,
     entry_problem,
     json_error,
     loads_std,
@@ -32,30 +31,11 @@ from tether.core.storage.entry_rules import (
 )
 from tether.core.storage.id_index import IdIndex
 
-FAST_PARSER_ROWS = 500  # above: the table's fast parser (its import, a few ms, pays for itself)
 FileIdentity = tuple[str, int, int, int]  # the file a table was read from: path, dev, ino, size
 
 _UNKNOWN: Any = object()
 _UNLOADED: Any = object()  # a row whose line is still in its store (``line_source``)
 UNLOADED = _UNLOADED  # for the loaders that leave lines in their store
-
-
-_BATCH_ROWS = 256  # lines parsed per batch by :meth:`EntryTable.entries`
-
-
-class FastParser(Protocol):
-    """A faster ``JSON.parse`` a store may give the tables it fills (:attr:`EntryTable.fast`),
-    for bulk work. Its values must be :func:`parse_json_line`'s, byte for byte when written
-    again; ``None`` means "not sure": the reference parser decides."""
-
-    def loads_or_none(self, raw: bytes) -> Any:
-        """The line's value, or ``None`` where the reference parser must decide."""
-
-    def loads_many_or_none(self, raws: list[bytes]) -> list[Any]:
-        """Each line's value, or ``None`` where the reference parser must decide."""
-
-    def loads_to_write(self, raw: bytes) -> Any:
-        """A value only written again as JSON (an integer beyond 64 bits may be a float)."""
 
 
 def parse_json_line(raw: bytes) -> Any:
@@ -81,8 +61,6 @@ class EntryTable(IdIndex):
     with the entry. Entries returned by :meth:`entry` are shared: treat them as read-only.
     """
 
-    fast: FastParser | None = None  # set by the store that fills the table (see FastParser)
-
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.parents: list[Any] = []
@@ -104,16 +82,6 @@ class EntryTable(IdIndex):
 
     def __len__(self) -> int:
         return len(self.ids)
-
-    def finish_scan(self, parsed: dict[int, dict[str, Any]]) -> None:
-        """Complete the table after the scanner filled the row columns (``parsed``: rows it
-        already had to parse in full)."""
-        self.complete_columns()
-        for row, record in parsed.items():
-            self._parsed[row] = record
-        if self.index_ids():
-            self.duplicates, found = duplicate_ids(self.ids, self.linenos)
-            self.problems += found
 
     def complete_columns(self) -> None:
         """Extend the lazily filled columns to the rows the scanner added."""
@@ -138,12 +106,6 @@ class EntryTable(IdIndex):
         self._stamps += [_UNKNOWN] * count
         self._roles += roles
         self._parsed += [None] * count
-
-    def lines_or_entries(self, rows: list[int]) -> list[Any]:
-        """Each row's line (fetched first when left in a store), or its entry when parsed."""
-        self._need(rows)
-        raw, parsed = self._raw, self._parsed
-        return [parsed[r] if raw[r] is None else raw[r] for r in rows]
 
     def unloaded(self, rows: list[int]) -> list[int]:
         """The rows of ``rows`` whose lines were not fetched yet."""
@@ -201,38 +163,10 @@ class EntryTable(IdIndex):
         return self._parse_row(row)
 
     def entries(self, rows: list[int]) -> list[dict[str, Any]]:
-        """The full entries of ``rows``, parsed once and cached (a tight loop for bulk use)."""
-        fast = self.fast if len(rows) > FAST_PARSER_ROWS else None
+        """The full entries of ``rows``, parsed once and cached."""
         self._need(rows)
-        parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
-        bulk = fast is not None  # parsed in batches: one long-number search per batch
-        out: list[dict[str, Any]] = []
-        append = out.append
-        for at in range(0, len(rows), _BATCH_ROWS):
-            batch = rows[at : at + _BATCH_ROWS]
-            todo = [row for row in batch if parsed[row] is None] if bulk else []
-            values = fast.loads_many_or_none([raw[r] for r in todo]) if todo else []  # type: ignore[union-attr]
-            ready = dict(zip(todo, values, strict=True))
-            for row in batch:
-                entry = parsed[row]
-                if entry is None:
-                    entry = ready.get(row)
-                    entry_id = ids[row]
-                    if (
-                        entry.__class__ is dict
-                        and entry.get("id") == entry_id
-                        and entry.get("type") == types[row]
-                    ):
-                        entry["id"] = entry_id  # share the index's strings (~10 MB per 100k)
-                        parent = entry.get("parentId")
-                        if parent is not None and parent == self.parents[row]:
-                            entry["parentId"] = self.parents[row]
-                        parsed[row] = entry
-                        raw[row] = None
-                    else:
-                        entry = self._parse_row(row)
-                append(entry)
-        return out
+        entry = self.entry
+        return [entry(row) for row in rows]
 
     def iter_entries(
         self,
@@ -248,34 +182,15 @@ class EntryTable(IdIndex):
         :class:`BrokenLine` and the table stays as it is (the caller decides in which order
         broken lines are dropped).
 
-        ``outlines`` maps an entry type to a parser that returns only some fields of a valid
-        line, or ``None`` when unsure (the line is then parsed in full); it must never accept
-        a line the full parser rejects. Outlined entries have at least ``type`` and ``id``.
-        Like the fast parser, outlines are for bulk work (more than ``FAST_PARSER_ROWS``).
-        ``to_write``: the entries are only written out again as JSON (integers beyond 64 bits
-        may be floats, see :meth:`FastParser.loads_to_write`).
+        A store's table may parse faster (the JSONL store's does), only some fields of an
+        entry type (``outlines``: at least ``type`` and ``id``; ``None`` when unsure), or for
+        output alone (``to_write``). This reference parses every line in full.
         """
-        fast = self.fast if len(rows) > FAST_PARSER_ROWS else None
-        bulk = fast is not None
         self._need(rows)
-        parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
-        parse = None if fast is None else fast.loads_to_write if to_write else fast.loads_or_none
-        outline_of = (outlines if bulk and outlines else {}).get
+        parsed = self._parsed
         for row in rows:
             entry = parsed[row]
-            if entry is None:
-                outline = outline_of(types[row])
-                if outline is not None:
-                    entry = outline(raw[row])
-                elif parse is not None:
-                    entry = parse(raw[row])
-                if not (
-                    entry.__class__ is dict
-                    and entry.get("id") == ids[row]
-                    and entry.get("type") == types[row]
-                ):
-                    entry = self._parse_row(row, cache=False, drop=drop)
-            yield entry
+            yield entry if entry is not None else self._parse_row(row, cache=False, drop=drop)
 
     def _parse_row(self, row: int, *, cache: bool = True, drop: bool = True) -> dict[str, Any]:
         raw = self.raw_line(row)
@@ -340,17 +255,9 @@ class EntryTable(IdIndex):
 
     def _drop(self, row: int, why: str) -> None:
         self.problems.append(Problem(self.linenos[row], "malformed", f"{why}, skipped"))
-        for column in (
-            self.ids,
-            self.parents,
-            self.types,
-            self.linenos,
-            self.offsets,
-            self._raw,
-            self._stamps,
-            self._roles,
-            self._parsed,
-        ):
+        for column in (self.ids, self.parents, self.types, self.linenos, self.offsets):
+            del column[row]
+        for column in (self._raw, self._stamps, self._roles, self._parsed):
             del column[row]
         self.by_id = dict(zip(self.ids, range(len(self.ids)), strict=True))
         self._children = None
@@ -360,11 +267,9 @@ class EntryTable(IdIndex):
 
 
 __all__ = [
-    "FAST_PARSER_ROWS",
     "BadRef",
     "BrokenLine",
     "EntryTable",
-    "FastParser",
     "FileIdentity",
     "Problem",
     "StaleRow",

@@ -1,9 +1,5 @@
-"""Ids, timestamps and the format version, as pi writes them.
-
-The lowest layer of the format: :mod:`tether.builtin_plugins.storage.format.stringify`
-(serialization) and
-:mod:`tether.core.storage.records` (entry constructors) both build on it, and it imports
-neither (no import loop).
+"""Ids, timestamps and the format version, as pi writes them: the lowest layer of the format
+(:mod:`tether.core.storage.records` and the JSONL store's serialization build on it).
 """
 
 from __future__ import annotations

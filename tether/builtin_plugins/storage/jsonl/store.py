@@ -55,6 +55,7 @@ from tether.builtin_plugins.storage.jsonl.files.filesafety import (
 )
 from tether.builtin_plugins.storage.jsonl.guard import MISSING, KnownFile, check_unchanged
 from tether.builtin_plugins.storage.jsonl.scan.file_scan import scan_file
+from tether.builtin_plugins.storage.jsonl.scan.line_table import LineTable
 from tether.builtin_plugins.storage.jsonl.scan.scanner import ScannedFile, first_record
 from tether.builtin_plugins.storage.jsonl.store_migration import (
     commit_migration,
@@ -166,7 +167,7 @@ class JsonlStore:
         """
         scanned = self.scan(validate_all=validate_all)
         if scanned is None:
-            return LoadedSession(None, EntryTable(), exists=self._path.exists())
+            return LoadedSession(None, LineTable(), exists=self._path.exists())
         assert scanned.header is not None
         version = header_version(scanned.header)
         if version >= 3:

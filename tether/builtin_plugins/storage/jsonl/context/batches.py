@@ -17,10 +17,9 @@ from itertools import accumulate
 from typing import Any
 
 from tether.builtin_plugins.storage.jsonl.context.encoded import EncodedContext
-from tether.builtin_plugins.storage.jsonl.scan import file_lines
+from tether.builtin_plugins.storage.jsonl.scan import file_lines, line_table
 from tether.builtin_plugins.storage.jsonl.scan.entry_batches import BATCH_ROWS, parse_batch
 from tether.core.context.stream import ContextStream
-from tether.core.storage import entry_table
 from tether.storage import EntryBatch, EntryTable
 
 ONE_READ_BYTES = 4 << 20  # a batch's lines further apart: each line read on its own
@@ -34,7 +33,7 @@ def entries_of(
     (:func:`~tether.builtin_plugins.storage.jsonl.scan.entry_batches.
     parse_batch`: parsed, not kept), with which of them only set: what a
     :class:`ContextStream` reads."""
-    if len(rows) > entry_table.FAST_PARSER_ROWS:
+    if len(rows) > line_table.FAST_PARSER_ROWS and isinstance(table, line_table.LineTable):
         yield from _read_batches(table, rows, setting_only, drop)
         return
     entries = list(table.iter_entries(rows, to_write=True, drop=drop))
@@ -42,7 +41,7 @@ def entries_of(
 
 
 def _read_batches(
-    table: EntryTable, rows: list[int], setting_only: set[int], drop: bool
+    table: line_table.LineTable, rows: list[int], setting_only: set[int], drop: bool
 ) -> Iterator[EntryBatch]:
     """:func:`entries_of` a batch at a time, each batch's lines read again from the session
     file (:func:`read_lines`) and dropped with it, not kept in the table."""
@@ -124,13 +123,9 @@ def read_lines(
 ) -> list[bytes | None] | None:
     """The lines of the unparsed ``rows`` read again from the session file the table was
     read from (``None`` for a parsed row), or ``None`` when there is no such file or it is
-    not the one read (:func:`~tether.builtin_plugins.storage.jsonl.scan.file_lines.read_lines`;
-    ``fd``: that file
-    open already, :func:`~tether.builtin_plugins.storage.jsonl.scan.file_lines.open_indexed`). Both
-    processes
-    read them so: while the child lives, the loaded lines' objects are shared with it, and
-    touching them (their reference counts) would copy the memory pages they are on — a
-    1M-entry session's lines are 880 MB."""
+    not the one read (:func:`~..scan.file_lines.read_lines`; ``fd``: that file open already,
+    :func:`~..scan.file_lines.open_indexed`). Read again, not kept: a 1M-entry session's
+    lines are 880 MB."""
     parsed, offsets = table.is_parsed, table.offsets
     unparsed = [i for i, row in enumerate(rows) if not parsed(row)]
     wanted = [offsets[rows[i]] for i in unparsed]

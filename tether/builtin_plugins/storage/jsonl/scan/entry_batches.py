@@ -14,13 +14,14 @@ from itertools import repeat
 from typing import Any
 
 from tether.builtin_plugins.storage.format import fastjson
+from tether.builtin_plugins.storage.jsonl.scan.line_table import LineTable
 from tether.storage import EntryTable
 
 BATCH_ROWS = 64
 
 
 def parse_batch(
-    table: EntryTable,
+    table: LineTable,
     rows: list[int],
     lines: list[bytes | None] | None = None,
     *,

@@ -102,7 +102,7 @@ class LineScanner:
     number the next fed line follows)."""
 
     def __init__(self, *, validate_all: bool, keep_lines: bool = True) -> None:
-        self.table: EntryTable = LineTable()
+        self.table = LineTable()
         self.validate_all = validate_all
         self.keep_lines = keep_lines  # else the rows' lines stay in the file (``UNLOADED``)
         self.header: dict[str, Any] | None = None

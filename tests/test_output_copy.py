@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tether.core.context import output_copy
+from tether.builtin_plugins.storage.jsonl.context import output_copy
 
 
 def pieces_and_bytes() -> tuple[list[Any], bytes]:

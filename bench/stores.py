@@ -91,7 +91,7 @@ class Store:
 
     def list_all(self, folder: Path) -> int:
         if self.database is None:
-            from tether.core.session.listing import list_sessions
+            from tether.builtin_plugins.storage.jsonl.listing import list_sessions
 
             return len(list_sessions([folder]))
         return len(self.database.list_sessions())
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.chunk_bytes:
-        from tether.core.storage import database
+        from tether.builtin_plugins.storage.sql import database
 
         database.CHUNK_BYTES = args.chunk_bytes
     work = Path(tempfile.mkdtemp(prefix="tether-bench-stores-"))

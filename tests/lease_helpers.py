@@ -184,7 +184,7 @@ def lease_elsewhere(file: Path) -> str:
     """Take the lease of ``file`` in another process, as a library user would; its error or
     ``"ok"``."""
     code = (
-        "import sys\nfrom tether.core.storage.lease import SessionLease\n"
+        "import sys\nfrom tether.builtin_plugins.storage.jsonl.files.lease import SessionLease\n"
         "try:\n    SessionLease(sys.argv[1]).acquire().release()\n"
         "except Exception as exc:\n    print(exc)\nelse:\n    print('ok')\n"
     )

@@ -39,7 +39,7 @@ def main(mode: str, ref: str, *rest: str) -> None:
             session.append_message(assistant_message(f"a{i}"))
             print(f"ok {i}", flush=True)
     elif mode == "hold":
-        from tether.core.storage.lease import lease_session
+        from tether.core.session.opening import lease_session
 
         lease_session(session)
         print("held", flush=True)

@@ -171,3 +171,66 @@ def test_hook_reference_document_is_up_to_date() -> None:
     assert document == hooks_markdown(), "regenerate with: tether hooks --markdown > docs/hooks.md"
     pm = create_plugin_manager(environ={}, load_entry_points=False)
     assert document.count("\n### `") == len(pm.hook_names())
+
+
+def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
+    """``tether.storage`` is for store plugins: the contract, its records, errors, helpers."""
+    import tether.storage
+
+    assert set(tether.storage.__all__) == {
+        "CURRENT_SESSION_VERSION",
+        "REOPEN",
+        "UNLOADED",
+        "BadRef",
+        "BrokenLine",
+        "ContextBatches",
+        "EntryBatch",
+        "EntryTable",
+        "LoadedSession",
+        "Problem",
+        "SessionStore",
+        "StaleRow",
+        "StoreConnectionError",
+        "StoreError",
+        "date_parse_ms",
+        "describe_uri",
+        "entry_problem",
+        "iso_from_ms",
+        "iso_now",
+        "json_error",
+        "lease_session",
+        "lease_store",
+        "make_header",
+        "new_entry_id",
+        "new_session_id",
+        "now_ms",
+        "open_store",
+        "parent_of",
+        "parse_json_line",
+        "parse_json_object",
+        "uri_without_password",
+    }
+    for name in tether.storage.__all__:
+        assert getattr(tether.storage, name) is not None, name
+
+
+def test_the_store_plugins_use_the_public_toolkit_not_the_kernel() -> None:
+    """The SQL and JSONL store plugins import ``tether.storage``, never ``tether.core.storage``."""
+    from tests.test_import_graph import import_graph
+
+    found = sorted(
+        f"{name} -> {dep}"
+        for name, deps in import_graph().items()
+        if name.startswith(
+            (
+                "tether.builtin_plugins.storage.sqlite",
+                "tether.builtin_plugins.storage.postgresql",
+                "tether.builtin_plugins.storage.sql",
+                "tether.builtin_plugins.storage.sql.rows",
+                "tether.builtin_plugins.storage.sql.index_runs",
+            )
+        )
+        for dep in deps
+        if dep.startswith("tether.core.storage")
+    )
+    assert found == []

@@ -1,4 +1,4 @@
-"""A batch of rows read again from the session file in one read (``parallel.
+"""A batch of rows read again from the session file in one read (``batches.
 _lines_in_one_read``) gives each row's own line, or nothing (then each row is read on its
 own): blank, broken and glued lines between rows, a CRLF line, rows out of file order, a
 file cut short since it was indexed."""
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.test_context_bytes import GOLDENS, session_of
-from tether.core.context import parallel
+from tether.builtin_plugins.storage.jsonl.context import batches as parallel
+from tether.builtin_plugins.storage.jsonl.scan import file_lines
 from tether.core.session.session import Session
-from tether.core.storage import file_lines
 
 HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "2025-01-01T00:00:00.000Z"}
 

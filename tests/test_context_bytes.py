@@ -52,9 +52,9 @@ def test_a_large_branch_streamed_equals_the_standard_path(tmp_path: Path) -> Non
     of the whole context built and written by the standard library alone."""
     import json
 
+    from tether.builtin_plugins.storage.format.fastjson import loads_std
+    from tether.builtin_plugins.storage.format.stringify import dumps_record_std
     from tether.core.context.build import build_session_context, convert_to_llm
-    from tether.core.storage.fastjson import loads_std
-    from tether.core.storage.format import dumps_record_std
 
     lines = [
         '{"type":"session","version":3,"id":"big","timestamp":"2025-01-01T00:00:00.000Z",'
@@ -104,8 +104,8 @@ def messages_and_output(head: str) -> tuple[list[dict[str, Any]], bytes]:
     """g09's context messages, and ``session context --json``'s output for them after the
     ``head`` keys (``'"n":1,'`` or none), by the standard library alone."""
     from tests.context_loader import load_entries
+    from tether.builtin_plugins.storage.format.stringify import dumps_record_std
     from tether.core.context.build import build_session_context, convert_to_llm
-    from tether.core.storage.format import dumps_record_std
 
     _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
     messages = build_session_context(entries).messages
@@ -127,7 +127,7 @@ def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
     import io
     import sys
 
-    from tether.core.context import encoded, output_copy
+    from tether.builtin_plugins.storage.jsonl.context import encoded, output_copy
     from tether.core.context.build import convert_to_llm
 
     messages, expected = messages_and_output('"n":1,')
@@ -146,6 +146,36 @@ def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
         assert context.llm_count == len(convert_to_llm(messages))
 
 
+def test_a_long_context_is_encoded_with_little_memory(tmp_path: Path) -> None:
+    """A long branch's encoded messages go to a temporary file past ``SPILL_BYTES``: encoding
+    a 16 MB context takes a few MB at most (it held them all up to 128 MB: 121 MB peak on the
+    100k-entry one-branch session, issue 24)."""
+    import json
+    import tracemalloc
+
+    from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
+    from tether.core.session.session import Session
+
+    path = tmp_path / "long.jsonl"
+    lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "t", "cwd": "/"}]
+    for n in range(4000):
+        message = {"role": "user", "content": f"{n} " + "x" * 4000, "timestamp": n}
+        parent = f"e{n - 1}" if n else None
+        lines.append({"type": "message", "id": f"e{n}", "parentId": parent, "timestamp": "t"})
+        lines[-1]["message"] = message
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    session = Session.open(path, readonly=True)
+    tracemalloc.start()
+    try:
+        encoded, _ = encode_context(session, session.leaf_id)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert encoded.size > 15 << 20 and encoded.message_count == 4000
+    assert peak < 4 << 20, peak
+    assert encoded.read(0, 12) == b'{"role":"use'
+
+
 def test_a_spilled_context_is_sent_to_a_file_by_the_kernel_byte_exact(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -154,7 +184,7 @@ def test_a_spilled_context_is_sent_to_a_file_by_the_kernel_byte_exact(
     import os
     import sys
 
-    from tether.core.context import encoded
+    from tether.builtin_plugins.storage.jsonl.context import encoded
 
     messages, expected = messages_and_output("")
     sent: list[int] = []
@@ -192,7 +222,7 @@ def test_a_released_context_copies_its_llm_messages_from_its_own_output(
     import sys
     import threading
 
-    from tether.core.context import encoded
+    from tether.builtin_plugins.storage.jsonl.context import encoded
 
     messages, body = messages_and_output('"n":1,')
     context = encoded.EncodedContext(iter(messages), spill_bytes=300)

@@ -106,7 +106,7 @@ HEAVY_MODULES = (
     "tiktoken",
     "sqlite3",
     "psycopg",
-    "tether.core.storage.database",
+    "tether.builtin_plugins.storage.sql.database",
     "tether.core.agent.prompt",
     "tether.core.agent.providers",
     "tether.builtin_plugins.providers.models.registry",
@@ -114,16 +114,26 @@ HEAVY_MODULES = (
 )
 
 
+# the JSONL store plugin (its scanner, encoder, pi's format) and the commands' choice of store;
+# no database store's code
+STORE_MODULES = (
+    "tether.builtin_plugins.storage.jsonl.",
+    "tether.builtin_plugins.storage.format.",
+    "tether.builtin_plugins.commands.store_select",
+)
+
+
 def test_context_on_a_small_file_imports_only_what_it_needs() -> None:
     probe = (
         "import sys\n"
+        f"STORE = {STORE_MODULES!r}\n"
         "from tether.core.cli.app import main\n"
         f"code = main(['session', 'context', {str(SMALL)!r}, '--quiet'])\n"
         f"heavy = sorted(set(sys.modules) & {set(HEAVY_MODULES)!r})\n"
         "from importlib.metadata import entry_points\n"
         "plugins = {e.value for e in entry_points(group='tether.plugins')}\n"
         "helpers = sorted(m for m in sys.modules if m.startswith('tether.builtin_plugins.')\n"
-        "    and m not in plugins\n"
+        "    and m not in plugins and not m.startswith(STORE)\n"
         "    and not (sys.modules[m].__file__ or '').endswith('__init__.py'))\n"
         "print(code, heavy, helpers)\n"
     )
@@ -131,7 +141,7 @@ def test_context_on_a_small_file_imports_only_what_it_needs() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=BUILTINS_ONLY
     )
     # every built-in plugin is loaded, yet no tool, summarizer or provider code is imported
-    expected = "0 [] []"  # plugin modules and their packages only, no helper
+    expected = "0 [] []"  # plugin modules, their packages and the file's store only
     assert done.stdout.strip().splitlines()[-1] == expected, done.stdout + done.stderr
 
 

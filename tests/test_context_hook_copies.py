@@ -147,7 +147,7 @@ def test_encoded_messages_are_parsed_only_when_a_hook_reads_them() -> None:
     """``session context`` with a ``context`` hook: the branch's messages stay encoded bytes
     (:class:`Pending`) except those a hook reads; a read one that still has its bytes does not
     make the context encoded twice."""
-    from tether.core.context.encoded import EncodedContext, Pending
+    from tether.builtin_plugins.storage.jsonl.context.encoded import EncodedContext, Pending
 
     messages = stored_messages()
     encoded = EncodedContext(iter(copy.deepcopy(messages)), keep_items=True)

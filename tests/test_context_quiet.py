@@ -17,7 +17,8 @@ FILES = [GEN / "g16-branched.jsonl", GEN / "g01-tiny-linear.jsonl", GEN / "g08-l
 
 PROBE = """
 import json, sys
-from tether.core.storage import fastjson, json_runs
+from tether.builtin_plugins.storage.format import fastjson
+from tether.builtin_plugins.storage.format import json_runs
 encoded = []
 real_dumps = fastjson.dumps_or_none
 def dumps_or_none(value):

@@ -1,7 +1,7 @@
-"""A long branch's context encoded on two processes writes the same bytes as pi: pi's own
-output for every fixture (thresholds lowered so that small files take the long-branch paths:
-the bulk parser, a child process), a malformed line found by the child process, context hooks'
-items, and the CLI on a branch long enough for two processes."""
+"""A long branch's context encoded the JSONL store's fast way writes the same bytes as pi: pi's
+own output for every fixture (thresholds lowered so that small files take the long-branch
+paths: the bulk parser, lines read again from the file), a malformed line found on the way,
+context hooks' items as the kernel's reference gives them, and the CLI on a long branch."""
 
 from __future__ import annotations
 
@@ -17,25 +17,26 @@ import pytest
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
 from tests.test_context_bytes import GOLDENS, messages_part, session_of
-from tether.core.context import parallel
+from tether.builtin_plugins.storage.format.stringify import dumps_record_std
+from tether.builtin_plugins.storage.jsonl.context import batches
+from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
+from tether.builtin_plugins.storage.jsonl.scan import line_table as jsonl_index
 from tether.core.context.build import convert_to_llm
 from tether.core.session.session import Session
-from tether.core.storage import jsonl_index
-from tether.core.storage.format import dumps_record_std
 
 
 @pytest.fixture
 def long_branch_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every branch takes the long-branch paths: the bulk parser, two processes."""
+    """Every branch takes the long-branch paths: the bulk parser, lines read again."""
     monkeypatch.setattr(jsonl_index, "FAST_PARSER_ROWS", 0)
-    monkeypatch.setattr(parallel, "PARALLEL_ROWS", 2)
-    monkeypatch.setattr(parallel, "can_fork", lambda: True)
 
 
-def written(session: Session, workers: int, keep_items: bool = False) -> tuple[bytes, Any]:
-    """The bytes ``session context --json`` writes from ``encoded_context``, and the
-    encoded context."""
-    encoded, stream = session.encoded_context(keep_items=keep_items, workers=workers)
+def written(session: Session, keep_items: bool = False, fast: bool = True) -> tuple[bytes, Any]:
+    """The bytes ``session context --json`` writes from ``encode_context``, and the encoded
+    context; ``fast=False``: from the kernel's reference entries (no ``context_batches``)."""
+    if not fast:  # a store without context_batches: the kernel's reference entries
+        session._store = type("NoBatches", (), {})()
+    encoded, stream = encode_context(session, session.leaf_id, keep_items=keep_items)
     out = io.BytesIO()
     stdout = io.TextIOWrapper(out)
     real = sys.stdout
@@ -51,18 +52,15 @@ def written(session: Session, workers: int, keep_items: bool = False) -> tuple[b
 
 
 @pytest.mark.usefixtures("long_branch_paths")
-@pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("golden", GOLDENS, ids=lambda p: p.name.split(".")[0])
-def test_runs_and_two_processes_write_pis_bytes(golden: Path, workers: int) -> None:
+def test_runs_write_pis_bytes(golden: Path) -> None:
     session = Session.open(session_of(golden), readonly=True)
-    data, encoded = written(session, workers)
+    data, encoded = written(session)
     pis = gzip.decompress(golden.read_bytes())
     assert messages_part(data) == messages_part(pis)
     theirs = json.loads(pis)
     ours = json.loads(data)
     assert (ours["thinkingLevel"], ours["model"]) == (theirs["thinkingLevel"], theirs["model"])
-    if workers == 2 and encoded.message_count > 2:
-        assert len(encoded._segments) >= 1  # the child's file, adopted
 
 
 HEADER = {"type": "session", "version": 3, "id": "s", "timestamp": "t", "cwd": "/"}
@@ -120,10 +118,9 @@ def expected_bytes(path: Path) -> tuple[bytes, bytes]:
 
 
 @pytest.mark.usefixtures("long_branch_paths")
-@pytest.mark.parametrize("workers", [1, 2])
-def test_values_orjson_writes_otherwise_take_the_exact_path(tmp_path: Path, workers: int) -> None:
+def test_values_orjson_writes_otherwise_take_the_exact_path(tmp_path: Path) -> None:
     path = tricky_session(tmp_path / "tricky.jsonl", 60)
-    data, _ = written(Session.open(path, readonly=True), workers)
+    data, _ = written(Session.open(path, readonly=True))
     messages, llm = expected_bytes(path)
     assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
     context = Session.open(path, readonly=True).build_context()
@@ -133,13 +130,11 @@ def test_values_orjson_writes_otherwise_take_the_exact_path(tmp_path: Path, work
 
 
 @pytest.mark.usefixtures("long_branch_paths")
-@pytest.mark.parametrize("bad_line", [3, 50])  # in the parent's half, in the child's
-def test_a_malformed_line_in_either_half_is_skipped_as_in_one_process(
-    tmp_path: Path, bad_line: int
-) -> None:
+@pytest.mark.parametrize("bad_line", [3, 50])  # in the first batch, in a later one
+def test_a_malformed_line_is_skipped_as_by_the_reference(tmp_path: Path, bad_line: int) -> None:
     path = tricky_session(tmp_path / "bad.jsonl", 60, bad_line=bad_line)
     session = Session.open(path, readonly=True)
-    data, encoded = written(session, 2)
+    data, encoded = written(session)
     assert [p.line for p in session.problems] == [bad_line + 2]  # the header is line 1
     messages, llm = expected_bytes(path)
     assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
@@ -148,10 +143,10 @@ def test_a_malformed_line_in_either_half_is_skipped_as_in_one_process(
 
 
 @pytest.mark.usefixtures("long_branch_paths")
-def test_hooks_get_the_same_items_from_two_processes(tmp_path: Path) -> None:
+def test_hooks_get_the_same_items_the_fast_way_and_the_reference_way(tmp_path: Path) -> None:
     path = tricky_session(tmp_path / "items.jsonl", 40)
-    _, one = written(Session.open(path, readonly=True), 1, keep_items=True)
-    _, two = written(Session.open(path, readonly=True), 2, keep_items=True)
+    _, one = written(Session.open(path, readonly=True), keep_items=True, fast=False)
+    _, two = written(Session.open(path, readonly=True), keep_items=True)
 
     def loaded(items: list[Any]) -> list[Any]:
         return [item if isinstance(item, dict) else item.load() for item in items]
@@ -161,10 +156,8 @@ def test_hooks_get_the_same_items_from_two_processes(tmp_path: Path) -> None:
     assert [type(i).__name__ for i in two.items] == [type(i).__name__ for i in one.items]
 
 
-def test_the_cli_writes_a_long_branch_on_two_processes_as_one_process_would(
-    tmp_path: Path,
-) -> None:
-    count = parallel.PARALLEL_ROWS + 2000
+def test_the_cli_writes_a_long_branch_as_the_reference_would(tmp_path: Path) -> None:
+    count = 22_000
     path = tricky_session(tmp_path / "long.jsonl", count)
     done = run_tether("session", "context", str(path), "--json", env=NO_THIRD_PARTY)
     assert done.returncode == 0, done.stderr
@@ -192,36 +185,12 @@ def test_the_cli_writes_a_long_branch_on_two_processes_as_one_process_would(
     assert target.read_bytes().rstrip(b"\n") == data
 
 
-@pytest.mark.usefixtures("long_branch_paths")
-def test_pieces_the_child_took_while_the_parent_was_slow_are_adopted_in_order(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import os
-    import time
-
-    parent = os.getpid()
-    encode = parallel._Work.encode
-
-    def slow_in_the_parent(self: Any, *args: Any, **kwargs: Any) -> None:
-        if os.getpid() == parent:
-            time.sleep(0.05)  # the child takes the other pieces meanwhile
-        encode(self, *args, **kwargs)
-
-    monkeypatch.setattr(parallel._Work, "encode", slow_in_the_parent)
-    path = tricky_session(tmp_path / "slow.jsonl", 120)
-    data, encoded = written(Session.open(path, readonly=True), 2)
-    files = {id(source) for source, _, _ in encoded._segments if hasattr(source, "fileno")}
-    assert len(files) == 2  # the parent's pieces and the child's
-    messages, llm = expected_bytes(path)
-    assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
-
-
 @pytest.mark.parametrize("name", ["g16-branched", "g31-mixed-long", "e37-malformed-lines"])
-def test_a_child_reads_the_same_lines_again_from_the_file(name: str) -> None:
+def test_lines_are_read_again_from_the_file(name: str) -> None:
     session = Session.open(session_of(Path(name + ".context.json.gz")), readonly=True)
     table = session.table
     rows = list(range(len(table)))
-    lines = parallel.read_lines(table, rows)
+    lines = batches.read_lines(table, rows)
     assert lines is not None and len(lines) == len(rows)
     assert lines == [table.raw_line(row) for row in rows]
     assert any(line is not None for line in lines)
@@ -231,15 +200,15 @@ def test_lines_are_not_read_again_from_another_file_at_that_path(tmp_path: Path)
     path = tricky_session(tmp_path / "replaced.jsonl", 30)
     session = Session.open(path, readonly=True)
     rows = list(range(len(session.table)))
-    assert parallel.read_lines(session.table, rows) is not None
+    assert batches.read_lines(session.table, rows) is not None
     copy = tmp_path / "copy.jsonl"
     copy.write_bytes(path.read_bytes())
     copy.replace(path)  # same bytes, another inode
-    assert parallel.read_lines(session.table, rows) is None
+    assert batches.read_lines(session.table, rows) is None
     again = Session.open(path, readonly=True)
-    assert parallel.read_lines(again.table, rows) is not None
+    assert batches.read_lines(again.table, rows) is not None
     path.write_bytes(path.read_bytes()[:-100])  # the same inode, shorter than when it was read
-    assert parallel.read_lines(again.table, rows) is None
+    assert batches.read_lines(again.table, rows) is None
 
 
 @pytest.mark.usefixtures("long_branch_paths")
@@ -248,16 +217,13 @@ def test_a_replaced_file_is_encoded_from_the_lines_loaded(tmp_path: Path) -> Non
     messages, llm = expected_bytes(path)
     session = Session.open(path, readonly=True)
     path.write_text("not the same session\n")  # the same inode, other bytes
-    data, _ = written(session, 2)
+    data, _ = written(session)
     assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
 
 
 @pytest.mark.usefixtures("long_branch_paths")
-def test_a_database_session_is_encoded_without_the_child_touching_the_database(
-    tmp_path: Path,
-) -> None:
-    """A database's lines come through its connection: the parent fetches them before the
-    fork, and the child never calls the line source (it would share the connection)."""
+def test_a_database_session_is_encoded_from_its_lines_in_this_process(tmp_path: Path) -> None:
+    """A database's lines come through its connection, fetched by this process."""
     import os
 
     from tether.builtin_plugins.storage.sql.rows import import_session_bytes
@@ -288,16 +254,15 @@ def test_a_database_session_is_encoded_without_the_child_touching_the_database(
         load(table, rows)
 
     source.load = noted
-    data, _ = written(session, 2)
+    data, _ = written(session)
     messages, llm = expected_bytes(path)
     assert messages_part(data) == b',"messages":' + messages + b',"llmMessages":' + llm + b"}"
     assert set(calls.read_text().split()) == {str(os.getpid())}  # the parent alone
 
 
 @pytest.mark.usefixtures("long_branch_paths")
-@pytest.mark.parametrize("workers", [1, 2])
 def test_an_assistant_message_before_the_kept_entries_sets_the_model_and_adds_no_message(
-    tmp_path: Path, workers: int
+    tmp_path: Path,
 ) -> None:
     """A compaction keeps entries from a user message on; the assistant message before it
     is read only for the model: the batch paths must not add it to the context."""
@@ -341,7 +306,7 @@ def test_an_assistant_message_before_the_kept_entries_sets_the_model_and_adds_no
     path.write_text("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in entries))
     session = Session.open(path, readonly=True)
     context = session.build_context()
-    data, _ = written(session, workers)
+    data, _ = written(session)
     whole = json.loads(data)
     assert whole["messages"] == context.messages
     assert whole["llmMessages"] == convert_to_llm(context.messages)

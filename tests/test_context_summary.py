@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-import tether.core.storage.jsonl_scan as jsonl_scan
+import tether.builtin_plugins.storage.jsonl.scan.scanner as jsonl_scan
 from tests.context_loader import GEN, fixture_names
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
+from tether.builtin_plugins.storage.format.stringify import dumps_record_std
+from tether.builtin_plugins.storage.jsonl.scan.line_table import FAST_PARSER_ROWS
+from tether.builtin_plugins.storage.jsonl.store import JsonlStore
 from tether.core.context.build import convert_to_llm
 from tether.core.context.summary import message_entry_outline
 from tether.core.host.calls import copy_json
 from tether.core.session.session import Session
-from tether.core.storage.format import dumps_record_std
-from tether.core.storage.jsonl_index import FAST_PARSER_ROWS
-from tether.core.storage.store import JsonlStore
 
 HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "2025-01-01T00:00:00.000Z"}
 

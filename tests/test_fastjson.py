@@ -1,4 +1,5 @@
-"""orjson's path (tether.core.storage.fastjson) against the standard path, byte for byte.
+"""orjson's path (tether.builtin_plugins.storage.format.fastjson) against the standard path, byte
+for byte.
 
 For a seeded random corpus of JSON values and texts, and for every line of every fixture file:
 ``loads`` equals the standard library's parse (same types, same key order, float bits), and
@@ -20,8 +21,13 @@ from typing import Any
 import orjson
 import pytest
 
-from tether.core.storage import fastjson, json_runs
-from tether.core.storage.format import dumps_bytes, dumps_line, dumps_record, dumps_record_std
+from tether.builtin_plugins.storage.format import fastjson, json_runs
+from tether.builtin_plugins.storage.format.stringify import (
+    dumps_bytes,
+    dumps_line,
+    dumps_record,
+    dumps_record_std,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 KEYS = ["a", "type", "0", "1", "12", "01", "4294967294", "4294967295", "-1", "1.5", "é", "\u2028"]

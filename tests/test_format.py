@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from tests.store_helpers import CORPUS, STORE_PI, golden
-from tether.core.storage import format as fmt
+from tether.builtin_plugins.storage.format import stringify as fmt
 from tether.core.storage import records as rec
 
 

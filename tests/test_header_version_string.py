@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.store_helpers import run_tether
-from tether.core.storage.database import StoreError, split_session_bytes
-from tether.core.storage.migration import header_version
+from tether.builtin_plugins.storage.format.migration import header_version
+from tether.builtin_plugins.storage.sql.database import split_session_bytes
+from tether.storage import StoreError
 
 ENTRY = {
     "type": "message",

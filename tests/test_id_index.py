@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_scan_split import session_file
+from tests.test_file_scan import session_file
 from tether.core.session.session import Session
 
 

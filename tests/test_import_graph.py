@@ -101,21 +101,22 @@ def test_the_walk_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     module.write_text(
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from tether.core.session.session import Session\n"
-        "def f():\n    from . import loop\n    import tether.core.storage.format\n"
+        "def f():\n    from . import loop\n"
+        "    import tether.builtin_plugins.storage.format.stringify\n"
     )
     modules = {
         n: Path()
         for n in (
             "tether.core.session.session",
             "tether.core.agent.loop",
-            "tether.core.storage.format",
+            "tether.builtin_plugins.storage.format.stringify",
         )
     }
     found = _imports("tether.core.agent.mod", module, modules)
     assert found == {
         "tether.core.session.session",
         "tether.core.agent.loop",
-        "tether.core.storage.format",
+        "tether.builtin_plugins.storage.format.stringify",
     }
 
 

@@ -13,10 +13,10 @@ CORE = "tether.core."
 #: runs back up (lazy and ``TYPE_CHECKING`` imports count). A new subpackage takes its place here.
 LAYERS = (
     "base",  # errors, paths, settings
-    "storage",  # the store contract and the JSONL store
-    "context",  # pi's context rules over entries
-    "session",  # the session tree over a store
     "host",  # the plugin host: finding and loading plugins, calling one implementation, tracing
+    "storage",  # the store contract (stores themselves are plugins)
+    "context",  # pi's context rules over entries
+    "session",  # the session tree over a store, opened through the open_store hook
     "choices",  # one registered summarizer, token counter or strategy chosen and called
     "hooks",  # the typed hook caller, answer checks, the session object hooks receive
     "agent",  # the agent loop, tools, the provider contract
@@ -90,7 +90,8 @@ def test_context_is_functions_over_storage_records() -> None:
 
 
 def test_session_builds_on_storage_and_context() -> None:
-    allowed = (CORE + "storage", CORE + "context", CORE + "base")
+    """A session is its tree over a store; it asks the plugin host only to open the store."""
+    allowed = (CORE + "storage", CORE + "context", CORE + "base", CORE + "host.manager")
     assert _outside(CORE + "session", allowed) == []
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.lease_helpers import tether
+from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
 from tether.core.base.errors import SessionFileError
-from tether.core.storage.lease import SessionLease
 
 VICTIM = b"precious bytes\n\x00not json at all\n"
 
@@ -136,7 +136,7 @@ def test_run_refuses_a_symlinked_lock_file_in_one_line(tmp_path: Path) -> None:
 
 RACE = """
 import math, sys
-from tether.core.storage.lease import SessionLease
+from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
 for _ in range(300):
     SessionLease(sys.argv[1]).acquire(math.inf).release()
 """

@@ -73,7 +73,7 @@ def test_the_on_disk_migration_writes_the_ids_that_were_shown(name: str, tmp_pat
 
 
 def test_derived_ids_skip_taken_ones_deterministically() -> None:
-    from tether.core.storage.ids import derived_entry_id
+    from tether.builtin_plugins.storage.format.migration import derived_entry_id
 
     first = derived_entry_id("s", 1, set())
     assert first == derived_entry_id("s", 1, set()) and len(first) == 8
@@ -83,7 +83,7 @@ def test_derived_ids_skip_taken_ones_deterministically() -> None:
 
 
 def test_many_records_get_unique_stable_ids() -> None:
-    from tether.core.storage.migration import migrate_bytes
+    from tether.builtin_plugins.storage.format.migration import migrate_bytes
 
     header = b'{"type":"session","id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}\n'
     line = b'{"type":"message","timestamp":"2025-01-01T00:00:00.000Z","message":{}}\n'

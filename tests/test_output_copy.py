@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tether.core.context import output_copy
+from tether.builtin_plugins.storage.jsonl.context import output_copy
 
 
 def pieces_and_bytes() -> tuple[list[Any], bytes]:
@@ -125,7 +125,7 @@ def test_large_buffers_are_written_in_small_writes(
 def test_a_spilled_context_goes_to_its_file_in_small_writes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tether.core.context.encoded import EncodedContext
+    from tether.builtin_plugins.storage.jsonl.context.encoded import EncodedContext
 
     monkeypatch.setattr(output_copy, "WRITE_BYTES", 512)
     spill = Recording()
@@ -168,7 +168,7 @@ def test_an_output_file_is_opened_again_for_reading_where_it_can_be(tmp_path: Pa
 def test_the_stores_whole_file_writes_are_small_writes_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tether.core.storage import fileio
+    from tether.builtin_plugins.storage.jsonl.files import fileio
 
     sizes: list[int] = []
     real = os.write

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.store_helpers import FIXTURES, STORE_PI, run_tether
-from tether.core.storage.migration import header_version
+from tether.builtin_plugins.storage.format.migration import header_version
 
 LEGACY = sorted(
     path

@@ -24,8 +24,8 @@ from tether.builtin_plugins.memory.serialize_json import (
     json_inside,
     serialized_json,
 )
+from tether.builtin_plugins.storage.format.stringify import dumps_record_std
 from tether.core.context.build import message_from_entry
-from tether.core.storage.format import dumps_record_std
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SESSIONS = sorted(FIXTURES.rglob("*.jsonl"))

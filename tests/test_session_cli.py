@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from tests.store_helpers import GEN, assistant_message, golden, run_tether, user_message
+from tether.builtin_plugins.storage.jsonl.listing import most_recent_session
 from tether.core.base.paths import default_session_dir, encode_cwd
-from tether.core.session.listing import most_recent_session
 from tether.core.session.session import Session
 
 

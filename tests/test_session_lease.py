@@ -197,7 +197,7 @@ def test_readers_are_never_blocked_by_a_lease(tmp_path: Path) -> None:
     ids=["chat", "branch", "repair", "pin"],
 )
 def test_every_writing_command_is_refused_or_waits(tmp_path: Path, command: list[str]) -> None:
-    from tether.core.storage.lease import SessionLease
+    from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
 
     file = session_file(tmp_path)
     first = json.loads(file.read_text().splitlines()[1])["id"]

@@ -118,7 +118,7 @@ def test_a_run_refuses_to_write_after_another_writer_appended(tmp_path: Path) ->
 
 
 def test_lease_is_reentrant_in_one_process_and_removes_its_lock_file(tmp_path: Path) -> None:
-    from tether.core.storage.lease import SessionLease
+    from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
 
     file = tmp_path / "s.jsonl"
     outer = SessionLease(file).acquire()
@@ -134,12 +134,12 @@ def test_a_lock_file_removed_between_open_and_lock_is_not_trusted(tmp_path, monk
     """The release/removal race: this process opens the lock file, its holder releases (and
     removes it), a third process creates a new one and locks it; this process's flock on the
     removed file then succeeds, but must not count as holding the lease."""
-    from tether.core.storage import lease as lease_module
+    from tether.builtin_plugins.storage.jsonl.files import lease as lease_module
 
     file = tmp_path / "s.jsonl"
     lock = lock_path(file)
     code = (
-        "import sys\nfrom tether.core.storage.lease import SessionLease\n"
+        "import sys\nfrom tether.builtin_plugins.storage.jsonl.files.lease import SessionLease\n"
         "SessionLease(sys.argv[1], command='the third').acquire()\n"
         "print('held', flush=True)\nsys.stdin.read()\n"
     )

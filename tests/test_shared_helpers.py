@@ -138,7 +138,7 @@ def test_content_text_joins_the_text_blocks() -> None:
 
 
 def test_parse_json_object_is_none_for_blank_invalid_and_non_objects() -> None:
-    from tether.core.storage.jsonl_index import parse_json_object
+    from tether.core.storage.entry_table import parse_json_object
 
     assert parse_json_object(b'{"type":"session"}') == {"type": "session"}
     for raw in (b"", b"  ", b"{", b"[1]", b"3", b"NaN"):

@@ -56,7 +56,7 @@ def test_many_labels_are_folded(tmp_path: Path, capsys: Any) -> None:
         "  m498=mark 498",
         "  m499=mark 499",
     ]
-    assert max(map(len, lines)) <= 100
+    assert max(len(line) for line in lines if not line.startswith("file:")) <= 100  # a path
 
 
 def test_a_few_labels_stay_on_one_line(tmp_path: Path, capsys: Any) -> None:

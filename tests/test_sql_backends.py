@@ -69,7 +69,7 @@ def test_sqlite_migration_refuses_a_schema_a_newer_tether_wrote_meanwhile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tether.builtin_plugins.storage.sqlite import schema
-    from tether.core.storage.database import StoreError
+    from tether.storage import StoreError
 
     path = tmp_path / "s.db"
     db = sqlite3.connect(path, isolation_level=None)

@@ -17,10 +17,10 @@ from tests.store_helpers import (
     lines_of,
     user_message,
 )
+from tether.builtin_plugins.storage.format import stringify as fmt
+from tether.builtin_plugins.storage.jsonl.store import JsonlStore
 from tether.core.base.errors import SessionFileError
 from tether.core.session.session import Session
-from tether.core.storage import format as fmt
-from tether.core.storage.store import JsonlStore
 
 
 def test_file_appears_with_the_first_assistant_message(tmp_path: Path) -> None:

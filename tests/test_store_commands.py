@@ -14,7 +14,7 @@ import pytest
 
 from tests.store_backends import DATABASES, Backend, make_backend
 from tests.store_helpers import CORPUS
-from tether.core.storage.database import uri_without_password
+from tether.storage import uri_without_password
 
 SAMPLE = next(p for p in CORPUS if p.stem == "g09-bash-exec")
 

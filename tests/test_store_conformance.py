@@ -212,9 +212,9 @@ def test_a_session_stored_in_many_chunks_reads_and_exports_the_same(
     backend_name: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: Any
 ) -> None:
     from tether.builtin_plugins.commands.store.listing import export_session
+    from tether.builtin_plugins.storage.sql import database
     from tether.core.context.build import build_session_context
     from tether.core.session.session import Session
-    from tether.core.storage import database
 
     monkeypatch.setattr(database, "CHUNK_BYTES", 2000)  # dozens of chunks instead of one
     backend = make_backend(request, backend_name, tmp_path / "store")

@@ -115,9 +115,9 @@ def test_unknown_and_ambiguous_session_ids_are_one_line(
 
 
 def test_sqlite_v1_database_is_migrated_to_v2_and_searchable(tmp_path: Path) -> None:
+    from tether.builtin_plugins.storage.sql.database import split_session_bytes
     from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
     from tether.builtin_plugins.storage.sqlite.schema import VERSION, ensure_schema
-    from tether.core.storage.database import split_session_bytes
 
     path = tmp_path / "old.db"
     db = sqlite3.connect(path, isolation_level=None)

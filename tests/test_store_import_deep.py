@@ -15,8 +15,8 @@ import pytest
 
 from tests.store_backends import DATABASES, make_backend
 from tests.store_helpers import run_tether
+from tether.builtin_plugins.storage.jsonl.store import JsonlStore
 from tether.core.session.session import Session
-from tether.core.storage.store import JsonlStore
 
 HEADER = {
     "type": "session",

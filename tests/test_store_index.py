@@ -17,11 +17,11 @@ import pytest
 
 from tests.store_backends import DATABASES, Backend, make_backend
 from tests.store_helpers import CORPUS
-from tether.core.storage import database as database_module
-from tether.core.storage.chunk_index import HEAD_SIZE, MAGIC
-from tether.core.storage.chunk_runs import decode_run
-from tether.core.storage.jsonl_index import StaleRow
-from tether.core.storage.jsonl_scan import scan_bytes
+from tether.builtin_plugins.storage.jsonl.scan.scanner import scan_bytes
+from tether.builtin_plugins.storage.sql import database as database_module
+from tether.builtin_plugins.storage.sql.chunk_index import HEAD_SIZE, MAGIC
+from tether.builtin_plugins.storage.sql.chunk_runs import decode_run
+from tether.core.storage.entry_table import StaleRow
 
 SCANNED = {"e35-legacy-v1", "e37-malformed-lines"}  # migrated keys in another order; bad lines
 STAMP = "2026-01-02T03:04:05.000Z"
@@ -132,7 +132,7 @@ def loaded(backend: Backend, ref: str) -> Any:
 
 
 def stored_bytes(backend: Backend, ref: str) -> bytes:
-    from tether.core.storage.database import join_session_bytes
+    from tether.builtin_plugins.storage.sql.database import join_session_bytes
 
     return join_session_bytes(backend.database().read(ref))
 

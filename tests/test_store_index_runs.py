@@ -1,5 +1,6 @@
 """A session of many small chunks (one per append, the live case) loads from runs of chunk
-indexes (schema v4, :mod:`tether.core.storage.chunk_runs`): the same table as scanning its
+indexes (schema v4, :mod:`tether.builtin_plugins.storage.sql.chunk_runs`): the same table as
+scanning its
 bytes, whether written at import or append by append; a damaged or missing run gives way to its
 chunks' own indexes, a damaged chunk index among them to scanning that chunk; a chunk changed
 or gone behind tether's back is one clear error; a v3 database gets its runs when migrated."""
@@ -25,10 +26,10 @@ from tests.test_store_index import (
     stored_bytes,
     table_facts,
 )
-from tether.core.storage import chunk_runs
-from tether.core.storage import database as database_module
-from tether.core.storage.chunk_index import HEAD_SIZE
-from tether.core.storage.database import StoreError
+from tether.builtin_plugins.storage.sql import chunk_runs
+from tether.builtin_plugins.storage.sql import database as database_module
+from tether.builtin_plugins.storage.sql.chunk_index import HEAD_SIZE
+from tether.storage import StoreError
 
 RUN = 16  # chunks a run (256 in use): a small session makes several runs
 SAMPLE = next(p for p in CORPUS if p.stem == "g16-branched")

@@ -36,7 +36,7 @@ def texts(session: Any) -> list[str]:
 def test_an_append_whose_commit_was_not_acknowledged_is_retried_and_written_once(
     pg: Backend, new_session: bool
 ) -> None:
-    from tether.core.storage.database import StoreConnectionError
+    from tether.storage import StoreConnectionError
 
     if new_session:  # the first append writes the header too
         from tether.core.session.session import Session
@@ -123,7 +123,7 @@ def test_a_server_that_stays_away_ends_the_append_then_the_next_settles_it_once(
     # The commit of "committed" is not acknowledged and the server stops: the retries fail
     # for reconnect_seconds, then one error. The next append (the same entry and one more)
     # finds the first committed and writes only the second.
-    from tether.core.storage.database import StoreConnectionError
+    from tether.storage import StoreConnectionError
 
     ref = pg.add(SAMPLE)
     session = pg.open(ref)
@@ -158,7 +158,7 @@ def test_a_server_that_stays_away_ends_the_append_then_the_next_settles_it_once(
 def test_loading_streams_the_lines_and_reads_only_the_snapshot(pg: Backend) -> None:
     # The lines come through one binary COPY on a thread while the scanner indexes them;
     # lines appended after the header row was read are not part of this read.
-    from tether.core.storage.database import join_session_bytes
+    from tether.builtin_plugins.storage.sql.database import join_session_bytes
 
     database = pg.database()
     ref = pg.add(SAMPLE)
@@ -172,7 +172,7 @@ def test_loading_streams_the_lines_and_reads_only_the_snapshot(pg: Backend) -> N
 
 def test_a_failed_streamed_read_is_one_error_where_the_chunks_are_taken() -> None:
     from tether.builtin_plugins.storage.postgresql.stream import Prefetched
-    from tether.core.storage.database import StoreConnectionError
+    from tether.storage import StoreConnectionError
 
     def produce() -> Any:
         yield b"first"

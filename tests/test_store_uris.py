@@ -21,7 +21,7 @@ from tests.store_backends import DATABASES, make_backend
 from tests.store_helpers import GEN, run_tether
 from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase, database_path
 from tether.core.base.errors import SessionFileError
-from tether.core.storage.database import StoreError
+from tether.storage import StoreError
 
 SAMPLES = [GEN / "g02-linear-text.jsonl", GEN / "g09-bash-exec.jsonl"]  # cwd /tmp/测试, /srv/repo
 
@@ -118,7 +118,7 @@ def test_an_empty_project_listing_counts_the_other_projects(
     request: pytest.FixtureRequest, tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str
 ) -> None:
     from tether.builtin_plugins.commands.store.listing import list_stored
-    from tether.core.storage.database import describe_uri
+    from tether.storage import describe_uri
 
     backend = make_backend(request, store, tmp_path / store)
     for sample in SAMPLES:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.store_helpers import CORPUS, copy_fixture, counter_ids, golden, run_tether
+from tether.builtin_plugins.storage.jsonl.store import JsonlStore
 from tether.core.session.session import Session
-from tether.core.storage.store import JsonlStore
 
 FIELDS = (
     "roots",

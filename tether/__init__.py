@@ -26,7 +26,7 @@ _EXPORTS: dict[str, str] = {
     "SessionChangedError": "tether.core.base.errors",
     # sessions and context
     "Session": "tether.core.session.session",
-    "SessionLease": "tether.core.storage.lease",
+    "SessionLease": "tether.builtin_plugins.storage.jsonl.files.lease",
     "SessionContext": "tether.core.context.build",
     "build_session_context": "tether.core.context.build",
     "build_context_from_path": "tether.core.context.build",
@@ -88,6 +88,7 @@ __all__ = ["__version__", *sorted(_EXPORTS)]
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports lazily
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
+    from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
     from tether.core.agent.agent import Agent
     from tether.core.agent.prompt import PromptOptions, Section
     from tether.core.agent.providers import Model, Provider, ProviderError
@@ -113,7 +114,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from tether.core.memory.branching import navigate_tree
     from tether.core.memory.compaction import compact
     from tether.core.session.session import Session
-    from tether.core.storage.lease import SessionLease
     from tether.core.storage.protocol import SessionStore
     from tether.hookspecs import hookimpl, hookspec
     from tether.hookspecs.events import (

@@ -3,7 +3,7 @@
 Events are mutable dataclasses: in a chained hook every implementation receives the same
 object, so a later implementation sees what an earlier one changed (pi's semantics).
 Messages and entries are plain JSON-shaped dicts in pi's session format
-(see ``tether.core.storage.format``).
+(see ``tether.builtin_plugins.storage.format.stringify``).
 """
 
 from __future__ import annotations

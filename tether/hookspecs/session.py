@@ -155,10 +155,11 @@ def open_store(uri: str, settings: Settings) -> SessionStore | None:
     path or a backend URI (``sqlite:///…``, ``postgresql://…``); ``settings`` — the resolved
     :class:`tether.Settings`. Return: for one session (a file), an object implementing
     :class:`tether.SessionStore`; for a URI of many sessions, a ``SessionDatabase``
-    (``tether.core.storage.database``: ``session_store(id)``, ``resolve(prefix)``,
+    (``tether.builtin_plugins.storage.sql.database``: ``session_store(id)``, ``resolve(prefix)``,
     ``list_sessions``, ``import_session``, ``lease``); ``None`` for URIs this plugin does not
-    handle. Raise ``tether.core.storage.database.StoreError`` with one line for a URI it
-    handles but cannot open (bad URI, server down, login refused, another schema version).
+    handle. Raise ``tether.storage.StoreError`` with one line for a URI it handles but cannot
+    open (bad URI, server down, login refused, another schema version). The kernel opens every
+    session's store through this hook (``tether.storage.open_store``).
     Ordering: firstresult; the built-in JSONL store is ``trylast`` and answers for plain
     paths; the built-in ``sqlite_store`` and ``postgresql_store`` answer for their schemes.
 

@@ -50,6 +50,15 @@ CounterOpt = Annotated[
 ]
 
 
+def file_store(path: Path | str) -> Any:
+    """The store of the session file ``path``, from the plugins' ``open_store`` hook (the
+    built-in ``jsonl_store`` for a plain path), with the command's plugin manager."""
+    from tether.builtin_plugins.commands.store_select import plugin_manager
+    from tether.core.session.opening import open_store
+
+    return open_store(path, plugins=plugin_manager())
+
+
 def store_configured() -> bool:
     """Whether a session store other than JSONL files is chosen (``--store``, ``TETHER_STORE``,
     ``session.store``); read without loading the store modules (start-up stays fast)."""
@@ -64,9 +73,9 @@ def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool =
     command). A missing file, or one holding only whitespace, is one error line: ``FILE: no
     such session file`` / ``FILE: empty file (no session header)``. (``run``/``chat --session``
     instead start a new session in an empty file, as pi does.)"""
+    from tether.builtin_plugins.commands.store_select import plugin_manager
     from tether.core.base.errors import SessionFileError
     from tether.core.session.session import Session
-    from tether.core.storage.store import JsonlStore
 
     if store_configured():
         from tether.builtin_plugins.commands.store_select import (
@@ -80,9 +89,9 @@ def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool =
             readonly=readonly,
             validate_all=validate_all,
         )
-    store = JsonlStore(path)
+    store = file_store(path)
     loaded = store.load(readonly=readonly, validate_all=validate_all)
     if loaded.header is None:
         why = "empty file (no session header)" if loaded.exists else "no such session file"
         raise SessionFileError(f"{path}: {why}")
-    return Session(store=store, loaded=loaded, readonly=readonly)
+    return Session(store=store, loaded=loaded, readonly=readonly, plugins=plugin_manager())

@@ -1,8 +1,7 @@
 """The lease taken by the commands that write a session, and their ``--wait [SECONDS]``.
 
 ``run``, ``chat``, ``session compact``, ``session branch`` and ``session repair`` hold the
-session's lease (:mod:`tether.core.storage.lease`) while they work. Without ``--wait`` a second
-writer
+session's lease (its store's ``lease``) while they work. Without ``--wait`` a second writer
 fails at once with one line naming the holder; ``--wait SECONDS`` waits that long, and a bare
 ``--wait`` (the kernel's argv pre-parse turns it into ``--wait=forever`` when no number
 follows) waits until the holder is done. Waiting is announced on stderr. The option itself
@@ -24,8 +23,9 @@ def claim(path: str | Path, wait: str | None) -> Any:
     """The lease of the session file ``path`` (with a database store: of the session that id
     or prefix names), waited for as ``--wait`` says (``None`` when ``path`` does not exist:
     the command then reports that, and no lock file is made)."""
-    from tether.builtin_plugins.commands import store_configured
-    from tether.core.storage.lease import SessionLease, parse_wait
+    from tether.builtin_plugins.commands import file_store, store_configured
+    from tether.builtin_plugins.storage.jsonl.files.lease import parse_wait
+    from tether.core.session.opening import lease_store
 
     seconds = parse_wait(wait)
     database = None
@@ -45,7 +45,7 @@ def claim(path: str | Path, wait: str | None) -> Any:
     hint = "use --wait to wait" if wait is None else f"gave up after waiting {seconds:g} s"
     if database is not None:
         return database.lease(session_id, seconds, on_wait=announce, hint=hint)
-    return SessionLease(path).acquire(seconds, on_wait=announce, hint=hint)
+    return lease_store(file_store(path), seconds, on_wait=announce, hint=hint)
 
 
 @contextmanager

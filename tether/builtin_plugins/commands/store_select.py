@@ -32,29 +32,31 @@ def store_uri(cwd: str | None = None) -> str | None:
     return value.strip()
 
 
-def _plugin_manager() -> Any:
+def plugin_manager() -> Any:
+    """The running command's plugin manager (outside a command: the process's default one,
+    :func:`~tether.core.session.opening.default_plugins`)."""
     from typer._click.globals import get_current_context  # typer's own click
 
     context = get_current_context(silent=True)
     pm = context.find_root().obj if context is not None else None
     if pm is None:
-        from tether.core.host.manager import create_plugin_manager
+        from tether.core.session.opening import default_plugins
 
-        pm = create_plugin_manager()
+        pm = default_plugins()
     return pm
 
 
 def open_database(uri: str) -> Any:
-    """The :class:`~tether.core.storage.database.SessionDatabase` of ``uri`` (opened once per
-    process), from the store plugin that answers ``open_store`` for it."""
+    """The :class:`~tether.builtin_plugins.storage.sql.database.SessionDatabase` of ``uri``
+    (opened once per process), from the store plugin that answers ``open_store`` for it."""
     if uri in _OPEN:
         return _OPEN[uri]
     from tether.core.base.settings_peek import LazySettings
     from tether.core.hooks.facade import Hooks
-    from tether.core.storage.database import StoreError, describe_uri
+    from tether.storage import StoreError, describe_uri
 
     try:
-        database = Hooks(_plugin_manager()).open_store(uri, LazySettings(os.getcwd()))
+        database = Hooks(plugin_manager()).open_store(uri, LazySettings(os.getcwd()))
     except StoreError as exc:  # the store's own words (bad URI, server, login, schema)
         failure = getattr(exc, "hook_failure", None)
         raise StoreError(getattr(failure, "detail", None) or str(exc)) from None
@@ -76,20 +78,20 @@ def open_stored_session(
     """The session ``ref`` (an id or a unique prefix) of ``database``."""
     from tether.core.base.errors import SessionFileError
     from tether.core.session.session import Session
-    from tether.core.storage.database import uri_without_password
+    from tether.storage import uri_without_password
 
     store = database.session_store(database.resolve(ref))
     loaded = store.load(readonly=readonly, validate_all=validate_all)
     if loaded.header is None:
         raise SessionFileError(f"{uri_without_password(store.uri)}: no such session")
-    return Session(store=store, loaded=loaded, readonly=readonly)
+    return Session(store=store, loaded=loaded, readonly=readonly, plugins=plugin_manager())
 
 
 def session_label(session: Any) -> str:
     """How a command names a session it made: its file, else its store URI with the id."""
     if session.file is not None:
         return str(session.file)
-    from tether.core.storage.database import uri_without_password
+    from tether.storage import uri_without_password
 
     store = session.store
     return uri_without_password(str(store.uri)) if store is not None else "(memory)"
@@ -97,6 +99,7 @@ def session_label(session: Any) -> str:
 
 __all__ = [
     "active_database",
+    "plugin_manager",
     "open_database",
     "open_stored_session",
     "session_label",

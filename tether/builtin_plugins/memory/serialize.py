@@ -13,9 +13,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from tether.builtin_plugins.storage.format.fastjson import dumps_or_none
 from tether.core.context.content_text import content_text
 from tether.core.context.jscompat import js_len, js_number, js_slice, js_stringify
-from tether.core.storage.fastjson import dumps_or_none
 
 _quote = json.encoder.encode_basestring  # type: ignore[attr-defined]  # JSON.stringify of an ASCII string
 
@@ -99,7 +99,8 @@ def truncate_head_tail(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> str
 
 def _argument_json(value: Any) -> str:
     """``JSON.stringify(value)`` of a tool-call argument: orjson's text when it is JS's
-    (:func:`~tether.core.storage.fastjson.dumps_or_none`), else :func:`js_stringify`."""
+    (:func:`~tether.builtin_plugins.storage.format.fastjson.dumps_or_none`), else
+    :func:`js_stringify`."""
     if value.__class__ is str:
         return _quote(value) if value.isascii() else js_stringify(value)
     fast = dumps_or_none(value)

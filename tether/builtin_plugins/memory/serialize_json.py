@@ -38,7 +38,7 @@ def json_inside(parts: list[str]) -> bytes:
     try:
         return _GLUE.join([dumps(part)[1:-1] for part in parts])
     except TypeError:  # orjson.JSONEncodeError: a lone surrogate
-        from tether.core.storage.format import dumps_bytes
+        from tether.builtin_plugins.storage.format.stringify import dumps_bytes
 
         return dumps_bytes(SEPARATOR.join(parts))[1:-1]
 

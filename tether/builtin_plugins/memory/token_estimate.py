@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from tether.core.storage.format import js_number
+from tether.builtin_plugins.storage.format.stringify import js_number
 from tether.hookspecs import hookimpl
 
 IMAGE_CHARS = 4800

@@ -46,7 +46,8 @@ class SessionWriteError(SessionFileError):
 
 
 class SessionBusyError(SessionFileError):
-    """Another process holds the session's write lease (:mod:`tether.core.storage.lease`)."""
+    """Another process holds the session's write lease
+    (:mod:`tether.builtin_plugins.storage.jsonl.files.lease`)."""
 
     def __init__(self, message: str, holder: object = None) -> None:
         super().__init__(message)

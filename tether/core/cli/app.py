@@ -32,7 +32,7 @@ DEFAULT_COMMAND = "chat"
 ROOT_HELP = "tether — a plugin-first agent harness whose memory never loses history."
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
-# tether.core.storage.lease);
+# tether.builtin_plugins.storage.jsonl.files.lease);
 # a bare ``--wait`` becomes ``--wait=forever`` in :func:`tether.core.cli.argv.preparse_wait`.
 WaitOpt = Annotated[
     str | None,

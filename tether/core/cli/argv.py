@@ -84,7 +84,8 @@ def preparse_store(argv: Sequence[str]) -> list[str]:
 
 
 def preparse_wait(argv: Sequence[str]) -> list[str]:
-    """``--wait [SECONDS]`` (the session lease, :mod:`tether.core.storage.lease`): a ``--wait`` not
+    """``--wait [SECONDS]`` (the session lease,
+    :mod:`tether.builtin_plugins.storage.jsonl.files.lease`): a ``--wait`` not
     followed by a number means "as long as it takes" and becomes ``--wait=forever``."""
     out = list(argv)
     for i, arg in enumerate(out):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tether.core.storage.format import date_parse_ms
+from tether.core.storage.ids import date_parse_ms
 
 Message = dict[str, Any]
 

@@ -96,7 +96,7 @@ class Harness:
         on_warning: Callable[[str], None] | None = None,
     ) -> None:
         from tether.core.base.settings import load_settings
-        from tether.core.storage.lease import lease_session
+        from tether.core.session.opening import lease_session
 
         self.pm = pm
         self.session = session

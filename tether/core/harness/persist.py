@@ -7,7 +7,7 @@ from typing import Any
 
 from tether.core.base.errors import SessionFileError, SessionWriteError
 from tether.core.context.build import timestamp_ms
-from tether.core.storage.database import StoreConnectionError, describe_uri
+from tether.core.storage.errors import StoreConnectionError, describe_uri
 from tether.hookspecs.events import Message
 
 PERSISTED_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution"})

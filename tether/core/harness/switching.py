@@ -119,7 +119,7 @@ def bind_session(host: SessionHost, request: ModelRequest, thinking: str | None 
 
 
 def _switch(host: SessionHost, new_session: Any, reason: str) -> None:
-    from tether.core.storage.lease import lease_session
+    from tether.core.session.opening import lease_session
 
     _idle_or_fail(host, "switch sessions")
     lease = lease_session(new_session)  # before anything changes: busy → nothing switched
@@ -148,14 +148,20 @@ def new_session(host: SessionHost) -> None:
 
 def resume(host: SessionHost, target: str | os.PathLike[str] | Any) -> None:
     """Switch to another session (a path or an open :class:`Session`)."""
+    from tether.core.session.opening import lease_store, open_store
     from tether.core.session.session import Session
-    from tether.core.storage.lease import SessionLease
 
     if not isinstance(target, (str, os.PathLike)):
         _switch(host, target, "resume")
         return
-    with SessionLease(target).acquire():  # read it under the lease: not a stale copy
-        _switch(host, Session.open(target, cwd=host.cwd), "resume")
+    plugins = getattr(host, "pm", None)
+    store = open_store(target, plugins=plugins)
+    lease = lease_store(store)  # read it under the lease: not a stale copy
+    try:
+        _switch(host, Session.open(target, cwd=host.cwd, store=store, plugins=plugins), "resume")
+    finally:
+        if lease is not None:
+            lease.release()
 
 
 def _fork_allowed(host: SessionHost, entry_id: str | None, position: str) -> bool:

@@ -12,7 +12,7 @@ What stays possible: code that calls ``list``'s own methods on it directly
 (``list.__getitem__(messages, 0)``) or hands it to C code that reads a list's storage without
 going through its methods (``heapq``) sees the stored objects.
 
-An item may also be a :class:`~tether.core.context.encoded.Pending` message (its JSON bytes,
+An item may also be a :class:`~tether.core.context.pending.Pending` message (its JSON bytes,
 for a branch too large to hold parsed): it is parsed when first read, the same way.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, SupportsIndex
 
-from tether.core.context.encoded import Pending
+from tether.core.context.pending import Pending
 from tether.core.host.calls import copy_json
 
 _CONTAINERS = (dict, list)

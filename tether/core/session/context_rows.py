@@ -7,11 +7,11 @@ entries that set the thinking level and the model. Everything else stays unparse
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tether.core.context.kept import CONTEXT_TYPES, plan, stream_order
-from tether.core.storage.jsonl_index import EntryTable
+from tether.core.storage.entry_table import EntryTable
 
 
 def context_plan(table: EntryTable, path: Sequence[int]) -> tuple[list[int], int]:
@@ -59,4 +59,20 @@ def stream_rows(table: EntryTable, path: Sequence[int]) -> tuple[list[int], set[
     return stream_order(rows, path[compaction]), only
 
 
-__all__ = ["CONTEXT_TYPES", "context_plan", "stream_rows"]
+def entry_batches(
+    table: EntryTable, rows: list[int], setting_only: set[int], size: int = 4096
+) -> Iterator[tuple[list[dict[str, Any]], list[bool] | None]]:
+    """The entries of ``rows`` a batch at a time (parsed, not kept: ``iter_entries`` with
+    ``to_write``), each batch with which of its entries only set (``None``: none): what a
+    :class:`~tether.core.context.stream.ContextStream` reads. The reference for a store's
+    ``context_batches``."""
+    for at in range(0, len(rows), size):
+        batch = rows[at : at + size]
+        entries = list(table.iter_entries(batch, to_write=True))
+        if not setting_only or setting_only.isdisjoint(batch):
+            yield entries, None
+        else:
+            yield entries, [row in setting_only for row in batch]
+
+
+__all__ = ["CONTEXT_TYPES", "context_plan", "entry_batches", "stream_rows"]

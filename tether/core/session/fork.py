@@ -22,10 +22,9 @@ from typing import Any, Protocol, TypeVar
 from tether.core.base.errors import SessionFileError, TetherError
 from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.context.content_text import content_text
-from tether.core.storage import format as fmt
+from tether.core.session.opening import open_store
 from tether.core.storage import records as rec
-from tether.core.storage.filesafety import make_private_dirs
-from tether.core.storage.store import JsonlStore, write_file_durably
+from tether.core.storage.ids import CURRENT_SESSION_VERSION, iso_now, new_entry_id
 
 
 class SessionLike(Protocol):
@@ -46,6 +45,8 @@ class SessionLike(Protocol):
     def get_branch(self, leaf_id: Any = ...) -> list[dict[str, Any]]: ...
     def get_entry(self, entry_id: str) -> dict[str, Any] | None: ...
     def has_entry(self, entry_id: str) -> bool: ...
+    @property
+    def plugins(self) -> Any: ...
     def labels(self) -> dict[str, str]: ...
     def label_timestamps(self) -> dict[str, str | None]: ...
     def _adopt(self, entries: list[dict[str, Any]]) -> None: ...
@@ -70,10 +71,11 @@ def _new_session_like(source: S, output: Path | None, parent: str | None) -> S:
         raise SessionFileError(f"{output}: already exists; refusing to overwrite")
     fsync = getattr(source.store, "fsync", None)
     return session_type(  # type: ignore[no-any-return]
-        store=JsonlStore(output, fsync=fsync),
+        store=open_store(output, plugins=source.plugins, fsync=fsync),
         header=header,
         cwd=source.cwd,
         session_dir=output.parent,
+        plugins=source.plugins,
     )
 
 
@@ -103,7 +105,7 @@ def branched_copy(source: S, leaf_id: str, *, output: Path | None = None) -> S:
     for target_id, label in labels.items():
         if target_id not in kept_ids:
             continue
-        label_id = fmt.new_entry_id(used)
+        label_id = new_entry_id(used)
         used.add(label_id)
         record: dict[str, Any] = {"type": "label", "id": label_id, "parentId": previous}
         if stamps.get(target_id) is not None:
@@ -152,26 +154,25 @@ def fork_from(
     session_dir: str | os.PathLike[str] | None = None,
     *,
     home: Path | None = None,
+    plugins: Any = None,
 ) -> S:
     """Copy every entry of ``source`` (migrated in memory; the source file is not touched) into a
     new session of ``target_cwd``, opened with ``session_type.open``; the file is written at
     once."""
     opener: Any = session_type
     source_path = Path(os.path.abspath(source))
-    original = opener.open(source_path, readonly=True)
+    original = opener.open(source_path, readonly=True, plugins=plugins)
     if not original.on_disk:
         raise SessionFileError(f"{source_path}: cannot fork: the source session is empty")
     folder = Path(session_dir) if session_dir else default_session_dir(target_cwd, home)
     header = rec.make_header(target_cwd, parent_session=str(source_path))
     path = folder / session_file_name(header["timestamp"], header["id"])
-    store = JsonlStore(path, fsync=getattr(original.store, "fsync", None))
-    entries = original.entries()
-    if entries:
-        store.append(entries, header=header)
-    else:
-        make_private_dirs(path.parent)
-        write_file_durably(path, fmt.dumps_line(header), fsync=store.fsync)
-    return opener.open(path, cwd=target_cwd, session_dir=folder)  # type: ignore[no-any-return]
+    fsync = getattr(original.store, "fsync", None)
+    store = open_store(path, plugins=plugins, fsync=fsync)
+    store.append(original.entries(), header=header)  # the header alone for an empty one
+    return opener.open(  # type: ignore[no-any-return]
+        path, cwd=target_cwd, session_dir=folder, store=store, plugins=plugins
+    )
 
 
 def export_jsonl(
@@ -181,32 +182,26 @@ def export_jsonl(
     header: dict[str, Any] | None = None,
 ) -> Path:
     """Write the current branch, ``parentId`` re-chained into one line, under a fresh header
-    (pi's: same session id, now, cwd; or ``header``, e.g. a new id). Never overwrites an
-    existing file."""
+    (pi's: same session id, now, cwd; or ``header``, e.g. a new id), through the store
+    ``open_store`` gives for ``output``. Never writes into an existing file."""
     if output is None:
-        output = f"session-{fmt.iso_now().replace(':', '-').replace('.', '-')}.jsonl"
+        output = f"session-{iso_now().replace(':', '-').replace('.', '-')}.jsonl"
     path = Path(os.path.abspath(output))
     header = header or {
         "type": "session",
-        "version": fmt.CURRENT_SESSION_VERSION,
+        "version": CURRENT_SESSION_VERSION,
         "id": source.session_id,
-        "timestamp": fmt.iso_now(),
+        "timestamp": iso_now(),
         "cwd": source.cwd,
     }
-    lines = [fmt.dumps_line(header)]
+    linear: list[dict[str, Any]] = []
     previous: str | None = None
     for entry in source.get_branch():
-        linear = dict(entry)
-        linear["parentId"] = previous
-        lines.append(fmt.dumps_line(linear))
+        linear.append({**entry, "parentId": previous})
         previous = entry.get("id")
-    try:
-        make_private_dirs(path.parent)
-        write_file_durably(path, b"".join(lines))
-    except FileExistsError:
-        raise SessionFileError(f"{path}: already exists; refusing to overwrite") from None
-    except OSError as exc:
-        raise SessionFileError(f"{path}: cannot write: {exc.strerror}") from None
+    if os.path.lexists(path):
+        raise SessionFileError(f"{path}: already exists; refusing to overwrite")
+    open_store(path, plugins=source.plugins).append(linear, header=header)
     return path
 
 

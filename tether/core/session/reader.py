@@ -16,11 +16,10 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tether.core.session.tree import Labels, TreeNode, build_tree, js_trim, tree_json
-from tether.core.storage.jsonl_index import EntryTable, Problem, StaleRow
+from tether.core.storage.entry_table import EntryTable, Problem, StaleRow
 
 if TYPE_CHECKING:
     from tether.core.context.build import SessionContext
-    from tether.core.context.encoded import EncodedContext
     from tether.core.context.stream import ContextStream
 
 T = TypeVar("T")
@@ -327,33 +326,20 @@ class SessionReader:
         """``consume(stream)`` of the context at ``leaf_id`` as a
         :class:`~tether.core.context.stream.ContextStream`: the messages of
         :meth:`build_context`, one at a time, parsed as they are read and not kept, for
-        writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``). When a line turns
-        out malformed meanwhile, ``consume`` runs again on the corrected table."""
-        from tether.core.context.parallel import entries_of
+        writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``). The entries come
+        from the store's ``context_batches`` when it has one (a faster way to the same
+        entries, see :class:`~tether.core.storage.protocol.ContextBatches`), else from
+        :func:`~tether.core.session.context_rows.entry_batches`. When a line turns out
+        malformed meanwhile, ``consume`` runs again on the corrected table."""
         from tether.core.context.stream import ContextStream
+        from tether.core.session.context_rows import entry_batches
 
         leaf = self.leaf_id if is_current(leaf_id) else leaf_id
+        batches = getattr(getattr(self, "_store", None), "context_batches", entry_batches)
 
         def compute() -> T:
             ordered, only = self._stream_rows(leaf)
-            return consume(ContextStream(entries_of(self._table, ordered, only)))
-
-        with bulk():
-            return self._stable(compute)
-
-    def encoded_context(
-        self, leaf_id: Any = CURRENT, *, keep_items: bool = False, workers: int = 1
-    ) -> tuple[EncodedContext, ContextStream]:
-        """The context at ``leaf_id`` encoded as ``session context --json`` writes it, and
-        its stream (thinking level, model): :func:`~tether.core.context.parallel.encode_rows`,
-        on ``workers`` processes for a long branch."""
-        from tether.core.context.parallel import encode_rows
-
-        leaf = self.leaf_id if is_current(leaf_id) else leaf_id
-
-        def compute() -> tuple[EncodedContext, ContextStream]:
-            ordered, only = self._stream_rows(leaf)
-            return encode_rows(self._table, ordered, only, keep_items=keep_items, workers=workers)
+            return consume(ContextStream(batches(self._table, ordered, only)))
 
         with bulk():
             return self._stable(compute)

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any
 from tether.core.base.errors import SessionFileError, TetherError
 from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.session import fork as session_fork
+from tether.core.session.opening import open_store
 from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk, is_current
-from tether.core.storage import format as fmt
 from tether.core.storage import records as rec
-from tether.core.storage.jsonl_index import EntryTable
-from tether.core.storage.store import JsonlStore, LoadedSession, SessionStore
+from tether.core.storage.entry_table import EntryTable
+from tether.core.storage.ids import new_entry_id
+from tether.core.storage.protocol import LoadedSession, SessionStore
 
 if TYPE_CHECKING:
     from tether.core.context.summary import ContextSummary
@@ -41,9 +42,11 @@ class Session(SessionReader):
         cwd: str | None = None,
         session_dir: Path | None = None,
         readonly: bool = False,
+        plugins: Any = None,
     ) -> None:
         loaded = loaded or LoadedSession(None, EntryTable())
         self._store = store
+        self.plugins = plugins  # the plugin manager its stores are opened with (forks, new)
         self._loaded = loaded
         self._readonly = readonly
         self._table = loaded.table
@@ -79,13 +82,14 @@ class Session(SessionReader):
         create: bool = False,
         fsync: bool | None = None,
         store: SessionStore | None = None,
+        plugins: Any = None,
     ) -> Session:
-        """Open a session file (migrating v1/v2 unless ``readonly``).
+        """Open a session file (migrating v1/v2 unless ``readonly``) through ``open_store``.
 
         A missing file is an error unless ``create`` (then the session starts empty and the file
         appears with the first assistant message); an empty file is a new session.
         """
-        store = store or JsonlStore(path, fsync=fsync)
+        store = store or open_store(path, plugins=plugins, fsync=fsync)
         with bulk():  # indexing builds no cycles: no collector passes over a growing heap
             loaded = store.load(readonly=readonly)
         if loaded.header is None and not loaded.exists and not create:
@@ -96,6 +100,7 @@ class Session(SessionReader):
             cwd=cwd,
             session_dir=Path(session_dir) if session_dir else None,
             readonly=readonly,
+            plugins=plugins,
         )
 
     @classmethod
@@ -108,12 +113,14 @@ class Session(SessionReader):
         parent_session: str | None = None,
         home: Path | None = None,
         fsync: bool | None = None,
+        plugins: Any = None,
     ) -> Session:
         """A new persisted session in ``session_dir`` (default: the project folder under home)."""
         header = rec.make_header(cwd, session_id=session_id, parent_session=parent_session)
         folder = Path(session_dir) if session_dir else default_session_dir(cwd, home)
         path = folder / session_file_name(header["timestamp"], header["id"])
-        return cls(store=JsonlStore(path, fsync=fsync), header=header, cwd=cwd, session_dir=folder)
+        store = open_store(path, plugins=plugins, fsync=fsync)
+        return cls(store=store, header=header, cwd=cwd, session_dir=folder, plugins=plugins)
 
     @classmethod
     def in_memory(cls, cwd: str | None = None) -> Session:
@@ -185,7 +192,7 @@ class Session(SessionReader):
     # ---- appending ----------------------------------------------------------------------------
 
     def _new_id(self) -> str:
-        return fmt.new_entry_id(self._table.by_id)
+        return new_entry_id(self._table.by_id)
 
     def _has_assistant_now(self) -> bool:
         if not self._has_assistant:
@@ -358,11 +365,11 @@ class Session(SessionReader):
         """A fresh session in the same folder and cwd (``parentSession`` as given)."""
         if self._store is None:
             return Session.in_memory(self._cwd)
-        sibling = getattr(self._store, "sibling", None)
+        sibling, opened = getattr(self._store, "sibling", None), {"plugins": self.plugins}
         if sibling is not None:  # a database: the new session goes there too
             header = rec.make_header(self._cwd, parent_session=parent_session)
-            return Session(store=sibling(header["id"]), header=header, cwd=self._cwd)
-        return Session.create(self._cwd, self._session_dir, parent_session=parent_session)
+            return Session(store=sibling(header["id"]), header=header, cwd=self._cwd, **opened)
+        return Session.create(self._cwd, self._session_dir, parent_session=parent_session, **opened)
 
     def export_jsonl(
         self, output: str | os.PathLike[str] | None = None, *, header: dict[str, Any] | None = None
@@ -379,10 +386,13 @@ class Session(SessionReader):
         session_dir: str | os.PathLike[str] | None = None,
         *,
         home: Path | None = None,
+        plugins: Any = None,
     ) -> Session:
         """Cross-project fork: the source (migrated first) copied into a new session of
         ``target_cwd`` with ``parentSession`` = the source path."""
-        return session_fork.fork_from(cls, source, target_cwd, session_dir, home=home)
+        return session_fork.fork_from(
+            cls, source, target_cwd, session_dir, home=home, plugins=plugins
+        )
 
 
 __all__ = ["CURRENT", "LEAF_MARKER", "Session"]

@@ -1,6 +1,6 @@
 """The tree view of a session: pi's ``getTree`` order, labels, and the oracle's ``tree`` JSON.
 
-Works on the :class:`~tether.core.storage.jsonl_index.EntryTable` columns, so a 100k-entry tree is
+Works on the :class:`~tether.core.storage.entry_table.EntryTable` columns, so a 100k-entry tree is
 built
 without parsing entries. Order is pi's: roots and children in file order, children sorted
 (stably) by ``Date.parse(timestamp)``; an entry whose ``parentId`` is null or its own id is a
@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
-from tether.core.storage.format import date_parse_ms
+from tether.core.storage.ids import date_parse_ms
 
 if TYPE_CHECKING:
-    from tether.core.storage.jsonl_index import EntryTable
+    from tether.core.storage.entry_table import EntryTable
 
 JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"

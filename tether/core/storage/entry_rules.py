@@ -1,17 +1,14 @@
 """What makes a session line an entry, and how a line's problems are described.
 
-Shared by the JSONL scanner (:mod:`tether.core.storage.jsonl_scan`), the entry table
-(:mod:`tether.core.storage.jsonl_index`, which re-exports these names) and repair.
+Shared by the entry table (:mod:`tether.core.storage.entry_table`, which re-exports these
+names), the JSONL store's scanner and repair.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from tether.core.storage import fastjson
 
 
 class StaleRow(Exception):
@@ -35,10 +32,28 @@ class Problem:
         return f"line {self.line}: {self.message}"
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid JSON literal {name}")
+
+
+def loads_std(raw: bytes) -> Any:
+    """pi's ``JSON.parse`` of one line, the reference: ``json.loads`` of ``raw`` read as UTF-8
+    (bad bytes → U+FFFD, as node's ``readFileSync(…, "utf8")``), ``NaN``/``Infinity``
+    refused; ``ValueError`` if invalid."""
+    try:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", "replace")
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def json_error(raw: bytes) -> str:
     """A short description of why ``raw`` is not valid JSON."""
     try:
-        fastjson.loads_std(raw)
+        loads_std(raw)
     except json.JSONDecodeError as exc:
         return f"invalid JSON: {exc.msg} (column {exc.colno})"
     except (ValueError, RecursionError) as exc:
@@ -70,24 +85,6 @@ def entry_problem(record: Any, lineno: int) -> Problem | None:
     return None
 
 
-def duplicate_ids(
-    ids: list[str], linenos: Sequence[int]
-) -> tuple[dict[str, list[int]], list[Problem]]:
-    """The ids used by more than one entry (id → rows) and one problem for each (pi keeps the
-    last one; so do we)."""
-    rows_of: dict[str, list[int]] = {}
-    for row, entry_id in enumerate(ids):
-        rows_of.setdefault(entry_id, []).append(row)
-    duplicates = {i: rows for i, rows in rows_of.items() if len(rows) > 1}
-    problems = []
-    for entry_id, rows in duplicates.items():
-        lines = [linenos[r] for r in rows]
-        where = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}"
-        message = f"duplicate id {entry_id} at lines {where} (the last one is used, as in pi)"
-        problems.append(Problem(lines[-1], "duplicate-id", message))
-    return duplicates, problems
-
-
 def parent_of(record: dict[str, Any]) -> Any:
     parent = record.get("parentId")
     return parent if parent is None or isinstance(parent, str) else BadRef(parent)
@@ -98,7 +95,6 @@ __all__ = [
     "BrokenLine",
     "Problem",
     "StaleRow",
-    "duplicate_ids",
     "entry_problem",
     "json_error",
     "parent_of",

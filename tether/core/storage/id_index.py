@@ -14,7 +14,7 @@ from typing import Any
 
 class IdIndex:
     """The id indexes over the ``ids`` and ``parents`` columns of
-    :class:`~tether.core.storage.jsonl_index.EntryTable`."""
+    :class:`~tether.core.storage.entry_table.EntryTable`."""
 
     ids: list[str]
     parents: list[Any]

@@ -1,8 +1,5 @@
-"""Ids, timestamps and the format version, as pi writes them.
-
-The lowest layer of the format: :mod:`tether.core.storage.format` (serialization) and
-:mod:`tether.core.storage.records` (entry constructors) both build on it, and it imports
-neither (no import loop).
+"""Ids, timestamps and the format version, as pi writes them: the lowest layer of the format
+(:mod:`tether.core.storage.records` and the JSONL store's serialization build on it).
 """
 
 from __future__ import annotations
@@ -24,21 +21,6 @@ def new_entry_id(existing: Container[str]) -> str:
         if candidate not in existing:
             return candidate
     return str(uuid.uuid4())
-
-
-def derived_entry_id(session_id: str, index: int, existing: Container[str]) -> str:
-    """The 8-hex id of record ``index`` of a migrated v1 file, the same on every read: sha256
-    of ``"{session_id}:{index}"``; if taken, of ``"{session_id}:{index}:{n}"`` (n = 1, 2, …)."""
-    import hashlib  # only v1/v2 files need it: not imported at every start
-
-    seed, attempt = f"{session_id}:{index}", 0
-    while True:
-        key = seed if attempt == 0 else f"{seed}:{attempt}"
-        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-        candidate = digest[:8] if attempt < 100 else digest[:32]
-        if candidate not in existing:
-            return candidate
-        attempt += 1
 
 
 def new_session_id() -> str:
@@ -117,7 +99,6 @@ def date_parse_ms(value: Any) -> int | None:
 __all__ = [
     "CURRENT_SESSION_VERSION",
     "date_parse_ms",
-    "derived_entry_id",
     "iso_from_ms",
     "iso_now",
     "new_entry_id",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from tether.core.storage.jsonl_index import EntryTable, Problem
+from tether.core.storage.entry_table import EntryTable, Problem
 
 
 @dataclass
@@ -54,4 +54,22 @@ class SessionStore(Protocol):
         error: it was emptied or removed behind the session's back."""
 
 
-__all__ = ["LoadedSession", "SessionStore"]
+EntryBatch = tuple[list[dict[str, Any]], list[bool] | None]
+
+
+@runtime_checkable
+class ContextBatches(Protocol):
+    """What a store may add for speed (optional): the kernel reads a context's entries through
+    it when the store has it, else by its own reference
+    (:func:`tether.core.session.context_rows.entry_batches`), which it must equal entry for
+    entry. The JSONL store reads the lines again from its file in large reads and parses them
+    a batch at a time."""
+
+    def context_batches(
+        self, table: EntryTable, rows: list[int], setting_only: set[int]
+    ) -> Iterator[EntryBatch]:
+        """The entries of ``rows`` (parsed, not kept), a batch at a time, each batch with
+        which of its entries are in ``setting_only`` (``None``: none)."""
+
+
+__all__ = ["ContextBatches", "EntryBatch", "LoadedSession", "SessionStore"]

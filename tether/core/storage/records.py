@@ -1,7 +1,8 @@
 """Entry constructors: dicts in pi's exact key order (as pi writes them), unset optionals omitted.
 
 ``parentId: null`` is kept; ``custom`` and ``custom_message`` put ``id``/``parentId``/
-``timestamp`` last, as pi does. Re-exported by :mod:`tether.core.storage.format`.
+``timestamp`` last, as pi does. Re-exported by
+:mod:`tether.builtin_plugins.storage.format.stringify`.
 """
 
 from __future__ import annotations
@@ -162,27 +163,9 @@ def make_session_info(
     return _entry("session_info", entry_id, parent_id, timestamp, name=name.strip())
 
 
-def message_text(message: dict[str, Any]) -> str:
-    """The text blocks of a message's content joined by spaces (string content as it is):
-    what session listings show and search."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(
-            block["text"]
-            for block in content
-            if isinstance(block, dict)
-            and block.get("type") == "text"
-            and isinstance(block.get("text"), str)
-        )
-    return ""
-
-
 __all__ = [
     "make_branch_summary",
     "make_compaction",
-    "message_text",
     "make_custom",
     "make_custom_message",
     "make_header",

@@ -267,7 +267,7 @@ class Chat:
 
     def cmd_resume(self, _args: list[str]) -> None:
         from tether.builtin_plugins.commands.agent.setup import project_folder
-        from tether.core.session.listing import list_sessions
+        from tether.builtin_plugins.storage.jsonl.listing import list_sessions
 
         h = self.harness
         from tether.builtin_plugins.commands import store_configured

@@ -5,7 +5,8 @@ Session options (pi's): ``-c/--continue`` opens the most recent session of this 
 ``--session PATH|ID`` opens a file or an id prefix (this project first, then all);
 ``--fork PATH|ID`` copies a session into a new one of this project; ``--no-session`` keeps
 everything in memory; by default a new session is created. "Most recent" is
-:mod:`tether.core.session.listing`'s single notion, shared with ``tether sessions``.
+:mod:`tether.builtin_plugins.storage.jsonl.listing`'s single notion, shared with ``tether
+sessions``.
 An existing session is read only once its lease is held (``--wait``, :mod:`._lease_cli`), so a
 waiting run continues from what the previous writer left, not from a stale copy.
 """
@@ -40,8 +41,12 @@ def looks_like_path(ref: str) -> bool:
 def find_session(ref: str, folder: Path, *, create: bool = False) -> Path:
     """``--session PATH|ID``: a path as is, else an id prefix — this project first, then all.
     With ``create``, a path that does not exist yet is returned (a new session goes there)."""
+    from tether.builtin_plugins.storage.jsonl.listing import (
+        project_folders,
+        read_header,
+        session_files,
+    )
     from tether.core.base.paths import sessions_root
-    from tether.core.session.listing import project_folders, read_header, session_files
 
     if looks_like_path(ref):
         path = Path(os.path.expanduser(ref))
@@ -135,10 +140,12 @@ def open_session(
     *,
     pick: Picker | None = None,
     claim: Claim | None = None,
+    plugins: Any = None,
 ) -> tuple[Any, str]:
     """``(session, reason)`` for the options; ``reason`` is the ``session_start`` reason.
-    ``claim(path)`` is called before an existing session file is read (to take its lease)."""
-    from tether.core.session.listing import list_sessions, most_recent_session
+    ``claim(path)`` is called before an existing session file is read (to take its lease).
+    ``plugins``: the plugin manager whose ``open_store`` opens the session's store."""
+    from tether.builtin_plugins.storage.jsonl.listing import list_sessions, most_recent_session
     from tether.core.session.session import Session
 
     options.check()
@@ -155,13 +162,14 @@ def open_session(
     def existing(path: Path) -> Any:
         if claim is not None:
             claim(path)
-        return Session.open(path, fsync=fsync, create=True)  # a new path: a new session (pi)
+        # a new path: a new session (pi)
+        return Session.open(path, fsync=fsync, create=True, plugins=plugins)
 
     if options.no_session:
         return Session.in_memory(cwd), "startup"
     if options.fork:
         source = find_session(options.fork, folder)
-        return Session.fork_from(source, cwd, folder), "fork"
+        return Session.fork_from(source, cwd, folder, plugins=plugins), "fork"
     if options.session:
         path = find_session(options.session, folder, create=True)
         return existing(path), ("resume" if path.exists() else "startup")
@@ -176,7 +184,7 @@ def open_session(
         recent = most_recent_session(folder)
         if recent is not None:
             return existing(recent), "resume"
-    return Session.create(cwd, folder, fsync=fsync), "startup"
+    return Session.create(cwd, folder, fsync=fsync, plugins=plugins), "startup"
 
 
 def build_harness(
@@ -195,7 +203,12 @@ def build_harness(
     leases: list[Any] = []
     try:
         session, reason = open_session(
-            options, cwd, settings, pick=pick, claim=lambda p: leases.append(claim(p, options.wait))
+            options,
+            cwd,
+            settings,
+            pick=pick,
+            claim=lambda p: leases.append(claim(p, options.wait)),
+            plugins=pm,
         )
         harness = Harness(
             pm,

@@ -23,7 +23,7 @@ def open_stored(
     from tether.core.base.errors import UsageError
     from tether.core.session.session import Session
     from tether.core.storage import records as rec
-    from tether.core.storage.database import uri_without_password
+    from tether.storage import uri_without_password
 
     def existing(ref: str) -> Any:
         session_id = database.resolve(ref)

@@ -72,7 +72,8 @@ def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dic
 
 def write_json(value: Any) -> None:
     """``JSON.stringify(value)`` on stdout (orjson where exact, see
-    :mod:`tether.core.storage.fastjson`); lone surrogates (cut UTF-16 strings) are written as
+    :mod:`tether.builtin_plugins.storage.format.fastjson`); lone surrogates (cut UTF-16 strings)
+    are written as
     ``\\udXXX``, as JavaScript writes them. A ``RawJson`` value (``preview``) is written as it
     is."""
     pieces: list[bytes] = []
@@ -87,7 +88,7 @@ def _json_pieces(value: Any, out: list[bytes]) -> None:
     """``value``'s JSON, appended to ``out`` in pieces: a dict field by field (a lone surrogate
     in one text sends only that field the slow way, a big text is not searched for numbers)."""
     from tether.builtin_plugins.commands.compaction.preview import RawJson
-    from tether.core.storage.format import dumps_bytes
+    from tether.builtin_plugins.storage.format.stringify import dumps_bytes
 
     if value.__class__ is RawJson:
         out.extend(value.pieces)

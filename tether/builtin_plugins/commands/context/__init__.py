@@ -66,7 +66,7 @@ def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
 def _write_json(value: Any) -> None:
     """``JSON.stringify(value)`` on stdout (compact; lone surrogates as ``\\udXXX``,
     non-finite numbers as ``null``, as JavaScript writes them)."""
-    from tether.core.storage.format import dumps_bytes
+    from tether.builtin_plugins.storage.format.stringify import dumps_bytes
 
     out = sys.stdout
     out.flush()
@@ -181,22 +181,21 @@ def _has_context_hooks(pm: Any) -> bool:
 
 
 def _context(ctx: typer.Context, file: Path, leaf: str | None, as_json: bool, quiet: bool) -> None:
-    if leaf is None and (as_json or quiet) and _linear_context(ctx, file, as_json, quiet):
-        return
     session = _open(file)
     leaf_id = _resolve_leaf(session, leaf, file)
     if not (as_json or quiet):
         _context_text(ctx, session, leaf_id, file)
         return
-    from tether.core.context.encoded import EncodedContext
+    from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
+    from tether.builtin_plugins.storage.jsonl.context.encoded import EncodedContext
 
     hooked = _has_context_hooks(ctx.obj)
-    # parsed, encoded and dropped a batch at a time, a long branch on two processes (hooks
-    # get the encoded messages as a list that parses a message when a hook reads it)
+    # parsed, encoded and dropped a batch at a time (hooks get the encoded messages as a list
+    # that parses a message when a hook reads it)
     if leaf_id is None:
         encoded, thinking_level, model = EncodedContext([]), "off", None
     else:
-        encoded, stream = session.encoded_context(leaf_id, keep_items=hooked, workers=2)
+        encoded, stream = encode_context(session, leaf_id, keep_items=hooked)
         thinking_level, model = stream.thinking_level, stream.model
     if hooked:
         context = SimpleNamespace(messages=encoded.items, model=model)
@@ -230,25 +229,6 @@ def _write_context(
         _print_summary(summary, as_json)
     else:
         encoded.write({"header": header, **summary}, release=True)
-
-
-def _linear_context(ctx: typer.Context, file: Path, as_json: bool, quiet: bool) -> bool:
-    """A long one-branch file's context at its leaf in one pass
-    (:func:`~tether.core.context.linear.linear_context`); ``False`` (nothing written) for any
-    other file, with ``context`` hooks installed, or with a database store: the usual way."""
-    if _has_context_hooks(ctx.obj) or opts.store_configured():
-        return False
-    from tether.core.context.linear import linear_context
-
-    found = linear_context(str(file))
-    if found is None:
-        return False
-    stream, encoded = found.stream, found.encoded
-    summary = _summary(
-        found.leaf_id, stream.thinking_level, stream.model, found.entry_count, encoded
-    )
-    _write_context(found.header, summary, encoded, as_json, quiet)
-    return True
 
 
 def _hooked_context(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> Any:

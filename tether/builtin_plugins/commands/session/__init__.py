@@ -54,8 +54,8 @@ def _warn_problems(session: Any, path: Path) -> None:
 def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None) -> None:
     from tether.builtin_plugins.commands import store_configured
     from tether.builtin_plugins.commands.agent.setup import project_folder
+    from tether.builtin_plugins.storage.jsonl.listing import list_sessions, project_folders
     from tether.core.base.paths import sessions_root
-    from tether.core.session.listing import list_sessions, project_folders
 
     if folder is not None and not folder.is_dir():
         sys.stderr.write(f"tether: warning: --dir {folder}: no such folder\n")
@@ -136,7 +136,7 @@ def register_commands(app: Any) -> None:
             show_summary,
             show_text,
         )
-        from tether.core.storage.filesafety import leftover_notes
+        from tether.builtin_plugins.storage.jsonl.files.filesafety import leftover_notes
 
         session = _open_validated(file)
         summary = show_summary(session)

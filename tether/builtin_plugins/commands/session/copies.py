@@ -61,9 +61,10 @@ def fork_or_clone(
 
 def export(path: Path, output: Path | None, as_json: bool) -> None:
     """The active branch as a linear file with a fresh id (see the module doc)."""
+    from tether.builtin_plugins.commands.store_select import plugin_manager
     from tether.core.base.paths import session_file_name
     from tether.core.session.session import Session
-    from tether.core.storage.records import make_header
+    from tether.storage import make_header
 
     source = open_session_file(path)
     header = make_header(source.cwd, parent_session=str(Path(path).resolve()))
@@ -71,18 +72,20 @@ def export(path: Path, output: Path | None, as_json: bool) -> None:
         output = Path(path).resolve().parent / session_file_name(header["timestamp"], header["id"])
     written = source.export_jsonl(output, header=header)
     if as_json:
-        _print_json(_described(Session.open(written, readonly=True)))
+        opened = Session.open(written, readonly=True, plugins=plugin_manager())
+        _print_json(_described(opened))
         return
     typer.echo(str(written))
 
 
 def repair(path: Path, cwd: str | None, wait: str | None, as_json: bool) -> None:
     """Damaged lines into a sidecar file, every readable line kept (a backup too)."""
+    from tether.builtin_plugins.commands import file_store
     from tether.builtin_plugins.commands.lease_options import holding
-    from tether.core.storage.repair import repair_file
+    from tether.builtin_plugins.storage.jsonl.repair import repair_file
 
     with holding(path, wait):
-        report = repair_file(path, cwd=cwd)
+        report = repair_file(file_store(path), cwd=cwd)
     if not as_json:
         typer.echo(report.summary())
         return

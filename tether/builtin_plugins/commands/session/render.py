@@ -61,7 +61,7 @@ def _store_label(session: Any) -> str | None:
     uri = getattr(session.store, "uri", None)
     if uri is None:
         return None
-    from tether.core.storage.database import uri_without_password
+    from tether.storage import uri_without_password
 
     return uri_without_password(str(uri))
 

@@ -42,8 +42,8 @@ def _warnings(entry: Any) -> list[dict[str, Any]]:
 
 
 def _schema(entry: Any, warned: set[str]) -> list[dict[str, str]]:
+    from tether.builtin_plugins.storage.format.schema import validate_entry
     from tether.core.context.message_check import message_issues
-    from tether.core.storage.schema import validate_entry
 
     message = entry.get("message") if isinstance(entry, dict) else None
     if entry.get("type") == "message" and isinstance(message, dict):

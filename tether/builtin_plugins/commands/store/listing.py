@@ -25,7 +25,7 @@ def list_stored(database: Any, cwd: str | None, search: str | None, as_json: boo
 
 def _nothing(database: Any, search: str | None, others: int) -> str:
     """``No sessions …`` saying which, and how many ``--all`` would list."""
-    from tether.core.storage.database import describe_uri
+    from tether.storage import describe_uri
 
     matching = f" match {search!r}" if search is not None else ""
     if others:
@@ -53,11 +53,14 @@ def print_rows(
 def _v3_bytes(path: Path) -> bytes:
     """The file's bytes, migrated to v3 in memory if it is older (the file is not changed);
     a line the migration drops (damaged, torn) is a warning naming the file and line."""
+    from tether.builtin_plugins.commands import file_store
     from tether.core.base.errors import SessionFileError
-    from tether.core.storage.store import JsonlStore
 
-    store = JsonlStore(path)
-    data = store.read_bytes()
+    store = file_store(path)
+    read_bytes = getattr(store, "read_bytes", None)
+    if read_bytes is None:
+        raise SessionFileError(f"{path}: not a session file (its store holds no file bytes)")
+    data = read_bytes()
     if data is None:
         raise SessionFileError(f"{path}: no such session file")
     loaded = store.load(readonly=False)
@@ -87,7 +90,8 @@ def import_files(files: list[Path], as_json: bool) -> None:
         raise UsageError(
             "session import needs a database store: --store sqlite:///… or postgresql://…"
         )
-    from tether.core.storage.database import StoreError, describe_uri, split_session_bytes
+    from tether.builtin_plugins.storage.sql.database import split_session_bytes
+    from tether.storage import StoreError, describe_uri
 
     prepared = [(path, _v3_bytes(path)) for path in files]
     seen: dict[str, Path] = {}
@@ -112,10 +116,11 @@ def import_files(files: list[Path], as_json: bool) -> None:
 def export_session(database: Any, ref: str, output: Path | None) -> Path:
     """``tether session export ID --store URI -o FILE``: the session's bytes, exactly as
     stored (never overwrites a file)."""
+    from tether.builtin_plugins.storage.jsonl.files.fileio import write_file_durably
+    from tether.builtin_plugins.storage.jsonl.files.filesafety import make_private_dirs
+    from tether.builtin_plugins.storage.sql.database import join_session_bytes
     from tether.core.base.errors import SessionFileError
-    from tether.core.storage.database import join_session_bytes, uri_without_password
-    from tether.core.storage.fileio import write_file_durably
-    from tether.core.storage.filesafety import make_private_dirs
+    from tether.storage import uri_without_password
 
     session_id = database.resolve(ref)
     stored = database.read(session_id)

@@ -1,7 +1,8 @@
 """Connecting to PostgreSQL, with one clear line for every way it fails (no hooks here).
 
 A server that cannot be reached (down, restarting, refusing connections) is a
-:class:`StoreConnectionError`: an append in flight retries it (:mod:`tether.core.storage.db_store`).
+:class:`StoreConnectionError`: an append in flight retries it
+(:mod:`tether.builtin_plugins.storage.sql.db_store`).
 A bad URI or a refused login is a plain :class:`StoreError`: retrying cannot help.
 """
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from tether.core.storage.database import StoreConnectionError, StoreError, describe_uri
+from tether.storage import StoreConnectionError, StoreError, describe_uri
 
 CONNECT_TIMEOUT = 10
 

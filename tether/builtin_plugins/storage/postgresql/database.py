@@ -8,7 +8,8 @@ releases it when that connection ends — the process died, the machine vanished
 restarted. A broken connection is a :class:`StoreConnectionError`: the session store
 reconnects and tries again for :attr:`PostgresDatabase.reconnect_seconds` (setting
 ``session.reconnectSeconds``, default :data:`RECONNECT_SECONDS`), each time first checking what
-the failed try committed (:mod:`tether.core.storage.db_store`); the lease is taken again on the
+the failed try committed (:mod:`tether.builtin_plugins.storage.sql.db_store`); the lease is taken
+again on the
 new connection (:func:`.lease.revive`), or the write refused if another writer took it meanwhile.
 """
 
@@ -26,14 +27,10 @@ from tether.builtin_plugins.storage.postgresql.connection import connect, first_
 from tether.builtin_plugins.storage.postgresql.lease import PgLease, revive
 from tether.builtin_plugins.storage.postgresql.schema import DIALECT, ensure_schema
 from tether.builtin_plugins.storage.sql.backend import SqlDatabase
+from tether.builtin_plugins.storage.sql.database import StoredSession
 from tether.builtin_plugins.storage.sql.rows import created_message
 from tether.core.base.errors import SessionChangedError
-from tether.core.storage.database import (
-    StoreConnectionError,
-    StoredSession,
-    StoreError,
-    describe_uri,
-)
+from tether.storage import StoreConnectionError, StoreError, describe_uri
 
 RECONNECT_SECONDS = 30.0  # how long an append tries again after the connection broke
 

@@ -102,7 +102,7 @@ class PgLease:
         self.release()
 
     def _note_holder(self, conn: Any) -> None:
-        from tether.core.storage.lease import command_line
+        from tether.builtin_plugins.storage.jsonl.files.lease import command_line
 
         pid, host, since = self.holder
         conn.execute(
@@ -114,7 +114,7 @@ class PgLease:
         )
 
     def _current_holder(self, conn: Any) -> Any:
-        from tether.core.storage.lease import LeaseHolder
+        from tether.builtin_plugins.storage.jsonl.files.lease import LeaseHolder
 
         row = conn.execute(
             "SELECT pid, host, command, since FROM tether_leases WHERE session_id = %s",
@@ -135,8 +135,7 @@ def revive(database: Any, session_id: str) -> None:
     import psycopg
 
     from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
-    from tether.core.storage.database import StoreConnectionError
-    from tether.core.storage.guard import REOPEN
+    from tether.storage import REOPEN, StoreConnectionError
 
     held = _HELD.get((database.uri, session_id))
     if held is None:

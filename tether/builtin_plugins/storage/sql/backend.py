@@ -13,6 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tether.builtin_plugins.storage.sql.database import (
+    IndexedSession,
+    StoredSession,
+    chunk_rows,
+    fts_words,
+    header_column,
+    last_lines,
+    summarize_lines,
+)
+from tether.builtin_plugins.storage.sql.db_store import DatabaseSessionStore
 from tether.builtin_plugins.storage.sql.dialect import Dialect
 from tether.builtin_plugins.storage.sql.index_runs import add_runs, chunks_after, read_runs
 from tether.builtin_plugins.storage.sql.rows import (
@@ -23,16 +33,6 @@ from tether.builtin_plugins.storage.sql.rows import (
     session_row,
 )
 from tether.core.base.errors import SessionChangedError, SessionFileError
-from tether.core.storage.database import (
-    IndexedSession,
-    StoredSession,
-    chunk_rows,
-    fts_words,
-    header_column,
-    last_lines,
-    summarize_lines,
-)
-from tether.core.storage.db_store import DatabaseSessionStore
 
 Header = tuple[dict[str, Any], bytes]  # a new session's header: the record and its line
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"

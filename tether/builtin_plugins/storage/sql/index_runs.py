@@ -1,4 +1,4 @@
-"""The runs of chunk indexes (:mod:`tether.core.storage.chunk_runs`) in SQL, for both database
+"""The runs of chunk indexes (:mod:`.chunk_runs`) in SQL, for both database
 backends (a :class:`~.dialect.Dialect` names the tables and the parameter mark): written in
 the append's transaction, read with the chunks after them, built for the chunks already stored
 when a database is migrated to schema v4 (no hooks here)."""
@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tether.builtin_plugins.storage.sql import chunk_runs
+from tether.builtin_plugins.storage.sql.chunk_runs import ChunkRow, StoredRun, covered_prefix
 from tether.builtin_plugins.storage.sql.dialect import Dialect
-from tether.core.storage import chunk_runs
-from tether.core.storage.chunk_runs import ChunkRow, StoredRun, covered_prefix
 
 
 def create_runs_table(tables: Dialect) -> list[str]:
@@ -43,7 +43,8 @@ def read_runs(
     fetch: Fetch, tables: Dialect, session_id: str, upto: int
 ) -> tuple[list[StoredRun], int]:
     """The session's runs of lines up to ``upto`` that follow each other from line 1 on, and
-    the last line they cover (:func:`~tether.core.storage.chunk_runs.covered_prefix`)."""
+    the last line they cover
+    (:func:`~tether.builtin_plugins.storage.sql.chunk_runs.covered_prefix`)."""
     found = fetch(
         tables.sql(
             "SELECT first_line, last_line, run FROM {r} WHERE session_id = ? AND last_line <= ? "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tether.core.storage.guard import REOPEN
+from tether.storage import REOPEN
 
 
 def changed_message(where: str, expected: int, found: int) -> str:
@@ -28,7 +28,8 @@ def created_message(where: str) -> str:
 def import_session_bytes(database: Any, data: bytes, where: str, into: str) -> str:
     """Store a whole session file's ``data`` (read from ``where``) as a new session of
     ``database`` (named ``into`` in messages); its id, or one clear error if it is there."""
-    from tether.core.storage.database import StoreError, split_session_bytes
+    from tether.builtin_plugins.storage.sql.database import split_session_bytes
+    from tether.storage import StoreError
 
     parsed = split_session_bytes(data, where)
     session_id = str(parsed.record["id"])
@@ -58,7 +59,7 @@ def pick_one(uri: str, ref: str, ids: list[str]) -> str:
 
 
 def session_row(uri: str, row: Sequence[Any]) -> Any:
-    from tether.core.storage.database import SessionRow
+    from tether.builtin_plugins.storage.sql.database import SessionRow
 
     return SessionRow(
         id=row[0],

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
+from tether.builtin_plugins.storage.sql.chunk_index import encode_chunk_index
+from tether.builtin_plugins.storage.sql.database import facts_of_line
 from tether.builtin_plugins.storage.sql.dialect import Dialect
 from tether.builtin_plugins.storage.sql.index_runs import build_all_runs, create_runs_table
-from tether.core.storage.chunk_index import encode_chunk_index
-from tether.core.storage.database import StoreError, facts_of_line
+from tether.storage import StoreError
 
 VERSION = 4
 
@@ -83,7 +84,7 @@ def _v3_line_index(d: Dialect, db: Any) -> None:
 
 
 def _v4_index_runs(d: Dialect, db: Any) -> None:
-    """v3 → v4: runs of chunk indexes (:mod:`tether.core.storage.chunk_runs`: a session of
+    """v3 → v4: runs of chunk indexes (:mod:`.chunk_runs`: a session of
     many small chunks loads from a few rows), built for the chunks already stored."""
     for statement in create_runs_table(d):
         db.execute(statement)

@@ -3,7 +3,8 @@
 Each append is one ``BEGIN IMMEDIATE`` transaction that checks the line count the writer last
 saw (the append-time check), inserts the lines and updates the listing row and the full-text
 index; committed means durable. The one-writer lease is a lock file beside the database
-(``<db>.lease-<id>.lock``, :class:`~tether.core.storage.lease.SessionLease`): released by the
+(``<db>.lease-<id>.lock``,
+:class:`~tether.builtin_plugins.storage.jsonl.files.lease.SessionLease`): released by the
 kernel when the process ends, however it ends.
 """
 
@@ -15,6 +16,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tether.builtin_plugins.storage.jsonl.files.filesafety import PRIVATE_FILE, make_private_dirs
 from tether.builtin_plugins.storage.sql.backend import SqlDatabase
 from tether.builtin_plugins.storage.sqlite.errors import (
     disk_cause,
@@ -25,8 +27,7 @@ from tether.builtin_plugins.storage.sqlite.opening import connect, refuse_to_cre
 from tether.builtin_plugins.storage.sqlite.schema import DIALECT
 from tether.builtin_plugins.storage.sqlite.uri import database_path, hint, open_mode
 from tether.core.base.errors import SessionFileError
-from tether.core.storage.database import StoreError
-from tether.core.storage.filesafety import PRIVATE_FILE, make_private_dirs
+from tether.storage import StoreError
 
 RANGES_PER_QUERY = 200  # 4 parameters each: within SQLite's oldest limit (999)
 
@@ -181,7 +182,7 @@ class SqliteDatabase(SqlDatabase):
         return "id IN (SELECT session_id FROM {t} WHERE {t} MATCH ?)", quoted
 
     def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:
-        from tether.core.storage.lease import SessionLease
+        from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
 
         where = f"{self.uri}#{session_id}"
         if self.mode == "ro":

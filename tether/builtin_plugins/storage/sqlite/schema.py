@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from tether.builtin_plugins.storage.sql import versions
 from tether.builtin_plugins.storage.sql.dialect import Dialect
 from tether.builtin_plugins.storage.sql.versions import VERSION
-from tether.core.storage.database import StoreError
+from tether.storage import StoreError
 
 FTS5 = "CREATE VIRTUAL TABLE message_text USING fts5(session_id UNINDEXED, seq UNINDEXED, text)"
 DIALECT = Dialect("", mark="?", size="length", blob="BLOB", boolean="INTEGER", full_text=(FTS5,))

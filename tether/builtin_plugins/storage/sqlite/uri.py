@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from urllib.parse import parse_qsl
 
-from tether.core.storage.database import StoreError
+from tether.storage import StoreError
 
 MODES = ("ro", "rw", "rwc")
 EXAMPLE = "sqlite:///sessions.db (relative) or sqlite:////abs/sessions.db"

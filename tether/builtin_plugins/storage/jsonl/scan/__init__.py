@@ -1,0 +1,1 @@
+"""Indexing a JSONL session: the scanner, its lines left in the file, batch parsing."""

@@ -1,0 +1,78 @@
+"""The public toolkit for store plugins: the store contract, its records, errors and helpers.
+
+A store plugin answers the ``open_store`` hook with a :class:`SessionStore` (see
+docs/plugins.md). Everything a store returns and raises is here: :class:`LoadedSession` with
+its :class:`EntryTable` (the entry index every store fills and the session tree reads), the
+:class:`Problem` records of skipped lines, :class:`StoreError` for one clear line, and the
+entry constructors and ids pi's format uses. :func:`open_store` opens any URI through the
+installed store plugins.
+"""
+
+from __future__ import annotations
+
+from tether.core.session.opening import lease_session, lease_store, open_store
+from tether.core.storage.entry_table import (
+    UNLOADED,
+    BadRef,
+    BrokenLine,
+    EntryTable,
+    Problem,
+    StaleRow,
+    entry_problem,
+    json_error,
+    parent_of,
+    parse_json_line,
+    parse_json_object,
+)
+from tether.core.storage.errors import (
+    REOPEN,
+    StoreConnectionError,
+    StoreError,
+    describe_uri,
+    uri_without_password,
+)
+from tether.core.storage.ids import (
+    CURRENT_SESSION_VERSION,
+    date_parse_ms,
+    iso_from_ms,
+    iso_now,
+    new_entry_id,
+    new_session_id,
+    now_ms,
+)
+from tether.core.storage.protocol import ContextBatches, EntryBatch, LoadedSession, SessionStore
+from tether.core.storage.records import make_header
+
+__all__ = [
+    "CURRENT_SESSION_VERSION",
+    "REOPEN",
+    "UNLOADED",
+    "BadRef",
+    "BrokenLine",
+    "ContextBatches",
+    "EntryBatch",
+    "EntryTable",
+    "LoadedSession",
+    "Problem",
+    "SessionStore",
+    "StaleRow",
+    "StoreConnectionError",
+    "StoreError",
+    "date_parse_ms",
+    "describe_uri",
+    "entry_problem",
+    "iso_from_ms",
+    "iso_now",
+    "json_error",
+    "lease_session",
+    "lease_store",
+    "make_header",
+    "new_entry_id",
+    "new_session_id",
+    "now_ms",
+    "open_store",
+    "parent_of",
+    "parse_json_line",
+    "parse_json_object",
+    "uri_without_password",
+]

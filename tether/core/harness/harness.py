@@ -123,6 +123,7 @@ class Harness:
         self._listeners: list[Listener] = []
         self._context_hooked = bool(pm.hook.context.get_hookimpls())
         self._recall_note: tuple[Any, str | None] = (None, None)  # (summary key, note)
+        self._checked_context: tuple[list[int], list[Message]] | None = None
         self._event_hooked = bool(pm.hook.agent_event.get_hookimpls())
         self.agent = Agent(
             stream_fn=self._stream,
@@ -233,7 +234,19 @@ class Harness:
     def _transform_context(self, messages: list[Message]) -> list[Message] | None:
         if not self._context_hooked:
             return None
+        checked, self._checked_context = self._checked_context, None
+        if checked is not None and checked[0] == [id(m) for m in messages]:
+            return checked[1]  # the prompt's first call: the hooks already ran on it
         return self.hooks.context(messages=messages, session=self.view)
+
+    def _context_first(self, messages: list[Message]) -> None:
+        """Run the ``context`` hooks on a prompt's first model call before anything of the
+        prompt is stored: a hook's wrong answer fails the prompt with nothing written."""
+        self._checked_context = None
+        if self._context_hooked:
+            context = [*self.agent.state.messages, *messages]
+            answer = self.hooks.context(messages=context, session=self.view)
+            self._checked_context = ([id(m) for m in context], answer)
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)
@@ -286,6 +299,7 @@ class Harness:
             # pi's order: the prompt, then held next-turn messages, then injected ones (so a
             # fork or /tree "before" the user message drops what was injected with it)
             messages = [user_message(event.text, event.images), *self.next_turn, *injected]
+            self._context_first(messages)
             self.next_turn = []
             return RunResult(self._run(messages), failure=self.runs.failure)
         finally:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from tether.core.host.calls import call_registration, implementations
 from tether.core.host.checks import (
     check_before_agent_start,
+    check_context,
     check_retry_decision,
     expect,
     expect_none,
@@ -173,7 +174,8 @@ class Hooks:
         from tether.hookspecs.events import ContextEvent
 
         event = ContextEvent(CopyOnAccess(messages))
-        self._chain("context", failure, expect_none, event=event, session=self._session(session))
+        check = check_context(event, messages)
+        self._chain("context", failure, check, event=event, session=self._session(session))
         return plain(event.messages)
 
     def before_tool_call(

@@ -81,6 +81,17 @@ _EXPORTS: dict[str, str] = {
     "SummaryCheck": "tether.hookspecs.gate",
     "SummaryAttempt": "tether.hookspecs.gate",
     "GateVerdict": "tether.hookspecs.gate",
+    # pi's rules for strategies (tether.rules)
+    "message_from_entry": "tether.rules",
+    "context_message": "tether.rules",
+    "FileOps": "tether.rules",
+    "file_operations": "tether.rules",
+    "file_lists": "tether.rules",
+    "format_file_lists": "tether.rules",
+    "estimate_tokens": "tether.rules",
+    "is_cut_point": "tether.rules",
+    "find_valid_cut_points": "tether.rules",
+    "cut_problem": "tether.rules",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

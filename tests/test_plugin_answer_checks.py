@@ -354,3 +354,33 @@ def test_the_summary_is_recorded_under_the_chosen_name(gate: str) -> None:
     if gate == "on":
         assert entry["details"]["summarizer"] == "chosen"
         assert entry["details"]["gate"]["verdict"] in ("passed", "carried_forward")
+
+
+# -- the same in chat and RPC ----------------------------------------------------------------
+
+
+def test_chat_says_an_unstorable_answer_and_writes_nothing(tmp_path: Path) -> None:
+    file = faux_session_file(tmp_path)
+    before = file.read_bytes()
+    env = cli_env(tmp_path, "startplug", UNSTORABLE_START)
+    done = run_tether("chat", "--provider", "faux", "--session", str(file),
+                      cwd=tmp_path, env=env, stdin_text="hi\n/quit\n")  # fmt: skip
+    output = done.stdout + done.stderr
+    assert "plugin 'startplug' failed in before_agent_start: returned a message" in output
+    assert "Traceback" not in output and "model call failed" not in output
+    assert file.read_bytes() == before
+
+
+def test_rpc_answers_a_context_hooks_none_with_one_error(tmp_path: Path) -> None:
+    from tests.rpc_helpers import RpcProcess
+
+    env = cli_env(tmp_path, "ctxplug", NONE_CONTEXT)
+    extra = {k: v for k, v in env.items() if v is not None and k != "TETHER_HOME"}
+    rpc = RpcProcess(Path(env["TETHER_HOME"] or ""), tmp_path, "--provider", "faux",
+                     extra_env=extra)  # fmt: skip
+    rpc.send({"type": "prompt", "message": "hi", "id": "1"})
+    response = rpc.lines.get(timeout=30)
+    assert rpc.close()[0] == 0
+    assert response["success"] is False and response["id"] == "1"
+    assert response["error"].startswith("plugin 'ctxplug' failed in context: set event.messages")
+    assert not list((tmp_path / "home" / "sessions").rglob("*.jsonl"))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 Check = Callable[[Any], "str | None"]
+UNSTORABLE = "a message that cannot be stored as JSON"
 
 
 def _kind(value: Any) -> str:
@@ -66,7 +67,7 @@ def _message_problem(value: Any) -> str | None:
     if not isinstance(value.get("display", True), bool):
         return f"a message with display={value.get('display')!r} (expected a bool)"
     if (where := _not_json(value, "")) is not None:
-        return f"a message that cannot be stored as JSON ({where})"
+        return f"{UNSTORABLE} ({where})"
     return None
 
 
@@ -98,6 +99,8 @@ def check_before_agent_start(value: Any) -> str | None:
         return f"returned {_kind(value)}, expected a list of custom messages or None"
     for message in value:
         problem = _message_problem(message)
+        if problem is not None and problem.startswith(UNSTORABLE):
+            return f"returned {problem}"
         if problem is not None:
             return f"returned {problem}; expected {{'customType': str, 'content': str, ...}}"
     return None

@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import tether_cheap_summarizer
 
 from tether import Session
@@ -111,11 +112,16 @@ def test_installed_but_not_chosen_or_overridden_by_the_flag(tmp_path: Path) -> N
     assert "summarizer: llm (loop/big-model)" in again.stdout  # the flag wins
 
 
-def test_kinds_limit_the_cheap_model_to_branch_summaries() -> None:
-    """In-process: the summary requests the faux models received, by model."""
+@pytest.mark.parametrize(
+    ("kinds", "model"), [(None, "loop/cheap-model"), (["branch"], "loop/big-model")]
+)
+def test_the_summary_requests_go_to_the_cheap_model(kinds: Any, model: str) -> None:
+    """In-process: the summary requests the faux models received, by model; ``kinds``
+    limits the cheap model to the summaries it names."""
+    cheap = {"model": "loop/cheap-model", **({"kinds": kinds} if kinds else {})}
     settings = {
         "compaction": {"model": "loop/big-model", "summarizer": "cheap", "keepRecentTokens": 1},
-        "cheapSummarizer": {"model": "loop/cheap-model", "kinds": ["branch"]},
+        "cheapSummarizer": cheap,
     }
     plugins = [("cheap_summarizer", tether_cheap_summarizer)]
     script = ["one", "two", SUMMARY, SUMMARY]
@@ -124,9 +130,10 @@ def test_kinds_limit_the_cheap_model_to_branch_summaries() -> None:
         t.prompt("first question")
         t.prompt("second question")
         outcome = t.compact()
-        asked = [r.model for r in t.requests[2:]]
-    assert asked and set(asked) == {"loop/big-model"}  # compaction summaries: not the cheap one
-    assert outcome.summarizer == "cheap"  # the chosen name, though llm wrote it
+        asked = [r.model for r in t.requests]
+    assert asked[:2] == ["loop/big-model"] * 2  # the session's turns
+    assert asked[2:] and set(asked[2:]) == {model}  # the summaries
+    assert outcome.summarizer == "cheap"  # the name it was chosen by, whoever wrote it
 
 
 def test_a_tool_call_reply_of_the_cheap_model_goes_to_the_gate(tmp_path: Path) -> None:

@@ -160,9 +160,7 @@ def test_session_prepare_refuses_an_unknown_cut(tmp_path: Path) -> None:
     assert "plugin 'cutplug': strategy 'cutter'" in one_error_line(done.stderr)
 
 
-def test_a_strategy_reads_its_own_plugin_settings() -> None:
-    seen: list[dict[str, Any]] = []
-
+def reading_strategy(seen: list[dict[str, Any]]) -> Any:
     def prepare(request: tether.PrepareRequest) -> tether.NothingToCompact:
         seen.append(request.plugin_settings)
         return tether.NothingToCompact("nothing")
@@ -170,12 +168,28 @@ def test_a_strategy_reads_its_own_plugin_settings() -> None:
     def register_compaction_strategies(register: Any) -> None:
         register("reader", prepare)
 
-    strategy = plugin(register_compaction_strategies=register_compaction_strategies)
+    return plugin(register_compaction_strategies=register_compaction_strategies)
+
+
+def test_a_strategy_reads_its_own_plugin_settings() -> None:
+    seen: list[dict[str, Any]] = []
     settings = {"compaction": {"strategy": "reader"}, "plugins": {"readplug": {"depth": 3}}}
-    with faux_session(plugins=[("readplug", strategy)], settings=settings) as t:
+    with faux_session(plugins=[("readplug", reading_strategy(seen))], settings=settings) as t:
         t.prompt("hi")
         assert t.compact().status == "nothing"
     assert seen == [{"depth": 3}]
+
+
+def test_session_prepare_gives_a_strategy_its_plugin_settings(tmp_path: Path) -> None:
+    seen: list[dict[str, Any]] = []
+    pm = plugin_manager(("readplug", reading_strategy(seen)))
+    (tmp_path / "settings.json").write_text('{"plugins": {"readplug": {"depth": 5}}}')
+    file = session_copy(tmp_path)
+    done = run_in_process(
+        "session", "prepare", str(file), "--strategy", "reader", home=tmp_path, cwd=tmp_path, pm=pm
+    )
+    assert done.returncode == 0, done.stderr
+    assert seen == [{"depth": 5}]
 
 
 # -- show --validate -------------------------------------------------------------------------

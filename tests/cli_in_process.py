@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from tests.harness_helpers import plugin_manager
 from tether.core.cli.app import main
@@ -19,11 +20,12 @@ _PM = None
 
 
 def run_in_process(
-    *args: str, home: Path, cwd: Path, env: Mapping[str, str] | None = None
+    *args: str, home: Path, cwd: Path, env: Mapping[str, str] | None = None, pm: Any = None
 ) -> subprocess.CompletedProcess[str]:
-    """Like :func:`tests.harness_helpers.run_tether` (no stdin), in this process."""
+    """Like :func:`tests.harness_helpers.run_tether` (no stdin), in this process; ``pm``: a
+    plugin manager of the test's own (default: the built-ins only)."""
     global _PM
-    if _PM is None:
+    if _PM is None and pm is None:
         _PM = plugin_manager()
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     saved_streams = sys.stdout, sys.stderr
@@ -37,7 +39,7 @@ def run_in_process(
         os.environ.update(env or {})
         os.chdir(cwd)
         sys.stdout, sys.stderr = out, err
-        code = main(list(args), pm=_PM)
+        code = main(list(args), pm=pm or _PM)
     finally:
         sys.stdout, sys.stderr = saved_streams
         os.chdir(saved_cwd)

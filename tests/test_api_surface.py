@@ -79,6 +79,16 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "SummaryAttempt",
         "GateVerdict",
         "ModelRegistry",
+        "message_from_entry",
+        "context_message",
+        "FileOps",
+        "file_operations",
+        "file_lists",
+        "format_file_lists",
+        "estimate_tokens",
+        "is_cut_point",
+        "find_valid_cut_points",
+        "cut_problem",
     }
     assert set(tether.__all__) == expected
     for name in tether.__all__:

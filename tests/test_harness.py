@@ -15,6 +15,7 @@ from tests.harness_helpers import (
     use_home,
     write_home,
 )
+from tether.core.base.errors import HookError
 from tether.core.harness.harness import Harness
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
@@ -242,15 +243,35 @@ class Broken:
         raise RuntimeError("context plugin exploded")
 
 
-def test_agent_level_failure_is_stored(home, tmp_path):
+def test_a_context_hook_failing_on_the_first_call_stores_nothing(home, tmp_path):
+    """The prompt's first model call has its context hooks run before the prompt is stored:
+    a failing plugin fails the prompt, named, with nothing written (issue 24, item 5)."""
     with open_harness(plugin_manager(("broken", Broken())), tmp_path, home, FAUX) as h:
+        with pytest.raises(HookError, match="plugin 'broken' failed in context"):
+            h.prompt("hello")
+        assert [e["type"] for e in h.session.entries()] == [
+            "model_change",
+            "thinking_level_change",
+        ]
+
+
+class BrokenLater:
+    @hookimpl
+    def context(self, event, session):
+        if any(m.get("role") == "toolResult" for m in event.messages):
+            raise RuntimeError("context plugin exploded")
+
+
+def test_agent_level_failure_is_stored(home, tmp_path, monkeypatch):
+    script(monkeypatch, {"toolCalls": [{"name": "ls", "arguments": {}, "id": "c1"}]})
+    with open_harness(plugin_manager(("broken", BrokenLater())), tmp_path, home, FAUX) as h:
         result = h.prompt("hello")
         file = h.session.file
     assert result.stop_reason == "error"
     assert "plugin 'broken' failed in context" in result.error
     stored = [e["message"] for e in read_entries(file) if e["type"] == "message"]
-    assert [m["role"] for m in stored] == ["user", "assistant"]
-    assert stored[1]["stopReason"] == "error"  # pi keeps this one in memory only (§13.5 #33)
+    assert [m["role"] for m in stored] == ["user", "assistant", "toolResult", "assistant"]
+    assert stored[-1]["stopReason"] == "error"  # pi keeps this one in memory only (§13.5 #33)
 
 
 class FollowUp:

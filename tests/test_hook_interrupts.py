@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness_helpers import read_entries, session_files, write_home
+from tests.harness_helpers import session_files, write_home
 from tests.servers import ToolCall
 from tests.store_helpers import run_tether
 from tests.test_hook_faults import MODEL, _env, _install, _project
@@ -79,15 +79,10 @@ def test_ctrl_c_interrupts_a_hanging_hook_in_run(openai_server, tmp_path):
     out, err = proc.communicate(timeout=20)
     assert time.monotonic() - started < 10, "one Ctrl-C must end the hook call"
     assert proc.returncode == 130, err
-    assert "interrupted" in err and "Traceback" not in err
+    assert "interrupted in plugin 'fault' (context hook)" in err and "Traceback" not in err
     assert openai_server.requests == []  # the turn was aborted before the model call
-    [file] = session_files(home)
-    entries = read_entries(file)
-    assert entries[0]["type"] == "session"
-    messages = [e["message"] for e in entries if e["type"] == "message"]
-    assert messages[0]["role"] == "user" and "hello" in json.dumps(messages[0])
-    assert messages[-1]["stopReason"] == "aborted"
-    assert "plugin 'fault' failed in context: interrupted" in messages[-1]["errorMessage"]
+    # a prompt's first context call runs before the prompt is stored: nothing is written
+    assert session_files(home) == []
 
 
 def test_ctrl_c_in_chat_interrupts_the_hook_and_chat_goes_on(openai_server, tmp_path):
@@ -105,13 +100,8 @@ def test_ctrl_c_in_chat_interrupts_the_hook_and_chat_goes_on(openai_server, tmp_
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     assert openai_server.requests == []
-    [file] = session_files(home)
-    lines = file.read_text(encoding="utf-8").splitlines()
-    assert all(json.loads(line) for line in lines)  # whole lines only
-    assert any('"hello"' in line for line in lines)
-    last = json.loads(lines[-1])["message"]
-    assert last["stopReason"] == "aborted"
-    assert "plugin 'fault' failed in context: interrupted" in last["errorMessage"]
+    assert "plugin 'fault' failed in context: interrupted; the turn was aborted" in out + err
+    assert session_files(home) == []  # aborted before the prompt was stored
 
 
 def test_a_hook_past_the_time_limit_is_named_and_fails_like_a_raise(openai_server, tmp_path):

@@ -82,6 +82,17 @@ _EXPORTS: dict[str, str] = {
     "SummaryCheck": "tether.hookspecs.gate",
     "SummaryAttempt": "tether.hookspecs.gate",
     "GateVerdict": "tether.hookspecs.gate",
+    # pi's rules for strategies (tether.rules)
+    "message_from_entry": "tether.rules",
+    "context_message": "tether.rules",
+    "FileOps": "tether.rules",
+    "file_operations": "tether.rules",
+    "file_lists": "tether.rules",
+    "format_file_lists": "tether.rules",
+    "estimate_tokens": "tether.rules",
+    "is_cut_point": "tether.rules",
+    "find_valid_cut_points": "tether.rules",
+    "cut_problem": "tether.rules",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
@@ -145,6 +156,18 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
     from tether.hookspecs.model_registry import ModelRegistry
     from tether.hookspecs.session_protocol import HookSession
+    from tether.rules import (
+        FileOps,
+        context_message,
+        cut_problem,
+        estimate_tokens,
+        file_lists,
+        file_operations,
+        find_valid_cut_points,
+        format_file_lists,
+        is_cut_point,
+        message_from_entry,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -52,8 +52,8 @@ def before_agent_start(event: BeforeAgentStartEvent, session: HookSession) -> li
     a ``custom_message`` entry right after the user message (pi's order) and sent to the
     model as a user message. Ordering: chain for the prompt, collect for messages (plugin
     order). Failure: a raise or any other answer (a bare str or dict, a message without
-    ``customType``, non-text content) is one error naming the plugin; the run stops and
-    nothing is written to the session.
+    ``customType``, non-text content, ``details`` that JSON cannot store) is one error naming
+    the plugin; the run stops and nothing is written to the session.
 
     Example::
 
@@ -71,9 +71,12 @@ def context(event: ContextEvent, session: HookSession) -> None:
     When: before every model call of a run (and in ``tether session context``). Arguments:
     ``event.messages`` (agent messages, editable in place or by assignment: a list whose
     items are copied when first read, so the session is never changed and a hook pays only
-    for the messages it reads); ``session``. Return: nothing. Ordering: chain, plugin order.
-    Failure: an implementation that raises stops the run with one error naming the plugin
-    (``plugin 'x' failed in context: …``); nothing is sent to the model.
+    for the messages it reads); ``session``. Return: nothing; ``event.messages`` must stay a
+    list of message objects, each with a string ``role``. Ordering: chain, plugin order.
+    Failure: an implementation that raises, or leaves ``event.messages`` anything else
+    (``None``, a non-object item), stops the run with one error naming the plugin
+    (``plugin 'x' failed in context: …``); nothing is sent to the model. On a prompt's first
+    call the hooks run before the prompt is stored, so such a failure writes nothing.
 
     Example::
 

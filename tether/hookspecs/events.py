@@ -215,13 +215,16 @@ class PrepareRequest:
     ``path`` is the active branch, root first (raw entries); ``settings`` the reserve and keep
     budgets (``settings.options``: the whole ``compaction`` settings block, for the strategy's
     own keys); ``count(messages) -> list[int]`` the chosen token counter; ``model`` the
-    session's model record (``provider``, ``id``, ``contextWindow``…) or ``None``.
+    session's model record (``provider``, ``id``, ``contextWindow``…) or ``None``;
+    ``plugin_settings`` the ``plugins.<name>`` section of settings.json for the plugin that
+    registered the strategy (``{}`` when absent).
     """
 
     path: list[Entry]
     settings: CompactionSettings
     count: Callable[[list[Message]], list[int]]
     model: dict[str, Any] | None = None
+    plugin_settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

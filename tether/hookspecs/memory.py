@@ -92,9 +92,12 @@ def register_compaction_strategies(register: Callable[..., None]) -> None:
     Arguments: ``register`` takes a ``name`` (what ``compaction.strategy``/``--strategy``
     select), a function ``prepare(request)`` and ``default``. ``prepare`` gets a
     ``tether.PrepareRequest`` (``path`` — the active branch, root first; ``settings`` — reserve
-    and keep budgets, ``settings.options`` the ``compaction`` block; ``count`` — the chosen
-    token counter; ``model``) and returns a ``tether.CompactionPreparation`` (what to summarize,
-    where the kept part starts) or ``tether.NothingToCompact`` with a reason. Return: nothing.
+    and keep budgets, ``settings.options`` the ``compaction`` block; ``plugin_settings`` — the
+    ``plugins.<name>`` section of the registering plugin; ``count`` — the chosen token counter;
+    ``model``) and returns a ``tether.CompactionPreparation`` (what to summarize, where the
+    kept part starts) or ``tether.NothingToCompact`` with a reason. Its
+    ``first_kept_entry_id`` must be on ``path`` and not a ``toolResult``: else the compaction
+    fails with one error naming the plugin and nothing is written. Return: nothing.
     Ordering: all plugins are called, built-ins first; a name registered twice keeps the first
     registration. Built-in: ``pi`` (pi 0.73's cut points, with tether's fixes).
 

@@ -1,29 +1,23 @@
 """tether-git-status: the git status reaches the session file and the model's request.
 
-Run from the repository root: ``python -m pytest plugin_examples/tether-git-status``
-(after ``pip install -e plugin_examples/tether-git-status``; the tests also work without the
-install, loading the plugin module from this folder).
+Run from the repository root: ``python -m pytest plugin_examples/tether-git-status``, or from
+this folder once the plugin is installed (the tests need only ``tether`` and pytest: the
+model's side is ``tether.testing``'s scripted faux model).
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from tether_git_status import plugin
+
+from tether.testing import faux_session
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PACKAGE_DIR))
-
-from tether_git_status import plugin  # noqa: E402
-
-from tests.harness_helpers import open_harness, plugin_manager, read_entries, write_home  # noqa: E402
-from tests.servers import OpenAIServer  # noqa: E402
-
-MODEL = "loop/test-model"
 
 
 def git(cwd: Path, *args: str) -> None:
@@ -46,62 +40,44 @@ def repo(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.fixture
-def server():
-    with OpenAIServer() as server:
-        yield server
+def test_status_in_session_file_and_request_body(repo):
+    script = ["You are on feature/x with two changes."]
+    with faux_session(plugins=[("git_status", plugin)], script=script, cwd=repo) as t:
+        t.prompt("where am I?")
+        entries = t.entries()
+        sent = t.requests[-1].messages
 
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("TETHER_HOME", str(home))
-    monkeypatch.setenv("TETHER_FSYNC", "0")
-    return home
-
-
-def test_status_in_session_file_and_request_body(server, home, repo):
-    write_home(home, server)
-    server.text("You are on feature/x with two changes.")
-    pm = plugin_manager(("git_status", plugin))
-    with open_harness(pm, repo, home, MODEL) as harness:
-        harness.prompt("where am I?")
-        file = harness.session.file
-
-    [entry] = [e for e in read_entries(file) if e["type"] == "custom_message"]
+    [entry] = [e for e in entries if e["type"] == "custom_message"]
     assert entry["customType"] == "git-status"
     assert entry["display"] is False
     assert "Git branch: feature/x" in entry["content"]
     assert " M tracked.txt" in entry["content"] and "?? new.txt" in entry["content"]
     assert entry["details"]["branch"] == "feature/x"
 
-    sent = server.last_request.body["messages"]
-    assert sent[-2] == {"role": "user", "content": "where am I?"}
+    assert sent[-2]["role"] == "user" and "where am I?" in json.dumps(sent[-2])
     assert sent[-1]["role"] == "user" and "Git branch: feature/x" in json.dumps(sent[-1])
     assert "?? new.txt" in json.dumps(sent[-1])
 
 
-def test_display_setting(server, home, repo):
-    write_home(home, server, settings={"plugins": {"git_status": {"display": True, "maxFiles": 1}}})
-    server.text("ok")
-    with open_harness(plugin_manager(("git_status", plugin)), repo, home, MODEL) as harness:
-        harness.prompt("hi")
-        file = harness.session.file
-    [entry] = [e for e in read_entries(file) if e["type"] == "custom_message"]
+def test_display_setting(repo):
+    settings = {"plugins": {"git_status": {"display": True, "maxFiles": 1}}}
+    with faux_session(plugins=[("git_status", plugin)], settings=settings, cwd=repo) as t:
+        t.prompt("hi")
+        entries = t.entries()
+    [entry] = [e for e in entries if e["type"] == "custom_message"]
     assert entry["display"] is True
     assert "… and 1 more" in entry["content"]
 
 
-def test_skipped_outside_a_git_repository(server, home, tmp_path):
+def test_skipped_outside_a_git_repository(tmp_path):
     plain = tmp_path / "plain"
     plain.mkdir()
-    write_home(home, server)
-    server.text("ok")
-    with open_harness(plugin_manager(("git_status", plugin)), plain, home, MODEL) as harness:
-        harness.prompt("hi")
-        file = harness.session.file
-    assert not [e for e in read_entries(file) if e["type"] == "custom_message"]
-    assert len(server.last_request.body["messages"]) == 2  # system + the prompt
+    with faux_session(plugins=[("git_status", plugin)], cwd=plain) as t:
+        assert t.prompt("hi").text == "You said: hi"  # the faux model's echo
+        entries = t.entries()
+        sent = t.requests[-1].messages
+    assert not [e for e in entries if e["type"] == "custom_message"]
+    assert [m["role"] for m in sent] == ["user"]  # the prompt alone
 
 
 def test_clean_tree_and_missing_git(repo, monkeypatch):

@@ -9,15 +9,14 @@ Run from the tether repository root:
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from tether_observation_masking.masking import STRATEGY, stub_for
 
-from tether.core.session.session import Session
+from tether import Session
+from tether.testing import run_cli
 
 USAGE = {
     "input": 50,
@@ -30,17 +29,8 @@ USAGE = {
 
 
 def tether(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TETHER_HOME": str(cwd / "home"), "TETHER_FSYNC": "0"}
-    env.pop("TETHER_LOAD_PLUGINS", None)
-    env.pop("TETHER_DISABLE_PLUGINS", None)
-    return subprocess.run(
-        [sys.executable, "-m", "tether", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """The real ``tether`` command, with the installed plugins (this one among them)."""
+    return run_cli(*args, home=cwd / "home", cwd=cwd)
 
 
 def project(directory: Path, compaction: dict[str, Any]) -> Path:

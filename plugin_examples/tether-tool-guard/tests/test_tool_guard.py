@@ -1,29 +1,23 @@
 """tether-tool-guard: refused calls never run and the reason reaches the model.
 
-Run from the repository root: ``python -m pytest plugin_examples/tether-tool-guard``
-(after ``pip install -e plugin_examples/tether-tool-guard``; the tests also work without the
-install, loading the plugin module from this folder).
+Run from the repository root: ``python -m pytest plugin_examples/tether-tool-guard``, or from
+this folder once the plugin is installed (the tests need only ``tether`` and pytest: the
+model's side is ``tether.testing``'s scripted faux model).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from tether_tool_guard import plugin
+from tether_tool_guard.plugin import Rules, check_command, check_write
+
+from tether.testing import faux_session
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PACKAGE_DIR))
-
-from tether_tool_guard import plugin  # noqa: E402
-from tether_tool_guard.plugin import Rules, check_command, check_write  # noqa: E402
-
-from tests.harness_helpers import open_harness, plugin_manager, read_entries, write_home  # noqa: E402
-from tests.servers import OpenAIServer, ToolCall  # noqa: E402
-
-MODEL = "loop/test-model"
 
 
 @pytest.mark.parametrize(
@@ -75,39 +69,34 @@ def test_writes_outside_the_project(tmp_path):
     assert check_write("link/escape.txt", str(project), rules) is not None  # symlinks resolved
 
 
-@pytest.fixture
-def server():
-    with OpenAIServer() as server:
-        yield server
+def call(name, arguments, call_id):
+    return {"name": name, "arguments": arguments, "id": call_id}
 
 
-def test_blocks_reach_the_model_as_tool_results(server, tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    monkeypatch.setenv("TETHER_HOME", str(home))
-    monkeypatch.setenv("TETHER_FSYNC", "0")
+def test_blocks_reach_the_model_as_tool_results(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
-    write_home(home, server)
-    server.tool_calls(
-        ToolCall("bash", {"command": "rm -rf /"}, id="b1"),
-        ToolCall("write", {"path": "../outside.txt", "content": "x"}, id="w1"),
-        ToolCall("write", {"path": "inside.txt", "content": "fine"}, id="w2"),
-    )
-    server.text("Understood, I will not do that.")
-    with open_harness(plugin_manager(("tool_guard", plugin)), project, home, MODEL) as harness:
-        harness.prompt("clean up everything")
-        file = harness.session.file
+    calls = [
+        call("bash", {"command": "rm -rf /"}, "b1"),
+        call("write", {"path": "../outside.txt", "content": "x"}, "w1"),
+        call("write", {"path": "inside.txt", "content": "fine"}, "w2"),
+    ]
+    script = [{"toolCalls": calls}, "Understood, I will not do that."]
+    with faux_session(plugins=[("tool_guard", plugin)], script=script, cwd=project) as t:
+        assert t.prompt("clean up everything").text == "Understood, I will not do that."
+        entries = t.entries()
+        sent = t.requests[-1].messages
 
     assert not (tmp_path / "outside.txt").exists()
     assert (project / "inside.txt").read_text() == "fine"
-    tools = [m for m in server.last_request.body["messages"] if m["role"] == "tool"]
-    assert [m["tool_call_id"] for m in tools] == ["b1", "w1", "w2"]
-    assert tools[0]["content"].startswith("tool-guard: refused bash command")
-    assert "outside the project" in tools[1]["content"]
-    assert "tool-guard" not in tools[2]["content"]
-    stored = [e["message"] for e in read_entries(file) if e["type"] == "message"]
-    results = [m for m in stored if m["role"] == "toolResult"]
-    assert [m["isError"] for m in results] == [True, True, False]
+    results = [m for m in sent if m["role"] == "toolResult"]
+    assert [m["toolCallId"] for m in results] == ["b1", "w1", "w2"]
+    texts = [m["content"][0]["text"] for m in results]
+    assert texts[0].startswith("tool-guard: refused bash command")
+    assert "outside the project" in texts[1]
+    assert "tool-guard" not in texts[2]
+    stored = [e["message"] for e in entries if e["type"] == "message"]
+    assert [m["isError"] for m in stored if m["role"] == "toolResult"] == [True, True, False]
 
 
 def test_entry_point_declared():

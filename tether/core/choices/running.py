@@ -8,11 +8,13 @@ kind and the registered name.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from tether.core.base.errors import TetherError
 from tether.core.choices.registry import KINDS, Choice, check_named, choose
+from tether.core.context.cuts import cut_problem
 from tether.core.host.calls import warn
 from tether.hookspecs.events import (
     CompactionPreparation,
@@ -77,6 +79,17 @@ def _call(choice: Choice, *args: Any) -> Any:
         raise _failed(choice, exc) from exc
 
 
+def plugin_section(settings: Any, plugin: str) -> dict[str, Any]:
+    """The ``plugins.<plugin>`` section of ``settings`` (``None``: read from the files)."""
+    if settings is None:
+        from tether.core.base.settings_peek import peek_setting
+
+        section = peek_setting("plugins", plugin)
+    else:
+        section = settings.extra("plugins").get(plugin)
+    return dict(section) if isinstance(section, dict) else {}
+
+
 def token_counter(
     pm: Any, settings: Any = None, *, model: dict[str, Any] | None = None, flag: str | None = None
 ) -> Count:
@@ -104,12 +117,26 @@ def run_strategy(
     *,
     model: dict[str, Any] | None = None,
     flag: str | None = None,
+    app_settings: Any = None,
 ) -> CompactionPreparation | NothingToCompact:
-    """Ask the chosen strategy (flag, ``settings.strategy``, a claim, ``pi``) to prepare."""
+    """Ask the chosen strategy (flag, ``settings.strategy``, a claim, ``pi``) to prepare.
+
+    The answer is checked: its first kept entry is on ``path`` and not a ``toolResult``
+    (:func:`~tether.core.context.cuts.cut_problem`). ``app_settings`` (the resolved
+    ``Settings``; ``None``: read from the files) gives the strategy its plugin's section."""
     choice = choose(pm, "strategy", flag=flag, setting=settings.strategy)
-    request = PrepareRequest(path=path, settings=settings, count=count, model=model)
+    request = PrepareRequest(
+        path=path,
+        settings=settings,
+        count=count,
+        model=model,
+        plugin_settings=plugin_section(app_settings, choice.plugin),
+    )
     answer = _call(choice, request)
     if isinstance(answer, CompactionPreparation):
+        problem = cut_problem(path, answer.first_kept_entry_id)
+        if problem is not None:
+            raise ChoiceError(f"plugin '{choice.plugin}': strategy '{choice.name}': {problem}")
         answer.strategy = choice.name
         return answer
     if isinstance(answer, NothingToCompact):
@@ -167,8 +194,6 @@ def run_summarizer(pm: Any, request: SummarizeRequest) -> Summary:
 
 def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
     def delegate(name: str | None, changes: dict[str, Any]) -> Summary:
-        import dataclasses
-
         other = choose(pm, "summarizer", flag=name or summarizer_fallback(request, pm))
         if other.name == choice.name:
             raise TetherError(f"summarizer '{choice.name}' handed the request to itself")
@@ -185,6 +210,8 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
         raise ChoiceError(
             f"plugin '{choice.plugin}': summarizer '{choice.name}' returned an empty summary"
         )
+    if answer.summarizer != choice.name:  # the name it was chosen by, whatever it calls itself
+        answer = dataclasses.replace(answer, summarizer=choice.name)
     return answer
 
 

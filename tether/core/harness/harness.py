@@ -45,6 +45,7 @@ from tether.core.context.build import convert_to_llm
 from tether.core.context.replaced import replaced_note, summary_message, with_note
 from tether.core.harness import delivery, switching
 from tether.core.harness.compaction import CompactionRunner
+from tether.core.harness.context_hooks import ContextHooks
 from tether.core.harness.persist import persist_message
 from tether.core.harness.run import (
     MAX_CONTINUATIONS,
@@ -120,14 +121,14 @@ class Harness:
         self.registry = registry or self.hooks.model_registry(self.settings)
         self.next_turn: list[Message] = []
         self._listeners: list[Listener] = []
-        self._context_hooked = bool(pm.hook.context.get_hookimpls())
+        self.context_hooks = ContextHooks(self.hooks, self.view)
         self._recall_note: tuple[Any, str | None] = (None, None)  # (summary key, note)
         self._event_hooked = bool(pm.hook.agent_event.get_hookimpls())
         self.agent = Agent(
             stream_fn=self._stream,
             tools=self.tools,
             convert_to_llm=self._convert_to_llm,
-            transform_context=self._transform_context,
+            transform_context=self.context_hooks,
             before_tool_call=self._before_tool_call,
             after_tool_call=self._after_tool_call,
             cwd=self.cwd,
@@ -230,11 +231,6 @@ class Harness:
             self._recall_note = (key, replaced_note(self.session.get_branch()))
         return with_note(messages, self._recall_note[1])
 
-    def _transform_context(self, messages: list[Message]) -> list[Message] | None:
-        if not self._context_hooked:
-            return None
-        return self.hooks.context(messages=messages, session=self.view)
-
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)
 
@@ -286,6 +282,7 @@ class Harness:
             # pi's order: the prompt, then held next-turn messages, then injected ones (so a
             # fork or /tree "before" the user message drops what was injected with it)
             messages = [user_message(event.text, event.images), *self.next_turn, *injected]
+            self.context_hooks.before_prompt([*self.agent.state.messages, *messages])
             self.next_turn = []
             return RunResult(self._run(messages), failure=self.runs.failure)
         finally:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 Check = Callable[[Any], "str | None"]
+UNSTORABLE = "a message that cannot be stored as JSON"
 
 
 def _kind(value: Any) -> str:
@@ -88,7 +89,28 @@ def _message_problem(value: Any) -> str | None:
         return f"a message with content={_short(content)} (expected a str or content blocks)"
     if not isinstance(value.get("display", True), bool):
         return f"a message with display={value.get('display')!r} (expected a bool)"
+    if (where := _not_json(value, "")) is not None:
+        return f"{UNSTORABLE} ({where})"
     return None
+
+
+def _not_json(value: Any, path: str) -> str | None:
+    """Where ``value`` holds something a session record cannot store, or ``None``."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{path or 'the message'} has a key of type {_kind(key)}"
+            if (where := _not_json(item, f"{path}.{key}" if path else key)) is not None:
+                return where
+        return None
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            if (where := _not_json(item, f"{path}[{index}]")) is not None:
+                return where
+        return None
+    return f"{path} is a {_kind(value)}"
 
 
 def check_before_agent_start(value: Any) -> str | None:
@@ -100,9 +122,38 @@ def check_before_agent_start(value: Any) -> str | None:
         return f"returned {_kind(value)}, expected a list of custom messages or None"
     for message in value:
         problem = _message_problem(message)
+        if problem is not None and problem.startswith(UNSTORABLE):
+            return f"returned {problem}"
         if problem is not None:
             return f"returned {problem}; expected {{'customType': str, 'content': str, ...}}"
     return None
+
+
+def check_context(event: Any, stored: list[Any]) -> Check:
+    """A ``context`` hook returns nothing and leaves ``event.messages`` a list of message
+    objects, each with a string ``role`` (the ``stored`` messages it did not touch pass as
+    they are: a malformed stored line is the file's problem, not the plugin's)."""
+    original: set[int] = set()
+
+    def check(value: Any) -> str | None:
+        problem = expect_none(value)
+        if problem is not None:
+            return problem
+        messages = event.messages
+        if not isinstance(messages, list):
+            return f"set event.messages to {_kind(messages)}; expected a list of messages"
+        if not original and stored:
+            original.update(id(message) for message in stored)
+        for index, item in enumerate(list.__iter__(messages)):
+            if id(item) in original:
+                continue
+            if not isinstance(item, dict):
+                return f"set event.messages[{index}] to {_kind(item)}; expected a message object"
+            if not isinstance(item.get("role"), str):
+                return f"set event.messages[{index}] to a message without a role: {_short(item)}"
+        return None
+
+    return check
 
 
 def check_counts(expected: int) -> Check:
@@ -146,6 +197,7 @@ def check_retry_decision(value: Any) -> str | None:
 
 __all__ = [
     "check_before_agent_start",
+    "check_context",
     "check_counts",
     "check_retry_decision",
     "expect",

@@ -25,21 +25,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tether.core.base.errors import HookError, HookStillRunning, ProviderConfigError, TetherError
+from tether.core.base.errors import HookError, HookStillRunning
 from tether.core.hooks.checks import (
     check_before_agent_start,
+    check_context,
     check_retry_decision,
     expect,
-    expect_args,
-    expect_callable,
     expect_none,
-    expect_registry,
 )
+from tether.core.hooks.registration_calls import NO_MODEL_REGISTRY, RegistrationCalls
 from tether.core.hooks.runner import HookRunner, attributed
-from tether.core.host.calls import call_registration, implementations
+from tether.core.host.calls import implementations
 
 if TYPE_CHECKING:
-    from tether.core.host.calls import Registration
     from tether.core.host.manager import PluginManager
     from tether.hookspecs.events import (
         AgentEvent,
@@ -60,15 +58,13 @@ if TYPE_CHECKING:
         TreeEvent,
     )
     from tether.hookspecs.gate import GateVerdict, SummaryCheck
-    from tether.hookspecs.model_registry import ModelRegistry
     from tether.hookspecs.session_protocol import HookSession
 
 
 NO_RETRY_POLICY = "no plugin decided on retries (is 'retry_policy' disabled?)"
-NO_MODEL_REGISTRY = "no plugin provides the model registry (is 'model_registry' disabled?)"
 
 
-class Hooks:
+class Hooks(RegistrationCalls):
     """Wraps one plugin manager; each method calls the hook of the same name.
 
     ``on_warning`` receives the warning lines (default: the plugin manager's stderr line);
@@ -179,7 +175,8 @@ class Hooks:
         from tether.hookspecs.events import ContextEvent
 
         event = ContextEvent(CopyOnAccess(messages))
-        self._chain("context", failure, expect_none, event=event, session=self._session(session))
+        check = check_context(event, messages)
+        self._chain("context", failure, check, event=event, session=self._session(session))
         return plain(event.messages)
 
     def before_tool_call(
@@ -329,60 +326,6 @@ class Hooks:
         """Whether ``message`` (failed, without a typed error) was a context overflow."""
         kwargs = {"message": message, "context_window": context_window}
         return bool(self._first("context_overflow", "overflow check", expect(bool), **kwargs))
-
-    # -- registration ----------------------------------------------------------------------------
-
-    def model_registry(self, settings: Any = None) -> ModelRegistry:
-        """The registry a plugin provides (``model_registry``); one line when none does."""
-        found = self._first(
-            "model_registry", "no model registry", expect_registry, pm=self.pm, settings=settings
-        )
-        if found is None:
-            raise ProviderConfigError(NO_MODEL_REGISTRY)
-        return found
-
-    def tool_arguments_validator(self) -> Callable[[str, dict[str, Any], Any], Any] | None:
-        """The function tool-call arguments pass through (``None``: no plugin gives one)."""
-        return self._first("tool_arguments_validator", "no tool argument check", expect_callable)
-
-    def route_command_line(self, args: list[str], commands: list[str]) -> list[str]:
-        """The line to parse: a plugin's rewrite, else ``args``. A ``TetherError`` a plugin
-        raises on purpose (a typo of a command) is said as the plugin said it."""
-        kwargs = {"args": list(args), "commands": list(commands)}
-        try:
-            found = self.runner.first("route_command_line", kwargs, expect_args)
-        except TetherError as exc:
-            failure = attributed(exc)
-            if failure is not None and not isinstance(exc, HookError):
-                exc.args = (failure.detail, *exc.args[1:])
-            raise
-        return list(args) if found is None else found
-
-    def http_client(self, purpose: str) -> Any:
-        return self._first("http_client", None, None, purpose=purpose)
-
-    def register_tools(self, registration: Registration) -> list[str]:
-        """Call ``register_tools`` plugin by plugin; return the plugins that failed."""
-        return call_registration(self.pm, "register_tools", registration)
-
-    def register_providers(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_providers", registration)
-
-    def register_commands(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_commands", registration)
-
-    def register_summarizers(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_summarizers", registration)
-
-    def register_token_counters(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_token_counters", registration)
-
-    def register_compaction_strategies(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_compaction_strategies", registration)
-
-    def register_provider_defaults(self, registration: Registration) -> list[str]:
-        """In registration order: an installed plugin's registration replaces a built-in's."""
-        return call_registration(self.pm, "register_provider_defaults", registration)
 
 
 def _said_as(exc: Exception, failure: str | None) -> Exception:

@@ -250,7 +250,9 @@ def _prepare(
     """Ask the chosen strategy, with the chosen token counter; failures name the plugin."""
     try:
         count = token_counter(hooks.pm, settings, model=model)
-        return run_strategy(hooks.pm, path, compaction_settings(settings), count, model=model)
+        return run_strategy(
+            hooks.pm, path, compaction_settings(settings), count, model=model, app_settings=settings
+        )
     except TetherError as exc:
         raise TetherError(f"{failure}: {exc}") from exc
 

@@ -73,7 +73,30 @@ def validation_findings(session: Any) -> tuple[list[dict[str, Any]], list[dict[s
         problems += [{**where, **item} for item in _schema(entry, warned)]
     warnings += dangling_tool_calls(session)
     warnings.sort(key=lambda item: item["line"])
+    problems += compaction_cuts(session)
+    problems.sort(key=lambda item: item["line"])
     return problems, warnings
+
+
+def compaction_cuts(session: Any) -> list[dict[str, Any]]:
+    """Problems for the compactions whose ``firstKeptEntryId`` is not an entry before them on
+    their own branch, or is a tool result (the context would hold only the summary, or a
+    result without its call)."""
+    from tether.core.context.cuts import cut_problem
+
+    table = session.table
+    found: list[dict[str, Any]] = []
+    for row in range(len(table)):
+        if table.types[row] != "compaction":
+            continue
+        entry = table.entry(row)
+        path = session.get_branch(table.ids[row])[:-1]  # its ancestors, root first
+        problem = cut_problem(path, entry.get("firstKeptEntryId"))
+        if problem is not None:
+            where = {"line": table.linenos[row], "id": table.ids[row]}
+            found.append({**where, "kind": "compaction-cut", "field": "firstKeptEntryId",
+                          "message": problem})  # fmt: skip
+    return found
 
 
 # entries the model sees as a user turn: a tool call before one is answered or never will be
@@ -144,4 +167,4 @@ def _field(item: dict[str, Any]) -> str:
     return f"{item['field']}: " if item.get("field") else ""
 
 
-__all__ = ["dangling_tool_calls", "validation_findings", "validation_lines"]
+__all__ = ["compaction_cuts", "dangling_tool_calls", "validation_findings", "validation_lines"]

@@ -10,17 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES, find_valid_cut_points, is_cut_point
+
 Entry = dict[str, Any]
 Count = Callable[[list[dict[str, Any]]], list[int]]
 
-CUT_ROLES = frozenset(
-    {"user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"}
-)
-"""Message roles a cut may land on (never ``toolResult``: it must stay with its call)."""
-
 TURN_START_ROLES = frozenset({"user", "bashExecution"})
-USER_ROLE_ENTRY_TYPES = frozenset({"branch_summary", "custom_message"})
-"""Entry types that reach the model as user messages: valid cut points and turn starts."""
 
 _COUNT_BATCH = 64
 
@@ -39,25 +34,12 @@ def _role(entry: Entry) -> str | None:
     return message.get("role") if isinstance(message, dict) else None
 
 
-def is_cut_point(entry: Entry) -> bool:
-    """May the kept part of the context start at this entry?"""
-    kind = entry.get("type")
-    if kind == "message":
-        return _role(entry) in CUT_ROLES
-    return kind in USER_ROLE_ENTRY_TYPES
-
-
 def is_turn_start(entry: Entry) -> bool:
     """Does this entry start a turn (user / bash message, custom message, branch summary)?"""
     kind = entry.get("type")
     if kind == "message":
         return _role(entry) in TURN_START_ROLES
     return kind in USER_ROLE_ENTRY_TYPES
-
-
-def find_valid_cut_points(entries: Sequence[Entry], start: int, end: int) -> list[int]:
-    """Indices in ``[start, end)`` where a cut may land, ascending."""
-    return [i for i in range(start, end) if is_cut_point(entries[i])]
 
 
 def _next_cut_point(entries: Sequence[Entry], start: int, end: int) -> int | None:

@@ -59,6 +59,8 @@ _EXPORTS: dict[str, str] = {
     "InputEvent": "tether.hookspecs.events",
     "BeforeAgentStartEvent": "tether.hookspecs.events",
     "ContextEvent": "tether.hookspecs.events",
+    "PruneEvent": "tether.hookspecs.events",
+    "PrunedContext": "tether.hookspecs.events",
     "BeforeToolCallEvent": "tether.hookspecs.events",
     "ToolResultEvent": "tether.hookspecs.events",
     "AgentEvent": "tether.hookspecs.events",

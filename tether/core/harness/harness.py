@@ -5,8 +5,8 @@ One :class:`Harness` drives one session at a time:
 - every message is appended to the session when it ends (``message_end``): user, assistant,
   tool results; ``custom`` messages become ``custom_message`` entries;
 - hooks: ``input``, ``before_agent_start`` (system prompt chain + injected custom messages),
-  ``context`` (on a deep copy, before every model call), ``before_tool_call``, ``tool_result``,
-  ``agent_event`` (every event), ``session_start`` / ``session_shutdown``;
+  ``prune_context`` + ``context`` (before every model call: :mod:`.pruning`), ``before_tool_call``,
+  ``tool_result``, ``agent_event`` (every event), ``session_start`` / ``session_shutdown``;
 - after a run: a failed call is retried as the retry policy decides (the ``retry_decision`` hook),
   a context overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted — all before :meth:`Harness.prompt` returns (:mod:`.run` decides, the harness acts);
@@ -42,6 +42,7 @@ from tether.core.agent.tools import collect_tools, order_tools
 from tether.core.context.build import convert_to_llm
 from tether.core.context.replaced import replaced_note, summary_message, with_note
 from tether.core.harness import delivery, switching
+from tether.core.harness import pruning as pruning_stage
 from tether.core.harness.compaction import CompactionRunner
 from tether.core.harness.persist import persist_message
 from tether.core.harness.plugin_session import PluginSession
@@ -231,9 +232,7 @@ class Harness:
         return with_note(messages, self._recall_note[1])
 
     def _transform_context(self, messages: list[Message]) -> list[Message] | None:
-        if not self._context_hooked:
-            return None
-        return self.hooks.context(messages=messages, session=self.view)
+        return pruning_stage.transform(self, messages, hooked=self._context_hooked)
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)
@@ -344,6 +343,7 @@ class Harness:
             queued=agent.has_queued_messages,
             settings=self.settings,
             count=self._count,
+            pruned=lambda messages: pruning_stage.preview(self, messages),
         )
 
     def _count(self, messages: list[Message]) -> list[int]:

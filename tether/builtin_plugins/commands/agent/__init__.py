@@ -11,8 +11,9 @@ messages are sent in turn (:mod:`.inputs`); a ``PROMPT`` ``-`` reads stdin.
 Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PATH|ID``,
 ``--fork PATH|ID``, ``--no-session``, ``--name``, the model options ``--provider``,
 ``--model``, ``--api-key`` (this process only), ``--thinking``, the tool options ``--tools``,
-``--no-tools``, and ``--wait [SECONDS]`` (wait for another process writing the session
-instead of failing at once, see ``_lease_cli``). ``tether run --provider faux
+``--no-tools``, ``--no-prune`` (old tool output sent whole: pi's context), and ``--wait
+[SECONDS]`` (wait for another process writing the session instead of failing at once, see
+``_lease_cli``). ``tether run --provider faux
 "hello"`` works with no configuration and no network.
 """
 
@@ -87,6 +88,10 @@ SessionDirOpt = Annotated[
     str | None,
     typer.Option("--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."),
 ]
+NoPruneOpt = Annotated[
+    bool,
+    typer.Option("--no-prune", help="Send old tool output whole (no pruning; pi's context)."),
+]
 
 # The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
 # ``_agent_setup.SessionOptions``).
@@ -108,6 +113,7 @@ SESSION_PARAMETERS = tuple(
         ("tools", ToolsOpt, None),
         ("no_tools", NoToolsOpt, False),
         ("session_dir", SessionDirOpt, None),
+        ("no_prune", NoPruneOpt, False),
         ("wait", WaitOpt, None),
     )
 )

@@ -86,10 +86,12 @@ class SessionOptions:
     no_tools: bool = False
     session_dir: str | None = None
     wait: str | None = None
+    no_prune: bool = False
 
     def settings_overrides(self) -> dict[str, Any]:
-        """``--system-prompt``, ``--append-system-prompt`` and ``--session-dir`` as settings
-        (``systemPrompt``, ``appendSystemPrompt``, ``session.dir``): they win over the files."""
+        """``--system-prompt``, ``--append-system-prompt``, ``--session-dir`` and
+        ``--no-prune`` as settings (``systemPrompt``, ``appendSystemPrompt``, ``session.dir``,
+        ``compaction.prune.enabled``): they win over the files."""
         out: dict[str, Any] = {}
         if self.system_prompt is not None:
             out["systemPrompt"] = self.system_prompt
@@ -97,6 +99,8 @@ class SessionOptions:
             out["appendSystemPrompt"] = self.append_system_prompt
         if self.session_dir is not None:
             out["session"] = {"dir": os.path.abspath(os.path.expanduser(self.session_dir))}
+        if self.no_prune:
+            out["compaction"] = {"prune": {"enabled": False}}
         return out
 
     def check(self) -> None:

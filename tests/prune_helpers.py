@@ -28,14 +28,15 @@ def prompt_tokens(body: dict[str, Any]) -> int:
     return sum(len(text_of(m.get("content"))) for m in body.get("messages", [])) // 4
 
 
-def responder(body: dict[str, Any]) -> Reply:
+def responder(body: dict[str, Any], *, same_ids: bool = False) -> Reply:
+    """``same_ids``: every tool call has the id ``call_0`` (as some local servers do)."""
     messages = body.get("messages", [])
     last = messages[-1] if messages else {}
     usage = Usage(input=prompt_tokens(body), output=5)
     if last.get("role") == "user" and text_of(last.get("content")).startswith("read "):
         path = text_of(last["content"]).split()[1]
-        call = ToolCall("read", {"path": path}, id=f"call_{len(messages)}")
-        return Reply(tool_calls=[call], usage=usage)
+        call_id = "call_0" if same_ids else f"call_{len(messages)}"
+        return Reply(tool_calls=[ToolCall("read", {"path": path}, id=call_id)], usage=usage)
     return Reply(text="done", usage=usage)
 
 
@@ -50,9 +51,9 @@ def write_files(cwd: Path, count: int, size: int = 8000) -> list[str]:
     return names
 
 
-def start_server() -> OpenAIServer:
+def start_server(*, same_ids: bool = False) -> OpenAIServer:
     server = OpenAIServer()
-    server.responder = responder
+    server.responder = lambda body: responder(body, same_ids=same_ids)
     return server
 
 

@@ -28,12 +28,14 @@ def tool_texts(messages: list[dict[str, Any]]) -> list[str]:
     return [text_of(m.get("content")) for m in messages if m.get("role") == "tool"]
 
 
-def run_session(tmp_path: Path, monkeypatch: Any, files: int = 8, **prune: Any) -> Any:
+def run_session(
+    tmp_path: Path, monkeypatch: Any, files: int = 8, same_ids: bool = False, **prune: Any
+) -> Any:
     """``files`` prompts, each reading one 8 KB file (2,000 tokens), on a fresh session."""
     cwd = tmp_path / "work"
     cwd.mkdir(exist_ok=True)
     names = write_files(cwd, files)
-    server = start_server()
+    server = start_server(same_ids=same_ids)
     server.start()
     home = prune_home(tmp_path, server, monkeypatch, **prune)
     harness = harness_on(cwd, home)
@@ -46,18 +48,24 @@ def run_session(tmp_path: Path, monkeypatch: Any, files: int = 8, **prune: Any) 
     return server, harness.session.file, events, (cwd, home, names)
 
 
+@pytest.mark.parametrize("same_ids", [False, True])
 def test_old_outputs_become_placeholders_naming_the_entry_and_recall(
-    tmp_path: Path, monkeypatch: Any
+    same_ids: bool, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    server, file, events, _ = run_session(tmp_path, monkeypatch)
+    """Also when every tool call has the same id: each placeholder names its own entry."""
+    server, file, events, _ = run_session(tmp_path, monkeypatch, same_ids=same_ids)
     last = tool_texts(sent_messages(server)[-1])
-    pruned = [t for t in last if t.startswith("[Output of the read call left out")]
+    pruned = [t for t in last if t.startswith("[read output left out (entry ")]
     assert len(pruned) == 6 and len(last) == 8
     entries = {e["id"]: e for e in Session.open(file).get_branch()}
     for text in pruned:
         entry_id = text.split("(entry ")[1].split(",")[0]
-        assert f'recall with id="{entry_id}"' in text
+        assert f'recall id="{entry_id}" reads it' in text
         assert entries[entry_id]["message"]["role"] == "toolResult"
+    names = [
+        text_of(entries[t.split("(entry ")[1].split(",")[0]]["message"]["content"]) for t in pruned
+    ]
+    assert [name[:7] for name in names] == [f"file {n} " for n in range(6)]
     assert [len(e["entries"]) for e in events] == [2, 2, 2]
     assert all(e["tokensBefore"] - e["tokensAfter"] >= 2000 for e in events)
 
@@ -76,7 +84,7 @@ def test_between_steps_every_request_starts_with_the_previous_one(
     breaks = [i for i in range(1, len(sent)) if not starts_with(sent[i], sent[i - 1])]
     assert len(breaks) == len(events) == 3  # only where a step pruned more
     for i in breaks:  # what was pruned before stays pruned, byte for byte
-        before = [t for t in tool_texts(sent[i - 1]) if t.startswith("[Output")]
+        before = [t for t in tool_texts(sent[i - 1]) if t.startswith("[read output")]
         assert tool_texts(sent[i])[: len(before)] == before
 
 
@@ -173,7 +181,9 @@ def test_a_preview_says_what_the_next_call_frees_and_changes_nothing(tmp_path: P
     stage, budget = PruneStage(), Budget(keep=3000, min_free=2000)
     messages = _stored_turns(session, range(1))
     assert stage.run(messages, view, budget, preview=False)[1:] == (0, 0, None)
-    messages += _stored_turns(session, range(1, 3))  # two turns arrive without a call (a resumed file)
+    messages += _stored_turns(
+        session, range(1, 3)
+    )  # two turns arrive without a call (a resumed file)
     sent, freed, saved, report = stage.run(messages, view, budget, preview=True)
     assert sent is messages and report is None and freed == saved > 3800
     again = stage.run(messages, view, budget, preview=True)
@@ -181,8 +191,8 @@ def test_a_preview_says_what_the_next_call_frees_and_changes_nothing(tmp_path: P
     sent, freed_now, saved_now, report = stage.run(messages, view, budget, preview=False)
     assert (freed_now, saved_now) == (freed, saved) and report is not None
     assert [text_of(m["content"])[:10] for m in sent if m["role"] == "toolResult"] == [
-        "[Output of",
-        "[Output of",
+        "[read outp",
+        "[read outp",
         "2" * 10,
     ]
 
@@ -207,3 +217,39 @@ def test_the_threshold_counts_the_pruned_context() -> None:
     settings = Settings()
     assert over_threshold(anchored, count, 32000, settings)[0]
     assert not over_threshold(anchored, count, 32000, settings, pruned)[0]
+
+
+def test_recall_reads_a_pruned_output_by_the_id_its_placeholder_names(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from tether.builtin_plugins.tools.recall.tool import run_recall
+    from tether.core.agent.tools import ToolContext
+    from tether.core.harness.plugin_session import PluginSession
+
+    server, file, _events, (cwd, _home, _names) = run_session(tmp_path, monkeypatch, files=5)
+    placeholder = tool_texts(sent_messages(server)[-1])[0]
+    entry_id = placeholder.split('recall id="')[1].split('"')[0]
+    view = PluginSession.reading(Session.open(file), hooks=None)
+    result = run_recall("r1", {"id": entry_id}, ToolContext(cwd=str(cwd), session=view))
+    text = result.content[0]["text"]
+    assert text.startswith(f"[{entry_id}] ") and "file 0 line 0: lorem ipsum" in text
+
+
+def test_pi_opens_a_pruned_session_with_every_output_whole(tmp_path: Path) -> None:
+    """The fixture was written with pruning on (four steps); the golden is pi's oracle
+    ``context`` output for it: pi skips the step entries and sends every output whole, and
+    ``tether session context`` gives the same."""
+    from tests.cli_in_process import run_in_process
+    from tests.test_context_golden import assert_same_context
+
+    fixtures = Path(__file__).parent / "fixtures" / "prune"
+    file = fixtures / "pruned-session.jsonl"
+    entries = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()[1:]]
+    assert sum(1 for e in entries if e.get("customType") == "tether.prune") == 4
+    pi = json.loads((fixtures / "pruned-session.pi-context.json").read_text(encoding="utf-8"))
+    assert pi["entryCount"] == len(entries)
+    outputs = [m for m in pi["messages"] if m["role"] == "toolResult"]
+    assert [len(text_of(m["content"])) for m in outputs] == [2000] * 5
+    done = run_in_process("session", "context", str(file), "--json", home=tmp_path, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert_same_context(json.loads(done.stdout), pi)

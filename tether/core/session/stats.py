@@ -199,7 +199,7 @@ def stats_text(stats: dict[str, Any], compactions: Sequence[dict[str, Any]]) -> 
         who = c["summarizer"] or ("a plugin" if c["fromHook"] else "not recorded")
         lines.append(
             f"  {c['timestamp']}  {c['id']}  {c['tokensBefore']} → ~{c['tokensAfter']} tokens"
-            f"  (summarizer: {who}{_cost(c.get('cost'))})"
+            f"  (summarizer: {who}){_cost(c.get('cost'))}"
         )
     prunes = stats.get("pruneSteps")
     if prunes is not None:
@@ -208,7 +208,7 @@ def stats_text(stats: dict[str, Any], compactions: Sequence[dict[str, Any]]) -> 
             lines.append(
                 f"  {p['timestamp']}  {p['id']}  ~{p.get('tokensBefore')} → "
                 f"~{p.get('tokensAfter')} tokens  ({len(p.get('entries') or [])} tool outputs "
-                f"through {p.get('through')}{_cost(p)})"
+                f"through {p.get('through')}){_cost(p)}"
             )
     totals = stats.get("economy")
     if totals is not None:
@@ -222,13 +222,13 @@ def stats_text(stats: dict[str, Any], compactions: Sequence[dict[str, Any]]) -> 
 
 
 def _cost(cost: Any) -> str:
-    """``; model M, I in / O out, T ms`` of a recorded cost (empty without one)."""
+    """``  [model M, ]I in / O out, T ms`` of a recorded cost (empty without one)."""
     if not isinstance(cost, dict):
         return ""
     usage = cost.get("usage") if isinstance(cost.get("usage"), dict) else {}
-    model = f"; model {cost['model']}" if cost.get("model") else ""
+    model = f"model {cost['model']}, " if cost.get("model") else ""
     return (
-        f"{model}; {usage.get('input', 0)} in / {usage.get('output', 0)} out, "
+        f"  {model}{usage.get('input', 0)} in / {usage.get('output', 0)} out, "
         f"{cost.get('durationMs', 0)} ms"
     )
 

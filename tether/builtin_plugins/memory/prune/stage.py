@@ -31,10 +31,8 @@ Message = dict[str, Any]
 
 def placeholder_text(entry_id: str, tool: str, tokens: int) -> str:
     """What the model reads instead of a pruned tool result."""
-    return (
-        f"[Output of the {tool} call left out to save context (entry {entry_id}, about "
-        f'{tokens} tokens). The recall tool reads it in full: recall with id="{entry_id}".]'
-    )
+    left = f"[{tool} output left out (entry {entry_id}, ~{tokens} tokens); "
+    return f'{left}recall id="{entry_id}" reads it]'
 
 
 def placeholder(message: Message, entry_id: str, tokens: int) -> Message:
@@ -77,7 +75,8 @@ class PruneStage:
     placeholders: dict[int, Message] = field(default_factory=dict)
     total: int = 0  # estimated tokens of every message
     sent_saved: int = 0  # what the last real call left out
-    call_ids: dict[str, str] = field(default_factory=dict)  # toolCallId -> entry id
+    # the branch's tool result entries, in order: (toolCallId, entry id)
+    stored: list[tuple[str, str]] = field(default_factory=list)
     walked_to: str | None = None  # the leaf the id map was built up to
     steps: int = 0
 
@@ -117,9 +116,7 @@ class PruneStage:
     def _note_entry(self, entry: dict[str, Any]) -> None:
         message = entry.get("message") if entry.get("type") == "message" else None
         if isinstance(message, dict) and message.get("role") == "toolResult":
-            call_id = message.get("toolCallId")
-            if isinstance(call_id, str):
-                self.call_ids[call_id] = str(entry.get("id"))
+            self.stored.append((str(message.get("toolCallId") or ""), str(entry.get("id"))))
 
     def _walk_new_entries(self, session: Any) -> None:
         """Entries appended since the last walk (from the leaf back to where it stopped)."""
@@ -155,15 +152,17 @@ class PruneStage:
             self._resolve(messages, session)
 
     def _resolve(self, messages: list[Message], session: Any) -> None:
-        """Entry ids (and savings) of the tool results still without one."""
+        """Entry ids (and savings) of the tool results still without one. The context ends
+        with the branch, so its tool results are the branch's last ones, in order (matched
+        from the end: a provider that reuses call ids cannot mix them up)."""
         first = len(self.savings) - 1  # tools[first:] have no saving recorded yet
-        pending = self.tools[first:]
-        if any(t.call_id not in self.call_ids for t in pending):
-            self._walk_new_entries(session)
-        for tool in pending:
-            entry_id = self.call_ids.get(tool.call_id)
-            if entry_id is None:
-                break  # not stored yet: it and the newer ones wait for the next call
+        self._walk_new_entries(session)
+        offset = len(self.stored) - len(self.tools)
+        for at in range(first, len(self.tools)):
+            tool = self.tools[at]
+            if offset + at < 0 or self.stored[offset + at][0] != tool.call_id:
+                break  # not stored (yet): it and the newer ones wait for the next call
+            entry_id = self.stored[offset + at][1]
             tool.entry_id = entry_id
             if tool.tokens >= MIN_PRUNED_TOKENS:
                 stub = placeholder(messages[tool.index], entry_id, tool.tokens)

@@ -184,12 +184,14 @@ def test_a_preview_says_what_the_next_call_frees_and_changes_nothing(tmp_path: P
     messages += _stored_turns(
         session, range(1, 3)
     )  # two turns arrive without a call (a resumed file)
-    sent, freed, saved, report = stage.run(messages, view, budget, preview=True)
-    assert sent is messages and report is None and freed == saved > 3800
+    previewed, freed, saved, report = stage.run(messages, view, budget, preview=True)
+    assert report is None and freed == saved > 3800
     again = stage.run(messages, view, budget, preview=True)
     assert again[1:] == (freed, saved, None)  # the preview left no trace
+    assert not any(e["type"] == "custom" for e in session.get_branch())
     sent, freed_now, saved_now, report = stage.run(messages, view, budget, preview=False)
     assert (freed_now, saved_now) == (freed, saved) and report is not None
+    assert sent == previewed
     assert [text_of(m["content"])[:10] for m in sent if m["role"] == "toolResult"] == [
         "[read outp",
         "[read outp",

@@ -222,9 +222,13 @@ class PruneStage:
         self.follow(messages, session)
         before = self.saved
         end = self.step(budget)
-        if preview:
+        if preview:  # what the next call sends, with nothing committed
+            out = self.apply(messages)
+            for tool in self.tools[self.pruned : end]:
+                if tool.saving > 0 and tool.entry_id is not None:
+                    out[tool.index] = placeholder(messages[tool.index], tool.entry_id, tool.tokens)
             saved = self.savings[end]
-            return messages, max(0, saved - self.sent_saved), saved, None
+            return out, max(0, saved - self.sent_saved), saved, None
         report = None
         if end > self.pruned:
             newly = [t.entry_id for t in self.tools[self.pruned : end] if t.saving > 0]

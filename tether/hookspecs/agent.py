@@ -73,10 +73,10 @@ def prune_context(event: PruneEvent, session: HookSession) -> PrunedContext | No
     When: before every model call of a run, before ``context`` (``event.preview`` false: the
     answer is what ``context`` receives and the model is sent), and in the automatic
     compaction's threshold check, after a run and before a prompt (``event.preview`` true: say
-    what the next call would send; write nothing, change no state). Arguments:
-    ``event.messages`` — the agent's messages, its own objects: read them, never change them,
-    return new objects for what you replace; ``event.context_window`` — the model's (0:
-    unknown); ``session`` — the :class:`tether.HookSession`.
+    what a call made now would send, a step that is due included; write nothing, change no
+    state). Arguments: ``event.messages`` — the agent's messages, its own objects: read them,
+    never change them, return new objects for what you replace; ``event.context_window`` —
+    the model's (0: unknown); ``session`` — the :class:`tether.HookSession`.
     Return: a ``tether.PrunedContext`` — ``messages`` (same length and order), ``freed`` (the
     estimated tokens this call leaves out that the previous call still sent: the threshold
     check subtracts it from the size the last reported usage gives), ``saved`` (all the

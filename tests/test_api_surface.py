@@ -56,6 +56,8 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "InputEvent",
         "BeforeAgentStartEvent",
         "ContextEvent",
+        "PruneEvent",
+        "PrunedContext",
         "BeforeToolCallEvent",
         "ToolResultEvent",
         "AgentEvent",

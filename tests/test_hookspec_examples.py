@@ -202,6 +202,17 @@ def case_context(tmp_path: Path) -> None:
     assert event.messages == [user]
 
 
+def case_prune_context(tmp_path: Path) -> None:
+    tool = {"role": "toolResult", "toolCallId": "c", "content": [{"type": "text", "text": "x"}]}
+    messages = [dict(tool) for _ in range(22)]
+    event = tether.PruneEvent(messages)
+    answer = _run_example("prune_context", {"event": event, "session": _session(tmp_path)})
+    assert isinstance(answer, tether.PrunedContext) and len(answer.messages) == 22
+    texts = [m["content"][0]["text"] for m in answer.messages]
+    assert texts == ["(old output left out)"] * 2 + ["x"] * 20
+    assert messages == [tool] * 22  # the event's messages are never changed
+
+
 def case_before_tool_call(tmp_path: Path) -> None:
     event = tether.BeforeToolCallEvent("c1", "bash", {"command": "rm -rf / --no-preserve-root"})
     answer = _run_example("before_tool_call", {"event": event, "session": _session(tmp_path)})

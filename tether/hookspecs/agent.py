@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # annotations only: the events are imported when a plugin ask
         ContextEvent,
         InputEvent,
         Message,
+        PrunedContext,
+        PruneEvent,
         RetryDecision,
         ToolResultEvent,
     )
@@ -61,6 +63,45 @@ def before_agent_start(event: BeforeAgentStartEvent, session: HookSession) -> li
         def before_agent_start(event):
             event.system_prompt += "\\nBe brief."
             return [{"customType": "note", "content": "It is Friday.", "display": False}]
+    """
+
+
+@hookspec(firstresult=True)
+def prune_context(event: PruneEvent, session: HookSession) -> PrunedContext | None:
+    """Leave old tool output out of the messages sent to the model (the pruning stage).
+
+    When: before every model call of a run, before ``context`` (``event.preview`` false: the
+    answer is what ``context`` receives and the model is sent), and in the automatic
+    compaction's threshold check, after a run and before a prompt (``event.preview`` true: say
+    what a call made now would send, a step that is due included; write nothing, change no
+    state). Arguments: ``event.messages`` — the agent's messages, its own objects: read them,
+    never change them, return new objects for what you replace; ``event.context_window`` —
+    the model's (0: unknown); ``session`` — the :class:`tether.HookSession`.
+    Return: a ``tether.PrunedContext`` — ``messages`` (same length and order), ``freed`` (the
+    estimated tokens this call leaves out that the previous call still sent: the threshold
+    check subtracts it from the size the last reported usage gives), ``saved`` (all the
+    estimated tokens left out: subtracted when the size is estimated in full) and ``report``
+    (only when this call pruned more: it is announced as a ``context_pruned`` event, one line
+    in ``tether run``) — or ``None``: the messages go on unchanged. A compaction runs only when
+    the pruned size is still past ``window − reserve``. The stored entries never change.
+    Ordering: firstresult; the built-in stage (plugin ``prune``, on unless
+    ``compaction.prune.enabled`` is false or ``--no-prune`` is given) is ``trylast``, so an
+    installed implementation replaces it (or block it: ``--disable-plugin prune``).
+    Failure: an implementation that raises or answers anything else stops the run with one
+    error naming the plugin; nothing is sent to the model.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def prune_context(event):  # tool output older than the last 20 messages: left out
+            old = len(event.messages) - 20
+            gone = {"type": "text", "text": "(old output left out)"}
+            return tether.PrunedContext([
+                {**m, "content": [gone]} if i < old and m.get("role") == "toolResult" else m
+                for i, m in enumerate(event.messages)
+            ])
     """
 
 

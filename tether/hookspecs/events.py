@@ -58,6 +58,31 @@ class ContextEvent:
 
 
 @dataclass
+class PruneEvent:
+    """The messages about to be sent, before the ``context`` hook: the agent's own objects
+    (read them, never change them); ``preview`` is true for the automatic compaction's
+    threshold check, which asks what the next call would send; ``context_window`` is the
+    model's (0: unknown)."""
+
+    messages: list[Message]
+    preview: bool = False
+    context_window: int = 0
+
+
+@dataclass
+class PrunedContext:
+    """A ``prune_context`` answer: ``messages`` to send (same length and order, some replaced
+    by new objects); ``freed`` — the estimated tokens this call leaves out that the previous
+    call still sent; ``saved`` — the estimated tokens left out in all; ``report`` — when this
+    call pruned more (a step), what it did (shown as a ``context_pruned`` event)."""
+
+    messages: list[Message]
+    freed: int = 0
+    saved: int = 0
+    report: dict[str, Any] | None = None
+
+
+@dataclass
 class BeforeToolCallEvent:
     """A tool call the model asked for, before it executes; ``input`` may be patched in place."""
 
@@ -322,6 +347,8 @@ __all__ = [
     "InputEvent",
     "Message",
     "NothingToCompact",
+    "PruneEvent",
+    "PrunedContext",
     "RetryDecision",
     "SummarizeRequest",
     "Summary",

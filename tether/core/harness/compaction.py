@@ -4,7 +4,8 @@ The size of the context is pi's usage-anchored estimate: the usage the provider
 reported with the newest assistant message, plus the chosen token counter's estimate of the messages
 after it. Only those trailing messages are counted, so a check costs the same at 100 or 100k
 entries. Unlike pi, a context whose newest usage predates the latest compaction (or has none
-at all, e.g. a provider without usage) is estimated in full instead of skipped.
+at all, e.g. a provider without usage) is estimated in full instead of skipped. When a plugin
+prunes (``prune_context``), the size is the pruned context's: what the next call would send.
 
 :class:`CompactionRunner` runs one compaction through :func:`tether.core.memory.compaction.compact`
 and announces it with ``compaction_start`` / ``compaction_end`` events (pi's fields:
@@ -19,7 +20,7 @@ from typing import Any, Protocol
 
 from tether.core.context.tokens import assistant_usage, calculate_context_tokens, should_compact
 from tether.core.memory.compaction import CompactionOutcome, compact, compaction_settings
-from tether.hookspecs.events import AgentEvent, Message
+from tether.hookspecs.events import AgentEvent, Message, PrunedContext
 
 Count = Callable[[list[Message]], Sequence[int]]
 
@@ -37,8 +38,13 @@ def compaction_time(messages: Sequence[Message]) -> int | None:
     return None
 
 
-def context_tokens(messages: Sequence[Message], count: Count) -> int:
-    """Usage of the newest assistant with usage + estimates of the messages after it."""
+def context_tokens(
+    messages: Sequence[Message], count: Count, pruned: PrunedContext | None = None
+) -> int:
+    """Usage of the newest assistant with usage + estimates of the messages after it; with
+    ``pruned`` (the pruning stage's preview), less what the next call leaves out: ``freed``
+    (what the last call still sent) from a usage, ``saved`` (all) from a full estimate."""
+    freed, saved = (pruned.freed, pruned.saved) if pruned is not None else (0, 0)
     compacted_at = compaction_time(messages)
     for index in range(len(messages) - 1, -1, -1):
         usage = assistant_usage(messages[index])
@@ -51,18 +57,23 @@ def context_tokens(messages: Sequence[Message], count: Count) -> int:
         if compacted_at is not None and isinstance(stamp, (int, float)) and stamp <= compacted_at:
             break  # usage of the context before the compaction: not this context's size
         trailing = list(messages[index + 1 :])
-        return int(total) + (sum(count(trailing)) if trailing else 0)
-    return sum(count(list(messages))) if messages else 0
+        return max(0, int(total) + (sum(count(trailing)) if trailing else 0) - freed)
+    return max(0, sum(count(list(messages))) - saved) if messages else 0
 
 
 def over_threshold(
-    messages: Sequence[Message], count: Count, context_window: int, settings: Any
+    messages: Sequence[Message],
+    count: Count,
+    context_window: int,
+    settings: Any,
+    pruned: PrunedContext | None = None,
 ) -> tuple[bool, int]:
-    """``(should compact, tokens)`` for the agent's messages against the model's window."""
+    """``(should compact, tokens)`` for the agent's messages against the model's window;
+    ``pruned``: the size is the pruned context's (see :func:`context_tokens`)."""
     block = compaction_settings(settings)
     if not block.enabled or not messages:
         return False, 0
-    tokens = context_tokens(messages, count)
+    tokens = context_tokens(messages, count, pruned)
     return should_compact(tokens, context_window, block), tokens
 
 

@@ -5,23 +5,21 @@ One :class:`Harness` drives one session at a time:
 - every message is appended to the session when it ends (``message_end``): user, assistant,
   tool results; ``custom`` messages become ``custom_message`` entries;
 - hooks: ``input``, ``before_agent_start`` (system prompt chain + injected custom messages),
-  ``context`` (on a deep copy, before every model call), ``before_tool_call``, ``tool_result``,
-  ``agent_event`` (every event), ``session_start`` / ``session_shutdown``;
+  ``prune_context`` + ``context`` (before every model call: :mod:`.pruning`), ``before_tool_call``,
+  ``tool_result``, ``agent_event`` (every event), ``session_start`` / ``session_shutdown``;
 - after a run: a failed call is retried as the retry policy decides (the ``retry_decision`` hook),
   a context overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted — all before :meth:`Harness.prompt` returns (:mod:`.run` decides, the harness acts);
 - the system prompt is assembled again for every prompt; with a ``recall`` tool, the summary
   sent names the span it can read (once per compaction, never stored);
-- one writer per session (README "Sessions"): the harness holds the session file's lease
-  (:mod:`.lease`) from construction to :meth:`Harness.close`, so a second writer fails with
-  :class:`~tether.core.base.errors.SessionBusyError`; to wait instead, take
-  ``SessionLease(path).acquire(wait=…)`` before opening the session (it is re-entrant).
+- one writer per session: the harness holds the store's lease from construction to
+  :meth:`Harness.close` (a second writer: :class:`~tether.core.base.errors.SessionBusyError`;
+  to wait, take ``tether.SessionLease(path).acquire(wait=…)`` first: it is re-entrant).
 
-The harness coordinates; :mod:`.run`, :mod:`.compaction`, :mod:`.delivery` and :mod:`.switching`
-(session switching, tree navigation, manual compaction) depend on small protocols, never on it.
+The harness coordinates; :mod:`.run`, :mod:`.compaction`, :mod:`.delivery`, :mod:`.switching`
+(switching, tree navigation, manual compaction) depend on small protocols, never on it.
 
 Example::
-
     pm = create_plugin_manager()
     with Harness(pm, Session.create(os.getcwd()), model=ModelRequest("faux/faux-1")) as h:
         result = h.prompt("list the files here")
@@ -44,6 +42,7 @@ from tether.core.choices.running import token_counter
 from tether.core.context.build import convert_to_llm
 from tether.core.context.replaced import replaced_note, summary_message, with_note
 from tether.core.harness import delivery, switching
+from tether.core.harness import pruning as pruning_stage
 from tether.core.harness.compaction import CompactionRunner
 from tether.core.harness.context_hooks import ContextHooks
 from tether.core.harness.persist import persist_message
@@ -128,7 +127,7 @@ class Harness:
             stream_fn=self._stream,
             tools=self.tools,
             convert_to_llm=self._convert_to_llm,
-            transform_context=self.context_hooks,
+            transform_context=self._transform_context,
             before_tool_call=self._before_tool_call,
             after_tool_call=self._after_tool_call,
             cwd=self.cwd,
@@ -230,6 +229,9 @@ class Harness:
         if self._recall_note[0] != key:
             self._recall_note = (key, replaced_note(self.session.get_branch()))
         return with_note(messages, self._recall_note[1])
+
+    def _transform_context(self, messages: list[Message]) -> list[Message] | None:
+        return pruning_stage.transform(self, messages, context_hooks=self.context_hooks)
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)
@@ -341,6 +343,7 @@ class Harness:
             queued=agent.has_queued_messages,
             settings=self.settings,
             count=self._count,
+            pruned=lambda messages: pruning_stage.preview(self, messages),
         )
 
     def _count(self, messages: list[Message]) -> list[int]:

@@ -15,7 +15,9 @@ the step out and asks again. In order, for the last assistant message of the run
 2. a context overflow (:class:`~tether.core.agent.providers.ContextOverflowError`, or the
    ``context_overflow`` hook: pi's wording) is compacted and the same turn retried once; a
    second overflow gives up;
-3. a context past ``window − reserve`` is compacted (no retry);
+3. a context past ``window − reserve`` is compacted (no retry) — its size as the next call
+   would send it, after the pruning stage (``prune_context``), so a compaction runs only when
+   pruning is not enough;
 4. messages still queued (steering/follow-up sent late, e.g. by a plugin) start another run.
 
 Everything is synchronous: when the harness's prompt returns, retries and compactions are
@@ -41,7 +43,7 @@ from tether.core.harness.compaction import (
     over_threshold,
 )
 from tether.core.memory.compaction import CompactionOutcome
-from tether.hookspecs.events import AgentEvent, Message, RetryDecision
+from tether.hookspecs.events import AgentEvent, Message, PrunedContext, RetryDecision
 
 MAX_CONTINUATIONS = 50  # a safety net against a plugin that queues a message after every run
 
@@ -90,6 +92,8 @@ class TurnState:
     queued: Callable[[], bool]  # steering/follow-up messages wait in the agent (live)
     settings: Any
     count: Count  # the chosen token counter
+    # the pruning stage's preview of the next call (``prune_context``), if a plugin prunes
+    pruned: Callable[[list[Message]], PrunedContext | None] | None = None
 
 
 Notice = AgentEvent | str  # an event to emit, or a warning to give
@@ -283,7 +287,8 @@ class RunController:
         if state.model is None:
             return False
         window = state.model.context_window
-        return over_threshold(state.messages, state.count, window, state.settings)[0]
+        pruned = state.pruned(state.messages) if state.pruned is not None else None
+        return over_threshold(state.messages, state.count, window, state.settings, pruned)[0]
 
 
 def drop_trailing(messages: list[Message], message: Message) -> None:

@@ -4,10 +4,10 @@ Every method takes the hook's arguments by keyword and returns the hook's type. 
 failure is a :class:`~tether.core.base.errors.HookError` naming the plugin and the hook; an answer
 of the wrong type is such a failure too (never a silent "no answer"). Per hook:
 
-- chain and single-answer hooks (``input``, ``before_agent_start``, ``context``,
-  ``session_before_*``, ``open_store``, ``http_client``, ``model_registry`` and the other
-  built-ins' ``firstresult`` hooks): a failure raises; ``failure=`` prefixes what did not
-  happen; ``retry_decision``: a failure is a refusal to retry, named;
+- chain and single-answer hooks (``input``, ``before_agent_start``, ``prune_context``,
+  ``context``, ``session_before_*``, ``open_store``, ``http_client``, ``model_registry`` and
+  the other built-ins' ``firstresult`` hooks): a failure raises; ``failure=`` prefixes what
+  did not happen; ``retry_decision``: a failure is a refusal to retry, named;
 - ``before_tool_call``: a failure is one warning line and *blocks* the call (a guard that
   breaks must not let the call through); the model reads the reason;
 - ``tool_result``: a failure is one warning line and that plugin's step is skipped (the
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         CustomCompaction,
         InputEvent,
         Message,
+        PrunedContext,
         RetryDecision,
         ToolResultEvent,
         TreeEvent,
@@ -178,6 +179,25 @@ class Hooks(RegistrationCalls):
         check = check_context(event, messages)
         self._chain("context", failure, check, event=event, session=self._session(session))
         return plain(event.messages)
+
+    def prune_context(
+        self, *, messages: list[Message], session: HookSession | None, **event: Any
+    ) -> PrunedContext | None:
+        """The pruning stage's answer (``None``: no plugin pruned); ``event``: ``preview``,
+        ``context_window``. An answer that is not a :class:`PrunedContext` of the same length
+        is an error naming the plugin."""
+        if not self.runner.hooked("prune_context"):
+            return None
+        from tether.hookspecs.events import PrunedContext, PruneEvent
+
+        def check(value: Any) -> str | None:
+            problem = expect(PrunedContext)(value)
+            if problem is None and value is not None and len(value.messages) != len(messages):
+                return f"returned {len(value.messages)} messages for {len(messages)}"
+            return problem
+
+        kwargs = {"event": PruneEvent(list(messages), **event), "session": self._session(session)}
+        return self._first("prune_context", None, check, **kwargs)
 
     def before_tool_call(
         self, *, event: BeforeToolCallEvent, session: HookSession | None

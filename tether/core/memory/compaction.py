@@ -8,10 +8,10 @@ history (and, for a split turn, the turn prefix), appends the cumulative
 and fires ``session_compact``. The kernel decides nothing about *how* to summarize or where to
 cut: those are plugins, chosen by name (:mod:`tether.core.choices.registry`).
 
-Guarantees: nothing to compact → no summarizer call; a split turn with no new
-history keeps the previous summary instead of pi's "No prior history."; a failing
-strategy, hook or summarizer raises a :class:`TetherError` naming the plugin, and the session
-file is left byte-for-byte as it was.
+Guarantees: nothing to compact → no summarizer call; a split turn with no new history keeps
+the previous summary instead of pi's "No prior history."; a failing strategy, hook or
+summarizer raises a :class:`TetherError` naming the plugin, and the session file is left
+byte-for-byte as it was.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.context.pins import with_pins, without_pins
 from tether.core.hooks.fact_cues import collect_fact_cues
 from tether.core.hooks.plugin_session import PluginSession
+from tether.core.memory.cost import compaction_cost, started_now
 from tether.core.memory.gate import gated_summary, previous_details
 from tether.core.memory.summary_parts import (
     Progress,
@@ -165,7 +166,7 @@ def compact(
     (an :class:`~tether.core.agent.abort.AbortSignal`) is handed to the summarizers — once it
     fired, the outcome is ``cancelled`` and nothing is written.
     """
-    say = progress or (lambda _line: None)
+    say, started = progress or (lambda _line: None), started_now()
     failure = _failure(session)
     context = session.build_context()
     view = (
@@ -227,6 +228,7 @@ def compact(
         summary, details = _with_file_lists(text, preparation)
         if outcome.gate is not None:  # tether's additions (pi ignores them; pi mode: none)
             details["summarizer"], details["gate"] = outcome.summarizer, outcome.gate
+            details["cost"] = compaction_cost(hooks, settings, context, outcome, text, started)
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
 
     summary = with_pins(summary, path)  # whoever wrote it: the pinned texts, verbatim

@@ -5,8 +5,10 @@ leaf: after a compaction, the summary and what was kept): messages by role, tool
 assistants' token usage and cost, and the context usage (``tokens``/``percent`` are ``None``
 after a compaction until an assistant reports usage again). :func:`compaction_history` lists
 every compaction entry of the file: when, tokens before, an estimate of the tokens after (the
-context just after it), and the summarizer when the entry's ``details`` record it.
-``tether session stats`` and the RPC ``get_session_stats`` command both use these.
+context just after it), and the summarizer and its cost when the entry's ``details`` record them;
+:func:`prune_history` lists the pruning stage's steps and :func:`economy_totals` adds up what
+both freed and cost. ``tether session stats`` and the RPC ``get_session_stats`` command use
+these.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ def compaction_history(session: Any, count: Count) -> list[dict[str, Any]]:
         messages = session.build_context(entry["id"]).messages
         details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
         summarizer = details.get("summarizer") if isinstance(details, dict) else None
+        cost = details.get("cost") if isinstance(details, dict) else None
         out.append(
             {
                 "id": entry["id"],
@@ -99,9 +102,51 @@ def compaction_history(session: Any, count: Count) -> list[dict[str, Any]]:
                 "tokensAfter": int(sum(count(list(messages)))) if messages else 0,
                 "summarizer": summarizer if isinstance(summarizer, str) else None,
                 "fromHook": bool(entry.get("fromHook")),
+                "cost": cost if isinstance(cost, dict) else None,
             }
         )
     return out
+
+
+PRUNE_TYPE = "tether.prune"  # the custom entries the pruning stage writes, one per step
+
+
+def prune_history(session: Any) -> list[dict[str, Any]]:
+    """Every prune step of ``session`` (file order): the ``tether.prune`` entries' data —
+    ``{id, timestamp, through, entries, tokensBefore, tokensAfter, summarizer, model, usage,
+    durationMs}``."""
+    out: list[dict[str, Any]] = []
+    for entry in session.entries():
+        if entry.get("type") != "custom" or entry.get("customType") != PRUNE_TYPE:
+            continue
+        data = entry.get("data") if isinstance(entry.get("data"), dict) else {}
+        out.append({"id": entry.get("id"), "timestamp": entry.get("timestamp"), **data})
+    return out
+
+
+def economy_totals(
+    compactions: Sequence[dict[str, Any]], prunes: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """What the compactions and prune steps cost and freed, in all: ``{events, tokensFreed,
+    usage: {input, output}, durationMs}`` (a compaction without a recorded cost counts its
+    tokens only)."""
+    usage = {"input": 0, "output": 0}
+    freed, duration = 0, 0.0
+    records = [c.get("cost") or c for c in compactions] + list(prunes)
+    for record in records:
+        before, after = record.get("tokensBefore"), record.get("tokensAfter")
+        if isinstance(before, (int, float)) and isinstance(after, (int, float)):
+            freed += max(0, int(before) - int(after))
+        used = record.get("usage") if isinstance(record.get("usage"), dict) else {}
+        for key in usage:
+            usage[key] += int(_number(used.get(key)))
+        duration += float(_number(record.get("durationMs")))
+    return {
+        "events": len(records),
+        "tokensFreed": freed,
+        "usage": usage,
+        "durationMs": round(duration, 1),
+    }
 
 
 def _tokens(tokens: dict[str, Any]) -> str:
@@ -154,9 +199,45 @@ def stats_text(stats: dict[str, Any], compactions: Sequence[dict[str, Any]]) -> 
         who = c["summarizer"] or ("a plugin" if c["fromHook"] else "not recorded")
         lines.append(
             f"  {c['timestamp']}  {c['id']}  {c['tokensBefore']} → ~{c['tokensAfter']} tokens"
-            f"  (summarizer: {who})"
+            f"  (summarizer: {who}){_cost(c.get('cost'))}"
+        )
+    prunes = stats.get("pruneSteps")
+    if prunes is not None:
+        lines.append(f"prune steps: {len(prunes)}")
+        for p in prunes:
+            lines.append(
+                f"  {p['timestamp']}  {p['id']}  ~{p.get('tokensBefore')} → "
+                f"~{p.get('tokensAfter')} tokens  ({len(p.get('entries') or [])} tool outputs "
+                f"through {p.get('through')}){_cost(p)}"
+            )
+    totals = stats.get("economy")
+    if totals is not None:
+        usage = totals["usage"]
+        lines.append(
+            f"economy:    {totals['events']} events freed ~{totals['tokensFreed']} tokens; "
+            f"summarizers used {usage['input']} in / {usage['output']} out, "
+            f"{totals['durationMs'] / 1000:.2f} s"
         )
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["compaction_history", "context_usage_of", "session_stats", "stats_text"]
+def _cost(cost: Any) -> str:
+    """``  [model M, ]I in / O out, T ms`` of a recorded cost (empty without one)."""
+    if not isinstance(cost, dict):
+        return ""
+    usage = cost.get("usage") if isinstance(cost.get("usage"), dict) else {}
+    model = f"model {cost['model']}, " if cost.get("model") else ""
+    return (
+        f"  {model}{usage.get('input', 0)} in / {usage.get('output', 0)} out, "
+        f"{cost.get('durationMs', 0)} ms"
+    )
+
+
+__all__ = [
+    "compaction_history",
+    "context_usage_of",
+    "economy_totals",
+    "prune_history",
+    "session_stats",
+    "stats_text",
+]

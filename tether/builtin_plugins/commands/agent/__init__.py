@@ -12,8 +12,9 @@ Both take the session options ``-c/--continue``, ``-r/--resume``, ``--session PA
 ``--fork PATH|ID``, ``--no-session``, ``--name``, the model options ``--provider``,
 ``--model``, ``--api-key`` (this process only), ``--thinking``, the tool options ``--tools``,
 ``--no-tools``, ``--instructions TEXT`` (the setting ``compaction.instructions`` for this
-process), and ``--wait [SECONDS]`` (wait for another process writing the session
-instead of failing at once, see ``_lease_cli``). ``tether run --provider faux
+process), ``--no-prune`` (old tool output sent whole: pi's context), and ``--wait
+[SECONDS]`` (wait for another process writing the session instead of failing at once, see
+``_lease_cli``). ``tether run --provider faux
 "hello"`` works with no configuration and no network.
 """
 
@@ -96,6 +97,10 @@ SessionDirOpt = Annotated[
     str | None,
     typer.Option("--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."),
 ]
+NoPruneOpt = Annotated[
+    bool,
+    typer.Option("--no-prune", help="Send old tool output whole (no pruning; pi's context)."),
+]
 
 # The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
 # ``_agent_setup.SessionOptions``).
@@ -118,6 +123,7 @@ SESSION_PARAMETERS = tuple(
         ("no_tools", NoToolsOpt, False),
         ("instructions", InstructionsOpt, None),
         ("session_dir", SessionDirOpt, None),
+        ("no_prune", NoPruneOpt, False),
         ("wait", WaitOpt, None),
     )
 )

@@ -1,4 +1,6 @@
-"""Feedback on long work in ``tether run``: retries and compactions as lines on stderr.
+"""Feedback on long work in ``tether run``: retries, compactions and prune steps as lines on
+stderr (each compaction and prune step with its cost: tokens before and after, the
+summarizer, its model, its usage and its time).
 
 stdout keeps only the answer; ``-q``/``--quiet`` (and ``--json``, whose events say it all)
 leave stderr to errors. :class:`RunFeedback` also counts the attempts of a failed call, so the
@@ -63,15 +65,43 @@ class RunFeedback:
             self.say("compaction failed (the warning below says why)")
         elif kind == "compaction_end":
             self.say(compaction_outcome(data))
+        elif kind == "context_pruned":
+            self.say(pruned_line(data))
+
+
+def cost_text(cost: dict[str, Any]) -> str:
+    """``summarizer S (model M): I in / O out, T s`` of a ``details.cost`` record."""
+    usage = cost.get("usage") or {}
+    model = f" ({cost['model']})" if cost.get("model") else ""
+    seconds = float(cost.get("durationMs") or 0) / 1000
+    return (
+        f"summarizer {cost.get('summarizer')}{model}: {usage.get('input', 0)} in / "
+        f"{usage.get('output', 0)} out, {seconds:.2f} s"
+    )
+
+
+def pruned_line(data: dict[str, Any]) -> str:
+    """One line for a ``context_pruned`` event (a step of the pruning stage)."""
+    entries = data.get("entries") or []
+    return (
+        f"pruned {len(entries)} old tool outputs: ~{data.get('tokensBefore')} → "
+        f"~{data.get('tokensAfter')} tokens (through entry {data.get('through')}; "
+        f"{cost_text(data)})"
+    )
 
 
 def compaction_outcome(data: dict[str, Any]) -> str:
     """One line for a ``compaction_end`` event."""
     entry = data.get("result")
     if entry:
-        return (
+        line = (
             f"compacted: {entry.get('tokensBefore')} tokens summarized into entry {entry.get('id')}"
         )
+        details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
+        cost = details.get("cost")
+        if isinstance(cost, dict):
+            line += f" (→ ~{cost.get('tokensAfter')} tokens; {cost_text(cost)})"
+        return line
     if data.get("error_message"):
         return f"compaction failed: {data['error_message']}"
     if data.get("aborted"):
@@ -94,4 +124,11 @@ def failure_text(error: Any, attempts: int, why: str = "") -> str:
     return f"model call failed{tried}: {error}{f' ({why})' if why else ''}"
 
 
-__all__ = ["RunFeedback", "compaction_outcome", "failure_text", "nothing_compacted"]
+__all__ = [
+    "RunFeedback",
+    "compaction_outcome",
+    "cost_text",
+    "failure_text",
+    "nothing_compacted",
+    "pruned_line",
+]

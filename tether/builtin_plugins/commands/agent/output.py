@@ -205,6 +205,10 @@ class ChatPrinter:
             self.spinner.update(str(data.get("line", "")))
         elif kind == "compaction_end":
             self.spinner.stop(_compaction_line(data))
+        elif kind == "context_pruned":
+            from tether.builtin_plugins.commands.agent.feedback import pruned_line
+
+            self._note(pruned_line(data))
 
 
 def _compaction_line(data: dict[str, Any]) -> str:

@@ -92,11 +92,13 @@ class SessionOptions:
     instructions: str | None = None
     session_dir: str | None = None
     wait: str | None = None
+    no_prune: bool = False
 
     def settings_overrides(self) -> dict[str, Any]:
-        """``--system-prompt``, ``--append-system-prompt``, ``--instructions`` and
-        ``--session-dir`` as settings (``systemPrompt``, ``appendSystemPrompt``,
-        ``compaction.instructions``, ``session.dir``): they win over the files."""
+        """``--system-prompt``, ``--append-system-prompt``, ``--instructions``, ``--session-dir``
+        and ``--no-prune`` as settings (``systemPrompt``, ``appendSystemPrompt``,
+        ``compaction.instructions``, ``session.dir``, ``compaction.prune.enabled``): they win
+        over the files."""
         out: dict[str, Any] = {}
         if self.instructions is not None:
             out["compaction"] = {"instructions": self.instructions}
@@ -106,6 +108,8 @@ class SessionOptions:
             out["appendSystemPrompt"] = self.append_system_prompt
         if self.session_dir is not None:
             out["session"] = {"dir": os.path.abspath(os.path.expanduser(self.session_dir))}
+        if self.no_prune:
+            out["compaction"] = {"prune": {"enabled": False}}
         return out
 
     def check(self) -> None:

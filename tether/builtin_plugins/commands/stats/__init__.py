@@ -3,7 +3,8 @@
 pi's ``get_session_stats`` for a session file (messages by role, tool calls, the assistants'
 tokens and cost, the context usage at the leaf: all of the context, not of the file) plus the
 same counts over every message of the file (``inFile``) and every compaction: when, tokens
-before, an estimate of the tokens after, and the summarizer when the entry records it
+before, an estimate of the tokens after, and the summarizer and its cost when the entry
+records them; every prune step (``pruneSteps``) and the totals of both (``economy``)
 (:mod:`tether.core.session.stats`, shared with the RPC ``get_session_stats`` command). The
 context window is ``--window``, else the session model's (models.json), else 128000.
 """
@@ -34,8 +35,8 @@ def register_commands(app: Any) -> None:
         ] = None,
         counter: CounterOpt = None,
     ) -> None:
-        """Messages, tool calls, tokens and cost (in context and in the file), context usage and
-        every compaction."""
+        """Messages, tool calls, tokens and cost (in context and in the file), context usage,
+        every compaction and prune step, and what they cost."""
         from tether.builtin_plugins.commands.stats.compute import file_stats
         from tether.core.session.stats import stats_text
 

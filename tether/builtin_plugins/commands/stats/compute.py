@@ -25,7 +25,13 @@ def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> d
     """``{...pi's SessionStats (the context at the leaf), compactions: [...], inFile: {...}}``
     for a session file."""
     from tether.core.choices.running import token_counter
-    from tether.core.session.stats import compaction_history, context_usage_of, session_stats
+    from tether.core.session.stats import (
+        compaction_history,
+        context_usage_of,
+        economy_totals,
+        prune_history,
+        session_stats,
+    )
 
     session = open_session_file(file)
     context = session.build_context()
@@ -37,6 +43,8 @@ def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> d
         messages, session_file=str(file), session_id=session.session_id, usage=usage
     )
     stats["compactions"] = compaction_history(session, count)
+    stats["pruneSteps"] = prune_history(session)
+    stats["economy"] = economy_totals(stats["compactions"], stats["pruneSteps"])
     stats["inFile"] = file_totals(session)
     return stats
 

@@ -17,9 +17,9 @@ the branch-summary preamble).
 
 Only a finished text answer is a summary (:mod:`.response`): for a tool call, a reply cut at
 the output limit or an empty text the returned ``Summary`` has ``reply_problem`` set (naming the
-summarizer, the model and what was wrong; ``details.requests`` has each call's ``stopReason``),
-so the summary gate can retry once or let the offline summarizer take over — and with no gate
-the kernel refuses it.
+summarizer, the model and what was wrong; ``details.requests`` has each call's ``stopReason``
+and ``usage``), so the summary gate can retry once or let the offline summarizer take over —
+and with no gate the kernel refuses it.
 Failures raise the provider's typed error (:class:`~tether.core.agent.providers.ProviderError`:
 ``TransientError`` for 5xx/timeouts, ``AbortedError``, ``ProviderConfigError``…); the session
 is then left untouched by the caller.
@@ -76,8 +76,15 @@ class LlmSummarizer:
         )
         context = LlmContext(SYSTEM_PROMPT, _request_messages(text, int(time.time() * 1000)))
         message = self.registry.complete(self.model, context, options, raise_on_error=True)
+        used = message.get("usage") if isinstance(message.get("usage"), dict) else {}
+        sent = sum(used.get(k) or 0 for k in ("input", "cacheRead", "cacheWrite"))
         self.calls.append(
-            {"kind": kind, "maxTokens": max_output, "stopReason": message.get("stopReason")}
+            {
+                "kind": kind,
+                "maxTokens": max_output,
+                "stopReason": message.get("stopReason"),
+                "usage": {"input": sent, "output": used.get("output") or 0},
+            }
         )
         self.problem = reply_problem(message, self.model.ref, max_output)
         return reply_text(message)

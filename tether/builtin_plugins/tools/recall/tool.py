@@ -24,7 +24,8 @@ READ_MAX_BYTES = 16 * 1024
 DESCRIPTION = (
     "Search or read the conversation entries that are no longer in your context: those an "
     "earlier compaction replaced by its summary, and those of branches the user left (a branch "
-    "summary stands for them). "
+    "summary stands for them), or read a tool output that was left out of the context (its "
+    "placeholder names the id). "
     "Give `query` (case-insensitive; the exact text first, then entries with all its words) "
     "to list "
     f"matches as short excerpts with their entry id and branch (at most {DEFAULT_MATCHES} per "
@@ -61,13 +62,27 @@ def run_recall(tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> Too
     session = ctx.session
     if session is None:
         raise ToolError("recall needs a running session")
+    offset, limit = optional_int(args, "offset"), optional_int(args, "limit")
+    pruned = _pruned_entry(session, entry_id) if entry_id else None
+    if pruned is not None:  # a tool result the pruning stage left out of the context
+        leaf = str(session.leaf_id or "")
+        found = Tree([Recallable(pruned, leaf, True, "(pruned)")], [], None)
+        return _read(found, str(entry_id), offset, limit)
     tree = recallable(session)
     if not tree.entries:
         return ToolResult.text(NOTHING_REPLACED, details={"replaced": 0, "abandoned": 0})
-    offset, limit = optional_int(args, "offset"), optional_int(args, "limit")
     if entry_id:
         return _read(tree, entry_id, offset, limit)
     return _search(tree, query or "", offset, limit)
+
+
+def _pruned_entry(session: Any, entry_id: str) -> dict[str, Any] | None:
+    """The tool result entry ``entry_id`` (pruned from the context, still in the file)."""
+    entry = session.get_entry(entry_id)
+    message = entry.get("message") if isinstance(entry, dict) else None
+    if isinstance(message, dict) and message.get("role") == "toolResult":
+        return entry
+    return None
 
 
 def _optional_str(args: dict[str, Any], name: str) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import plugin_manager, run_tether, write_home
 from tether.builtin_plugins.memory.serialize import serialize_conversation
 from tether.core.context.build import convert_to_llm
@@ -160,7 +161,7 @@ def test_validate_counts_the_format_problems_it_lists(tmp_path: Path) -> None:
     assert shown.returncode == 1, shown.stderr
     assert "problems:  none" not in shown.stdout
     assert "problems:  1" in shown.stdout and f"{file}:2: entry " in shown.stdout
-    plain = run_tether("session", "show", str(file), home=tmp_path, cwd=project)
+    plain = run_in_process("session", "show", str(file), home=tmp_path, cwd=project)
     assert "problems:  none" in plain.stdout  # without --validate the lines all parse
 
 
@@ -194,7 +195,7 @@ def test_compaction_serializes_a_text_that_is_not_a_string_as_pi_does() -> None:
     messages = Session.open(FIXTURES / "text-not-a-string.jsonl", readonly=True).build_context()
     text = serialize_conversation(convert_to_llm(messages.messages))
     assert text == "[User]: [object Object]\n\n[Assistant]: ok"  # the oracle's activePathText
-    prepared = run_tether(
+    prepared = run_in_process(
         "session",
         "prepare",
         "--keep",

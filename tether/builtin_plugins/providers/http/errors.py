@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import time
 from email.utils import parsedate_to_datetime
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from tether.core.agent.providers import (
     ContextOverflowError,
@@ -17,6 +15,9 @@ from tether.core.agent.providers import (
     error_for_status,
     is_overflow_wording,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 #: Structured error types of OpenAI-/Anthropic-style bodies → the HTTP status they stand for.
 ERROR_TYPE_STATUS = {
@@ -114,6 +115,8 @@ def exception_error(exc: BaseException) -> ProviderError:
     """Typed error for an exception raised while talking to the server (by exception type)."""
     if isinstance(exc, ProviderError):
         return exc
+    import httpx
+
     if isinstance(exc, httpx.TimeoutException):
         return TransientError(f"Request timed out: {exc or type(exc).__name__}")
     if isinstance(exc, httpx.TransportError):

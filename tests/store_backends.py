@@ -72,9 +72,12 @@ class Backend:
 
     def tether(self, *args: str, cwd: Path | None = None, **kw: Any) -> Any:
         """``tether ARGS`` with this store: in this process for a read-only command without
-        standard input (``process=True`` makes it a real process anyway), else a real one."""
+        standard input, else a real one; ``process=True`` or ``False`` chooses."""
         env: Mapping[str, str | None] = {**self.env, **kw.pop("env", {})}
-        if not kw.pop("process", False) and "stdin_text" not in kw and reads_only(args):
+        process = kw.pop("process", None)
+        if process is None:
+            process = "stdin_text" in kw or not reads_only(args)
+        if not process:
             home = Path(env.get("TETHER_HOME") or self.folder / "home")
             return run_in_process(*args, home=home, cwd=cwd or self.folder, env=env)
         return run_tether(*args, cwd=cwd or self.folder, env=env, **kw)

@@ -1,5 +1,5 @@
 """``tether ARGS`` in the test's own process: the CLI's ``main()`` with a home, a folder and the
-built-in plugins only, its output captured. A process start costs 0.3-0.6 s of CPU; keep a real
+built-in plugins only, its output captured. A process start costs 0.15-0.5 s of CPU; keep a real
 subprocess for each user-facing behaviour and use this for the rest. The environment, the
 folder and the standard streams are restored afterwards (``--store`` sets ``TETHER_STORE``).
 Standard input is empty, as ``/dev/null`` is for the subprocess helpers."""

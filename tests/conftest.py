@@ -2,11 +2,37 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Iterator
 
 import pytest
 
-from tests.servers import AnthropicServer, OpenAIServer
+# -- bytecode caches for this run (before anything else is imported) ------------------------------
+
+
+def _bytecode_cache_for_this_run() -> None:
+    """With ``PYTHONDONTWRITEBYTECODE`` set, every ``tether`` the tests start (several
+    hundred) would compile 100-300 modules from source, 0.1 s of CPU or more each time.
+    Keep the caches in a private folder of this run instead (``PYTHONPYCACHEPREFIX``:
+    nothing is written into the source tree), which the pytest-xdist workers and every child
+    process inherit; it is removed at the end. A child under a file-size limit must still
+    set ``PYTHONDONTWRITEBYTECODE=1`` (a cut-short write would leave a truncated cache)."""
+    if not sys.dont_write_bytecode:
+        return  # Python's usual caches serve (or an outer run set this up)
+    prefix = tempfile.mkdtemp(prefix="tether-tests-pycache-")
+    atexit.register(shutil.rmtree, prefix, ignore_errors=True)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
+
+
+_bytecode_cache_for_this_run()
+
+from tests.servers import AnthropicServer, OpenAIServer  # noqa: E402
 
 # -- loopback LLM servers (tests/servers) --------------------------------------------------------
 
@@ -41,3 +67,28 @@ def pg_cluster() -> Iterator[object]:
         yield cluster
     finally:
         cluster.stop()
+
+
+# -- the order tests start in (pytest-xdist hands them out in collection order) ------------------
+
+# The longest tests (several seconds each, most of it in child processes; the first one
+# installs pi's npm package): started first, so none of them is left alone at the end.
+SLOW_FIRST = (
+    "tests/test_rpc_pi_client.py",
+    "tests/test_store_commands.py::test_every_command_works_in_a_database_store",
+    "tests/test_store_safety.py::test_sessions_are_private_whatever_the_umask",
+    "tests/test_session_lease.py::test_concurrent_writers_never_split_the_session",
+    "tests/test_session_lease.py::test_readers_are_never_blocked_by_a_lease",
+    "tests/test_linear_context.py::test_the_cli_takes_one_pass_for_a_large_branch",
+    "tests/test_run_feedback.py::test_run_shows_compaction_progress",
+    "tests/test_rpc_protocol.py::test_prompts_sent_back_to_back_run_in_the_order_sent",
+    "tests/test_session_stats.py::test_session_stats_match_the_context_and_list_compactions",
+    "tests/test_split_safety.py::test_two_broken_lines_give_the_same_context_problems",
+    "tests/test_store_errors.py::test_bad_store_uris_are_one_line_each",
+    "tests/test_context_request.py::test_openai_bodies_equal_what_the_server_received",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """:data:`SLOW_FIRST` first, everything else in its usual order."""
+    items.sort(key=lambda item: not item.nodeid.startswith(SLOW_FIRST))

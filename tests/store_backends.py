@@ -1,6 +1,8 @@
 """The session stores the conformance tests run on: ``jsonl`` files, ``sqlite`` and
 ``postgresql`` databases (a throwaway cluster, tests/pg_cluster.py). A :class:`Backend` names a
-session the way the commands take it there (a file path, or an id) and knows its store URI."""
+session the way the commands take it there (a file path, or an id) and knows its store URI.
+Its read-only commands run in the test's process (tests/cli_in_process.py); the others, and
+any command given standard input, run as real processes."""
 
 from __future__ import annotations
 
@@ -16,11 +18,21 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.store_helpers import ROOT, run_tether
 
 BACKENDS = ["jsonl", "sqlite", "postgresql"]
 DATABASES = ["sqlite", "postgresql"]
 CHILD = Path(__file__).with_name("store_child.py")
+# commands that only read the store: in-process (a process start is most of their cost)
+READ_ONLY = {"sessions", "session show", "session tree", "session context", "session estimate",
+             "session prepare", "session stats", "session export"}  # fmt: skip
+
+
+def reads_only(args: tuple[str, ...]) -> bool:
+    """Whether ``tether ARGS`` runs a command of :data:`READ_ONLY`."""
+    words = [a for a in args[:2] if not a.startswith("-")]
+    return " ".join(words) in READ_ONLY
 
 
 @dataclass
@@ -59,7 +71,15 @@ class Backend:
         return open_stored_session(self.database(), ref, readonly=readonly)
 
     def tether(self, *args: str, cwd: Path | None = None, **kw: Any) -> Any:
+        """``tether ARGS`` with this store: in this process for a read-only command without
+        standard input, else a real one; ``process=True`` or ``False`` chooses."""
         env: Mapping[str, str | None] = {**self.env, **kw.pop("env", {})}
+        process = kw.pop("process", None)
+        if process is None:
+            process = "stdin_text" in kw or not reads_only(args)
+        if not process:
+            home = Path(env.get("TETHER_HOME") or self.folder / "home")
+            return run_in_process(*args, home=home, cwd=cwd or self.folder, env=env)
         return run_tether(*args, cwd=cwd or self.folder, env=env, **kw)
 
     def child(self, *args: str) -> subprocess.Popen[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.store_helpers import (
     GEN,
     assistant_message,
@@ -32,7 +33,8 @@ def _one_error_line(result: subprocess.CompletedProcess[str]) -> str:
 def test_missing_path(tmp_path: Path) -> None:
     missing = tmp_path / "nope.jsonl"
     for command in ("show", "tree", "export", "clone", "repair"):
-        line = _one_error_line(run_tether("session", command, str(missing)))
+        run = run_tether if command == "show" else run_in_process  # one real process
+        line = _one_error_line(run("session", command, str(missing)))
         assert line == f"tether: error: {missing}: no such session file"
     with pytest.raises(SessionFileError, match="no such session file"):
         Session.open(missing)
@@ -125,7 +127,7 @@ def test_a_bad_first_line_is_an_error_and_repair_keeps_everything(
     path = tmp_path / "bad.jsonl"
     tail = (GEN / "g01-tiny-linear.jsonl").read_bytes().split(b"\n", 1)[1]  # entries, no header
     path.write_bytes(content + tail)
-    line = _one_error_line(run_tether("session", "show", str(path)))
+    line = _one_error_line(run_in_process("session", "show", str(path)))
     assert line.startswith(f"tether: error: {path}:1: not a tether/pi session header (")
     assert reason in line
     assert path.read_bytes() == content + tail  # never overwritten
@@ -148,7 +150,7 @@ def test_a_bad_first_line_is_an_error_and_repair_keeps_everything(
 def test_malformed_middle_line_is_reported_and_repaired(tmp_path: Path) -> None:
     path = copy_fixture("e37-malformed-lines.jsonl", tmp_path)
     before = path.read_bytes()
-    shown = run_tether("session", "show", str(path), "--json")
+    shown = run_in_process("session", "show", str(path), "--json")
     assert shown.returncode == 0, shown.stderr
     problems = json.loads(shown.stdout)["problems"]
     assert [p["line"] for p in problems] == [5, 15, 31, 69]
@@ -162,14 +164,14 @@ def test_malformed_middle_line_is_reported_and_repaired(tmp_path: Path) -> None:
     assert path.read_bytes() == b"".join(x + b"\n" for x in good)  # every readable byte kept
     repaired = Session.open(path, readonly=True)
     assert repaired.problems == [] and repaired.build_context().messages == context_before
-    again = run_tether("session", "repair", str(path))
+    again = run_in_process("session", "repair", str(path))
     assert again.stdout.strip().endswith("nothing to repair")
 
 
 def test_torn_last_line_is_reported_and_set_aside(tmp_path: Path) -> None:
     path = copy_fixture("g01-tiny-linear.jsonl", tmp_path)
     path.write_bytes(path.read_bytes() + b'{"type":"message","id":"abc')
-    shown = json.loads(run_tether("session", "show", str(path), "--json").stdout)
+    shown = json.loads(run_in_process("session", "show", str(path), "--json").stdout)
     assert [(p["line"], p["kind"]) for p in shown["problems"]] == [(12, "torn")]
     result = run_tether("session", "repair", str(path))
     assert result.returncode == 0, result.stderr
@@ -196,7 +198,7 @@ def test_unknown_entry_types_are_kept_and_ignored_by_the_context(tmp_path: Path)
     assert session.build_context().messages == Session.open(path).build_context(leaf).messages
     session.append_message(user_message("after the unknown entry"))
     assert raw + b"\n" in path.read_bytes()
-    tree = json.loads(run_tether("session", "tree", str(path), "--json").stdout)
+    tree = json.loads(run_in_process("session", "tree", str(path), "--json").stdout)
     assert tree["children"][leaf] == ["f0000001"]
 
 
@@ -224,8 +226,8 @@ def test_duplicate_ids_later_wins_like_pi(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes() + json.dumps(duplicate).encode() + b"\n")
     session = Session.open(path, readonly=True)
     assert session.get_entry(duplicate["id"])["message"]["content"][0]["text"] == "the later copy"
-    assert run_tether("session", "tree", str(path), "--json").returncode == 0
-    assert run_tether("session", "show", str(path)).returncode == 0
+    assert run_in_process("session", "tree", str(path), "--json").returncode == 0
+    assert run_in_process("session", "show", str(path)).returncode == 0
 
 
 def test_unknown_leaf_ids(tmp_path: Path) -> None:
@@ -239,7 +241,7 @@ def test_unknown_leaf_ids(tmp_path: Path) -> None:
         session.navigate("nope")
     line = _one_error_line(run_tether("session", "clone", str(path), "--at", "nope"))
     assert line == f"tether: error: {path}: --at: no entry with id 'nope'"
-    line = _one_error_line(run_tether("session", "fork", str(path), "--before", "nope"))
+    line = _one_error_line(run_in_process("session", "fork", str(path), "--before", "nope"))
     assert line == f"tether: error: {path}: --before: no entry with id 'nope'"
 
 

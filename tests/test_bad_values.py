@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import read_entries, run_tether, session_files, write_home
 from tests.servers import Reply, Usage
 from tether.core.context.text_safety import clean_text, encode_json_body
@@ -116,20 +117,20 @@ def test_session_commands_cope_with_lone_surrogates(tmp_path: Path) -> None:
     file = tmp_path / "s.jsonl"
     shutil.copyfile(FIXTURES / "lone-surrogates.jsonl", file)
     before = file.read_bytes()
-    for args in (("tree",), ("context",), ("show",), ("estimate",)):
+    for args in (("tree",), ("context",), ("show",), ("estimate",)):  # real processes
         shown = run_tether("session", *args, str(file), home=tmp_path, cwd=tmp_path)
         assert shown.returncode == 0, (args, shown.stderr)
         _clean(shown)
-    tree = run_tether("session", "tree", str(file), home=tmp_path, cwd=tmp_path).stdout
+    tree = run_in_process("session", "tree", str(file), home=tmp_path, cwd=tmp_path).stdout
     assert "cut here \ufffd" in tree
-    text = run_tether("session", "context", str(file), home=tmp_path, cwd=tmp_path).stdout
+    text = run_in_process("session", "context", str(file), home=tmp_path, cwd=tmp_path).stdout
     assert "output \ufffd truncated" in text
-    as_json = run_tether("session", "context", "--json", str(file), home=tmp_path, cwd=tmp_path)
+    as_json = run_in_process("session", "context", "--json", str(file), home=tmp_path, cwd=tmp_path)
     assert as_json.returncode == 0 and "\\ud83d" in as_json.stdout  # JSON keeps the value
     context = json.loads(as_json.stdout)
     pi = PI_CONTEXT["lone-surrogates"]
     assert context["messages"] == pi["messages"] and context["llmMessages"] == pi["llmMessages"]
-    validate = run_tether(
+    validate = run_in_process(
         "session", "show", "--validate", "--json", str(file), home=tmp_path, cwd=tmp_path
     )
     assert validate.returncode == 0, validate.stderr
@@ -142,19 +143,19 @@ def test_session_commands_cope_with_lone_surrogates(tmp_path: Path) -> None:
         (4, "lone-surrogate", "message.content[0].text"),
         (5, "lone-surrogate", "message.content[0].text"),
     ]
-    text_report = run_tether(
+    text_report = run_in_process(
         "session", "show", "--validate", str(file), home=tmp_path, cwd=tmp_path
     ).stdout
     assert f"warning: {file}:2: entry a0000001: message.content[0].text: lone surrogate" in (
         text_report
     )
     exported = tmp_path / "export.jsonl"
-    done = run_tether(
+    done = run_in_process(
         "session", "export", str(file), "-o", str(exported), home=tmp_path, cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
     assert exported.read_bytes().split(b"\n")[1:] == before.split(b"\n")[1:]  # same bytes
-    repaired = run_tether("session", "repair", str(file), home=tmp_path, cwd=tmp_path)
+    repaired = run_in_process("session", "repair", str(file), home=tmp_path, cwd=tmp_path)
     assert repaired.returncode == 0 and "nothing to repair" in repaired.stdout
     assert file.read_bytes() == before
 
@@ -188,11 +189,11 @@ def test_stored_usage_1e999_is_absent_with_one_warning(openai_server: Any, tmp_p
     assert file.read_bytes().startswith(before)
     assert read_entries(file)[-1]["message"]["usage"]["totalTokens"] == 15
     context = json.loads(
-        run_tether("session", "context", "--json", str(file), home=home, cwd=project).stdout
+        run_in_process("session", "context", "--json", str(file), home=home, cwd=project).stdout
     )
     pi = PI_CONTEXT["usage-1e999"]
     assert context["messages"][:2] == pi["messages"]  # 1e999 printed as null, as pi does
-    estimate = run_tether("session", "estimate", str(file), home=home, cwd=project)
+    estimate = run_in_process("session", "estimate", str(file), home=home, cwd=project)
     assert estimate.returncode == 0, estimate.stderr
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.compaction_helpers import add_round, copy_fixture, new_session, records
 from tests.context_loader import FIXTURES, GEN
 from tests.harness_helpers import run_tether
@@ -58,7 +59,8 @@ def loopback_models(server: OpenAIServer) -> dict[str, Any]:
 
 
 def context_json(cwd: Path, file: Path) -> dict[str, Any]:
-    result = tether(cwd, "session", "context", str(file), "--json")
+    """``session context --json``, in this process (tests/cli_in_process.py)."""
+    result = run_in_process("session", "context", str(file), "--json", home=cwd / "home", cwd=cwd)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -146,8 +148,10 @@ def test_five_compactions_in_a_row_keep_every_file(tmp_path: Path) -> None:
         session = Session.open(file, create=True) if file.exists() else new_session(file)
         for n in range(3):
             add_round(session, step * 3 + n, words=30)
-        result = tether(
-            cwd, "session", "compact", str(file), "--summarizer", "offline", "--keep", "120"
+        args = ("session", "compact", str(file), "--summarizer", "offline", "--keep", "120")
+        # the first compaction in a real process, the next ones in this one
+        result = (
+            tether(cwd, *args) if step == 0 else run_in_process(*args, home=cwd / "home", cwd=cwd)
         )
         assert result.returncode == 0, result.stderr
         entry = records(file)[-1]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli_in_process import run_in_process
 from tests.context_loader import GEN, golden, load_entries
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
@@ -26,7 +27,8 @@ def tether(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def context_json(*args: str) -> dict:
-    done = tether("session", "context", *args, "--json")
+    """``session context ARGS --json`` in this process (the tests below run real ones)."""
+    done = run_in_process("session", "context", *args, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -62,7 +64,7 @@ def test_quiet_prints_only_counts() -> None:
     done = tether("session", "context", str(BRANCHED), "--quiet", "--json")
     summary = json.loads(done.stdout)
     assert summary["messageCount"] == expected and "messages" not in summary
-    text = tether("session", "context", str(BRANCHED), "--quiet").stdout
+    text = run_in_process("session", "context", str(BRANCHED), "--quiet").stdout
     assert text.strip().splitlines() == [
         f"entries {len(entries)}  messages {expected}  llm messages {summary['llmMessageCount']}"
     ]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import read_entries, run_tether, session_files, write_home
 from tests.servers import ToolCall
 
@@ -32,10 +33,10 @@ def _leaves_of_calls(file: Path) -> list[str]:
     ]
 
 
-def _request(file: Path, leaf: str, home: Path, cwd: Path) -> bytes:
-    done = run_tether(
-        "session", "context", str(file), "--request", "--leaf", leaf, home=home, cwd=cwd
-    )
+def _request(file: Path, leaf: str, home: Path, cwd: Path, *, process: bool = True) -> bytes:
+    """What ``session context --request`` prints: a real process, or this one's (``process``)."""
+    run = run_tether if process else run_in_process
+    done = run("session", "context", str(file), "--request", "--leaf", leaf, home=home, cwd=cwd)
     assert done.returncode == 0, done.stderr
     assert done.stdout.endswith("\n")
     return done.stdout[:-1].encode("utf-8")
@@ -46,8 +47,9 @@ def _check_every_call(server, home: Path, project: Path) -> list[dict]:
     chats = [r for r in server.requests if json.loads(r.raw).get("stream")]
     leaves = _leaves_of_calls(file)
     assert len(chats) == len(leaves)
-    for recorded, leaf in zip(chats, leaves, strict=True):
-        assert _request(file, leaf, home, project) == recorded.raw
+    for index, (recorded, leaf) in enumerate(zip(chats, leaves, strict=True)):
+        # the first in a real process, the others in this one
+        assert _request(file, leaf, home, project, process=index == 0) == recorded.raw
     return [r.body for r in chats]
 
 

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+from tests.cli_in_process import run_in_process
 from tests.store_helpers import STORE_PI, run_tether
 
 
@@ -28,7 +29,7 @@ def test_duplicate_ids_are_reported_as_such(tmp_path: Path) -> None:
         shown = run_tether("session", *args, str(fixture))
         assert shown.returncode == (1 if "--validate" in args else 0), shown.stderr
         assert f"  line 6: {message}" in shown.stdout.splitlines()
-    as_json = json.loads(run_tether("session", "show", str(fixture), "--json").stdout)
+    as_json = json.loads(run_in_process("session", "show", str(fixture), "--json").stdout)
     assert {"line": 6, "kind": "duplicate-id", "message": message} in as_json["problems"]
 
     looped, dup = _dup_on_one_branch(tmp_path)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import plugin_manager, run_tether, write_home
 from tether.builtin_plugins.memory.serialize import serialize_conversation
 from tether.core.cli.app import main
@@ -119,7 +120,8 @@ def test_run_with_a_malformed_message(
     project, file = _copy(tmp_path, name)
     before = file.read_bytes()
     openai_server.text("answer")
-    done = run_tether("run", *MODEL, "--session", str(file), "go on", home=home, cwd=project)
+    run = run_tether if name == min(CASES) else run_in_process  # one case in a real process
+    done = run("run", *MODEL, "--session", str(file), "go on", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert "model call failed" not in done.stderr and "Traceback" not in done.stderr
     assert done.stdout == "answer\n"
@@ -144,7 +146,8 @@ def test_the_offline_model_copes_with_a_malformed_message(name: str, tmp_path: P
     """The faux provider sees what a real provider would send (repaired), so the offline demo
     never fails on a message that is not the model's."""
     project, file = _copy(tmp_path, name)
-    done = run_tether(
+    run = run_tether if name == min(CASES) else run_in_process  # one case in a real process
+    done = run(
         "run", "--provider", "faux", "--session", str(file), "go on",
         home=tmp_path / "home", cwd=project,
     )  # fmt: skip
@@ -160,7 +163,7 @@ def test_validate_counts_the_format_problems_it_lists(tmp_path: Path) -> None:
     assert shown.returncode == 1, shown.stderr
     assert "problems:  none" not in shown.stdout
     assert "problems:  1" in shown.stdout and f"{file}:2: entry " in shown.stdout
-    plain = run_tether("session", "show", str(file), home=tmp_path, cwd=project)
+    plain = run_in_process("session", "show", str(file), home=tmp_path, cwd=project)
     assert "problems:  none" in plain.stdout  # without --validate the lines all parse
 
 
@@ -194,7 +197,7 @@ def test_compaction_serializes_a_text_that_is_not_a_string_as_pi_does() -> None:
     messages = Session.open(FIXTURES / "text-not-a-string.jsonl", readonly=True).build_context()
     text = serialize_conversation(convert_to_llm(messages.messages))
     assert text == "[User]: [object Object]\n\n[Assistant]: ok"  # the oracle's activePathText
-    prepared = run_tether(
+    prepared = run_in_process(
         "session",
         "prepare",
         "--keep",

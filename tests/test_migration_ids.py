@@ -13,14 +13,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.lease_helpers import tether
 from tests.store_helpers import GEN
 
 LEGACY = ["e35-legacy-v1.jsonl", "e36-legacy-v2-hookmessage.jsonl"]
 
 
-def _json(tmp_path: Path, *args: str) -> dict:
-    result = tether(tmp_path, *args)
+def _json(tmp_path: Path, *args: str, process: bool = False) -> dict:
+    """``tether ARGS`` (a read-only command) in this process, or a real one: ``process``."""
+    if process:
+        result = tether(tmp_path, *args)
+    else:
+        result = run_in_process(*args, home=tmp_path / "home", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -33,12 +38,12 @@ def _ids(data: bytes) -> list[str]:
 @pytest.mark.parametrize("name", LEGACY)
 def test_context_twice_gives_the_same_ids(name: str, tmp_path: Path) -> None:
     path = str(GEN / name)
-    first = _json(tmp_path, "session", "context", path, "--json")
-    second = _json(tmp_path, "session", "context", path, "--json")
+    first = _json(tmp_path, "session", "context", path, "--json", process=True)
+    second = _json(tmp_path, "session", "context", path, "--json")  # another process's
     assert first["leafId"] is not None
     assert first["leafId"] == second["leafId"]
     assert first == second
-    tree_a = _json(tmp_path, "session", "tree", path, "--json")
+    tree_a = _json(tmp_path, "session", "tree", path, "--json", process=True)
     tree_b = _json(tmp_path, "session", "tree", path, "--json")
     assert tree_a["preorder"] == tree_b["preorder"] and len(tree_a["preorder"]) > 3
     assert tree_a["leafId"] == first["leafId"]

@@ -14,15 +14,18 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import chat_requests, read_entries, run_tether, session_files, write_home
 from tests.store_helpers import copy_fixture
 
 SECRET = "Remember: the secret word is PELICAN and we target Python 3.9."
 
 
-def _run(home: Path, cwd: Path, *args: str, script: Any = None) -> str:
+def _run(home: Path, cwd: Path, *args: str, script: Any = None, process: bool = True) -> str:
+    """``tether run ARGS``: a real process, or this one (``process=False``)."""
     env = {"TETHER_FAUX_SCRIPT": json.dumps(script)} if script is not None else None
-    done = run_tether("run", *args, home=home, cwd=cwd, env=env)
+    run = run_tether if process else run_in_process
+    done = run("run", *args, home=home, cwd=cwd, env=env)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -60,8 +63,9 @@ def _copy(compacted: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
     return home, home / file.relative_to(root / "home")
 
 
-def _recall(home: Path, file: Path, *calls: dict[str, Any]) -> list[str]:
-    """Run one faux turn whose model calls ``recall`` with each of ``calls``; the results."""
+def _recall(home: Path, file: Path, *calls: dict[str, Any], process: bool = False) -> list[str]:
+    """Run one faux turn whose model calls ``recall`` with each of ``calls``; the results
+    (the turn runs in this process unless ``process``)."""
     before = len(read_entries(file))
     steps: list[Any] = [{"toolCalls": [{"name": "recall", "arguments": c}]} for c in calls]
     _run(
@@ -73,6 +77,7 @@ def _recall(home: Path, file: Path, *calls: dict[str, Any]) -> list[str]:
         str(file),
         "recall",
         script=[*steps, "ok"],
+        process=process,
     )
     results = []
     for entry in read_entries(file)[before:]:
@@ -95,7 +100,7 @@ def test_a_query_finds_a_replaced_entry(compacted: tuple[Path, Path], tmp_path: 
     home, file = _copy(compacted, tmp_path)
     replaced = _replaced_ids(file)
     secret_id = replaced[0]
-    (text,) = _recall(home, file, {"query": "pelican"})
+    (text,) = _recall(home, file, {"query": "pelican"}, process=True)  # a real process
     assert f"[{secret_id}] user, line 1, chars 0-" in text
     assert "the secret word is PELICAN" in text
     assert f"replaced {len(replaced)} entries ({replaced[0]} … {replaced[-1]})" in text

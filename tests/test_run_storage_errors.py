@@ -31,6 +31,8 @@ def _tether(
     }
     if script is not None:
         env["TETHER_FAUX_SCRIPT"] = json.dumps(script)
+    if "preexec_fn" in popen:  # a file-size limit: no bytecode write may be cut short
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     return subprocess.run(
         [sys.executable, "-m", "tether", *args],
         cwd=cwd,

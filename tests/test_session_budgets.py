@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import run_tether
 from tests.tree_fixture import assistant, text, user
 from tether.core.session.session import Session
@@ -42,7 +43,8 @@ def _session(folder: Path, provider: str = "small", model: str = "tiny") -> Path
 
 
 def _json(*args: str, home: Path, cwd: Path) -> dict[str, Any]:
-    done = run_tether("session", *args, "--json", home=home, cwd=cwd)
+    """``session ARGS --json`` in this process (the text forms below run real ones)."""
+    done = run_in_process("session", *args, "--json", home=home, cwd=cwd)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -7,6 +7,7 @@ import os
 import time
 from pathlib import Path
 
+from tests.cli_in_process import run_in_process
 from tests.store_helpers import GEN, assistant_message, golden, run_tether, user_message
 from tether.builtin_plugins.storage.jsonl.listing import most_recent_session
 from tether.core.base.paths import default_session_dir, encode_cwd
@@ -57,13 +58,13 @@ def test_sessions_lists_this_project_most_recent_first(tmp_path: Path) -> None:
         "allMessagesText",
     }
     assert most_recent_session(folder) == new.file  # the same notion as the list
-    every = json.loads(run_tether("sessions", "--all", "--json", cwd=project, env=env).stdout)
+    every = json.loads(run_in_process("sessions", "--all", "--json", cwd=project, env=env).stdout)
     assert len(every) == 4 and {s["cwd"] for s in every} >= {"/elsewhere", str(project)}
-    flat = json.loads(run_tether("sessions", "--dir", str(folder), "--json", env=env).stdout)
+    flat = json.loads(run_in_process("sessions", "--dir", str(folder), "--json", env=env).stdout)
     assert [s["path"] for s in flat] == [s["path"] for s in listed]
     text = run_tether("sessions", cwd=project, env=env).stdout
     assert "Named" in text and str(new.file) in text
-    empty = run_tether("sessions", cwd=tmp_path, env=env)
+    empty = run_in_process("sessions", cwd=tmp_path, env=env)
     assert empty.returncode == 0 and "No sessions" in empty.stdout
 
 
@@ -78,10 +79,10 @@ def test_show_reports_counts_name_leaf_and_problems() -> None:
     kinds = [e["type"] for e in tree["entries"]]
     assert shown["types"] == {k: kinds.count(k) for k in sorted(set(kinds))}
     assert shown["problems"] == [] and shown["schemaProblems"] == []
-    text = run_tether("session", "show", str(path)).stdout
+    text = run_in_process("session", "show", str(path)).stdout
     assert "problems:  none" in text and tree["leafId"] in text
     legacy = json.loads(
-        run_tether("session", "show", str(GEN / "e35-legacy-v1.jsonl"), "--json").stdout
+        run_in_process("session", "show", str(GEN / "e35-legacy-v1.jsonl"), "--json").stdout
     )
     assert legacy["versionOnDisk"] == 1 and "migrated" in legacy["notes"][0]
 

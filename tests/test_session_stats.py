@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.cli_in_process import run_in_process
 from tests.servers.base import Reply, ToolCall, Usage
 from tests.servers.openai_server import OpenAIServer
 from tests.store_helpers import run_tether
@@ -37,13 +38,13 @@ def _session_file(home: Path) -> Path:
 
 
 def _context(file: Path, env: dict[str, str | None]) -> dict[str, Any]:
-    done = run_tether("session", "context", str(file), "--json", env=env)
+    done = run_in_process("session", "context", str(file), "--json", env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
 def _stats(file: Path, env: dict[str, str | None]) -> dict[str, Any]:
-    done = run_tether("session", "stats", str(file), "--json", env=env)
+    done = run_in_process("session", "stats", str(file), "--json", env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -117,7 +118,7 @@ def test_session_stats_match_the_context_and_list_compactions(tmp_path: Path) ->
     assert f"${stats['cost']:.4f} in the file" in text.stdout
     assert f"{entry['tokensBefore']} → ~{record['tokensAfter']} tokens" in text.stdout
     assert "(summarizer: offline)" in text.stdout
-    missing = run_tether("session", "stats", str(tmp_path / "nope.jsonl"), env=env)
+    missing = run_in_process("session", "stats", str(tmp_path / "nope.jsonl"), env=env)
     assert missing.returncode != 0 and missing.stderr.startswith("tether: error: ")
     assert "Traceback" not in missing.stderr
 

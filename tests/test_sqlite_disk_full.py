@@ -22,6 +22,9 @@ from tether.builtin_plugins.storage.sqlite.database import SqliteDatabase
 LIMIT = 40_000  # below one WAL frame (64 KiB pages): the first page written fails
 
 
+NO_BYTECODE = {"PYTHONDONTWRITEBYTECODE": "1"}  # a cut-short write would leave a bad cache
+
+
 def _limited() -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
@@ -39,7 +42,7 @@ def test_a_full_disk_is_named_and_the_session_stays_whole(tmp_path: Path) -> Non
         [sys.executable, "-m", "tether", "run", "go on", "--provider", "faux"]
         + ["--store", uri, "--session", session_id[:8]],
         cwd=tmp_path,
-        env=tether_env(tmp_path),
+        env={**tether_env(tmp_path), **NO_BYTECODE},
         capture_output=True,
         text=True,
         timeout=60,
@@ -66,7 +69,7 @@ def test_a_new_database_on_a_full_disk_is_one_line_and_left_no_file(tmp_path: Pa
         [sys.executable, "-m", "tether", "session", "import", str(sample)]
         + ["--store", "sqlite:///new.db"],
         cwd=tmp_path,
-        env=tether_env(tmp_path),
+        env={**tether_env(tmp_path), **NO_BYTECODE},
         capture_output=True,
         text=True,
         timeout=60,

@@ -39,8 +39,10 @@ def test_every_command_works_in_a_database_store(
     sid = str(first["id"])
     prefix = sid[:13]
     assert first["firstMessage"] == "zebra crossing" and first["store"]
-    ok(backend, "run", "--session", prefix, "--provider", "faux", "second turn")
-    ok(backend, "run", "-c", "--provider", "faux", "third turn")
+    # the first run and the RPC and chat sessions below are real processes; the other
+    # writing commands run in this one (tests/cli_in_process.py), as the reading ones do
+    ok(backend, "run", "--session", prefix, "--provider", "faux", "second turn", process=False)
+    ok(backend, "run", "-c", "--provider", "faux", "third turn", process=False)
     tree = json.loads(ok(backend, "session", "tree", prefix, "--json"))
     assert tree["entryCount"] == 8  # model, thinking, 3 × (user, assistant)
     context = json.loads(ok(backend, "session", "context", prefix, "--json"))
@@ -50,13 +52,17 @@ def test_every_command_works_in_a_database_store(
     assert sid in ok(backend, "session", "show", prefix)
 
     users = [e for e in tree["entries"] if e["type"] == "message"][0::2]  # user, assistant, …
-    forked = ok(backend, "session", "fork", prefix, "--before", users[1]["id"]).strip()
+    forked = ok(backend, "session", "fork", prefix, "--before", users[1]["id"], process=False)
+    forked = forked.strip()
     public = uri_without_password(backend.uri or "")
     assert forked.startswith(public) and "#" in forked
-    cloned = ok(backend, "session", "clone", prefix).strip()
+    cloned = ok(backend, "session", "clone", prefix, process=False).strip()
     branch = ok(backend, "session", "branch", prefix, "--to", users[0]["id"], "--label", "back")
     assert branch
-    compact = ok(backend, "session", "compact", prefix, "--summarizer", "offline", "--keep", "1")
+    compact = ok(
+        backend, "session", "compact", prefix, "--summarizer", "offline", "--keep", "1",
+        process=False,
+    )  # fmt: skip
     assert compact
     after = json.loads(ok(backend, "session", "tree", prefix, "--json"))
     assert after["labels"] and after["entryCount"] > tree["entryCount"]

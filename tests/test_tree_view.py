@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.store_helpers import run_tether
 from tests.tree_fixture import build_branched
 from tether.builtin_plugins.commands.agent.chat import render_tree
@@ -28,8 +29,13 @@ def branched(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return file, build_branched(file)
 
 
-def _tree(file: Path, *args: str, env: dict[str, str | None] | None = None) -> list[str]:
-    done = run_tether("session", "tree", *args, str(file), env=env)
+def _tree(
+    file: Path, *args: str, env: dict[str, str | None] | None = None, process: bool = False
+) -> list[str]:
+    """``session tree ARGS FILE`` in this process, its stdout not a terminal; ``process``: in
+    a real one, its stdout a pipe."""
+    run = run_tether if process else run_in_process
+    done = run("session", "tree", *args, str(file), env=env)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
@@ -81,7 +87,7 @@ def test_full_shows_every_entry_in_order(branched) -> None:
 
 def test_no_colour_through_a_pipe_or_with_no_color(branched) -> None:
     file, _ = branched
-    piped = _tree(file, env={"NO_COLOR": None, "FORCE_COLOR": None})
+    piped = _tree(file, env={"NO_COLOR": None, "FORCE_COLOR": None}, process=True)
     assert not any(ESC in line for line in piped)
     no_color = _tree(file, env={"NO_COLOR": "1", "FORCE_COLOR": "1"})
     assert not any(ESC in line for line in no_color)

@@ -18,9 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from tether.builtin_plugins.providers.http.assembler import Assembler
 from tether.builtin_plugins.providers.http.errors import (
@@ -41,6 +39,9 @@ from tether.core.agent.providers import (
     TransientError,
 )
 from tether.core.context.text_safety import encode_json_body
+
+if TYPE_CHECKING:  # imported where a call is made: a faux or plugin model never loads httpx
+    import httpx
 
 
 @dataclass
@@ -68,6 +69,8 @@ class HttpCall:
         self.thread = threading.Thread(target=self._work, name="tether-http", daemon=True)
 
     def _timeout(self) -> Any:
+        import httpx
+
         if self.options.timeout is None:
             return httpx.USE_CLIENT_DEFAULT
         return httpx.Timeout(self.options.timeout, connect=min(self.options.timeout, 30.0))

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import time
 from email.utils import parsedate_to_datetime
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from tether.builtin_plugins.providers.provider_errors import error_for_status, is_overflow_wording
 from tether.core.agent.providers import (
@@ -16,6 +14,9 @@ from tether.core.agent.providers import (
     ProviderError,
     TransientError,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 #: Structured error types of OpenAI-/Anthropic-style bodies → the HTTP status they stand for.
 ERROR_TYPE_STATUS = {
@@ -113,6 +114,8 @@ def exception_error(exc: BaseException) -> ProviderError:
     """Typed error for an exception raised while talking to the server (by exception type)."""
     if isinstance(exc, ProviderError):
         return exc
+    import httpx
+
     if isinstance(exc, httpx.TimeoutException):
         return TransientError(f"Request timed out: {exc or type(exc).__name__}")
     if isinstance(exc, httpx.TransportError):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 PROBE = """
 import sys
-from tether.core.host.cli import main
+from tether.core.cli.app import main
 code = main(["run", "--provider", "faux", "hi"])
 print(code, "httpx" in sys.modules)
 """

@@ -53,7 +53,7 @@ CounterOpt = Annotated[
 def store_configured() -> bool:
     """Whether a session store other than JSONL files is chosen (``--store``, ``TETHER_STORE``,
     ``session.store``); read without loading the store modules (start-up stays fast)."""
-    from tether.core.base.settings_peek import peek_setting
+    from tether import peek_setting
 
     value = peek_setting("session", "store")
     return not (value is None or (isinstance(value, str) and value.strip() in ("", "jsonl")))
@@ -64,8 +64,7 @@ def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool =
     command). A missing file, or one holding only whitespace, is one error line: ``FILE: no
     such session file`` / ``FILE: empty file (no session header)``. (``run``/``chat --session``
     instead start a new session in an empty file, as pi does.)"""
-    from tether.core.base.errors import SessionFileError
-    from tether.core.session.session import Session
+    from tether import Session, SessionFileError
     from tether.core.storage.store import JsonlStore
 
     if store_configured():

@@ -24,8 +24,9 @@ def claim(path: str | Path, wait: str | None) -> Any:
     """The lease of the session file ``path`` (with a database store: of the session that id
     or prefix names), waited for as ``--wait`` says (``None`` when ``path`` does not exist:
     the command then reports that, and no lock file is made)."""
+    from tether import SessionLease
     from tether.builtin_plugins.commands import store_configured
-    from tether.core.storage.lease import SessionLease, parse_wait
+    from tether.core.storage.lease import parse_wait
 
     seconds = parse_wait(wait)
     database = None

@@ -19,9 +19,9 @@ def open_stored(
     claim: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, str]:
     """``(session, reason)`` for the options, in ``database``."""
+    from tether import Session
     from tether.builtin_plugins.commands.store_select import open_stored_session
-    from tether.core.base.errors import UsageError
-    from tether.core.session.session import Session
+    from tether.cli import UsageError
     from tether.core.storage import records as rec
     from tether.core.storage.database import uri_without_password
 

@@ -10,12 +10,7 @@ from typing import Any
 import httpx
 
 from tether.builtin_plugins.providers.provider_errors import error_for_status, is_overflow_wording
-from tether.core.agent.providers import (
-    ContextOverflowError,
-    PermanentError,
-    ProviderError,
-    TransientError,
-)
+from tether.providers import ContextOverflowError, PermanentError, ProviderError, TransientError
 
 #: Structured error types of OpenAI-/Anthropic-style bodies → the HTTP status they stand for.
 ERROR_TYPE_STATUS = {

@@ -22,6 +22,7 @@ from typing import Any
 
 import psycopg
 
+from tether import SessionChangedError, SessionFileError
 from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
 from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
 from tether.builtin_plugins.storage.postgresql.lease import PgLease, revive
@@ -32,7 +33,6 @@ from tether.builtin_plugins.storage.rows import (
     pick_one,
     session_row,
 )
-from tether.core.base.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     IndexedSession,
     StoreConnectionError,

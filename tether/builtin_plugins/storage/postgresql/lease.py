@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tether.core.base.errors import SessionBusyError, SessionChangedError
+from tether import SessionBusyError, SessionChangedError
 
 POLL_SECONDS = 0.1
 _HELD: dict[tuple[str, str], list[Any]] = {}  # (uri, session id) → [connection, count]

@@ -15,6 +15,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tether import SessionChangedError, SessionFileError
 from tether.builtin_plugins.storage.index_runs import add_runs, chunks_after, read_runs
 from tether.builtin_plugins.storage.rows import (
     changed_message,
@@ -30,7 +31,6 @@ from tether.builtin_plugins.storage.sqlite.errors import (
 from tether.builtin_plugins.storage.sqlite.opening import connect, refuse_to_create
 from tether.builtin_plugins.storage.sqlite.schema import TABLES
 from tether.builtin_plugins.storage.sqlite.uri import database_path, hint, open_mode
-from tether.core.base.errors import SessionChangedError, SessionFileError
 from tether.core.storage.database import (
     IndexedSession,
     StoredSession,
@@ -361,7 +361,7 @@ class SqliteDatabase:
         return [session_row(self.uri, row) for row in self._db.execute(sql, args).fetchall()]
 
     def lease(self, session_id: str, wait: float = 0.0, **options: Any) -> Any:
-        from tether.core.storage.lease import SessionLease
+        from tether import SessionLease
 
         where = f"{self.uri}#{session_id}"
         if self.mode == "ro":

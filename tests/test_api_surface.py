@@ -33,6 +33,9 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "build_context_from_path",
         "convert_to_llm",
         "load_settings",
+        "peek_setting",
+        "tether_home",
+        "warn_once",
         "Settings",
         "Harness",
         "Agent",
@@ -191,6 +194,22 @@ def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
 
     assert set(tether.storage.__all__) == {
         "CURRENT_SESSION_VERSION",
+        "ContextStream",
+        "Pending",
+        "SessionBusyError",
+        "SessionFileError",
+        "UsageError",
+        "default_plugins",
+        "loads_std",
+        "make_branch_summary",
+        "make_compaction",
+        "make_custom",
+        "make_custom_message",
+        "make_label",
+        "make_message_entry",
+        "make_model_change",
+        "make_session_info",
+        "make_thinking_level_change",
         "REOPEN",
         "UNLOADED",
         "BadRef",
@@ -246,3 +265,137 @@ def test_the_store_plugins_use_the_public_toolkit_not_the_kernel() -> None:
         if dep.startswith("tether.core.storage")
     )
     assert found == []
+
+
+#: The public modules for plugins of one kind (docs/plugins.md, "Public modules"): each name is
+#: a promise to third-party authors, so each list is curated here.
+KIND_MODULES: dict[str, set[str]] = {
+    "tether.cli": {
+        "command_group",
+        "WaitOpt",
+        "UsageError",
+        "HookInterrupted",
+        "SessionWriteError",
+        "LazySettings",
+        "peek_section",
+        "json_text",
+        "ModelRequest",
+        "assemble_system_prompt",
+        "build_prompt_options",
+        "collect_fact_cues",
+    },
+    "tether.memory": {
+        "USER_ROLE_ENTRY_TYPES",
+        "context_message",
+        "compaction_summary_message",
+        "message_from_entry",
+        "model_of_source",
+        "FileOps",
+        "file_lists",
+        "assistant_usage",
+        "calculate_context_tokens",
+        "should_compact",
+        "context_tokens",
+        "content_text",
+        "block_parts",
+        "strip_pinned",
+        "js_stringify",
+        "compaction_settings",
+        "gate_line",
+        "check_choices",
+        "run_strategy",
+        "token_counter",
+    },
+    "tether.providers": {
+        "Model",
+        "Provider",
+        "LlmContext",
+        "StreamOptions",
+        "StreamEvent",
+        "IDLE_TIMEOUT",
+        "empty_usage",
+        "now_ms",
+        "ProviderError",
+        "ProviderConfigError",
+        "TransientError",
+        "PermanentError",
+        "ContextOverflowError",
+        "AbortedError",
+        "prepare_for_provider",
+        "BRANCH_SUMMARY_PREFIX",
+        "COMPACTION_SUMMARY_PREFIX",
+        "token_count",
+        "drop_non_finite",
+        "encode_json_body",
+        "dumps_clean",
+        "read_json_file",
+        "tether_home",
+        "warn_once",
+    },
+    "tether.sessions": {
+        "sessions_root",
+        "default_session_dir",
+        "session_file_name",
+        "list_sessions",
+        "most_recent_session",
+        "project_folders",
+        "read_header",
+        "session_files",
+        "current_pins",
+        "pin_entry",
+        "pin_text",
+        "unpin",
+        "compaction_history",
+        "context_usage_of",
+        "session_stats",
+        "stats_text",
+        "economy_totals",
+        "prune_history",
+    },
+    "tether.tools": {
+        "FunctionTool",
+        "ToolContext",
+        "ToolResult",
+        "ToolError",
+        "collect_tools",
+        "order_tools",
+        "js_len",
+        "js_slice",
+        "js_number",
+        "entry_text",
+    },
+}
+
+
+def test_kind_modules_export_exactly_the_curated_names() -> None:
+    import importlib
+
+    for name, expected in KIND_MODULES.items():
+        module = importlib.import_module(name)
+        assert set(module.__all__) == expected, name
+        for export in module.__all__:
+            assert getattr(module, export) is not None, f"{name}.{export}"
+        source = (ROOT / Path(*name.split("."))).with_suffix(".py").read_text(encoding="utf-8")
+        assert _type_checking_imports(source) == module._EXPORTS, name
+
+
+def test_a_name_in_tether_and_a_kind_module_is_one_object() -> None:
+    import importlib
+
+    for name in KIND_MODULES:
+        module = importlib.import_module(name)
+        for export in set(module.__all__) & set(tether.__all__):
+            assert getattr(module, export) is getattr(tether, export), f"{name}.{export}"
+
+
+def test_kind_modules_import_no_kernel_module_until_a_name_is_used() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, tether.cli, tether.memory, tether.providers, tether.sessions, tether.tools; "
+        "print(sorted(m for m in sys.modules "
+        "if m.startswith(('tether.core', 'httpx', 'pydantic', 'typer'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

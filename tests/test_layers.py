@@ -114,3 +114,108 @@ def test_the_loop_knows_neither_the_agent_nor_its_state() -> None:
 
 def test_the_bottom_layer_imports_no_other_layer() -> None:
     assert _outside(CORE + "base", ()) == []
+
+
+BUILTINS = "tether.builtin_plugins"
+
+#: What built-in plugins may import: the public modules (what a third-party plugin imports).
+PUBLIC = (
+    "tether",
+    "tether.hookspecs",
+    "tether.storage",
+    "tether.testing",
+    "tether.cli",
+    "tether.memory",
+    "tether.providers",
+    "tether.sessions",
+    "tether.tools",
+)
+
+#: The only kernel modules a built-in imports (at most 5 entries): built-in module (or package)
+#: -> (the kernel modules it may import, why they are not public).
+BUILTIN_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {
+    BUILTINS + ".commands.context": (
+        frozenset(
+            CORE + m
+            for m in (
+                "context",
+                "context.encoded",
+                "context.linear",
+                "context.tokens",
+                "context.replaced",
+                "session.reader",
+                "hooks.plugin_session",
+                "harness.setup",
+            )
+        ),
+        "`tether context` reproduces the harness's request byte for byte and reads the kernel's"
+        " encoded-context fast paths: these change with the kernel, no plugin should rely on them",
+    ),
+    BUILTINS + ".commands.session.validate": (
+        frozenset(
+            CORE + m for m in ("context.message_check", "context.numbers", "context.text_safety")
+        ),
+        "`show --validate` must flag exactly what the kernel's own sanitizers would change",
+    ),
+    BUILTINS + ".commands.rpc.main": (
+        frozenset({CORE + "cli.protocol_out"}),
+        "RPC mode takes over the stdout the kernel CLI reserves for the protocol; one owner only",
+    ),
+    BUILTINS + ".providers.models.registry": (
+        frozenset({CORE + "hooks.facade"}),
+        "`tether` exports ProviderRegistry from here, so this module cannot import `tether` back"
+        " (an import loop); it takes `Hooks` (public as `tether.Hooks`) from its kernel home",
+    ),
+    BUILTINS + ".commands.pi_forms": (
+        frozenset({CORE + "cli.argv"}),
+        "pi's command forms are rewritten before the kernel parses its own root options",
+    ),
+}
+
+
+def _storage_pending() -> bool:
+    """``tether.storage`` is not merged yet: kernel storage imports count as going there."""
+    return not (PACKAGE / "storage.py").exists() and not (PACKAGE / "storage").is_dir()
+
+
+def builtin_kernel_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from a built-in plugin of a non-public tether module, beyond the exceptions."""
+    found = []
+    for name, deps in graph.items():
+        if not name.startswith(BUILTINS):
+            continue
+        allowed: frozenset[str] = frozenset()
+        for prefix, (modules, _reason) in BUILTIN_EXCEPTIONS.items():
+            if name == prefix or name.startswith(prefix + "."):
+                allowed = allowed | modules
+        for dep in deps:
+            if dep in PUBLIC or dep.startswith(BUILTINS) or dep in allowed:
+                continue
+            if dep.startswith("tether.hookspecs.") or dep.startswith("tether.storage."):
+                continue
+            if _storage_pending() and dep.startswith(CORE + "storage"):
+                continue
+            found.append(f"{name} -> {dep}")
+    return sorted(found)
+
+
+def test_builtins_import_only_public_modules() -> None:
+    assert builtin_kernel_imports(import_graph()) == []
+
+
+def test_at_most_five_builtin_exceptions_each_with_a_reason() -> None:
+    assert len(BUILTIN_EXCEPTIONS) <= 5
+    for modules, reason in BUILTIN_EXCEPTIONS.values():
+        assert modules and all(m.startswith(CORE) for m in modules)
+        assert len(reason) > 20
+
+
+def test_the_public_check_sees_a_kernel_import() -> None:
+    graph = {
+        BUILTINS + ".tools.x": {"tether.tools", CORE + "agent.tools"},
+        BUILTINS + ".commands.pi_forms": {CORE + "cli.argv", CORE + "cli.app"},
+    }
+    assert builtin_kernel_imports(graph) == [
+        f"{BUILTINS}.commands.pi_forms -> {CORE}cli.app",
+        f"{BUILTINS}.tools.x -> {CORE}agent.tools",
+    ]

@@ -32,6 +32,9 @@ _EXPORTS: dict[str, str] = {
     "build_context_from_path": "tether.core.context.build",
     "convert_to_llm": "tether.core.context.build",
     "load_settings": "tether.core.base.settings",
+    "peek_setting": "tether.core.base.settings_peek",
+    "tether_home": "tether.core.base.paths",
+    "warn_once": "tether.core.context.numbers",
     "Settings": "tether.core.base.settings",
     # the agent
     "Harness": "tether.core.harness.harness",
@@ -114,13 +117,16 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
         SessionFileError,
         TetherError,
     )
+    from tether.core.base.paths import tether_home
     from tether.core.base.settings import Settings, load_settings
+    from tether.core.base.settings_peek import peek_setting
     from tether.core.context.build import (
         SessionContext,
         build_context_from_path,
         build_session_context,
         convert_to_llm,
     )
+    from tether.core.context.numbers import warn_once
     from tether.core.harness.harness import Harness
     from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager

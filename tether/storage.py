@@ -10,7 +10,11 @@ installed store plugins.
 
 from __future__ import annotations
 
-from tether.core.session.opening import lease_session, lease_store, open_store
+from tether.core.base.errors import SessionBusyError, SessionFileError, UsageError
+from tether.core.context.pending import Pending
+from tether.core.context.stream import ContextStream
+from tether.core.session.opening import default_plugins, lease_session, lease_store, open_store
+from tether.core.storage.entry_rules import loads_std
 from tether.core.storage.entry_table import (
     UNLOADED,
     BadRef,
@@ -41,10 +45,37 @@ from tether.core.storage.ids import (
     now_ms,
 )
 from tether.core.storage.protocol import ContextBatches, EntryBatch, LoadedSession, SessionStore
-from tether.core.storage.records import make_header
+from tether.core.storage.records import (
+    make_branch_summary,
+    make_compaction,
+    make_custom,
+    make_custom_message,
+    make_header,
+    make_label,
+    make_message_entry,
+    make_model_change,
+    make_session_info,
+    make_thinking_level_change,
+)
 
 __all__ = [
     "CURRENT_SESSION_VERSION",
+    "ContextStream",
+    "Pending",
+    "SessionBusyError",
+    "SessionFileError",
+    "UsageError",
+    "default_plugins",
+    "loads_std",
+    "make_branch_summary",
+    "make_compaction",
+    "make_custom",
+    "make_custom_message",
+    "make_label",
+    "make_message_entry",
+    "make_model_change",
+    "make_session_info",
+    "make_thinking_level_change",
     "REOPEN",
     "UNLOADED",
     "BadRef",

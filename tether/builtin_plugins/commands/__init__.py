@@ -54,7 +54,7 @@ def file_store(path: Path | str) -> Any:
     """The store of the session file ``path``, from the plugins' ``open_store`` hook (the
     built-in ``jsonl_store`` for a plain path), with the command's plugin manager."""
     from tether.builtin_plugins.commands.store_select import plugin_manager
-    from tether.core.session.opening import open_store
+    from tether.storage import open_store
 
     return open_store(path, plugins=plugin_manager())
 
@@ -62,7 +62,7 @@ def file_store(path: Path | str) -> Any:
 def store_configured() -> bool:
     """Whether a session store other than JSONL files is chosen (``--store``, ``TETHER_STORE``,
     ``session.store``); read without loading the store modules (start-up stays fast)."""
-    from tether.core.base.settings_peek import peek_setting
+    from tether import peek_setting
 
     value = peek_setting("session", "store")
     return not (value is None or (isinstance(value, str) and value.strip() in ("", "jsonl")))
@@ -73,9 +73,8 @@ def open_session_file(path: Path, *, readonly: bool = True, validate_all: bool =
     command). A missing file, or one holding only whitespace, is one error line: ``FILE: no
     such session file`` / ``FILE: empty file (no session header)``. (``run``/``chat --session``
     instead start a new session in an empty file, as pi does.)"""
+    from tether import Session, SessionFileError
     from tether.builtin_plugins.commands.store_select import plugin_manager
-    from tether.core.base.errors import SessionFileError
-    from tether.core.session.session import Session
 
     if store_configured():
         from tether.builtin_plugins.commands.store_select import (

@@ -26,7 +26,7 @@ class Window:
 def branch_model(branch: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The model in force at the end of a root-first ``branch`` (pi's rule: the last
     ``model_change`` or assistant message), without building the context."""
-    from tether.core.context.build import model_of_source
+    from tether.memory import model_of_source
 
     for entry in reversed(branch):
         kind = entry.get("type")
@@ -46,7 +46,7 @@ def session_window(pm: Any, model: dict[str, Any] | None, flag: int | None) -> W
     model_id = (model or {}).get("modelId") or (model or {}).get("id")
     if isinstance(provider, str) and isinstance(model_id, str) and provider and model_id:
         from tether.builtin_plugins.providers.models.registry import ProviderRegistry
-        from tether.core.agent.providers import ProviderConfigError
+        from tether.providers import ProviderConfigError
 
         try:
             found = ProviderRegistry(pm).find_model(provider, model_id)
@@ -59,7 +59,7 @@ def session_window(pm: Any, model: dict[str, Any] | None, flag: int | None) -> W
 def compaction_budget(*, keep: int | None, reserve: int | None, strategy: str | None = None) -> Any:
     """The :class:`~tether.hookspecs.events.CompactionSettings` ``session compact`` would use
     with the same flags."""
-    from tether.core.base.settings_peek import peek_section
+    from tether.cli import peek_section
     from tether.hookspecs.events import CompactionSettings
 
     overrides = {"keepRecentTokens": keep, "reserveTokens": reserve, "strategy": strategy}
@@ -79,8 +79,8 @@ def compaction_budget(*, keep: int | None, reserve: int | None, strategy: str | 
             strategy=strategy or None,
             options=options,
         )
-    from tether.core.base.settings import load_settings
-    from tether.core.memory.compaction import compaction_settings
+    from tether import load_settings
+    from tether.memory import compaction_settings
 
     return compaction_settings(load_settings(overrides={"compaction": overrides}))
 

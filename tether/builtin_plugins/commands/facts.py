@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
-from tether.core.cli.app import command_group
+from tether.cli import command_group
 from tether.hookspecs import hookimpl
 
 AllOpt = Annotated[
@@ -34,8 +34,8 @@ def session_ledger(session: Any) -> Any:
 
 def _plugin_cues() -> dict[str, Any]:
     try:
-        from tether.core.hooks.fact_cues import collect_fact_cues
-        from tether.core.host.manager import create_plugin_manager
+        from tether import create_plugin_manager
+        from tether.cli import collect_fact_cues
 
         return collect_fact_cues(create_plugin_manager())
     except Exception:  # a broken plugin never hides the built-in languages

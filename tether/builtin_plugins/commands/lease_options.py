@@ -25,7 +25,7 @@ def claim(path: str | Path, wait: str | None) -> Any:
     the command then reports that, and no lock file is made)."""
     from tether.builtin_plugins.commands import file_store, store_configured
     from tether.builtin_plugins.storage.jsonl.files.lease import parse_wait
-    from tether.core.session.opening import lease_store
+    from tether.storage import lease_store
 
     seconds = parse_wait(wait)
     database = None

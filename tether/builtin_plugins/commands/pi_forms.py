@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from tether.core.base.errors import UsageError
+from tether.cli import UsageError
 from tether.core.cli.argv import root_prefix_length
 from tether.hookspecs import hookimpl
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
-from tether.core.cli.app import WaitOpt, command_group
+from tether.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -39,8 +39,8 @@ def _preview(text: str) -> str:
 def _write(file: Path, wait: str | None, change: Any) -> Any:
     """Run ``change(session)`` on ``file`` under its lease and write the entry it appended at
     once (also in a file that has no assistant message yet); errors name the file."""
+    from tether import TetherError
     from tether.builtin_plugins.commands.lease_options import holding
-    from tether.core.base.errors import TetherError
 
     with holding(file, wait):
         session = open_session_file(file, readonly=False)
@@ -57,8 +57,8 @@ def _write(file: Path, wait: str | None, change: Any) -> Any:
 def _pin_entry_or_fact(session: Any, target: str) -> Any:
     """Pin entry ``target``; when no entry has that id, the fact of the ledger with that id
     (``tether session facts``): its words, verbatim."""
-    from tether.core.base.errors import TetherError
-    from tether.core.session.pinning import pin_entry, pin_text
+    from tether import TetherError
+    from tether.sessions import pin_entry, pin_text
 
     if session.get_entry(target) is not None or not target.startswith("f"):
         return pin_entry(session, target)
@@ -90,8 +90,8 @@ def pin_command(
     wait: WaitOpt = None,
 ) -> None:
     """Pin a fact: kept verbatim in every later summary (an entry's text, or --text)."""
-    from tether.core.base.errors import UsageError
-    from tether.core.session.pinning import pin_text
+    from tether.cli import UsageError
+    from tether.sessions import pin_text
 
     if (entry_id is None) == (text is None):
         raise UsageError(f"{file}: give an ENTRY_ID or --text TEXT (one of them)")
@@ -113,7 +113,7 @@ def unpin_command(
     wait: WaitOpt = None,
 ) -> None:
     """Unpin a fact: later summaries leave it out."""
-    from tether.core.session.pinning import unpin
+    from tether.sessions import unpin
 
     pin = _write(file, wait, lambda session: unpin(session, pin_id))
     if as_json:
@@ -124,7 +124,7 @@ def unpin_command(
 
 def pins_command(file: FileArg, as_json: JsonOpt = False) -> None:
     """The pins in force at the session's leaf."""
-    from tether.core.session.pinning import current_pins
+    from tether.sessions import current_pins
 
     pins = current_pins(open_session_file(file))
     if as_json:

@@ -20,13 +20,13 @@ EXAMPLES = "jsonl, sqlite:///PATH or postgresql://USER@HOST/DB"
 
 def store_uri(cwd: str | None = None) -> str | None:
     """The configured database URI, or ``None`` for the JSONL default."""
-    from tether.core.base.settings_peek import peek_setting
+    from tether import peek_setting
 
     value = peek_setting("session", "store", cwd)
     if value is None or (isinstance(value, str) and value.strip() in ("", "jsonl")):
         return None
     if not isinstance(value, str) or "://" not in value or value.startswith("file://"):
-        from tether.core.base.errors import UsageError
+        from tether.cli import UsageError
 
         raise UsageError(f"--store: expected {EXAMPLES}, not {value!r}")
     return value.strip()
@@ -40,7 +40,7 @@ def plugin_manager() -> Any:
     context = get_current_context(silent=True)
     pm = context.find_root().obj if context is not None else None
     if pm is None:
-        from tether.core.session.opening import default_plugins
+        from tether.storage import default_plugins
 
         pm = default_plugins()
     return pm
@@ -51,8 +51,8 @@ def open_database(uri: str) -> Any:
     (opened once per process), from the store plugin that answers ``open_store`` for it."""
     if uri in _OPEN:
         return _OPEN[uri]
-    from tether.core.base.settings_peek import LazySettings
-    from tether.core.hooks.facade import Hooks
+    from tether import Hooks
+    from tether.cli import LazySettings
     from tether.storage import StoreError, describe_uri
 
     try:
@@ -76,8 +76,7 @@ def open_stored_session(
     database: Any, ref: str, *, readonly: bool = True, validate_all: bool = False
 ) -> Any:
     """The session ``ref`` (an id or a unique prefix) of ``database``."""
-    from tether.core.base.errors import SessionFileError
-    from tether.core.session.session import Session
+    from tether import Session, SessionFileError
     from tether.storage import uri_without_password
 
     store = database.session_store(database.resolve(ref))

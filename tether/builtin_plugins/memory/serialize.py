@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from tether.builtin_plugins.storage.format.fastjson import dumps_or_none
-from tether.core.context.content_text import content_text
-from tether.core.context.jscompat import js_len, js_number, js_slice, js_stringify
+from tether.memory import content_text, js_stringify
+from tether.tools import js_len, js_number, js_slice
 
 _quote = json.encoder.encode_basestring  # type: ignore[attr-defined]  # JSON.stringify of an ASCII string
 
@@ -209,7 +209,7 @@ def serialized_parts(
 
 def serialize_messages(messages: Iterable[dict[str, Any]], *, keep_tail: bool = True) -> str:
     """Agent messages → summarizer text: ``convert_to_llm`` then :func:`serialize_conversation`."""
-    from tether.core.context.convert import convert_to_llm
+    from tether import convert_to_llm
 
     return serialize_conversation(convert_to_llm(list(messages)), keep_tail=keep_tail)
 

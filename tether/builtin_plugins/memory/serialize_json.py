@@ -57,7 +57,7 @@ def json_of_batches(batches: Iterable[list[str]]) -> list[bytes]:
 
 
 def _batches(messages: list[dict[str, Any]], keep_tail: bool, size: int) -> Iterator[list[str]]:
-    from tether.core.context.convert import convert_to_llm  # message by message: per batch
+    from tether import convert_to_llm
 
     for start in range(0, len(messages), size):
         llm = convert_to_llm(messages[start : start + size])

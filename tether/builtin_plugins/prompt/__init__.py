@@ -23,9 +23,9 @@ import typer
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
+    from tether import PromptOptions, Section
     from tether.builtin_plugins.prompt.context_file_loader import ContextFile
     from tether.builtin_plugins.prompt.skill_loader import Skill
-    from tether.core.agent.prompt import PromptOptions, Section
 
 #: Keys of ``PromptOptions.extra`` this plugin reads and fills.
 CONTEXT_FILES = "context_files"
@@ -147,7 +147,7 @@ def environment_text(options: PromptOptions) -> str:
 
 @hookimpl
 def system_prompt_sections(options: PromptOptions) -> list[Section]:
-    from tether.core.agent.prompt import Section
+    from tether import Section
 
     sections = [Section("intro", 100, intro_text(options))]
     if not options.custom_prompt:
@@ -183,9 +183,9 @@ def register_commands(app: Any) -> None:
         import os
         import sys
 
-        from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
-        from tether.core.agent.tools import collect_tools, order_tools
-        from tether.core.base.settings import load_settings
+        from tether import load_settings
+        from tether.cli import assemble_system_prompt, build_prompt_options
+        from tether.tools import collect_tools, order_tools
 
         pm = ctx.obj
         cwd = os.getcwd()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tether.core.agent.providers import (
+from tether.providers import (
     AbortedError,
     LlmContext,
     Model,

@@ -14,14 +14,14 @@ import functools
 import re
 from typing import Any
 
-from tether.core.base.errors import (
+from tether.hookspecs import hookimpl
+from tether.providers import (
     AbortedError,
     ContextOverflowError,
     PermanentError,
     ProviderError,
     TransientError,
 )
-from tether.hookspecs import hookimpl
 
 #: Provider wording of a context overflow (regexes, matched ignoring case), and wording that
 #: looks like it but is not.

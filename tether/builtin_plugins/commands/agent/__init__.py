@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.core.cli.app import WaitOpt
+from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
 ContinueOpt = Annotated[
@@ -199,14 +199,10 @@ def _one_turn(
 ) -> str | None:
     """One prompt to its end: the answer's text (``None``: a plugin handled the prompt); a
     failure or an interruption raises."""
+    from tether import HookError, TetherError
     from tether.builtin_plugins.commands.agent.feedback import failure_text
     from tether.builtin_plugins.commands.agent.output import run_interruptibly, stop_message
-    from tether.core.base.errors import (
-        HookError,
-        HookInterrupted,
-        SessionWriteError,
-        TetherError,
-    )
+    from tether.cli import HookInterrupted, SessionWriteError
 
     try:
         result, signum = run_interruptibly(

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from tether import TetherError
 from tether.builtin_plugins.commands.agent.output import (
     ChatPrinter,
     run_interruptibly,
@@ -30,7 +31,6 @@ from tether.builtin_plugins.commands.agent.setup import (
     build_harness,
     pick_from_list,
 )
-from tether.core.base.errors import TetherError
 
 #: A single word shaped like an entry id (pi's 8 hex digits, or a prefix of one): ``/pin`` of
 #: such a word that names no entry is a typo, not a fact to pin.
@@ -238,7 +238,7 @@ class Chat:
 
     def cmd_pin(self, args: list[str]) -> None:
         """``/pin TEXT``; a single word that is an entry id pins that entry's text."""
-        from tether.core.session.pinning import pin_entry, pin_text
+        from tether.sessions import pin_entry, pin_text
 
         text, session = args[0], self.harness.session
         if text.startswith("--text "):  # the text itself, even when it looks like an id
@@ -318,8 +318,7 @@ class Chat:
             self.say(f"available: {refs}")
 
     def cmd_session(self, _args: list[str]) -> None:
-        from tether.core.choices.running import token_counter
-        from tether.core.harness.compaction import context_tokens
+        from tether.memory import context_tokens, token_counter
 
         h = self.harness
         s = h.session

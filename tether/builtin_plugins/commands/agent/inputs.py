@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from tether.core.base.errors import UsageError
+from tether.cli import UsageError
 
 #: How long stdin may stay silent before tether says it is waiting for it (seconds).
 STDIN_NOTE_AFTER = 2.0

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
 from tether.builtin_plugins.commands.rpc.responses import Output
-from tether.core.context.content_text import content_text
+from tether.memory import content_text
 
 T = TypeVar("T")
 SPINNER = "|/-\\"
@@ -216,7 +216,7 @@ def _compaction_line(data: dict[str, Any]) -> str:
 
     line = compaction_outcome(data)
     if data.get("result") and isinstance(data.get("gate"), dict):
-        from tether.core.memory.gate import gate_line
+        from tether.memory import gate_line
 
         line += f"; {gate_line(data['gate'])}"
     return line

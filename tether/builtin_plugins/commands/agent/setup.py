@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tether.core.base.errors import SessionFileError, UsageError
+from tether import SessionFileError
+from tether.cli import UsageError
 
 Picker = Callable[[list[Any]], Path | None]
 Claim = Callable[[Path], Any]
@@ -27,7 +28,7 @@ Claim = Callable[[Path], Any]
 
 def project_folder(cwd: str, settings: Any = None) -> Path:
     """Where the sessions of ``cwd`` live: setting ``session.dir`` or the per-project folder."""
-    from tether.core.base.paths import default_session_dir
+    from tether.sessions import default_session_dir
 
     configured = getattr(getattr(settings, "session", None), "dir", None)
     return Path(os.path.expanduser(configured)) if configured else default_session_dir(cwd)
@@ -46,7 +47,7 @@ def find_session(ref: str, folder: Path, *, create: bool = False) -> Path:
         read_header,
         session_files,
     )
-    from tether.core.base.paths import sessions_root
+    from tether.sessions import sessions_root
 
     if looks_like_path(ref):
         path = Path(os.path.expanduser(ref))
@@ -130,7 +131,7 @@ class SessionOptions:
 
 def model_request(options: SessionOptions) -> Any:
     """``--provider P --model M`` / ``--model P/M`` / ``--model ID`` / ``--provider P``."""
-    from tether.core.harness.setup import ModelRequest
+    from tether.cli import ModelRequest
 
     if options.provider:
         return ModelRequest(provider=options.provider, model=options.model)
@@ -149,8 +150,8 @@ def open_session(
     """``(session, reason)`` for the options; ``reason`` is the ``session_start`` reason.
     ``claim(path)`` is called before an existing session file is read (to take its lease).
     ``plugins``: the plugin manager whose ``open_store`` opens the session's store."""
+    from tether import Session
     from tether.builtin_plugins.storage.jsonl.listing import list_sessions, most_recent_session
-    from tether.core.session.session import Session
 
     options.check()
     from tether.builtin_plugins.commands import store_configured
@@ -196,9 +197,8 @@ def build_harness(
 ) -> tuple[Any, str]:
     """The harness for the options (not started) and its ``session_start`` reason. The
     harness holds the session's lease until it is closed."""
+    from tether import Harness, load_settings
     from tether.builtin_plugins.commands.lease_options import claim
-    from tether.core.base.settings import load_settings
-    from tether.core.harness.harness import Harness
 
     cwd = cwd or os.getcwd()
     settings = load_settings(cwd, overrides=options.settings_overrides() or None)
@@ -252,7 +252,7 @@ def use_api_key(pm: Any, options: SessionOptions, settings: Any) -> None:
 def drop_builtin_tools(harness: Any, keep: str | None = None) -> None:
     """``--no-tools``: none of tether's own tools, the plugins' tools kept (pi's rule);
     ``--tools a,b`` next to it adds these back."""
-    from tether.core.agent.tools import collect_tools
+    from tether.tools import collect_tools
 
     origins: dict[str, str] = {}
     collect_tools(harness.pm, origins=origins)

@@ -19,10 +19,10 @@ def open_stored(
     claim: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, str]:
     """``(session, reason)`` for the options, in ``database``."""
+    import tether.storage as rec
+    from tether import Session
     from tether.builtin_plugins.commands.store_select import open_stored_session
-    from tether.core.base.errors import UsageError
-    from tether.core.session.session import Session
-    from tether.core.storage import records as rec
+    from tether.cli import UsageError
     from tether.storage import uri_without_password
 
     def existing(ref: str) -> Any:

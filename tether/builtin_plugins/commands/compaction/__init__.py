@@ -28,7 +28,7 @@ from tether.builtin_plugins.commands import (
     LeafOpt,
     open_session_file,
 )
-from tether.core.cli.app import WaitOpt, command_group
+from tether.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 KeepOpt = Annotated[
@@ -55,7 +55,7 @@ def open_branch(file: Path, leaf: str | None) -> tuple[Any, str | None, list[dic
     ``leaf`` is an entry id, ``"null"`` (before the first entry) or ``None`` (the file's leaf).
     Read-only: an old-format file is migrated in memory, never rewritten by a dry run.
     """
-    from tether.core.base.errors import UsageError
+    from tether.cli import UsageError
 
     session = open_session_file(file)
     if leaf is None:
@@ -154,7 +154,7 @@ InstructionsOpt = Annotated[
 
 def _settings_with(**compaction: Any) -> Any:
     """The settings of the current project, with command-line overrides of ``compaction``."""
-    from tether.core.base.settings import load_settings
+    from tether import load_settings
 
     overrides = {k: v for k, v in compaction.items() if v is not None}
     return load_settings(overrides={"compaction": overrides} if overrides else None)
@@ -183,7 +183,7 @@ def _summary_json(s: Any) -> dict[str, Any]:
 
 def _warn_or_fail_if_cancelled(outcome: Any, what: str) -> None:
     """Print the outcome's warnings; a plugin's ``Cancel`` is an error naming its reason."""
-    from tether.core.base.errors import TetherError
+    from tether import TetherError
 
     for warning in outcome.warnings:
         sys.stderr.write(f"tether: warning: {warning}\n")
@@ -208,12 +208,10 @@ def compact_command(
     strategy: StrategyOpt = None,
 ) -> None:
     """Compact the session: summarize the older part of the branch into a compaction entry."""
+    from tether import Hooks, compact
     from tether.builtin_plugins.commands.compaction.progress import StderrProgress
     from tether.builtin_plugins.commands.lease_options import holding
-    from tether.core.choices.running import check_choices
-    from tether.core.hooks.facade import Hooks
-    from tether.core.memory.compaction import compact
-    from tether.core.memory.gate import gate_line
+    from tether.memory import check_choices, gate_line
 
     settings = _settings_with(
         summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
@@ -272,12 +270,11 @@ def branch_command(
     wait: WaitOpt = None,
 ) -> None:
     """Move the session's leaf to another entry, optionally summarizing the branch left."""
+    from tether import Hooks, navigate_tree
     from tether.builtin_plugins.commands.compaction.progress import StderrProgress
     from tether.builtin_plugins.commands.lease_options import holding
-    from tether.core.base.errors import UsageError
-    from tether.core.choices.running import check_choices
-    from tether.core.hooks.facade import Hooks
-    from tether.core.memory.branching import navigate_tree
+    from tether.cli import UsageError
+    from tether.memory import check_choices
 
     for flag, value in (("--instructions", instructions), ("--summarizer", summarizer)):
         if value and not summarize:

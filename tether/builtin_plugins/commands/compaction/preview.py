@@ -37,10 +37,8 @@ def prepare_report(
     from tether.builtin_plugins.commands.budgets import compaction_budget, settings_json
     from tether.builtin_plugins.memory.pi_strategy.prepare import tokens_before
     from tether.builtin_plugins.memory.serialize import serialize_messages
-    from tether.core.choices.running import run_strategy, token_counter
-    from tether.core.context.file_tracking import file_lists
-    from tether.core.context.tokens import should_compact
     from tether.hookspecs.events import NothingToCompact
+    from tether.memory import file_lists, run_strategy, should_compact, token_counter
 
     settings = compaction_budget(keep=keep, reserve=reserve, strategy=strategy)
     model = {"contextWindow": window}

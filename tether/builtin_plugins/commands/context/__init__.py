@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins import commands as opts
-from tether.core.cli.app import command_group
+from tether.cli import command_group
 from tether.hookspecs import hookimpl
 
 TEXT_PREVIEW = 240
@@ -52,7 +52,7 @@ def _report_problems(session: Any, path: Path) -> None:
 
 def _resolve_leaf(session: Any, leaf: str | None, path: Path) -> str | None:
     """``--leaf`` → the leaf entry id (``None`` = before the first entry)."""
-    from tether.core.base.errors import UsageError
+    from tether.cli import UsageError
 
     if leaf is None:
         return session.leaf_id
@@ -100,7 +100,7 @@ def _after_context_hooks(
     """The messages as installed plugins' ``context`` hooks leave them (unchanged if none)."""
     if not _has_context_hooks(pm):
         return context.messages  # type: ignore[no-any-return]
-    from tether.core.hooks.facade import Hooks
+    from tether import Hooks
     from tether.core.hooks.plugin_session import PluginSession
 
     hooks = Hooks(pm)
@@ -144,7 +144,7 @@ def context_command(
         _request(ctx, file, leaf, _model_request(provider, model))
         return
     if provider is not None or model is not None:
-        from tether.core.base.errors import UsageError
+        from tether.cli import UsageError
 
         raise UsageError("--provider and --model only apply with --request")
     with _without_cyclic_gc():
@@ -154,7 +154,7 @@ def context_command(
 def _model_request(provider: str | None, model: str | None) -> Any:
     """``--provider P --model M`` / ``--model P/M`` / ``--model ID`` / ``--provider P``, as
     ``run`` reads them."""
-    from tether.core.harness.setup import ModelRequest
+    from tether.cli import ModelRequest
 
     if provider:
         return ModelRequest(provider=provider, model=model)
@@ -244,8 +244,8 @@ def _hooked_context(ctx: typer.Context, session: Any, leaf_id: str | None, file:
 
 def _context_text(ctx: typer.Context, session: Any, leaf_id: str | None, file: Path) -> None:
     """The text form: one header line, then each message shortened."""
+    from tether import convert_to_llm
     from tether.builtin_plugins.commands.context.render import context_chunks
-    from tether.core.context.build import convert_to_llm
 
     context = _hooked_context(ctx, session, leaf_id, file)
     llm_messages = convert_to_llm(context.messages)

@@ -23,9 +23,9 @@ def estimate_report(
     Token counts come from the chosen token counter (``counter``, else ``tokens.counter``,
     else pi's chars/4).
     """
-    from tether.core.choices.running import token_counter
+    from tether import build_context_from_path
     from tether.core.context import tokens
-    from tether.core.context.build import build_context_from_path, message_from_entry
+    from tether.memory import message_from_entry, token_counter
 
     context = build_context_from_path(branch)
     model = None

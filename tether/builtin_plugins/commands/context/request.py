@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from tether.core.context.content_text import block_parts
+from tether.memory import block_parts
 
 
 def _branch_level(branch: list[dict[str, Any]]) -> str | None:
@@ -44,7 +44,7 @@ def _last_prompt(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, An
 def _model(registry: Any, stored: dict[str, Any] | None, warn: Any, asked: Any = None) -> Any:
     """The model asked for (``--provider``/``--model``, as ``run`` reads them); else the
     branch's model as a run would restore it; else the settings' default."""
-    from tether.core.agent.providers import ProviderConfigError
+    from tether.providers import ProviderConfigError
 
     if asked is not None and asked.given:
         return registry.resolve(asked.ref, provider=asked.provider, model=asked.model)[0]
@@ -64,18 +64,15 @@ def request_bytes(
 ) -> bytes:
     """The body the provider would receive for the branch ending at ``leaf_id``; ``model`` is
     a :class:`~tether.core.harness.setup.ModelRequest` that overrides the branch's model."""
+    from tether import Hooks, convert_to_llm, load_settings
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
-    from tether.core.agent.providers import LlmContext, StreamOptions
-    from tether.core.agent.tools import collect_tools, order_tools
-    from tether.core.base.settings import load_settings
-    from tether.core.context.build import convert_to_llm
-    from tether.core.context.numbers import json_text
+    from tether.cli import json_text
     from tether.core.context.replaced import with_replaced_note
-    from tether.core.context.text_safety import encode_json_body
     from tether.core.harness.setup import assemble_prompt, choose_thinking_level
-    from tether.core.hooks.facade import Hooks
     from tether.core.hooks.plugin_session import PluginSession
     from tether.hookspecs.events import BeforeAgentStartEvent
+    from tether.providers import LlmContext, StreamOptions, encode_json_body
+    from tether.tools import collect_tools, order_tools
 
     say = warn or (lambda line: sys.stderr.write(f"tether: warning: {line}\n"))
     settings = load_settings(cwd)

@@ -16,7 +16,7 @@ import threading
 from typing import Any
 
 from tether.builtin_plugins.tools._shared.truncate import truncate_tail
-from tether.core.agent.providers import now_ms
+from tether.providers import now_ms
 
 
 class BashRunner:

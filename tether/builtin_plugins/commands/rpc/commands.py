@@ -44,7 +44,7 @@ def model_json(model: Any) -> dict[str, Any] | None:
 def available_models(server: Any) -> list[Any]:
     """The models with a key (or needing none), models.json order. The offline ``faux`` models
     are listed only while one of them is in use (they answer no real question)."""
-    from tether.core.agent.providers import ProviderConfigError
+    from tether.providers import ProviderConfigError
 
     registry, current = server.harness.registry, server.harness.model
     offline = current is not None and current.api == "faux"

@@ -32,7 +32,7 @@ def expand_skill(text: str, cwd: str) -> str:
     if not text.lstrip().startswith("/skill:"):
         return text
     from tether.builtin_plugins.prompt.skill_loader import expand_skill_command, load_skills
-    from tether.core.base.paths import tether_home
+    from tether.providers import tether_home
 
     return expand_skill_command(text, load_skills(cwd, tether_home()))
 

@@ -104,8 +104,8 @@ def set_session_name(server: Any, command: dict[str, Any]) -> Any:
 
 
 def get_session_stats(server: Any, command: dict[str, Any]) -> Any:
-    from tether.core.choices.running import token_counter
-    from tether.core.session.stats import context_usage_of, session_stats
+    from tether.memory import token_counter
+    from tether.sessions import context_usage_of, session_stats
 
     h = server.harness
     messages = list(h.agent.state.messages)
@@ -152,7 +152,7 @@ def export_html(server: Any, command: dict[str, Any]) -> Any:
 def get_commands(server: Any, command: dict[str, Any]) -> Any:
     """The skills (``/skill:NAME``); tether has no prompt templates or plugin commands yet."""
     from tether.builtin_plugins.prompt.skill_loader import load_skills
-    from tether.core.base.paths import tether_home
+    from tether.providers import tether_home
 
     commands = []
     for skill in load_skills(server.harness.cwd, tether_home()):

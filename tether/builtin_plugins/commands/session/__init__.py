@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
-from tether.core.cli.app import WaitOpt, command_group
+from tether.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -41,7 +41,7 @@ def _open_validated(path: Path) -> Any:
 
 
 def _print_json(value: Any) -> None:
-    from tether.core.context.numbers import json_text
+    from tether.cli import json_text
 
     sys.stdout.write(json_text(value, indent=1) + "\n")  # 1e999 → null, as pi writes it
 
@@ -55,7 +55,7 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None
     from tether.builtin_plugins.commands import store_configured
     from tether.builtin_plugins.commands.agent.setup import project_folder
     from tether.builtin_plugins.storage.jsonl.listing import list_sessions, project_folders
-    from tether.core.base.paths import sessions_root
+    from tether.sessions import sessions_root
 
     if folder is not None and not folder.is_dir():
         sys.stderr.write(f"tether: warning: --dir {folder}: no such folder\n")
@@ -66,7 +66,7 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None
         list_stored(active_database(), None if all_ else os.getcwd(), search, as_json)
         return
     if search is not None:
-        from tether.core.base.errors import UsageError
+        from tether.cli import UsageError
 
         raise UsageError("--search needs a database store (--store sqlite:///… or postgresql://…)")
     if folder is not None:
@@ -74,7 +74,7 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None
     elif all_:
         folders = project_folders(sessions_root())
     else:
-        from tether.core.base.settings import load_settings
+        from tether import load_settings
 
         cwd = os.getcwd()
         folders = [project_folder(cwd, load_settings(cwd))]
@@ -302,7 +302,7 @@ def register_commands(app: Any) -> None:
         from tether.builtin_plugins.commands import store_configured
 
         if store_configured():
-            from tether.core.base.errors import UsageError
+            from tether.cli import UsageError
 
             raise UsageError(
                 "session repair works on JSONL files: export the session "

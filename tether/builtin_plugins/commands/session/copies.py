@@ -18,7 +18,7 @@ from tether.builtin_plugins.commands import open_session_file
 
 
 def _print_json(value: Any) -> None:
-    from tether.core.context.numbers import json_text
+    from tether.cli import json_text
 
     sys.stdout.write(json_text(value, indent=1) + "\n")
 
@@ -37,7 +37,7 @@ def fork_or_clone(
     path: Path, entry_id: str | None, position: str, output: Path | None, as_json: bool
 ) -> None:
     """``fork --before ID`` (a user message) or ``clone [--at ID]``."""
-    from tether.core.base.errors import UsageError
+    from tether.cli import UsageError
 
     session = open_session_file(path)
     flag = "--before" if position == "before" else "--at"
@@ -61,9 +61,9 @@ def fork_or_clone(
 
 def export(path: Path, output: Path | None, as_json: bool) -> None:
     """The active branch as a linear file with a fresh id (see the module doc)."""
+    from tether import Session
     from tether.builtin_plugins.commands.store_select import plugin_manager
-    from tether.core.base.paths import session_file_name
-    from tether.core.session.session import Session
+    from tether.sessions import session_file_name
     from tether.storage import make_header
 
     source = open_session_file(path)

@@ -289,7 +289,7 @@ def html_target(file: Path, stored: bool) -> Path:
 def write_html(session: Any, output: Path) -> Path:
     """Write :func:`render_html` to ``output`` (a new file: never overwrites; a dangling
     symlink counts as existing) and return the path."""
-    from tether.core.base.errors import SessionFileError
+    from tether import SessionFileError
 
     page = render_html(session).encode("utf-8", "replace")
     if os.path.lexists(output):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from tether.core.context.content_text import block_parts
+from tether.memory import block_parts
 
 PREVIEW = 72
 TAIL = 2  # entries shown at the end of every linear run (tree), labels after a fold (show)

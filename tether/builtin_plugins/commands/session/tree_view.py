@@ -38,7 +38,7 @@ def use_colour(choice: str, stream: TextIO) -> bool:
     """``--color always|never|auto``; auto: not with ``NO_COLOR`` or ``TERM=dumb``, yes with
     ``FORCE_COLOR`` (not ``0``), else only when ``stream`` is a terminal."""
     if choice not in ("auto", "always", "never"):
-        from tether.core.base.errors import UsageError
+        from tether.cli import UsageError
 
         raise UsageError(f"--color: expected auto, always or never, not '{choice}'")
     if choice == "always":

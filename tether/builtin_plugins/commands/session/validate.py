@@ -82,7 +82,7 @@ def compaction_cuts(session: Any) -> list[dict[str, Any]]:
     """Problems for the compactions whose ``firstKeptEntryId`` is not an entry before them on
     their own branch, or is a tool result (the context would hold only the summary, or a
     result without its call)."""
-    from tether.core.context.cuts import cut_problem
+    from tether import cut_problem
 
     table = session.table
     found: list[dict[str, Any]] = []

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import SESSION_HELP, CounterOpt, FileArg, JsonOpt
-from tether.core.cli.app import command_group
+from tether.cli import command_group
 from tether.hookspecs import hookimpl
 
 
@@ -38,12 +38,12 @@ def register_commands(app: Any) -> None:
         """Messages, tool calls, tokens and cost (in context and in the file), context usage,
         every compaction and prune step, and what they cost."""
         from tether.builtin_plugins.commands.stats.compute import file_stats
-        from tether.core.session.stats import stats_text
+        from tether.sessions import stats_text
 
         pm = ctx.find_root().obj
         stats = file_stats(pm, file, window, counter)
         if as_json:
-            from tether.core.context.numbers import json_text
+            from tether.cli import json_text
 
             sys.stdout.write(json_text(stats, indent=1) + "\n")
             return

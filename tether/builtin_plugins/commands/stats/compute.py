@@ -24,8 +24,8 @@ def model_window(pm: Any, model: dict[str, Any] | None) -> int:
 def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> dict[str, Any]:
     """``{...pi's SessionStats (the context at the leaf), compactions: [...], inFile: {...}}``
     for a session file."""
-    from tether.core.choices.running import token_counter
-    from tether.core.session.stats import (
+    from tether.memory import token_counter
+    from tether.sessions import (
         compaction_history,
         context_usage_of,
         economy_totals,
@@ -52,7 +52,7 @@ def file_stats(pm: Any, file: Any, window: int | None, counter: str | None) -> d
 def file_totals(session: Any) -> dict[str, Any]:
     """The message counts, tokens and cost of every message entry of the file (all branches,
     compacted ones too), as ``tether session show`` counts; pi's figures are the context's."""
-    from tether.core.session.stats import session_stats
+    from tether.sessions import session_stats
 
     messages = [
         e["message"]

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import SESSION_HELP
-from tether.core.cli.app import command_group
+from tether.cli import command_group
 from tether.hookspecs import hookimpl
 
 

@@ -53,8 +53,8 @@ def print_rows(
 def _v3_bytes(path: Path) -> bytes:
     """The file's bytes, migrated to v3 in memory if it is older (the file is not changed);
     a line the migration drops (damaged, torn) is a warning naming the file and line."""
+    from tether import SessionFileError
     from tether.builtin_plugins.commands import file_store
-    from tether.core.base.errors import SessionFileError
 
     store = file_store(path)
     read_bytes = getattr(store, "read_bytes", None)
@@ -83,7 +83,7 @@ def _v3_bytes(path: Path) -> bytes:
 def import_files(files: list[Path], as_json: bool) -> None:
     """``tether session import``: every file is read and checked before any is stored."""
     from tether.builtin_plugins.commands.store_select import active_database
-    from tether.core.base.errors import UsageError
+    from tether.cli import UsageError
 
     database = active_database()
     if database is None:
@@ -116,10 +116,10 @@ def import_files(files: list[Path], as_json: bool) -> None:
 def export_session(database: Any, ref: str, output: Path | None) -> Path:
     """``tether session export ID --store URI -o FILE``: the session's bytes, exactly as
     stored (never overwrites a file)."""
+    from tether import SessionFileError
     from tether.builtin_plugins.storage.jsonl.files.fileio import write_file_durably
     from tether.builtin_plugins.storage.jsonl.files.filesafety import make_private_dirs
     from tether.builtin_plugins.storage.sql.database import join_session_bytes
-    from tether.core.base.errors import SessionFileError
     from tether.storage import uri_without_password
 
     session_id = database.resolve(ref)

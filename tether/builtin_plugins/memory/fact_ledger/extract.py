@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.core.context.content_text import content_text
+from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
 MAX_SENTENCES = 40  # per message; a pasted log is not a list of facts

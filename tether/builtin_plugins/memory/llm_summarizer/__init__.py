@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from tether.core.agent.providers import Model
     from tether.hookspecs.events import SummarizeRequest, Summary
+    from tether.providers import Model
 
 EMPTY_TEXT = {"branch": "No content to summarize", "turn_prefix": "No prior history."}
 
@@ -63,7 +63,7 @@ class LlmSummarizer:
         from tether.builtin_plugins.memory.llm_summarizer.model_choice import setting
         from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
         from tether.builtin_plugins.memory.llm_summarizer.response import reply_problem, reply_text
-        from tether.core.agent.providers import LlmContext, StreamOptions
+        from tether.providers import LlmContext, StreamOptions
 
         reasoning = request.thinking_level if self.model.reasoning else None
         timeout = setting(request, "timeoutSeconds", "timeout_seconds")
@@ -104,7 +104,7 @@ class LlmSummarizer:
             prompt_kind,
             user_text,
         )
-        from tether.core.agent.providers import ProviderConfigError
+        from tether.providers import ProviderConfigError
 
         parts = deque(serialized_parts(request.messages))
         running = request.previous_summary or None
@@ -138,7 +138,7 @@ class LlmSummarizer:
 def _resolve(request: SummarizeRequest) -> tuple[Any, Model, bool]:
     """(registry, model, whether the registry is ours to close)."""
     from tether.builtin_plugins.memory.llm_summarizer.model_choice import summarizer_model_spec
-    from tether.core.agent.providers import ProviderConfigError
+    from tether.providers import ProviderConfigError
 
     spec = summarizer_model_spec(request)
     if spec is None:
@@ -148,8 +148,8 @@ def _resolve(request: SummarizeRequest) -> tuple[Any, Model, bool]:
         )
     registry, owned = request.registry, False
     if registry is None:
+        from tether import create_plugin_manager
         from tether.builtin_plugins.providers.models.registry import ProviderRegistry
-        from tether.core.host.manager import create_plugin_manager
 
         registry, owned = ProviderRegistry(create_plugin_manager()), True
     model, _provider = registry.resolve(spec)

@@ -13,9 +13,9 @@ import math
 from collections import deque
 from typing import Any
 
+from tether import convert_to_llm
 from tether.builtin_plugins.memory.serialize import serialize_conversation
-from tether.core.context.build import convert_to_llm
-from tether.core.context.jscompat import js_len
+from tether.tools import js_len
 
 PART_SEPARATOR = "\n\n"
 HEADROOM = 0.9  # share of the free window a chunk may fill (chars/4 can undercount)

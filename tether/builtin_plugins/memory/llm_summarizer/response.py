@@ -60,7 +60,7 @@ def summary_text(message: dict[str, Any], model_ref: str, max_tokens: int) -> st
     """The summary in ``message``; raises ``PermanentError`` when the reply is not one."""
     what = reply_problem(message, model_ref, max_tokens)
     if what is not None:
-        from tether.core.agent.providers import PermanentError
+        from tether.providers import PermanentError
 
         raise PermanentError(what)
     return reply_text(message)

@@ -17,7 +17,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import call_target
 from tether.builtin_plugins.memory.fact_ledger.extract import error_line as ledger_error_line
 from tether.builtin_plugins.memory.offline_summarizer.scan import find_functions, find_paths
 from tether.builtin_plugins.memory.offline_summarizer.sections import Checkpoint, parse_summary
-from tether.core.context.content_text import content_text
+from tether.memory import content_text
 
 MAX_QUOTE = 300
 MAX_GOAL = 2000

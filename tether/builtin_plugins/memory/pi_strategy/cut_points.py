@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES, find_valid_cut_points, is_cut_point
+from tether import find_valid_cut_points, is_cut_point
+from tether.memory import USER_ROLE_ENTRY_TYPES
 
 Entry = dict[str, Any]
 Count = Callable[[list[dict[str, Any]]], list[int]]

@@ -17,14 +17,15 @@ from tether.builtin_plugins.memory.pi_strategy.cut_points import (
     Entry,
     find_cut_point,
 )
-from tether.core.context.build import (
+from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
+from tether.memory import (
+    FileOps,
+    assistant_usage,
+    calculate_context_tokens,
     compaction_summary_message,
     context_message,
     message_from_entry,
 )
-from tether.core.context.file_tracking import FileOps
-from tether.core.context.tokens import assistant_usage, calculate_context_tokens
-from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
 
 ALREADY_COMPACTED = "Already compacted"
 TOO_SMALL = "Nothing to compact (session too small)"

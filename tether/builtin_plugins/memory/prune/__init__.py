@@ -39,7 +39,7 @@ _STAGES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 def prune_options(settings: Any) -> dict[str, Any]:
     """The ``compaction.prune`` block of ``settings`` (``{}`` when absent); a bad value
     raises one line naming the field."""
-    from tether.core.base.errors import TetherError
+    from tether import TetherError
 
     block = getattr(settings, "compaction", None)
     extra = getattr(block, "model_extra", None) or {}

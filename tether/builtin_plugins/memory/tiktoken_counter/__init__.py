@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tether.core.base.errors import TetherError
+from tether import TetherError
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -190,7 +190,7 @@ def count_message(encoding: tiktoken.Encoding, message: dict[str, Any]) -> int:
 
 def encoding_setting() -> str:
     """The setting ``tokens.encoding`` (default ``o200k_base``), read without pydantic."""
-    from tether.core.base.settings_peek import peek_setting
+    from tether import peek_setting
 
     return str(peek_setting("tokens", "encoding") or "o200k_base")
 

@@ -18,14 +18,14 @@ from tether.builtin_plugins.providers.http.assembler import Assembler
 from tether.builtin_plugins.providers.http.calls import HttpProvider, HttpRequest
 from tether.builtin_plugins.providers.http.errors import structured_error
 from tether.builtin_plugins.providers.http.sse import SseEvent, parse_partial_json
-from tether.core.agent.providers import (
+from tether.providers import (
     LlmContext,
     Model,
     PermanentError,
     StreamEvent,
     StreamOptions,
+    token_count,
 )
-from tether.core.context.numbers import token_count
 
 API = "anthropic-messages"
 VERSION = "2023-06-01"

@@ -15,7 +15,9 @@ from tether.builtin_plugins.providers.messages import (
     finish_usage,
     new_assistant_message,
 )
-from tether.core.agent.providers import (
+from tether.providers import (
+    BRANCH_SUMMARY_PREFIX,
+    COMPACTION_SUMMARY_PREFIX,
     AbortedError,
     ContextOverflowError,
     LlmContext,
@@ -27,7 +29,6 @@ from tether.core.agent.providers import (
     StreamOptions,
     TransientError,
 )
-from tether.core.context.convert import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
 
 API = "faux"
 ENV_SCRIPT = "TETHER_FAUX_SCRIPT"
@@ -234,7 +235,7 @@ class FauxProvider:
 
 def _as_sent(model: Model, context: LlmContext) -> LlmContext:
     """The context after the provider-side repair every real provider applies."""
-    from tether.core.context.build import prepare_for_provider
+    from tether.providers import prepare_for_provider
 
     return LlmContext(
         context.system_prompt, prepare_for_provider(context.messages, model), context.tools

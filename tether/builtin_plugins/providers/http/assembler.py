@@ -7,13 +7,7 @@ from typing import Any
 
 from tether.builtin_plugins.providers.http.sse import SseEvent
 from tether.builtin_plugins.providers.messages import finish_usage, new_assistant_message
-from tether.core.agent.providers import (
-    LlmContext,
-    Model,
-    PermanentError,
-    StreamEvent,
-    TransientError,
-)
+from tether.providers import LlmContext, Model, PermanentError, StreamEvent, TransientError
 
 
 class Assembler:

@@ -28,7 +28,7 @@ from tether.builtin_plugins.providers.http.errors import (
 )
 from tether.builtin_plugins.providers.http.sse import SseParser, is_keepalive
 from tether.builtin_plugins.providers.messages import fail_message, order_message
-from tether.core.agent.providers import (
+from tether.providers import (
     IDLE_TIMEOUT,
     AbortedError,
     LlmContext,
@@ -37,8 +37,8 @@ from tether.core.agent.providers import (
     StreamEvent,
     StreamOptions,
     TransientError,
+    encode_json_body,
 )
-from tether.core.context.text_safety import encode_json_body
 
 if TYPE_CHECKING:  # imported where a call is made: a faux or plugin model never loads httpx
     import httpx
@@ -261,7 +261,7 @@ class _client:
 
 def prepared_context(model: Model, context: LlmContext) -> LlmContext:
     """The context with pi's provider-side transforms applied."""
-    from tether.core.context.build import prepare_for_provider
+    from tether.providers import prepare_for_provider
 
     messages = prepare_for_provider(context.messages, model)
     return LlmContext(context.system_prompt, messages, context.tools)

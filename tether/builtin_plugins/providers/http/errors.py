@@ -8,12 +8,7 @@ from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
 from tether.builtin_plugins.providers.provider_errors import error_for_status, is_overflow_wording
-from tether.core.agent.providers import (
-    ContextOverflowError,
-    PermanentError,
-    ProviderError,
-    TransientError,
-)
+from tether.providers import ContextOverflowError, PermanentError, ProviderError, TransientError
 
 if TYPE_CHECKING:
     import httpx

@@ -8,9 +8,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tether.core.agent.providers import Model, ProviderConfigError
-from tether.core.base.paths import read_json_file, tether_home
-from tether.core.context.numbers import drop_non_finite, warn_once
+from tether.providers import (
+    Model,
+    ProviderConfigError,
+    drop_non_finite,
+    read_json_file,
+    tether_home,
+    warn_once,
+)
 
 MODELS_FILE = "models.json"
 _MODEL_KEYS = {"id", "name", "contextWindow", "maxTokens", "reasoning", "input", "cost", "headers"}

@@ -38,7 +38,8 @@ from tether.builtin_plugins.providers.models.models_file import (
     models_path,
 )
 from tether.builtin_plugins.providers.models.redact import Redactor, secret_values
-from tether.core.agent.providers import (
+from tether.core.hooks.facade import Hooks
+from tether.providers import (
     LlmContext,
     Model,
     Provider,
@@ -46,7 +47,6 @@ from tether.core.agent.providers import (
     StreamEvent,
     StreamOptions,
 )
-from tether.core.hooks.facade import Hooks
 
 #: ``--api-key``: keys for this process only, by provider name; they win over models.json and
 #: the environment and are never written anywhere (pi's runtime override).

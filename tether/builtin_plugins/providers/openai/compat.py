@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.core.agent.providers import Model
+from tether.providers import Model
 
 COMPAT_FIELDS = (
     "supportsDeveloperRole",

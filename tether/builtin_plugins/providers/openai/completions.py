@@ -27,16 +27,16 @@ from tether.builtin_plugins.providers.http.sse import SseEvent, parse_partial_js
 from tether.builtin_plugins.providers.openai.compat import reasoning_fields, resolved_compat
 from tether.builtin_plugins.providers.openai.tool_ids import ToolIds
 from tether.builtin_plugins.providers.provider_errors import is_overflow_wording
-from tether.core.agent.providers import (
+from tether.providers import (
     ContextOverflowError,
     LlmContext,
     Model,
     PermanentError,
     StreamEvent,
     StreamOptions,
+    dumps_clean,
+    token_count,
 )
-from tether.core.context.numbers import token_count
-from tether.core.context.text_safety import dumps_clean
 
 API = "openai-completions"
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")

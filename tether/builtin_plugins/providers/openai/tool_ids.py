@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tether.core.agent.providers import Model
-from tether.core.context.jscompat import js_len, js_slice
+from tether.providers import Model
+from tether.tools import js_len, js_slice
 
 MAX_ID = 40  # OpenAI's limit on a tool call id
 _OUTSIDE = re.compile(r"[^a-zA-Z0-9_-]")

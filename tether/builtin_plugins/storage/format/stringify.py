@@ -204,7 +204,7 @@ _RECORD_NAMES = frozenset(
 
 def __getattr__(name: str) -> Any:
     if name in _RECORD_NAMES:
-        from tether.core.storage import records as module
+        import tether.storage as module
     elif name in _MODEL_NAMES:
         from tether.builtin_plugins.storage.format import schema as module
     else:

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.core.base.errors import SessionChangedError
+from tether import SessionChangedError
 from tether.storage import REOPEN
 
 READ_LIMIT = 64 << 20  # count the added entries of at most this many bytes

@@ -140,9 +140,8 @@ class SessionInfo:
 
 def session_info(path: Path) -> SessionInfo | None:
     """Read one session for a listing (``None`` if it is not a readable session)."""
+    from tether import Session, TetherError
     from tether.builtin_plugins.storage.jsonl.store import JsonlStore
-    from tether.core.base.errors import TetherError
-    from tether.core.session.session import Session
 
     try:  # a file of this store's own listing: its own store (no open_store round trip)
         session = Session.open(path, readonly=True, store=JsonlStore(path))

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from tether import SessionFileError
 from tether.builtin_plugins.storage.format.migration import BOM, IdFactory, header_version
 from tether.builtin_plugins.storage.format.stringify import dumps_record
 from tether.builtin_plugins.storage.jsonl.files.fileio import (
@@ -62,7 +63,6 @@ from tether.builtin_plugins.storage.jsonl.store_migration import (
     header_failure,
     load_legacy,
 )
-from tether.core.base.errors import SessionFileError
 from tether.storage import EntryBatch, EntryTable, LoadedSession, SessionStore, parse_json_line
 
 Warn = Callable[[str], None]

@@ -16,11 +16,11 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
+from tether import SessionFileError
 from tether.builtin_plugins.storage.format.migration import IdFactory, migrate_bytes
 from tether.builtin_plugins.storage.jsonl.files.fileio import read_fd, unique_sidecar
 from tether.builtin_plugins.storage.jsonl.files.filesafety import write_sidecar
 from tether.builtin_plugins.storage.jsonl.scan.scanner import ScannedFile, scan_bytes
-from tether.core.base.errors import SessionFileError
 from tether.storage import LoadedSession
 
 

@@ -23,13 +23,13 @@ from typing import Any
 
 import psycopg
 
+from tether import SessionChangedError
 from tether.builtin_plugins.storage.postgresql.connection import connect, first_line
 from tether.builtin_plugins.storage.postgresql.lease import PgLease, revive
 from tether.builtin_plugins.storage.postgresql.schema import DIALECT, ensure_schema
 from tether.builtin_plugins.storage.sql.backend import SqlDatabase
 from tether.builtin_plugins.storage.sql.database import StoredSession
 from tether.builtin_plugins.storage.sql.rows import created_message
-from tether.core.base.errors import SessionChangedError
 from tether.storage import StoreConnectionError, StoreError, describe_uri
 
 RECONNECT_SECONDS = 30.0  # how long an append tries again after the connection broke

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from tether import SessionBusyError, SessionChangedError
 from tether.builtin_plugins.storage.held import Held, OnWait
-from tether.core.base.errors import SessionBusyError, SessionChangedError
 
 POLL_SECONDS = 0.1
 

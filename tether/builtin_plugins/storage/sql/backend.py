@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tether import SessionChangedError, SessionFileError
 from tether.builtin_plugins.storage.sql.database import (
     IndexedSession,
     StoredSession,
@@ -32,7 +33,6 @@ from tether.builtin_plugins.storage.sql.rows import (
     pick_one,
     session_row,
 )
-from tether.core.base.errors import SessionChangedError, SessionFileError
 
 Header = tuple[dict[str, Any], bytes]  # a new session's header: the record and its line
 ROW_FIELDS = "id, cwd, created, modified, name, parent_session, message_count, first_message"

@@ -47,7 +47,7 @@ def import_session_bytes(database: Any, data: bytes, where: str, into: str) -> s
 
 def pick_one(uri: str, ref: str, ids: list[str]) -> str:
     """The one id a prefix names, or one clear error."""
-    from tether.core.base.errors import UsageError
+    from tether.cli import UsageError
 
     if ref in ids:
         return ref

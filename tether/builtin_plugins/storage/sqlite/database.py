@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tether import SessionFileError
 from tether.builtin_plugins.storage.jsonl.files.filesafety import PRIVATE_FILE, make_private_dirs
 from tether.builtin_plugins.storage.sql.backend import SqlDatabase
 from tether.builtin_plugins.storage.sqlite.errors import (
@@ -26,7 +27,6 @@ from tether.builtin_plugins.storage.sqlite.errors import (
 from tether.builtin_plugins.storage.sqlite.opening import connect, refuse_to_create
 from tether.builtin_plugins.storage.sqlite.schema import DIALECT
 from tether.builtin_plugins.storage.sqlite.uri import database_path, hint, open_mode
-from tether.core.base.errors import SessionFileError
 from tether.storage import StoreError
 
 RANGES_PER_QUERY = 200  # 4 parameters each: within SQLite's oldest limit (999)

@@ -12,7 +12,7 @@ import resource
 import sqlite3
 from pathlib import Path
 
-from tether.core.base.errors import SessionFileError
+from tether import SessionFileError
 
 FRAME_MARGIN = 2 * (65536 + 24)  # two WAL frames of the largest page: a write that no longer fits
 SIDE_FILES = ("", "-wal", "-journal")

@@ -8,10 +8,10 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from tether import SessionFileError
 from tether.builtin_plugins.storage.sqlite.errors import disk_cause
 from tether.builtin_plugins.storage.sqlite.schema import VERSION, ensure_schema, schema_version
 from tether.builtin_plugins.storage.sqlite.uri import hint, old_reading
-from tether.core.base.errors import SessionFileError
 from tether.storage import StoreError
 
 MMAP_BYTES = 1 << 30

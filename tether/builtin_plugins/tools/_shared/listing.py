@@ -14,7 +14,7 @@ from tether.builtin_plugins.tools._shared.truncate import (
     format_size,
     truncate_head,
 )
-from tether.core.agent.tools import ToolResult
+from tether.tools import ToolResult
 
 Notice = tuple[str, str, Any]
 

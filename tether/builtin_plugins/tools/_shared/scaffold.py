@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolResult
+from tether.tools import FunctionTool, ToolContext, ToolResult
 
 
 def param(kind: str, description: str) -> dict[str, Any]:

@@ -19,8 +19,7 @@ from tether.builtin_plugins.tools._shared.truncate import (
     format_size,
 )
 from tether.builtin_plugins.tools.bash.output_buffer import OutputBuffer, OutputSnapshot
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
-from tether.core.context.jscompat import js_number
+from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult, js_number
 
 DESCRIPTION = (
     "Run a bash command in the current working directory and return its combined stdout and "

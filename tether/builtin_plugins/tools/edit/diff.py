@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from tether.core.agent.tools import ToolError
+from tether.tools import ToolError
 
 _SINGLE_QUOTES = re.compile("[\u2018\u2019\u201a\u201b]")
 _DOUBLE_QUOTES = re.compile("[\u201c\u201d\u201e\u201f]")

@@ -19,7 +19,7 @@ from tether.builtin_plugins.tools.edit.diff import (
     normalize_to_lf,
     numbered_diff,
 )
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
+from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 DESCRIPTION = (
     "Change one file by exact text replacement. Each edits[].oldText must match one unique "

@@ -16,7 +16,7 @@ from tether.builtin_plugins.tools._shared.truncate import (
     GREP_MAX_LINE_LENGTH,
     truncate_line,
 )
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
+from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 DEFAULT_LIMIT = 100
 BINARY_SNIFF_BYTES = 8192

@@ -14,7 +14,7 @@ from tether.builtin_plugins.tools._shared.paths import (
 )
 from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import DEFAULT_MAX_BYTES
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
+from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 DEFAULT_LIMIT = 500
 

@@ -15,7 +15,7 @@ from tether.builtin_plugins.tools._shared.truncate import (
     utf8_len,
 )
 from tether.builtin_plugins.tools.read.images import OMITTED_NOTE, prepare_image, sniff_image_mime
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
+from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 DESCRIPTION = (
     "Read a file. Text comes back as lines, at most "

@@ -12,8 +12,7 @@ from tether.builtin_plugins.tools._shared.paths import optional_int
 from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import truncate_head
 from tether.builtin_plugins.tools.recall.tree import Recallable, Tree, recallable
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
-from tether.core.context.replaced import entry_text
+from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult, entry_text
 
 DEFAULT_MATCHES = 10
 MAX_MATCHES = 50

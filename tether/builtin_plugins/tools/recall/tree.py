@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.context.replaced import entry_text
+from tether.tools import entry_text
 
 Entry = dict[str, Any]
 

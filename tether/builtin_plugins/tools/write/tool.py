@@ -12,7 +12,7 @@ from tether.builtin_plugins.tools._shared.paths import (
 )
 from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import utf8_len
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolError, ToolResult
+from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 DESCRIPTION = (
     "Write a whole file: creates it (and any missing parent directories) or replaces its contents."

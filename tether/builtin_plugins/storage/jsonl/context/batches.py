@@ -19,8 +19,7 @@ from typing import Any
 from tether.builtin_plugins.storage.jsonl.context.encoded import EncodedContext
 from tether.builtin_plugins.storage.jsonl.scan import file_lines, line_table
 from tether.builtin_plugins.storage.jsonl.scan.entry_batches import BATCH_ROWS, parse_batch
-from tether.core.context.stream import ContextStream
-from tether.storage import EntryBatch, EntryTable
+from tether.storage import ContextStream, EntryBatch, EntryTable
 
 ONE_READ_BYTES = 4 << 20  # a batch's lines further apart: each line read on its own
 _PLUS_ONE = (1).__add__  # a line's length and its newline

@@ -23,7 +23,7 @@ from tether.builtin_plugins.storage.jsonl.context.output_copy import (
     write_pieces,
     write_slices,
 )
-from tether.core.context.pending import Pending
+from tether.storage import Pending
 
 _SAME_IN_LLM = frozenset({"user", "assistant", "toolResult"})
 SPILL_BYTES = 1 << 20  # in memory at most (128 MB kept 121 MB on 100k entries, issue 24)
@@ -74,9 +74,9 @@ class EncodedContext:
 
     def extend(self, messages: Iterable[dict[str, Any] | Pending]) -> None:
         """Encode ``messages`` after those already here."""
+        from tether import convert_to_llm
         from tether.builtin_plugins.storage.format.fastjson import dumps_or_none
         from tether.builtin_plugins.storage.format.stringify import dumps_bytes
-        from tether.core.context.build import convert_to_llm
 
         memory = self._memory
         llm = self.llm

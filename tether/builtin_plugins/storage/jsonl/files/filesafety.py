@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tether.core.base.errors import SessionFileError
+from tether.storage import SessionFileError
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700

@@ -41,7 +41,7 @@ from tether.builtin_plugins.storage.jsonl.files.filesafety import (
     pid_alive,
     real_target,
 )
-from tether.core.base.errors import SessionBusyError, SessionFileError
+from tether.storage import SessionBusyError, SessionFileError
 
 POLL_SECONDS = 0.05
 NOTE_BYTES = 4096  # a holder's note is far smaller: a bigger file is not a lock file of ours
@@ -321,7 +321,7 @@ def parse_wait(value: str | None) -> float:
     except ValueError:
         seconds = math.nan
     if not math.isfinite(seconds) or seconds < 0:
-        from tether.core.base.errors import UsageError
+        from tether.storage import UsageError
 
         raise UsageError(f"--wait: expected a number of seconds or 'forever', not {value!r}")
     return seconds

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tether.core.base.errors import SessionFileError
+from tether import SessionFileError
 
 GAP = 1 << 20
 READ_AHEAD = 256  # rows read with a row asked for alone

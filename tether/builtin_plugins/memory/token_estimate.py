@@ -13,8 +13,8 @@ import json
 import re
 from typing import Any
 
-from tether.builtin_plugins.storage.format.stringify import js_number
 from tether.hookspecs import hookimpl
+from tether.tools import js_number
 
 IMAGE_CHARS = 4800
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -20,6 +20,7 @@ The harness coordinates; :mod:`.run`, :mod:`.compaction`, :mod:`.delivery`, :mod
 (switching, tree navigation, manual compaction) depend on small protocols, never on it.
 
 Example::
+
     pm = create_plugin_manager()
     with Harness(pm, Session.create(os.getcwd()), model=ModelRequest("faux/faux-1")) as h:
         result = h.prompt("list the files here")
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tether.core.agent.abort import AbortSignal
@@ -58,12 +60,7 @@ from tether.core.harness.run import (
     TurnState,
     drop_trailing,
 )
-from tether.core.harness.setup import (
-    ModelRequest,
-    assemble_prompt,
-    hook_time_limit,
-    stderr_warning,
-)
+from tether.core.harness.setup import ModelRequest, assemble_prompt, hook_time_limit, stderr_warning
 from tether.core.hooks.custom_messages import as_custom_message
 from tether.core.hooks.facade import Hooks
 from tether.core.hooks.plugin_session import PluginSession
@@ -127,7 +124,9 @@ class Harness:
             stream_fn=self._stream,
             tools=self.tools,
             convert_to_llm=self._convert_to_llm,
-            transform_context=self._transform_context,
+            transform_context=partial(
+                pruning_stage.transform, self, context_hooks=self.context_hooks
+            ),
             before_tool_call=self._before_tool_call,
             after_tool_call=self._after_tool_call,
             cwd=self.cwd,
@@ -229,9 +228,6 @@ class Harness:
         if self._recall_note[0] != key:
             self._recall_note = (key, replaced_note(self.session.get_branch()))
         return with_note(messages, self._recall_note[1])
-
-    def _transform_context(self, messages: list[Message]) -> list[Message] | None:
-        return pruning_stage.transform(self, messages, context_hooks=self.context_hooks)
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)

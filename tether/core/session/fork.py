@@ -162,7 +162,6 @@ def fork_from(
     opener: Any = session_type
     source_path = Path(os.path.abspath(source))
     original = opener.open(source_path, readonly=True, plugins=plugins)
-    plugins = original.plugins  # the manager it was opened with (a new one when none was given)
     if not original.on_disk:
         raise SessionFileError(f"{source_path}: cannot fork: the source session is empty")
     folder = Path(session_dir) if session_dir else default_session_dir(target_cwd, home)

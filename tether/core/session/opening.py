@@ -2,8 +2,8 @@
 
 A plain path or ``file://`` URI is answered by the built-in ``jsonl_store`` plugin (``trylast``);
 ``sqlite://`` and ``postgresql://`` by theirs; any URI by a third-party store plugin. Callers
-that have a plugin manager (the CLI, the harness) pass it; a library call without one gets a
-manager of its own, which the session it opens keeps (no manager is shared through a global).
+that have a plugin manager (the CLI, the harness) pass it; library calls without one use a
+default manager, made once per process.
 """
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from typing import Any
 from tether.core.storage.errors import StoreError, describe_uri
 from tether.core.storage.protocol import SessionStore
 
+_DEFAULT: list[Any] = []
+
 
 def default_plugins() -> Any:
-    """A plugin manager of its own (the installed plugins) for a library call that names none;
-    a :class:`~tether.core.session.session.Session` keeps the one it was opened with."""
-    from tether.core.host.manager import create_plugin_manager
+    """The plugin manager for library calls that name none (made on first use)."""
+    if not _DEFAULT:
+        from tether.core.host.manager import create_plugin_manager
 
-    return create_plugin_manager()
+        _DEFAULT.append(create_plugin_manager())
+    return _DEFAULT[0]
 
 
 def open_store(

@@ -6,7 +6,8 @@ many entries are on disk, so nothing is ever written twice; the leaf chosen by
 :meth:`Session.navigate` survives a restart (a context-neutral ``custom`` entry of type
 ``tether.leaf`` is appended under it, so pi — which takes the last entry as the leaf — lands on
 the same context, and tether reports the marker's parent as the leaf); walks are linear and
-stop at ``parentId`` cycles. Fork, clone and export live in :mod:`.fork`, exposed as methods.
+stop at ``parentId`` cycles. Fork, clone, export and cross-project fork live in
+:mod:`tether.core.session.fork` and are exposed as methods here.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tether.core.base.errors import SessionFileError, TetherError
 from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.session import fork as session_fork
-from tether.core.session.opening import default_plugins, open_store
+from tether.core.session.opening import open_store
 from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk, is_current
 from tether.core.storage import records as rec
 from tether.core.storage.entry_table import EntryTable
@@ -88,9 +89,7 @@ class Session(SessionReader):
         A missing file is an error unless ``create`` (then the session starts empty and the file
         appears with the first assistant message); an empty file is a new session.
         """
-        if store is None:
-            plugins = plugins if plugins is not None else default_plugins()
-            store = open_store(path, plugins=plugins, fsync=fsync)
+        store = store or open_store(path, plugins=plugins, fsync=fsync)
         with bulk():  # indexing builds no cycles: no collector passes over a growing heap
             loaded = store.load(readonly=readonly)
         if loaded.header is None and not loaded.exists and not create:
@@ -120,7 +119,6 @@ class Session(SessionReader):
         header = rec.make_header(cwd, session_id=session_id, parent_session=parent_session)
         folder = Path(session_dir) if session_dir else default_session_dir(cwd, home)
         path = folder / session_file_name(header["timestamp"], header["id"])
-        plugins = plugins if plugins is not None else default_plugins()
         store = open_store(path, plugins=plugins, fsync=fsync)
         return cls(store=store, header=header, cwd=cwd, session_dir=folder, plugins=plugins)
 

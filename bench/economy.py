@@ -30,7 +30,8 @@ Other scripts (``--seed``, ``--shape random``): the default's ratio is 0.55-0.68
 tether's total stays near 1.6M while pi's moves with where its compactions fall (2.33M-2.81M).
 
 ``requests.jsonl`` in each side's temporary directory holds every request (kind, prompt
-tokens, messages): compare two sides request by request.
+tokens, messages): ``python bench/economy_compare.py DIR_A DIR_B`` checks each side's
+compactions against pi's rule and finds the first turn request whose context differs.
 
     python bench/economy.py [--pi PATH/TO/pi] [--turns 121] [--sides tether,no-prune,pi]
                             [--prune '{"keepToolTokens": 4000}'] [--seed 7]

@@ -10,18 +10,32 @@ Printed per side: input tokens over all requests (turn and summarization), reque
 summary), compactions, prune steps, cache breaks (a turn request that does not start with the
 previous turn request's messages) and the early facts still verbatim in the last request.
 
-Measured (pi 0.73.1 from the oracle's npm install; 2 shared cores):
+Measured (pi 0.73.1 from the oracle's npm install; 2 shared cores; default seed 7):
 
     side       input      requests (turn + summary)  compactions  prune steps  breaks  facts
-    pi         2,785,538  281 (207 + 74)             37           0            37      6/6
-    tether     1,669,257  239 (207 + 32)             8            36           36      6/6
-    no-prune   2,909,848  355 (207 + 148)            37           0            37      6/6
+    pi         2,785,223  281 (207 + 74)             37           0            37      6/6
+    tether     1,606,431  233 (207 + 26)             8            36           36      6/6
+    no-prune   2,840,034  332 (207 + 125)            38           0            38      6/6
 
-tether's default spends 0.599x pi's input; ``--no-prune`` sends pi's turn requests (2.70M
-each) and asks for twice the summaries (the summary gate's retries).
+tether's default spends 0.577x pi's input (a pruned output reaches the summarizer as its
+placeholder: summary requests 118k -> 49k tokens). ``--no-prune`` applies pi's rules: each side
+compacts exactly when its last turn request's reported usage passes 32000 - 16384, with the
+same cuts; the points drift by one because the requests differ in size (tether's system
+prompt and tools are ~100 tokens smaller; the summary gate restores the facts the loopback
+summarizer drops, and the summary names its replaced entries for ``recall``): 38 compactions,
+36 with ``--tether-args '--disable-plugin summary_gate'``.
+
+Other scripts (``--seed``, ``--shape random``): the default's ratio is 0.55-0.68 (seed 3:
+0.665, 31 breaks to pi's 32; seed 1: 0.680, 33 to 32; seed 13: 0.602; random: 0.593, 0.564).
+tether's total stays near 1.6M while pi's moves with where its compactions fall (2.33M-2.81M).
+
+``requests.jsonl`` in each side's temporary directory holds every request (kind, prompt
+tokens, messages): ``python bench/economy_compare.py DIR_A DIR_B`` checks each side's
+compactions against pi's rule and finds the first turn request whose context differs.
 
     python bench/economy.py [--pi PATH/TO/pi] [--turns 121] [--sides tether,no-prune,pi]
-                            [--prune '{"keepToolTokens": 4000}']
+                            [--prune '{"keepToolTokens": 4000}'] [--seed 7]
+                            [--shape cycle|random] [--tether-args '--disable-plugin X']
 """
 
 from __future__ import annotations
@@ -88,12 +102,13 @@ def write_workdir(work: Path, seed: int = 7) -> None:
     )
 
 
-def script(turns: int, seed: int = 11) -> list[str]:
-    """The prompts: six facts first, then work turns (three in four with a big output)."""
+def script(turns: int, seed: int = 11, shape: str = "cycle") -> list[str]:
+    """The prompts: six facts first, then work turns. ``cycle``: three in four with a big
+    output, in a fixed order; ``random``: each turn's kind drawn (a quiet turn one in five)."""
     rng = random.Random(seed)
     prompts = [f"Please remember this. {fact}\n@reply Noted." for fact in FACTS]
     for i in range(len(prompts), turns):
-        kind = i % 4
+        kind = i % 4 if shape == "cycle" else rng.choice((0, 1, 1, 2, 3))
         if kind == 0:
             prompts.append(f"Turn {i}: what should we look at next?\n@reply Let us continue.")
             continue
@@ -173,11 +188,12 @@ def models(base_url: str) -> dict[str, Any]:
 
 
 def run_side(
-    side: str, prompts: list[str], server: Server, pi: str | None, prune: dict[str, Any]
+    side: str, prompts: list[str], server: Server, pi: str | None, args: argparse.Namespace
 ) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix=f"economy-{side}-"))
     work, home = base / "work", base / "home"
-    write_workdir(work)
+    write_workdir(work, args.seed)
+    prune = json.loads(args.prune)
     home.mkdir()
     (home / "models.json").write_text(json.dumps(models(server.base_url)))
     settings = {"compaction": {"keepRecentTokens": KEEP_RECENT}, "retry": {"enabled": False}}
@@ -197,12 +213,19 @@ def run_side(
         env.update({"TETHER_HOME": str(home), "TETHER_LOAD_PLUGINS": "", "TETHER_FSYNC": "0"})
         command = [sys.executable, "-m", "tether", "--mode", "rpc", "--provider", "fake"]
         command += ["--model", "fake-a", *(["--no-prune"] if side == "no-prune" else [])]
+        command += args.tether_args.split()
     server.reset()
     rpc = Rpc(command, work, env)
     started = time.perf_counter()
     for text in prompts:
         rpc.prompt(text)
     file = rpc.close()
+    with (base / "requests.jsonl").open("w") as out:  # every request, for comparing sides
+        for r in server.model.log:
+            out.write(
+                json.dumps({"kind": r.kind, "tokens": r.prompt_tokens, "messages": r.messages})
+                + "\n"
+            )
     return measure(side, server, file, time.perf_counter() - started)
 
 
@@ -242,9 +265,13 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=121)
     parser.add_argument("--sides", default="tether,no-prune,pi")
     parser.add_argument("--prune", default="{}", help="compaction.prune settings (JSON)")
+    parser.add_argument("--seed", type=int, default=7, help="files' seed (the script's: +4)")
+    parser.add_argument("--shape", choices=("cycle", "random"), default="cycle")
+    parser.add_argument("--tether-args", default="", help="more tether flags, e.g. "
+                        "'--disable-plugin summary_gate'")  # fmt: skip
     args = parser.parse_args()
     pi = find_pi(args.pi)
-    prompts = script(args.turns)
+    prompts = script(args.turns, args.seed + 4, args.shape)
     server = Server()
     rows = []
     try:
@@ -252,7 +279,7 @@ def main() -> None:
             if side == "pi" and pi is None:
                 print("pi: not found (give --pi or PI_BIN); skipped", file=sys.stderr)
                 continue
-            rows.append(run_side(side, prompts, server, pi, json.loads(args.prune)))
+            rows.append(run_side(side, prompts, server, pi, args))
             print(json.dumps(rows[-1]), flush=True)
     finally:
         server.close()

@@ -112,3 +112,12 @@ def test_compaction_runs_only_when_pruning_is_not_enough(
         branch = harness.session.get_branch()
         compactions[on] = sum(1 for e in branch if e["type"] == "compaction")
     assert compactions == {True: 0, False: compactions[False]} and compactions[False] >= 1
+
+
+def test_no_prune_keeps_the_instructions_flag() -> None:
+    """``--no-prune --instructions TEXT``: both settings, neither overwrites the other."""
+    from tether.builtin_plugins.commands.agent.setup import SessionOptions
+
+    options = SessionOptions(instructions="Keep every port number.", no_prune=True)
+    compaction = options.settings_overrides()["compaction"]
+    assert compaction == {"instructions": "Keep every port number.", "prune": {"enabled": False}}

@@ -109,8 +109,8 @@ class SessionOptions:
             out["appendSystemPrompt"] = self.append_system_prompt
         if self.session_dir is not None:
             out["session"] = {"dir": os.path.abspath(os.path.expanduser(self.session_dir))}
-        if self.no_prune:
-            out["compaction"] = {"prune": {"enabled": False}}
+        if self.no_prune:  # with --instructions: both
+            out.setdefault("compaction", {})["prune"] = {"enabled": False}
         return out
 
     def check(self) -> None:

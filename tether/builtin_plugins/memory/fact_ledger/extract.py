@@ -4,7 +4,8 @@ read into typed statements, sentence by sentence, words kept verbatim.
 Every sentence of a user message is classified on its own (a cue in one sentence never drops
 the others): ``next_step`` (a next-step cue opens it), ``decision``, ``constraint`` (cue words
 of any registered language, or a language-independent signal: a negated imperative, a quoted
-rule), else ``request``. Identifier shapes (ticket ids, version pins, paths, environment
+rule), else ``request``; a question is a ``request`` (a modal verb in it asks, it sets no
+rule). Identifier shapes (ticket ids, version pins, paths, environment
 variables, flags) are found in every user sentence; error lines in pasted text and in failing
 tool output. Nothing here decides what replaces what: :mod:`.ledger` does.
 """
@@ -49,8 +50,9 @@ _NEGATED = re.compile(
 #: "Retries: 3.", "Region: eu-west-1": a label and a short value with a digit (a setting).
 _SETTING = re.compile(r"^[A-Za-z][\w .-]{0,30}:\s*[^\s:]*\d[^\s:]*(?:\s+[^\s:]+){0,2}$")
 _NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNORECASE)
+#: ``Always say: "see the docs"`` — not a JSON member (``"command": "cat x.log"``).
 _QUOTED_RULE = re.compile(
-    r"[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
+    r"(?<![\"'])[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
 )
 _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
@@ -204,6 +206,8 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "next_step"
     if cues.has("decision", sentence):
         return "decision"
+    if sentence.rstrip().endswith(("?", "？")):
+        return "request"  # "what should we look at next?" asks; it states no rule
     if (
         cues.has("constraint", sentence)
         or _NEGATED.match(sentence)

@@ -1,7 +1,9 @@
 """Built-in plugin ``compaction_strategy``: pi 0.73's compaction preparation, the strategy
 ``pi`` (the built-in default of ``compaction.strategy``), with tether's fixes — split turns
 decided on the real cut point and "nothing to compact" instead of an empty summary
-request.
+request. With pruning on, a tool result the pruning stage left out of the live context is
+summarized as the placeholder the model saw (prune, then summarize: the summary requests shrink;
+``recall`` still reads the entry).
 
 The algorithm lives in ``_prepare`` / ``_cut_points`` as pure functions over raw entries; the
 kernel hands it the chosen token counter (``request.count``).
@@ -21,7 +23,9 @@ def prepare_pi(request: PrepareRequest) -> CompactionPreparation | NothingToComp
     """pi's preparation of ``request.path`` (root-first branch) with tether's fixes."""
     from tether.builtin_plugins.memory.pi_strategy.prepare import prepare_compaction_entries
 
-    return prepare_compaction_entries(request.path, request.settings, request.count)
+    prune = request.settings.options.get("prune")
+    pruning = not isinstance(prune, dict) or prune.get("enabled", True) is not False
+    return prepare_compaction_entries(request.path, request.settings, request.count, pruned=pruning)
 
 
 @hookimpl

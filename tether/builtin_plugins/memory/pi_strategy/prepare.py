@@ -17,6 +17,12 @@ from tether.builtin_plugins.memory.pi_strategy.cut_points import (
     Entry,
     find_cut_point,
 )
+from tether.builtin_plugins.memory.prune.stage import (
+    MIN_PRUNED_TOKENS,
+    PRUNE_TYPE,
+    placeholder,
+)
+from tether.builtin_plugins.memory.token_estimate import estimate_tokens
 from tether.hookspecs.events import CompactionPreparation, CompactionSettings, NothingToCompact
 from tether.memory import (
     FileOps,
@@ -93,10 +99,11 @@ def tokens_before(path: Sequence[Entry], count: Count, compaction: int | None = 
 
 
 def _collect(
-    path: Sequence[Entry], start: int, end: int, ops: FileOps
+    path: Sequence[Entry], start: int, end: int, ops: FileOps, pruned_to: int = -1
 ) -> tuple[list[dict], list[str]]:
     """The messages of ``path[start:end]`` and their entry ids; their tool calls go to ``ops``
-    (in the same pass: a 100k-entry branch is walked once)."""
+    (in the same pass: a 100k-entry branch is walked once). A tool result at an index up to
+    ``pruned_to`` is summarized as the pruning stage sent it (:func:`pruned_view`)."""
     messages: list[dict[str, Any]] = []
     ids: list[str] = []
     add_message, add_id, add_calls = messages.append, ids.append, ops.add_message
@@ -105,6 +112,8 @@ def _collect(
         kind = entry.get("type")
         if kind == "message":
             message = entry.get("message")
+            if i <= pruned_to:
+                message = pruned_view(message, str(entry.get("id", "")))
         elif kind == "custom_message" or kind == "branch_summary":
             message = message_from_entry(entry)
         else:
@@ -115,6 +124,29 @@ def _collect(
             if message.get("role") == "assistant":
                 add_calls(message)
     return messages, ids
+
+
+def pruned_through(path: Sequence[Entry]) -> int:
+    """The index of the newest tool result the pruning stage left out of the live context
+    (its newest ``tether.prune`` step's ``through``), or -1: nothing was pruned."""
+    for i in range(len(path) - 1, -1, -1):
+        entry = path[i]
+        if entry.get("type") == "custom" and entry.get("customType") == PRUNE_TYPE:
+            data = entry.get("data")
+            through = data.get("through") if isinstance(data, dict) else None
+            return _index_of(path, through, i) if isinstance(through, str) else -1
+    return -1
+
+
+def pruned_view(message: Any, entry_id: str) -> Any:
+    """A tool result as the model last saw it: the pruning stage's placeholder when it was
+    pruned (a failed call keeps its output: the fact ledger reads its error line)."""
+    if not isinstance(message, dict) or message.get("role") != "toolResult":
+        return message
+    if message.get("isError") or not entry_id:
+        return message
+    tokens = estimate_tokens(message)
+    return message if tokens < MIN_PRUNED_TOKENS else placeholder(message, entry_id, tokens)
 
 
 def _previous_file_ops(path: Sequence[Entry], previous_index: int) -> FileOps:
@@ -132,13 +164,15 @@ def prepare_compaction_entries(
     count: Count,
     *,
     pi_quirks: bool = False,
+    pruned: bool = True,
 ) -> CompactionPreparation | NothingToCompact:
     """Prepare a compaction of ``path`` (the active branch, root first).
 
     Returns :class:`NothingToCompact` when the branch ends with a compaction, has no entry
     to keep, or has nothing before the cut to summarize. ``pi_quirks=True``
     reproduces pi 0.73 exactly: split turns decided on the moved cut and an empty
-    preparation instead of "nothing to compact".
+    preparation instead of "nothing to compact". ``pruned``: tool results the pruning stage
+    left out of the live context are summarized as their placeholders (pruning on).
     """
     if path and path[-1].get("type") == "compaction":
         return NothingToCompact(ALREADY_COMPACTED)
@@ -155,10 +189,13 @@ def prepare_compaction_entries(
         return NothingToCompact(TOO_SMALL)
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
     ops = _previous_file_ops(path, previous_index)
-    to_summarize, summarized_ids = _collect(path, start, history_end, ops)
+    pruned_to = pruned_through(path) if pruned else -1
+    to_summarize, summarized_ids = _collect(path, start, history_end, ops, pruned_to)
     prefix, prefix_ids = ([], [])
     if cut.is_split_turn:
-        prefix, prefix_ids = _collect(path, cut.turn_start_index, cut.first_kept_entry_index, ops)
+        prefix, prefix_ids = _collect(
+            path, cut.turn_start_index, cut.first_kept_entry_index, ops, pruned_to
+        )
     if not pi_quirks and not to_summarize and not prefix:
         since = "the last compaction" if previous_index >= 0 else "the start"
         keep = settings.keep_recent_tokens

@@ -306,6 +306,8 @@ KIND_MODULES: dict[str, set[str]] = {
     },
     "tether.memory": {
         "USER_ROLE_ENTRY_TYPES",
+        "entry_role",
+        "role_in",
         "context_message",
         "compaction_summary_message",
         "message_from_entry",

@@ -13,7 +13,7 @@ from tether._lazy import lazy_exports
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.core.choices.running import check_choices, run_strategy, token_counter
     from tether.core.context.content_text import block_parts, content_text
-    from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES
+    from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES, entry_role, role_in
     from tether.core.context.entry_messages import (
         compaction_summary_message,
         context_message,

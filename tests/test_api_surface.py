@@ -215,10 +215,13 @@ def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
     assert set(tether.storage.__all__) == {
         "CURRENT_SESSION_VERSION",
         "ContextStream",
+        "Held",
         "Pending",
         "SessionBusyError",
+        "SessionChangedError",
         "SessionFileError",
         "UsageError",
+        "check_store",
         "default_plugins",
         "loads_std",
         "make_branch_summary",

@@ -5,12 +5,20 @@ docs/plugins.md). Everything a store returns and raises is here: :class:`LoadedS
 its :class:`EntryTable` (the entry index every store fills and the session tree reads), the
 :class:`Problem` records of skipped lines, :class:`StoreError` for one clear line, and the
 entry constructors and ids pi's format uses. :func:`open_store` opens any URI through the
-installed store plugins.
+installed store plugins; :class:`Held` shares a lease's lock among the leases of one process;
+:func:`check_store` runs the contract's conformance checks on a store plugin.
 """
 
 from __future__ import annotations
 
-from tether.core.base.errors import SessionBusyError, SessionFileError, UsageError
+from tether._store_checks import check_store
+from tether.builtin_plugins.storage.held import Held
+from tether.core.base.errors import (
+    SessionBusyError,
+    SessionChangedError,
+    SessionFileError,
+    UsageError,
+)
 from tether.core.context.pending import Pending
 from tether.core.context.stream import ContextStream
 from tether.core.session.opening import default_plugins, lease_session, lease_store, open_store
@@ -61,10 +69,13 @@ from tether.core.storage.records import (
 __all__ = [
     "CURRENT_SESSION_VERSION",
     "ContextStream",
+    "Held",
     "Pending",
     "SessionBusyError",
+    "SessionChangedError",
     "SessionFileError",
     "UsageError",
+    "check_store",
     "default_plugins",
     "loads_std",
     "make_branch_summary",

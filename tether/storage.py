@@ -11,8 +11,9 @@ installed store plugins; :class:`Held` shares a lease's lock among the leases of
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from tether._store_checks import check_store
-from tether.builtin_plugins.storage.held import Held
 from tether.core.base.errors import (
     SessionBusyError,
     SessionChangedError,
@@ -65,6 +66,19 @@ from tether.core.storage.records import (
     make_session_info,
     make_thinking_level_change,
 )
+
+if TYPE_CHECKING:
+    from tether.builtin_plugins.storage.held import Held
+
+
+def __getattr__(name: str) -> Any:
+    """``Held`` is imported on first use (a session that takes no lease never loads it)."""
+    if name == "Held":
+        from tether.builtin_plugins.storage.held import Held
+
+        return Held
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CURRENT_SESSION_VERSION",

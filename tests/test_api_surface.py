@@ -127,8 +127,8 @@ def _type_checking_imports(source: str) -> dict[str, str]:
 
 
 def test_type_checkers_see_every_export() -> None:
-    """The lazy exports are also imported under ``TYPE_CHECKING`` (what mypy, pyright and IDEs
-    read), each from the module ``_EXPORTS`` names, and nothing else is."""
+    """The lazy exports (``_EXPORTS``, read by tether/_lazy.py) are exactly the names Python's
+    parser finds imported under ``TYPE_CHECKING`` (what mypy, pyright and IDEs read)."""
     source = (ROOT / "tether" / "__init__.py").read_text(encoding="utf-8")
     assert _type_checking_imports(source) == tether._EXPORTS
 
@@ -137,6 +137,26 @@ def test_the_type_checking_check_sees_a_missing_name() -> None:
     source = "if TYPE_CHECKING:\n    from tether.hookspecs import hookimpl\n"
     assert _type_checking_imports(source) == {"hookimpl": "tether.hookspecs"}
     assert _type_checking_imports(source) != tether._EXPORTS
+
+
+def test_the_export_reader_agrees_with_pythons_parser() -> None:
+    """Aliases, comments, one-line and parenthesised imports, and the block's end."""
+    from tether._lazy import type_checking_exports
+
+    source = (
+        "import os\n"
+        "if TYPE_CHECKING:  # exports\n"
+        "    from a.b import c, d as e  # two\n"
+        "    from f import (\n"
+        "        G,  # one\n"
+        "        h as H,\n"
+        "    )\n"
+        "\n"
+        "    from i import j\n"
+        "from k import not_an_export\n"
+    )
+    expected = {"c": "a.b", "e": "a.b", "G": "f", "H": "f", "j": "i"}
+    assert type_checking_exports(source) == _type_checking_imports(source) == expected
 
 
 def test_builtin_modules_and_entry_points_are_the_same_set() -> None:
@@ -195,10 +215,13 @@ def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
     assert set(tether.storage.__all__) == {
         "CURRENT_SESSION_VERSION",
         "ContextStream",
+        "Held",
         "Pending",
         "SessionBusyError",
+        "SessionChangedError",
         "SessionFileError",
         "UsageError",
+        "check_store",
         "default_plugins",
         "loads_std",
         "make_branch_summary",
@@ -286,6 +309,8 @@ KIND_MODULES: dict[str, set[str]] = {
     },
     "tether.memory": {
         "USER_ROLE_ENTRY_TYPES",
+        "entry_role",
+        "role_in",
         "context_message",
         "compaction_summary_message",
         "message_from_entry",

@@ -9,6 +9,7 @@ pip into a temporary folder, and driven through the real ``tether`` command and 
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shlex
@@ -31,6 +32,24 @@ PLUGIN_COMMANDS: dict[str, list[str]] = {
     "tether run --provider faux": ["Three words."],
     'tether run --provider faux "hi"': ["before_agent_start(event, session) -> [notes]"],
 }
+
+
+#: The store plugin of docs/plugins.md ("Writing a store plugin"): its project folder, and what
+#: the prose says each of its commands shows.
+STORE_PROJECT = "tether-gzstore/"
+STORE_COMMANDS: dict[str, list[str]] = {
+    "tether run --session ./demo.jsonl.gz": ["You said: hello"],
+    "tether session context demo.jsonl.gz": ["hello", "You said: hello"],
+    "tether session show --validate demo.jsonl.gz": ["problems:  none", "format v3 on disk"],
+}
+
+
+def _in_store_guide(block: Block) -> bool:
+    """Is ``block`` in the section "Writing a store plugin" of docs/plugins.md?"""
+    lines = PLUGIN_DOC.read_text(encoding="utf-8").splitlines()
+    start = lines.index("## Writing a store plugin") + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("## ")) + 1
+    return block.doc == PLUGIN_DOC.name and start < block.line < end
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
@@ -115,7 +134,7 @@ def notes_plugin(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
     project, site, home = root / "tether-notes", root / "site", root / "home"
     home.mkdir()
     for block in doc_blocks(PLUGIN_DOC):
-        if block.file is None:
+        if block.file is None or block.file.startswith(STORE_PROJECT):
             continue
         target = project / block.file
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -143,7 +162,7 @@ def test_the_guides_commands_show_what_it_says(notes_plugin: tuple[Path, dict[st
     commands = [
         line
         for block in doc_blocks(PLUGIN_DOC)
-        if block.lang == "bash" and block.not_run is None
+        if block.lang == "bash" and block.not_run is None and not _in_store_guide(block)
         for line in shell_commands(block)
     ]
     assert len(commands) >= 4
@@ -196,3 +215,53 @@ def test_the_guides_settings_reach_the_plugin(notes_plugin: tuple[Path, dict[str
     done = _run_command("tether run --no-session --json --provider faux hello", project, env)
     assert done.returncode == 0, done.stderr
     assert f"House rule: {rule}" in done.stdout
+
+
+# -- the store plugin of docs/plugins.md -------------------------------------------------------
+
+
+def test_the_store_plugin_of_the_guide_passes_its_checks_and_serves_the_commands(
+    tmp_path: Path,
+) -> None:
+    """The guide's ``tether-gzstore`` blocks, pip-installed: its own test (``check_store``)
+    passes, and the section's commands run on a ``.jsonl.gz`` session and show what it says."""
+    project, site, home = tmp_path / "tether-gzstore", tmp_path / "site", tmp_path / "home"
+    home.mkdir()
+    blocks = [b for b in doc_blocks(PLUGIN_DOC) if _in_store_guide(b)]
+    files = [b for b in blocks if b.file]
+    assert files and all(b.file and b.file.startswith(STORE_PROJECT) for b in files)
+    for block in files:
+        assert block.file is not None
+        target = tmp_path / block.file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(block.body, encoding="utf-8")
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    env = _clean_env(TETHER_HOME=str(home), PYTHONPATH=str(site), TETHER_LOAD_PLUGINS="gzstore")
+    tested = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout + tested.stderr
+    commands = [
+        line for b in blocks if b.lang == "bash" and not b.not_run for line in shell_commands(b)
+    ]
+    assert len(commands) == len(STORE_COMMANDS)
+    for command in commands:
+        done = _run_command(command, project, env)
+        assert done.returncode == 0, f"{command}: {done.stderr}"
+        key = next(k for k in STORE_COMMANDS if command.startswith(k))
+        for expected in STORE_COMMANDS[key]:
+            assert expected in done.stdout, f"{command}: {expected!r} not shown"
+    with gzip.open(project / "demo.jsonl.gz", "rt", encoding="utf-8") as stored:
+        assert json.loads(stored.readline())["type"] == "session"  # compressed, by the plugin

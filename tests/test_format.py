@@ -9,6 +9,7 @@ import uuid
 import pytest
 
 from tests.store_helpers import CORPUS, STORE_PI, golden
+from tether import storage as ids
 from tether.builtin_plugins.storage.format import stringify as fmt
 from tether.core.storage import records as rec
 
@@ -117,7 +118,7 @@ def test_unset_optionals_are_omitted_and_null_parent_is_kept() -> None:
 def test_entry_ids_are_8_hex_and_really_avoid_collisions() -> None:
     existing: set[str] = set()
     for _ in range(2000):
-        new = fmt.new_entry_id(existing)
+        new = ids.new_entry_id(existing)
         assert re.fullmatch(r"[0-9a-f]{8}", new)
         assert new not in existing
         existing.add(new)
@@ -126,20 +127,20 @@ def test_entry_ids_are_8_hex_and_really_avoid_collisions() -> None:
         def __contains__(self, item: object) -> bool:
             return len(str(item)) == 8  # every 8-hex id is taken
 
-    fallback = fmt.new_entry_id(Everything())
+    fallback = ids.new_entry_id(Everything())
     assert uuid.UUID(fallback).version == 4
 
 
 def test_session_ids_are_time_ordered_uuid7() -> None:
-    first, second = fmt.new_session_id(), fmt.new_session_id()
+    first, second = ids.new_session_id(), ids.new_session_id()
     assert uuid.UUID(first).version == 7 and uuid.UUID(second).version == 7
     ms = int(first.replace("-", "")[:12], 16)
-    assert abs(ms - fmt.now_ms()) < 5000
+    assert abs(ms - ids.now_ms()) < 5000
     assert first[:8] <= second[:8]
 
 
 def test_iso_timestamps_and_date_parse_agree_with_the_goldens() -> None:
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", fmt.iso_now())
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", ids.iso_now())
     # compactionSummary timestamps in pi's context goldens are Date.parse of entry timestamps
     context = golden("g21-compaction-multi", "context")
     summary = context["messages"][0]
@@ -149,9 +150,9 @@ def test_iso_timestamps_and_date_parse_agree_with_the_goldens() -> None:
         for line in next(p for p in CORPUS if p.stem == "g21-compaction-multi").open()
         if '"type":"compaction"' in line
     }
-    parsed = {fmt.date_parse_ms(s) for s in stamps}
+    parsed = {ids.date_parse_ms(s) for s in stamps}
     assert summary["timestamp"] in parsed
     for ms in parsed:
-        assert ms is not None and fmt.date_parse_ms(fmt.iso_from_ms(ms)) == ms
-    assert fmt.date_parse_ms("not a date") is None
-    assert fmt.date_parse_ms("2025-13-01T00:00:00.000Z") is None
+        assert ms is not None and ids.date_parse_ms(ids.iso_from_ms(ms)) == ms
+    assert ids.date_parse_ms("not a date") is None
+    assert ids.date_parse_ms("2025-13-01T00:00:00.000Z") is None

@@ -12,98 +12,8 @@ from tether._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-_EXPORTS: dict[str, str] = {
-    # plugins
-    "hookimpl": "tether.hookspecs",
-    "hookspec": "tether.hookspecs",
-    "create_plugin_manager": "tether.core.host.manager",
-    "PluginManager": "tether.core.host.manager",
-    "PluginError": "tether.core.host.manager",
-    "Hooks": "tether.core.hooks.facade",
-    # errors
-    "TetherError": "tether.core.base.errors",
-    "SessionFileError": "tether.core.base.errors",
-    "SessionBusyError": "tether.core.base.errors",
-    "SessionChangedError": "tether.core.base.errors",
-    # sessions and context
-    "Session": "tether.core.session.session",
-    "SessionLease": "tether.builtin_plugins.storage.jsonl.files.lease",
-    "SessionContext": "tether.core.context.build",
-    "build_session_context": "tether.core.context.build",
-    "build_context_from_path": "tether.core.context.build",
-    "convert_to_llm": "tether.core.context.build",
-    "load_settings": "tether.core.base.settings",
-    "peek_setting": "tether.core.base.settings_peek",
-    "tether_home": "tether.core.base.paths",
-    "warn_once": "tether.core.context.numbers",
-    "Settings": "tether.core.base.settings",
-    # the agent
-    "Harness": "tether.core.harness.harness",
-    "Agent": "tether.core.agent.agent",
-    "ProviderRegistry": "tether.builtin_plugins.providers.models.registry",
-    "Model": "tether.core.agent.providers",
-    "ProviderError": "tether.core.agent.providers",
-    # memory
-    "compact": "tether.core.memory.compaction",
-    "navigate_tree": "tether.core.memory.branching",
-    # what plugins build and return
-    "FunctionTool": "tether.core.agent.tools",
-    "ToolResult": "tether.core.agent.tools",
-    "ToolContext": "tether.core.agent.tools",
-    "Section": "tether.core.agent.prompt",
-    "Provider": "tether.core.agent.providers",
-    "ModelRegistry": "tether.hookspecs.model_registry",
-    "SessionStore": "tether.core.storage.protocol",
-    "PromptOptions": "tether.core.agent.prompt",
-    # what hooks receive and return (tether.hookspecs.events, the session protocol)
-    "HookSession": "tether.hookspecs.session_protocol",
-    "NoAgentError": "tether.core.base.errors",
-    "HookError": "tether.core.base.errors",
-    "Message": "tether.hookspecs.events",
-    "Entry": "tether.hookspecs.events",
-    "InputEvent": "tether.hookspecs.events",
-    "BeforeAgentStartEvent": "tether.hookspecs.events",
-    "ContextEvent": "tether.hookspecs.events",
-    "PruneEvent": "tether.hookspecs.events",
-    "PrunedContext": "tether.hookspecs.events",
-    "BeforeToolCallEvent": "tether.hookspecs.events",
-    "ToolResultEvent": "tether.hookspecs.events",
-    "AgentEvent": "tether.hookspecs.events",
-    "BeforeCompactEvent": "tether.hookspecs.events",
-    "CompactEvent": "tether.hookspecs.events",
-    "CompactionSettings": "tether.hookspecs.events",
-    "BeforeTreeEvent": "tether.hookspecs.events",
-    "TreeEvent": "tether.hookspecs.events",
-    "BeforeForkEvent": "tether.hookspecs.events",
-    "Block": "tether.hookspecs.events",
-    "Cancel": "tether.hookspecs.events",
-    "CustomCompaction": "tether.hookspecs.events",
-    "CustomBranchSummary": "tether.hookspecs.events",
-    "CompactionPreparation": "tether.hookspecs.events",
-    "NothingToCompact": "tether.hookspecs.events",
-    "PrepareRequest": "tether.hookspecs.events",
-    "SummarizeRequest": "tether.hookspecs.events",
-    "Summary": "tether.hookspecs.events",
-    "RetryDecision": "tether.hookspecs.events",
-    "SummaryCheck": "tether.hookspecs.gate",
-    "SummaryAttempt": "tether.hookspecs.gate",
-    "GateVerdict": "tether.hookspecs.gate",
-    # pi's rules for strategies (tether.rules)
-    "message_from_entry": "tether.rules",
-    "context_message": "tether.rules",
-    "FileOps": "tether.rules",
-    "file_operations": "tether.rules",
-    "file_lists": "tether.rules",
-    "format_file_lists": "tether.rules",
-    "estimate_tokens": "tether.rules",
-    "is_cut_point": "tether.rules",
-    "find_valid_cut_points": "tether.rules",
-    "cut_problem": "tether.rules",
-}
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
-
-if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports lazily
+if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
     from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
     from tether.core.agent.agent import Agent
@@ -181,4 +91,4 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     )
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+__getattr__, __dir__ = lazy_exports(__name__, globals(), extra=("__version__",))

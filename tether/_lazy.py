@@ -1,17 +1,52 @@
 """Lazy exports for the public modules: a name's kernel module is imported on first use, so
-importing a public module (and ``import tether``) stays cheap."""
+importing a public module (and ``import tether``) stays cheap.
+
+A public module lists its exports once, as the ``from M import N`` lines under
+``if TYPE_CHECKING:`` (what type checkers and IDEs read); :func:`lazy_exports` reads those
+lines from the module's source and imports each name from its ``M`` when it is first used.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
+_FROM = re.compile(r"from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)")
+
+
+def type_checking_exports(source: str) -> dict[str, str]:
+    """Name → module of the ``from M import N`` lines in the ``if TYPE_CHECKING:`` block of
+    ``source`` (a public module as ruff formats it: one block at the top level)."""
+    lines = source.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("if TYPE_CHECKING:")), None)
+    if start is None:
+        raise ValueError("no 'if TYPE_CHECKING:' block")
+    block: list[str] = []
+    for line in lines[start + 1 :]:
+        if line and not line[0].isspace():
+            break
+        block.append(line.split("#", 1)[0])
+    exports: dict[str, str] = {}
+    for home, names in _FROM.findall("\n".join(block)):
+        for name in names.strip("()").replace("\n", " ").split(","):
+            if name.strip():
+                exports[name.split(" as ")[-1].strip()] = home
+    return exports
+
 
 def lazy_exports(
-    module: str, exports: dict[str, str], namespace: dict[str, Any]
+    module: str, namespace: dict[str, Any], *, extra: tuple[str, ...] = ()
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """``(__getattr__, __dir__)`` for ``module``: ``exports`` maps each name to its home."""
+    """``(__getattr__, __dir__)`` for ``module``, whose exports are its ``TYPE_CHECKING``
+    imports; sets the module's ``_EXPORTS`` (name → module) and ``__all__`` (``extra`` and
+    the exports)."""
+    with open(namespace["__spec__"].origin, encoding="utf-8") as handle:
+        source = handle.read()
+    exports = type_checking_exports(source)
+    namespace["_EXPORTS"] = exports
+    namespace["__all__"] = [*extra, *sorted(exports)]
 
     def getattr_(name: str) -> Any:
         home = exports.get(name)

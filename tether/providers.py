@@ -9,36 +9,7 @@ from typing import TYPE_CHECKING
 
 from tether._lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "Model": "tether.core.agent.providers",
-    "Provider": "tether.core.agent.providers",
-    "LlmContext": "tether.core.agent.providers",
-    "StreamOptions": "tether.core.agent.providers",
-    "StreamEvent": "tether.core.agent.providers",
-    "IDLE_TIMEOUT": "tether.core.agent.providers",
-    "empty_usage": "tether.core.agent.providers",
-    "now_ms": "tether.core.agent.providers",
-    "ProviderError": "tether.core.base.errors",
-    "ProviderConfigError": "tether.core.base.errors",
-    "TransientError": "tether.core.base.errors",
-    "PermanentError": "tether.core.base.errors",
-    "ContextOverflowError": "tether.core.base.errors",
-    "AbortedError": "tether.core.base.errors",
-    "prepare_for_provider": "tether.core.context.convert",
-    "BRANCH_SUMMARY_PREFIX": "tether.core.context.convert",
-    "COMPACTION_SUMMARY_PREFIX": "tether.core.context.convert",
-    "token_count": "tether.core.context.numbers",
-    "drop_non_finite": "tether.core.context.numbers",
-    "encode_json_body": "tether.core.context.text_safety",
-    "dumps_clean": "tether.core.context.text_safety",
-    "read_json_file": "tether.core.base.paths",
-    "tether_home": "tether.core.base.paths",
-    "warn_once": "tether.core.context.numbers",
-}
-
-__all__ = sorted(_EXPORTS)
-
-if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.core.agent.providers import (
         IDLE_TIMEOUT,
         LlmContext,
@@ -66,4 +37,4 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
     from tether.core.context.numbers import drop_non_finite, token_count, warn_once
     from tether.core.context.text_safety import dumps_clean, encode_json_body
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+__getattr__, __dir__ = lazy_exports(__name__, globals())

@@ -8,30 +8,7 @@ from typing import TYPE_CHECKING
 
 from tether._lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "sessions_root": "tether.core.base.paths",
-    "default_session_dir": "tether.core.base.paths",
-    "session_file_name": "tether.core.base.paths",
-    "list_sessions": "tether.builtin_plugins.storage.jsonl.listing",
-    "most_recent_session": "tether.builtin_plugins.storage.jsonl.listing",
-    "project_folders": "tether.builtin_plugins.storage.jsonl.listing",
-    "read_header": "tether.builtin_plugins.storage.jsonl.listing",
-    "session_files": "tether.builtin_plugins.storage.jsonl.listing",
-    "current_pins": "tether.core.session.pinning",
-    "pin_entry": "tether.core.session.pinning",
-    "pin_text": "tether.core.session.pinning",
-    "unpin": "tether.core.session.pinning",
-    "compaction_history": "tether.core.session.stats",
-    "context_usage_of": "tether.core.session.stats",
-    "session_stats": "tether.core.session.stats",
-    "stats_text": "tether.core.session.stats",
-    "economy_totals": "tether.core.session.stats",
-    "prune_history": "tether.core.session.stats",
-}
-
-__all__ = sorted(_EXPORTS)
-
-if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.builtin_plugins.storage.jsonl.listing import (
         list_sessions,
         most_recent_session,
@@ -50,4 +27,4 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         stats_text,
     )
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+__getattr__, __dir__ = lazy_exports(__name__, globals())

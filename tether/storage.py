@@ -5,12 +5,21 @@ docs/plugins.md). Everything a store returns and raises is here: :class:`LoadedS
 its :class:`EntryTable` (the entry index every store fills and the session tree reads), the
 :class:`Problem` records of skipped lines, :class:`StoreError` for one clear line, and the
 entry constructors and ids pi's format uses. :func:`open_store` opens any URI through the
-installed store plugins.
+installed store plugins; :class:`Held` shares a lease's lock among the leases of one process;
+:func:`check_store` runs the contract's conformance checks on a store plugin.
 """
 
 from __future__ import annotations
 
-from tether.core.base.errors import SessionBusyError, SessionFileError, UsageError
+from typing import TYPE_CHECKING, Any
+
+from tether._store_checks import check_store
+from tether.core.base.errors import (
+    SessionBusyError,
+    SessionChangedError,
+    SessionFileError,
+    UsageError,
+)
 from tether.core.context.pending import Pending
 from tether.core.context.stream import ContextStream
 from tether.core.session.opening import default_plugins, lease_session, lease_store, open_store
@@ -58,13 +67,29 @@ from tether.core.storage.records import (
     make_thinking_level_change,
 )
 
+if TYPE_CHECKING:
+    from tether.builtin_plugins.storage.held import Held
+
+
+def __getattr__(name: str) -> Any:
+    """``Held`` is imported on first use (a session that takes no lease never loads it)."""
+    if name == "Held":
+        from tether.builtin_plugins.storage.held import Held
+
+        return Held
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "CURRENT_SESSION_VERSION",
     "ContextStream",
+    "Held",
     "Pending",
     "SessionBusyError",
+    "SessionChangedError",
     "SessionFileError",
     "UsageError",
+    "check_store",
     "default_plugins",
     "loads_std",
     "make_branch_summary",

@@ -9,22 +9,7 @@ from typing import TYPE_CHECKING
 
 from tether._lazy import lazy_exports
 
-_EXPORTS: dict[str, str] = {
-    "FunctionTool": "tether.core.agent.tools",
-    "ToolContext": "tether.core.agent.tools",
-    "ToolResult": "tether.core.agent.tools",
-    "ToolError": "tether.core.agent.tools",
-    "collect_tools": "tether.core.agent.tools",
-    "order_tools": "tether.core.agent.tools",
-    "js_len": "tether.core.context.jscompat",
-    "js_slice": "tether.core.context.jscompat",
-    "js_number": "tether.core.context.jscompat",
-    "entry_text": "tether.core.context.replaced",
-}
-
-__all__ = sorted(_EXPORTS)
-
-if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.core.agent.tools import (
         FunctionTool,
         ToolContext,
@@ -36,4 +21,4 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
     from tether.core.context.jscompat import js_len, js_number, js_slice
     from tether.core.context.replaced import entry_text
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+__getattr__, __dir__ = lazy_exports(__name__, globals())

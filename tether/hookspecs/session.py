@@ -153,13 +153,14 @@ def open_store(uri: str, settings: Settings) -> SessionStore | None:
     When: whenever a session is opened or created, and when a command is given a store
     (``--store URI``, ``TETHER_STORE``, setting ``session.store``). Arguments: ``uri`` — a file
     path or a backend URI (``sqlite:///…``, ``postgresql://…``); ``settings`` — the resolved
-    :class:`tether.Settings`. Return: for one session (a file), an object implementing
-    :class:`tether.SessionStore`; for a URI of many sessions, a ``SessionDatabase``
-    (``tether.builtin_plugins.storage.sql.database``: ``session_store(id)``, ``resolve(prefix)``,
-    ``list_sessions``, ``import_session``, ``lease``); ``None`` for URIs this plugin does not
-    handle. Raise ``tether.storage.StoreError`` with one line for a URI it handles but cannot
-    open (bad URI, server down, login refused, another schema version). The kernel opens every
-    session's store through this hook (``tether.storage.open_store``).
+    :class:`tether.Settings` (``None`` for a library call that gives none). Return: for one
+    session, an object implementing :class:`tether.storage.SessionStore` (docs/plugins.md,
+    "Writing a store plugin"; ``tether.storage.check_store`` checks one); ``None`` for URIs
+    this plugin does not handle. (The built-in SQL stores answer a URI of many sessions with a
+    database of them, an interface that is not public yet.) Raise
+    ``tether.storage.StoreError`` with one line for a URI it handles but cannot open (bad URI,
+    server down, login refused, another schema version). The kernel opens every session's
+    store through this hook (``tether.storage.open_store``).
     Ordering: firstresult; the built-in JSONL store is ``trylast`` and answers for plain
     paths; the built-in ``sqlite_store`` and ``postgresql_store`` answer for their schemes.
 

@@ -24,17 +24,24 @@ USER_ROLE_ENTRY_TYPES = frozenset({"branch_summary", "custom_message"})
 """Entry types that reach the model as user messages: valid cut points and turn starts."""
 
 
-def _role(entry: Entry) -> str | None:
+def entry_role(entry: Entry) -> str | None:
+    """The role of a message entry's message (``None`` for other entries)."""
     message = entry.get("message")
     return message.get("role") if isinstance(message, dict) else None
 
 
-def is_cut_point(entry: Entry) -> bool:
-    """May the kept part of the context start at this entry?"""
+def role_in(entry: Entry, roles: frozenset[str]) -> bool:
+    """Is ``entry`` a message entry with one of ``roles``, or an entry of
+    :data:`USER_ROLE_ENTRY_TYPES` (they reach the model as user messages)?"""
     kind = entry.get("type")
     if kind == "message":
-        return _role(entry) in CUT_ROLES
+        return entry_role(entry) in roles
     return kind in USER_ROLE_ENTRY_TYPES
+
+
+def is_cut_point(entry: Entry) -> bool:
+    """May the kept part of the context start at this entry?"""
+    return role_in(entry, CUT_ROLES)
 
 
 def find_valid_cut_points(entries: Sequence[Entry], start: int, end: int) -> list[int]:
@@ -47,7 +54,7 @@ def cut_problem(path: Sequence[Entry], first_kept_id: Any) -> str | None:
     root first, up to its leaf), or ``None`` when it can."""
     for entry in path:
         if entry.get("id") == first_kept_id:
-            if entry.get("type") == "message" and _role(entry) == "toolResult":
+            if entry.get("type") == "message" and entry_role(entry) == "toolResult":
                 return (
                     f"the first kept entry '{first_kept_id}' is a toolResult "
                     "(the kept part would start without its tool call)"

@@ -39,8 +39,9 @@ class SessionStore(Protocol):
     def path(self) -> Path | None:
         """The session file, if the backend has one (used for ``parentSession``)."""
 
-    def load(self, *, readonly: bool = False) -> LoadedSession:
-        """Read the session; migrate old versions (not when ``readonly``)."""
+    def load(self, *, readonly: bool = False, validate_all: bool = False) -> LoadedSession:
+        """Read the session; migrate old versions (not when ``readonly``). ``validate_all``
+        (``tether session show --validate``): check every line, not only a stored index."""
 
     def append(
         self,

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
 from tether.builtin_plugins.commands.rpc.responses import Output
+from tether.builtin_plugins.commands.rpc.wire import PiEvents, plain
 from tether.memory import content_text
 
 T = TypeVar("T")
@@ -32,12 +33,10 @@ def camel(name: str) -> str:
 
 def jsonable(value: Any) -> Any:
     """Event payloads as JSON values: tool results, stream events and errors as objects."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
+    return plain(value, _event_object)
+
+
+def _event_object(value: Any) -> Any:
     if isinstance(value, BaseException):
         out = {"kind": getattr(value, "kind", type(value).__name__), "message": str(value)}
         if getattr(value, "status", None) is not None:
@@ -66,8 +65,6 @@ class JsonLines(Output):
     gone = (BrokenPipeError,)
 
     def __init__(self, out: TextIO | None = None) -> None:
-        from tether.builtin_plugins.commands.rpc.wire import PiEvents
-
         super().__init__(out or sys.stdout)
         self.encoder = PiEvents()
 

@@ -27,6 +27,7 @@ pi writes for it, with pi's field names and nothing else (json.md, rpc.md):
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from tether.hookspecs.events import AgentEvent
@@ -43,15 +44,16 @@ def tool_result_json(result: Any) -> dict[str, Any] | None:
     return {"content": list(result.content or []), "details": plain(result.details)}
 
 
-def plain(value: Any) -> Any:
-    """A JSON value for ``value`` (objects that are not JSON become their text)."""
+def plain(value: Any, other: Callable[[Any], Any] = str) -> Any:
+    """A JSON value for ``value``: dicts, lists and tuples walked, objects that are not JSON
+    given to ``other`` (their text by default)."""
     if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): plain(v, other) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return [plain(v, other) for v in value]
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
-    return str(value)
+    return other(value)
 
 
 def compaction_result(entry: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -93,9 +93,11 @@ def show_summary(session: Any) -> dict[str, Any]:
 
 
 def show_text(summary: dict[str, Any]) -> list[str]:
+    version = summary["versionOnDisk"]  # None: the store did not say
+    on_disk = "format version not reported" if version is None else f"format v{version:g} on disk"
     lines = [
         f"file:      {summary['file']}",
-        f"session:   {summary['sessionId']}  (format v{summary['versionOnDisk']:g} on disk)",
+        f"session:   {summary['sessionId']}  ({on_disk})",
         f"cwd:       {summary['cwd']}",
         f"name:      {summary['sessionName'] or '-'}",
         f"entries:   {summary['entryCount']}  ({summary['roots']} root(s))",

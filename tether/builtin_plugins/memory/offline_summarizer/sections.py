@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, fields
 
 NONE = "(none)"
 
-# Same shape as tether/__init__.py's _EXPORTS by chance: both are name -> string tables.
 SECTION_TITLES: dict[str, str] = {
     "goal": "## Goal",
     "constraints": "## Constraints & Preferences",

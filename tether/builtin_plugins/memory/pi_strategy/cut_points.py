@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether import find_valid_cut_points, is_cut_point
-from tether.memory import USER_ROLE_ENTRY_TYPES
+from tether.memory import entry_role, role_in
 
 Entry = dict[str, Any]
 Count = Callable[[list[dict[str, Any]]], list[int]]
@@ -30,17 +30,9 @@ class CutPoint:
     is_split_turn: bool
 
 
-def _role(entry: Entry) -> str | None:
-    message = entry.get("message")
-    return message.get("role") if isinstance(message, dict) else None
-
-
 def is_turn_start(entry: Entry) -> bool:
     """Does this entry start a turn (user / bash message, custom message, branch summary)?"""
-    kind = entry.get("type")
-    if kind == "message":
-        return _role(entry) in TURN_START_ROLES
-    return kind in USER_ROLE_ENTRY_TYPES
+    return role_in(entry, TURN_START_ROLES)
 
 
 def _next_cut_point(entries: Sequence[Entry], start: int, end: int) -> int | None:
@@ -125,7 +117,7 @@ def find_cut_point(
 
     if pi_quirks:
         entry = entries[cut]
-        if entry.get("type") == "message" and _role(entry) == "user":
+        if entry.get("type") == "message" and entry_role(entry) == "user":
             return CutPoint(cut, -1, False)
         turn_start = find_turn_start_index(entries, cut, start)
         return CutPoint(cut, turn_start, turn_start != -1)

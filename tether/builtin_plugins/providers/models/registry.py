@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -135,42 +136,33 @@ class ProviderRegistry:
         self.path = models_path(home)
         self.environ = os.environ if environ is None else environ
         self.settings = settings
-        self._apis: dict[str, Provider] | None = None
-        self._defaults: dict[str, dict[str, Any]] | None = None
-        self._config: dict[str, dict[str, Any]] | None = None
         self._clients: dict[str, Any] = {}
 
     # -- what is configured ------------------------------------------------------------------
 
-    @property
+    @cached_property
     def apis(self) -> dict[str, Provider]:
         """Adapters by api name. pluggy calls later-loaded plugins first, so the first
         registration of an api wins: a third-party plugin overrides a built-in adapter."""
-        if self._apis is None:
-            staging = _ProviderRegistration()
-            Hooks(self.pm).register_providers(staging)
-            self._apis = staging.found
-        return self._apis
+        staging = _ProviderRegistration()
+        Hooks(self.pm).register_providers(staging)
+        return staging.found
 
-    @property
+    @cached_property
     def defaults(self) -> dict[str, dict[str, Any]]:
         """Providers that work by name alone, as plugins registered them
         (``register_provider_defaults``)."""
-        if self._defaults is None:
-            staging = _DefaultsRegistration()
-            Hooks(self.pm).register_provider_defaults(staging)
-            self._defaults = staging.found
-        return self._defaults
+        staging = _DefaultsRegistration()
+        Hooks(self.pm).register_provider_defaults(staging)
+        return staging.found
 
-    @property
+    @cached_property
     def config(self) -> dict[str, dict[str, Any]]:
         """Provider objects: the registered defaults merged with models.json."""
-        if self._config is None:
-            file = load_models_file(self.path)
-            defaults = self.defaults
-            names = list(dict.fromkeys([*file, *defaults]))
-            self._config = {n: merge_provider(defaults.get(n, {}), file.get(n, {})) for n in names}
-        return self._config
+        file = load_models_file(self.path)
+        defaults = self.defaults
+        names = list(dict.fromkeys([*file, *defaults]))
+        return {n: merge_provider(defaults.get(n, {}), file.get(n, {})) for n in names}
 
     def models(self) -> list[Model]:
         """Every listed model, models.json order first."""

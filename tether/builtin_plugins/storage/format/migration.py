@@ -20,8 +20,8 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
-from tether.builtin_plugins.storage.format.stringify import CURRENT_SESSION_VERSION, dumps_record
-from tether.storage import parse_json_object
+from tether.builtin_plugins.storage.format.stringify import dumps_record
+from tether.storage import CURRENT_SESSION_VERSION, parse_json_object
 
 IdFactory = Callable[[set[str]], str]
 BOM = b"\xef\xbb\xbf"

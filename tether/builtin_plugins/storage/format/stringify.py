@@ -3,8 +3,6 @@
 Hot paths work on plain dicts. This module gives:
 
 - :func:`dumps_record` — one record as JS ``JSON.stringify`` writes it (byte-identical lines);
-- :func:`new_entry_id`, :func:`new_session_id`, :func:`iso_now`, :func:`date_parse_ms` (from
-  :mod:`tether.core.storage.ids`, re-exported);
 - entry constructors (``make_*``, from :mod:`tether.core.storage.records`, lazily) producing
   dicts in pi's key order, unset optionals omitted, ``parentId: null`` kept.
 
@@ -23,15 +21,6 @@ from typing import Any, Final
 
 from tether.builtin_plugins.storage.format import fastjson
 from tether.builtin_plugins.storage.format.fastjson import js_number
-from tether.storage import (
-    CURRENT_SESSION_VERSION,
-    date_parse_ms,
-    iso_from_ms,
-    iso_now,
-    new_entry_id,
-    new_session_id,
-    now_ms,
-)
 
 ENTRY_TYPES: Final = (
     "message",
@@ -215,20 +204,13 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "CURRENT_SESSION_VERSION",
     "ENTRY_TYPES",
     "THINKING_LEVELS",
-    "date_parse_ms",
     "dumps_bytes",
     "dumps_line",
     "dumps_record",
     "dumps_record_std",
-    "iso_from_ms",
-    "iso_now",
     "js_number",
-    "new_entry_id",
-    "new_session_id",
-    "now_ms",
     *sorted(_RECORD_NAMES),
     *sorted(_MODEL_NAMES),
 ]

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from tether.builtin_plugins.storage.format.message_text import message_text
-from tether.builtin_plugins.storage.format.stringify import date_parse_ms, iso_from_ms
 from tether.builtin_plugins.storage.jsonl.files.fileio import last_line_start, read_first_line
-from tether.storage import parse_json_object
+from tether.storage import date_parse_ms, iso_from_ms, parse_json_object
 
 _TAIL_LINES = 32
 

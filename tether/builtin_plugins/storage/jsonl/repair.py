@@ -21,12 +21,12 @@ from typing import Any
 
 from tether import SessionFileError
 from tether.builtin_plugins.storage.format.migration import BOM, header_version
-from tether.builtin_plugins.storage.format.stringify import dumps_line, iso_now
+from tether.builtin_plugins.storage.format.stringify import dumps_line
 from tether.builtin_plugins.storage.jsonl.files.fileio import file_stamp, unique_sidecar
 from tether.builtin_plugins.storage.jsonl.files.filesafety import write_sidecar
 from tether.builtin_plugins.storage.jsonl.scan.scanner import ScannedFile, scan_bytes
 from tether.builtin_plugins.storage.jsonl.store import JsonlStore
-from tether.storage import Problem, make_header, parse_json_line
+from tether.storage import Problem, iso_now, make_header, parse_json_line
 
 DAMAGE_KINDS = frozenset({"malformed", "torn", "not-an-entry"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tether.builtin_plugins.storage.format.stringify import iso_now
+from tether.storage import iso_now
 
 # at most this much per write: with large folios one large write makes the kernel take large
 # blocks of new memory for the file's pages, which on a virtual machine cost several times more

@@ -33,21 +33,19 @@ def real_target(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+_KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISLNK, "a symlink"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a directory"),
+)
+
+
 def file_kind(mode: int) -> str:
     """``a FIFO``, ``a symlink``, … (what a path that is not a regular file holds)."""
-    if stat.S_ISLNK(mode):
-        return "a symlink"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    return "not a regular file"
+    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
 
 
 def not_regular_error(path: Path, mode: int) -> SessionFileError:

@@ -81,6 +81,12 @@ def test_sentences_end_where_sentences_end(text: str, expected: list[str]) -> No
             "go test ./... -run TestFoo -count=1",
         ),
         ("Call ./scripts/release.sh --dry-run first.", "./scripts/release.sh --dry-run"),
+        ("Then run deploytool push prod eu --tag v2 and wait.", "deploytool push prod eu --tag v2"),
+        (  # single quotes (an apostrophe is not one)
+            "It fails with 'thread main panicked at src/cli.rs:42:9: called unwrap' when that's "
+            "empty.",
+            "thread main panicked at src/cli.rs:42:9: called unwrap",
+        ),
     ],
 )
 def test_exact_strings_are_one_identifier(sentence: str, exact: str) -> None:
@@ -100,6 +106,7 @@ def test_a_command_takes_the_subject_of_its_flag_so_a_new_value_retires_it() -> 
         ("前端组件库就 Ant Design 了。", "decision"),
         ("ORM 选 SQLAlchemy。", "decision"),
         ("Valkey it is.", "decision"),
+        ("还是用消息队列吧。", "decision"),
         ("先跑一下测试吧", "request"),  # no named value: not a choice
         ("时区用 UTC。", "request"),
         ("Do it then.", "request"),
@@ -135,6 +142,17 @@ def _live(*texts: str) -> dict[str, str]:
 def test_a_politely_worded_goal_is_the_goal(turns: list[str], goal: str) -> None:
     live = _live(*turns)
     assert [text for text, kind in live.items() if kind == "goal"] == [goal]
+
+
+def test_an_error_line_outlives_the_sentence_it_was_said_in() -> None:
+    live = _live(
+        "Get the build green again.",
+        "The build stops at error[E0599]: no method named `block_on` found for struct `Runtime` "
+        "– the runtime API moved.",
+        "Let's pass a runtime Handle around instead of building a runtime in the library.",
+    )
+    error = "error[E0599]: no method named `block_on` found for struct `Runtime`"
+    assert live.get(error) == "identifier"
 
 
 def test_a_rule_said_with_the_goal_stays_a_rule() -> None:

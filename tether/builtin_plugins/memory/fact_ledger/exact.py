@@ -15,6 +15,7 @@ from collections.abc import Sequence
 _CODE = re.compile(r"`([^`\n]{3,})`")
 _QUOTED = re.compile(
     r"\"([^\"\n]{6,300})\"|“([^”\n]{6,300})”|「([^」\n]{6,300})」|『([^』\n]{6,300})』"
+    r"|(?<!\w)'([^'\n]{6,300})'(?!\w)"  # single quotes: not an apostrophe (that's, don't)
 )
 _ERRORISH = re.compile(
     r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
@@ -71,7 +72,7 @@ def quoted_errors(sentence: str) -> list[tuple[int, int]]:
     """A quoted string that reads as an error line."""
     out = []
     for match in _QUOTED.finditer(sentence):
-        group = next(i for i in range(1, 5) if match.group(i) is not None)
+        group = next(i for i in range(1, 6) if match.group(i) is not None)
         if _ERRORISH.search(match.group(group)):
             out.append(match.span(group))
     return out
@@ -88,6 +89,13 @@ def error_lines(sentence: str, inside: Sequence[tuple[int, int]] = ()) -> list[t
         end = dash.start() if dash else len(sentence.rstrip())
         out.append((match.start(), end))
     return out
+
+
+def observed(exact: str) -> bool:
+    """An error line: something seen, not a rule, so it never retires with its sentence."""
+    return _ERROR_START.search(exact) is not None or (
+        " " in exact and _ERRORISH.search(exact) is not None
+    )
 
 
 def _strip(token: str) -> str:
@@ -150,7 +158,7 @@ def _program(sentence: str, tokens: list[tuple[int, int, str]], flag: int) -> in
             first -= 1
         return first
     candidates = [k for k in walked if re.fullmatch(r"(?:\.{0,2}/)?[a-z][\w./-]*", tokens[k][2])]
-    return min(candidates) if candidates and len(walked) <= 3 else None
+    return min(candidates) if candidates else None
 
 
 def _program_name(token: str) -> bool:
@@ -180,7 +188,7 @@ def exact_spans(sentence: str) -> list[tuple[int, int]]:
     spans = []
     if "`" in sentence:
         spans += code_spans(sentence)
-    if any(q in sentence for q in '"“「『'):
+    if any(q in sentence for q in "\"“「『'"):
         spans += quoted_errors(sentence)
     if ":" in sentence or "ERR!" in sentence:
         inside = [m.span() for m in _CODE.finditer(sentence)]
@@ -205,5 +213,6 @@ __all__ = [
     "command_lines",
     "error_lines",
     "exact_spans",
+    "observed",
     "quoted_errors",
 ]

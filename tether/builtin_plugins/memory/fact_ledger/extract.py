@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans
+from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.memory import content_text
 
@@ -270,7 +270,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             kind = "constraint"  # "Scratch that: port 9000." states the value in force
         out.append(Statement(kind, words, source, change, revoke))
         for token, subject in identifiers(sentence):
-            out.append(Statement("identifier", token, source, key=subject, parent=words))
+            parent = "" if not subject and observed(token) else words  # an error stays
+            out.append(Statement("identifier", token, source, key=subject, parent=parent))
     error = pasted_error(text)
     if error:
         out.append(Statement("error", error, source, key="pasted"))

@@ -144,8 +144,8 @@ def _program(sentence: str, tokens: list[tuple[int, int, str]], flag: int) -> in
     j = flag - 1
     while j >= 0 and flag - j <= MAX_BACK and _joined(sentence, tokens, j):
         word = tokens[j][2]
-        if word[-1] in _TRAIL and j != flag - 1 or not _WORDISH.fullmatch(word.rstrip(_TRAIL)):
-            break
+        if word[-1] in _TRAIL or not _WORDISH.fullmatch(word):
+            break  # "Run:", "first," — prose before the command
         if word.casefold() in GLUE:  # "npm run build": a glue word right after a program
             if j == 0 or tokens[j - 1][2].casefold() not in PROGRAMS:
                 break
@@ -169,10 +169,10 @@ def _program_name(token: str) -> bool:
 def _last_argument(sentence: str, tokens: list[tuple[int, int, str]], flag: int) -> int:
     """The index of the command's last token from the flag at ``flag`` on."""
     last = flag
+    if _strip(tokens[flag][2]) != tokens[flag][2]:
+        return flag  # "--dry-run," closes the clause
     k = flag + 1
     while k < len(tokens) and k - flag < MAX_COMMAND_TOKENS and _joined(sentence, tokens, k - 1):
-        if tokens[k - 1][2][-1] in _TRAIL or tokens[k - 1][2].endswith(". "):
-            break  # the previous token closed a clause
         word = tokens[k][2]
         if not (_FLAG.fullmatch(_strip(word)) or _commandish(_strip(word) or word)):
             break

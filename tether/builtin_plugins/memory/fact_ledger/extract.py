@@ -231,6 +231,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
 
 
 MAX_CHOICE = 60
+MAX_CHOICE_WORDS = 5  # "Valkey it is.", "Postgres 16, then."
 _NAME_LAST = re.compile(r"([A-Za-z][\w.+#-]*(?:\s+v?\d[\w.]*)?)[\s,，]*([^A-Za-z0-9]*|[a-z' ]*)$")
 
 
@@ -244,6 +245,8 @@ def terse_choice(sentence: str, cues: Cues) -> bool:
     if found is None or not found.group(2).strip():
         return False
     name, tail = found.group(1), found.group(2).strip()
+    if body.isascii() and (len(body.split()) > MAX_CHOICE_WORDS or cues.has("task", body)):
+        return False  # "Skip the flaky test in CI for now." is a request
     if not body.isascii() or re.search(r"[A-Z0-9.+#-]", name):
         span = cues.find("choice", tail)
         return span is not None and span[0] == 0 and span[1] == len(tail)

@@ -10,6 +10,7 @@ version numbers, decimals and paths (a dot not followed by white space never end
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 #: Spans never cut: inline code, URLs, double-quoted strings on one line.
 _PROTECTED = re.compile(
@@ -47,11 +48,19 @@ def _abbreviation(text: str, stop: int, after: int) -> bool:
     return word in ABBREVIATIONS or _INITIALISM.match(word) is not None
 
 
-def _is_end(text: str, match: re.Match[str], spans: list[tuple[int, int]]) -> bool:
+def _inside(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    """``start``…``end`` lies inside one of ``spans`` (sorted, not overlapping)."""
+    at = bisect_left(starts, start) - 1
+    return at >= 0 and end < spans[at][1]
+
+
+def _is_end(
+    text: str, match: re.Match[str], spans: list[tuple[int, int]], starts: list[int]
+) -> bool:
     start, end = match.span()
     if match.group(0) == "\n":
         return True
-    if any(a < start and end < b for a, b in spans):
+    if spans and _inside(spans, starts, start, end):
         return False  # inside code, a URL or a quote
     stops = match.group(0).rstrip("\"'”’)]）」』")
     if _ELLIPSIS.search(stops):
@@ -64,9 +73,10 @@ def _is_end(text: str, match: re.Match[str], spans: list[tuple[int, int]]) -> bo
 def split_sentences(text: str) -> list[str]:
     """``text`` cut into sentences and lines (stripped; empty pieces left out)."""
     spans = _protected(text) if _MAY_PROTECT.search(text) else []
+    starts = [a for a, _ in spans]
     out, begin = [], 0
     for match in _END.finditer(text):
-        if _is_end(text, match, spans):
+        if _is_end(text, match, spans, starts):
             piece = text[begin : match.end()].strip()
             if piece:
                 out.append(piece)

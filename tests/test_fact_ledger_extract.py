@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ledger_helpers import FactFree, compactions, section, write_turns
+from tests.ledger_helpers import FACT_FREE, FactFree, compactions, section, write_turns
 from tether.builtin_plugins.memory.fact_ledger import build_ledger, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import classify, identifiers, sentences
 
@@ -41,6 +41,10 @@ from tether.builtin_plugins.memory.fact_ledger.extract import classify, identifi
             ["Use black, isort etc.", "Then push.", "Use A, B etc. for now."],
         ),
         ("先这样……还是用 Redis 吧。然后跑测试！", ["先这样……还是用 Redis 吧。", "然后跑测试！"]),
+        (
+            "No. Use issue No. 12 and wait 5 min. Then ask Dr. Lee.",
+            ["No.", "Use issue No. 12 and wait 5 min.", "Then ask Dr. Lee."],
+        ),
     ],
 )
 def test_sentences_end_where_sentences_end(text: str, expected: list[str]) -> None:
@@ -217,3 +221,17 @@ def test_a_polite_chinese_goal_and_a_terse_decision_are_placed(
 def under(summary: str, heading: str, text: str) -> bool:
     """``text`` is under a ``## heading`` or ``### heading`` (the gate's carried block)."""
     return any(text in section(part, heading) for part in summary.split("\n## "))
+
+
+def test_the_gate_wants_an_identifier_verbatim_not_reworded(tmp_path: Path) -> None:
+    file = tmp_path / "ids.jsonl"
+    write_turns(file, ["Fix the flaky import test.", "Some background first. " + LONG[3]])
+    reworded = FACT_FREE.replace(
+        "## Critical Context\n- (none)",
+        "## Critical Context\n- Repro: python -m jobs.nightly_import, since 2024-05-01, "
+        "batch-size 500, dry-run",
+    )
+    summarizer = FactFree(reworded)
+    entry = compactions(file, 1, ("factfree", summarizer), summarizer="factfree")[0]
+    assert EXACT[2] in entry["summary"]
+    assert entry["details"]["gate"]["verdict"] == "carried_forward"

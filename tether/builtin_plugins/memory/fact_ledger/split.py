@@ -22,11 +22,14 @@ _PROTECTED = re.compile(
 _MAY_PROTECT = re.compile(r"[\"`“「『]|://")
 _END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|[。！？]+[”’」』）)]*|\n")
 _ELLIPSIS = re.compile(r"(?:\.{2,}|…)[\"'”’)\]]*$")
-#: Words whose dot is not a stop (dotted initialisms such as e.g., i.e., a.k.a. too).
-ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs cf approx incl esp resp misc min max sec ca mr mrs ms dr st no nos fig "
-    "figs eq ver vol pp al ex approx dept est jr sr".split()
+#: Words whose dot is never a stop (dotted initialisms such as e.g., i.e., a.k.a. too)…
+ABBREVIATIONS = frozenset("e.g i.e vs cf mr mrs ms dr prof".split())
+#: …whose dot is a stop only before a capital ("etc. Then"; "5 min. Then retry")…
+LOWER_ABBREVIATIONS = frozenset(
+    "etc approx incl esp resp misc min max sec ca al ex dept est jr sr st".split()
 )
+#: …and whose dot is not a stop only before a digit ("No. 5", "fig. 2").
+NUMBER_ABBREVIATIONS = frozenset("no nos fig figs eq ver vol pp".split())
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
 _INITIALISM = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]$")
 _NEXT_WORD = re.compile(r"\s*([\"'“(]?)(\S)")
@@ -42,10 +45,13 @@ def _abbreviation(text: str, stop: int, after: int) -> bool:
     if found is None:
         return False
     word = found.group(1).casefold()
-    if word == "etc":  # "etc." ends a sentence when a capital follows
-        following = _NEXT_WORD.match(text, after)
-        return not (following and following.group(2).isupper())
-    return word in ABBREVIATIONS or _INITIALISM.match(word) is not None
+    if word in ABBREVIATIONS or _INITIALISM.match(word):
+        return True
+    following = _NEXT_WORD.match(text, after)
+    first = following.group(2) if following else ""
+    if word in LOWER_ABBREVIATIONS:
+        return not first.isupper()
+    return word in NUMBER_ABBREVIATIONS and first.isdigit()
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -87,4 +93,9 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
-__all__ = ["ABBREVIATIONS", "split_sentences"]
+__all__ = [
+    "ABBREVIATIONS",
+    "LOWER_ABBREVIATIONS",
+    "NUMBER_ABBREVIATIONS",
+    "split_sentences",
+]

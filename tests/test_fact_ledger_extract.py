@@ -86,6 +86,10 @@ def test_sentences_end_where_sentences_end(text: str, expected: list[str]) -> No
         ),
         ("Call ./scripts/release.sh --dry-run first.", "./scripts/release.sh --dry-run"),
         ("Then run deploytool push prod eu --tag v2 and wait.", "deploytool push prod eu --tag v2"),
+        (  # a program's own error line
+            "Every call ends in curl: (7) Failed to connect to localhost port 8080 - odd.",
+            "curl: (7) Failed to connect to localhost port 8080",
+        ),
         (  # single quotes (an apostrophe is not one)
             "It fails with 'thread main panicked at src/cli.rs:42:9: called unwrap' when that's "
             "empty.",

@@ -43,7 +43,13 @@ PROGRAMS = frozenset(
     "bash sh zsh sudo env jq yq sed awk grep rg find tar zip unzip openssl systemctl "
     "journalctl nginx gunicorn uvicorn hypercorn celery alembic flask django-admin manage.py "
     "swift xcodebuild flutter dart adb fastlane sbt mix iex elixir erl ghc stack cabal "
-    "rscript julia dbt airflow spark-submit locust k6 ab wrk hey nc dig ping".split()
+    "rscript julia dbt airflow spark-submit locust k6 ab wrk hey nc dig ping ld".split()
+)
+#: A program's own error line: its name and a colon ("ssh: connect to host …: refused").
+_PROGRAM_SAYS = re.compile(
+    r"(?<![\w./-])(?:"
+    + "|".join(re.escape(p) for p in sorted(PROGRAMS, key=len, reverse=True))
+    + r"):\s"
 )
 #: Words of prose around a command: a walk back from its flags stops at one.
 GLUE = frozenset(
@@ -83,12 +89,20 @@ def error_lines(sentence: str, inside: Sequence[tuple[int, int]] = ()) -> list[t
     (its stop kept: the words are verbatim); one starting ``inside`` a span is that span's."""
     out = []
     for match in _ERROR_START.finditer(sentence):
-        if any(a <= match.start() < b for a, b in inside):
-            continue
-        dash = _CLAUSE_DASH.search(sentence, match.end())
-        end = dash.start() if dash else len(sentence.rstrip())
-        out.append((match.start(), end))
+        if not any(a <= match.start() < b for a, b in inside):
+            out.append((match.start(), _error_end(sentence, match.end())))
+    for match in _PROGRAM_SAYS.finditer(sentence):  # "curl: (7) Failed to connect to …"
+        end = _error_end(sentence, match.end())
+        if not any(a <= match.start() < b for a, b in inside) and _ERRORISH.search(
+            sentence, match.end(), end
+        ):
+            out.append((match.start(), end))
     return out
+
+
+def _error_end(sentence: str, start: int) -> int:
+    dash = _CLAUSE_DASH.search(sentence, start)
+    return dash.start() if dash else len(sentence.rstrip())
 
 
 def observed(exact: str) -> bool:

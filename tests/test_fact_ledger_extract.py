@@ -164,6 +164,27 @@ def test_an_error_line_outlives_the_sentence_it_was_said_in() -> None:
     assert live.get(error) == "identifier"
 
 
+def test_an_error_line_naming_a_host_is_not_a_value_of_it() -> None:
+    error = "psycopg.OperationalError: connection to db-1.internal:5432 refused"
+    live = _live(
+        "Get the importer running.",
+        f"It stops with {error} — every time.",
+        "The database is at db-2.internal:5432 now.",
+    )
+    assert live.get(error) == "identifier"
+    assert "db-1.internal:5432" not in live  # the value itself was replaced
+
+
+def test_a_command_with_a_timeout_flag_is_a_value_not_an_error() -> None:
+    live = _live(
+        "Speed up the test suite.",
+        "Run it as pytest tests/unit --timeout 30 for now.",
+        "Make it pytest tests/unit --timeout 60 instead.",
+    )
+    assert "pytest tests/unit --timeout 60" in live
+    assert "pytest tests/unit --timeout 30" not in live
+
+
 def test_a_rule_said_with_the_goal_stays_a_rule() -> None:
     live = _live("帮我写一个导出工具。希望代码注释都用英文。")
     assert live["帮我写一个导出工具。希望代码注释都用英文。"] == "goal"

@@ -59,12 +59,14 @@ GLUE = frozenset(
     "just always only never also first i we you it me us they this that these those my our "
     "your do does did don't doesn't should must can could would will need needs want get "
     "gets got keep make sure every each time command here there not no via call it's "
-    "whether into onto".split()
+    "whether into onto instead now too again later anyway anymore today though locally "
+    "everywhere".split()
 )
 _TOKEN = re.compile(r"[!-~]+")  # a run of printable ASCII: CJK text or a space ends it
 _FLAG = re.compile(r"--?[A-Za-z][\w.-]*(?:=\S*)?")
 _WORDISH = re.compile(r"[\w./:@=+~${}\[\]%*'\"<>-]+")
 _TRAIL = ",;:!?)"
+_HAS_FLAG = re.compile(r"(?<!\S)--?[A-Za-z]")
 MAX_COMMAND_TOKENS = 24
 MAX_BACK = 6
 
@@ -106,10 +108,11 @@ def _error_end(sentence: str, start: int) -> int:
 
 
 def observed(exact: str) -> bool:
-    """An error line: something seen, not a rule, so it never retires with its sentence."""
-    return _ERROR_START.search(exact) is not None or (
-        " " in exact and _ERRORISH.search(exact) is not None
-    )
+    """An error line: something seen, not a rule or a value, so it is never replaced (a
+    command line with flags is not one, even with ``--timeout`` in it)."""
+    if _ERROR_START.search(exact) or _PROGRAM_SAYS.match(exact):
+        return True
+    return " " in exact and not _HAS_FLAG.search(exact) and _ERRORISH.search(exact) is not None
 
 
 def _strip(token: str) -> str:

@@ -273,8 +273,10 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             kind = "constraint"  # "Scratch that: port 9000." states the value in force
         out.append(Statement(kind, words, source, change, revoke))
         for token, subject in identifiers(sentence):
-            parent = "" if not subject and observed(token) else words  # an error stays
-            out.append(Statement("identifier", token, source, key=subject, parent=parent))
+            if observed(token):  # an error line stays: no sentence or value replaces it
+                out.append(Statement("identifier", token, source))
+            else:
+                out.append(Statement("identifier", token, source, key=subject, parent=words))
     error = pasted_error(text)
     if error:
         out.append(Statement("error", error, source, key="pasted"))

@@ -2,7 +2,8 @@
 
 :class:`DroppingModel` answers each summarization request of tether's ``llm`` summarizer with a
 checkpoint in pi's sections holding every known fact (``bench/fidelity_sessions.py``) that its
-request shows (in the conversation, the previous summary or a retry note) — except what it
+request shows (in the conversation, the previous summary or a retry note; the exact command
+lines too, never dropped) — except what it
 drops on purpose, in turn: a constraint, the decisions, the error, the next step, the files,
 the goal; or it answers with a tool call, or a reply cut at the output limit; every ninth
 answer is faithful. A retry (its instructions name what was missing) is answered faithfully
@@ -81,6 +82,12 @@ class DroppingModel:
                 facts.setdefault(category, []).extend(i for i in items if i in seen)
         return facts
 
+    def commands(self, seen: str) -> str:
+        """The exact command lines ``seen`` shows (an identifier the user stated: never
+        dropped, so a faithful retry holds everything)."""
+        ran = [f"- Ran `{k.command}`" for k in self.kinds if k.command and k.command in seen]
+        return "\n".join(ran) or "- (none)"
+
     def turn_prefix(self, seen: str) -> str:
         """pi's three turn-prefix sections with the facts the prefix shows."""
         shown = [
@@ -112,7 +119,7 @@ class DroppingModel:
             f"## Progress\n### Done\n{items('files', '- [x] Changed ')}\n\n### In Progress\n"
             f"- [ ] Progress checks\n\n### Blocked\n{items('error')}\n\n"
             f"## Key Decisions\n{items('decisions')}\n\n## Next Steps\n{items('next_step', '1. ')}"
-            "\n\n## Critical Context\n- (none)"
+            f"\n\n## Critical Context\n{self.commands(seen)}"
         )
 
 

@@ -79,6 +79,77 @@ def from_summary(text: str, cues: Cues) -> Ledger:
     return ledger
 
 
+MAX_GREETING = 2  # words of a greeting ("Hi there!"); CJK characters: twice as many
+_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def greeting(text: str, statements: Sequence[Statement], cues: Cues) -> bool:
+    """A first message that only greets ("Hi there!", "您好"): a word or two, no digit, no
+    full stop, no task, no goal, no fact."""
+    short = flat(text)
+    wide = len(_WIDE.findall(short))
+    size = wide if wide else len(short.split())
+    return (
+        size <= (2 * MAX_GREETING if wide else MAX_GREETING)
+        and not short.endswith(".")
+        and not any(ch.isdigit() for ch in short)
+        and all(_asks(s, cues) for s in statements)
+        and not any(cues.has(kind, short) for kind in ("task", "goal", "accept", "proposal"))
+    )
+
+
+def _asks(statement: Statement, cues: Cues) -> bool:
+    """A sentence that is a request when read on its own (a short one is not a remark)."""
+    return statement.kind == "request" or (
+        statement.kind == "constraint" and classify(statement.text, cues) == "request"
+    )
+
+
+def goal_sentences(
+    statements: Sequence[Statement], cues: Cues
+) -> tuple[list[Statement], list[Statement]]:
+    """The sentences of the defining message that state the goal, and those of them that are
+    also kept as facts of their own. With a ``goal`` cue ("I'd like you to", "希望您能",
+    "我们打算"), however polite: the run of sentences around the first cued one (requests and
+    cued sentences; a cued rule stays a rule too when another sentence of the run asks). Else
+    the requests (or the first sentence)."""
+    said = [s for s in statements if s.kind != "identifier"]
+    cued = [i for i, s in enumerate(said) if cues.has("goal", s.text)]
+    if not cued:
+        asked = [s for s in said if s.kind == "request"] or said[:1]
+        return asked, []
+    first = last = cued[0]
+    while first > 0 and _asks(said[first - 1], cues):
+        first -= 1
+    while last + 1 < len(said) and (_asks(said[last + 1], cues) or last + 1 in cued):
+        last += 1
+    run = said[first : last + 1]
+    asking = [s for s in run if _asks(s, cues) and cues.has("task", s.text)] + [
+        said[i] for i in cued if first <= i <= last
+    ]
+    kept = [s for s in run if not _asks(s, cues) and any(a is not s for a in asking)]
+    return run, kept
+
+
+def verbatim(text: str, asked: Sequence[Statement]) -> str:
+    """The words of ``asked`` as ``text`` has them: each run of neighbouring sentences
+    verbatim (no space added between two Chinese sentences), runs joined by a space."""
+    whole = flat(text, len(text) + 1)
+    runs: list[tuple[int, int]] = []
+    at = 0
+    for statement in asked:
+        start = whole.find(statement.text, at)
+        if start < 0:
+            return " ".join(s.text for s in asked)
+        end = start + len(statement.text)
+        if runs and not whole[runs[-1][1] : start].strip():
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((start, end))
+        at = end
+    return " ".join(whole[a:b] for a, b in runs)
+
+
 def _describe(name: str, target: str) -> str:
     first = target.splitlines()[0] if target else ""
     shown = flat(first, 160) + (" …" if "\n" in target else "")
@@ -108,13 +179,13 @@ class _Reader:
                 return
         statements = user_statements(text, source, self.cues)
         if not self.ledger.live("goal") and not self.had_goal:
+            if greeting(text, statements, self.cues):
+                return  # "Hi!", "你好": the goal comes with the next message
             self.had_goal = True
-            asked = [s for s in statements if s.kind == "request"] or [
-                s for s in statements if s.kind != "identifier"
-            ][:1]
-            goal = flat(" ".join(s.text for s in asked) if asked else text, MAX_GOAL)
+            asked, kept = goal_sentences(statements, self.cues)
+            goal = flat(verbatim(text, asked) if asked else text, MAX_GOAL)
             self.ledger.new_fact("goal", goal, source)
-            statements = [s for s in statements if s not in asked]
+            statements = [s for s in statements if s not in asked or s in kept]
         for statement in statements:
             self.ledger.add(statement, self.cues)
 

@@ -31,6 +31,8 @@ KINDS = (
     "select",  # takes the value chosen: "use X", "with X" (one word swapped after it: a change)
     "current",  # says a value holds now: now, these days, the new, 现在, 目前 (a version said so
     # replaces another one of its key even when each sentence names a part of its own)
+    "goal",  # asks for the work itself, however politely: i'd like you to, 希望, 打算, 请帮我…
+    "choice",  # closes a terse choice right after a named value: "Redis it is", "Redis 吧"
 )
 
 ENGLISH: dict[str, tuple[str, ...]] = {
@@ -115,6 +117,14 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "now", "these days", "nowadays", "currently", "new", "newer", "latest", "today",
         "upgraded", "finally", "anymore", "any more",
     ),
+    "goal": (
+        "i'd like you to", "i want you to", "i need you to", "i'd like to", "i want to",
+        "we want to", "we'd like to", "the goal is", "our goal", "my goal", "the aim is",
+        "i'm trying to", "we're trying to", "help me", "i was hoping", "i'm hoping",
+        "we're hoping", "i'm looking to", "we're looking to", "the task is",
+        "wondering if you could", "would it be possible", "it would be great if",
+    ),
+    "choice": ("it is", "it'll be", "then", "for now", "it's settled"),
 }  # fmt: skip
 
 CHINESE: dict[str, tuple[str, ...]] = {
@@ -130,6 +140,8 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",
         "改为", "换成", "改用", "就它", "就选", "就这么定", "用它", "更合适", "就这样",
         "就定", "定成", "定为", "选定",
+        "选", "拍板", "最终用", "最后用", "最终选", "结论是", "方案是", "就按", "按这个来",
+        "还是用", "还是选", "那就用", "直接用", "就走",
     ),
     "next_step": (
         "下一步", "接下来", "然后", "之后", "随后", "再来", "待办", "后面", "稍后", "回头",
@@ -153,7 +165,15 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
         "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",
+        "选项", "可选", "候选", "筛选", "选中", "选择器", "选填", "单选", "多选",
     ),
+    "goal": (
+        "希望", "想要", "想请", "我想", "我们想", "目标是", "目标：", "打算", "准备", "计划",
+        "请帮我", "请帮忙", "帮我", "帮忙", "麻烦您", "麻烦你", "麻烦帮", "能否", "能不能",
+        "可不可以", "可以帮", "需要你", "需要您", "想让你", "想让您", "任务是", "需求是",
+        "有个需求", "想把", "请你", "请您", "拜托",
+    ),
+    "choice": ("吧", "了", "啦", "呗"),
 }  # fmt: skip
 
 BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {"en": ENGLISH, "zh": CHINESE}

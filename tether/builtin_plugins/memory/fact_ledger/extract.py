@@ -1,13 +1,15 @@
 """The one extractor: user statements, accepted proposals, pasted errors and failing tool output
 read into typed statements, sentence by sentence, words kept verbatim.
 
-Every sentence of a user message is classified on its own (a cue in one sentence never drops
-the others): ``next_step`` (a next-step cue opens it), ``decision``, ``constraint`` (cue words
-of any registered language, or a language-independent signal: a negated imperative, a quoted
-rule), else ``request``; a question is a ``request`` (a modal verb in it asks, it sets no
-rule). Identifier shapes (ticket ids, version pins, paths, environment
-variables, flags) are found in every user sentence; error lines in pasted text and in failing
-tool output. Nothing here decides what replaces what: :mod:`.ledger` does.
+Every sentence of a user message (:mod:`.split`) is classified on its own (a cue in one
+sentence never drops the others): ``next_step`` (a next-step cue opens it), ``decision`` (a
+decision cue, or a terse choice: a named value closed by a ``choice`` cue), ``constraint`` (cue
+words of any registered language, or a language-independent signal: a negated imperative, a
+quoted rule), else ``request``; a question is a ``request`` (a modal verb in it asks, it sets
+no rule). Identifier shapes (ticket ids, version pins, paths, environment
+variables, flags) and exact strings (:mod:`.exact`: inline code, error lines, command lines)
+are found in every user sentence; error lines in pasted text and in failing tool output.
+Nothing here decides what replaces what: :mod:`.ledger` does.
 """
 
 from __future__ import annotations
@@ -19,14 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
+from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
 MAX_SENTENCES = 40  # per message; a pasted log is not a list of facts
 MAX_REMARK = 240  # a message this short stating no task is a remark (a preference in passing)
 MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
-_SPLIT_WIDE = re.compile(r"(?<=[。！？])")
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
@@ -108,13 +110,9 @@ def text_of(content: Any) -> str:
 def sentences(text: str) -> list[str]:
     """``text`` split into sentences and lines; fenced code and log lines left out."""
     prose = _FENCE.sub("\n", text) if "```" in text else text
-    parts = _SPLIT.split(prose)
-    if not prose.isascii():
-        parts = [piece for part in parts for piece in _SPLIT_WIDE.split(part)]
     out = []
-    for part in parts:
-        part = part.strip()
-        if part and not _LOG_LINE.match(part) and any(ch.isalnum() for ch in part):
+    for part in split_sentences(prose):
+        if not _LOG_LINE.match(part) and any(ch.isalnum() for ch in part):
             out.append(part)
     return out[:MAX_SENTENCES]
 
@@ -187,10 +185,17 @@ def identifier_spans(sentence: str) -> list[tuple[int, int, str, str]]:
 
 def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
     """``(text, subject)`` of each identifier in ``sentence`` (subject "" = never replaced);
-    two written with one space between (``shopspring/decimal v1.3.1``) are one identifier."""
+    two written with one space between (``shopspring/decimal v1.3.1``) are one identifier, and
+    an exact string (:mod:`.exact`: inline code, an error line, a command line) is one whole,
+    with the subject of the first identifier shape inside it."""
+    spans = [(a, b, subject) for a, b, _kind, subject in identifier_spans(sentence)]
+    spans += [(a, b, "") for a, b in exact_spans(sentence)]
     found: list[tuple[int, int, str]] = []  # start, end, subject
-    for start, end, _kind, subject in identifier_spans(sentence):
-        if found and sentence[found[-1][1] : start] == " ":
+    for start, end, subject in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if found and start < found[-1][1]:  # inside (or across) the one before
+            first, last, before = found.pop()
+            start, end, subject = first, max(end, last), before or subject
+        elif found and sentence[found[-1][1] : start] == " ":
             first, _, before = found.pop()
             start, subject = first, subject or before
         found.append((start, end, subject))
@@ -214,6 +219,8 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         or _QUOTED_RULE.search(sentence)
     ):
         return "constraint"
+    if terse_choice(sentence, cues):
+        return "decision"
     if (
         remark
         and not sentence.rstrip().endswith(("?", "？"))
@@ -225,6 +232,29 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     if remark and setting and not _NOT_SETTING.search(sentence):
         return "constraint"
     return "request"
+
+
+MAX_CHOICE = 60
+MAX_CHOICE_WORDS = 5  # "Valkey it is.", "Postgres 16, then."
+_NAME_LAST = re.compile(r"([A-Za-z][\w.+#-]*(?:\s+v?\d[\w.]*)?)[\s,，]*([^A-Za-z0-9]*|[a-z' ]*)$")
+
+
+def terse_choice(sentence: str, cues: Cues) -> bool:
+    """A short sentence closing on a named value and a ``choice`` cue ("缓存就 Redis 吧",
+    "Valkey it is"): a choice made, though no decision word says so."""
+    body = sentence.rstrip(" .。!！")
+    if len(body) > MAX_CHOICE or body.endswith(("?", "？")):
+        return False
+    found = _NAME_LAST.search(body)
+    if found is None or not found.group(2).strip():
+        return False
+    name, tail = found.group(1), found.group(2).strip()
+    if body.isascii() and (len(body.split()) > MAX_CHOICE_WORDS or cues.has("task", body)):
+        return False  # "Skip the flaky test in CI for now." is a request
+    if not body.isascii() or re.search(r"[A-Z0-9.+#-]", name):
+        span = cues.find("choice", tail)
+        return span is not None and span[0] == 0 and span[1] == len(tail)
+    return False
 
 
 def pasted_error(text: str) -> str:
@@ -247,7 +277,10 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             kind = "constraint"  # "Scratch that: port 9000." states the value in force
         out.append(Statement(kind, words, source, change, revoke))
         for token, subject in identifiers(sentence):
-            out.append(Statement("identifier", token, source, key=subject, parent=words))
+            if observed(token):  # an error line stays: no sentence or value replaces it
+                out.append(Statement("identifier", token, source))
+            else:
+                out.append(Statement("identifier", token, source, key=subject, parent=words))
     error = pasted_error(text)
     if error:
         out.append(Statement("error", error, source, key="pasted"))
@@ -284,6 +317,7 @@ __all__ = [
     "identifiers",
     "pasted_error",
     "sentences",
+    "terse_choice",
     "text_of",
     "user_statements",
 ]

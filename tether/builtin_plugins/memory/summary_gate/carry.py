@@ -3,8 +3,9 @@
 An item is present when its words appear in the summary in the same order — case, quotes,
 markdown and punctuation aside (``"Never write outside the out/ directory."`` is found in
 ``- **Never** write outside the `out/` directory``); a leading ``Decision:``/``Constraint:``
-label is ignored. A file is present when its path appears verbatim (the file lists count); a section
-when a heading of any level has its name.
+label is ignored. An exact identifier (a flag, a pin, an error line, a command line) and a file
+are present only verbatim (the file lists count for files); a section when a heading of any
+level has its name.
 
 The carried-forward block (:func:`carried_block`) lists the missing items verbatim under
 ``## Carried Forward (restored by the summary gate)``, grouped by their section
@@ -44,7 +45,7 @@ def _has_section(text: str, name: str) -> bool:
 
 def missing_items(text: str, file_lists: str, items: list[RequiredItem]) -> list[RequiredItem]:
     """The items of ``items`` that ``text`` (and, for files, ``file_lists``) lacks."""
-    words = normalized(text)
+    words, flat = normalized(text), " ".join(text.split())
     with_lists = text + "\n" + file_lists
     out = []
     for item in items:
@@ -52,6 +53,8 @@ def missing_items(text: str, file_lists: str, items: list[RequiredItem]) -> list
             found = _has_section(text, item.text)
         elif item.rule == "file":
             found = item.text in with_lists
+        elif item.rule == "identifier":  # exact: "--workers 6" is not "workers: 6"
+            found = " ".join(item.text.split()) in flat
         else:
             wanted = normalized(_LABEL.sub("", item.text))
             found = not wanted.strip() or wanted in words

@@ -128,6 +128,10 @@ class EncodedContext:
         one by one."""
         same = _SAME_IN_LLM.__contains__
         for messages, roles in batches:
+            if _SAME_IN_LLM.issuperset(roles):  # one run (most batches of a long branch)
+                if roles:
+                    self._add_run(messages, roles)
+                continue
             start = 0
             for at in [i for i, role in enumerate(roles) if not same(role)] + [len(roles)]:
                 if at > start:

@@ -6,7 +6,9 @@ user would keep it); wall time is measured around the process, peak RSS is the c
 on two processes), the peak of their summed proportional set sizes (``Pss``: pages the
 processes share are counted once), if that is higher. The two sides alternate run by run
 (tether, pi, tether, pi, …) so that a burst of load on the shared machine hits both;
-figures are medians. A side that fails (non-zero exit, out of memory, over the time limit)
+figures are medians. CPU time (user + sys of the process and its children, from ``wait4``) is
+reported too: on a shared, loaded machine it says more than wall time, which moves with
+everyone else's work. A side that fails (non-zero exit, out of memory, over the time limit)
 is reported with its last line of stderr.
 """
 
@@ -50,6 +52,7 @@ class Side:
     env: dict[str, str | None] | None = None  # laid over os.environ; None unsets
     walls: list[float] = field(default_factory=list)
     rss: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)  # user + sys seconds
     failure: str | None = None
 
     @property
@@ -96,6 +99,7 @@ def run_once(side: Side, timeout: float) -> None:
         return
     side.walls.append(wall)
     side.rss.append(max(usage.ru_maxrss, tree.peak_kb) / 1024)
+    side.cpus.append(usage.ru_utime + usage.ru_stime)
 
 
 class TreeMemory:
@@ -147,7 +151,8 @@ def line(side: Side) -> str:
     if side.failure is not None and not side.walls:
         return f"  {side.name:<10} FAILED: {side.failure}"
     wall, rss = side.median()
-    return f"  {side.name:<10} {wall:8.3f} s  {rss:8.1f} MB"
+    cpu = statistics.median(side.cpus)
+    return f"  {side.name:<10} {wall:8.3f} s  {rss:8.1f} MB  cpu {cpu:7.3f} s"
 
 
 def ratio_line(ours: Side, pi: Side, target: float | None, rss_target: float | None) -> str:
@@ -159,7 +164,8 @@ def ratio_line(ours: Side, pi: Side, target: float | None, rss_target: float | N
         goal += f", RSS <= {rss_target:.2f}"
     goal += ")" if goal else ""
     label = f"{ours.name}/pi"
-    return f"  {label:<10} wall {wall / pi_wall:.2f}  RSS {rss / pi_rss:.2f}{goal}"
+    cpu = statistics.median(ours.cpus) / statistics.median(pi.cpus)
+    return f"  {label:<10} wall {wall / pi_wall:.2f}  RSS {rss / pi_rss:.2f}  cpu {cpu:.2f}{goal}"
 
 
 SAME_OUTPUT = """
@@ -200,7 +206,10 @@ def as_json(sides: list[Side]) -> dict[str, object]:
     return {
         s.name: {"failure": s.failure}
         if not s.walls
-        else dict(zip(("wall", "rss"), s.median(), strict=True))
+        else {
+            **dict(zip(("wall", "rss"), s.median(), strict=True)),
+            "cpu": statistics.median(s.cpus),
+        }
         for s in sides
     }
 

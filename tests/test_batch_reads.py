@@ -61,7 +61,7 @@ def one_read(table: object, rows: list[int]) -> list[bytes | None] | None:
         return None
     try:
         size = table.file[3]  # type: ignore[attr-defined]
-        return parallel._lines_in_one_read(fd, rows, table.offsets, size, table.is_parsed)  # type: ignore[attr-defined]
+        return parallel._lines_in_one_read(fd, rows, table, size)  # type: ignore[arg-type]
     finally:
         os.close(fd)
 
@@ -112,6 +112,27 @@ def test_the_last_row_and_a_file_cut_short_are_read_row_by_row(tmp_path: Path) -
         handle.truncate(table.offsets[last - 2] + 5)
     assert one_read(table, [last - 3, last - 2]) is None
     path.write_bytes(data)
+
+
+def test_a_line_moved_in_place_since_indexing_is_read_row_by_row(tmp_path: Path) -> None:
+    """Rows that follow each other are cut where the index says their lines start; when the
+    file was rewritten in place since (same size, a newline moved into a row's line), that
+    run is read row by row, never cut at the wrong bytes."""
+    path = odd_session(tmp_path / "odd.jsonl")
+    table = Session.open(path, readonly=True).table
+    rows = [2, 3, 4, 5]
+    assert one_read(table, rows) == own_lines(table, rows)
+    assert one_read(table, [2, 4, 5, 6]) == own_lines(table, [2, 4, 5, 6])  # row 3 between
+    data = bytearray(path.read_bytes())
+    end = table.offsets[4] - 1  # the newline after row 3's line
+    assert data[end] == ord("\n")
+    data[end] = ord(" ")
+    data[table.offsets[3] + 10] = ord("\n")  # as many newlines, one inside row 3's line
+    with path.open("r+b") as handle:  # same inode, same size
+        handle.write(data)
+    assert one_read(table, rows) is None
+    assert one_read(table, [2, 4, 5, 6]) is None
+    assert one_read(table, [4, 5]) == own_lines(table, [4, 5])
 
 
 def test_a_range_of_too_many_bytes_is_read_row_by_row(

@@ -18,6 +18,14 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from tether import convert_to_llm
+from tether.builtin_plugins.storage.format import fastjson
+from tether.builtin_plugins.storage.format.fastjson import dumps_or_none
+from tether.builtin_plugins.storage.format.json_runs import (
+    dumps_joined_or_none,
+    dumps_many_or_none,
+)
+from tether.builtin_plugins.storage.format.stringify import dumps_bytes
 from tether.builtin_plugins.storage.jsonl.context.output_copy import (
     reopened_for_reading,
     write_pieces,
@@ -63,8 +71,6 @@ class EncodedContext:
 
     def parse(self, data: bytes) -> Any:
         """``JSON.parse`` of a message's bytes (for :class:`Pending`)."""
-        from tether.builtin_plugins.storage.format import fastjson
-
         return fastjson.loads(data)
 
     @property
@@ -74,10 +80,6 @@ class EncodedContext:
 
     def extend(self, messages: Iterable[dict[str, Any] | Pending]) -> None:
         """Encode ``messages`` after those already here."""
-        from tether import convert_to_llm
-        from tether.builtin_plugins.storage.format.fastjson import dumps_or_none
-        from tether.builtin_plugins.storage.format.stringify import dumps_bytes
-
         memory = self._memory
         llm = self.llm
         keep = self.items.append if self._keep else None
@@ -128,6 +130,10 @@ class EncodedContext:
         one by one."""
         same = _SAME_IN_LLM.__contains__
         for messages, roles in batches:
+            if _SAME_IN_LLM.issuperset(roles):  # one run (most batches of a long branch)
+                if roles:
+                    self._add_run(messages, roles)
+                continue
             start = 0
             for at in [i for i, role in enumerate(roles) if not same(role)] + [len(roles)]:
                 if at > start:
@@ -139,12 +145,6 @@ class EncodedContext:
     def _add_run(self, messages: list[dict[str, Any]], roles: list[str]) -> None:
         """Add ``messages`` (all user, assistant or tool-result ones, so one range of
         ``llmMessages`` too)."""
-        from tether.builtin_plugins.storage.format.json_runs import (
-            dumps_joined_or_none,
-            dumps_many_or_none,
-        )
-        from tether.builtin_plugins.storage.format.stringify import dumps_bytes
-
         joined = None if self._keep else dumps_joined_or_none(messages)
         if joined is None:  # each message's bytes (for the items), or one needs a closer look
             datas = dumps_many_or_none(messages)
@@ -198,8 +198,6 @@ class EncodedContext:
     def same_items(self, messages: list[Any]) -> bool:
         """Whether ``messages`` encode as :attr:`items` do: each is the item itself or one
         with the same bytes (a copy a hook read and left as it was)."""
-        from tether.builtin_plugins.storage.format.stringify import dumps_bytes
-
         items = self.items
         if len(messages) != len(items):
             return False
@@ -244,8 +242,6 @@ class EncodedContext:
         once ``messages`` is written and ``llmMessages`` is copied from the output's own
         ``messages``: the output's new pages take the memory those files held (on a virtual
         machine, memory touched for the first time can cost more than the copy itself)."""
-        from tether.builtin_plugins.storage.format.stringify import dumps_bytes
-
         sys.stdout.flush()
         out = sys.stdout.buffer
         opening = dumps_bytes(head)[:-1] + (b"," if head else b"")

@@ -57,8 +57,9 @@ def _parsed_at_once(
         types = list(map(dict.get, entries, repeat("type")))
     except (ValueError, TypeError):  # a refused line, a row without one, a non-object
         return None
-    table_ids, table_types = table.ids, table.types
-    if ids != [table_ids[r] for r in rows] or types != [table_types[r] for r in rows]:
+    if ids != list(map(table.ids.__getitem__, rows)):
+        return None
+    if types != list(map(table.types.__getitem__, rows)):
         return None
     return entries
 

@@ -77,6 +77,10 @@ class LineTable(EntryTable):
             self.duplicates, found = duplicate_ids(self.ids, self.linenos)
             self.problems += found
 
+    def parsed_any(self, rows: list[int]) -> bool:
+        """Whether any of ``rows`` is parsed."""
+        return list(map(self._parsed.__getitem__, rows)).count(None) != len(rows)
+
     def lines_or_entries(self, rows: list[int]) -> list[Any]:
         """Each row's line (fetched first when left in the file), or its entry when parsed."""
         self._need(rows)

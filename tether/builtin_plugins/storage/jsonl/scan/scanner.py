@@ -86,6 +86,20 @@ def _decode_all(items: tuple[bytes, ...]) -> list[str]:
     return decoded
 
 
+def _parents_of(items: tuple[bytes, ...]) -> list[str | None]:
+    """The parent ids of :data:`ENTRY_PREFIX`'s third group (``null`` → ``None``, ``"x"`` →
+    ``x``, ``b""`` → ``""``), decoded at once: the group holds no quote but its own two."""
+    joined = b"\0".join(items).replace(b'"', b"")
+    parents: list[str | None] = joined.decode("utf-8", "replace").split("\0")  # type: ignore[assignment]
+    if len(parents) != len(items):  # a NUL inside an item (invalid JSON anyway)
+        return [None if p == b"null" else p[1:-1].decode("utf-8", "replace") for p in items]
+    at = -1
+    for _ in range(items.count(b"null")):  # roots: few
+        at = items.index(b"null", at + 1)
+        parents[at] = None
+    return parents
+
+
 def header_error(record: Any) -> str:
     if not isinstance(record, dict):
         return f"a JSON {type(record).__name__}, not an object"
@@ -229,7 +243,7 @@ class LineScanner:
                 names[kind] = kind.decode("utf-8", "replace")
         types = list(map(names.__getitem__, kinds))
         ids = _decode_all(id_bytes)
-        parents = [None if p == "null" else p[1:-1] for p in _decode_all(parent_bytes)]
+        parents = _parents_of(parent_bytes)
         table = self.table
         done = 0
         for i in [*odd, count]:  # runs of plain entries, then one odd line

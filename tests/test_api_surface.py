@@ -180,7 +180,7 @@ def test_kernel_does_not_import_builtin_plugins() -> None:
 
 
 def test_hook_reference_document_is_up_to_date() -> None:
-    from tether.core.cli.docs import hooks_markdown
+    from tether.builtin_plugins.commands.introspect.hooks_doc import hooks_markdown
 
     document = (ROOT / "docs" / "hooks.md").read_text(encoding="utf-8")
     assert document == hooks_markdown(), "regenerate with: tether hooks --markdown > docs/hooks.md"

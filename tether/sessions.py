@@ -21,12 +21,12 @@ _EXPORTS: dict[str, str] = {
     "pin_entry": "tether.core.session.pinning",
     "pin_text": "tether.core.session.pinning",
     "unpin": "tether.core.session.pinning",
-    "compaction_history": "tether.core.session.stats",
-    "context_usage_of": "tether.core.session.stats",
-    "session_stats": "tether.core.session.stats",
-    "stats_text": "tether.core.session.stats",
-    "economy_totals": "tether.core.session.stats",
-    "prune_history": "tether.core.session.stats",
+    "compaction_history": "tether.builtin_plugins.commands.stats.session_stats",
+    "context_usage_of": "tether.builtin_plugins.commands.stats.session_stats",
+    "session_stats": "tether.builtin_plugins.commands.stats.session_stats",
+    "stats_text": "tether.builtin_plugins.commands.stats.session_stats",
+    "economy_totals": "tether.builtin_plugins.commands.stats.session_stats",
+    "prune_history": "tether.builtin_plugins.commands.stats.session_stats",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
     )
     from tether.core.base.paths import default_session_dir, session_file_name, sessions_root
     from tether.core.session.pinning import current_pins, pin_entry, pin_text, unpin
-    from tether.core.session.stats import (
+    from tether.builtin_plugins.commands.stats.session_stats import (
         compaction_history,
         context_usage_of,
         economy_totals,

@@ -94,6 +94,7 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "is_cut_point",
         "find_valid_cut_points",
         "cut_problem",
+        "Pins",
     }
     assert set(tether.__all__) == expected
     for name in tether.__all__:

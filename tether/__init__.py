@@ -53,6 +53,7 @@ _EXPORTS: dict[str, str] = {
     "Section": "tether.core.agent.prompt",
     "Provider": "tether.core.agent.providers",
     "ModelRegistry": "tether.hookspecs.model_registry",
+    "Pins": "tether.hookspecs.pins",
     "SessionStore": "tether.core.storage.protocol",
     "PromptOptions": "tether.core.agent.prompt",
     # what hooks receive and return (tether.hookspecs.events, the session protocol)
@@ -166,6 +167,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     )
     from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
     from tether.hookspecs.model_registry import ModelRegistry
+    from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
     from tether.rules import (
         FileOps,

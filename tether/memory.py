@@ -24,7 +24,7 @@ _EXPORTS: dict[str, str] = {
     "context_tokens": "tether.core.harness.compaction",
     "content_text": "tether.core.context.content_text",
     "block_parts": "tether.core.context.content_text",
-    "strip_pinned": "tether.core.context.pins",
+    "strip_pinned": "tether.builtin_plugins.memory.pins.format",
     "js_stringify": "tether.core.context.jscompat",
     "compaction_settings": "tether.core.memory.compaction",
     "gate_line": "tether.core.memory.gate",
@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
     )
     from tether.core.context.file_tracking import FileOps, file_lists
     from tether.core.context.jscompat import js_stringify
-    from tether.core.context.pins import strip_pinned
+    from tether.builtin_plugins.memory.pins.format import strip_pinned
     from tether.core.context.tokens import assistant_usage, calculate_context_tokens, should_compact
     from tether.core.harness.compaction import context_tokens
     from tether.core.memory.compaction import compaction_settings

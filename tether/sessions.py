@@ -17,10 +17,10 @@ _EXPORTS: dict[str, str] = {
     "project_folders": "tether.builtin_plugins.storage.jsonl.listing",
     "read_header": "tether.builtin_plugins.storage.jsonl.listing",
     "session_files": "tether.builtin_plugins.storage.jsonl.listing",
-    "current_pins": "tether.core.session.pinning",
-    "pin_entry": "tether.core.session.pinning",
-    "pin_text": "tether.core.session.pinning",
-    "unpin": "tether.core.session.pinning",
+    "current_pins": "tether.builtin_plugins.memory.pins.pinning",
+    "pin_entry": "tether.builtin_plugins.memory.pins.pinning",
+    "pin_text": "tether.builtin_plugins.memory.pins.pinning",
+    "unpin": "tether.builtin_plugins.memory.pins.pinning",
     "compaction_history": "tether.builtin_plugins.commands.stats.session_stats",
     "context_usage_of": "tether.builtin_plugins.commands.stats.session_stats",
     "session_stats": "tether.builtin_plugins.commands.stats.session_stats",
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         session_files,
     )
     from tether.core.base.paths import default_session_dir, session_file_name, sessions_root
-    from tether.core.session.pinning import current_pins, pin_entry, pin_text, unpin
+    from tether.builtin_plugins.memory.pins.pinning import current_pins, pin_entry, pin_text, unpin
     from tether.builtin_plugins.commands.stats.session_stats import (
         compaction_history,
         context_usage_of,

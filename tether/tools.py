@@ -19,7 +19,7 @@ _EXPORTS: dict[str, str] = {
     "js_len": "tether.core.context.jscompat",
     "js_slice": "tether.core.context.jscompat",
     "js_number": "tether.core.context.jscompat",
-    "entry_text": "tether.core.context.replaced",
+    "entry_text": "tether.builtin_plugins.tools.recall.replaced",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -34,6 +34,6 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         order_tools,
     )
     from tether.core.context.jscompat import js_len, js_number, js_slice
-    from tether.core.context.replaced import entry_text
+    from tether.builtin_plugins.tools.recall.replaced import entry_text
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

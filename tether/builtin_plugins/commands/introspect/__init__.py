@@ -49,7 +49,10 @@ def plugins_command(
 ) -> None:
     """List installed plugins (name, distribution, version, status, hooks) and, per kind,
     the summarizers, token counters and compaction strategies registered and chosen."""
-    from tether.core.choices.registry import current_choices, render_choices
+    from tether.builtin_plugins.commands.introspect.choices_report import (
+        current_choices,
+        render_choices,
+    )
 
     pm = ctx.obj
 

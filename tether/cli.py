@@ -22,6 +22,7 @@ _EXPORTS: dict[str, str] = {
     "assemble_system_prompt": "tether.core.agent.prompt",
     "build_prompt_options": "tether.core.agent.prompt",
     "collect_fact_cues": "tether.core.hooks.fact_cues",
+    "ordered_hookimpls": "tether.core.host.calls",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -34,5 +35,6 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
     from tether.core.context.numbers import json_text
     from tether.core.harness.setup import ModelRequest
     from tether.core.hooks.fact_cues import collect_fact_cues
+    from tether.core.host.calls import ordered_hookimpls
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

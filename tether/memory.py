@@ -18,24 +18,29 @@ _EXPORTS: dict[str, str] = {
     "model_of_source": "tether.core.context.entry_messages",
     "FileOps": "tether.core.context.file_tracking",
     "file_lists": "tether.core.context.file_tracking",
+    "strip_file_lists": "tether.core.context.file_tracking",
     "assistant_usage": "tether.core.context.tokens",
     "calculate_context_tokens": "tether.core.context.tokens",
     "should_compact": "tether.core.context.tokens",
+    "context_usage": "tether.core.context.tokens",
     "context_tokens": "tether.core.harness.compaction",
     "content_text": "tether.core.context.content_text",
     "block_parts": "tether.core.context.content_text",
-    "strip_pinned": "tether.builtin_plugins.memory.pins.format",
     "js_stringify": "tether.core.context.jscompat",
     "compaction_settings": "tether.core.memory.compaction",
     "gate_line": "tether.core.memory.gate",
     "check_choices": "tether.core.choices.running",
     "run_strategy": "tether.core.choices.running",
     "token_counter": "tether.core.choices.running",
+    "KINDS": "tether.core.choices.registry",
+    "choose": "tether.core.choices.registry",
+    "registered": "tether.core.choices.registry",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+    from tether.core.choices.registry import KINDS, choose, registered
     from tether.core.choices.running import check_choices, run_strategy, token_counter
     from tether.core.context.content_text import block_parts, content_text
     from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES
@@ -45,10 +50,14 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         message_from_entry,
         model_of_source,
     )
-    from tether.core.context.file_tracking import FileOps, file_lists
+    from tether.core.context.file_tracking import FileOps, file_lists, strip_file_lists
     from tether.core.context.jscompat import js_stringify
-    from tether.builtin_plugins.memory.pins.format import strip_pinned
-    from tether.core.context.tokens import assistant_usage, calculate_context_tokens, should_compact
+    from tether.core.context.tokens import (
+        assistant_usage,
+        calculate_context_tokens,
+        context_usage,
+        should_compact,
+    )
     from tether.core.harness.compaction import context_tokens
     from tether.core.memory.compaction import compaction_settings
     from tether.core.memory.gate import gate_line

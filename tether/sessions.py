@@ -32,15 +32,6 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
-    from tether.builtin_plugins.storage.jsonl.listing import (
-        list_sessions,
-        most_recent_session,
-        project_folders,
-        read_header,
-        session_files,
-    )
-    from tether.core.base.paths import default_session_dir, session_file_name, sessions_root
-    from tether.builtin_plugins.memory.pins.pinning import current_pins, pin_entry, pin_text, unpin
     from tether.builtin_plugins.commands.stats.session_stats import (
         compaction_history,
         context_usage_of,
@@ -49,5 +40,14 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         session_stats,
         stats_text,
     )
+    from tether.builtin_plugins.memory.pins.pinning import current_pins, pin_entry, pin_text, unpin
+    from tether.builtin_plugins.storage.jsonl.listing import (
+        list_sessions,
+        most_recent_session,
+        project_folders,
+        read_header,
+        session_files,
+    )
+    from tether.core.base.paths import default_session_dir, session_file_name, sessions_root
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

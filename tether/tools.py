@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+    from tether.builtin_plugins.tools.recall.replaced import entry_text
     from tether.core.agent.tools import (
         FunctionTool,
         ToolContext,
@@ -34,6 +35,5 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         order_tools,
     )
     from tether.core.context.jscompat import js_len, js_number, js_slice
-    from tether.builtin_plugins.tools.recall.replaced import entry_text
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

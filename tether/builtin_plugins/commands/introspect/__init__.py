@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import inspect
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tether.core.base.errors import TetherError
-from tether.core.host.manager import PluginManager
+from tether import TetherError
 from tether.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from tether import PluginManager
 
 
 @hookimpl
@@ -27,7 +29,7 @@ def register_commands(app: Any) -> None:
 
 
 def _hook_call_order(pm: PluginManager, hook_name: str) -> list[dict[str, Any]]:
-    from tether.core.host.calls import ordered_hookimpls
+    from tether.cli import ordered_hookimpls
 
     out = []
     for impl in ordered_hookimpls(pm, hook_name):  # the order the facade calls them in

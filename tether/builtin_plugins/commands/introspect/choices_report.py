@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.core.base.errors import TetherError
-from tether.core.choices.registry import KINDS, choose, registered
+from tether import TetherError
+from tether.memory import KINDS, choose, registered
 
 # The built-in default rules that depend on the session (``tether plugins`` states them).
 DEFAULT_RULES = {
@@ -45,7 +45,7 @@ def current_choices(pm: Any) -> dict[str, Any]:
     """:func:`describe` with the settings files' values (read without pydantic). Without a
     session the summarizer's built-in default is ``llm`` only when ``compaction.model`` is set
     (in a session with a model it is ``llm`` too)."""
-    from tether.core.base.settings_peek import peek_setting
+    from tether import peek_setting
 
     settings: dict[str, str | None] = {}
     for kind, spec in KINDS.items():

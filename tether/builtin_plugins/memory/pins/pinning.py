@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tether import TetherError
 from tether.builtin_plugins.memory.pins.format import (
     PIN_TYPE,
     UNPIN_TYPE,
@@ -19,8 +20,7 @@ from tether.builtin_plugins.memory.pins.format import (
     pins_in_force,
     unpin_data,
 )
-from tether.core.base.errors import TetherError
-from tether.core.storage.ids import new_entry_id
+from tether.storage import new_entry_id
 
 
 def current_pins(session: Any) -> list[Pin]:

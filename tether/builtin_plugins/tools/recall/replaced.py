@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.context.content_text import block_parts
+from tether.memory import block_parts
 
 
 @dataclass

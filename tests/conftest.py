@@ -34,6 +34,19 @@ _bytecode_cache_for_this_run()
 
 from tests.servers import AnthropicServer, OpenAIServer  # noqa: E402
 
+# -- one plugin manager per test ----------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _plugin_scope() -> Iterator[None]:
+    """Sessions a test opens without a plugin manager share the test's own, made when first
+    needed (``tether.storage.PluginScope``); the next test gets another."""
+    from tether.core.session.opening import PluginScope
+
+    with PluginScope():
+        yield
+
+
 # -- loopback LLM servers (tests/servers) --------------------------------------------------------
 
 

@@ -200,6 +200,7 @@ def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
         "SessionBusyError",
         "SessionFileError",
         "UsageError",
+        "PluginScope",
         "default_plugins",
         "loads_std",
         "make_branch_summary",

@@ -13,7 +13,13 @@ from __future__ import annotations
 from tether.core.base.errors import SessionBusyError, SessionFileError, UsageError
 from tether.core.context.pending import Pending
 from tether.core.context.stream import ContextStream
-from tether.core.session.opening import default_plugins, lease_session, lease_store, open_store
+from tether.core.session.opening import (
+    PluginScope,
+    default_plugins,
+    lease_session,
+    lease_store,
+    open_store,
+)
 from tether.core.storage.entry_rules import loads_std
 from tether.core.storage.entry_table import (
     UNLOADED,
@@ -65,6 +71,7 @@ __all__ = [
     "SessionBusyError",
     "SessionFileError",
     "UsageError",
+    "PluginScope",
     "default_plugins",
     "loads_std",
     "make_branch_summary",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import Annotated, Any
 
 import typer
@@ -26,6 +27,7 @@ from tether.core.cli.named_command import command_names, only_named
 from tether.core.context.text_safety import install_output_handler
 from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
+from tether.core.session.opening import PluginScope
 
 DEFAULT_COMMAND = "chat"
 ROOT_HELP = "tether — a plugin-first agent harness whose memory never loses history."
@@ -212,6 +214,7 @@ def main(
         return _fail("standard output is closed: nowhere to write (redirect it instead)", 1)
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     give_back = None
+    scope = ExitStack()
     try:
         args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
         if _serves_rpc(args):  # before any plugin is imported: its output goes to stderr
@@ -222,6 +225,7 @@ def main(
             disabled = preparse_disabled(args)
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)
             _warn_unknown_plugins(pm, disabled)
+        scope.enter_context(PluginScope(pm))  # calls naming no manager use the app's
         app = create_app(pm)
         # a plugin may rewrite the line (the built-in ``pi_forms``: ``tether -c``, ``tether -p …``)
         args = Hooks(pm).route_command_line(args, command_names(app))
@@ -242,6 +246,7 @@ def main(
             raise
         return _report(exc)
     finally:
+        scope.close()
         if give_back is not None and argv is not None:  # an in-process caller gets it back;
             give_back()  # the process keeps it: a plugin's thread may still print on the way out
 

@@ -162,6 +162,7 @@ def fork_from(
     opener: Any = session_type
     source_path = Path(os.path.abspath(source))
     original = opener.open(source_path, readonly=True, plugins=plugins)
+    plugins = original.plugins  # the manager it was opened with
     if not original.on_disk:
         raise SessionFileError(f"{source_path}: cannot fork: the source session is empty")
     folder = Path(session_dir) if session_dir else default_session_dir(target_cwd, home)

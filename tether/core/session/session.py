@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tether.core.base.errors import SessionFileError, TetherError
 from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.session import fork as session_fork
-from tether.core.session.opening import open_store
+from tether.core.session.opening import default_plugins, open_store
 from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk, is_current
 from tether.core.storage import records as rec
 from tether.core.storage.entry_table import EntryTable
@@ -89,7 +89,9 @@ class Session(SessionReader):
         A missing file is an error unless ``create`` (then the session starts empty and the file
         appears with the first assistant message); an empty file is a new session.
         """
-        store = store or open_store(path, plugins=plugins, fsync=fsync)
+        if store is None:  # the manager it is opened with is kept: forks and new sessions use it
+            plugins = plugins if plugins is not None else default_plugins()
+            store = open_store(path, plugins=plugins, fsync=fsync)
         with bulk():  # indexing builds no cycles: no collector passes over a growing heap
             loaded = store.load(readonly=readonly)
         if loaded.header is None and not loaded.exists and not create:
@@ -119,6 +121,7 @@ class Session(SessionReader):
         header = rec.make_header(cwd, session_id=session_id, parent_session=parent_session)
         folder = Path(session_dir) if session_dir else default_session_dir(cwd, home)
         path = folder / session_file_name(header["timestamp"], header["id"])
+        plugins = plugins if plugins is not None else default_plugins()
         store = open_store(path, plugins=plugins, fsync=fsync)
         return cls(store=store, header=header, cwd=cwd, session_dir=folder, plugins=plugins)
 

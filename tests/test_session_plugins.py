@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tether import PluginManager, Session, create_plugin_manager, hookimpl
+from tether.builtin_plugins.commands.session.file_copies import fork_from
 from tether.core.cli.app import main
 from tether.storage import PluginScope, default_plugins
 
@@ -40,7 +41,7 @@ def test_a_scope_lends_its_manager_to_every_call_inside_it_only(tmp_path: Path) 
                 {"role": "assistant", "content": [{"type": "text", "text": "ok"}], "timestamp": 2}
             )
             reopened = Session.open(session.file)
-            forked = Session.fork_from(session.file, str(tmp_path), tmp_path / "f")
+            forked = fork_from(session.file, str(tmp_path), tmp_path / "f")
         return reopened.plugins, forked.plugins, default_plugins()
 
     reopened, forked, after = _outside_any_scope(opened)

@@ -6,8 +6,8 @@ many entries are on disk, so nothing is ever written twice; the leaf chosen by
 :meth:`Session.navigate` survives a restart (a context-neutral ``custom`` entry of type
 ``tether.leaf`` is appended under it, so pi — which takes the last entry as the leaf — lands on
 the same context, and tether reports the marker's parent as the leaf); walks are linear and
-stop at ``parentId`` cycles. Fork, clone, export and cross-project fork live in
-:mod:`tether.core.session.fork` and are exposed as methods here.
+stop at ``parentId`` cycles. Fork and clone live in :mod:`tether.core.session.fork` and are
+exposed as methods here (a linear export and a cross-project fork are the commands').
 """
 
 from __future__ import annotations
@@ -354,7 +354,7 @@ class Session(SessionReader):
         marker = rec.make_custom(self._new_id(), target_id, LEAF_MARKER)
         return self._append(marker, move_leaf=False)
 
-    # ---- fork, clone, export ------------------------------------------------------------------
+    # ---- fork, clone, new ----------------------------------------------------------------------
 
     def fork(self, entry_id: str, *, position: str = "before", output: Path | None = None) -> Any:
         """pi's fork: ``before`` a user message (→ ``(session, text)``) or ``at`` an entry."""
@@ -373,29 +373,6 @@ class Session(SessionReader):
             header = rec.make_header(self._cwd, parent_session=parent_session)
             return Session(store=sibling(header["id"]), header=header, cwd=self._cwd, **opened)
         return Session.create(self._cwd, self._session_dir, parent_session=parent_session, **opened)
-
-    def export_jsonl(
-        self, output: str | os.PathLike[str] | None = None, *, header: dict[str, Any] | None = None
-    ) -> Path:
-        """The current branch as a linear session file (pi's ``exportToJsonl``; ``header``
-        replaces pi's, which keeps this session's id)."""
-        return session_fork.export_jsonl(self, output, header=header)
-
-    @classmethod
-    def fork_from(
-        cls,
-        source: str | os.PathLike[str],
-        target_cwd: str,
-        session_dir: str | os.PathLike[str] | None = None,
-        *,
-        home: Path | None = None,
-        plugins: Any = None,
-    ) -> Session:
-        """Cross-project fork: the source (migrated first) copied into a new session of
-        ``target_cwd`` with ``parentSession`` = the source path."""
-        return session_fork.fork_from(
-            cls, source, target_cwd, session_dir, home=home, plugins=plugins
-        )
 
 
 __all__ = ["CURRENT", "LEAF_MARKER", "Session"]

@@ -5,8 +5,8 @@ A plain path or ``file://`` URI is answered by the built-in ``jsonl_store`` plug
 
 Which plugin manager: the caller's (the CLI, the harness and the commands pass theirs). A call
 that names none uses the manager of the :class:`PluginScope` it runs in (the CLI's ``main``
-and ``tether.testing`` enter one for their app, the test suite one per test); outside any
-scope it gets a manager of its own. No manager lives at module level: a scope's manager is
+and ``tether.testing`` enter one for their app or test); outside any scope it gets a manager
+of its own. No manager lives at module level: a scope's manager is
 the app's or the test's, and is forgotten when the scope ends.
 """
 

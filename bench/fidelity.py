@@ -67,12 +67,12 @@ from fidelity_families import FAMILIES  # noqa: E402
 from fidelity_families import NAMES as FAMILY_NAMES  # noqa: E402
 from fidelity_sessions import KINDS, Kind, filler, script  # noqa: E402
 
+from tether.builtin_plugins.memory.pins.pinning import pin_text  # noqa: E402
 from tether.core.base.errors import TetherError  # noqa: E402
 from tether.core.base.settings import Settings  # noqa: E402
 from tether.core.hooks.facade import Hooks  # noqa: E402
 from tether.core.host.manager import create_plugin_manager  # noqa: E402
 from tether.core.memory.compaction import compact  # noqa: E402
-from tether.core.session.pinning import pin_text  # noqa: E402
 from tether.core.session.session import Session  # noqa: E402
 
 CATEGORIES = ["goal", "constraints", "decisions", "files", "error", "next_step", "pinned"]

@@ -34,6 +34,22 @@ _bytecode_cache_for_this_run()
 
 from tests.servers import AnthropicServer, OpenAIServer  # noqa: E402
 
+# -- one plugin manager per test ----------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plugin_scope() -> Iterator[None]:
+    """Sessions a test opens without a plugin manager share the run's (each worker's) manager
+    of the installed plugins, made when first needed (``tether.storage.PluginScope``). Nothing
+    may change it: a test that needs other plugins makes its own manager and passes it, or
+    enters a ``PluginScope`` of its own. (One per test instead: +16% CPU on session-heavy
+    files, a manager being ~40 ms of plugin registration.)"""
+    from tether.core.session.opening import PluginScope
+
+    with PluginScope():
+        yield
+
+
 # -- loopback LLM servers (tests/servers) --------------------------------------------------------
 
 

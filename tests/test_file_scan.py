@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tether.builtin_plugins.commands.session.tree_json import tree_json
 from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.builtin_plugins.storage.jsonl.scan import file_scan
 from tether.builtin_plugins.storage.jsonl.scan.scanner import scan_stream
@@ -37,7 +38,7 @@ def what_it_reads(session: Session) -> tuple[Any, ...]:
         context.messages,
         context.thinking_level,
         context.model,
-        session.tree_json() if hasattr(session, "tree_json") else None,
+        tree_json(session) if hasattr(session, "get_tree") else None,
         session.labels(),
         session.session_name,
         [table.stamp(r) for r in rows],

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from tests.store_helpers import run_tether
-from tether.core.cli.docs import hooks_markdown, plain_doc
+from tether.builtin_plugins.commands.introspect.hooks_doc import hooks_markdown, plain_doc
 
 REST = re.compile(r"``|:[a-z]+:`|::$", re.M)
 ROOT = Path(__file__).resolve().parent.parent

@@ -319,6 +319,21 @@ def case_gate_summary(tmp_path: Path) -> None:
     assert verdict.report() == {"verdict": "carried_forward", "missing": ["section Goal"]}
 
 
+def case_pins(tmp_path: Path) -> None:
+    pins = _run_example("pins", {})
+    assert all(callable(getattr(pins, m)) for m in ("pins", "pin", "unpin"))
+    assert pins.pins(None) == [] and pins.stored_summary("## Goal\nx", []) == "## Goal\nx"
+    assert pins.previous_summary(None, []) is None
+    with pytest.raises(tether.TetherError, match="wiki"):
+        pins.pin(None, "keep this")
+
+
+def case_summary_note(tmp_path: Path) -> None:
+    branch = [{"type": "message"}, {"type": "compaction"}, {"type": "compaction"}]
+    note = _run_example("summary_note", {"branch": branch, "tools": ["read"]})
+    assert note == "\n\n(This conversation was compacted 2 times.)"
+
+
 CASES = {
     name.removeprefix("case_"): function
     for name, function in dict(globals()).items()

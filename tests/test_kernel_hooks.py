@@ -220,6 +220,20 @@ def test_pis_forms_are_the_pi_forms_plugins(capsys: pytest.CaptureFixture[str]) 
     assert "No such option: --list-models" in capsys.readouterr().err
 
 
+def test_plugins_and_hooks_are_the_introspect_commands_plugins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["hooks", "pins"], pm=_pm()) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("pins") and "Provide the pins" in out and "memory.pins" not in out
+    assert main(["plugins", "--all", "--json"], pm=_pm()) == 0
+    names = {row["name"] for row in json.loads(capsys.readouterr().out)["plugins"]}
+    assert {"introspect_commands", "pins", "stats_commands"} <= names
+    for command in ("plugins", "hooks"):
+        assert main([command], pm=_pm(disabled=("introspect_commands",))) == 2
+        assert f"No such command '{command}'" in capsys.readouterr().err
+
+
 def test_a_typo_of_a_command_is_said_as_the_plugin_says_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

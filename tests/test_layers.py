@@ -142,7 +142,7 @@ BUILTIN_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {
                 "context.encoded",
                 "context.linear",
                 "context.tokens",
-                "context.replaced",
+                "context.summary_note",
                 "session.reader",
                 "hooks.plugin_session",
                 "harness.setup",

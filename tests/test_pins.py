@@ -11,9 +11,7 @@ import pytest
 import tether
 from tests.compaction_helpers import ScriptedSummarizer, add_round, hooks_with, settings
 from tests.harness_helpers import open_harness, plugin_manager, use_home, write_home
-from tether.core.base.errors import TetherError
-from tether.core.context.file_tracking import format_file_lists
-from tether.core.context.pins import (
+from tether.builtin_plugins.memory.pins.format import (
     PINNED_HEADING,
     pinned_texts,
     pins_in_force,
@@ -21,9 +19,11 @@ from tether.core.context.pins import (
     strip_pinned,
     with_pins,
 )
+from tether.builtin_plugins.memory.pins.pinning import current_pins, pin_entry, pin_text, unpin
+from tether.core.base.errors import TetherError
+from tether.core.context.file_tracking import format_file_lists
 from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.compaction import compact
-from tether.core.session.pinning import current_pins, pin_entry, pin_text, unpin
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import CustomCompaction, SummarizeRequest
@@ -251,3 +251,115 @@ def test_outside_an_agent_pins_are_read_and_the_actions_refused(tmp_path: Path) 
         with pytest.raises(tether.NoAgentError, match=rf"session\.{action}\(\) needs a running"):
             call()
     assert pins_in_force(session.get_branch()) == [pin]
+
+
+# -- the ``pins`` hook: the kernel keeps no pins of its own --------------------------------------
+
+
+def test_without_the_pins_plugin_summaries_are_stored_as_written(tmp_path: Path) -> None:
+    session = grown(tmp_path)
+    pin_text(session, RULE)
+    add_round(session, 9, words=40)
+    texts = {"compaction": "## Goal\nx", "turn_prefix": "p"}
+    pm = tether.create_plugin_manager(
+        plugins=(("scripted", ScriptedSummarizer(texts=texts)),), environ={}, disabled=("pins",)
+    )
+    hooks = tether.Hooks(pm)
+    outcome = compact(session, hooks, settings(keepRecentTokens=200, reserveTokens=2000))
+    assert PINNED_HEADING not in outcome.entry["summary"] and RULE not in outcome.entry["summary"]
+    view = PluginSession.reading(session, hooks, None, settings=settings())
+    assert view.pins() == []
+
+
+class TeamNotes:
+    """A plugin's own ``pins`` answer: one fixed note, in its own words."""
+
+    def __init__(self) -> None:
+        self.previous: list[str | None] = []
+
+    def pins(self, session: Any) -> list[dict[str, Any]]:
+        return [{"pinId": "team", "text": "Ship on Fridays.", "entryId": None, "holderId": ""}]
+
+    def pin(self, session: Any, text: str) -> str:
+        raise TetherError("pin it in the team notes")
+
+    def unpin(self, session: Any, pin_id: str) -> str:
+        raise TetherError("unpin it in the team notes")
+
+    def previous_summary(self, text: str | None, branch: list[dict[str, Any]]) -> str | None:
+        self.previous.append(text)
+        return None if text is None else text.replace("\n\nTeam: Ship on Fridays.", "")
+
+    def stored_summary(self, summary: str, branch: list[dict[str, Any]]) -> str:
+        return summary + "\n\nTeam: Ship on Fridays."
+
+
+def test_a_plugins_pins_answer_replaces_the_built_in_one(tmp_path: Path) -> None:
+    session = grown(tmp_path)
+    pin_text(session, RULE)  # the built-in's entry: not in force for this plugin
+    add_round(session, 9, words=40)
+    notes = TeamNotes()
+
+    class Plugin:
+        @hookimpl
+        def pins(self) -> TeamNotes:
+            return notes
+
+    texts = {"compaction": "## Goal\nx", "turn_prefix": "p"}
+    hooks = hooks_with(("team", Plugin()), ("scripted", ScriptedSummarizer(texts=texts)))
+    outcome = compact(session, hooks, settings(keepRecentTokens=200, reserveTokens=2000))
+    summary = outcome.entry["summary"]
+    assert summary.endswith("\n\nTeam: Ship on Fridays.") and PINNED_HEADING not in summary
+    add_round(session, 10, words=40)
+    second = compact(session, hooks, settings(keepRecentTokens=200, reserveTokens=2000))
+    assert notes.previous[-1] == summary  # the plugin decides what summarizers see
+    assert second.entry["summary"].count("Team: Ship on Fridays.") == 1
+
+
+def test_a_pins_answer_without_the_methods_names_the_plugin(tmp_path: Path) -> None:
+    session = grown(tmp_path)
+
+    class Broken:
+        @hookimpl
+        def pins(self) -> object:
+            return object()
+
+    hooks = hooks_with(("broken", Broken()))
+    with pytest.raises(TetherError, match=r"broken.*pins.*lacks pins, pin, unpin"):
+        compact(session, hooks, settings(keepRecentTokens=200, reserveTokens=2000))
+    assert [e["type"] for e in session.entries()].count("compaction") == 0
+
+
+# -- the ``summary_note`` hook: notes on the summary sent, never stored ---------------------------
+
+
+def test_summary_notes_are_added_to_what_the_model_is_sent_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compaction = {"summarizer": "offline", "keepRecentTokens": 40, "reserveTokens": 2000}
+    home = use_home(write_home(tmp_path / "home", settings={"compaction": compaction}), monkeypatch)
+    asked: list[list[str]] = []
+
+    class Counter:
+        @hookimpl
+        def summary_note(self, branch: list[dict[str, Any]], tools: list[str]) -> str:
+            asked.append(tools)
+            count = sum(1 for entry in branch if entry.get("type") == "compaction")
+            return f"\n\n(compacted {count} times)"
+
+    harness = open_harness(plugin_manager(("counter", Counter())), tmp_path, home, "faux/faux-1")
+    try:
+        for n in range(3):
+            harness.prompt(f"step {n}: " + "filler " * 30)
+        harness.compact()
+        harness.prompt("after the compaction")
+        harness.prompt("once more")
+        sent = harness.registry.apis["faux"].last_context.messages[0]
+        stored = harness.agent.state.messages[0]["summary"]
+    finally:
+        harness.close()
+    text = str(sent)
+    assert "(compacted 1 times)" in text and "the recall tool can search and read them" in text
+    assert text.index("(compacted 1 times)") < text.index("the recall tool")  # call order
+    assert "compacted 1 times" not in stored and "recall tool" not in stored
+    assert len(asked) == 1 and "recall" in asked[0]  # asked again only when the summary changes

@@ -16,6 +16,8 @@ from tests.store_helpers import (
     lines_of,
     user_message,
 )
+from tether.builtin_plugins.commands.session.file_copies import export_jsonl, fork_from
+from tether.builtin_plugins.commands.session.tree_json import tree_json
 from tether.core.base.errors import TetherError
 from tether.core.context.build import build_session_context
 from tether.core.session.session import LEAF_MARKER, Session
@@ -171,7 +173,7 @@ def test_walks_are_linear_and_stop_at_cycles(tmp_path: Path) -> None:
     assert session.branch_ids("c2") == ["c1", "c2"]
     assert any(p.kind == "cycle" for p in session.problems)
     assert session.build_context("c1").messages == []
-    tree = session.tree_json()
+    tree = tree_json(session)
     assert "c1" not in tree["preorder"]  # unreachable, as in pi (which would not hang here)
 
 
@@ -247,21 +249,21 @@ def test_a_copy_without_assistant_is_written_lazily_and_once(tmp_path: Path) -> 
 def test_export_linearises_the_branch(tmp_path: Path) -> None:
     path = copy_fixture("g16-branched.jsonl", tmp_path)
     session = Session.open(path, readonly=True)
-    out = session.export_jsonl(tmp_path / "export.jsonl")
+    out = export_jsonl(session, tmp_path / "export.jsonl")
     records = [json.loads(line) for line in lines_of(out)]
     header, entries = records[0], records[1:]
     assert header["id"] == session.session_id and "parentSession" not in header
     assert [e["id"] for e in entries] == session.branch_ids()
     assert [e["parentId"] for e in entries] == [None, *[e["id"] for e in entries[:-1]]]
     with pytest.raises(TetherError, match="already exists"):
-        session.export_jsonl(out)
+        export_jsonl(session, out)
 
 
 def test_cross_project_fork_migrates_the_source_first(tmp_path: Path) -> None:
     # pi §13.1 #7 copies v1 records raw under a v3 header; tether migrates them
     source = copy_fixture("e35-legacy-v1.jsonl", tmp_path)
     original = source.read_bytes()
-    forked = Session.fork_from(source, "/elsewhere", tmp_path / "target")
+    forked = fork_from(source, "/elsewhere", tmp_path / "target")
     assert source.read_bytes() == original  # the source is not touched
     assert forked.header["cwd"] == "/elsewhere"
     assert forked.header["parentSession"] == str(source)
@@ -270,7 +272,7 @@ def test_cross_project_fork_migrates_the_source_first(tmp_path: Path) -> None:
     expected = golden("e35-legacy-v1", "context")
     assert len(forked.build_context().messages) == len(expected["messages"])
     with pytest.raises(TetherError):
-        Session.fork_from(tmp_path / "missing.jsonl", "/x", tmp_path / "t2")
+        fork_from(tmp_path / "missing.jsonl", "/x", tmp_path / "t2")
 
 
 def test_new_session_records_its_parent(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from tests.store_helpers import (
     lines_of,
     user_message,
 )
+from tether.builtin_plugins.commands.session.tree_json import tree_json
 from tether.builtin_plugins.storage.format import stringify as fmt
 from tether.builtin_plugins.storage.jsonl.store import JsonlStore
 from tether.core.base.errors import SessionFileError
@@ -193,7 +194,7 @@ def test_a_glued_line_is_skipped_like_pi(tmp_path: Path) -> None:
     session = Session.open(path, readonly=True)
     assert any(p.line == 7 for p in session.problems)
     assert not session.has_entry(glued["id"])
-    assert glued["id"] not in session.tree_json()["preorder"]
+    assert glued["id"] not in tree_json(session)["preorder"]
 
 
 def test_v1_migration_rewrites_atomically_on_first_write_with_a_backup(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.store_helpers import CORPUS, copy_fixture, counter_ids, golden, run_tether
+from tether.builtin_plugins.commands.session.tree_json import tree_json
 from tether.builtin_plugins.storage.jsonl.store import JsonlStore
 from tether.core.session.session import Session
 
@@ -32,7 +33,7 @@ def test_tree_equals_pi_golden(path: Path, tmp_path: Path) -> None:
     copy = copy_fixture(path.name, tmp_path)
     # the oracle numbers ids it generates during v1 migration 00000001, 00000002, …
     session = Session.open(copy, store=JsonlStore(copy, id_factory=counter_ids()))
-    tree = session.tree_json()
+    tree = tree_json(session)
     for field in FIELDS:
         assert tree[field] == expected[field], field
     assert tree["header"] == expected["header"]

@@ -17,5 +17,6 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.core.context.numbers import json_text
     from tether.core.harness.setup import ModelRequest
     from tether.core.hooks.fact_cues import collect_fact_cues
+    from tether.core.host.calls import ordered_hookimpls
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

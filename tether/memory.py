@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from tether._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
+    from tether.core.choices.registry import KINDS, choose, registered
     from tether.core.choices.running import check_choices, run_strategy, token_counter
     from tether.core.context.content_text import block_parts, content_text
     from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES, entry_role, role_in
@@ -20,10 +21,14 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         message_from_entry,
         model_of_source,
     )
-    from tether.core.context.file_tracking import FileOps, file_lists
+    from tether.core.context.file_tracking import FileOps, file_lists, strip_file_lists
     from tether.core.context.jscompat import js_stringify
-    from tether.core.context.pins import strip_pinned
-    from tether.core.context.tokens import assistant_usage, calculate_context_tokens, should_compact
+    from tether.core.context.tokens import (
+        assistant_usage,
+        calculate_context_tokens,
+        context_usage,
+        should_compact,
+    )
     from tether.core.harness.compaction import context_tokens
     from tether.core.memory.compaction import compaction_settings
     from tether.core.memory.gate import gate_line

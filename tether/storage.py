@@ -22,7 +22,13 @@ from tether.core.base.errors import (
 )
 from tether.core.context.pending import Pending
 from tether.core.context.stream import ContextStream
-from tether.core.session.opening import default_plugins, lease_session, lease_store, open_store
+from tether.core.session.opening import (
+    PluginScope,
+    default_plugins,
+    lease_session,
+    lease_store,
+    open_store,
+)
 from tether.core.storage.entry_rules import loads_std
 from tether.core.storage.entry_table import (
     UNLOADED,
@@ -90,6 +96,7 @@ __all__ = [
     "SessionFileError",
     "UsageError",
     "check_store",
+    "PluginScope",
     "default_plugins",
     "loads_std",
     "make_branch_summary",

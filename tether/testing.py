@@ -197,6 +197,7 @@ def faux_session(
     from tether.core.base.settings import load_settings
     from tether.core.harness.harness import Harness
     from tether.core.host.manager import create_plugin_manager
+    from tether.core.session.opening import PluginScope
     from tether.core.session.session import Session
 
     with _folder(directory) as root:
@@ -216,7 +217,7 @@ def faux_session(
             )
             app_settings = load_settings(project, home=home)
             registry = ProviderRegistry(pm, home=home, settings=app_settings)
-            session = Session.create(str(project), home=home)
+            session = Session.create(str(project), home=home, plugins=pm)
             harness = Harness(
                 pm,
                 session,
@@ -227,7 +228,8 @@ def faux_session(
                 on_warning=lambda _line: None,
             )
             try:
-                yield FauxSession(harness.start(), faux, home, project)
+                with PluginScope(pm):  # the test's sessions opened without one use it
+                    yield FauxSession(harness.start(), faux, home, project)
             finally:
                 harness.close()
 

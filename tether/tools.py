@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from tether._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
+    from tether.builtin_plugins.tools.recall.replaced import entry_text
     from tether.core.agent.tools import (
         FunctionTool,
         ToolContext,
@@ -19,6 +20,5 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         order_tools,
     )
     from tether.core.context.jscompat import js_len, js_number, js_slice
-    from tether.core.context.replaced import entry_text
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

@@ -22,6 +22,7 @@ from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:
     from tether.hookspecs.gate import GateVerdict, SummaryCheck
+    from tether.hookspecs.pins import Entry, Pins
     from tether.hookspecs.session_protocol import HookSession
 
 
@@ -198,10 +199,74 @@ def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | Non
     """
 
 
+@hookspec(firstresult=True)
+def pins() -> Pins | None:
+    """Provide the pins: texts kept verbatim in every summary tether writes.
+
+    When: at each compaction and branch summary (before the summarizers run and before the
+    entry is written), and when a plugin calls ``session.pins()``, ``session.pin(text)`` or
+    ``session.unpin(pin_id)``. Arguments: none. Return: a :class:`tether.Pins` (``pins``,
+    ``pin``, ``unpin``, ``previous_summary``, ``stored_summary``) or ``None`` to let the next
+    implementation answer. Ordering: firstresult; the built-in answer (plugin ``pins``: the
+    ``tether.pin``/``tether.unpin`` custom entries, a ``## Pinned`` section before the file
+    lists) is ``trylast``, so a plugin wins. With no answer at all, summaries are stored as
+    written, ``session.pins()`` is ``[]`` and ``session.pin`` fails with one line. If an
+    implementation raises or answers something without those methods, the compaction (or
+    the call) fails with one error naming the plugin and the hook, and nothing is written.
+
+    Example::
+
+        class WikiPins:  # pins live in a team wiki: summaries stay as written
+            def pins(self, session):
+                return []
+
+            def pin(self, session, text):
+                raise TetherError("pin it in the wiki")
+
+            def unpin(self, session, pin_id):
+                raise TetherError("unpin it in the wiki")
+
+            def previous_summary(self, text, branch):
+                return text
+
+            def stored_summary(self, summary, branch):
+                return summary
+
+        @hookimpl
+        def pins():
+            return WikiPins()
+    """
+
+
+@hookspec
+def summary_note(branch: list[Entry], tools: list[str]) -> str | None:
+    """Add a note to the compaction summary the model is sent (never to the stored entry).
+
+    When: before each model call whose context holds a compaction summary (``tether run`` and
+    ``chat``, RPC, ``tether context request``); the harness asks again only when that summary
+    changes. Arguments: ``branch`` — the active branch, root first (entries as dicts);
+    ``tools`` — the names of the tools the model is given. Return: text appended to the
+    summary as is (start it with a blank line), or ``None``. Ordering: every implementation
+    runs; the notes are appended in call order. The built-in answer (plugin ``tool_recall``)
+    names the span of entries the latest compaction replaced when ``recall`` is among
+    ``tools``. If an implementation raises or returns something other than a string, the
+    model call fails with one error naming the plugin and the hook.
+
+    Example::
+
+        @hookimpl
+        def summary_note(branch, tools):
+            count = sum(1 for entry in branch if entry.get("type") == "compaction")
+            return f"\\n\\n(This conversation was compacted {count} times.)"
+    """
+
+
 __all__ = [
     "gate_summary",
+    "pins",
     "register_compaction_strategies",
     "register_fact_cues",
     "register_summarizers",
     "register_token_counters",
+    "summary_note",
 ]

@@ -11,8 +11,8 @@ plugin's own settings by its name (``session.plugin_settings("git_status")`` rea
 
 Act side (pi's ``ExtensionAPI`` actions): send a message (steer / follow-up / next turn),
 append a custom entry, label an entry, name the session; and tether's pins (a text kept
-verbatim in every later summary). Where no agent runs, every action
-raises :class:`tether.NoAgentError` naming the action.
+verbatim in every later summary: what the ``pins`` hook's answer does). Where no agent runs,
+every action raises :class:`tether.NoAgentError` naming the action.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ fact id of ``facts FILE`` (:mod:`.facts`), that fact's words — ``pin FILE
 --text "…"`` a text of your own; ``unpin FILE PIN_ID`` (an id or its unique prefix) removes a
 pin; ``pins FILE [--json]`` lists the pins in force at the leaf. A pinned text appears verbatim
 in every later compaction and branch summary of the branch, under ``## Pinned``
-(:mod:`tether.core.context.pins`). ``pin`` and ``unpin`` append one ``custom`` entry at the
-leaf, holding the session's lease (``--wait [SECONDS]``) like every command that writes.
+(the ``pins`` plugin, :mod:`tether.builtin_plugins.memory.pins`). ``pin`` and ``unpin``
+append one ``custom`` entry at the leaf, holding the session's lease (``--wait [SECONDS]``)
+like every command that writes.
 """
 
 from __future__ import annotations

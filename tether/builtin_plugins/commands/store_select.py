@@ -33,8 +33,8 @@ def store_uri(cwd: str | None = None) -> str | None:
 
 
 def plugin_manager() -> Any:
-    """The running command's plugin manager (outside a command: the process's default one,
-    :func:`~tether.core.session.opening.default_plugins`)."""
+    """The running command's plugin manager (outside a command: the current plugin scope's,
+    else a new one: ``tether.storage.default_plugins``)."""
     from typer._click.globals import get_current_context  # typer's own click
 
     context = get_current_context(silent=True)

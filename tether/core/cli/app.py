@@ -1,16 +1,16 @@
 """The command line: ``create_app(pm)`` builds the typer app; ``main()`` runs it safely.
 
-The kernel contributes only ``tether plugins`` and ``tether hooks``; every other command
-comes from a plugin through ``register_commands``. ``main`` turns every error into one line
-and a non-zero exit — never a traceback (set ``TETHER_DEBUG=1`` to see one).
+Every command comes from a plugin through ``register_commands`` (``tether plugins`` and
+``tether hooks`` too: the built-in ``introspect_commands``). ``main`` turns every error into one
+line and a non-zero exit — never a traceback (set ``TETHER_DEBUG=1`` to see one).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import Annotated, Any
 
 import typer
@@ -27,6 +27,7 @@ from tether.core.cli.named_command import command_names, only_named
 from tether.core.context.text_safety import install_output_handler
 from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
+from tether.core.session.opening import PluginScope
 
 DEFAULT_COMMAND = "chat"
 ROOT_HELP = "tether — a plugin-first agent harness whose memory never loses history."
@@ -66,22 +67,6 @@ if not getattr(typer.core.TyperArgument.make_metavar, "plain", False):
     typer.core.TyperArgument.make_metavar = _plain_required_metavar(  # type: ignore[method-assign]
         typer.core.TyperArgument.make_metavar
     )
-
-
-def _hook_call_order(pm: PluginManager, hook_name: str) -> list[dict[str, Any]]:
-    from tether.core.host.calls import ordered_hookimpls
-
-    out = []
-    for impl in ordered_hookimpls(pm, hook_name):  # the order the facade calls them in
-        tags = [t for t in ("tryfirst", "trylast", "wrapper", "hookwrapper") if impl.opts.get(t)]
-        out.append({"plugin": pm.get_name(impl.plugin) or "?", "tags": tags})
-    return out
-
-
-def _hook_kind(pm: PluginManager, hook_name: str) -> str:
-    caller = getattr(pm.hook, hook_name)
-    opts = caller.spec.opts if caller.spec else {}
-    return "firstresult" if opts.get("firstresult") else "all"
 
 
 def command_group(app: typer.Typer, name: str, help: str = "") -> typer.Typer:
@@ -159,88 +144,6 @@ def create_app(pm: PluginManager) -> typer.Typer:
             with default.make_context(DEFAULT_COMMAND, [], parent=ctx, obj=pm) as sub:
                 default.invoke(sub)
 
-    @app.command("plugins")
-    def plugins_command(
-        all_: Annotated[bool, typer.Option("--all", help="Include the built-in plugins.")] = False,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    ) -> None:
-        """List installed plugins (name, distribution, version, status, hooks) and, per kind,
-        the summarizers, token counters and compaction strategies registered and chosen."""
-        from tether.core.choices.registry import current_choices, render_choices
-
-        records = [r for r in pm.records.values() if all_ or not r.builtin]
-        records.sort(key=lambda r: (not r.builtin, r.name))
-        choices = current_choices(pm)
-        if as_json:
-            rows = [
-                {
-                    "name": r.name,
-                    "distribution": r.distribution,
-                    "version": r.version,
-                    "builtin": r.builtin,
-                    "status": r.status,
-                    "hooks": r.hooks,
-                    **({"error": r.error} if r.error else {}),
-                }
-                for r in records
-            ]
-            typer.echo(json.dumps({"plugins": rows, "choices": choices}, indent=2))
-            return
-        if not records:
-            typer.echo("No third-party plugins installed (use --all to list the built-ins).")
-        for r in records:
-            origin = "built-in" if r.builtin else f"{r.distribution} {r.version}".strip()
-            line = f"{r.name:<22} {r.status:<11} {origin}"
-            if r.hooks:
-                line += f"  hooks: {', '.join(r.hooks)}"
-            if r.error:
-                line += f"  error: {r.error}"
-            typer.echo(line)
-        typer.echo("\n".join(["", *render_choices(choices)]))
-
-    @app.command("hooks")
-    def hooks_command(
-        name: Annotated[
-            str | None, typer.Argument(help="One hook: show its contract.", metavar="[NAME]")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-        markdown: Annotated[
-            bool, typer.Option("--markdown", help="Print the hook reference (docs/hooks.md).")
-        ] = False,
-    ) -> None:
-        """List the hooks plugins can implement, and the plugins implementing each, in call
-        order."""
-        if markdown:
-            from tether.core.cli.docs import hooks_markdown
-
-            typer.echo(hooks_markdown(), nl=False)
-            return
-        names = pm.hook_names()
-        if name is not None:
-            if name not in names:
-                raise TetherError(f"unknown hook '{name}'; known hooks: {', '.join(names)}")
-            names = [name]
-        rows = [
-            {"hook": n, "kind": _hook_kind(pm, n), "implementations": _hook_call_order(pm, n)}
-            for n in names
-        ]
-        if as_json:
-            typer.echo(json.dumps(rows if name is None else rows[0], indent=2))
-            return
-        for row in rows:
-            impls = ", ".join(
-                i["plugin"] + (f" ({'/'.join(i['tags'])})" if i["tags"] else "")
-                for i in row["implementations"]
-            )
-            typer.echo(f"{row['hook']:<24} {row['kind']:<11} {impls or '-'}")
-            if name is not None:
-                caller = getattr(pm.hook, row["hook"])
-                from tether.core.cli.docs import plain_doc
-
-                doc = caller.spec.function.__doc__ if caller.spec else ""
-                typer.echo("")
-                typer.echo(plain_doc(_dedent(doc or "")))
-
     Hooks(pm).register_commands(_CommandRegistration(app))
     return app
 
@@ -273,12 +176,6 @@ class _CommandRegistration:
             typer_app.registered_callback = callback
         if "_tether_groups" in self.app.__dict__:
             self.app.__dict__["_tether_groups"] = self.groups
-
-
-def _dedent(doc: str) -> str:
-    import inspect
-
-    return inspect.cleandoc(doc)
 
 
 def _warn_unknown_plugins(pm: PluginManager, names: Sequence[str]) -> None:
@@ -317,6 +214,7 @@ def main(
         return _fail("standard output is closed: nowhere to write (redirect it instead)", 1)
     install_output_handler()  # a lone surrogate from a session prints as U+FFFD
     give_back = None
+    scope = ExitStack()
     try:
         args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
         if _serves_rpc(args):  # before any plugin is imported: its output goes to stderr
@@ -327,6 +225,7 @@ def main(
             disabled = preparse_disabled(args)
             pm = create_plugin_manager(disabled=disabled, path=plugin_path)
             _warn_unknown_plugins(pm, disabled)
+        scope.enter_context(PluginScope(pm))  # calls naming no manager use the app's
         app = create_app(pm)
         # a plugin may rewrite the line (the built-in ``pi_forms``: ``tether -c``, ``tether -p …``)
         args = Hooks(pm).route_command_line(args, command_names(app))
@@ -347,6 +246,7 @@ def main(
             raise
         return _report(exc)
     finally:
+        scope.close()
         if give_back is not None and argv is not None:  # an in-process caller gets it back;
             give_back()  # the process keeps it: a plugin's thread may still print on the way out
 

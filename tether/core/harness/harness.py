@@ -42,7 +42,7 @@ from tether.core.agent.tools import collect_tools, order_tools
 from tether.core.base.errors import SessionWriteError, TetherError
 from tether.core.choices.running import token_counter
 from tether.core.context.build import convert_to_llm
-from tether.core.context.replaced import replaced_note, summary_message, with_note
+from tether.core.context.summary_note import summary_key, with_note
 from tether.core.harness import delivery, switching
 from tether.core.harness import pruning as pruning_stage
 from tether.core.harness.compaction import CompactionRunner
@@ -118,7 +118,7 @@ class Harness:
         self.next_turn: list[Message] = []
         self._listeners: list[Listener] = []
         self.context_hooks = ContextHooks(self.hooks, self.view)
-        self._recall_note: tuple[Any, str | None] = (None, None)  # (summary key, note)
+        self._summary_note: tuple[Any, str | None] = (None, None)  # (summary key, note)
         self._event_hooked = bool(pm.hook.agent_event.get_hookimpls())
         self.agent = Agent(
             stream_fn=self._stream,
@@ -216,18 +216,15 @@ class Harness:
         return self.registry.stream(model, context, options)
 
     def _convert_to_llm(self, messages: list[Message]) -> list[Message]:
-        if any(tool.name == "recall" for tool in self.tools):  # name the span it can read
-            messages = self._with_recall_note(messages)
+        messages = self._with_summary_note(messages)
         return convert_to_llm(messages, block_images=bool(self.settings.block_images))
 
-    def _with_recall_note(self, messages: list[Message]) -> list[Message]:
-        summary = summary_message(messages)
-        if summary is None:
-            return messages
-        key = (summary.get("timestamp"), str(summary.get("summary", "")))
-        if self._recall_note[0] != key:
-            self._recall_note = (key, replaced_note(self.session.get_branch()))
-        return with_note(messages, self._recall_note[1])
+    def _with_summary_note(self, messages: list[Message]) -> list[Message]:
+        key = summary_key(messages)  # None: no compaction summary; asked again when it changes
+        if key is not None and self._summary_note[0] != key:
+            branch, tools = self.session.get_branch(), [tool.name for tool in self.tools]
+            self._summary_note = (key, self.hooks.summary_note(branch=branch, tools=tools))
+        return with_note(messages, self._summary_note[1]) if key is not None else messages
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)

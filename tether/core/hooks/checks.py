@@ -49,13 +49,24 @@ def expect_callable(value: Any) -> str | None:
     return f"returned {_kind(value)}, expected a function or None"
 
 
-def expect_registry(value: Any) -> str | None:
-    """``None`` or an object with a model registry's methods."""
-    methods = ("resolve", "find_model", "models", "stream", "complete", "close")
-    missing = [m for m in methods if not callable(getattr(value, m, None))]
-    if value is None or not missing:
-        return None
-    return f"returned {_kind(value)}, which lacks {', '.join(missing)} of a ModelRegistry"
+def expect_methods(kind: str, *methods: str) -> Check:
+    """``None`` or an object with the methods of a ``kind`` (a protocol of the hookspecs)."""
+
+    def check(value: Any) -> str | None:
+        missing = [m for m in methods if not callable(getattr(value, m, None))]
+        if value is None or not missing:
+            return None
+        return f"returned {_kind(value)}, which lacks {', '.join(missing)} of a {kind}"
+
+    return check
+
+
+#: ``None`` or a :class:`~tether.hookspecs.model_registry.ModelRegistry`
+expect_registry = expect_methods(
+    "ModelRegistry", "resolve", "find_model", "models", "stream", "complete", "close"
+)
+#: ``None`` or a :class:`~tether.hookspecs.pins.Pins`
+expect_pins = expect_methods("Pins", "pins", "pin", "unpin", "previous_summary", "stored_summary")
 
 
 def _block_problem(block: Any) -> str | None:
@@ -203,6 +214,8 @@ __all__ = [
     "expect",
     "expect_args",
     "expect_callable",
+    "expect_methods",
     "expect_none",
+    "expect_pins",
     "expect_registry",
 ]

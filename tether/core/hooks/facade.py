@@ -32,6 +32,7 @@ from tether.core.hooks.checks import (
     check_retry_decision,
     expect,
     expect_none,
+    expect_pins,
 )
 from tether.core.hooks.registration_calls import NO_MODEL_REGISTRY, RegistrationCalls
 from tether.core.hooks.runner import HookRunner, attributed
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
         TreeEvent,
     )
     from tether.hookspecs.gate import GateVerdict, SummaryCheck
+    from tether.hookspecs.pins import Entry, Pins
     from tether.hookspecs.session_protocol import HookSession
 
 
@@ -280,6 +282,17 @@ class Hooks(RegistrationCalls):
             check=check,
             session=self._session(session),
         )
+
+    def pins(self) -> Pins | None:
+        """The pins a plugin keeps (``pins``); ``None`` when no plugin does."""
+        return self._first("pins", "pins", expect_pins)
+
+    def summary_note(self, *, branch: list[Entry], tools: list[str]) -> str:
+        """The notes plugins add to the compaction summary sent, joined (``""``: none)."""
+        if not self.runner.hooked("summary_note"):
+            return ""
+        answers = self._chain("summary_note", None, expect(str), branch=branch, tools=tools)
+        return "".join(answer for answer in answers if answer)
 
     def session_compact(
         self, *, event: CompactEvent, session: HookSession | None, warnings: list[str] | None = None

@@ -10,11 +10,14 @@ its actions are pi's ``ExtensionAPI`` session actions. Made for a session comman
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from tether.core.base.errors import NoAgentError
+from tether.core.base.errors import NoAgentError, TetherError
 from tether.core.hooks.custom_messages import as_custom_message
 from tether.hookspecs.session_protocol import DeliverAs
+
+if TYPE_CHECKING:
+    from tether.hookspecs.pins import Pins
 
 
 class AgentHost(Protocol):
@@ -178,9 +181,8 @@ class PluginSession:
 
     def pins(self) -> list[dict[str, Any]]:
         """The pins in force at the leaf (``{"pinId", "text", "entryId", "holderId"}``)."""
-        from tether.core.session.pinning import current_pins
-
-        return [] if self.session is None else [p.as_json() for p in current_pins(self.session)]
+        pins = self.hooks.pins() if self.session is not None else None
+        return [] if pins is None else pins.pins(self.session)
 
     @property
     def has_agent(self) -> bool:
@@ -228,15 +230,17 @@ class PluginSession:
 
     def pin(self, text: str) -> str:
         """Pin ``text`` (kept verbatim in every later summary); returns the pin id."""
-        from tether.core.session.pinning import pin_text
-
-        return pin_text(self._agent("pin").session, text).pin_id
+        return self._pins().pin(self._agent("pin").session, text)
 
     def unpin(self, pin_id: str) -> str:
         """Unpin the pin in force whose id is (or starts with) ``pin_id``; returns its id."""
-        from tether.core.session.pinning import unpin
+        return self._pins().unpin(self._agent("unpin").session, pin_id)
 
-        return unpin(self._agent("unpin").session, pin_id).pin_id
+    def _pins(self) -> Pins:
+        pins = self.hooks.pins()
+        if pins is None:
+            raise TetherError("no plugin keeps pins (is the plugin 'pins' disabled?)")
+        return pins
 
     def abort(self) -> None:
         self._agent("abort").abort()

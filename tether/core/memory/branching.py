@@ -10,8 +10,8 @@ The input is pi's (:mod:`tether.core.memory.branch_input`): the newest abandoned
 ``contextWindow − branchSummary.reserveTokens`` of the session's model, counted with the
 chosen token counter; the file lists cover the messages walked and earlier branch summaries.
 A summarizer whose own model is smaller still folds the input in chunks.
-``details`` also names the abandoned leaf. The summary ends with the ``## Pinned`` section of
-the pins in force on the branch left (:func:`tether.core.context.pins.with_pins`).
+``details`` also names the abandoned leaf. The summary carries the pins in force on the branch
+left (the ``pins`` hook; the built-in adds a ``## Pinned`` section).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from typing import Any, Literal
 from tether.core.base.errors import TetherError
 from tether.core.context.content_text import content_text
 from tether.core.context.file_tracking import file_lists, format_file_lists
-from tether.core.context.pins import with_pins
 from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.branch_input import (
     BranchPreparation,
@@ -179,8 +178,11 @@ def navigate_tree(
 
     new_leaf, outcome.editor_text = new_leaf_for(target)
     label = event.label
-    if summary is not None:  # the pins in force on the branch left, verbatim
-        summary = with_pins(summary, session.get_branch(old_leaf) if old_leaf else [])
+    if summary is not None:
+        pins = hooks.pins()  # the pins in force on the branch left
+        if pins is not None:
+            left = session.get_branch(old_leaf) if old_leaf else []
+            summary = pins.stored_summary(summary, left)
         written = session.branch_with_summary(
             new_leaf, summary, details=details, from_hook=outcome.from_hook
         )

@@ -4,7 +4,7 @@
 ``session_before_compact`` cancel or supply the compaction, asks the chosen summarizer for the
 history (and, for a split turn, the turn prefix), appends the cumulative
 ``<read-files>``/``<modified-files>`` lists and the ``## Pinned`` section of the pins in force
-(:mod:`tether.core.context.pins`, whoever wrote the summary), writes one ``compaction`` entry
+(the ``pins`` hook, whoever wrote the summary), writes one ``compaction`` entry
 and fires ``session_compact``. The kernel decides nothing about *how* to summarize or where to
 cut: those are plugins, chosen by name (:mod:`tether.core.choices.registry`).
 
@@ -25,7 +25,6 @@ from typing import Any, Literal
 from tether.core.base.errors import TetherError
 from tether.core.choices.running import run_strategy, token_counter
 from tether.core.context.file_tracking import file_lists, format_file_lists
-from tether.core.context.pins import with_pins, without_pins
 from tether.core.hooks.fact_cues import collect_fact_cues
 from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.cost import compaction_cost, started_now
@@ -179,8 +178,9 @@ def compact(
     preparation = _prepare(hooks, path, settings, context.model, failure)
     if isinstance(preparation, NothingToCompact):
         return CompactionOutcome("nothing", reason=preparation.reason)
-    previous = without_pins(preparation.previous_summary, path)  # summarizers never see it
-    if previous != preparation.previous_summary:
+    pins = hooks.pins()  # the pinned texts: summarizers never see them, every summary has them
+    previous = pins.previous_summary(preparation.previous_summary, path) if pins else None
+    if pins and previous != preparation.previous_summary:
         preparation = dataclasses.replace(preparation, previous_summary=previous)
 
     instructions = summary_instructions(settings, custom_instructions)
@@ -231,7 +231,7 @@ def compact(
             details["cost"] = compaction_cost(hooks, settings, context, outcome, text, started)
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
 
-    summary = with_pins(summary, path)  # whoever wrote it: the pinned texts, verbatim
+    summary = pins.stored_summary(summary, path) if pins else summary  # whoever wrote it
     written = session.append_compaction(
         summary, first_kept, tokens_before, details=details, from_hook=outcome.from_hook
     )

@@ -1,12 +1,10 @@
-"""New sessions made from old ones: fork, clone, cross-project fork, linear export.
+"""New sessions made from old ones: fork and clone.
 
 - :func:`branched_copy` — pi's ``createBranchedSession``: one path into a new session, label
   entries dropped and the resolved labels re-created at the end. Unlike pi, an
   entry whose parent was a dropped label is re-parented to its nearest surviving ancestor, so
   the copied context is the original's.
 - :func:`fork` (``before`` a user message) / :func:`clone` (``at`` an entry).
-- :func:`fork_from` — copies another project's session (migrated first, unlike pi).
-- :func:`export_jsonl` — the current branch re-chained into a linear file.
 
 These functions take the session they copy from (anything shaped like :class:`SessionLike`)
 and make the new session with that session's own class, so this module never imports
@@ -24,11 +22,11 @@ from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.context.content_text import content_text
 from tether.core.session.opening import open_store
 from tether.core.storage import records as rec
-from tether.core.storage.ids import CURRENT_SESSION_VERSION, iso_now, new_entry_id
+from tether.core.storage.ids import new_entry_id
 
 
 class SessionLike(Protocol):
-    """What fork/clone/export read from a session (:class:`tether.core.session.session.Session`)."""
+    """What fork/clone read from a session (:class:`tether.core.session.session.Session`)."""
 
     @property
     def store(self) -> Any: ...
@@ -147,62 +145,4 @@ def clone(source: S, at: str | None = None, *, output: Path | None = None) -> S:
     return branched_copy(source, leaf, output=output)
 
 
-def fork_from(
-    session_type: type[S],
-    source: str | os.PathLike[str],
-    target_cwd: str,
-    session_dir: str | os.PathLike[str] | None = None,
-    *,
-    home: Path | None = None,
-    plugins: Any = None,
-) -> S:
-    """Copy every entry of ``source`` (migrated in memory; the source file is not touched) into a
-    new session of ``target_cwd``, opened with ``session_type.open``; the file is written at
-    once."""
-    opener: Any = session_type
-    source_path = Path(os.path.abspath(source))
-    original = opener.open(source_path, readonly=True, plugins=plugins)
-    if not original.on_disk:
-        raise SessionFileError(f"{source_path}: cannot fork: the source session is empty")
-    folder = Path(session_dir) if session_dir else default_session_dir(target_cwd, home)
-    header = rec.make_header(target_cwd, parent_session=str(source_path))
-    path = folder / session_file_name(header["timestamp"], header["id"])
-    fsync = getattr(original.store, "fsync", None)
-    store = open_store(path, plugins=plugins, fsync=fsync)
-    store.append(original.entries(), header=header)  # the header alone for an empty one
-    return opener.open(  # type: ignore[no-any-return]
-        path, cwd=target_cwd, session_dir=folder, store=store, plugins=plugins
-    )
-
-
-def export_jsonl(
-    source: SessionLike,
-    output: str | os.PathLike[str] | None = None,
-    *,
-    header: dict[str, Any] | None = None,
-) -> Path:
-    """Write the current branch, ``parentId`` re-chained into one line, under a fresh header
-    (pi's: same session id, now, cwd; or ``header``, e.g. a new id), through the store
-    ``open_store`` gives for ``output``. Never writes into an existing file."""
-    if output is None:
-        output = f"session-{iso_now().replace(':', '-').replace('.', '-')}.jsonl"
-    path = Path(os.path.abspath(output))
-    header = header or {
-        "type": "session",
-        "version": CURRENT_SESSION_VERSION,
-        "id": source.session_id,
-        "timestamp": iso_now(),
-        "cwd": source.cwd,
-    }
-    linear: list[dict[str, Any]] = []
-    previous: str | None = None
-    for entry in source.get_branch():
-        linear.append({**entry, "parentId": previous})
-        previous = entry.get("id")
-    if os.path.lexists(path):
-        raise SessionFileError(f"{path}: already exists; refusing to overwrite")
-    open_store(path, plugins=source.plugins).append(linear, header=header)
-    return path
-
-
-__all__ = ["SessionLike", "branched_copy", "clone", "export_jsonl", "fork", "fork_from"]
+__all__ = ["SessionLike", "branched_copy", "clone", "fork"]

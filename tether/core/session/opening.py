@@ -1,29 +1,65 @@
 """Opening a session's store: every session, in every command, through the ``open_store`` hook.
 
 A plain path or ``file://`` URI is answered by the built-in ``jsonl_store`` plugin (``trylast``);
-``sqlite://`` and ``postgresql://`` by theirs; any URI by a third-party store plugin. Callers
-that have a plugin manager (the CLI, the harness) pass it; library calls without one use a
-default manager, made once per process.
+``sqlite://`` and ``postgresql://`` by theirs; any URI by a third-party store plugin.
+
+Which plugin manager: the caller's (the CLI, the harness and the commands pass theirs). A call
+that names none uses the manager of the :class:`PluginScope` it runs in (the CLI's ``main``
+and ``tether.testing`` enter one for their app or test); outside any scope it gets a manager
+of its own. No manager lives at module level: a scope's manager is
+the app's or the test's, and is forgotten when the scope ends.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from contextvars import ContextVar, Token
 from typing import Any
 
 from tether.core.storage.errors import StoreError, describe_uri
 from tether.core.storage.protocol import SessionStore
 
-_DEFAULT: list[Any] = []
+_SCOPE: ContextVar[PluginScope | None] = ContextVar("tether_plugin_scope", default=None)
+
+
+class PluginScope:
+    """The plugin manager of one app or one test, for the calls inside ``with scope:`` that
+    name none: ``plugins`` when given, else one made by ``make`` (default: the installed
+    plugins) when first asked for. Scopes nest; each thread or task starts outside any."""
+
+    def __init__(self, plugins: Any = None, *, make: Callable[[], Any] | None = None) -> None:
+        self._plugins = plugins
+        self._make = make
+        self._tokens: list[Token[PluginScope | None]] = []
+
+    @property
+    def plugins(self) -> Any:
+        if self._plugins is None:
+            if self._make is None:
+                from tether.core.host.manager import create_plugin_manager
+
+                self._make = create_plugin_manager
+            self._plugins = self._make()
+        return self._plugins
+
+    def __enter__(self) -> PluginScope:
+        self._tokens.append(_SCOPE.set(self))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _SCOPE.reset(self._tokens.pop())
 
 
 def default_plugins() -> Any:
-    """The plugin manager for library calls that name none (made on first use)."""
-    if not _DEFAULT:
-        from tether.core.host.manager import create_plugin_manager
+    """The plugin manager for a call that names none: the current :class:`PluginScope`'s,
+    else a new one (the installed plugins), which the caller keeps."""
+    scope = _SCOPE.get()
+    if scope is not None:
+        return scope.plugins
+    from tether.core.host.manager import create_plugin_manager
 
-        _DEFAULT.append(create_plugin_manager())
-    return _DEFAULT[0]
+    return create_plugin_manager()
 
 
 def open_store(
@@ -62,4 +98,4 @@ def lease_store(store: Any, wait: float = 0.0, **options: Any) -> Any:
     return None if lease is None else lease(wait, **options)
 
 
-__all__ = ["default_plugins", "lease_session", "lease_store", "open_store"]
+__all__ = ["PluginScope", "default_plugins", "lease_session", "lease_store", "open_store"]

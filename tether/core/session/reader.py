@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tether.core.session.tree import Labels, TreeNode, build_tree, js_trim, tree_json
+from tether.core.session.tree import Labels, TreeNode, build_tree, js_trim
 from tether.core.storage.entry_table import EntryTable, Problem, StaleRow
 
 if TYPE_CHECKING:
@@ -251,17 +251,6 @@ class SessionReader:
     def get_tree(self) -> list[TreeNode]:
         """pi's ``getTree()``: root nodes, children sorted by timestamp (see ``session_tree``)."""
         return build_tree(self._table, self._resolved_labels())
-
-    def tree_json(self) -> dict[str, Any]:
-        """The oracle's ``tree`` fields for this session (plus ``header``)."""
-        out = tree_json(
-            self._table,
-            self.get_tree(),
-            session_name=self.session_name,
-            branch=self.branch_ids(),
-            leaf_id=self.leaf_id,
-        )
-        return {"header": self._header, **out}
 
     def entry_of(self, node: TreeNode) -> dict[str, Any]:
         """The full entry of a tree node."""

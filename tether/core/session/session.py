@@ -6,8 +6,8 @@ many entries are on disk, so nothing is ever written twice; the leaf chosen by
 :meth:`Session.navigate` survives a restart (a context-neutral ``custom`` entry of type
 ``tether.leaf`` is appended under it, so pi — which takes the last entry as the leaf — lands on
 the same context, and tether reports the marker's parent as the leaf); walks are linear and
-stop at ``parentId`` cycles. Fork, clone, export and cross-project fork live in
-:mod:`tether.core.session.fork` and are exposed as methods here.
+stop at ``parentId`` cycles. Fork and clone live in :mod:`tether.core.session.fork` and are
+exposed as methods here (a linear export and a cross-project fork are the commands').
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tether.core.base.errors import SessionFileError, TetherError
 from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.session import fork as session_fork
-from tether.core.session.opening import open_store
+from tether.core.session.opening import default_plugins, open_store
 from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk, is_current
 from tether.core.storage import records as rec
 from tether.core.storage.entry_table import EntryTable
@@ -89,7 +89,9 @@ class Session(SessionReader):
         A missing file is an error unless ``create`` (then the session starts empty and the file
         appears with the first assistant message); an empty file is a new session.
         """
-        store = store or open_store(path, plugins=plugins, fsync=fsync)
+        if store is None:  # the manager it is opened with is kept: forks and new sessions use it
+            plugins = plugins if plugins is not None else default_plugins()
+            store = open_store(path, plugins=plugins, fsync=fsync)
         with bulk():  # indexing builds no cycles: no collector passes over a growing heap
             loaded = store.load(readonly=readonly)
         if loaded.header is None and not loaded.exists and not create:
@@ -119,6 +121,7 @@ class Session(SessionReader):
         header = rec.make_header(cwd, session_id=session_id, parent_session=parent_session)
         folder = Path(session_dir) if session_dir else default_session_dir(cwd, home)
         path = folder / session_file_name(header["timestamp"], header["id"])
+        plugins = plugins if plugins is not None else default_plugins()
         store = open_store(path, plugins=plugins, fsync=fsync)
         return cls(store=store, header=header, cwd=cwd, session_dir=folder, plugins=plugins)
 
@@ -351,7 +354,7 @@ class Session(SessionReader):
         marker = rec.make_custom(self._new_id(), target_id, LEAF_MARKER)
         return self._append(marker, move_leaf=False)
 
-    # ---- fork, clone, export ------------------------------------------------------------------
+    # ---- fork, clone, new ----------------------------------------------------------------------
 
     def fork(self, entry_id: str, *, position: str = "before", output: Path | None = None) -> Any:
         """pi's fork: ``before`` a user message (→ ``(session, text)``) or ``at`` an entry."""
@@ -370,29 +373,6 @@ class Session(SessionReader):
             header = rec.make_header(self._cwd, parent_session=parent_session)
             return Session(store=sibling(header["id"]), header=header, cwd=self._cwd, **opened)
         return Session.create(self._cwd, self._session_dir, parent_session=parent_session, **opened)
-
-    def export_jsonl(
-        self, output: str | os.PathLike[str] | None = None, *, header: dict[str, Any] | None = None
-    ) -> Path:
-        """The current branch as a linear session file (pi's ``exportToJsonl``; ``header``
-        replaces pi's, which keeps this session's id)."""
-        return session_fork.export_jsonl(self, output, header=header)
-
-    @classmethod
-    def fork_from(
-        cls,
-        source: str | os.PathLike[str],
-        target_cwd: str,
-        session_dir: str | os.PathLike[str] | None = None,
-        *,
-        home: Path | None = None,
-        plugins: Any = None,
-    ) -> Session:
-        """Cross-project fork: the source (migrated first) copied into a new session of
-        ``target_cwd`` with ``parentSession`` = the source path."""
-        return session_fork.fork_from(
-            cls, source, target_cwd, session_dir, home=home, plugins=plugins
-        )
 
 
 __all__ = ["CURRENT", "LEAF_MARKER", "Session"]

@@ -1,8 +1,7 @@
-"""The tree view of a session: pi's ``getTree`` order, labels, and the oracle's ``tree`` JSON.
+"""The tree of a session: pi's ``getTree`` order and labels.
 
-Works on the :class:`~tether.core.storage.entry_table.EntryTable` columns, so a 100k-entry tree is
-built
-without parsing entries. Order is pi's: roots and children in file order, children sorted
+Works on the :class:`~tether.core.storage.entry_table.EntryTable` columns, so a 100k-entry tree
+is built without parsing entries. Order is pi's: roots and children in file order, children sorted
 (stably) by ``Date.parse(timestamp)``; an entry whose ``parentId`` is null or its own id is a
 root, one whose parent is unknown an orphan root. Unlike pi, a ``parentId`` cycle cannot hang.
 """
@@ -122,71 +121,4 @@ def build_tree(table: EntryTable, labels: Labels) -> list[TreeNode]:
     return roots
 
 
-def walk_preorder(roots: list[TreeNode]) -> list[TreeNode]:
-    """Nodes in pre-order (the oracle's ``preorder``), each visited once."""
-    order: list[TreeNode] = []
-    seen: set[int] = set()
-    stack = list(reversed(roots))
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        stack.extend(reversed(node.children))
-    return order
-
-
-def tree_json(
-    table: EntryTable,
-    roots: list[TreeNode],
-    *,
-    session_name: str | None,
-    branch: list[str],
-    leaf_id: str | None,
-) -> dict[str, Any]:
-    """The oracle's ``tree`` output fields (``roots, children, preorder, treeLeaves, labels,
-    labelTimestamps, sessionName, branch, leafId, entries``)."""
-    children: dict[str, list[str]] = {}
-    labels: dict[str, Any] = {}
-    label_timestamps: dict[str, Any] = {}
-    preorder = walk_preorder(roots)
-    for node in preorder:
-        children[node.id] = [child.id for child in node.children]
-        if node.label is not None:
-            labels[node.id] = node.label
-        if node.label_timestamp is not None:
-            label_timestamps[node.id] = node.label_timestamp
-    leaves = [entry_id for entry_id in table.ids if children.get(entry_id) == []]
-    return {
-        "leafId": leaf_id,
-        "sessionName": session_name,
-        "roots": [node.id for node in roots],
-        "children": children,
-        "preorder": [node.id for node in preorder],
-        "treeLeaves": leaves,
-        "labels": labels,
-        "labelTimestamps": label_timestamps,
-        "branch": branch,
-        "entryCount": len(table),
-        "entries": [
-            {
-                "id": table.ids[row],
-                "parentId": _plain(table.parents[row]),
-                "type": table.types[row],
-                "timestamp": table.stamp(row),
-            }
-            for row in range(len(table))
-        ],
-    }
-
-
-def _plain(value: Any) -> Any:
-    return (
-        getattr(value, "value", value)
-        if value is not None and not isinstance(value, str)
-        else value
-    )
-
-
-__all__ = ["Labels", "TreeNode", "build_tree", "js_trim", "js_truthy", "tree_json", "walk_preorder"]
+__all__ = ["Labels", "TreeNode", "build_tree", "js_trim", "js_truthy"]

@@ -174,7 +174,9 @@ def open_session(
         return Session.in_memory(cwd), "startup"
     if options.fork:
         source = find_session(options.fork, folder)
-        return Session.fork_from(source, cwd, folder, plugins=plugins), "fork"
+        from tether.builtin_plugins.commands.session.file_copies import fork_from
+
+        return fork_from(source, cwd, folder, plugins=plugins), "fork"
     if options.session:
         path = find_session(options.session, folder, create=True)
         return existing(path), ("resume" if path.exists() else "startup")

@@ -171,7 +171,9 @@ def register_commands(app: Any) -> None:
         """The entry tree: branches drawn, long runs folded, > active path, * current leaf."""
         session = _open_validated(file)
         if as_json:
-            _print_json(session.tree_json())
+            from tether.builtin_plugins.commands.session.tree_json import tree_json
+
+            _print_json(tree_json(session))
         else:
             from tether.builtin_plugins.commands.session.tree_view import (
                 render_tree_view,

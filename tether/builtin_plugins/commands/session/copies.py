@@ -62,6 +62,7 @@ def fork_or_clone(
 def export(path: Path, output: Path | None, as_json: bool) -> None:
     """The active branch as a linear file with a fresh id (see the module doc)."""
     from tether import Session
+    from tether.builtin_plugins.commands.session.file_copies import export_jsonl
     from tether.builtin_plugins.commands.store_select import plugin_manager
     from tether.sessions import session_file_name
     from tether.storage import make_header
@@ -70,7 +71,7 @@ def export(path: Path, output: Path | None, as_json: bool) -> None:
     header = make_header(source.cwd, parent_session=str(Path(path).resolve()))
     if output is None:
         output = Path(path).resolve().parent / session_file_name(header["timestamp"], header["id"])
-    written = source.export_jsonl(output, header=header)
+    written = export_jsonl(source, output, header=header)
     if as_json:
         opened = Session.open(written, readonly=True, plugins=plugin_manager())
         _print_json(_described(opened))

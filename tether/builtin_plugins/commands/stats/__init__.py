@@ -5,7 +5,7 @@ tokens and cost, the context usage at the leaf: all of the context, not of the f
 same counts over every message of the file (``inFile``) and every compaction: when, tokens
 before, an estimate of the tokens after, and the summarizer and its cost when the entry
 records them; every prune step (``pruneSteps``) and the totals of both (``economy``)
-(:mod:`tether.core.session.stats`, shared with the RPC ``get_session_stats`` command). The
+(:mod:`.session_stats`, shared with the RPC ``get_session_stats`` command). The
 context window is ``--window``, else the session model's (models.json), else 128000.
 """
 

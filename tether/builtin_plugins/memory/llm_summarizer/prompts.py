@@ -38,7 +38,7 @@ LATEST_VALUES = (
     "list the replaced value as current. Fill every section with real content: leave no "
     "bracketed placeholder of this template in your answer."
 )
-# The harness appends the pinned texts itself (tether.core.context.pins): the model must not
+# The harness appends the pinned texts itself (the ``pins`` plugin): the model must not
 # copy that section, or it would be repeated (or paraphrased) in the new checkpoint.
 PINNED_NOTE = (
     "If the previous checkpoint has a `## Pinned` section, leave that section out of your "

@@ -108,7 +108,7 @@ def parse_summary(text: str) -> Checkpoint:
     and the ``## Pinned`` section are dropped: the caller re-appends the cumulative lists from
     the entry's details and the pinned texts in force (never carried twice).
     """
-    from tether.memory import strip_pinned
+    from tether.builtin_plugins.memory.pins.format import strip_pinned
 
     checkpoint = Checkpoint()
     current = "critical"

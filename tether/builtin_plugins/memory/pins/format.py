@@ -21,8 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.context.content_text import content_text
-from tether.core.context.file_tracking import strip_file_lists
+from tether.memory import content_text, strip_file_lists
 
 PIN_TYPE = "tether.pin"
 UNPIN_TYPE = "tether.unpin"

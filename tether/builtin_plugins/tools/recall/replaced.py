@@ -1,8 +1,6 @@
 """Which entries of a branch a compaction replaced, the text of each, and the note that
-names that span in the summary sent to the model (for the ``recall`` tool).
-
-The note is added only to what is sent (never to stored entries), so pi opens the file with
-the same context."""
+names that span in the summary sent to the model (the ``summary_note`` hook of the
+``tool_recall`` plugin; the kernel adds it only to what is sent, never to stored entries)."""
 
 from __future__ import annotations
 
@@ -10,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.context.content_text import block_parts
+from tether.memory import block_parts
 
 
 @dataclass
@@ -54,38 +52,6 @@ def replaced_note(branch: list[dict[str, Any]]) -> str | None:
         f"\n\n(Entries {replaced.span()} ({len(replaced.entries)} entries) were "
         "replaced by this summary; the recall tool can search and read them.)"
     )
-
-
-def summary_message(messages: list[Any]) -> dict[str, Any] | None:
-    """The context's compaction summary message, if it has one."""
-    for message in messages:
-        if isinstance(message, dict) and message.get("role") == "compactionSummary":
-            return message
-    return None
-
-
-def with_note(messages: list[Any], note: str | None) -> list[Any]:
-    """``messages`` with ``note`` appended to the compaction summary (a copy; unchanged
-    without a note or a summary message)."""
-    if not note:
-        return messages
-    for index, message in enumerate(messages):
-        if isinstance(message, dict) and message.get("role") == "compactionSummary":
-            summary = str(message.get("summary", ""))
-            return [
-                *messages[:index],
-                {**message, "summary": summary + note},
-                *messages[index + 1 :],
-            ]
-    return messages
-
-
-def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> list[Any]:
-    """``messages`` with a line appended to the compaction summary naming the replaced span
-    (unchanged when the branch has no compaction or the context no summary message)."""
-    if summary_message(messages) is None:
-        return messages
-    return with_note(messages, replaced_note(branch))
 
 
 def _blocks_text(content: Any) -> str:

@@ -1,7 +1,7 @@
 """Pinning and unpinning on a session: the ``tether.pin`` / ``tether.unpin`` entries written.
 
-Both append a ``custom`` entry at the leaf (:mod:`tether.core.context.pins` has the format
-and what is in force). Errors are one :class:`~tether.core.base.errors.TetherError` line and
+Both append a ``custom`` entry at the leaf (:mod:`.format` has the format and what is in
+force). Errors are one :class:`~tether.core.base.errors.TetherError` line and
 write nothing: an unknown entry id, an entry without text, an empty text, an unknown or
 ambiguous pin id.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.core.base.errors import TetherError
-from tether.core.context.pins import (
+from tether import TetherError
+from tether.builtin_plugins.memory.pins.format import (
     PIN_TYPE,
     UNPIN_TYPE,
     Pin,
@@ -20,7 +20,7 @@ from tether.core.context.pins import (
     pins_in_force,
     unpin_data,
 )
-from tether.core.storage.ids import new_entry_id
+from tether.storage import new_entry_id
 
 
 def current_pins(session: Any) -> list[Pin]:

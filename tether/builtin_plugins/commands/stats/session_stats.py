@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tether.core.context.tokens import context_usage
+from tether.memory import context_usage
 
 Count = Callable[[list[dict[str, Any]]], Sequence[int]]
 

@@ -127,6 +127,7 @@ PUBLIC = (
     "tether.cli",
     "tether.memory",
     "tether.providers",
+    "tether.rules",
     "tether.sessions",
     "tether.tools",
 )
@@ -152,9 +153,7 @@ BUILTIN_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {
         " encoded-context fast paths: these change with the kernel, no plugin should rely on them",
     ),
     BUILTINS + ".commands.session.validate": (
-        frozenset(
-            CORE + m for m in ("context.message_check", "context.numbers", "context.text_safety")
-        ),
+        frozenset(CORE + m for m in ("context.numbers", "context.text_safety")),
         "`show --validate` must flag exactly what the kernel's own sanitizers would change",
     ),
     BUILTINS + ".commands.rpc.main": (

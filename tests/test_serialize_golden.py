@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.context_loader import fixture_names, golden
+from tether.builtin_plugins._jscompat import js_len, js_slice, js_sort_key, js_stringify
 from tether.builtin_plugins.memory.serialize import (
     TOOL_RESULT_MAX_CHARS,
     serialize_conversation,
@@ -22,7 +23,6 @@ from tether.builtin_plugins.memory.serialize import (
 )
 from tether.core.context.convert import convert_to_llm
 from tether.core.context.file_tracking import FileOps, file_lists, format_file_lists
-from tether.core.context.jscompat import js_len, js_slice, js_sort_key, js_stringify
 
 WITH_PREPARATION = [n for n in fixture_names() if golden(n, "prepare")["preparation"]]
 

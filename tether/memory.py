@@ -25,7 +25,7 @@ _EXPORTS: dict[str, str] = {
     "content_text": "tether.core.context.content_text",
     "block_parts": "tether.core.context.content_text",
     "strip_pinned": "tether.core.context.pins",
-    "js_stringify": "tether.core.context.jscompat",
+    "js_stringify": "tether.builtin_plugins._jscompat",
     "compaction_settings": "tether.core.memory.compaction",
     "gate_line": "tether.core.memory.gate",
     "check_choices": "tether.core.choices.running",
@@ -36,6 +36,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+    from tether.builtin_plugins._jscompat import js_stringify
     from tether.core.choices.running import check_choices, run_strategy, token_counter
     from tether.core.context.content_text import block_parts, content_text
     from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES
@@ -46,7 +47,6 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         model_of_source,
     )
     from tether.core.context.file_tracking import FileOps, file_lists
-    from tether.core.context.jscompat import js_stringify
     from tether.core.context.pins import strip_pinned
     from tether.core.context.tokens import assistant_usage, calculate_context_tokens, should_compact
     from tether.core.harness.compaction import context_tokens

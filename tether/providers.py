@@ -24,7 +24,7 @@ _EXPORTS: dict[str, str] = {
     "PermanentError": "tether.core.base.errors",
     "ContextOverflowError": "tether.core.base.errors",
     "AbortedError": "tether.core.base.errors",
-    "prepare_for_provider": "tether.core.context.convert",
+    "prepare_for_provider": "tether.builtin_plugins.providers.transform",
     "BRANCH_SUMMARY_PREFIX": "tether.core.context.convert",
     "COMPACTION_SUMMARY_PREFIX": "tether.core.context.convert",
     "token_count": "tether.core.context.numbers",
@@ -39,6 +39,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+    from tether.builtin_plugins.providers.transform import prepare_for_provider
     from tether.core.agent.providers import (
         IDLE_TIMEOUT,
         LlmContext,
@@ -58,11 +59,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         TransientError,
     )
     from tether.core.base.paths import read_json_file, tether_home
-    from tether.core.context.convert import (
-        BRANCH_SUMMARY_PREFIX,
-        COMPACTION_SUMMARY_PREFIX,
-        prepare_for_provider,
-    )
+    from tether.core.context.convert import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
     from tether.core.context.numbers import drop_non_finite, token_count, warn_once
     from tether.core.context.text_safety import dumps_clean, encode_json_body
 

@@ -16,15 +16,16 @@ _EXPORTS: dict[str, str] = {
     "ToolError": "tether.core.agent.tools",
     "collect_tools": "tether.core.agent.tools",
     "order_tools": "tether.core.agent.tools",
-    "js_len": "tether.core.context.jscompat",
-    "js_slice": "tether.core.context.jscompat",
-    "js_number": "tether.core.context.jscompat",
+    "js_len": "tether.builtin_plugins._jscompat",
+    "js_slice": "tether.builtin_plugins._jscompat",
+    "js_number": "tether.builtin_plugins._jscompat",
     "entry_text": "tether.core.context.replaced",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+    from tether.builtin_plugins._jscompat import js_len, js_number, js_slice
     from tether.core.agent.tools import (
         FunctionTool,
         ToolContext,
@@ -33,7 +34,6 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         collect_tools,
         order_tools,
     )
-    from tether.core.context.jscompat import js_len, js_number, js_slice
     from tether.core.context.replaced import entry_text
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -43,7 +43,7 @@ def _warnings(entry: Any) -> list[dict[str, Any]]:
 
 def _schema(entry: Any, warned: set[str]) -> list[dict[str, str]]:
     from tether.builtin_plugins.storage.format.schema import validate_entry
-    from tether.core.context.message_check import message_issues
+    from tether.rules import message_issues
 
     message = entry.get("message") if isinstance(entry, dict) else None
     if entry.get("type") == "message" and isinstance(message, dict):

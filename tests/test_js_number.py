@@ -9,8 +9,8 @@ import struct
 
 import pytest
 
-from tether.builtin_plugins._jscompat import js_number
 from tether.builtin_plugins.memory.serialize import js_text
+from tether.builtin_plugins.storage.format.jscompat import js_number
 from tether.builtin_plugins.storage.format.stringify import js_number as written_number
 
 

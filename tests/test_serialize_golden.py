@@ -13,13 +13,18 @@ from typing import Any
 import pytest
 
 from tests.context_loader import fixture_names, golden
-from tether.builtin_plugins._jscompat import js_len, js_slice, js_sort_key, js_stringify
 from tether.builtin_plugins.memory.serialize import (
     TOOL_RESULT_MAX_CHARS,
     serialize_conversation,
     serialize_messages,
     truncate_head,
     truncate_head_tail,
+)
+from tether.builtin_plugins.storage.format.jscompat import (
+    js_len,
+    js_slice,
+    js_sort_key,
+    js_stringify,
 )
 from tether.core.context.convert import convert_to_llm
 from tether.core.context.file_tracking import FileOps, file_lists, format_file_lists

@@ -25,7 +25,7 @@ _EXPORTS: dict[str, str] = {
     "content_text": "tether.core.context.content_text",
     "block_parts": "tether.core.context.content_text",
     "strip_pinned": "tether.core.context.pins",
-    "js_stringify": "tether.builtin_plugins._jscompat",
+    "js_stringify": "tether.builtin_plugins.storage.format.jscompat",
     "compaction_settings": "tether.core.memory.compaction",
     "gate_line": "tether.core.memory.gate",
     "check_choices": "tether.core.choices.running",
@@ -36,7 +36,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
-    from tether.builtin_plugins._jscompat import js_stringify
+    from tether.builtin_plugins.storage.format.jscompat import js_stringify
     from tether.core.choices.running import check_choices, run_strategy, token_counter
     from tether.core.context.content_text import block_parts, content_text
     from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES

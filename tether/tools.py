@@ -16,16 +16,16 @@ _EXPORTS: dict[str, str] = {
     "ToolError": "tether.core.agent.tools",
     "collect_tools": "tether.core.agent.tools",
     "order_tools": "tether.core.agent.tools",
-    "js_len": "tether.builtin_plugins._jscompat",
-    "js_slice": "tether.builtin_plugins._jscompat",
-    "js_number": "tether.builtin_plugins._jscompat",
+    "js_len": "tether.builtin_plugins.storage.format.jscompat",
+    "js_slice": "tether.builtin_plugins.storage.format.jscompat",
+    "js_number": "tether.builtin_plugins.storage.format.jscompat",
     "entry_text": "tether.core.context.replaced",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
-    from tether.builtin_plugins._jscompat import js_len, js_number, js_slice
+    from tether.builtin_plugins.storage.format.jscompat import js_len, js_number, js_slice
     from tether.core.agent.tools import (
         FunctionTool,
         ToolContext,

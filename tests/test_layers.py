@@ -140,6 +140,7 @@ BUILTIN_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {
             CORE + m
             for m in (
                 "context",
+                "context.build",
                 "context.encoded",
                 "context.linear",
                 "context.tokens",

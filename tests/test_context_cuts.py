@@ -22,9 +22,9 @@ import pytest
 from tests.harness_helpers import chat_requests, open_harness, plugin_manager, write_home
 from tests.test_context_golden import assert_same_context
 from tether import hookimpl
+from tether.builtin_plugins.providers.numbers import json_text
 from tether.core.cli.app import main
 from tether.core.context.build import convert_to_llm
-from tether.core.context.numbers import json_text
 from tether.core.context.replaced import with_replaced_note
 from tether.core.session.session import Session
 from tether.hookspecs.events import CompactionPreparation, PrepareRequest

@@ -35,7 +35,7 @@ _EXPORTS: dict[str, str] = {
     "load_settings": "tether.core.base.settings",
     "peek_setting": "tether.core.base.settings_peek",
     "tether_home": "tether.core.base.paths",
-    "warn_once": "tether.core.context.numbers",
+    "warn_once": "tether.builtin_plugins.providers.numbers",
     "Settings": "tether.core.base.settings",
     # the agent
     "Harness": "tether.core.harness.harness",
@@ -105,6 +105,7 @@ __all__ = ["__version__", *sorted(_EXPORTS)]
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports lazily
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
+    from tether.builtin_plugins.providers.numbers import warn_once
     from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
     from tether.core.agent.agent import Agent
     from tether.core.agent.prompt import PromptOptions, Section
@@ -127,7 +128,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
         build_session_context,
         convert_to_llm,
     )
-    from tether.core.context.numbers import warn_once
     from tether.core.harness.harness import Harness
     from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager

@@ -17,7 +17,7 @@ _EXPORTS: dict[str, str] = {
     "SessionWriteError": "tether.core.base.errors",
     "LazySettings": "tether.core.base.settings_peek",
     "peek_section": "tether.core.base.settings_peek",
-    "json_text": "tether.core.context.numbers",
+    "json_text": "tether.builtin_plugins.providers.numbers",
     "ModelRequest": "tether.core.harness.setup",
     "assemble_system_prompt": "tether.core.agent.prompt",
     "build_prompt_options": "tether.core.agent.prompt",
@@ -27,11 +27,11 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+    from tether.builtin_plugins.providers.numbers import json_text
     from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
     from tether.core.base.errors import HookInterrupted, SessionWriteError, UsageError
     from tether.core.base.settings_peek import LazySettings, peek_section
     from tether.core.cli.app import WaitOpt, command_group
-    from tether.core.context.numbers import json_text
     from tether.core.harness.setup import ModelRequest
     from tether.core.hooks.fact_cues import collect_fact_cues
 

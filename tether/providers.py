@@ -17,7 +17,7 @@ _EXPORTS: dict[str, str] = {
     "StreamEvent": "tether.core.agent.providers",
     "IDLE_TIMEOUT": "tether.core.agent.providers",
     "empty_usage": "tether.core.agent.providers",
-    "now_ms": "tether.core.agent.providers",
+    "now_ms": "tether.core.storage.ids",
     "ProviderError": "tether.core.base.errors",
     "ProviderConfigError": "tether.core.base.errors",
     "TransientError": "tether.core.base.errors",
@@ -27,18 +27,19 @@ _EXPORTS: dict[str, str] = {
     "prepare_for_provider": "tether.builtin_plugins.providers.transform",
     "BRANCH_SUMMARY_PREFIX": "tether.core.context.convert",
     "COMPACTION_SUMMARY_PREFIX": "tether.core.context.convert",
-    "token_count": "tether.core.context.numbers",
-    "drop_non_finite": "tether.core.context.numbers",
+    "token_count": "tether.builtin_plugins.providers.numbers",
+    "drop_non_finite": "tether.builtin_plugins.providers.numbers",
     "encode_json_body": "tether.core.context.text_safety",
     "dumps_clean": "tether.core.context.text_safety",
     "read_json_file": "tether.core.base.paths",
     "tether_home": "tether.core.base.paths",
-    "warn_once": "tether.core.context.numbers",
+    "warn_once": "tether.builtin_plugins.providers.numbers",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
+    from tether.builtin_plugins.providers.numbers import drop_non_finite, token_count, warn_once
     from tether.builtin_plugins.providers.transform import prepare_for_provider
     from tether.core.agent.providers import (
         IDLE_TIMEOUT,
@@ -48,7 +49,6 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         StreamEvent,
         StreamOptions,
         empty_usage,
-        now_ms,
     )
     from tether.core.base.errors import (
         AbortedError,
@@ -60,7 +60,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
     )
     from tether.core.base.paths import read_json_file, tether_home
     from tether.core.context.convert import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
-    from tether.core.context.numbers import drop_non_finite, token_count, warn_once
     from tether.core.context.text_safety import dumps_clean, encode_json_body
+    from tether.core.storage.ids import now_ms
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

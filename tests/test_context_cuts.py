@@ -23,9 +23,9 @@ from tests.harness_helpers import chat_requests, open_harness, plugin_manager, w
 from tests.test_context_golden import assert_same_context
 from tether import hookimpl
 from tether.builtin_plugins.providers.numbers import json_text
+from tether.builtin_plugins.tools.recall.replaced import with_replaced_note
 from tether.core.cli.app import main
 from tether.core.context.build import convert_to_llm
-from tether.core.context.replaced import with_replaced_note
 from tether.core.session.session import Session
 from tether.hookspecs.events import CompactionPreparation, PrepareRequest
 

@@ -144,7 +144,7 @@ BUILTIN_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {
                 "context.encoded",
                 "context.linear",
                 "context.tokens",
-                "context.replaced",
+                "agent.tools",
                 "session.reader",
                 "hooks.plugin_session",
                 "harness.setup",

@@ -19,13 +19,14 @@ _EXPORTS: dict[str, str] = {
     "js_len": "tether.builtin_plugins.storage.format.jscompat",
     "js_slice": "tether.builtin_plugins.storage.format.jscompat",
     "js_number": "tether.builtin_plugins.storage.format.jscompat",
-    "entry_text": "tether.core.context.replaced",
+    "entry_text": "tether.builtin_plugins.tools.recall.replaced",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports lazily
     from tether.builtin_plugins.storage.format.jscompat import js_len, js_number, js_slice
+    from tether.builtin_plugins.tools.recall.replaced import entry_text
     from tether.core.agent.tools import (
         FunctionTool,
         ToolContext,
@@ -34,6 +35,5 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports laz
         collect_tools,
         order_tools,
     )
-    from tether.core.context.replaced import entry_text
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -67,7 +67,7 @@ def request_bytes(
     from tether import Hooks, convert_to_llm, load_settings
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
     from tether.cli import json_text
-    from tether.core.context.replaced import with_replaced_note
+    from tether.core.agent.tools import annotated
     from tether.core.harness.setup import assemble_prompt, choose_thinking_level
     from tether.core.hooks.plugin_session import PluginSession
     from tether.hookspecs.events import BeforeAgentStartEvent
@@ -102,8 +102,7 @@ def request_bytes(
         messages = context.messages
         if pm.hook.context.get_hookimpls():
             messages = hooks.context(messages=messages, session=view, failure="context hook")
-        if any(tool.name == "recall" for tool in tools):  # the span note, as the harness adds
-            messages = with_replaced_note(messages, branch)
+        messages = annotated(tools, messages, view)  # the recall tool's span note, as sent
         llm = LlmContext(
             start.system_prompt,
             convert_to_llm(messages, block_images=bool(settings.block_images)),

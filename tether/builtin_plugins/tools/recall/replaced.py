@@ -1,5 +1,6 @@
 """Which entries of a branch a compaction replaced, the text of each, and the note that
-names that span in the summary sent to the model (for the ``recall`` tool).
+names that span in the summary sent to the model while the ``recall`` tool is offered
+(:class:`SpanNote`, the tool's ``annotate_context``).
 
 The note is added only to what is sent (never to stored entries), so pi opens the file with
 the same context."""
@@ -10,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.context.content_text import block_parts
+from tether.memory import block_parts
 
 
 @dataclass
@@ -86,6 +87,23 @@ def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> lis
     if summary_message(messages) is None:
         return messages
     return with_note(messages, replaced_note(branch))
+
+
+class SpanNote:
+    """The recall tool's ``annotate_context``: the compaction summary sent names the span the
+    tool can read. The note is worked out once per compaction of a session file."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, str | None] = (None, None)  # (file and summary, note)
+
+    def __call__(self, messages: list[Any], session: Any) -> list[Any]:
+        summary = summary_message(messages)
+        if summary is None:
+            return messages
+        key = (session.file, summary.get("timestamp"), str(summary.get("summary", "")))
+        if self._last[0] != key:
+            self._last = (key, replaced_note(session.get_branch()))
+        return with_note(messages, self._last[1])
 
 
 def _blocks_text(content: Any) -> str:

@@ -18,9 +18,9 @@ from tether.core.agent.providers import (
     StreamEvent,
     StreamOptions,
     empty_usage,
-    now_ms,
 )
 from tether.core.agent.tools import FunctionTool, ToolContext, ToolResult
+from tether.core.storage.ids import now_ms
 
 MODEL = Model(provider="fake", id="fake-1", api="fake-api")
 

@@ -152,19 +152,6 @@ def error_result(message: str, details: Any = None) -> ToolResult:
     return ToolResult.text(message, details={} if details is None else details, is_error=True)
 
 
-def execute_tool(
-    tool: Tool, tool_call_id: str, args: dict[str, Any], ctx: ToolContext
-) -> ToolResult:
-    """Run ``tool``; any exception becomes an error result carrying its message (pi's rule)."""
-    try:
-        result = tool.execute(tool_call_id, args, ctx)
-    except Exception as exc:  # a tool may fail in any way; the model reads the message
-        return error_result(str(exc) or type(exc).__name__)
-    if not isinstance(result, ToolResult):
-        return error_result(f"Tool {tool.name} returned {type(result).__name__}, not a ToolResult")
-    return result
-
-
 __all__ = [
     "BUILTIN_TOOL_ORDER",
     "FunctionTool",
@@ -174,6 +161,5 @@ __all__ = [
     "ToolResult",
     "collect_tools",
     "error_result",
-    "execute_tool",
     "order_tools",
 ]

@@ -22,7 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from tether.builtin_plugins.memory.tiktoken_counter import IMAGE_TOKENS, get_encoding, message_parts
-from tether.core.context.jscompat import js_len
+from tether.builtin_plugins.storage.format.jscompat import js_len
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_GLOB = "tests/fixtures/pi/gen/*.jsonl"

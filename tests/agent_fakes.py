@@ -18,9 +18,9 @@ from tether.core.agent.providers import (
     StreamEvent,
     StreamOptions,
     empty_usage,
-    now_ms,
 )
-from tether.core.agent.tools import FunctionTool, ToolContext, ToolResult
+from tether.core.agent.tools import FunctionTool, Tool, ToolContext, ToolResult, error_result
+from tether.core.storage.ids import now_ms
 
 MODEL = Model(provider="fake", id="fake-1", api="fake-api")
 
@@ -159,3 +159,16 @@ def roles(messages: list[dict[str, Any]]) -> list[str]:
 
 def text_of(message: dict[str, Any]) -> str:
     return "".join(block.get("text", "") for block in message["content"] if block["type"] == "text")
+
+
+def execute_tool(
+    tool: Tool, tool_call_id: str, args: dict[str, Any], ctx: ToolContext
+) -> ToolResult:
+    """Run ``tool``; any exception becomes an error result carrying its message (pi's rule)."""
+    try:
+        result = tool.execute(tool_call_id, args, ctx)
+    except Exception as exc:  # a tool may fail in any way; the model reads the message
+        return error_result(str(exc) or type(exc).__name__)
+    if not isinstance(result, ToolResult):
+        return error_result(f"Tool {tool.name} returned {type(result).__name__}, not a ToolResult")
+    return result

@@ -75,18 +75,16 @@ def expected_openai_messages(file: Path, body: dict[str, Any], model: Any) -> li
     with the note naming the replaced span, as the built-in ``recall`` tool is offered)."""
     from tether.builtin_plugins.providers.http.calls import prepared_context
     from tether.builtin_plugins.providers.openai.completions import convert_messages
-    from tether.builtin_plugins.tools.recall.replaced import replaced_note
+    from tether.builtin_plugins.tools.recall.replaced import with_replaced_note
     from tether.core.agent.providers import LlmContext
     from tether.core.context.build import convert_to_llm
-    from tether.core.context.summary_note import with_note
     from tether.core.session.session import Session
 
     session = Session.open(file, readonly=True)
     messages = session.build_context().messages
     assert messages and messages[-1]["role"] == "assistant"
     system = body["messages"][0]["content"] if body["messages"][0]["role"] == "system" else ""
-    note = replaced_note(session.get_branch())  # the recall tool's span note
-    sent = with_note(messages[:-1], note)
+    sent = with_replaced_note(messages[:-1], session.get_branch())  # the recall tool's span note
     context = LlmContext(system, convert_to_llm(sent))
     return convert_messages(model, prepared_context(model, context))
 

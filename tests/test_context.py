@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tether.builtin_plugins.providers.transform import prepare_for_provider
 from tether.core.context.build import (
     UNSET,
     build_context_from_path,
@@ -12,7 +13,6 @@ from tether.core.context.build import (
     custom_message_from_entry,
     message_from_entry,
     path_to_root,
-    prepare_for_provider,
     timestamp_ms,
 )
 from tether.core.context.convert import bash_execution_to_text

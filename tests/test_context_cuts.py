@@ -22,11 +22,10 @@ import pytest
 from tests.harness_helpers import chat_requests, open_harness, plugin_manager, write_home
 from tests.test_context_golden import assert_same_context
 from tether import hookimpl
-from tether.builtin_plugins.tools.recall.replaced import replaced_note
+from tether.builtin_plugins.providers.numbers import json_text
+from tether.builtin_plugins.tools.recall.replaced import with_replaced_note
 from tether.core.cli.app import main
 from tether.core.context.build import convert_to_llm
-from tether.core.context.numbers import json_text
-from tether.core.context.summary_note import with_note
 from tether.core.session.session import Session
 from tether.hookspecs.events import CompactionPreparation, PrepareRequest
 
@@ -104,7 +103,7 @@ def test_the_request_holds_the_context_of_session_context_json(
     leaf = shown["leafId"]
     branch = Session.open(copy, readonly=True).get_branch(leaf) if leaf is not None else []
     # the recall tool's note on the summary is added to what is sent, as the harness does
-    expected = convert_to_llm(with_note(shown["messages"], replaced_note(branch)))
+    expected = convert_to_llm(with_replaced_note(shown["messages"], branch))
     assert request["messages"] == _as_sent(expected)
 
 

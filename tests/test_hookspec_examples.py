@@ -328,12 +328,6 @@ def case_pins(tmp_path: Path) -> None:
         pins.pin(None, "keep this")
 
 
-def case_summary_note(tmp_path: Path) -> None:
-    branch = [{"type": "message"}, {"type": "compaction"}, {"type": "compaction"}]
-    note = _run_example("summary_note", {"branch": branch, "tools": ["read"]})
-    assert note == "\n\n(This conversation was compacted 2 times.)"
-
-
 CASES = {
     name.removeprefix("case_"): function
     for name, function in dict(globals()).items()

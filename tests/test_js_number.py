@@ -10,8 +10,8 @@ import struct
 import pytest
 
 from tether.builtin_plugins.memory.serialize import js_text
+from tether.builtin_plugins.storage.format.jscompat import js_number
 from tether.builtin_plugins.storage.format.stringify import js_number as written_number
-from tether.core.context.jscompat import js_number
 
 
 @pytest.mark.parametrize(

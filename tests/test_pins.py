@@ -328,38 +328,3 @@ def test_a_pins_answer_without_the_methods_names_the_plugin(tmp_path: Path) -> N
     with pytest.raises(TetherError, match=r"broken.*pins.*lacks pins, pin, unpin"):
         compact(session, hooks, settings(keepRecentTokens=200, reserveTokens=2000))
     assert [e["type"] for e in session.entries()].count("compaction") == 0
-
-
-# -- the ``summary_note`` hook: notes on the summary sent, never stored ---------------------------
-
-
-def test_summary_notes_are_added_to_what_the_model_is_sent_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    compaction = {"summarizer": "offline", "keepRecentTokens": 40, "reserveTokens": 2000}
-    home = use_home(write_home(tmp_path / "home", settings={"compaction": compaction}), monkeypatch)
-    asked: list[list[str]] = []
-
-    class Counter:
-        @hookimpl
-        def summary_note(self, branch: list[dict[str, Any]], tools: list[str]) -> str:
-            asked.append(tools)
-            count = sum(1 for entry in branch if entry.get("type") == "compaction")
-            return f"\n\n(compacted {count} times)"
-
-    harness = open_harness(plugin_manager(("counter", Counter())), tmp_path, home, "faux/faux-1")
-    try:
-        for n in range(3):
-            harness.prompt(f"step {n}: " + "filler " * 30)
-        harness.compact()
-        harness.prompt("after the compaction")
-        harness.prompt("once more")
-        sent = harness.registry.apis["faux"].last_context.messages[0]
-        stored = harness.agent.state.messages[0]["summary"]
-    finally:
-        harness.close()
-    text = str(sent)
-    assert "(compacted 1 times)" in text and "the recall tool can search and read them" in text
-    assert text.index("(compacted 1 times)") < text.index("the recall tool")  # call order
-    assert "compacted 1 times" not in stored and "recall tool" not in stored
-    assert len(asked) == 1 and "recall" in asked[0]  # asked again only when the summary changes

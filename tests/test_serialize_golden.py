@@ -20,9 +20,14 @@ from tether.builtin_plugins.memory.serialize import (
     truncate_head,
     truncate_head_tail,
 )
+from tether.builtin_plugins.storage.format.jscompat import (
+    js_len,
+    js_slice,
+    js_sort_key,
+    js_stringify,
+)
 from tether.core.context.convert import convert_to_llm
 from tether.core.context.file_tracking import FileOps, file_lists, format_file_lists
-from tether.core.context.jscompat import js_len, js_slice, js_sort_key, js_stringify
 
 WITH_PREPARATION = [n for n in fixture_names() if golden(n, "prepare")["preparation"]]
 

@@ -255,7 +255,7 @@ def test_tool_call_arguments_by_orjson_equal_js_stringify() -> None:
     """A tool call's non-string arguments are written by orjson where its text is JS's; the
     plain path is ``js_stringify`` (JSON.stringify)."""
     from tether.builtin_plugins.memory.serialize import _argument_json
-    from tether.core.context.jscompat import js_stringify
+    from tether.builtin_plugins.storage.format.jscompat import js_stringify
 
     values = argument_values()
     assert len(values) > 100

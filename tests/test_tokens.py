@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tether.builtin_plugins.commands.context.threshold import threshold_check
 from tether.builtin_plugins.memory.token_estimate import (
     count_tokens,
     estimate_tokens,
@@ -20,7 +21,6 @@ from tether.core.context.tokens import (
     estimate_context_tokens,
     get_last_assistant_usage,
     should_compact,
-    threshold_check,
 )
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs.events import CompactionSettings

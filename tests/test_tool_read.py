@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.agent_fakes import execute_tool
 from tether.builtin_plugins.tools.read.tool import make_read_tool
-from tether.core.agent.tools import ToolContext, ToolResult, execute_tool
+from tether.core.agent.tools import ToolContext, ToolResult
 
 
 def _read(tmp_path: Path, **args: object) -> ToolResult:

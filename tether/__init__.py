@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
+    from tether.builtin_plugins.providers.numbers import warn_once
     from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
     from tether.core.agent.agent import Agent
     from tether.core.agent.prompt import PromptOptions, Section
@@ -37,7 +38,6 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         build_session_context,
         convert_to_llm,
     )
-    from tether.core.context.numbers import warn_once
     from tether.core.harness.harness import Harness
     from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from tether._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
+    from tether.builtin_plugins.providers.numbers import json_text
     from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
     from tether.core.base.errors import HookInterrupted, SessionWriteError, UsageError
     from tether.core.base.settings_peek import LazySettings, peek_section
     from tether.core.cli.app import WaitOpt, command_group
-    from tether.core.context.numbers import json_text
     from tether.core.harness.setup import ModelRequest
     from tether.core.hooks.fact_cues import collect_fact_cues
     from tether.core.host.calls import ordered_hookimpls

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from tether._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
+    from tether.builtin_plugins.storage.format.jscompat import js_stringify
     from tether.core.choices.registry import KINDS, choose, registered
     from tether.core.choices.running import check_choices, run_strategy, token_counter
     from tether.core.context.content_text import block_parts, content_text
@@ -22,7 +23,6 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         model_of_source,
     )
     from tether.core.context.file_tracking import FileOps, file_lists, strip_file_lists
-    from tether.core.context.jscompat import js_stringify
     from tether.core.context.tokens import (
         assistant_usage,
         calculate_context_tokens,

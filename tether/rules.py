@@ -27,6 +27,7 @@ from tether.builtin_plugins.memory.token_estimate import estimate_tokens
 from tether.core.context.cuts import cut_problem, find_valid_cut_points, is_cut_point
 from tether.core.context.entry_messages import context_message, message_from_entry
 from tether.core.context.file_tracking import FileOps, file_lists, format_file_lists
+from tether.core.context.message_check import message_issues, sanitize_message
 
 
 def file_operations(
@@ -52,4 +53,6 @@ __all__ = [
     "format_file_lists",
     "is_cut_point",
     "message_from_entry",
+    "message_issues",
+    "sanitize_message",
 ]

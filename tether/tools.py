@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from tether._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
+    from tether.builtin_plugins.storage.format.jscompat import js_len, js_number, js_slice
     from tether.builtin_plugins.tools.recall.replaced import entry_text
     from tether.core.agent.tools import (
         FunctionTool,
@@ -19,6 +20,5 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         collect_tools,
         order_tools,
     )
-    from tether.core.context.jscompat import js_len, js_number, js_slice
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

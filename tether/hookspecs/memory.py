@@ -22,7 +22,7 @@ from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:
     from tether.hookspecs.gate import GateVerdict, SummaryCheck
-    from tether.hookspecs.pins import Entry, Pins
+    from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
 
 
@@ -238,29 +238,6 @@ def pins() -> Pins | None:
     """
 
 
-@hookspec
-def summary_note(branch: list[Entry], tools: list[str]) -> str | None:
-    """Add a note to the compaction summary the model is sent (never to the stored entry).
-
-    When: before each model call whose context holds a compaction summary (``tether run`` and
-    ``chat``, RPC, ``tether context request``); the harness asks again only when that summary
-    changes. Arguments: ``branch`` — the active branch, root first (entries as dicts);
-    ``tools`` — the names of the tools the model is given. Return: text appended to the
-    summary as is (start it with a blank line), or ``None``. Ordering: every implementation
-    runs; the notes are appended in call order. The built-in answer (plugin ``tool_recall``)
-    names the span of entries the latest compaction replaced when ``recall`` is among
-    ``tools``. If an implementation raises or returns something other than a string, the
-    model call fails with one error naming the plugin and the hook.
-
-    Example::
-
-        @hookimpl
-        def summary_note(branch, tools):
-            count = sum(1 for entry in branch if entry.get("type") == "compaction")
-            return f"\\n\\n(This conversation was compacted {count} times.)"
-    """
-
-
 __all__ = [
     "gate_summary",
     "pins",
@@ -268,5 +245,4 @@ __all__ = [
     "register_fact_cues",
     "register_summarizers",
     "register_token_counters",
-    "summary_note",
 ]

@@ -5,13 +5,15 @@ intro (100; a custom prompt replaces it, the tool list and the guidelines), tool
 guidelines (300), appended prompt (400), project context files (500), skills index (600),
 date and working directory (900). Also adds ``tether prompt [--explain] [--json]``.
 
-This plugin decides what the project gives the prompt: it loads the context files
+This plugin decides what the project gives the prompt: it reads the custom and appended
+prompts (a value naming a file; else ``SYSTEM.md``, ``APPEND_SYSTEM.md``, see
+:mod:`~tether.builtin_plugins.prompt.prompt_files`), loads the context files
 (``AGENTS.md``/``CLAUDE.md`` of the tether home and of every directory from the root down to
-``cwd``, see :mod:`~tether.builtin_plugins.prompt.context_file_loader`) and the skills (``SKILL.md``
-files, see :mod:`~tether.builtin_plugins.prompt.skill_loader`) once per :class:`PromptOptions`,
-keeping
-them in ``options.extra`` under :data:`CONTEXT_FILES` and :data:`SKILLS` (a list already there
-is used as is; :data:`SKILL_DIRS` adds skill directories). Problems go to ``options.warnings``.
+``cwd``, see :mod:`~tether.builtin_plugins.prompt.context_file_loader`) and the skills
+(``SKILL.md`` files, see :mod:`~tether.builtin_plugins.prompt.skill_loader`) once per
+:class:`PromptOptions`, keeping them in ``options.extra`` under :data:`CONTEXT_FILES` and
+:data:`SKILLS` (a list already there is used as is; :data:`SKILL_DIRS` adds skill
+directories). Problems go to ``options.warnings``.
 """
 
 from __future__ import annotations
@@ -79,8 +81,20 @@ def skills(options: PromptOptions) -> list[Skill]:
     return list(found)
 
 
+def custom_prompt(options: PromptOptions) -> str | None:
+    from tether.builtin_plugins.prompt.prompt_files import custom_prompt
+
+    return custom_prompt(options)
+
+
+def appended_prompt(options: PromptOptions) -> str | None:
+    from tether.builtin_plugins.prompt.prompt_files import appended_prompt
+
+    return appended_prompt(options)
+
+
 def intro_text(options: PromptOptions) -> str:
-    return options.custom_prompt or INTRO
+    return custom_prompt(options) or INTRO
 
 
 def tools_text(options: PromptOptions) -> str:
@@ -150,12 +164,12 @@ def system_prompt_sections(options: PromptOptions) -> list[Section]:
     from tether import Section
 
     sections = [Section("intro", 100, intro_text(options))]
-    if not options.custom_prompt:
+    if not custom_prompt(options):
         sections.append(Section("tools", 200, tools_text(options)))
         bullets = "\n".join(f"- {b}" for b in guideline_bullets(options))
         sections.append(Section("guidelines", 300, f"Guidelines:\n{bullets}"))
     sections += [
-        Section("append", 400, options.append_system_prompt or ""),
+        Section("append", 400, appended_prompt(options) or ""),
         Section("context-files", 500, context_text(options)),
         Section("skills", 600, skills_text(options)),
         Section("environment", 900, environment_text(options), separator="\n"),

@@ -42,10 +42,10 @@ from tether.core.agent.providers import (
     StreamEvent,
     StreamOptions,
     empty_usage,
-    now_ms,
 )
 from tether.core.agent.tool_execution import execute_tool_calls
 from tether.core.agent.tools import Tool
+from tether.core.storage.ids import now_ms
 from tether.hookspecs.events import AgentEvent, Message
 
 ABORTED_TEXT = "Request was aborted"

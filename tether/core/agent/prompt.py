@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tether.core.base.errors import TetherError
+from tether.core.base.paths import tether_home
 from tether.core.host.calls import call_implementation, implementations
 
 if TYPE_CHECKING:
@@ -46,10 +47,13 @@ class PromptOptions:
     """Everything a section may depend on.
 
     ``tools`` are the active tools in prompt order (objects with ``name``,
-    ``prompt_snippet`` and ``prompt_guidelines``). ``custom_prompt`` replaces the intro, the
-    tool list and the guidelines. ``now`` gives the date line (its own time zone is used).
-    ``home`` is the tether home (``TETHER_HOME`` or ``~/.tether``). ``extra`` is free for
-    plugins (the ``prompt_sections`` plugin keeps the context files and skills it loads there).
+    ``prompt_snippet`` and ``prompt_guidelines``). ``custom_prompt`` (replaces the intro, the
+    tool list and the guidelines) and ``append_system_prompt`` are the values given, by a
+    flag or a setting; the ``prompt_sections`` plugin reads a value naming a file, and
+    ``SYSTEM.md``/``APPEND_SYSTEM.md`` when none is given. ``now`` gives the date line (its
+    own time zone is used). ``home`` is the tether home (``TETHER_HOME`` or ``~/.tether``).
+    ``extra`` is free for plugins (the ``prompt_sections`` plugin keeps the files and skills
+    it loads there).
     ``warnings`` collects problems plugins met (an unreadable file…); the caller shows them.
     """
 
@@ -67,24 +71,6 @@ class PromptOptions:
         return [tool.name for tool in self.tools]
 
 
-def _text_or_file(value: str, cwd: str) -> str:
-    """pi's rule for prompt values: a value naming an existing file is replaced by its text."""
-    candidate = Path(cwd, os.path.expanduser(value))
-    try:
-        if len(value) < 4096 and "\n" not in value and candidate.is_file():
-            return candidate.read_text(encoding="utf-8")
-    except OSError:
-        pass
-    return value
-
-
-def _first_file(*paths: Path) -> str | None:
-    for path in paths:
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    return None
-
-
 def build_prompt_options(
     cwd: str | Path,
     tools: Sequence[Any],
@@ -97,42 +83,27 @@ def build_prompt_options(
     warnings: list[str] | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> PromptOptions:
-    """Gather the inputs from disk, as pi does.
+    """The inputs of the prompt sections, as given.
 
-    Custom prompt: the argument, else ``settings.custom_prompt`` (``systemPrompt``), else
-    ``<cwd>/.tether/SYSTEM.md``, else ``<home>/SYSTEM.md``. Appended prompt: the argument(s)
-    (joined by a blank line), else ``settings.append_system_prompt``, else
-    ``<cwd>/.tether/APPEND_SYSTEM.md``, else ``<home>/APPEND_SYSTEM.md``. A value naming an
-    existing file is read from it. ``home`` defaults to ``TETHER_HOME`` or ``~/.tether``.
+    Custom prompt: the argument, else ``settings.custom_prompt`` (``systemPrompt``). Appended
+    prompt: the argument(s) (joined by a blank line), else ``settings.append_system_prompt``.
+    What a value means (the name of a file) and what the project adds (``SYSTEM.md``…) is the
+    section plugins' decision. ``home`` defaults to ``TETHER_HOME`` or ``~/.tether``.
     ``warnings`` (when given) becomes the options' list, so that it holds what the plugins
     report while the prompt is assembled; ``extra`` seeds :attr:`PromptOptions.extra`.
     """
-    cwd = os.path.abspath(cwd)
-    if home is None:
-        raw = os.environ.get("TETHER_HOME")
-        home = Path(raw).expanduser() if raw else Path.home() / ".tether"
-    home = Path(home)
-    custom = custom_prompt or getattr(settings, "custom_prompt", None)
-    if custom:
-        custom = _text_or_file(custom, cwd)
-    else:
-        custom = _first_file(Path(cwd, ".tether", "SYSTEM.md"), home / "SYSTEM.md")
     if isinstance(append_system_prompt, str):
         append_system_prompt = [append_system_prompt]
-    appended_values = list(append_system_prompt or [])
-    if not appended_values and getattr(settings, "append_system_prompt", None):
-        appended_values = [settings.append_system_prompt]
-    if appended_values:
-        appended: str | None = "\n\n".join(_text_or_file(v, cwd) for v in appended_values)
-    else:
-        appended = _first_file(Path(cwd, ".tether", "APPEND_SYSTEM.md"), home / "APPEND_SYSTEM.md")
+    appended = "\n\n".join(append_system_prompt or ()) or getattr(
+        settings, "append_system_prompt", None
+    )
     return PromptOptions(
-        cwd=cwd,
+        cwd=os.path.abspath(cwd),
         tools=list(tools),
-        custom_prompt=custom or None,
+        custom_prompt=custom_prompt or getattr(settings, "custom_prompt", None) or None,
         append_system_prompt=appended or None,
         now=now or datetime.now().astimezone(),
-        home=str(home),
+        home=str(tether_home() if home is None else Path(home)),
         extra=dict(extra or {}),
         warnings=warnings if warnings is not None else [],
     )

@@ -19,7 +19,6 @@ failure is classified (status, provider wording) is the ``provider_errors`` buil
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -129,12 +128,8 @@ class Provider(Protocol):
         ...
 
 
-# The timestamp and the empty usage of a message (the adapters' helpers that shape a whole
-# assistant message: tether.builtin_plugins.providers.messages)
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
+# The empty usage of a message (the adapters' helpers that shape a whole assistant message:
+# tether.builtin_plugins.providers.messages)
 
 
 def empty_usage() -> dict[str, Any]:
@@ -162,5 +157,4 @@ __all__ = [
     "StreamOptions",
     "TransientError",
     "empty_usage",
-    "now_ms",
 ]

@@ -64,7 +64,12 @@ class Tool(Protocol):
 
 @dataclass
 class FunctionTool:
-    """A :class:`Tool` built from a function: the usual way plugins define tools."""
+    """A :class:`Tool` built from a function: the usual way plugins define tools.
+
+    ``annotate_context(messages, session) -> messages``, when set, may change the messages
+    *sent* while the tool is offered (never the stored entries): e.g. the ``recall`` tool
+    names, in the compaction summary, the span of entries it can read. It gets the context
+    after the ``context`` hooks and returns a list (the same one when nothing changes)."""
 
     name: str
     description: str
@@ -74,6 +79,7 @@ class FunctionTool:
     prompt_snippet: str | None = None
     prompt_guidelines: list[str] = field(default_factory=list)
     execution_mode: Literal["parallel", "sequential"] = "parallel"
+    annotate_context: Callable[[list[dict[str, Any]], Any], list[dict[str, Any]]] | None = None
 
     def execute(self, tool_call_id: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         return self.run(tool_call_id, args, ctx)
@@ -132,22 +138,18 @@ def order_tools(tools: dict[str, Tool]) -> list[Tool]:
     return [tools[name] for name in names]
 
 
+def annotated(tools: list[Tool], messages: list[Any], session: Any) -> list[Any]:
+    """``messages`` as the offered ``tools`` annotate them (see ``FunctionTool``), in order."""
+    for tool in tools:
+        annotate = getattr(tool, "annotate_context", None)
+        if annotate is not None:
+            messages = annotate(messages, session)
+    return messages
+
+
 def error_result(message: str, details: Any = None) -> ToolResult:
     """pi's error result: one text block, ``is_error``; ``details`` default to ``{}``."""
     return ToolResult.text(message, details={} if details is None else details, is_error=True)
-
-
-def execute_tool(
-    tool: Tool, tool_call_id: str, args: dict[str, Any], ctx: ToolContext
-) -> ToolResult:
-    """Run ``tool``; any exception becomes an error result carrying its message (pi's rule)."""
-    try:
-        result = tool.execute(tool_call_id, args, ctx)
-    except Exception as exc:  # a tool may fail in any way; the model reads the message
-        return error_result(str(exc) or type(exc).__name__)
-    if not isinstance(result, ToolResult):
-        return error_result(f"Tool {tool.name} returned {type(result).__name__}, not a ToolResult")
-    return result
 
 
 __all__ = [
@@ -159,6 +161,5 @@ __all__ = [
     "ToolResult",
     "collect_tools",
     "error_result",
-    "execute_tool",
     "order_tools",
 ]

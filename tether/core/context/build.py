@@ -6,7 +6,6 @@ that it does not change: a context over 100k entries is one linear walk plus one
 - :func:`build_session_context` — entries + leaf → :class:`SessionContext` (pi's fallbacks).
 - :func:`build_context_from_path` — the same from a root-first path (what ``Session`` uses).
 - :func:`convert_to_llm` — agent messages → LLM messages (pi's ``convertToLlm``).
-- :func:`prepare_for_provider` — the provider-side repair (pi-ai's ``transformMessages``).
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from tether.core.context.convert import (
     COMPACTION_SUMMARY_SUFFIX,
     bash_execution_to_text,
     convert_to_llm,
-    prepare_for_provider,
 )
 from tether.core.context.entry_messages import (
     branch_summary_message,
@@ -180,6 +178,5 @@ __all__ = [
     "message_from_entry",
     "model_of_source",
     "path_to_root",
-    "prepare_for_provider",
     "timestamp_ms",
 ]

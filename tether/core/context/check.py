@@ -7,11 +7,11 @@ field; nothing is changed (requests repair or leave out what they must, see
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tether.core.context.message_check import message_issues
-from tether.core.context.numbers import describe, non_finite_paths
 
 Message = dict[str, Any]
 
@@ -22,7 +22,7 @@ def _findings(message: Any) -> list[tuple[str, str]]:
         usage = message.get("usage")
         if isinstance(usage, dict):
             for path, value in non_finite_paths(usage, "message.usage"):
-                out.append((path, f"not a finite number ({describe(value)}); treated as absent"))
+                out.append((path, f"not a finite number ({_describe(value)}); treated as absent"))
     return out
 
 
@@ -57,4 +57,21 @@ def context_warnings(session: Any, messages: Sequence[Message]) -> list[str]:
     return out
 
 
-__all__ = ["context_warnings"]
+def non_finite_paths(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
+    """``(field path, value)`` of every non-finite number in a JSON value."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            yield path or "(value)", value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from non_finite_paths(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from non_finite_paths(item, f"{path}[{index}]")
+
+
+def _describe(value: float) -> str:
+    return "NaN" if value != value else ("-inf" if value < 0 else "inf")
+
+
+__all__ = ["context_warnings", "non_finite_paths"]

@@ -12,7 +12,7 @@ entry on. Entries that come before that only set the thinking level or the model
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 from tether.core.context.entry_messages import (
@@ -62,24 +62,8 @@ class ContextStream:
             yield from messages
 
     def messages(self) -> list[dict[str, Any]]:
-        """All the messages, as one list (for a context kept whole): one walk over the
-        entries, a message entry taken in line (as :meth:`_message_of` does)."""
-        out: list[dict[str, Any]] = []
-        append = out.append
-        for entries, setting_only in self._batches:
-            for index, entry in enumerate(entries):
-                only = setting_only is not None and setting_only[index]
-                if not only and entry.get("type") == "message":
-                    message = entry.get("message")
-                    if message.__class__ is dict:
-                        append(message)
-                        if message.get("role") == "assistant":
-                            self._model_source, self._model_is_assistant = message, True
-                        continue
-                message = self._message_of(entry, only)
-                if message is not None:
-                    append(message)
-        return out
+        """All the messages, as one list (for a context kept whole)."""
+        return list(chain.from_iterable(messages for messages, _ in self.batches()))
 
     def batches(self) -> Iterator[tuple[list[dict[str, Any]], list[Any]]]:
         """The messages a batch of entries at a time, with each message's role. A run of

@@ -5,8 +5,7 @@ cannot encode. The stored bytes stay as they are; whatever *leaves* tether is ma
 
 - :func:`clean_text` — a split pair becomes its character, a lone surrogate U+FFFD;
 - :func:`encode_json_body` — a provider request body as UTF-8 JSON, cleaned the same way;
-- :func:`install_output_handler` — stdout/stderr write U+FFFD instead of failing;
-- :func:`surrogate_paths` — where a JSON value holds lone surrogates (for ``show --validate``).
+- :func:`install_output_handler` — stdout/stderr write U+FFFD instead of failing.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import codecs
 import json
 import re
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 REPLACEMENT = "\ufffd"
@@ -29,10 +27,6 @@ def _fix(match: re.Match[str]) -> str:
     if len(text) == 2:  # a pair split across two JSON strings and joined again: one character
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
     return REPLACEMENT
-
-
-def has_surrogates(text: str) -> bool:
-    return _SURROGATE.search(text) is not None
 
 
 def clean_text(text: str) -> str:
@@ -102,30 +96,11 @@ def _is_utf8(encoding: Any) -> bool:
         return False
 
 
-def surrogate_paths(value: Any, path: str = "") -> Iterator[str]:
-    """Field paths (``message.content[0].text``) of the strings in ``value`` with a surrogate;
-    keys holding one are reported too."""
-    if isinstance(value, str):
-        if _SURROGATE.search(value) is not None:
-            yield path or "(value)"
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            child = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str) and _SURROGATE.search(key) is not None:
-                yield child
-            yield from surrogate_paths(item, child)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from surrogate_paths(item, f"{path}[{index}]")
-
-
 __all__ = [
     "REPLACEMENT",
     "clean_text",
     "clean_value",
     "dumps_clean",
     "encode_json_body",
-    "has_surrogates",
     "install_output_handler",
-    "surrogate_paths",
 ]

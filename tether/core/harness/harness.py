@@ -10,8 +10,8 @@ One :class:`Harness` drives one session at a time:
 - after a run: a failed call is retried as the retry policy decides (the ``retry_decision`` hook),
   a context overflow is compacted and retried once, and a context past ``window − reserve`` is
   compacted — all before :meth:`Harness.prompt` returns (:mod:`.run` decides, the harness acts);
-- the system prompt is assembled again for every prompt; with a ``recall`` tool, the summary
-  sent names the span it can read (once per compaction, never stored);
+- the system prompt is assembled again for every prompt; an offered tool may annotate the
+  messages sent (``FunctionTool.annotate_context``: the ``recall`` tool names its span);
 - one writer per session: the harness holds the store's lease from construction to
   :meth:`Harness.close` (a second writer: :class:`~tether.core.base.errors.SessionBusyError`;
   to wait, take ``tether.SessionLease(path).acquire(wait=…)`` first: it is re-entrant).
@@ -38,11 +38,10 @@ from tether.core.agent.abort import AbortSignal
 from tether.core.agent.agent import Agent
 from tether.core.agent.loop import user_message
 from tether.core.agent.providers import Model
-from tether.core.agent.tools import collect_tools, order_tools
+from tether.core.agent.tools import annotated, collect_tools, order_tools
 from tether.core.base.errors import SessionWriteError, TetherError
 from tether.core.choices.running import token_counter
 from tether.core.context.build import convert_to_llm
-from tether.core.context.summary_note import summary_key, with_note
 from tether.core.harness import delivery, switching
 from tether.core.harness import pruning as pruning_stage
 from tether.core.harness.compaction import CompactionRunner
@@ -118,7 +117,6 @@ class Harness:
         self.next_turn: list[Message] = []
         self._listeners: list[Listener] = []
         self.context_hooks = ContextHooks(self.hooks, self.view)
-        self._summary_note: tuple[Any, str | None] = (None, None)  # (summary key, note)
         self._event_hooked = bool(pm.hook.agent_event.get_hookimpls())
         self.agent = Agent(
             stream_fn=self._stream,
@@ -216,15 +214,8 @@ class Harness:
         return self.registry.stream(model, context, options)
 
     def _convert_to_llm(self, messages: list[Message]) -> list[Message]:
-        messages = self._with_summary_note(messages)
+        messages = annotated(self.tools, messages, self.view)
         return convert_to_llm(messages, block_images=bool(self.settings.block_images))
-
-    def _with_summary_note(self, messages: list[Message]) -> list[Message]:
-        key = summary_key(messages)  # None: no compaction summary; asked again when it changes
-        if key is not None and self._summary_note[0] != key:
-            branch, tools = self.session.get_branch(), [tool.name for tool in self.tools]
-            self._summary_note = (key, self.hooks.summary_note(branch=branch, tools=tools))
-        return with_note(messages, self._summary_note[1]) if key is not None else messages
 
     def _before_tool_call(self, event: BeforeToolCallEvent) -> Block | None:
         return self.hooks.before_tool_call(event=event, session=self.view)

@@ -167,24 +167,6 @@ def check_context(event: Any, stored: list[Any]) -> Check:
     return check
 
 
-def check_counts(expected: int) -> Check:
-    """``None`` or one ``int`` per message."""
-
-    def check(value: Any) -> str | None:
-        if value is None:
-            return None
-        if not isinstance(value, (list, tuple)):
-            return f"returned {_kind(value)}, expected a list of ints or None"
-        if len(value) != expected:
-            return f"returned {len(value)} counts for {expected} messages"
-        for count in value:
-            if isinstance(count, bool) or not isinstance(count, int):
-                return f"returned a count of type {_kind(count)}, expected int"
-        return None
-
-    return check
-
-
 def check_retry_decision(value: Any) -> str | None:
     """``None`` or a :class:`RetryDecision` whose ``delay_ms`` is a number of ms ≥ 0."""
     import math
@@ -209,7 +191,6 @@ def check_retry_decision(value: Any) -> str | None:
 __all__ = [
     "check_before_agent_start",
     "check_context",
-    "check_counts",
     "check_retry_decision",
     "expect",
     "expect_args",

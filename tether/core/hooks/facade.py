@@ -60,7 +60,7 @@ if TYPE_CHECKING:
         TreeEvent,
     )
     from tether.hookspecs.gate import GateVerdict, SummaryCheck
-    from tether.hookspecs.pins import Entry, Pins
+    from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
 
 
@@ -286,13 +286,6 @@ class Hooks(RegistrationCalls):
     def pins(self) -> Pins | None:
         """The pins a plugin keeps (``pins``); ``None`` when no plugin does."""
         return self._first("pins", "pins", expect_pins)
-
-    def summary_note(self, *, branch: list[Entry], tools: list[str]) -> str:
-        """The notes plugins add to the compaction summary sent, joined (``""``: none)."""
-        if not self.runner.hooked("summary_note"):
-            return ""
-        answers = self._chain("summary_note", None, expect(str), branch=branch, tools=tools)
-        return "".join(answer for answer in answers if answer)
 
     def session_compact(
         self, *, event: CompactEvent, session: HookSession | None, warnings: list[str] | None = None

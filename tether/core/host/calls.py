@@ -41,13 +41,6 @@ def _one_line(exc: BaseException) -> str:
     return detail
 
 
-def describe_failure(pm: Any, hook_name: str, exc: BaseException) -> str:
-    """``plugin 'x' failed in <hook>: <one line>``."""
-    plugin = plugin_that_raised(pm, hook_name, exc)
-    who = f"plugin '{plugin}'" if plugin else "a plugin"
-    return f"{who} failed in {hook_name}: {_one_line(exc)}"
-
-
 def warn(pm: Any, message: str) -> None:
     """One ``tether: warning:`` line, through the plugin manager when it keeps them."""
     method = getattr(pm, "warn", None)
@@ -200,7 +193,6 @@ __all__ = [
     "call_implementation",
     "call_registration",
     "copy_json",
-    "describe_failure",
     "implementations",
     "plugin_that_raised",
     "warn",

@@ -24,6 +24,7 @@ def estimate_report(
     else pi's chars/4).
     """
     from tether import build_context_from_path
+    from tether.builtin_plugins.commands.context.threshold import threshold_check
     from tether.core.context import tokens
     from tether.memory import message_from_entry, token_counter
 
@@ -74,7 +75,7 @@ def estimate_report(
             tokens.calculate_context_tokens(last_usage) if last_usage is not None else None
         ),
         "contextUsage": tokens.context_usage(branch, context.messages, context_counts, window),
-        "checkCompaction": tokens.threshold_check(
+        "checkCompaction": threshold_check(
             branch, context.messages, context_counts, window, settings
         ),
     }

@@ -67,7 +67,7 @@ def request_bytes(
     from tether import Hooks, convert_to_llm, load_settings
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
     from tether.cli import json_text
-    from tether.core.context.summary_note import summary_key, with_note
+    from tether.core.agent.tools import annotated
     from tether.core.harness.setup import assemble_prompt, choose_thinking_level
     from tether.core.hooks.plugin_session import PluginSession
     from tether.hookspecs.events import BeforeAgentStartEvent
@@ -102,9 +102,7 @@ def request_bytes(
         messages = context.messages
         if pm.hook.context.get_hookimpls():
             messages = hooks.context(messages=messages, session=view, failure="context hook")
-        if summary_key(messages) is not None:  # the notes plugins add, as the harness does
-            note = hooks.summary_note(branch=branch, tools=[tool.name for tool in tools])
-            messages = with_note(messages, note)
+        messages = annotated(tools, messages, view)  # the recall tool's span note, as sent
         llm = LlmContext(
             start.system_prompt,
             convert_to_llm(messages, block_images=bool(settings.block_images)),

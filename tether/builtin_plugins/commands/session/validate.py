@@ -12,8 +12,11 @@ the branch (the last turn stopped before its result was stored).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 SURROGATE = "lone surrogate in a string (pi writes these when it cuts text); sent as U+FFFD"
 
 
@@ -23,8 +26,8 @@ def _split(text: str) -> tuple[str, str]:
 
 
 def _warnings(entry: Any) -> list[dict[str, Any]]:
-    from tether.core.context.numbers import describe, non_finite_paths
-    from tether.core.context.text_safety import surrogate_paths
+    from tether.builtin_plugins.providers.numbers import describe
+    from tether.core.context.check import non_finite_paths
 
     out = [
         {"kind": "lone-surrogate", "field": path, "message": SURROGATE}
@@ -43,7 +46,7 @@ def _warnings(entry: Any) -> list[dict[str, Any]]:
 
 def _schema(entry: Any, warned: set[str]) -> list[dict[str, str]]:
     from tether.builtin_plugins.storage.format.schema import validate_entry
-    from tether.core.context.message_check import message_issues
+    from tether.rules import message_issues
 
     message = entry.get("message") if isinstance(entry, dict) else None
     if entry.get("type") == "message" and isinstance(message, dict):
@@ -165,6 +168,23 @@ def validation_lines(path: Any, summary: dict[str, Any]) -> list[str]:
 
 def _field(item: dict[str, Any]) -> str:
     return f"{item['field']}: " if item.get("field") else ""
+
+
+def surrogate_paths(value: Any, path: str = "") -> Iterator[str]:
+    """Field paths (``message.content[0].text``) of the strings in ``value`` with a surrogate;
+    keys holding one are reported too."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value) is not None:
+            yield path or "(value)"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            child = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and _SURROGATE.search(key) is not None:
+                yield child
+            yield from surrogate_paths(item, child)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from surrogate_paths(item, f"{path}[{index}]")
 
 
 __all__ = ["compaction_cuts", "dangling_tool_calls", "validation_findings", "validation_lines"]

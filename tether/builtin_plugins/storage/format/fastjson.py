@@ -29,8 +29,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from tether.builtin_plugins.storage.format.jscompat import js_number
 from tether.storage import loads_std
-from tether.tools import js_number
 
 _orjson: Any = None
 _DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))  # digit → "0", else " "

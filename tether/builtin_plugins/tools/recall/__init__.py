@@ -8,7 +8,7 @@ compaction's span on the active branch and every entry of the abandoned branches
 naming its branch and whether that branch is the active one (:mod:`.tree`). It reads the
 session tree through ``ToolContext.session`` and works on tether's and pi's files alike.
 While ``recall`` is among the model's tools, the compaction summary the model is sent names the
-span it can read (``summary_note``, :mod:`.replaced`).
+span it can read (the tool's ``annotate_context``, :mod:`.replaced`).
 
 The tool lives in :mod:`tether.builtin_plugins.tools.recall.tool`, imported when tools are
 registered, so that loading this plugin stays cheap.
@@ -26,12 +26,3 @@ def register_tools(register: Any) -> None:
     from tether.builtin_plugins.tools.recall.tool import make_recall_tool
 
     register(make_recall_tool())
-
-
-@hookimpl
-def summary_note(branch: list[dict[str, Any]], tools: list[str]) -> str | None:
-    if "recall" not in tools:
-        return None
-    from tether.builtin_plugins.tools.recall.replaced import replaced_note
-
-    return replaced_note(branch)

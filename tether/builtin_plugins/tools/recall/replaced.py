@@ -1,6 +1,9 @@
 """Which entries of a branch a compaction replaced, the text of each, and the note that
-names that span in the summary sent to the model (the ``summary_note`` hook of the
-``tool_recall`` plugin; the kernel adds it only to what is sent, never to stored entries)."""
+names that span in the summary sent to the model while the ``recall`` tool is offered
+(:class:`SpanNote`, the tool's ``annotate_context``).
+
+The note is added only to what is sent (never to stored entries), so pi opens the file with
+the same context."""
 
 from __future__ import annotations
 
@@ -52,6 +55,55 @@ def replaced_note(branch: list[dict[str, Any]]) -> str | None:
         f"\n\n(Entries {replaced.span()} ({len(replaced.entries)} entries) were "
         "replaced by this summary; the recall tool can search and read them.)"
     )
+
+
+def summary_message(messages: list[Any]) -> dict[str, Any] | None:
+    """The context's compaction summary message, if it has one."""
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "compactionSummary":
+            return message
+    return None
+
+
+def with_note(messages: list[Any], note: str | None) -> list[Any]:
+    """``messages`` with ``note`` appended to the compaction summary (a copy; unchanged
+    without a note or a summary message)."""
+    if not note:
+        return messages
+    for index, message in enumerate(messages):
+        if isinstance(message, dict) and message.get("role") == "compactionSummary":
+            summary = str(message.get("summary", ""))
+            return [
+                *messages[:index],
+                {**message, "summary": summary + note},
+                *messages[index + 1 :],
+            ]
+    return messages
+
+
+def with_replaced_note(messages: list[Any], branch: list[dict[str, Any]]) -> list[Any]:
+    """``messages`` with a line appended to the compaction summary naming the replaced span
+    (unchanged when the branch has no compaction or the context no summary message)."""
+    if summary_message(messages) is None:
+        return messages
+    return with_note(messages, replaced_note(branch))
+
+
+class SpanNote:
+    """The recall tool's ``annotate_context``: the compaction summary sent names the span the
+    tool can read. The note is worked out once per compaction of a session file."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, str | None] = (None, None)  # (file and summary, note)
+
+    def __call__(self, messages: list[Any], session: Any) -> list[Any]:
+        summary = summary_message(messages)
+        if summary is None:
+            return messages
+        key = (session.file, summary.get("timestamp"), str(summary.get("summary", "")))
+        if self._last[0] != key:
+            self._last = (key, replaced_note(session.get_branch()))
+        return with_note(messages, self._last[1])
 
 
 def _blocks_text(content: Any) -> str:

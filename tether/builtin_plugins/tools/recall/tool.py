@@ -11,6 +11,7 @@ from typing import Any
 from tether.builtin_plugins.tools._shared.paths import optional_int
 from tether.builtin_plugins.tools._shared.scaffold import builtin_tool, object_schema, param
 from tether.builtin_plugins.tools._shared.truncate import truncate_head
+from tether.builtin_plugins.tools.recall.replaced import SpanNote
 from tether.builtin_plugins.tools.recall.tree import Recallable, Tree, recallable
 from tether.tools import FunctionTool, ToolContext, ToolError, ToolResult, entry_text
 
@@ -203,4 +204,6 @@ def _read(tree: Tree, entry_id: str, offset: int | None, limit: int | None) -> T
 
 def make_recall_tool() -> FunctionTool:
     snippet = "Search or read the conversation entries a compaction replaced or a branch left"
-    return builtin_tool("recall", run_recall, DESCRIPTION, PARAMETERS, snippet)
+    tool = builtin_tool("recall", run_recall, DESCRIPTION, PARAMETERS, snippet)
+    tool.annotate_context = SpanNote()  # the summary sent names the span recall can read
+    return tool

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 _warned: set[str] = set()
@@ -21,19 +20,6 @@ def is_non_finite(value: Any) -> bool:
 
 def describe(value: float) -> str:
     return "NaN" if value != value else ("-inf" if value < 0 else "inf")
-
-
-def non_finite_paths(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
-    """``(field path, value)`` of every non-finite number in a JSON value."""
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            yield path or "(value)", value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from non_finite_paths(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from non_finite_paths(item, f"{path}[{index}]")
 
 
 def drop_non_finite(obj: dict[str, Any], where: str) -> list[str]:
@@ -111,7 +97,6 @@ __all__ = [
     "finite_or_null",
     "json_text",
     "is_non_finite",
-    "non_finite_paths",
     "token_count",
     "warn_once",
 ]

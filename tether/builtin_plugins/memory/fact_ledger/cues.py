@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+
+from tether.builtin_plugins.memory.fact_ledger.concepts import (
+    CHINESE_CONCEPTS,
+    CONCEPT_PREFIXES,
+    ENGLISH_CONCEPTS,
+    Concepts,
+    build_concepts,
+)
 
 #: The cue kinds a table may fill (any other key is an error naming it).
 KINDS = (
@@ -21,6 +29,8 @@ KINDS = (
     "next_step",  # what comes next, at the start of a sentence: next, then, 下一步…
     "change",  # a new value replaces an old one: switch to, instead of, 改为, 换成…
     "revoke",  # an earlier rule stops: no longer, scratch that, 不再, 取消…
+    "soft_change",  # a casual change, only with another value of the same subject: go with,
+    # nah, meh, can grow to, bump to, 就用, 调到, 放宽到…
     "accept",  # a reply accepting the assistant's proposal: yes, go ahead, 好的…
     "proposal",  # the assistant proposes: I suggest, shall I, 建议…
     "filler",  # a turn that only keeps the work going: continue, ok, 继续…
@@ -72,6 +82,11 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
         "i meant", "meant to say",
+    ),
+    "soft_change": (
+        "go with", "let's do", "rather", "bump to", "bump ... to", "can grow to", "can go up to",
+        "raise to", "raise ... to", "lower to", "lower ... to", "back to", "nah", "meh",
+        "let's go with", "go for", "we'll go with", "can be", "can hit", "up to", "give it",
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
@@ -138,6 +153,10 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",
         "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回",
     ),
+    "soft_change": (
+        "就用", "调到", "调成", "调整为", "调整到", "放宽到", "放宽至", "收紧到", "提高到",
+        "提到", "降到", "降低到", "减到", "加到", "增加到", "升到", "换用", "用回", "那就",
+    ),
     "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
     "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
@@ -152,11 +171,14 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "current": ("现在", "目前", "如今", "已经", "升级", "新"),
     "mask": (
         "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
-        "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",
+        "别的", "别人", "区别", "只是", "不只", "之后的", "以后的", "请求",
     ),
 }  # fmt: skip
 
-BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {"en": ENGLISH, "zh": CHINESE}
+BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {
+    "en": {**ENGLISH, **ENGLISH_CONCEPTS},
+    "zh": {**CHINESE, **CHINESE_CONCEPTS},
+}
 
 
 def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
@@ -167,10 +189,11 @@ def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, 
         raise ValueError(f"register_fact_cues({language!r}): the cues must be a mapping")
     out: dict[str, tuple[str, ...]] = {}
     for kind, phrases in table.items():
-        if kind not in KINDS:
+        concept = isinstance(kind, str) and kind.startswith(CONCEPT_PREFIXES)
+        if kind not in KINDS and not (concept and kind.split(":", 1)[1].strip()):
             raise ValueError(
                 f"register_fact_cues({language!r}): unknown cue kind {kind!r} "
-                f"(expected one of: {', '.join(KINDS)})"
+                f"(expected one of: {', '.join(KINDS)}, or subject:/value:/part: and a key)"
             )
         if isinstance(phrases, str) or not all(isinstance(p, str) and p for p in phrases):
             raise ValueError(
@@ -296,6 +319,7 @@ class Cues:
     languages: tuple[str, ...]
     matchers: dict[str, Matcher]
     masks: tuple[str, ...] = ()
+    concepts: Concepts = field(default_factory=lambda: build_concepts(()))
 
     def has(self, kind: str, text: str) -> bool:
         return self.find(kind, text) is not None
@@ -342,7 +366,13 @@ def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -
         if kind != "mask"
     }
     masks = {p for table in checked.values() for p in table.get("mask", ())}
-    return Cues(tuple(checked), matchers, tuple(sorted(masks, key=len, reverse=True)))
+    concepts = build_concepts(
+        (kind, phrases)
+        for table in checked.values()
+        for kind, phrases in table.items()
+        if kind.startswith(CONCEPT_PREFIXES)
+    )
+    return Cues(tuple(checked), matchers, tuple(sorted(masks, key=len, reverse=True)), concepts)
 
 
 def _masked(text: str, masks: tuple[str, ...]) -> str:

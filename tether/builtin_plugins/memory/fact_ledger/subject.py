@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, Slot, slots
 
@@ -227,6 +228,8 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
     names = name_pairs(new, old)
     if not pairs and not names:
         return ""
+    if cues is not None and parts_differ(new, old, cues.concepts):
+        return ""  # "Spark 3.3 on the old cluster" / "3.4 on the new cluster": two parts
     if any(
         o.key
         and o.key == n.key

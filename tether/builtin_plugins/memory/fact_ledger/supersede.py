@@ -14,6 +14,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -153,6 +154,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         best = _named_alike(fact, text, rules, any_word=statement.revoke)
     if best is None and not keyed:
         best = _same_shape(fact, rules, cued=cued)
+    if best is None and not keyed and cues is not None:
+        soft = cued or cues.has("soft_change", fact.text) or cues.has("current", fact.text)
+        requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
+        keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     for old in keyed:
@@ -161,6 +166,24 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         ledger.retire(best[1], fact)
     if cues is not None:
         _retire_named(ledger, fact, cues)
+
+
+def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:
+    """The earlier rules whose subject ``fact`` gives another value of the same shape
+    (:func:`~.implicit.shape_change`: "消息队列用 RabbitMQ" / "use Kafka for the queue
+    instead"); none from the same message (two values said together are two facts)."""
+    if not values(fact.text, cues):
+        return []
+    prohibition = negated(fact.text)
+    return [
+        old
+        for old in rules[-250:]
+        if old is not fact
+        and old.live
+        and old.source != fact.source
+        and not (prohibition and negated(old.text))
+        and shape_change(fact.text, old.text, cues, cued=cued)
+    ]
 
 
 def _named_alike(

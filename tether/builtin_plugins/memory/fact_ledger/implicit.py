@@ -194,6 +194,7 @@ def distinct(new: str, old: str, cues: Cues) -> bool:
     """Whether two clauses about one subject are for two parts (see the module)."""
     if parts_differ(new, old, cues.concepts):
         return True
+    new, old = _unvalued(new, cues), _unvalued(old, cues)
     if cjk(new) != cjk(old):
         return False  # other words across scripts: only the part tables compare
     if cjk(new):
@@ -225,6 +226,13 @@ def _stem(word: str) -> str:
         if len(word) > len(end) + 2 and word.endswith(end) and not word.endswith("ss"):
             return word[: -len(end)] + repl
     return word
+
+
+def _unvalued(text: str, cues: Cues) -> str:
+    """``text`` with its values and identifiers blanked (a path's words qualify nothing)."""
+    for said in {s.text for s in slots(text)} | {v.text for v in values(text, cues)}:
+        text = text.replace(said, " " * len(said))
+    return text
 
 
 def _blank(text: str, cues: Cues) -> str:
@@ -309,8 +317,25 @@ def soft_value(text: str, cues: Cues) -> bool:
     return cues.has("soft_change", text) and bool(values(text, cues))
 
 
+def setting_like(text: str, cues: Cues) -> bool:
+    """A short sentence whose task verb is part of a subject's name and that states a value
+    ("部署区域 eu-central-1", "build cache: keep 7 days"): a setting, not a task."""
+    if len(text) > 160:
+        return False
+    task = cues.find("task", text)
+    if task is None:
+        return False
+    after = len(text[task[1] :]) - len(text[task[1] :].lstrip())
+    near = any(
+        h.start < task[1] + after + 1 and task[0] <= h.start
+        for h in cues.concepts.find(text)
+        if h.key.startswith("subject:")
+    )
+    return near and bool(values(text, cues))
+
+
 def _named(value: str, text: str) -> bool:
     return re.search(r"(?<![\w.-])" + re.escape(value.casefold()) + r"(?![\w-])", text) is not None
 
 
-__all__ = ["Value", "clause_of", "distinct", "shape_change", "soft_value", "values"]
+__all__ = ["Value", "clause_of", "distinct", "shape_change", "setting_like", "soft_value", "values"]

@@ -20,7 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.implicit import soft_value
+from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     PER_PART_KEYS,
@@ -137,7 +137,7 @@ class Ledger:
     def add(self, statement: Statement, cues: Cues | None = None) -> Fact:
         """File ``statement``: a restatement, a new fact, or one replacing live facts."""
         kind, text = statement.kind, statement.text
-        if kind == "request" and cues is not None and soft_value(text, cues):
+        if kind == "request" and cues is not None and self._soft_or_setting(text, cues):
             kind = "constraint"  # "let's do Postgres for the database": a value in force
             statement = replace(statement, kind=kind)
         self._live_index()
@@ -191,6 +191,10 @@ class Ledger:
         elif kind in RULE_KINDS:
             supersede(self, fact, statement, cues)
         return fact
+
+    @staticmethod
+    def _soft_or_setting(text: str, cues: Cues) -> bool:
+        return soft_value(text, cues) or setting_like(text, cues)
 
     def _other_thing(self, old: Fact, statement: Statement, cues: Cues | None) -> bool:
         """Two values of one key said in one sentence ("2 locally, 8 in prod") or of two

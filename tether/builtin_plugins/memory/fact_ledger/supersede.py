@@ -14,7 +14,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -134,9 +134,13 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             if close and (best is None or score > best[0]):
                 best = (score, old)
             continue
+        if old.source and old.source == fact.source:
+            continue  # two values said in one message are two facts
         reason = relation(fact.text, old.text, cues)
         if reason and negated(fact.text) and negated(old.text):
             continue  # two prohibitions add up ("never touch X", "never touch Y")
+        if reason == "frame" and cues is not None and distinct(fact.text, old.text, cues):
+            continue  # "Retry limit 3 for pushes" / "Retry limit 6 for e-mails"
         if reason == "key":
             keyed.append(old)
         elif reason:

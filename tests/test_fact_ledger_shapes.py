@@ -147,3 +147,27 @@ def test_a_casual_cue_without_a_value_of_that_subject_changes_nothing() -> None:
 def test_a_request_for_a_value_is_not_read_as_a_task() -> None:
     ledger = ledger_of("请求超时 800 毫秒。")
     assert next(f for f in ledger.facts if f.text == "请求超时 800 毫秒。").kind == "constraint"
+
+
+def test_a_time_phrase_is_no_part_but_a_named_part_is() -> None:
+    ledger = ledger_of(
+        "Autoscaler max 12 nodes.", "Staging runs 3 nodes.", "max nodes 30 for the launch week"
+    )
+    assert "Autoscaler max 12 nodes." not in live(ledger)
+    assert "Staging runs 3 nodes." in live(ledger)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Web bundle under 40KB.", "移动端包体上限 3MB。"),
+        ("生产环境超时 30 秒。", "Staging timeout 90s."),
+    ],
+)  # fmt: skip
+def test_parts_named_in_two_languages_keep_both_values(first: str, second: str) -> None:
+    assert {first, second} <= live(ledger_of(first, second))
+
+
+def test_a_verb_is_not_a_part() -> None:
+    old = "no wait, write it down as 256MB: cache size 256MB."
+    assert_changed(old, "cache size 1GB, the hit rate is poor")

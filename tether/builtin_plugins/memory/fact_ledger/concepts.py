@@ -48,6 +48,7 @@ ENGLISH_SUBJECTS: dict[str, tuple[str, ...]] = {
     "language": ("language", "runtime", "interpreter"),
     "framework": ("framework", "web framework", "ui framework"),
     "orm": ("orm",),
+    "http_client": ("http client", "http calls", "http library", "http requests", "fetching"),
     "config": ("config center", "configuration service", "config service", "feature flags"),
     "search": ("search", "search engine", "full-text search"),
     "storage_bucket": ("bucket", "object storage", "object store", "blob storage"),
@@ -74,6 +75,7 @@ ENGLISH_VALUES: dict[str, tuple[str, ...]] = {
     "log": ("Loki", "ELK", "Splunk", "Fluentd", "CloudWatch"),
     "config": ("Apollo", "Nacos", "Consul", "etcd", "LaunchDarkly"),
     "orm": ("SQLAlchemy", "Prisma", "TypeORM", "Hibernate", "GORM", "Django ORM"),
+    "http_client": ("axios", "fetch", "requests", "httpx", "aiohttp", "got", "ky", "OkHttp"),
     "deploy": ("Helm", "Kustomize", "ArgoCD", "Argo CD", "Flux", "Spinnaker"),
 }  # fmt: skip
 
@@ -87,12 +89,11 @@ ENGLISH_PARTS: dict[str, tuple[str, ...]] = {
     "ios": ("ios", "iphone", "ipad"),
     "android": ("android",),
     "web": ("web", "browser", "desktop"),
+    "mobile": ("mobile", "app store", "phone", "phones"),
     "backend": ("backend", "back end", "server side", "server-side"),
     "frontend": ("frontend", "front end", "client side", "client-side", "ui"),
     "primary": ("primary", "master node", "writer"),
     "replica_part": ("replica", "read replica", "reader", "standby"),
-    "read": ("read", "reads"),
-    "write": ("write", "writes"),
 }  # fmt: skip
 
 CHINESE_SUBJECTS: dict[str, tuple[str, ...]] = {
@@ -124,6 +125,7 @@ CHINESE_SUBJECTS: dict[str, tuple[str, ...]] = {
     "rate_limit": ("限流", "速率限制"),
     "language": ("语言", "运行时"),
     "framework": ("框架",),
+    "http_client": ("http 客户端", "请求库", "网络请求"),
     "config": ("配置中心", "开关"),
     "search": ("搜索",),
     "storage_bucket": ("桶", "对象存储"),
@@ -144,13 +146,12 @@ CHINESE_PARTS: dict[str, tuple[str, ...]] = {
     "new": ("新",),
     "ios": ("苹果",),
     "android": ("安卓",),
-    "web": ("网页", "桌面端", "浏览器"),
+    "web": ("网页", "桌面端", "浏览器", "web 端"),
+    "mobile": ("移动端", "手机", "移动"),
     "backend": ("后端", "服务端"),
     "frontend": ("前端", "客户端"),
     "primary": ("主库",),
     "replica_part": ("从库", "只读"),
-    "read": ("读",),
-    "write": ("写",),
 }  # fmt: skip
 
 

@@ -50,6 +50,11 @@ _WEAK = frozenset(
 )  # fmt: skip
 _DETERMINERS = frozenset("the a an our my its their this that these those".split())
 _PREPOSITIONS = frozenset("for on in at".split())
+_TIME = frozenset(
+    "day week month year quarter weekend night morning evening today tonight tomorrow monday "
+    "tuesday wednesday thursday friday saturday sunday sprint release launch moment while "
+    "holiday season time".split()
+)  # fmt: skip
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–→]+\s|\s→|→\s")
 #: Classes :func:`~.subject.relation` already keys (and tells apart per part).
 _KEYED = ("version:", "host", "url:", "image:")
@@ -185,13 +190,22 @@ def _qualifiers(text: str, anchors: list[tuple[int, int]]) -> set[str]:
             j = i + 1
             while j < len(tokens) and tokens[j] in _DETERMINERS:
                 j += 1
-            if j < len(tokens) and tokens[j] not in _WEAK and tokens[j] not in WORD_STOP:
-                out.add(tokens[j])
+            phrase = []
+            for token in tokens[j : j + 3]:
+                if token in _WEAK or token in WORD_STOP:
+                    break
+                phrase.append(token)
+            if phrase and not _TIME.intersection(_stem(t) for t in phrase):
+                out.add(phrase[0])  # "for the sale week", "on monday": when, not which
     return out
 
 
-def distinct(new: str, old: str, cues: Cues) -> bool:
-    """Whether two clauses about one subject are for two parts (see the module)."""
+def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
+    """Whether two clauses about one subject are for two parts (see the module); ``strict``:
+    a part named in one only is another part too ("Staging runs 2 replicas" / "max pods
+    40"), else each must name a part of its own."""
+    if strict and cues.concepts.keys(new, "part:") != cues.concepts.keys(old, "part:"):
+        return True
     if parts_differ(new, old, cues.concepts):
         return True
     new, old = _unvalued(new, cues), _unvalued(old, cues)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
@@ -139,7 +140,11 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         reason = relation(fact.text, old.text, cues)
         if reason and negated(fact.text) and negated(old.text):
             continue  # two prohibitions add up ("never touch X", "never touch Y")
-        if reason == "frame" and cues is not None and distinct(fact.text, old.text, cues):
+        if (
+            reason == "frame"
+            and cues is not None
+            and distinct(fact.text, old.text, cues, strict=False)
+        ):
             continue  # "Retry limit 3 for pushes" / "Retry limit 6 for e-mails"
         if reason == "key":
             keyed.append(old)
@@ -157,7 +162,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if best is None and cued:
         best = _named_alike(fact, text, rules, any_word=statement.revoke)
     if best is None and not keyed:
-        best = _same_shape(fact, rules, cued=cued)
+        best = _same_shape(fact, rules, cues, cued=cued)
     if best is None and not keyed and cues is not None:
         soft = cued or cues.has("soft_change", fact.text) or cues.has("current", fact.text)
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
@@ -209,7 +214,9 @@ def _named_alike(
     return None
 
 
-def _same_shape(fact: Fact, rules: list[Fact], *, cued: bool) -> tuple[float, Fact] | None:
+def _same_shape(
+    fact: Fact, rules: list[Fact], cues: Cues | None, *, cued: bool
+) -> tuple[float, Fact] | None:
     """A change with no look-alike in words — cued, or written in another script than
     the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
     rule stating another value of the same shape (unit, key) is the one it changes."""
@@ -221,6 +228,7 @@ def _same_shape(fact: Fact, rules: list[Fact], *, cued: bool) -> tuple[float, Fa
         and old.live
         and (cued or cjk(old.text) != mine)
         and shaped_pairs(fact.text, old.text)
+        and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
     ]
     return (0.0, found[0]) if len(found) == 1 else None
 

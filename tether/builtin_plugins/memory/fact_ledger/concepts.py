@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: The prefixes of concept entries in a cue table.
 CONCEPT_PREFIXES = ("subject:", "value:", "part:")
@@ -189,9 +189,18 @@ class Concepts:
     words: dict[tuple[str, ...], frozenset[str]]  # ASCII phrase → entry keys
     longest: int
     substrings: tuple[tuple[str, frozenset[str]], ...]  # other scripts, longest first
+    memo: dict[str, tuple[Hit, ...]] = field(default_factory=dict, compare=False, repr=False)
 
-    def find(self, text: str) -> list[Hit]:
-        """Every concept phrase in ``text``, longest match first at each place."""
+    def find(self, text: str) -> tuple[Hit, ...]:
+        """Every concept phrase in ``text``, longest match first at each place (memoized)."""
+        found = self.memo.get(text)
+        if found is None:
+            if len(self.memo) > 8192:
+                self.memo.clear()
+            found = self.memo[text] = tuple(self._find(text))
+        return found
+
+    def _find(self, text: str) -> list[Hit]:
         lower = text.casefold()
         spans = list(_WORD.finditer(lower))
         tokens = [m.group(0) for m in spans]

@@ -14,13 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from tether.builtin_plugins.memory.fact_ledger.concepts import (
-    CHINESE_CONCEPTS,
-    CONCEPT_PREFIXES,
-    ENGLISH_CONCEPTS,
-    Concepts,
-    build_concepts,
-)
+from tether.builtin_plugins.memory.fact_ledger import concepts as subjects
 
 #: The cue kinds a table may fill (any other key is an error naming it).
 KINDS = (
@@ -29,8 +23,7 @@ KINDS = (
     "next_step",  # what comes next, at the start of a sentence: next, then, 下一步…
     "change",  # a new value replaces an old one: switch to, instead of, 改为, 换成…
     "revoke",  # an earlier rule stops: no longer, scratch that, 不再, 取消…
-    "soft_change",  # a casual change, only with another value of the same subject: go with,
-    # nah, meh, can grow to, bump to, 就用, 调到, 放宽到…
+    "soft_change",  # a change only with another value of one subject: nah, go with, 就用…
     "accept",  # a reply accepting the assistant's proposal: yes, go ahead, 好的…
     "proposal",  # the assistant proposes: I suggest, shall I, 建议…
     "filler",  # a turn that only keeps the work going: continue, ok, 继续…
@@ -86,8 +79,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "soft_change": (
         "go with", "let's do", "rather", "bump to", "bump ... to", "can grow to", "can go up to",
         "raise to", "raise ... to", "lower to", "lower ... to", "back to", "nah", "meh",
-        "let's go with", "go for", "we'll go with", "can be", "can hit", "up to", "give it",
-    ),
+        "let's go with", "go for", "we'll go with", "can be", "can hit", "up to", "give it"),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
         "not anymore", "anymore", "any more", "stop using", "don't bother",
@@ -154,9 +146,8 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回",
     ),
     "soft_change": (
-        "就用", "调到", "调成", "调整为", "调整到", "放宽到", "放宽至", "收紧到", "提高到",
-        "提到", "降到", "降低到", "减到", "加到", "增加到", "升到", "换用", "用回", "那就",
-    ),
+        "就用", "调到", "调成", "调整为", "调整到", "放宽到", "放宽至", "收紧到", "提高到", "提到",
+        "降到", "降低到", "减到", "加到", "增加到", "升到", "换用", "用回", "那就"),
     "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
     "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
@@ -176,8 +167,8 @@ CHINESE: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {
-    "en": {**ENGLISH, **ENGLISH_CONCEPTS},
-    "zh": {**CHINESE, **CHINESE_CONCEPTS},
+    "en": {**ENGLISH, **subjects.ENGLISH_CONCEPTS},
+    "zh": {**CHINESE, **subjects.CHINESE_CONCEPTS},
 }
 
 
@@ -189,8 +180,8 @@ def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, 
         raise ValueError(f"register_fact_cues({language!r}): the cues must be a mapping")
     out: dict[str, tuple[str, ...]] = {}
     for kind, phrases in table.items():
-        concept = isinstance(kind, str) and kind.startswith(CONCEPT_PREFIXES)
-        if kind not in KINDS and not (concept and kind.split(":", 1)[1].strip()):
+        key = str(kind).split(":")[1].strip() if ":" in str(kind) else ""
+        if kind not in KINDS and not (key and str(kind).startswith(subjects.CONCEPT_PREFIXES)):
             raise ValueError(
                 f"register_fact_cues({language!r}): unknown cue kind {kind!r} "
                 f"(expected one of: {', '.join(KINDS)}, or subject:/value:/part: and a key)"
@@ -319,7 +310,7 @@ class Cues:
     languages: tuple[str, ...]
     matchers: dict[str, Matcher]
     masks: tuple[str, ...] = ()
-    concepts: Concepts = field(default_factory=lambda: build_concepts(()))
+    concepts: subjects.Concepts = field(default_factory=lambda: subjects.build_concepts(()))
 
     def has(self, kind: str, text: str) -> bool:
         return self.find(kind, text) is not None
@@ -366,11 +357,11 @@ def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -
         if kind != "mask"
     }
     masks = {p for table in checked.values() for p in table.get("mask", ())}
-    concepts = build_concepts(
+    concepts = subjects.build_concepts(
         (kind, phrases)
         for table in checked.values()
         for kind, phrases in table.items()
-        if kind.startswith(CONCEPT_PREFIXES)
+        if kind.startswith(subjects.CONCEPT_PREFIXES)
     )
     return Cues(tuple(checked), matchers, tuple(sorted(masks, key=len, reverse=True)), concepts)
 

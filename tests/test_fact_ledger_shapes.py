@@ -171,3 +171,12 @@ def test_parts_named_in_two_languages_keep_both_values(first: str, second: str) 
 def test_a_verb_is_not_a_part() -> None:
     old = "no wait, write it down as 256MB: cache size 256MB."
     assert_changed(old, "cache size 1GB, the hit rate is poor")
+
+
+def test_one_character_topics_before_a_long_common_run_are_two_things() -> None:
+    first, second = "主站图片上限 2MB。", "分站图片上限 5MB。"
+    assert {first, second} <= live(ledger_of(first, second))
+
+
+def test_this_one_names_no_part() -> None:
+    assert_changed("Keep the zip under 20MB.", "the zip can be 35MB for this one")

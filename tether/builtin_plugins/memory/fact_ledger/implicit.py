@@ -46,7 +46,7 @@ _WEAK = frozenset(
     "would will let's lets need needs make it its it's this that these those them they we our "
     "you your me my i up down over under above below at to from after before about around into "
     "per each every all any some more less much many way very too really nah meh oh hmm yeah "
-    "yes no not don't do does did done new old".split()
+    "yes no not don't do does did done new old one ones thing things".split()
 )  # fmt: skip
 _DETERMINERS = frozenset("the a an our my its their this that these those".split())
 _PREPOSITIONS = frozenset("for on in at".split())

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from tether.builtin_plugins.memory.fact_ledger import concepts as subjects
+import tether.builtin_plugins.memory.fact_ledger.concepts as subjects
 
 #: The cue kinds a table may fill (any other key is an error naming it).
 KINDS = (

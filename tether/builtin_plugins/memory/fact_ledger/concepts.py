@@ -6,14 +6,17 @@ nouns that name a subject: ``queue``, ``消息队列``), ``"value:<key>"`` (well
 it, which name the subject too: ``Kafka``, ``RabbitMQ``) and ``"part:<key>"`` (words that say
 which part a value is for: ``staging``, ``生产环境``; two values for two parts are two facts).
 Plugins add more through the same ``register_fact_cues`` hook. An ASCII phrase matches whole
-words, case aside, a plural ``s`` allowed; any other phrase matches as a substring.
+words, case aside, a plural ``s`` allowed; any other phrase matches as a substring. The casual
+change cues (``soft_change``: "nah", "go with", 就用), which count only with such a subject's
+value, ship here too (:data:`EXTRAS`, added to the built-in tables of :mod:`.cues`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 #: The prefixes of concept entries in a cue table.
 CONCEPT_PREFIXES = ("subject:", "value:", "part:")
@@ -170,6 +173,34 @@ def concept_entries(
 ENGLISH_CONCEPTS = concept_entries(ENGLISH_SUBJECTS, ENGLISH_VALUES, ENGLISH_PARTS)
 CHINESE_CONCEPTS = concept_entries(CHINESE_SUBJECTS, {}, CHINESE_PARTS)
 
+#: Casual changes (cue kind ``soft_change``): they count only when the sentence gives a subject
+#: of these tables, or one in common with an earlier rule, another value of the same shape.
+ENGLISH_SOFT = (
+    "go with", "let's do", "rather", "bump to", "bump ... to", "can grow to", "can go up to",
+    "raise to", "raise ... to", "lower to", "lower ... to", "back to", "nah", "meh",
+    "let's go with", "go for", "we'll go with", "can be", "can hit", "up to", "give it",
+)  # fmt: skip
+CHINESE_SOFT = (
+    "就用", "调到", "调成", "调整为", "调整到", "放宽到", "放宽至", "收紧到", "提高到", "提到",
+    "降到", "降低到", "减到", "加到", "增加到", "升到", "换用", "用回", "那就",
+)  # fmt: skip
+EXTRAS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {**ENGLISH_CONCEPTS, "soft_change": ENGLISH_SOFT},
+    "zh": {**CHINESE_CONCEPTS, "soft_change": CHINESE_SOFT},
+}
+
+
+def with_extras(tables: Mapping[str, Mapping[str, Sequence[str]]]) -> dict[str, Any]:
+    """The built-in cue tables with this module's entries added to their languages."""
+    return {lang: {**table, **EXTRAS.get(lang, {})} for lang, table in tables.items()}
+
+
+def is_concept(kind: object) -> bool:
+    """Whether a table key is a concept entry: ``subject:``/``value:``/``part:`` and a key."""
+    text = str(kind)
+    return text.startswith(CONCEPT_PREFIXES) and bool(text.split(":", 1)[1].strip())
+
+
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*")
 
 
@@ -244,6 +275,16 @@ def parts_differ(new: str, old: str, concepts: Concepts) -> bool:
     return bool(mine - theirs) and bool(theirs - mine)
 
 
+def concepts_of(tables: Mapping[str, Mapping[str, Sequence[str]]]) -> Concepts:
+    """One matcher for the concept entries of every table (language → entries)."""
+    return build_concepts(
+        (kind, phrases)
+        for table in tables.values()
+        for kind, phrases in table.items()
+        if is_concept(kind)
+    )
+
+
 def build_concepts(entries: Iterable[tuple[str, Iterable[str]]]) -> Concepts:
     """One matcher for every ``(entry key, phrases)`` of every table."""
     words: dict[tuple[str, ...], set[str]] = {}
@@ -268,8 +309,12 @@ __all__ = [
     "CHINESE_CONCEPTS",
     "CONCEPT_PREFIXES",
     "ENGLISH_CONCEPTS",
+    "EXTRAS",
     "Concepts",
     "Hit",
     "build_concepts",
+    "concepts_of",
+    "is_concept",
     "parts_differ",
+    "with_extras",
 ]

@@ -76,10 +76,6 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
         "i meant", "meant to say",
     ),
-    "soft_change": (
-        "go with", "let's do", "rather", "bump to", "bump ... to", "can grow to", "can go up to",
-        "raise to", "raise ... to", "lower to", "lower ... to", "back to", "nah", "meh",
-        "let's go with", "go for", "we'll go with", "can be", "can hit", "up to", "give it"),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
         "not anymore", "anymore", "any more", "stop using", "don't bother",
@@ -145,9 +141,6 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",
         "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回",
     ),
-    "soft_change": (
-        "就用", "调到", "调成", "调整为", "调整到", "放宽到", "放宽至", "收紧到", "提高到", "提到",
-        "降到", "降低到", "减到", "加到", "增加到", "升到", "换用", "用回", "那就"),
     "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
     "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
@@ -166,10 +159,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
-BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {
-    "en": {**ENGLISH, **subjects.ENGLISH_CONCEPTS},
-    "zh": {**CHINESE, **subjects.CHINESE_CONCEPTS},
-}
+BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {"en": ENGLISH, "zh": CHINESE}
 
 
 def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
@@ -180,8 +170,7 @@ def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, 
         raise ValueError(f"register_fact_cues({language!r}): the cues must be a mapping")
     out: dict[str, tuple[str, ...]] = {}
     for kind, phrases in table.items():
-        key = str(kind).split(":")[1].strip() if ":" in str(kind) else ""
-        if kind not in KINDS and not (key and str(kind).startswith(subjects.CONCEPT_PREFIXES)):
+        if kind not in KINDS and not subjects.is_concept(kind):
             raise ValueError(
                 f"register_fact_cues({language!r}): unknown cue kind {kind!r} "
                 f"(expected one of: {', '.join(KINDS)}, or subject:/value:/part: and a key)"
@@ -346,7 +335,7 @@ ANCHORED = frozenset({"next_step", "accept", "filler", "task"})
 
 def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -> Cues:
     """The built-in tables plus ``extra`` (language → table, e.g. from plugins)."""
-    tables = {**BUILTIN_TABLES, **(extra or {})}
+    tables = {**subjects.with_extras(BUILTIN_TABLES), **(extra or {})}
     checked = {lang: check_table(lang, table) for lang, table in tables.items()}
     matchers = {
         kind: _matcher(
@@ -357,12 +346,7 @@ def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -
         if kind != "mask"
     }
     masks = {p for table in checked.values() for p in table.get("mask", ())}
-    concepts = subjects.build_concepts(
-        (kind, phrases)
-        for table in checked.values()
-        for kind, phrases in table.items()
-        if kind.startswith(subjects.CONCEPT_PREFIXES)
-    )
+    concepts = subjects.concepts_of(checked)
     return Cues(tuple(checked), matchers, tuple(sorted(masks, key=len, reverse=True)), concepts)
 
 
@@ -374,14 +358,10 @@ def _masked(text: str, masks: tuple[str, ...]) -> str:
     return text
 
 
-_DEFAULT: list[Cues] = []
-
-
+@lru_cache(maxsize=1)
 def default_cues() -> Cues:
     """The built-in tables (English, Chinese), compiled once."""
-    if not _DEFAULT:
-        _DEFAULT.append(build_cues())
-    return _DEFAULT[0]
+    return build_cues()
 
 
 def cues_for(extra: Mapping[str, Mapping[str, Sequence[str]]] | None) -> Cues:

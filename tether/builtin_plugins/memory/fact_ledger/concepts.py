@@ -186,13 +186,18 @@ CHINESE_SOFT = (
 )  # fmt: skip
 EXTRAS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {**ENGLISH_CONCEPTS, "soft_change": ENGLISH_SOFT},
-    "zh": {**CHINESE_CONCEPTS, "soft_change": CHINESE_SOFT},
+    "zh": {**CHINESE_CONCEPTS, "soft_change": CHINESE_SOFT, "mask": ("请求",)},  # 请求 ≠ 请
 }
 
 
 def with_extras(tables: Mapping[str, Mapping[str, Sequence[str]]]) -> dict[str, Any]:
-    """The built-in cue tables with this module's entries added to their languages."""
-    return {lang: {**table, **EXTRAS.get(lang, {})} for lang, table in tables.items()}
+    """The built-in cue tables with this module's entries added to their languages (phrases
+    of a kind both have are joined)."""
+    out: dict[str, Any] = {}
+    for lang, table in tables.items():
+        extra = EXTRAS.get(lang, {})
+        out[lang] = {**table, **{k: (*table.get(k, ()), *v) for k, v in extra.items()}}
+    return out
 
 
 def is_concept(kind: object) -> bool:

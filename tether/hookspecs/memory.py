@@ -129,16 +129,16 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     by the value being replaced: "instead of"), ``gone`` (preceded by a value no longer
     in use: "is gone"), ``select`` (takes the value chosen: "use", "with"; the same sentence
     with one word swapped after it is a change), ``current`` (says a value holds now:
-    "now", "现在"), ``soft_change`` (a casual change that counts only with another value
-    of the same subject: "go with", "nah", "就用"), ``mask`` (words that only look like a
-    cue, blanked before matching). Subjects are data too: ``subject:KEY`` (nouns naming a
-    subject: ``subject:queue`` → "Warteschlange"), ``value:KEY`` (well-known values of it:
-    "RabbitMQ") and ``part:KEY`` (words naming a part a value is for: ``part:prod`` →
-    "Produktion"); a key names one subject in every language, so a value stated in one
-    language and changed in another is found.
+    "now", "现在"), ``mask`` (words that only look like a cue, blanked before matching).
     An ASCII phrase matches whole words, case aside; ``"switch ... to"``
     matches with words between; any other phrase matches as a substring. An unknown kind fails
     the compaction with one line naming it (the session is left untouched).
+    Also ``soft_change`` (a casual change that counts only with another value of the same
+    subject: "go with", "nah", "就用"). Subjects are data too: ``subject:KEY`` (nouns naming
+    a subject: ``subject:queue`` → "Warteschlange"), ``value:KEY`` (well-known values of it:
+    "RabbitMQ") and ``part:KEY`` (words naming a part a value is for: ``part:prod`` →
+    "Produktion"); a key names one subject in every language, so a value stated in one
+    language and changed in another is found.
     Return: nothing. Ordering: all plugins are called, built-ins first; tables add up (a
     language registered twice: the later table replaces the earlier). Built-ins: English
     (``en``) and Chinese (``zh``) ship with the ledger and need no registration.

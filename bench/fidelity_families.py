@@ -13,7 +13,9 @@ Four families, each several sessions worded differently so that no one phrase ca
   test logs and bare "continue" turns between;
 - ``heldout`` (``bench/family_heldout.py``): changed values written apart from ``changed``
   and never used to tune the ledger (other wording, values, identifier kinds; every cue of
-  both languages; changes stated in the other language; two live facts of one kind).
+  both languages; changes stated in the other language; two live facts of one kind);
+- ``shapes`` (``bench/family_shapes.py``): changes told by a value's shape and by subjects
+  named in two languages (消息队列 / queue), casual cues, and look-alike values for two parts.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from family_chinese import CHINESE
 from family_format import Script, parse
 from family_heldout import HELDOUT
 from family_identifiers import IDENTIFIERS
+from family_shapes import SHAPES
 
 C, V = "Constraints & Preferences", "value"
 
@@ -233,6 +236,6 @@ CASUAL = [
     ),
 ]
 
-RAW: list[dict[str, Any]] = [*CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT]
+RAW: list[dict[str, Any]] = [*CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES]
 FAMILIES: list[Script] = [parse(obj, f"built-in {obj['name']}") for obj in RAW]
 NAMES = sorted({s.family for s in FAMILIES})

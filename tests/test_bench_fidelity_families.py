@@ -111,7 +111,7 @@ def test_section_placement_and_a_ticked_next_step() -> None:
 
 
 def test_the_scripts_keep_their_promises() -> None:
-    assert set(NAMES) == {"chinese", "changed", "identifiers", "casual", "heldout"}
+    assert set(NAMES) == {"chinese", "changed", "identifiers", "casual", "heldout", "shapes"}
     for family in NAMES:
         assert sum(s.family == family for s in FAMILIES) >= 3, family
     for script in FAMILIES:
@@ -141,6 +141,15 @@ def test_the_held_out_family_uses_every_cue_and_other_values() -> None:
     values = [r.value for s in heldout for r in s.retired]
     assert any(r.by in values for s in heldout for r in s.retired)  # changed twice
     assert any(r.by is None for s in heldout for r in s.retired)  # revoked
+
+
+def test_the_shapes_family_changes_values_across_languages() -> None:
+    shapes = [s for s in FAMILIES if s.family == "shapes"]
+    wide = [(r.value.isascii(), (r.by or "").isascii()) for s in shapes for r in s.retired]
+    assert (False, True) in wide and (True, True) in wide  # 中文 → English, and one script
+    bys = [r.by for s in shapes for r in s.retired]
+    assert any(bys.count(by) > 1 for by in bys)  # a value changed twice
+    assert sum(f.kind == "constraint" for s in shapes for f in s.facts) >= 3  # look-alikes
 
 
 def test_the_built_in_scripts_round_trip_through_the_json_format(tmp_path: Path) -> None:

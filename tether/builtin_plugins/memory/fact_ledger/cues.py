@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+
+import tether.builtin_plugins.memory.fact_ledger.concepts as subjects
 
 #: The cue kinds a table may fill (any other key is an error naming it).
 KINDS = (
@@ -21,6 +23,7 @@ KINDS = (
     "next_step",  # what comes next, at the start of a sentence: next, then, 下一步…
     "change",  # a new value replaces an old one: switch to, instead of, 改为, 换成…
     "revoke",  # an earlier rule stops: no longer, scratch that, 不再, 取消…
+    "soft_change",  # a change only with another value of one subject: nah, go with, 就用…
     "accept",  # a reply accepting the assistant's proposal: yes, go ahead, 好的…
     "proposal",  # the assistant proposes: I suggest, shall I, 建议…
     "filler",  # a turn that only keeps the work going: continue, ok, 继续…
@@ -187,10 +190,10 @@ def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, 
         raise ValueError(f"register_fact_cues({language!r}): the cues must be a mapping")
     out: dict[str, tuple[str, ...]] = {}
     for kind, phrases in table.items():
-        if kind not in KINDS:
+        if kind not in KINDS and not subjects.is_concept(kind):
             raise ValueError(
                 f"register_fact_cues({language!r}): unknown cue kind {kind!r} "
-                f"(expected one of: {', '.join(KINDS)})"
+                f"(expected one of: {', '.join(KINDS)}, or subject:/value:/part: and a key)"
             )
         if isinstance(phrases, str) or not all(isinstance(p, str) and p for p in phrases):
             raise ValueError(
@@ -316,6 +319,7 @@ class Cues:
     languages: tuple[str, ...]
     matchers: dict[str, Matcher]
     masks: tuple[str, ...] = ()
+    concepts: subjects.Concepts = field(default_factory=lambda: subjects.build_concepts(()))
 
     def has(self, kind: str, text: str) -> bool:
         return self.find(kind, text) is not None
@@ -351,7 +355,7 @@ ANCHORED = frozenset({"next_step", "accept", "filler", "task"})
 
 def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -> Cues:
     """The built-in tables plus ``extra`` (language → table, e.g. from plugins)."""
-    tables = {**BUILTIN_TABLES, **(extra or {})}
+    tables = {**subjects.with_extras(BUILTIN_TABLES), **(extra or {})}
     checked = {lang: check_table(lang, table) for lang, table in tables.items()}
     matchers = {
         kind: _matcher(
@@ -362,7 +366,8 @@ def build_cues(extra: Mapping[str, Mapping[str, Sequence[str]]] | None = None) -
         if kind != "mask"
     }
     masks = {p for table in checked.values() for p in table.get("mask", ())}
-    return Cues(tuple(checked), matchers, tuple(sorted(masks, key=len, reverse=True)))
+    concepts = subjects.concepts_of(checked)
+    return Cues(tuple(checked), matchers, tuple(sorted(masks, key=len, reverse=True)), concepts)
 
 
 def _masked(text: str, masks: tuple[str, ...]) -> str:
@@ -373,14 +378,10 @@ def _masked(text: str, masks: tuple[str, ...]) -> str:
     return text
 
 
-_DEFAULT: list[Cues] = []
-
-
+@lru_cache(maxsize=1)
 def default_cues() -> Cues:
     """The built-in tables (English, Chinese), compiled once."""
-    if not _DEFAULT:
-        _DEFAULT.append(build_cues())
-    return _DEFAULT[0]
+    return build_cues()
 
 
 def cues_for(extra: Mapping[str, Mapping[str, Sequence[str]]] | None) -> Cues:

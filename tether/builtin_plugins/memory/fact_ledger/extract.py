@@ -50,7 +50,9 @@ _NEGATED = re.compile(
     r"^\W*(?:no|never|don'?t|do not|stop|avoid|不要|别|禁止|勿|不准|不得)\b", re.I
 )
 #: "Retries: 3.", "Region: eu-west-1": a label and a short value with a digit (a setting).
-_SETTING = re.compile(r"^[A-Za-z][\w .-]{0,30}:\s*[^\s:]*\d[^\s:]*(?:\s+[^\s:]+){0,2}$")
+_SETTING = re.compile(
+    r"^[A-Za-z][\w .-]{0,30}:\s*(?:[A-Za-z]+\s+)?[^\s:]*\d[^\s:]*(?:\s+[^\s:]+){0,2}$"
+)  # "build cache: keep 7 days" too (one word before the value)
 _NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNORECASE)
 #: ``Always say: "see the docs"`` — not a JSON member (``"command": "cat x.log"``).
 _QUOTED_RULE = re.compile(

@@ -13,12 +13,14 @@ changed twice keeps only the last. Identifiers found in a retired sentence retir
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     PER_PART_KEYS,
@@ -135,6 +137,9 @@ class Ledger:
     def add(self, statement: Statement, cues: Cues | None = None) -> Fact:
         """File ``statement``: a restatement, a new fact, or one replacing live facts."""
         kind, text = statement.kind, statement.text
+        if kind == "request" and cues is not None and self._soft_or_setting(text, cues):
+            kind = "constraint"  # "let's do Postgres for the database": a value in force
+            statement = replace(statement, kind=kind)
         self._live_index()
         same = self._said.get((kind, normal(text)))
         if same is not None and same.live:
@@ -187,6 +192,10 @@ class Ledger:
             supersede(self, fact, statement, cues)
         return fact
 
+    @staticmethod
+    def _soft_or_setting(text: str, cues: Cues) -> bool:
+        return soft_value(text, cues) or setting_like(text, cues)
+
     def _other_thing(self, old: Fact, statement: Statement, cues: Cues | None) -> bool:
         """Two values of one key said in one sentence ("2 locally, 8 in prod") or of two
         things (:func:`~.subject.qualified`, :func:`~.subject.per_part`): both stay live."""
@@ -195,6 +204,8 @@ class Ledger:
             return False
         if parent.text == statement.parent:
             return True
+        if cues is not None and parts_differ(statement.parent, parent.text, cues.concepts):
+            return True  # "Spark 3.3 on the old cluster" / "3.4 on the new cluster"
         new_slot = next((s for s in slots(statement.parent) if s.text == statement.text), None)
         old_slot = next((s for s in slots(parent.text) if s.text == old.text), None)
         if new_slot is None or old_slot is None:

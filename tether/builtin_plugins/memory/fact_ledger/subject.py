@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, Slot, slots
 
@@ -161,14 +162,18 @@ def nearest_parts(new: str, olds: list[str], cues: Cues | None = None) -> list[i
 def topics_differ(new: str, old: str) -> bool:
     """Two CJK sentences that say the same words after a different topic of their own
     ("测试环境超时 5 秒" / "生产环境超时 30 秒"): the words before their longest common run
-    differ and each has two characters or more there ("我们的接口超时是 3 秒" / "接口超时调到
-    10 秒" has no topic of its own in the second: a change)."""
+    differ and each has two characters or more there, or one before a longer common run
+    ("我们的接口超时是 3 秒" / "接口超时调到 10 秒" has no topic of its own in the second: a
+    change)."""
     a, b = "".join(_CJK_RUN.findall(new)), "".join(_CJK_RUN.findall(old))
     if len(a) < 4 or len(b) < 4:
         return False
     match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
     mine, theirs = a[: match.a], b[: match.b]
-    return match.size >= 2 and len(mine) >= 2 and len(theirs) >= 2 and mine != theirs
+    if match.size < 2 or not mine or not theirs or mine == theirs:
+        return False
+    # 免费租户限流 / 付费租户限流: one character of its own each is a topic when much follows
+    return (len(mine) >= 2 and len(theirs) >= 2) or match.size >= 3
 
 
 def cjk(text: str) -> bool:
@@ -227,6 +232,8 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
     names = name_pairs(new, old)
     if not pairs and not names:
         return ""
+    if cues is not None and parts_differ(new, old, cues.concepts):
+        return ""  # "Spark 3.3 on the old cluster" / "3.4 on the new cluster": two parts
     if any(
         o.key
         and o.key == n.key

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -133,9 +135,17 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             if close and (best is None or score > best[0]):
                 best = (score, old)
             continue
+        if old.source and old.source == fact.source:
+            continue  # two values said in one message are two facts
         reason = relation(fact.text, old.text, cues)
         if reason and negated(fact.text) and negated(old.text):
             continue  # two prohibitions add up ("never touch X", "never touch Y")
+        if (
+            reason == "frame"
+            and cues is not None
+            and distinct(fact.text, old.text, cues, strict=False)
+        ):
+            continue  # "Retry limit 3 for pushes" / "Retry limit 6 for e-mails"
         if reason == "key":
             keyed.append(old)
         elif reason:
@@ -152,7 +162,11 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if best is None and cued:
         best = _named_alike(fact, text, rules, any_word=statement.revoke)
     if best is None and not keyed:
-        best = _same_shape(fact, rules, cued=cued)
+        best = _same_shape(fact, rules, cues, cued=cued)
+    if best is None and not keyed and cues is not None:
+        soft = cued or cues.has("soft_change", fact.text) or cues.has("current", fact.text)
+        requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
+        keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     for old in keyed:
@@ -161,6 +175,24 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         ledger.retire(best[1], fact)
     if cues is not None:
         _retire_named(ledger, fact, cues)
+
+
+def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:
+    """The earlier rules whose subject ``fact`` gives another value of the same shape
+    (:func:`~.implicit.shape_change`: "消息队列用 RabbitMQ" / "use Kafka for the queue
+    instead"); none from the same message (two values said together are two facts)."""
+    if not values(fact.text, cues):
+        return []
+    prohibition = negated(fact.text)
+    return [
+        old
+        for old in rules[-250:]
+        if old is not fact
+        and old.live
+        and old.source != fact.source
+        and not (prohibition and negated(old.text))
+        and shape_change(fact.text, old.text, cues, cued=cued)
+    ]
 
 
 def _named_alike(
@@ -182,7 +214,9 @@ def _named_alike(
     return None
 
 
-def _same_shape(fact: Fact, rules: list[Fact], *, cued: bool) -> tuple[float, Fact] | None:
+def _same_shape(
+    fact: Fact, rules: list[Fact], cues: Cues | None, *, cued: bool
+) -> tuple[float, Fact] | None:
     """A change with no look-alike in words — cued, or written in another script than
     the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
     rule stating another value of the same shape (unit, key) is the one it changes."""
@@ -194,6 +228,7 @@ def _same_shape(fact: Fact, rules: list[Fact], *, cued: bool) -> tuple[float, Fa
         and old.live
         and (cued or cjk(old.text) != mine)
         and shaped_pairs(fact.text, old.text)
+        and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
     ]
     return (0.0, found[0]) if len(found) == 1 else None
 

@@ -1,0 +1,355 @@
+"""A change told by the shape of its value: the same subject gets another value of one shape.
+
+Each clause stating a value gives it a *class* (:func:`values`): a size (``40MB``, ``2 GB``),
+a duration (``800 毫秒``, ``2s``, ``20 min``), a count of one unit (``3 次`` / ``6 times``), a
+version of one name, a port, a host, a cloud region, a plain number, or a product name
+(``RabbitMQ``, ``Kafka``; an ASCII word in a Chinese sentence, a capitalized word, a word after
+"use"/"with"/"is"). A later clause gives another value of the same class to the same *subject*
+when both name one concept of the tables (:mod:`.concepts`: ``queue`` = ``消息队列``, in any
+language) or, in one script, share a content word ("the bundle"). It changes the earlier value
+unless the two are for different parts (:func:`distinct`): different ``part:`` words
+(staging / prod, old / new cluster), or each its own qualifier ("request timeout" / "health
+probe times out", "for the backfill job" / "for the realtime consumer", 头像的上限 / 单个文件上限).
+A product name changes only when the sentence carries a cue (change, "now"), or names the old
+value as well ("Redis for the cache then, memcached has no pub/sub").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
+from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
+
+_CLASS = {
+    **dict.fromkeys(("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d"), "duration"),
+    **dict.fromkeys(("qty:kb", "qty:mb", "qty:gb", "qty:tb"), "size"),
+}
+_REGION = re.compile(
+    r"(?<![\w-])(?:us|eu|ap|sa|ca|me|af|il|mx|cn|europe|asia|australia|northamerica"
+    r"|southamerica|africa)-(?:gov-)?(?:north|south|east|west|central|northeast|southeast"
+    r"|northwest|southwest)-?\d{1,2}(?![\w-])",
+    re.IGNORECASE,
+)
+_PORT = re.compile(
+    r"(?:\bport\b|端口)\W{0,3}?\s*(?:is\s+|to\s+|=\s*|为\s*|是\s*)?(\d{2,5})\b", re.I
+)
+_ASCII_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z][\w.+#-]*[\w+#]|(?<![\w.@/-])[A-Za-z]\b")
+_WORDS = re.compile(r"[a-z][a-z0-9'-]*[a-z0-9]")
+#: Words that never say what a value is about (verbs of being and keeping, fillers).
+_WEAK = frozenset(
+    "is are was were be been get gets got has have had run runs ran live lives stay stays go goes "
+    "use uses used keep kept set now then ok okay so just please also still can could should "
+    "would will let's lets need needs make it its it's this that these those them they we our "
+    "you your me my i up down over under above below at to from after before about around into "
+    "per each every all any some more less much many way very too really nah meh oh hmm yeah "
+    "yes no not don't do does did done new old one ones thing things".split()
+)  # fmt: skip
+_DETERMINERS = frozenset("the a an our my its their this that these those".split())
+_PREPOSITIONS = frozenset("for on in at".split())
+_TIME = frozenset(
+    "day week month year quarter weekend night morning evening today tonight tomorrow monday "
+    "tuesday wednesday thursday friday saturday sunday sprint release launch moment while "
+    "holiday season time".split()
+)  # fmt: skip
+_CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–→]+\s|\s→|→\s")
+#: Classes :func:`~.subject.relation` already keys (and tells apart per part).
+_KEYED = ("version:", "host", "url:", "image:")
+_UNIT_WORDS = frozenset("ms s sec min mins h hr hrs d kb mb gb tb px rows times".split())
+
+
+@dataclass(frozen=True)
+class Value:
+    text: str
+    cls: str
+    start: int
+
+
+_CACHE: dict[tuple[int, str], list[Value]] = {}
+
+
+def values(text: str, cues: Cues) -> list[Value]:
+    """The values ``text`` states, by class, left to right (memoized per text)."""
+    key = (id(cues), text)
+    cached = _CACHE.get(key)
+    if cached is None:
+        if len(_CACHE) > 4096:
+            _CACHE.clear()
+        cached = _CACHE[key] = _values(text, cues)
+    return cached
+
+
+def _values(text: str, cues: Cues) -> list[Value]:
+    out: dict[int, Value] = {}
+    for match in _REGION.finditer(text):
+        out[match.start()] = Value(match.group(0), "region", match.start())
+    for match in _PORT.finditer(text):
+        out[match.start(1)] = Value(match.group(1), "port", match.start(1))
+    at = 0
+    for slot in slots(text):
+        start = text.find(slot.text, at)
+        at = max(at, start)
+        if start < 0 or any(v.start <= start < v.start + len(v.text) for v in out.values()):
+            continue
+        if not slot.value or slot.shape in ("set", "flag", "path", "file"):
+            continue
+        if slot.shape.startswith("qty:"):
+            cls = _CLASS.get(slot.shape, slot.shape)
+        elif slot.shape == "num":
+            cls = slot.key or "num"
+        else:
+            cls = {"ip": "host", "name": "name"}.get(slot.shape, slot.shape + ":" + slot.key)
+        out[start] = Value(slot.text, cls, start)
+    for value in _names(text, cues):
+        end = value.start + len(value.text)
+        if not any(v.start < end and value.start < v.start + len(v.text) for v in out.values()):
+            out[value.start] = value
+    return [out[k] for k in sorted(out)]
+
+
+def _names(text: str, cues: Cues) -> list[Value]:
+    """Product-like names: an ASCII word in a CJK sentence, a well-known value of a concept,
+    a capitalized word inside an English sentence, a word right after "use", "with", "is"."""
+    known = {(h.start, h.end) for h in cues.concepts.find(text) if h.key.startswith("value:")}
+    subjects = {
+        text[h.start : h.end].casefold()
+        for h in cues.concepts.find(text)
+        if not h.key.startswith("value:")
+    }
+    vocabulary = frozenset().union(*(cues.words(k) for k in ("constraint", "change", "decision")))
+    wide = cjk(text)
+    out = []
+    for match in _ASCII_NAME.finditer(text):
+        word, start = match.group(0), match.start()
+        lower = word.casefold()
+        if lower in WORD_STOP or lower in _WEAK or lower in subjects or lower in _UNIT_WORDS:
+            continue
+        if (start, match.end()) in known or wide:
+            out.append(Value(word, "name", start))
+            continue
+        if lower in vocabulary or any(ch.isdigit() for ch in word):
+            continue
+        before = text[:start].rstrip()
+        opening = not before or before.endswith((".", "!", "?", ":", "⚠️")) or len(before) < 4
+        if word[:1].isupper() and not opening:
+            out.append(Value(word, "name", start))
+            continue
+        if lower.endswith(("ed", "ing", "ly", "able", "ful")):
+            continue  # "are provisioned", "is loading": not a name
+        span = cues.find("select", before + " ")
+        if span is not None and span[1] >= len(before):
+            out.append(Value(word, "name", start))
+    return out
+
+
+def clause_of(text: str, value: Value) -> str:
+    """The clause of ``text`` stating ``value``."""
+    at = 0
+    for part in _CLAUSE.split(text):
+        found = text.find(part, at)
+        if found <= value.start < found + len(part):
+            return part
+        at = max(at, found)
+    return text
+
+
+def _subject_words(text: str, cues: Cues) -> frozenset[str]:
+    """The content words of an ASCII clause (cue, stop and weak words and values aside)."""
+    for value in values(text, cues):
+        text = text.replace(value.text, " ")
+    cue_words = frozenset().union(*(cues.words(k) for k in ("constraint", "change", "select")))
+    return frozenset(
+        w for w in _WORDS.findall(text.casefold())
+        if len(w) > 2 and w not in _WEAK and w not in WORD_STOP and w not in cue_words
+    )  # fmt: skip
+
+
+def _qualifiers(text: str, anchors: list[tuple[int, int]]) -> set[str]:
+    """Words saying which one: up to two words before a subject word ("request timeout",
+    "the app bundle"), the word after for/on/in/at ("for the backfill job")."""
+    out: set[str] = set()
+    lower = text.casefold()
+    for start, _end in anchors:
+        before = [w for w in _WORDS.findall(lower[:start])][-2:]
+        while before and (before[0] in _DETERMINERS or before[0] in _WEAK):
+            before = before[1:]
+        for word in reversed(before):
+            if word in _DETERMINERS or word in _WEAK or word in WORD_STOP:
+                break
+            out.add(word)
+    for start, end in anchors:  # "Retry webhooks 5 times": the object of a leading verb
+        if not lower[:start].strip(" \t-*>•"):
+            after = _WORDS.findall(lower[end:])[:1]
+            out.update(w for w in after if w not in _WEAK and w not in WORD_STOP)
+    tokens = _WORDS.findall(lower)
+    for i, word in enumerate(tokens[:-1]):
+        if word in _PREPOSITIONS:
+            j = i + 1
+            while j < len(tokens) and tokens[j] in _DETERMINERS:
+                j += 1
+            phrase = []
+            for token in tokens[j : j + 3]:
+                if token in _WEAK or token in WORD_STOP:
+                    break
+                phrase.append(token)
+            if phrase and not _TIME.intersection(_stem(t) for t in phrase):
+                out.add(phrase[0])  # "for the sale week", "on monday": when, not which
+    return out
+
+
+def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
+    """Whether two clauses about one subject are for two parts (see the module); ``strict``:
+    a part named in one only is another part too ("Staging runs 2 replicas" / "max pods
+    40"), else each must name a part of its own."""
+    if strict and cues.concepts.keys(new, "part:") != cues.concepts.keys(old, "part:"):
+        return True
+    if parts_differ(new, old, cues.concepts):
+        return True
+    new, old = _unvalued(new, cues), _unvalued(old, cues)
+    if cjk(new) != cjk(old):
+        return False  # other words across scripts: only the part tables compare
+    if cjk(new):
+        return topics_differ(_blank(new, cues), _blank(old, cues))
+    hits_new, hits_old = cues.concepts.find(new), cues.concepts.find(old)
+    anchors_new = [(h.start, h.end) for h in hits_new]
+    anchors_old = [(h.start, h.end) for h in hits_old]
+    shared = _subject_words(new, cues) & _subject_words(old, cues)
+    for word in shared:
+        anchors_new += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", new.casefold())]
+        anchors_old += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", old.casefold())]
+    named = {
+        _stem(w)
+        for text, hits in ((new, hits_new), (old, hits_old))
+        for h in hits
+        if not h.key.startswith("part:")
+        for w in _WORDS.findall(text[h.start : h.end].casefold())
+    }
+    stems_new = {_stem(w) for w in _WORDS.findall(new.casefold())}
+    stems_old = {_stem(w) for w in _WORDS.findall(old.casefold())}
+    mine = {_stem(w) for w in _qualifiers(new, anchors_new)} - stems_old - named
+    theirs = {_stem(w) for w in _qualifiers(old, anchors_old)} - stems_new - named
+    return bool(mine) and bool(theirs)
+
+
+def _stem(word: str) -> str:
+    """``word`` without a plural or past ending ("retried" → "retry", "tests" → "test")."""
+    for end, repl in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(word) > len(end) + 2 and word.endswith(end) and not word.endswith("ss"):
+            return word[: -len(end)] + repl
+    return word
+
+
+def _unvalued(text: str, cues: Cues) -> str:
+    """``text`` with its values and identifiers blanked (a path's words qualify nothing)."""
+    for said in {s.text for s in slots(text)} | {v.text for v in values(text, cues)}:
+        text = text.replace(said, " " * len(said))
+    return text
+
+
+def _blank(text: str, cues: Cues) -> str:
+    for kind in ("change", "revoke"):
+        for phrase in cues.phrases(kind):
+            text = text.replace(phrase, " ")
+    return text
+
+
+def _same_subject(new: str, old: str, cues: Cues, *, concept: bool = False) -> bool:
+    """One concept named in both clauses, or (``concept`` false, one script) a content word
+    in common."""
+    concepts_new = cues.concepts.keys(new, "subject:") | cues.concepts.keys(new, "value:")
+    concepts_old = cues.concepts.keys(old, "subject:") | cues.concepts.keys(old, "value:")
+    if concepts_new & concepts_old:
+        return True
+    if concept or cjk(new) or cjk(old):
+        return False
+    return bool(_subject_words(new, cues) & _subject_words(old, cues))
+
+
+def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
+    """Whether ``new`` gives the subject of ``old`` another value of the same class."""
+    said_new = new.casefold()
+    olds = values(old, cues)
+    if not olds:
+        return False
+    said_old = {v.text.casefold() for v in olds}
+    for n in values(new, cues):
+        if n.text.casefold() in said_old:
+            continue
+        for o in olds:
+            if not _comparable(o.cls, n.cls) or o.text.casefold() == n.text.casefold():
+                continue
+            if n.cls.startswith(_KEYED):
+                continue  # one key's values: :func:`~.subject.relation` (and its parts)
+            if n.cls == "name" and not (cued or _named(o.text, said_new)):
+                continue
+            if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
+                continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
+            clause_new, clause_old = clause_of(new, n), clause_of(old, o)
+            if not _same_subject(clause_new, clause_old, cues, concept=n.cls == "name"):
+                continue
+            if distinct(clause_new, clause_old, cues) or _other_names(
+                clause_new, clause_old, o, n, cues
+            ):
+                continue
+            return True
+    return False
+
+
+def _comparable(a: str, b: str) -> bool:
+    """One class, or a bare number and a count ("retries: 5" / "重试 3 次")."""
+    if a == b:
+        return True
+    counts = {a, b} - {"num"}
+    return len(counts) == 1 and next(iter(counts)).startswith("qty:")
+
+
+def _other_names(new: str, old: str, o: Value, n: Value, cues: Cues) -> bool:
+    """Each clause names a thing of its own beside the value ("Postgres on port 5432" /
+    "Redis on port 6379"): two things."""
+    mine = {v.text.casefold() for v in values(new, cues) if v.cls == "name"} - {n.text.casefold()}
+    theirs = {v.text.casefold() for v in values(old, cues) if v.cls == "name"} - {o.text.casefold()}
+    return bool(mine - theirs) and bool(theirs - mine)
+
+
+def _counted(text: str, value: Value) -> str:
+    """The thing a bare number counts: the last word of the words right after it."""
+    after = re.match(r"\s*((?:[A-Za-z][\w-]*\s*){1,3})", text[value.start + len(value.text) :])
+    words = []
+    for word in after.group(1).split() if after else []:
+        if word.casefold() in WORD_STOP or word.casefold() in _WEAK:
+            break
+        words.append(word.casefold())
+    return _stem(words[-1]) if words else ""
+
+
+def soft_value(text: str, cues: Cues) -> bool:
+    """A casual change cue with a value ("nah, go with yarn", "let's do Postgres for the
+    database", "重试就用 3 次吧"): the sentence states the value in force, not a task."""
+    return cues.has("soft_change", text) and bool(values(text, cues))
+
+
+def setting_like(text: str, cues: Cues) -> bool:
+    """A short sentence whose task verb is part of a subject's name and that states a value
+    ("部署区域 eu-central-1", "build cache: keep 7 days"): a setting, not a task."""
+    if len(text) > 160:
+        return False
+    task = cues.find("task", text)
+    if task is None:
+        return False
+    after = len(text[task[1] :]) - len(text[task[1] :].lstrip())
+    near = any(
+        h.start < task[1] + after + 1 and task[0] <= h.start
+        for h in cues.concepts.find(text)
+        if h.key.startswith("subject:")
+    )
+    return near and bool(values(text, cues))
+
+
+def _named(value: str, text: str) -> bool:
+    return re.search(r"(?<![\w.-])" + re.escape(value.casefold()) + r"(?![\w-])", text) is not None
+
+
+__all__ = ["Value", "clause_of", "distinct", "shape_change", "setting_like", "soft_value", "values"]

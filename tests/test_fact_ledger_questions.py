@@ -29,6 +29,18 @@ def test_a_question_is_not_a_rule_and_a_json_member_is_not_a_quoted_rule() -> No
     assert classify('Answer like this: "see the docs first"', cues) == "constraint"
 
 
+def test_a_question_that_asks_for_a_rule_is_the_rule() -> None:
+    """A polite or tagged question states what it asks for; only one that asks (what, should
+    we, 怎么…) is a request."""
+    cues = cues_for(None)
+    assert classify("Can we keep every page under 300 KB of JS?", cues) == "constraint"
+    assert classify("Could we please never print the tokens? 🙏", cues) == "constraint"
+    assert classify("No new build steps without asking me first, ok?", cues) == "constraint"
+    assert classify("能不能别用 jQuery？", cues) == "constraint"
+    assert classify("这个报错怎么修？", cues) == "request"
+    assert classify("Q3: which port should the proxy use?", cues) == "request"
+
+
 def _work_turn(session: Session, n: int) -> None:
     """One turn of bench/economy.py's script: a question, then a prompt quoting a tool
     call's JSON (the loopback model's directive)."""

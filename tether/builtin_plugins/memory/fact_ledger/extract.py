@@ -5,11 +5,11 @@ Every sentence of a user message (:mod:`.split`) is classified on its own (a cue
 sentence never drops the others): ``next_step`` (a next-step cue opens it), ``decision`` (a
 decision cue, or a terse choice: a named value closed by a ``choice`` cue), ``constraint`` (cue
 words of any registered language, or a language-independent signal: a negated imperative, a
-quoted rule), else ``request``; a question is a ``request`` (a modal verb in it asks, it sets
-no rule). Identifier shapes (ticket ids, version pins, paths, environment
-variables, flags) and exact strings (:mod:`.exact`: inline code, error lines, command lines)
-are found in every user sentence; error lines in pasted text and in failing tool output.
-Nothing here decides what replaces what: :mod:`.ledger` does.
+quoted rule), else ``request``; a question that asks (an ``ask`` cue opens it: what, should
+we, 怎么…) is a ``request``: a modal verb in it sets no rule. Identifier shapes (ticket ids,
+version pins, paths, environment variables, flags) and exact strings (:mod:`.exact`: inline
+code, error lines, command lines) are found in every user sentence; error lines in pasted text
+and in failing tool output. Nothing here decides what replaces what: :mod:`.ledger` does.
 """
 
 from __future__ import annotations
@@ -205,6 +205,16 @@ def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
         yield sentence[start:end], subject
 
 
+_LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "Q: ", "问题："
+
+
+def _opening(sentence: str, words: int = 4) -> str:
+    """The first ``words`` words of ``sentence`` after a short label: where a question says it
+    asks ("what…", "should we…", "怎么…"); a question that asks for something ("Can we keep
+    it under 2 MB?", "No new dependencies, ok?") is read as what it asks for."""
+    return " ".join(_LABEL.sub("", sentence.strip()).split()[:words])
+
+
 def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     """The kind of one user sentence (see the module's docstring). ``remark``: the sentence
     is part of a short message; a statement there (no task verb, not a question) is a
@@ -213,7 +223,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "next_step"
     if cues.has("decision", sentence):
         return "decision"
-    if sentence.rstrip().endswith(("?", "？")):
+    if sentence.rstrip().endswith(("?", "？")) and cues.has("ask", _opening(sentence)):
         return "request"  # "what should we look at next?" asks; it states no rule
     if (
         cues.has("constraint", sentence)

@@ -1,0 +1,161 @@
+"""The built-in cue tables, English and Chinese: data, one table per language.
+
+Each maps a cue kind (:data:`~tether.builtin_plugins.memory.fact_ledger.cues.KINDS`) to
+phrases; :mod:`.cues` merges them with the tables plugins register (``register_fact_cues``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+ENGLISH: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "must", "must not", "never", "always", "don't", "do not", "dont", "shouldn't",
+        "should", "prefer", "prefers", "preferably", "only", "avoid", "make sure", "ensure",
+        "require", "requires", "required", "requirement", "without", "no more than", "at most",
+        "at least", "stick to", "target", "we target", "constraint", "have to", "keep ... in",
+        "keep ... under", "keep ... within", "keep ... below", "keep ... above", "keep ... to",
+        "keep ... out of", "keep ... as", "keep ... short", "keep ... small", "keep using",
+        "keep ... at", "set ... to", "stay ... under", "stays", "stay", "go with", "cap",
+        "capped", "limit ... to", "i'm on", "we're on", "we are on", "is what", "are what",
+        "runs on", "run on", "we use", "we're using", "i use", "i'm using", "works for me",
+        "i'm used to", "default to", "defaults to", "should be", "needs to be", "is fine",
+        "are fine", "is okay", "matters", "care about", "prefer not", "not allowed",
+        "forbidden", "mandatory", "required to", "let's not",
+        "use ... not", "not ... but",
+        "need to", "needs to", "can't", "cannot", "mustn't", "i like", "i love", "i hate",
+        "i'd rather", "rather", "for me", "personally", "i want", "i'd like", "please use",
+        "not a fan", "i'm a fan", "my preference", "i find", "works best", "limit", "max",
+        "maximum", "minimum", "please keep", "from now on", "no longer", "instead of",
+        "switch to", "has to", "is to be", "are to be", "better to", "happier with",
+        "leave out", "nothing but", "stay on", "pinned", "pin",
+    ),
+    "decision": (
+        "decided", "decide to", "we decided", "instead of", "rather than", "chose", "choose to",
+        "we're going with", "go with", "opted", "switch to", "switched to",
+        "i'll use", "we'll use", "will use", "decision", "let's use", "settled on", "agreed on",
+        "we'll go", "let's go", "pick", "picked",
+    ),
+    "next_step": (
+        "next", "next step", "then", "after that", "afterwards", "todo", "as a next step",
+        "later", "once that", "once this", "when that", "following that", "up next",
+    ),
+    "change": (
+        "switch to", "switched to", "instead of", "instead", "rather than", "scratch that",
+        "after all", "from now on", "change to", "changed to", "change it to", "now use",
+        "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
+        "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
+        "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
+        "i meant", "meant to say",
+    ),
+    "revoke": (
+        "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
+        "not anymore", "anymore", "any more", "stop using", "don't bother",
+        "ignore what i said", "is lifted", "lift the",
+        "remove the rule", "we can drop",
+    ),
+    "accept": (
+        "yes", "yep", "yeah", "ok", "okay", "sure", "agreed", "sounds good", "go ahead",
+        "do it", "please do", "lgtm", "let's do it", "let's do that", "that works", "fine",
+        "perfect", "great",
+    ),
+    "proposal": (
+        "i suggest", "i propose", "i recommend", "shall i", "should i", "should we",
+        "how about", "i could", "we could", "i'd suggest", "my suggestion", "want me to",
+    ),
+    "filler": (
+        "continue", "go on", "keep going", "proceed", "ok", "okay", "thanks", "thank you",
+        "yes", "no", "sure", "go ahead", "carry on", "next", "yep",
+    ),
+    "task": (
+        "add", "fix", "write", "run", "make", "create", "implement", "update", "remove",
+        "delete", "refactor", "build", "check", "look", "try", "port", "move", "rename", "show",
+        "tell", "explain", "investigate", "debug", "deploy", "test", "review", "start", "get",
+        "set up", "help", "can you", "could you", "would you", "please", "let's", "go",
+        "find", "open", "read", "install", "upgrade", "migrate", "convert", "generate", "draft",
+        "clean", "split", "merge", "wire", "hook", "figure out", "pick up", "picking up",
+        "progress check", "summarize", "list", "print", "compare", "profile", "measure",
+    ),
+    "replaces": ("instead of", "rather than", "in place of", "replacing", "now not"),
+    "gone": (
+        "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
+        "is out", "is retired", "was too", "is no more", "is off the table",
+    ),
+    "select": (
+        "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",
+        "go with", "stick with", "switch to", "rely on", "build on", "parsed with", "is",
+        "are", "be", "to", "in", "on",
+    ),
+    "current": (
+        "now", "these days", "nowadays", "currently", "new", "newer", "latest", "today",
+        "upgraded", "finally", "anymore", "any more",
+    ),
+    "goal": (
+        "i'd like you to", "i want you to", "i need you to", "i'd like to", "i want to",
+        "we want to", "we'd like to", "the goal is", "our goal", "my goal", "the aim is",
+        "i'm trying to", "we're trying to", "help me", "i was hoping", "i'm hoping",
+        "we're hoping", "i'm looking to", "we're looking to", "the task is",
+        "wondering if you could", "would it be possible", "it would be great if",
+    ),
+    "choice": ("it is", "it'll be", "then", "for now", "it's settled"),
+    "ask": (
+        "what", "which", "how", "why", "where", "when", "who", "whose", "should we", "shall we",
+        "should i", "shall i", "is it", "is there", "are there", "is this", "are we", "do we",
+        "does it", "did", "any idea", "any ideas", "thoughts", "whether",
+    ),
+}  # fmt: skip
+
+CHINESE: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "必须", "务必", "一定要", "不要", "不能", "不可", "不许", "别", "禁止", "勿", "只能",
+        "只用", "只", "总是", "始终", "永远", "一律", "尽量", "避免", "保持", "确保", "要求",
+        "至少", "最多", "不超过", "不得", "应该", "应当", "需要", "得用", "偏好", "更喜欢",
+        "喜欢", "习惯", "倾向", "希望", "最好", "宁愿", "对我来说", "限制", "上限", "下限",
+        "以后", "不再", "改为", "换成", "改用", "用的是", "习惯用", "就行", "为准", "统一",
+        "一律", "千万", "绝不", "不准", "请用", "别用",
+    ),
+    "decision": (
+        "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",
+        "改为", "换成", "改用", "就它", "就选", "就这么定", "用它", "更合适", "就这样",
+        "就定", "定成", "定为", "选定",
+        "选", "拍板", "最终用", "最后用", "最终选", "结论是", "方案是", "就按", "按这个来",
+        "还是用", "还是选", "那就用", "直接用", "就走",
+    ),
+    "next_step": (
+        "下一步", "接下来", "然后", "之后", "随后", "再来", "待办", "后面", "稍后", "回头",
+    ),
+    "change": (
+        "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",
+        "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回",
+    ),
+    "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
+    "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
+    "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
+    "filler": ("继续", "好的", "谢谢", "行", "嗯", "接着", "go on"),
+    "task": (
+        "帮我", "请", "把", "给", "加", "写", "修", "实现", "看看", "跑", "改", "做", "查", "删",
+        "更新", "先", "开始", "处理", "排查", "检查", "部署", "升级", "迁移", "重构",
+    ),
+    "replaces": ("而不是", "不用", "取代", "代替", "换掉"),
+    "gone": ("别用了", "不用了", "下线了", "要下线", "弃用", "作废了", "淘汰"),
+    "select": ("用", "使用", "采用", "选用", "改用", "基于", "选", "是", "为"),
+    "current": ("现在", "目前", "如今", "已经", "升级", "新"),
+    "mask": (
+        "转换成", "转换为", "转成", "变换成", "替换成", "不行", "好像", "可以吗", "是否可以",
+        "别的", "别人", "区别", "只是", "不只", "之后的", "以后的",
+        "选项", "可选", "候选", "筛选", "选中", "选择器", "选填", "单选", "多选",
+    ),
+    "goal": (
+        "希望", "想要", "想请", "我想", "我们想", "目标是", "目标：", "打算", "准备", "计划",
+        "请帮我", "请帮忙", "帮我", "帮忙", "麻烦您", "麻烦你", "麻烦帮", "能否", "能不能",
+        "可不可以", "可以帮", "需要你", "需要您", "想让你", "想让您", "任务是", "需求是",
+        "有个需求", "想把", "请你", "请您", "拜托",
+    ),
+    "choice": ("吧", "了", "啦", "呗"),
+    "ask": (
+        "什么", "怎么", "为什么", "为何", "哪", "如何", "多少", "是不是", "有没有", "对吗",
+        "要不要",
+    ),
+}  # fmt: skip
+
+BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {"en": ENGLISH, "zh": CHINESE}

@@ -33,23 +33,28 @@ def _env(tmp_path: Path, source: str | None) -> dict[str, str | None]:
     }
 
 
-def _session(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def switched(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of a pi session file, switched to the faux model by one run without the plugin
-    (so a later faux run has no model change of its own to write)."""
-    file = tmp_path / "s.jsonl"
+    (so a later faux run has no model change of its own to write); made once, copied by each
+    test (the run writes nothing else)."""
+    root = tmp_path_factory.mktemp("switched")
+    file = root / "s.jsonl"
     shutil.copyfile(GEN / "g02-linear-text.jsonl", file)
-    project = tmp_path / "project"
+    project = root / "project"
     project.mkdir()
     done = run_tether(
         "run", "--provider", "faux", "--session", str(file), "one",
-        cwd=project, env=_env(tmp_path, None),
+        cwd=project, env=_env(root, None),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return file
 
 
-def _run_bad(tmp_path: Path, source: str) -> tuple[str, bytes, bytes]:
-    file = _session(tmp_path)
+def _run_bad(tmp_path: Path, switched: Path, source: str) -> tuple[str, bytes, bytes]:
+    file = tmp_path / "s.jsonl"
+    shutil.copyfile(switched, file)
+    (tmp_path / "project").mkdir()
     before = file.read_bytes()
     done = run_tether(
         "run", "--provider", "faux", "--session", str(file), "two",
@@ -80,9 +85,11 @@ WRONG_STARTS = {
 
 
 @pytest.mark.parametrize("case", sorted(WRONG_STARTS))
-def test_a_wrong_before_agent_start_answer_is_one_error_and_writes_nothing(tmp_path, case):
+def test_a_wrong_before_agent_start_answer_is_one_error_and_writes_nothing(
+    tmp_path, switched, case
+):
     answer, said = WRONG_STARTS[case]
-    stderr, before, after = _run_bad(tmp_path, START.format(answer=answer))
+    stderr, before, after = _run_bad(tmp_path, switched, START.format(answer=answer))
     assert after == before, "a wrong answer must not be written to the session"
     [line] = stderr.strip().splitlines()
     assert line.startswith("tether: error: ")
@@ -98,8 +105,8 @@ def context(event, session):
 """
 
 
-def test_a_raise_in_context_is_the_plugins_error_not_the_models(tmp_path):
-    stderr, before, after = _run_bad(tmp_path, RAISING_CONTEXT)
+def test_a_raise_in_context_is_the_plugins_error_not_the_models(tmp_path, switched):
+    stderr, before, after = _run_bad(tmp_path, switched, RAISING_CONTEXT)
     assert stderr.strip().splitlines()[-1] == (
         "tether: error: plugin 'bad' failed in context: KeyError: 'ctx'"
     )

@@ -147,10 +147,12 @@ def test_no_tools_sends_no_builtin_tool_and_tools_adds_back(openai_server, tmp_p
 def test_api_key_is_the_key_sent_and_needs_a_model(openai_server, tmp_path, project):
     home = write_home(tmp_path / "home", openai_server)  # models.json's key: "test-key"
     openai_server.text("keyed")
-    done = run_in_process("-p", *MODEL, "--api-key", "cli-key-123", "hi", home=home, cwd=project)
+    # real processes: --api-key holds for the whole process (in this one it would outlive
+    # the test)
+    done = run_tether("-p", *MODEL, "--api-key", "cli-key-123", "hi", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert openai_server.requests[-1].headers["authorization"] == "Bearer cli-key-123"
-    bare = run_in_process("-p", "--api-key", "k", "hi", home=home, cwd=project)
+    bare = run_tether("-p", "--api-key", "k", "hi", home=home, cwd=project)
     assert bare.returncode == 2 and bare.stderr.count("\n") == 1
     assert "--api-key needs --model or --provider" in bare.stderr
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from tests.cli_in_process import run_in_process
 from tests.store_helpers import ROOT
 from tether.core.session.session import Session
 
@@ -122,14 +123,20 @@ def wait_for_holder(file: Path, pid: int, timeout: float = 20) -> None:
     raise AssertionError(f"pid {pid} never took the lease of {file}")
 
 
+def _read(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A read-only ``tether ARGS`` in this process (readers take no lease; the writers the
+    tests race are the real processes)."""
+    return run_in_process(*args, home=tmp_path / "home", cwd=tmp_path)
+
+
 def tree_json(tmp_path: Path, file: Path) -> dict[str, Any]:
-    result = tether(tmp_path, "session", "tree", str(file), "--json")
+    result = _read(tmp_path, "session", "tree", str(file), "--json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
 def context_json(tmp_path: Path, file: Path) -> dict[str, Any]:
-    result = tether(tmp_path, "session", "context", str(file), "--json")
+    result = _read(tmp_path, "session", "context", str(file), "--json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 

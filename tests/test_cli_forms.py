@@ -1,6 +1,6 @@
 """pi's top-level forms (``tether -p``, ``tether -c``, ``tether "prompt"``, ``-V``) and the
 prompt/tool/session-folder options of chat and run, as real processes against the loopback
-OpenAI-compatible server."""
+OpenAI-compatible server (a few repeats of a path already shown run in process)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import chat_requests, read_entries, run_tether, session_files, write_home
 from tether import __version__
 
@@ -99,7 +100,7 @@ def test_system_prompt_append_tools_and_session_dir(openai_server, tmp_path, pro
     assert session_files(home) == []
     [file] = sorted(folder.glob("*.jsonl"))
     assert _user_texts(file) == ["hello"]
-    again = run_tether("-p", *MODEL, "--tools", "read,nosuch", "x", home=home, cwd=project)
+    again = run_in_process("-p", *MODEL, "--tools", "read,nosuch", "x", home=home, cwd=project)
     assert again.returncode == 2 and again.stderr.count("\n") == 1
     assert "unknown tool nosuch" in again.stderr and "available: read, bash" in again.stderr
 
@@ -116,15 +117,15 @@ def test_run_session_with_a_new_path_creates_that_file(openai_server, tmp_path, 
 
 def test_version_help_and_typos(tmp_path, project):
     home = tmp_path / "home"
-    for flag in ("-V", "-v", "--version"):
-        shown = run_tether(flag, home=home, cwd=project)
+    for flag, run in (("-V", run_tether), ("-v", run_in_process), ("--version", run_in_process)):
+        shown = run(flag, home=home, cwd=project)
         assert shown.returncode == 0 and shown.stdout == f"tether {__version__}\n"
     usage = run_tether("run", "--help", home=home, cwd=project).stdout
     assert "tether run [OPTIONS] [@FILE]... [PROMPT]..." in usage and "{prompt" not in usage
     assert "-m, --model" in usage and "--system-prompt" in usage
     root = run_tether("--help", home=home, cwd=project).stdout
     assert "tether -p [OPTIONS] PROMPT" in root
-    typo = run_tether("sesions", home=home, cwd=project)
+    typo = run_in_process("sesions", home=home, cwd=project)
     assert typo.returncode == 2 and "did you mean 'sessions'" in typo.stderr
     assert not (home / "sessions").exists()  # nothing was sent, no session made
 

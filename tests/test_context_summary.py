@@ -66,10 +66,14 @@ def _long_session(path: Path, count: int, broken: dict[int, str] | None = None) 
     return _write(path, lines)
 
 
-def _summary_and_build(path: Path, leaf: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def _summary_and_build(
+    path: Path, building: Session, leaf: Any
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The counts of a freshly opened ``path`` (as ``session context --quiet`` counts) and the
+    context ``building`` builds at ``leaf``: the plain build, the reference, needs no fresh
+    session of its own for each leaf."""
     counted = Session.open(path, readonly=True).context_summary(leaf)
-    session = Session.open(path, readonly=True)
-    built = session.build_context(leaf)
+    built = building.build_context(leaf)
     expected = (
         built.thinking_level,
         built.model,
@@ -87,8 +91,8 @@ def test_summary_counts_what_the_full_build_builds_at_every_leaf(name: str) -> N
     leaves = [None, *session.table.ids]
     if len(leaves) > 60:  # the big fixtures: a sample, the same one every run
         leaves = [None, session.leaf_id, *random.Random(name).sample(leaves, 60)]
-    for leaf in leaves:
-        got, expected = _summary_and_build(path, leaf)
+    for leaf in leaves:  # the reference builds all on one session
+        got, expected = _summary_and_build(path, session, leaf)
         assert got == expected, f"{name} at {leaf}"
 
 

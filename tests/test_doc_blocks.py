@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.doc_blocks import DOCS, Block, all_doc_blocks, doc_blocks, shell_commands
+from tests.pip_target import pip_install
 
 PLUGIN_DOC = DOCS / "plugins.md"
 RUN_LANGS = {"python", "json", "bash", "toml"}
@@ -139,13 +140,7 @@ def notes_plugin(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
         target = project / block.file
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(block.body, encoding="utf-8")
-    installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), "."],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    installed = pip_install(site, ".", cwd=project)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert (site / "tether_notes" / "plugin.py").is_file()
     env = _clean_env(TETHER_HOME=str(home), PYTHONPATH=str(site), TETHER_LOAD_PLUGINS="notes")

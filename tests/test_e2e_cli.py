@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import (
     NO_THIRD_PARTY,
     REPO,
@@ -195,7 +196,9 @@ def test_faux_works_with_no_configuration(tmp_path, project):
     ],
 )
 def test_configuration_errors_are_one_line(tmp_path, project, args, expected):
-    done = run_tether("run", *args, home=tmp_path / "home", cwd=project, env={"OPENAI_API_KEY": ""})
+    # the first case in a real process, the others (the same error path) in this one
+    run = run_tether if args == ["hi"] else run_in_process
+    done = run("run", *args, home=tmp_path / "home", cwd=project, env={"OPENAI_API_KEY": ""})
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tether: error: ") and expected in lines[0]
@@ -222,16 +225,17 @@ def test_session_options(tmp_path, project):
     assert context.thinking_level == "low"  # restored, not re-chosen
     assert [m["role"] for m in context.messages] == ["user", "assistant"] * 2
 
-    forked = run_tether("run", *faux, "--fork", session_id[:8], "three", home=home, cwd=project)
+    # --fork and --no-session: the same run path, in this process
+    forked = run_in_process("run", *faux, "--fork", session_id[:8], "three", home=home, cwd=project)
     assert forked.returncode == 0, forked.stderr
     [copy] = [f for f in session_files(home) if f != original]
     assert read_entries(copy)[0]["parentSession"] == str(original)
     assert len(Session.open(copy).build_context().messages) == 6
 
-    memory = run_tether("run", *faux, "--no-session", "four", home=home, cwd=project)
+    memory = run_in_process("run", *faux, "--no-session", "four", home=home, cwd=project)
     assert memory.returncode == 0 and memory.stdout == "You said: four\n"
     assert len(session_files(home)) == 2
 
-    missing = run_tether("run", *faux, "--session", "zzzz", "x", home=home, cwd=project)
+    missing = run_in_process("run", *faux, "--session", "zzzz", "x", home=home, cwd=project)
     assert missing.returncode != 0
     assert "no session with an id starting with 'zzzz'" in missing.stderr

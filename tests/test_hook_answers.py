@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import types
 from pathlib import Path
 
 import pytest
 
-from tests.harness_helpers import REPO
+from tests.cli_in_process import run_in_process
+from tests.harness_helpers import REPO, plugin_manager
 from tests.plugin_fakes import write_distribution
 from tests.store_helpers import GEN, run_tether
 
@@ -33,28 +35,42 @@ def _env(tmp_path: Path, source: str | None) -> dict[str, str | None]:
     }
 
 
-def _session(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def switched(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of a pi session file, switched to the faux model by one run without the plugin
-    (so a later faux run has no model change of its own to write)."""
-    file = tmp_path / "s.jsonl"
+    (so a later faux run has no model change of its own to write); made once, copied by each
+    test (the run writes nothing else)."""
+    root = tmp_path_factory.mktemp("switched")
+    file = root / "s.jsonl"
     shutil.copyfile(GEN / "g02-linear-text.jsonl", file)
-    project = tmp_path / "project"
+    project = root / "project"
     project.mkdir()
     done = run_tether(
         "run", "--provider", "faux", "--session", str(file), "one",
-        cwd=project, env=_env(tmp_path, None),
+        cwd=project, env=_env(root, None),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return file
 
 
-def _run_bad(tmp_path: Path, source: str) -> tuple[str, bytes, bytes]:
-    file = _session(tmp_path)
+def _run_bad(
+    tmp_path: Path, switched: Path, source: str, *, process: bool = True
+) -> tuple[str, bytes, bytes]:
+    """``tether run`` with the plugin ``bad`` of ``source``: installed as a distribution in a
+    real process, or registered on the plugin manager of an in-process run."""
+    file = tmp_path / "s.jsonl"
+    shutil.copyfile(switched, file)
+    (tmp_path / "project").mkdir()
     before = file.read_bytes()
-    done = run_tether(
-        "run", "--provider", "faux", "--session", str(file), "two",
-        cwd=tmp_path / "project", env=_env(tmp_path, source),
-    )  # fmt: skip
+    args = ("run", "--provider", "faux", "--session", str(file), "two")
+    if process:
+        done = run_tether(*args, cwd=tmp_path / "project", env=_env(tmp_path, source))
+    else:
+        module = types.ModuleType("bad_plugin")
+        exec(compile(source, "bad_plugin.py", "exec"), module.__dict__)  # noqa: S102
+        pm = plugin_manager(("bad", module))
+        home = tmp_path / "home"
+        done = run_in_process(*args, home=home, cwd=tmp_path / "project", pm=pm)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     return done.stderr, before, file.read_bytes()
@@ -80,9 +96,15 @@ WRONG_STARTS = {
 
 
 @pytest.mark.parametrize("case", sorted(WRONG_STARTS))
-def test_a_wrong_before_agent_start_answer_is_one_error_and_writes_nothing(tmp_path, case):
+def test_a_wrong_before_agent_start_answer_is_one_error_and_writes_nothing(
+    tmp_path, switched, case
+):
     answer, said = WRONG_STARTS[case]
-    stderr, before, after = _run_bad(tmp_path, START.format(answer=answer))
+    # one case with the plugin installed, in a real process; the others (the same check) in
+    # this one
+    process = case == "bare-str"
+    source = START.format(answer=answer)
+    stderr, before, after = _run_bad(tmp_path, switched, source, process=process)
     assert after == before, "a wrong answer must not be written to the session"
     [line] = stderr.strip().splitlines()
     assert line.startswith("tether: error: ")
@@ -98,8 +120,8 @@ def context(event, session):
 """
 
 
-def test_a_raise_in_context_is_the_plugins_error_not_the_models(tmp_path):
-    stderr, before, after = _run_bad(tmp_path, RAISING_CONTEXT)
+def test_a_raise_in_context_is_the_plugins_error_not_the_models(tmp_path, switched):
+    stderr, before, after = _run_bad(tmp_path, switched, RAISING_CONTEXT)
     assert stderr.strip().splitlines()[-1] == (
         "tether: error: plugin 'bad' failed in context: KeyError: 'ctx'"
     )

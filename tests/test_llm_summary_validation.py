@@ -6,7 +6,7 @@ pi-like mode): ``tether session compact`` fails with one error line naming the s
 model and what was wrong, exit 1, and the session file stays byte-for-byte unchanged. (With the
 gate, the reply is retried and then the offline summarizer takes over:
 ``tests/test_summary_gate_llm.py``.) Real subprocesses against the loopback OpenAI-compatible
-server and the faux provider.
+server and the faux provider (the repeated cases of one path run in process).
 """
 
 from __future__ import annotations
@@ -18,20 +18,31 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.compaction_helpers import copy_fixture
 from tests.context_loader import GEN
-from tests.harness_helpers import run_tether
+from tests.harness_helpers import NO_THIRD_PARTY, run_tether
 from tests.servers import OpenAIServer, ToolCall, Usage
+from tether.core.host.manager import create_plugin_manager
 
 FIXTURE = GEN / "g03-linear-tools.jsonl"
 GOOD = "## Goal\nShip the parser.\n\n## Next Steps\n1. add the --currency flag"
 
 
+_NO_GATE: list[Any] = []  # the plugin manager of the in-process runs: no summary gate
+
+
 def tether(
-    cwd: Path, *args: str, env: dict[str, str | None] | None = None
+    cwd: Path, *args: str, env: dict[str, str | None] | None = None, process: bool = True
 ) -> subprocess.CompletedProcess[str]:
+    """``tether ARGS`` without the summary gate: a real process, or (``process=False``) in
+    this one (tests/cli_in_process.py) for the cases that take the same path again."""
     full: dict[str, str | None] = {"TETHER_DISABLE_PLUGINS": "summary_gate", **(env or {})}
-    return run_tether(*args, home=cwd / "home", cwd=cwd, env=full, timeout=60)
+    if process:
+        return run_tether(*args, home=cwd / "home", cwd=cwd, env=full, timeout=60)
+    if not _NO_GATE:
+        _NO_GATE.append(create_plugin_manager(environ={**NO_THIRD_PARTY, **full}))  # type: ignore[dict-item]
+    return run_in_process(*args, home=cwd / "home", cwd=cwd, env=full, pm=_NO_GATE[0])
 
 
 def project(tmp_path: Path, model: str, models: dict[str, Any] | None = None) -> Path:
@@ -50,12 +61,13 @@ def loopback_models(server: OpenAIServer) -> dict[str, Any]:
     return {"providers": {"loop": provider}}
 
 
-def compact(cwd: Path, env: dict[str, str | None] | None = None) -> tuple[Path, bytes, Any]:
+def compact(
+    cwd: Path, env: dict[str, str | None] | None = None, process: bool = True
+) -> tuple[Path, bytes, Any]:
     file = copy_fixture(FIXTURE, cwd)
     before = file.read_bytes()
-    result = tether(
-        cwd, "session", "compact", str(file), "--summarizer", "llm", "--keep", "3000", env=env
-    )
+    args = ("session", "compact", str(file), "--summarizer", "llm", "--keep", "3000")
+    result = tether(cwd, *args, env=env, process=process)
     return file, before, result
 
 
@@ -94,7 +106,8 @@ def test_openai_reply_that_is_not_a_summary_fails_the_compaction(tmp_path: Path,
         for _ in range(3):  # a second request (the split turn) would get a good summary
             server.text(GOOD)
         cwd = project(tmp_path, "loop/summarizer-1", loopback_models(server))
-        file, before, result = compact(cwd)
+        # one case in a real process, the others in this one
+        file, before, result = compact(cwd, process=case == min(OPENAI_CASES))
         assert server.requests, "the summarizer did call the server"
     assert_refused(file, before, result, "loop/summarizer-1", what)
 
@@ -120,7 +133,7 @@ def test_faux_reply_that_is_not_a_summary_fails_the_compaction(tmp_path: Path, c
     step, what = FAUX_CASES[case]
     cwd = project(tmp_path, "faux/faux-1")
     script = json.dumps([step, GOOD, GOOD])
-    file, before, result = compact(cwd, env={"TETHER_FAUX_SCRIPT": script})
+    file, before, result = compact(cwd, env={"TETHER_FAUX_SCRIPT": script}, process=False)
     assert_refused(file, before, result, "faux/faux-1", what)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import NO_THIRD_PARTY, chat_requests, run_tether, write_home
 
 
@@ -36,9 +37,14 @@ def _providers(server: Any) -> dict[str, Any]:
     }
 
 
-def _sent(server: Any, home: Path, tmp_path: Path, ref: str, thinking: str = "high") -> Any:
+def _sent(
+    server: Any, home: Path, tmp_path: Path, ref: str, thinking: str = "high", process: bool = False
+) -> Any:
+    """The request body ``run --model REF`` sends: in this process (the first test's first
+    run is a real process; the compat rules are the same code either way)."""
     server.text("ok")
-    done = run_tether(
+    run = run_tether if process else run_in_process
+    done = run(
         "run", "--no-session", "--model", ref, "--thinking", thinking, "hi", home=home, cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
@@ -53,7 +59,7 @@ def home(tmp_path: Path, openai_server: Any) -> Path:
 
 
 def test_plain_and_reasoning_models_on_a_standard_server(openai_server, home, tmp_path):
-    plain = _sent(openai_server, home, tmp_path, "std/chat-model")
+    plain = _sent(openai_server, home, tmp_path, "std/chat-model", process=True)
     assert plain["messages"][0]["role"] == "system"
     assert plain["max_completion_tokens"] == 16384 and "max_tokens" not in plain
     assert plain["store"] is False and "reasoning_effort" not in plain

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.pip_target import pip_install
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(
     p for p in (ROOT / "plugin_examples").iterdir() if (p / "pyproject.toml").exists()
@@ -51,11 +53,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     site = root / "site"
     for name in RUN_STANDALONE:
         shutil.copytree(ROOT / "plugin_examples" / name, root / name)
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site),
-         *(f"./{name}" for name in RUN_STANDALONE)],
-        cwd=root, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    done = pip_install(site, *(f"./{name}" for name in RUN_STANDALONE), cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     for name in RUN_STANDALONE:
         (package,) = [p for p in (root / name).glob("tether_*/__init__.py")]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import chat_requests, run_tether, session_files, write_home
 
 MODEL = ["-m", "loop/test-model"]
@@ -82,13 +83,17 @@ def test_file_arguments_are_inlined_and_images_attached(openai_server, tmp_path,
     assert image["image_url"]["url"] == "data:image/png;base64," + base64.b64encode(PNG).decode()
 
 
+# Print mode without standard input: the tests above run it (and its stdin) as real processes;
+# the ones below take the same paths in this process (tests/cli_in_process.py).
+
+
 def test_an_image_for_a_text_only_model_is_left_out_with_a_warning(
     openai_server, tmp_path, project
 ):
     home = write_home(tmp_path / "home", openai_server, input=["text"])
     (project / "shot.png").write_bytes(PNG)
     openai_server.text("no eyes")
-    done = run_tether("-p", *MODEL, "@shot.png", "describe", home=home, cwd=project)
+    done = run_in_process("-p", *MODEL, "@shot.png", "describe", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     [turn] = _user_turns(chat_requests(openai_server)[-1])
     assert _text(turn) == f'<file name="{project / "shot.png"}"></file>\ndescribe'
@@ -98,7 +103,7 @@ def test_an_image_for_a_text_only_model_is_left_out_with_a_warning(
 
 def test_a_missing_file_is_one_line_and_nothing_is_sent(openai_server, tmp_path, project):
     home = write_home(tmp_path / "home", openai_server)
-    done = run_tether("-p", *MODEL, "@nope.py", "review", home=home, cwd=project)
+    done = run_in_process("-p", *MODEL, "@nope.py", "review", home=home, cwd=project)
     assert done.returncode == 2
     assert done.stderr == f"tether: error: @nope.py: no such file ({project / 'nope.py'})\n"
     assert openai_server.requests == [] and session_files(home) == []
@@ -108,7 +113,7 @@ def test_several_messages_are_sent_in_turn(openai_server, tmp_path, project):
     home = write_home(tmp_path / "home", openai_server)
     openai_server.text("answer one")
     openai_server.text("answer two")
-    done = run_tether("-p", *MODEL, "first", "second", home=home, cwd=project)
+    done = run_in_process("-p", *MODEL, "first", "second", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "answer two\n"  # pi prints the last answer
     first, second = chat_requests(openai_server)
@@ -128,9 +133,11 @@ def test_no_tools_sends_no_builtin_tool_and_tools_adds_back(openai_server, tmp_p
     home = write_home(tmp_path / "home", openai_server)
     openai_server.text("a")
     openai_server.text("b")
-    bare = run_tether("-p", *MODEL, "--no-tools", "hi", home=home, cwd=project)
+    bare = run_in_process("-p", *MODEL, "--no-tools", "hi", home=home, cwd=project)
     assert bare.returncode == 0, bare.stderr
-    back = run_tether("-p", *MODEL, "--no-tools", "--tools", "read", "hi", home=home, cwd=project)
+    back = run_in_process(
+        "-p", *MODEL, "--no-tools", "--tools", "read", "hi", home=home, cwd=project
+    )
     assert back.returncode == 0, back.stderr
     none, some = chat_requests(openai_server)
     assert "tools" not in none
@@ -140,6 +147,8 @@ def test_no_tools_sends_no_builtin_tool_and_tools_adds_back(openai_server, tmp_p
 def test_api_key_is_the_key_sent_and_needs_a_model(openai_server, tmp_path, project):
     home = write_home(tmp_path / "home", openai_server)  # models.json's key: "test-key"
     openai_server.text("keyed")
+    # real processes: --api-key holds for the whole process (in this one it would outlive
+    # the test)
     done = run_tether("-p", *MODEL, "--api-key", "cli-key-123", "hi", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert openai_server.requests[-1].headers["authorization"] == "Bearer cli-key-123"

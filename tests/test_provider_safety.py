@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.harness_helpers import run_tether, session_files, write_home
 from tests.servers.adversarial import AdversarialAnthropicServer, AdversarialOpenAIServer
 
@@ -66,7 +67,9 @@ def test_non_finite_or_negative_retry_after_is_ignored_with_one_warning(
     home = _home(tmp_path, openai_server)
     openai_server.error(429, "slow down", headers={"retry-after": value})
     openai_server.text("made it")
-    done = run_tether("run", *MODEL, "hi", home=home, cwd=project)
+    # one value in a real process, the others (the same code path) in this one
+    run = run_tether if value == "inf" else run_in_process
+    done = run("run", *MODEL, "hi", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "made it\n"
     warnings = [line for line in done.stderr.splitlines() if "warning" in line]
@@ -97,7 +100,10 @@ def test_echoed_api_key_is_redacted_from_the_session_and_all_output(
     (home / "models.json").write_text(json.dumps(models))
     server.echo_key(401)
     args = ["run", *(["--json"] if as_json else []), *MODEL, "hi"]
-    done = run_tether(*args, home=home, cwd=project, env={"LOOP_TEST_KEY": SECRET_ENV})
+    # a literal key in a real process (all it writes, on both APIs, plain and --json); the
+    # key from a variable in this one
+    run = run_tether if source == "apiKey" else run_in_process
+    done = run(*args, home=home, cwd=project, env={"LOOP_TEST_KEY": SECRET_ENV})
     assert done.returncode == 1
     headers = server.requests[-1].headers
     sent = headers.get("authorization") or headers.get("x-api-key") or ""

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.store_helpers import FIXTURES, STORE_PI, run_tether
 from tether.builtin_plugins.storage.format.migration import header_version
 
@@ -21,7 +22,8 @@ LEGACY = sorted(
 
 
 def _context(path: Path) -> dict[str, Any]:
-    result = run_tether("session", "context", str(path), "--json")
+    """``session context --json`` in this process (the repairs are the real processes)."""
+    result = run_in_process("session", "context", str(path), "--json")
     assert result.returncode == 0, result.stderr
     context = json.loads(result.stdout)
     context.pop("leafId")  # a v1 file gets fresh ids at every in-memory migration
@@ -66,7 +68,7 @@ def test_repair_of_a_damaged_legacy_file_moves_only_the_damage(
     kept = [line for n, line in enumerate(lines, 1) if n not in (4, 7) and line]
     assert path.read_bytes().splitlines() == kept  # every readable line, byte for byte
     assert _context(path) == context
-    again = run_tether("session", "repair", str(path))
+    again = run_in_process("session", "repair", str(path))
     assert again.stdout.splitlines()[0] == f"{path}: nothing to repair"
 
 

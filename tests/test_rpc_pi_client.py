@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from tests import needs
+from tests.cli_in_process import run_in_process
 from tests.servers.base import Reply, ToolCall, Usage
 from tests.servers.openai_server import OpenAIServer
 
@@ -108,21 +109,22 @@ def _final(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e["message"] for e in events if e["type"] == "message_end"]
 
 
-def _pi_context(pi_npm: Path, file: str) -> dict[str, Any]:
+def _pi_contexts(pi_npm: Path, files: list[str]) -> list[dict[str, Any]]:
+    """pi's context of each file, in one ``node`` process (loading pi's package is most of
+    its cost)."""
     done = subprocess.run(
-        ["node", str(pi_npm / "pi_context.mjs"), file], capture_output=True, text=True, timeout=60
+        ["node", str(pi_npm / "pi_context.mjs"), *files], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    contexts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(contexts) == len(files)
+    return contexts
 
 
 def _tether_context(file: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "tether", "session", "context", file, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    """``tether session context FILE --json`` in this process (the RPC runs above are the real
+    ``tether`` processes)."""
+    done = run_in_process("session", "context", file, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -229,7 +231,7 @@ def test_pi_rpc_client_drives_tether(pi_npm: Path, tmp_path: Path) -> None:
     assert data["stateEnd"]["autoCompactionEnabled"] is False
 
     # every session file tether wrote opens in pi with the same context
-    for file in files:
-        pi, tether = _pi_context(pi_npm, file), _tether_context(file)
+    for file, pi in zip(files, _pi_contexts(pi_npm, files), strict=True):
+        tether = _tether_context(file)
         for key in ("thinkingLevel", "model", "messages", "llmMessages"):
             assert tether[key] == pi[key], (file, key)

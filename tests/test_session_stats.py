@@ -64,7 +64,8 @@ def test_session_stats_match_the_context_and_list_compactions(tmp_path: Path) ->
         first = run_tether("run", "--provider", "test", "do the first thing", cwd=cwd, env=env)
         assert first.returncode == 0, first.stderr
         file = _session_file(home)
-        second = run_tether("run", "--session", str(file), "do the second", cwd=cwd, env=env)
+        # the second run and the compaction below take their usual paths in this process
+        second = run_in_process("run", "--session", str(file), "do the second", cwd=cwd, env=env)
         assert second.returncode == 0, second.stderr
 
     messages = _context(file, env)["messages"]
@@ -87,7 +88,7 @@ def test_session_stats_match_the_context_and_list_compactions(tmp_path: Path) ->
     }
     assert stats["compactions"] == []
 
-    compacted = run_tether(
+    compacted = run_in_process(
         "session", "compact", str(file), "--summarizer", "offline", "--keep", "30", env=env
     )
     assert compacted.returncode == 0, compacted.stderr

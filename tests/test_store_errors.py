@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_in_process
 from tests.pg_cluster import free_port
 from tests.store_backends import make_backend
 from tests.store_helpers import CORPUS, run_tether
@@ -17,10 +18,15 @@ from tests.store_helpers import CORPUS, run_tether
 SAMPLE = next(p for p in CORPUS if p.stem == "g09-bash-exec")
 
 
-def one_error_line(*args: str, cwd: Path, store: str | None = None) -> str:
-    """Run ``tether ARGS`` (with ``--store STORE``); it must fail with exactly one line."""
+def one_error_line(*args: str, cwd: Path, store: str | None = None, process: bool = True) -> str:
+    """Run ``tether ARGS`` (with ``--store STORE``); it must fail with exactly one line.
+    ``process=False``: in this process (tests/cli_in_process.py)."""
     extra = ["--store", store] if store is not None else []
-    done = run_tether(*args, *extra, cwd=cwd, env={"TETHER_STORE": None})
+    env = {"TETHER_STORE": None}
+    if process:
+        done = run_tether(*args, *extra, cwd=cwd, env=env)
+    else:
+        done = run_in_process(*args, *extra, cwd=cwd, env=env)
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tether: error: "), done.stderr
@@ -29,28 +35,32 @@ def one_error_line(*args: str, cwd: Path, store: str | None = None) -> str:
 
 
 def test_bad_store_uris_are_one_line_each(tmp_path: Path) -> None:
+    # the first listing and the run are real processes; the other listings run in this one
     assert "--store: expected jsonl, sqlite:///PATH" in one_error_line(
         "sessions", cwd=tmp_path, store="sessions.db"
     )
     assert "no store plugin handles this URI" in one_error_line(
-        "sessions", cwd=tmp_path, store="mysql://me@host/db"
+        "sessions", cwd=tmp_path, store="mysql://me@host/db", process=False
     )
     assert "no database file in the URI" in one_error_line(
-        "sessions", cwd=tmp_path, store="sqlite://"
+        "sessions", cwd=tmp_path, store="sqlite://", process=False
     )
     assert "is a directory" in one_error_line(
-        "sessions", cwd=tmp_path, store=f"sqlite:///{tmp_path}"
+        "sessions", cwd=tmp_path, store=f"sqlite:///{tmp_path}", process=False
     )
     missing = tmp_path / "no" / "such" / "folder"
     assert f"no such database {missing}" in one_error_line(
-        "sessions", cwd=tmp_path, store=f"sqlite:///{missing}"
+        "sessions", cwd=tmp_path, store=f"sqlite:///{missing}", process=False
     )
     assert f"no folder {missing.parent}" in one_error_line(
         "run", "hi", "--provider", "faux", cwd=tmp_path, store=f"sqlite:///{missing}"
     )
     assert not (tmp_path / "no").exists()  # nothing made by a typo
     assert "not a valid PostgreSQL URI" in one_error_line(
-        "sessions", cwd=tmp_path, store="postgresql://me@127.0.0.1:1/db?nonsense_option=1"
+        "sessions",
+        cwd=tmp_path,
+        store="postgresql://me@127.0.0.1:1/db?nonsense_option=1",
+        process=False,
     )
 
 

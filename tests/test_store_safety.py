@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.cli_in_process import run_in_process
 from tests.lease_helpers import read_until
 from tests.safety_helpers import (
     dead_pid,
@@ -37,6 +38,12 @@ def _branch(
 ) -> subprocess.CompletedProcess[str]:
     args = ("session", "branch", str(path), "--to", EARLY)
     return run_limited(*args, home=home, fsize=fsize, env=env, timeout=timeout)
+
+
+def _here(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """``tether ARGS`` in this process (tests/cli_in_process.py), for the reads and repairs
+    whose file handling the real processes of each test already show."""
+    return run_in_process(*args, home=home, cwd=home)
 
 
 # ---- item 3: symlinks ------------------------------------------------------------------------
@@ -77,8 +84,11 @@ def test_fork_and_clone_refuse_a_dangling_symlink_output(tmp_path: Path) -> None
     elsewhere.mkdir()
     link = tmp_path / "out.jsonl"
     link.symlink_to(elsewhere / "planted.jsonl")
-    for args in (("clone", str(source)), ("fork", str(source), "--before", "d9bc1d97")):
-        line = one_error_line(run_limited("session", *args, "-o", str(link), home=tmp_path))
+    for args, run in (
+        (("clone", str(source)), run_limited),
+        (("fork", str(source), "--before", "d9bc1d97"), _here),  # the same check, in process
+    ):
+        line = one_error_line(run("session", *args, "-o", str(link), home=tmp_path))
         assert line == f"tether: error: {link}: already exists; refusing to overwrite"
         assert list(elsewhere.iterdir()) == [] and link.is_symlink()
 
@@ -92,10 +102,10 @@ def test_a_bom_file_is_read_like_pi_and_written_to(tmp_path: Path) -> None:
     path = tmp_path / "bom.jsonl"
     original = (GEN / "g01-tiny-linear.jsonl").read_bytes()
     path.write_bytes(BOM + original)
-    context = run_limited("session", "context", str(path), "--json", home=tmp_path)
+    context = _here("session", "context", str(path), "--json", home=tmp_path)
     pi = golden("g01-tiny-linear", "context")
     assert json.loads(context.stdout)["messages"] == pi["messages"]
-    repair = run_limited("session", "repair", str(path), home=tmp_path)
+    repair = _here("session", "repair", str(path), home=tmp_path)
     assert repair.stdout.strip() == f"{path}: nothing to repair"
     result = _branch(path, tmp_path)
     assert result.returncode == 0, result.stderr
@@ -103,7 +113,7 @@ def test_a_bom_file_is_read_like_pi_and_written_to(tmp_path: Path) -> None:
     assert data.startswith(BOM + original)  # kept, as pi keeps it
     marker = json.loads(data[len(BOM + original) :])
     assert marker["parentId"] == EARLY and marker["customType"] == "tether.leaf"
-    shown = run_limited("session", "show", str(path), home=tmp_path)
+    shown = _here("session", "show", str(path), home=tmp_path)
     assert "problems:  none" in shown.stdout
 
     legacy = tmp_path / "legacy.jsonl"  # a v1 file with a BOM: migrated (the BOM kept in .bak)
@@ -143,7 +153,7 @@ def test_a_stale_temp_file_is_reported_then_removed_at_the_next_write(tmp_path: 
 
     odd = tmp_path / f"{path.name}.tmp-\u00b2"  # not a process number ("²" is a digit to Python)
     odd.write_bytes(b"?")
-    shown = run_limited("session", "show", str(path), home=tmp_path)
+    shown = _here("session", "show", str(path), home=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert f"{odd.name}: named like a temp file, without a process number; left alone" in (
         shown.stdout
@@ -152,7 +162,7 @@ def test_a_stale_temp_file_is_reported_then_removed_at_the_next_write(tmp_path: 
     legacy = tmp_path / "legacy.jsonl"  # a migration killed while writing its backup
     shutil.copyfile(GEN / "e35-legacy-v1.jsonl", legacy)
     Path(f"{legacy}.v1.bak").write_bytes(legacy.read_bytes()[:1000])
-    shown = run_limited("session", "show", str(legacy), home=tmp_path)
+    shown = _here("session", "show", str(legacy), home=tmp_path)
     assert "note:      legacy.jsonl.v1.bak: partial backup of an interrupted migration" in (
         shown.stdout
     )

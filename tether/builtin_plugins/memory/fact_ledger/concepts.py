@@ -280,6 +280,21 @@ def parts_differ(new: str, old: str, concepts: Concepts) -> bool:
     return bool(mine - theirs) and bool(theirs - mine)
 
 
+def subjects_differ(new: str, old: str, concepts: Concepts) -> bool:
+    """Whether each text names a subject and none is shared ("Redis 换成 host-07" after
+    "the staging API is api-stg…"): a value of the same shape for another subject."""
+    mine = concepts.keys(new, "subject:") | concepts.keys(new, "value:")
+    theirs = concepts.keys(old, "subject:") | concepts.keys(old, "value:")
+    return bool(mine) and bool(theirs) and not (mine & theirs)
+
+
+def per_parts(new: str, old: str, concepts: Concepts) -> bool:
+    """Whether ``old`` gives values for two or more parts and ``new`` names none ("Staging
+    API is X and prod API is Y", then "switch the cache to Z"): one new value never replaces
+    a fact that holds a value per part."""
+    return len(concepts.keys(old, "part:")) >= 2 and not concepts.keys(new, "part:")
+
+
 def concepts_of(tables: Mapping[str, Mapping[str, Sequence[str]]]) -> Concepts:
     """One matcher for the concept entries of every table (language → entries)."""
     return build_concepts(

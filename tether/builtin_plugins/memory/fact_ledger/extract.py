@@ -51,7 +51,7 @@ _NEGATED = re.compile(
 )
 #: "Retries: 3.", "Region: eu-west-1": a label and a short value with a digit (a setting).
 _SETTING = re.compile(
-    r"^[A-Za-z][\w .-]{0,30}:\s*(?:[A-Za-z]+\s+)?[^\s:]*\d[^\s:]*(?:\s+[^\s:]+){0,2}$"
+    r"^[A-Za-z][\w .-]{0,30}:\s*(?:[A-Za-z]+\s+)?[^\s:]*\d[^\s]*(?:\s+[^\s:]+){0,2}$"
 )  # "build cache: keep 7 days" too (one word before the value)
 _NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNORECASE)
 #: ``Always say: "see the docs"`` — not a JSON member (``"command": "cat x.log"``).
@@ -62,15 +62,16 @@ _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
     r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
-    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"，；。、]+)?)"
-    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"，；。、]+| \d[\w.]*)?)"
+    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"`，；。、]+)?)"
+    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
     r"|(?P<image>(?<![\w/.-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
     r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
-    r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"，；。、]+)"
+    r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
     r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
-    r"|(?P<path>(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:py|toml"
+    r"|(?P<path>(?:(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:py|toml"
     r"|json|ya?ml|md|txt|ts|tsx|js|rs|go|sql|sh|cfg|ini|lock|env|csv|html|css)(?![\w]))"
+    r"(?::\d{1,6}(?::\d{1,4})?(?![\w:]|\.\w))?)"
 )
 
 
@@ -205,6 +206,8 @@ def identifiers(sentence: str) -> Iterator[tuple[str, str]]:
         yield sentence[start:end], subject
 
 
+#: A list item: a bullet or a number opens the line ("- ", "* ", "• ", "1. ", "2) ").
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、])\s+")
 _LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "Q: ", "问题："
 
 
@@ -241,7 +244,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     ):
         return "constraint"
     setting = _SETTING.match(sentence.rstrip(" .;。"))
-    if remark and setting and not _NOT_SETTING.search(sentence):
+    if setting and not _NOT_SETTING.search(sentence):  # in a long message too
         return "constraint"
     return "request"
 
@@ -280,9 +283,15 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     out: list[Statement] = []
     said = sentences(text)
     remark = len(text) <= MAX_REMARK and len(said) <= 2
+    heading = ""  # the kind a list's heading gives its items ("Requirements:", "要求如下：")
     for sentence in said:
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
+        if _LIST_ITEM.match(words):
+            if kind == "request" and heading in ("constraint", "decision"):
+                kind = heading  # "- 繁体 zh-TW 也要支持" under "要求如下："
+        else:
+            heading = kind if words.rstrip().endswith((":", "：")) else ""
         change = cues.has("change", words)
         revoke = cues.has("revoke", words)
         if kind == "request" and (change or revoke):

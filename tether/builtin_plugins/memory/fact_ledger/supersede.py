@@ -11,7 +11,11 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
+from tether.builtin_plugins.memory.fact_ledger.concepts import (
+    parts_differ,
+    per_parts,
+    subjects_differ,
+)
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
@@ -229,6 +233,8 @@ def _same_shape(
         and (cued or cjk(old.text) != mine)
         and shaped_pairs(fact.text, old.text)
         and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
+        and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
+        and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))
     ]
     return (0.0, found[0]) if len(found) == 1 else None
 

@@ -28,7 +28,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "not a fan", "i'm a fan", "my preference", "i find", "works best", "limit", "max",
         "maximum", "minimum", "please keep", "from now on", "no longer", "instead of",
         "switch to", "has to", "is to be", "are to be", "better to", "happier with",
-        "leave out", "nothing but", "stay on", "pinned", "pin",
+        "leave out", "nothing but", "stay on", "pinned", "pin", "revert ... to", "roll back to",
+        "rules", "ground rules", "requirements", "constraints", "conventions", "guidelines",
     ),
     "decision": (
         "decided", "decide to", "we decided", "instead of", "rather than", "chose", "choose to",
@@ -46,7 +47,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
-        "i meant", "meant to say",
+        "i meant", "meant to say", "revert ... to", "roll back to", "back to",
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
@@ -112,7 +113,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "至少", "最多", "不超过", "不得", "应该", "应当", "需要", "得用", "偏好", "更喜欢",
         "喜欢", "习惯", "倾向", "希望", "最好", "宁愿", "对我来说", "限制", "上限", "下限",
         "以后", "不再", "改为", "换成", "改用", "用的是", "习惯用", "就行", "为准", "统一",
-        "一律", "千万", "绝不", "不准", "请用", "别用",
+        "一律", "千万", "绝不", "不准", "请用", "别用", "规则", "规范", "约定",
     ),
     "decision": (
         "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",
@@ -126,7 +127,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
     "change": (
         "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",
-        "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回",
+        "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回", "回退到", "恢复成",
     ),
     "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),

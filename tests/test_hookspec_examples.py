@@ -319,6 +319,29 @@ def case_gate_summary(tmp_path: Path) -> None:
     assert verdict.report() == {"verdict": "carried_forward", "missing": ["section Goal"]}
 
 
+def case_plan_summary(tmp_path: Path) -> None:
+    history = [{"role": "user", "content": "a", "timestamp": 1}]
+    prefix = [{"role": "user", "content": "b", "timestamp": 2}]
+    prep = tether.CompactionPreparation(
+        "k", history, prefix, True, 10, "earlier", {}, tether.CompactionSettings()
+    )
+    base = tether.SummarizeRequest(kind="compaction", messages=[], settings={"x": 1})
+    arguments = {
+        "preparation": prep,
+        "request": base,
+        "custom_instructions": "focus",
+        "note": None,
+        "keep": frozenset(),
+    }
+    plan = _run_example("plan_summary", arguments)
+    assert [part for part, _ in plan.requests] == ["compaction"]
+    asked = plan.requests[0][1]
+    assert asked.messages == history + prefix and asked.previous_summary == "earlier"
+    assert asked.custom_instructions == "focus" and asked.settings == {"x": 1}
+    attempt = plan.merge({"compaction": tether.Summary("done", "s")})
+    assert attempt.text == "done" and attempt.parts["compaction"].summarizer == "s"
+
+
 def case_pins(tmp_path: Path) -> None:
     pins = _run_example("pins", {})
     assert all(callable(getattr(pins, m)) for m in ("pins", "pin", "unpin"))

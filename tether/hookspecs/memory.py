@@ -1,5 +1,6 @@
 """Memory hooks: summarizers, token counters and compaction strategies, registered by name;
-the summary gate that checks every compaction summary before it is written.
+the plan of the requests a compaction's summary takes; the summary gate that checks every
+compaction summary before it is written.
 
 Each of these three hooks collects named implementations; tether then uses ONE per kind,
 chosen by (first match wins): the command-line flag (``--summarizer``, ``--counter``,
@@ -21,7 +22,8 @@ from typing import TYPE_CHECKING
 from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:
-    from tether.hookspecs.gate import GateVerdict, SummaryCheck
+    from tether.hookspecs.events import CompactionPreparation, SummarizeRequest
+    from tether.hookspecs.gate import GateVerdict, SummaryCheck, SummaryPlan
     from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
 
@@ -155,6 +157,55 @@ def register_fact_cues(register: Callable[..., None]) -> None:
 
 
 @hookspec(firstresult=True)
+def plan_summary(
+    preparation: CompactionPreparation,
+    request: SummarizeRequest,
+    custom_instructions: str | None,
+    note: str | None,
+    keep: frozenset[str],
+) -> SummaryPlan | None:
+    """Say which summarizer requests a compaction's summary takes, and how their answers merge.
+
+    When: at each compaction tether summarizes (not one supplied by ``session_before_compact``),
+    after the strategy prepared it and before the chosen summarizer is called; again for each
+    retry or fallback of the summary gate. Arguments: ``preparation`` — the strategy's
+    ``tether.CompactionPreparation``; ``request`` — a ``tether.SummarizeRequest`` with the
+    fields every request shares (model, registry, settings, signal; derive one with
+    ``request.derive(kind, messages, max_tokens, previous_summary, instructions)``);
+    ``custom_instructions`` — the compaction's custom instructions; ``note`` — the gate's retry
+    note (``None`` on a first attempt); ``keep`` — names of parts whose earlier answers the
+    retry keeps (ask nothing for them). Return: a ``tether.SummaryPlan`` — ``requests``, at most
+    two ``(part, request)`` pairs, which tether sends to the chosen summarizer at once (progress
+    says ``summarizing N messages (history)``), and ``merge(parts)``, which gets every part's
+    ``tether.Summary`` by name (asked and kept) and returns the ``tether.SummaryAttempt`` the gate
+    checks (its ``parts`` name what ``SummaryCheck.retry(note, parts)`` can ask again); ``None``
+    lets the next implementation answer. With no answer at all the compaction fails (session
+    unchanged). A summarizer's failure fails the compaction as it always does; a plan that
+    raises or answers something else fails it naming the plugin.
+    Ordering: firstresult; the built-in plan (plugin ``compaction_strategy``: pi's history at
+    ``0.8 × reserveTokens`` and, for a split turn, its prefix at ``0.5 ×``, joined by pi's
+    separator) is ``trylast``, so an installed plan replaces it.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def plan_summary(preparation, request, custom_instructions, note):
+            messages = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
+            one = request.derive(
+                "compaction", messages, 4096, preparation.previous_summary, custom_instructions
+            )
+
+            def merge(parts):
+                answer = parts["compaction"]
+                return tether.SummaryAttempt(answer.text, [answer], dict(parts))
+
+            return tether.SummaryPlan([("compaction", one)], merge)
+    """
+
+
+@hookspec(firstresult=True)
 def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | None:
     """Check a compaction's summary before it is written; repair or replace it.
 
@@ -241,6 +292,7 @@ def pins() -> Pins | None:
 __all__ = [
     "gate_summary",
     "pins",
+    "plan_summary",
     "register_compaction_strategies",
     "register_fact_cues",
     "register_summarizers",

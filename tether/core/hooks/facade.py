@@ -50,16 +50,18 @@ if TYPE_CHECKING:
         Block,
         Cancel,
         CompactEvent,
+        CompactionPreparation,
         CustomBranchSummary,
         CustomCompaction,
         InputEvent,
         Message,
         PrunedContext,
         RetryDecision,
+        SummarizeRequest,
         ToolResultEvent,
         TreeEvent,
     )
-    from tether.hookspecs.gate import GateVerdict, SummaryCheck
+    from tether.hookspecs.gate import GateVerdict, SummaryCheck, SummaryPlan
     from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
 
@@ -281,6 +283,30 @@ class Hooks(RegistrationCalls):
             expect(GateVerdict),
             check=check,
             session=self._session(session),
+        )
+
+    def plan_summary(
+        self,
+        *,
+        preparation: CompactionPreparation,
+        request: SummarizeRequest,
+        custom_instructions: str | None,
+        note: str | None,
+        keep: frozenset[str],
+        failure: str | None = None,
+    ) -> SummaryPlan | None:
+        """The requests a compaction summary takes (``plan_summary``); ``None``: no plan."""
+        from tether.hookspecs.gate import SummaryPlan
+
+        return self._first(
+            "plan_summary",
+            failure,
+            expect(SummaryPlan),
+            preparation=preparation,
+            request=request,
+            custom_instructions=custom_instructions,
+            note=note,
+            keep=keep,
         )
 
     def pins(self) -> Pins | None:

@@ -36,7 +36,7 @@ from tether.core.memory.compaction import (
     summary_request_base,
     unsaved_warning,
 )
-from tether.core.memory.summary_parts import Progress, ask_summary
+from tether.core.memory.summary_requests import Progress, ask_summary
 from tether.hookspecs.events import (
     BeforeTreeEvent,
     Cancel,

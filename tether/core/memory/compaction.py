@@ -29,7 +29,7 @@ from tether.core.hooks.fact_cues import collect_fact_cues
 from tether.core.hooks.plugin_session import PluginSession
 from tether.core.memory.cost import compaction_cost, started_now
 from tether.core.memory.gate import gated_summary, previous_details
-from tether.core.memory.summary_parts import (
+from tether.core.memory.summary_requests import (
     Progress,
     summary_attempt,
     summary_budgets,

@@ -75,6 +75,7 @@ def test_public_names_are_exactly_the_curated_list() -> None:
         "CustomCompaction",
         "CustomBranchSummary",
         "CompactionPreparation",
+        "BranchPreparation",
         "NothingToCompact",
         "PrepareRequest",
         "SummarizeRequest",

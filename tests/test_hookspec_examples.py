@@ -342,6 +342,20 @@ def case_plan_summary(tmp_path: Path) -> None:
     assert attempt.text == "done" and attempt.parts["compaction"].summarizer == "s"
 
 
+def case_prepare_branch_summary(tmp_path: Path) -> None:
+    said = {"role": "user", "content": "try the other parser", "timestamp": 1}
+    answered = {"role": "assistant", "content": [], "timestamp": 2}
+    entries = [
+        {"type": "message", "id": "u1", "parentId": None, "message": said},
+        {"type": "message", "id": "a1", "parentId": "u1", "message": answered},
+        {"type": "label", "id": "l1", "parentId": "a1", "targetId": "u1", "label": "x"},
+    ]
+    arguments = {"entries": entries, "count": len, "context_window": None, "reserve_tokens": 1}
+    prepared = _run_example("prepare_branch_summary", arguments)
+    assert prepared.messages == [said] and prepared.entry_ids == ["u1"]
+    assert prepared.file_ops.to_json() == tether.FileOps().to_json()
+
+
 def case_pins(tmp_path: Path) -> None:
     pins = _run_example("pins", {})
     assert all(callable(getattr(pins, m)) for m in ("pins", "pin", "unpin"))

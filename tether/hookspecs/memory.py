@@ -1,6 +1,6 @@
 """Memory hooks: summarizers, token counters and compaction strategies, registered by name;
-the plan of the requests a compaction's summary takes; the summary gate that checks every
-compaction summary before it is written.
+the plan of the requests a compaction's summary takes; what a branch summary is made of; the
+summary gate that checks every compaction summary before it is written.
 
 Each of these three hooks collects named implementations; tether then uses ONE per kind,
 chosen by (first match wins): the command-line flag (``--summarizer``, ``--counter``,
@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:
-    from tether.hookspecs.events import CompactionPreparation, SummarizeRequest
+    from tether.hookspecs.branch import BranchPreparation
+    from tether.hookspecs.events import CompactionPreparation, Entry, Message, SummarizeRequest
     from tether.hookspecs.gate import GateVerdict, SummaryCheck, SummaryPlan
     from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
@@ -206,6 +207,49 @@ def plan_summary(
 
 
 @hookspec(firstresult=True)
+def prepare_branch_summary(
+    entries: list[Entry],
+    count: Callable[[list[Message]], list[int]],
+    context_window: int | None,
+    reserve_tokens: int,
+) -> BranchPreparation | None:
+    """Choose what a branch summary is made of: the messages of the entries left behind.
+
+    When: at a tree navigation that summarizes the branch it leaves (``/tree``, ``tether
+    session branch --summarize``…), after ``session_before_tree`` let it go on and before the
+    chosen summarizer is called; not when a plugin supplied the summary. Arguments:
+    ``entries`` — the abandoned entries, oldest first (from below the common ancestor down to
+    the old leaf; compactions and branch summaries included); ``count(messages) ->
+    list[int]`` — the chosen token counter; ``context_window`` — the session model's window
+    (``None``: unknown); ``reserve_tokens`` — the setting ``branchSummary.reserveTokens``.
+    Return: a ``tether.BranchPreparation`` — its ``messages`` go to the summarizer (kind
+    ``branch``; none: pi's "No content to summarize" entry), its ``file_ops`` give the file
+    lists after the summary; ``None`` lets the next implementation answer. With no answer at
+    all the navigation fails (nothing written); so does an implementation that raises or
+    answers something else, naming the plugin.
+    Ordering: firstresult; the built-in (plugin ``compaction_strategy``: pi's newest messages
+    within ``(contextWindow or 128000) − reserveTokens``, tool results left out) is
+    ``trylast``, so an installed one replaces it.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def prepare_branch_summary(entries):  # only what the user said on the branch
+            said = [
+                (entry["id"], entry["message"])
+                for entry in entries
+                if entry.get("type") == "message" and entry["message"]["role"] == "user"
+            ]
+            return tether.BranchPreparation(
+                messages=[message for _, message in said],
+                entry_ids=[entry_id for entry_id, _ in said],
+            )
+    """
+
+
+@hookspec(firstresult=True)
 def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | None:
     """Check a compaction's summary before it is written; repair or replace it.
 
@@ -293,6 +337,7 @@ __all__ = [
     "gate_summary",
     "pins",
     "plan_summary",
+    "prepare_branch_summary",
     "register_compaction_strategies",
     "register_fact_cues",
     "register_summarizers",

@@ -34,6 +34,7 @@ from tether.core.hooks.checks import (
     expect_none,
     expect_pins,
 )
+from tether.core.hooks.memory_calls import MemoryCalls
 from tether.core.hooks.registration_calls import NO_MODEL_REGISTRY, RegistrationCalls
 from tether.core.hooks.runner import HookRunner, attributed
 from tether.core.host.calls import implementations
@@ -50,18 +51,16 @@ if TYPE_CHECKING:
         Block,
         Cancel,
         CompactEvent,
-        CompactionPreparation,
         CustomBranchSummary,
         CustomCompaction,
         InputEvent,
         Message,
         PrunedContext,
         RetryDecision,
-        SummarizeRequest,
         ToolResultEvent,
         TreeEvent,
     )
-    from tether.hookspecs.gate import GateVerdict, SummaryCheck, SummaryPlan
+    from tether.hookspecs.gate import GateVerdict, SummaryCheck
     from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
 
@@ -69,7 +68,7 @@ if TYPE_CHECKING:
 NO_RETRY_POLICY = "no plugin decided on retries (is 'retry_policy' disabled?)"
 
 
-class Hooks(RegistrationCalls):
+class Hooks(RegistrationCalls, MemoryCalls):
     """Wraps one plugin manager; each method calls the hook of the same name.
 
     ``on_warning`` receives the warning lines (default: the plugin manager's stderr line);
@@ -283,30 +282,6 @@ class Hooks(RegistrationCalls):
             expect(GateVerdict),
             check=check,
             session=self._session(session),
-        )
-
-    def plan_summary(
-        self,
-        *,
-        preparation: CompactionPreparation,
-        request: SummarizeRequest,
-        custom_instructions: str | None,
-        note: str | None,
-        keep: frozenset[str],
-        failure: str | None = None,
-    ) -> SummaryPlan | None:
-        """The requests a compaction summary takes (``plan_summary``); ``None``: no plan."""
-        from tether.hookspecs.gate import SummaryPlan
-
-        return self._first(
-            "plan_summary",
-            failure,
-            expect(SummaryPlan),
-            preparation=preparation,
-            request=request,
-            custom_instructions=custom_instructions,
-            note=note,
-            keep=keep,
         )
 
     def pins(self) -> Pins | None:

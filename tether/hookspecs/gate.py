@@ -136,4 +136,18 @@ class GateVerdict:
         return out
 
 
-__all__ = ["GateVerdict", "SummaryAttempt", "SummaryCheck", "SummaryPlan", "Verdict"]
+def gate_line(report: dict[str, Any]) -> str:
+    """One line for people: ``summary gate: carried forward 2 items (constraint "…", …)``."""
+    verdict = str(report.get("verdict", ""))
+    missing = [str(m) for m in report.get("missing") or []]
+    shown = "; ".join(missing[:3]) + (f"; +{len(missing) - 3} more" if len(missing) > 3 else "")
+    what = {
+        "passed": "passed",
+        "retried": "retried once, the retry was complete",
+        "carried_forward": f"carried forward {len(report.get('carried') or [])} missing item(s)",
+        "fallback": "the offline summarizer took over",
+    }.get(verdict, verdict)
+    return f"summary gate: {what}" + (f" (missing: {shown})" if missing else "")
+
+
+__all__ = ["GateVerdict", "SummaryAttempt", "SummaryCheck", "SummaryPlan", "Verdict", "gate_line"]

@@ -33,7 +33,7 @@ from tether.core.memory.compaction import (
     summary_request_base,
     unsaved_warning,
 )
-from tether.core.memory.summary_requests import Progress, ask_summary
+from tether.core.memory.summary_requests import Progress, request_summary
 from tether.hookspecs.branch import BranchPreparation
 from tether.hookspecs.events import BeforeTreeEvent, Cancel, CustomBranchSummary, Entry, TreeEvent
 
@@ -300,18 +300,16 @@ def _summarize_abandoned(
         prepared = job.prepare(entries, base.registry)
         if not prepared.messages:  # pi: no text, no file lists
             return NO_CONTENT, {"readFiles": [], "modifiedFiles": []}
-        answer = ask_summary(
-            job.hooks,
-            base,
+        job.say(f"summarizing {len(prepared.messages)} messages (abandoned branch)")
+        request = base.derive(
             "branch",
             prepared.messages,
             BRANCH_SUMMARY_MAX_TOKENS,
             None,
             event.custom_instructions,
-            job.say,
-            job.failure,
             replace=event.replace_instructions,
         )
+        answer = request_summary(job.hooks, request, job.failure)
     outcome.summarizer = answer.summarizer
     read_files, modified_files = file_lists(prepared.file_ops)
     details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}

@@ -3,8 +3,8 @@
 :func:`summary_attempt` asks the ``plan_summary`` hook which requests a compaction's
 preparation needs (built-in: pi's history and split-turn prefix, plugin
 ``compaction_strategy``), asks them — both at once when there are two, as pi does
-(:func:`ask_parts`) — and lets the plan merge the answers. :func:`ask_summary` is one request
-(a branch summary).
+(:func:`ask_parts`) — and lets the plan merge the answers. :func:`request_summary` is one
+request (a branch summary's).
 
 Concurrency: the first request runs in the calling thread, the second in a worker thread with
 its own model registry (the built-in registry caches its HTTP clients lazily and is not
@@ -19,7 +19,7 @@ import dataclasses
 import math
 import threading
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from tether.core.base.errors import TetherError
 from tether.core.choices.running import run_summarizer
@@ -31,11 +31,7 @@ Ask = Callable[[SummarizeRequest], Summary]
 
 HISTORY_SHARE = 0.8  # history summary output budget: 80% of reserveTokens (pi)
 TURN_PREFIX_SHARE = 0.5  # turn-prefix summary output budget: 50% of reserveTokens (pi)
-_PROGRESS_LABELS = {
-    "compaction": "history",
-    "turn_prefix": "split-turn prefix",
-    "branch": "abandoned branch",
-}
+_PROGRESS_LABELS = {"compaction": "history", "turn_prefix": "split-turn prefix"}
 
 
 def summary_budgets(reserve_tokens: int) -> tuple[int, int]:
@@ -73,37 +69,10 @@ def summary_attempt(
     if plan is None:
         raise TetherError(f"{failure}: no plugin plans the summary (plan_summary hook)")
     for _part, request in plan.requests:
-        say(f"summarizing {len(request.messages)} messages ({_PROGRESS_LABELS[request.kind]})")
+        label = _PROGRESS_LABELS.get(request.kind, request.kind)
+        say(f"summarizing {len(request.messages)} messages ({label})")
     asked = ask_parts(plan.requests, lambda request: request_summary(hooks, request, failure))
     return plan.merge({**kept, **asked})
-
-
-def ask_summary(
-    hooks: Any,
-    base: SummarizeRequest,
-    kind: Literal["compaction", "turn_prefix", "branch"],
-    messages: list[dict[str, Any]],
-    max_tokens: int,
-    previous_summary: str | None,
-    custom_instructions: str | None,
-    say: Progress,
-    failure: str,
-    *,
-    entry_ids: list[str] | None = None,
-    replace: bool = False,
-) -> Summary:
-    """One ``summarize`` request sharing ``base``'s fields; progress says what is summarized."""
-    say(f"summarizing {len(messages)} messages ({_PROGRESS_LABELS[kind]})")
-    request = base.derive(
-        kind,
-        messages,
-        max_tokens,
-        previous_summary,
-        custom_instructions,
-        entry_ids=entry_ids,
-        replace=replace,
-    )
-    return request_summary(hooks, request, failure)
 
 
 def request_summary(hooks: Any, request: SummarizeRequest, failure: str) -> Summary:
@@ -167,7 +136,6 @@ def _close(registry: Any) -> None:
 
 __all__ = [
     "ask_parts",
-    "ask_summary",
     "request_summary",
     "summary_attempt",
     "summary_budgets",

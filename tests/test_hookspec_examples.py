@@ -356,6 +356,23 @@ def case_prepare_branch_summary(tmp_path: Path) -> None:
     assert prepared.file_ops.to_json() == tether.FileOps().to_json()
 
 
+def case_compaction_details(tmp_path: Path) -> None:
+    said = [{"role": "user", "content": "a", "timestamp": 1}] * 3
+    prep = tether.CompactionPreparation(
+        "k", said, [], False, 9, None, {}, tether.CompactionSettings()
+    )
+    arguments = {
+        "preparation": prep,
+        "summaries": [],
+        "summarizer": "s",
+        "summary": "four",
+        "count": len,
+        "started": 0.0,
+    }
+    added = _run_example("compaction_details", arguments)
+    assert added == {"myStats": {"messagesReplaced": 3, "summaryChars": 4}}
+
+
 def case_pins(tmp_path: Path) -> None:
     pins = _run_example("pins", {})
     assert all(callable(getattr(pins, m)) for m in ("pins", "pin", "unpin"))

@@ -1,6 +1,7 @@
 """Memory hooks: summarizers, token counters and compaction strategies, registered by name;
 the plan of the requests a compaction's summary takes; what a branch summary is made of; the
-summary gate that checks every compaction summary before it is written.
+summary gate that checks every compaction summary before it is written; what a compaction entry
+records beyond pi's.
 
 Each of these three hooks collects named implementations; tether then uses ONE per kind,
 chosen by (first match wins): the command-line flag (``--summarizer``, ``--counter``,
@@ -17,13 +18,19 @@ never overrides an explicit choice; an unknown name is an error listing the regi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:
     from tether.hookspecs.branch import BranchPreparation
-    from tether.hookspecs.events import CompactionPreparation, Entry, Message, SummarizeRequest
+    from tether.hookspecs.events import (
+        CompactionPreparation,
+        Entry,
+        Message,
+        SummarizeRequest,
+        Summary,
+    )
     from tether.hookspecs.gate import GateVerdict, SummaryCheck, SummaryPlan
     from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
@@ -206,6 +213,44 @@ def plan_summary(
     """
 
 
+@hookspec
+def compaction_details(
+    preparation: CompactionPreparation,
+    summaries: list[Summary],
+    summarizer: str,
+    summary: str,
+    count: Callable[[list[Message]], list[int]],
+    started: float,
+) -> dict[str, Any] | None:
+    """Add tether's own keys to a compaction entry's ``details`` (pi ignores them).
+
+    When: at each compaction tether summarized and a summary gate answered (``gate_summary``;
+    pi mode — the gate disabled — writes pi's details only), after the summary is final and
+    before the entry is written; not for a compaction supplied by ``session_before_compact``.
+    Arguments: ``preparation`` — the strategy's ``tether.CompactionPreparation``;
+    ``summaries`` — the summarizers' ``tether.Summary`` answers the summary comes from;
+    ``summarizer`` — the registered name(s) that wrote it (``"a+b"`` for a split turn's two);
+    ``summary`` — its text without the file lists; ``count(messages) -> list[int]`` — the
+    chosen token counter; ``started`` — ``time.perf_counter()`` when the compaction began.
+    Return: a dict of JSON values, merged into ``details`` after ``summarizer`` and ``gate``,
+    or ``None`` to add nothing. A plugin that raises or answers something else fails the
+    compaction naming the plugin (session unchanged). Ordering: every implementation is
+    called, in pluggy's order (installed plugins before the built-ins); a later answer's key
+    replaces an earlier one's. The built-in
+    (plugin ``compaction_cost``) adds ``cost``: ``{tokensBefore, tokensAfter, summarizer,
+    model, usage: {input, output}, durationMs}``, shown by ``tether session stats``.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def compaction_details(preparation, summary):
+            replaced = len(preparation.messages_to_summarize)
+            return {"myStats": {"messagesReplaced": replaced, "summaryChars": len(summary)}}
+    """
+
+
 @hookspec(firstresult=True)
 def prepare_branch_summary(
     entries: list[Entry],
@@ -334,6 +379,7 @@ def pins() -> Pins | None:
 
 
 __all__ = [
+    "compaction_details",
     "gate_summary",
     "pins",
     "plan_summary",

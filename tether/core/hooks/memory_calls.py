@@ -1,6 +1,7 @@
 """The memory side of :class:`~tether.core.hooks.facade.Hooks`: the hooks that say how a
-summary is made — the requests a compaction's summary takes (``plan_summary``) and what a
-branch summary is made of (``prepare_branch_summary``)."""
+summary is made — the requests a compaction's summary takes (``plan_summary``), what a branch
+summary is made of (``prepare_branch_summary``) — and what a compaction entry records beyond
+pi's (``compaction_details``)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,24 @@ from tether.core.hooks.checks import expect
 
 if TYPE_CHECKING:
     from tether.hookspecs.branch import BranchPreparation
-    from tether.hookspecs.events import CompactionPreparation, Entry, Message, SummarizeRequest
+    from tether.hookspecs.events import (
+        CompactionPreparation,
+        Entry,
+        Message,
+        SummarizeRequest,
+        Summary,
+    )
     from tether.hookspecs.gate import SummaryPlan
 
 
 class MemoryCalls:
-    """Mixed into :class:`~tether.core.hooks.facade.Hooks` (which provides ``_first``)."""
+    """Mixed into :class:`~tether.core.hooks.facade.Hooks` (which provides ``_first`` and
+    ``_chain``)."""
 
     def _first(self, name: str, failure: str | None, answer_check: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    def _chain(self, name: str, failure: str | None, check: Any, **kwargs: Any) -> list[Any]:
         raise NotImplementedError
 
     def plan_summary(
@@ -44,6 +55,31 @@ class MemoryCalls:
             note=note,
             keep=keep,
         )
+
+    def compaction_details(
+        self,
+        *,
+        preparation: CompactionPreparation,
+        summaries: list[Summary],
+        summarizer: str,
+        summary: str,
+        count: Callable[[list[Message]], list[int]],
+        started: float,
+        failure: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Every plugin's additions to a compaction entry's details (``compaction_details``)."""
+        answers = self._chain(
+            "compaction_details",
+            failure,
+            expect(dict),
+            preparation=preparation,
+            summaries=summaries,
+            summarizer=summarizer,
+            summary=summary,
+            count=count,
+            started=started,
+        )
+        return [answer for answer in answers if answer]
 
     def prepare_branch_summary(
         self,

@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from tests.context_loader import GEN, GOLDEN, golden, golden_request, load_entries
+from tether.builtin_plugins.memory.pi_strategy.branch_input import (
+    branch_token_budget,
+    prepare_branch_entries,
+)
 from tether.builtin_plugins.memory.serialize import serialize_messages
 from tether.builtin_plugins.memory.token_estimate import estimate_tokens
 from tether.core.context.file_tracking import file_lists, format_file_lists
-from tether.core.memory.branch_input import (
-    branch_token_budget,
-    collect_abandoned_entries,
-    prepare_branch_entries,
-)
+from tether.core.memory.branching import collect_abandoned_entries
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BRANCH_NAMES = sorted(p.name.split(".")[0] for p in GOLDEN.glob("*.branch.json.gz"))

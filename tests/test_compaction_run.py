@@ -26,9 +26,12 @@ from tests.compaction_helpers import (
     settings,
 )
 from tests.context_loader import GEN, fixture_names, golden, golden_request
+from tether.builtin_plugins.memory.pi_strategy.summary_parts import (
+    NO_PRIOR_HISTORY,
+    SPLIT_TURN_SEPARATOR,
+)
 from tether.core.base.errors import TetherError
 from tether.core.memory.compaction import compact
-from tether.core.memory.summary_parts import NO_PRIOR_HISTORY, SPLIT_TURN_SEPARATOR
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import Cancel, CustomCompaction

@@ -319,6 +319,60 @@ def case_gate_summary(tmp_path: Path) -> None:
     assert verdict.report() == {"verdict": "carried_forward", "missing": ["section Goal"]}
 
 
+def case_plan_summary(tmp_path: Path) -> None:
+    history = [{"role": "user", "content": "a", "timestamp": 1}]
+    prefix = [{"role": "user", "content": "b", "timestamp": 2}]
+    prep = tether.CompactionPreparation(
+        "k", history, prefix, True, 10, "earlier", {}, tether.CompactionSettings()
+    )
+    base = tether.SummarizeRequest(kind="compaction", messages=[], settings={"x": 1})
+    arguments = {
+        "preparation": prep,
+        "request": base,
+        "custom_instructions": "focus",
+        "note": None,
+        "keep": frozenset(),
+    }
+    plan = _run_example("plan_summary", arguments)
+    assert [part for part, _ in plan.requests] == ["compaction"]
+    asked = plan.requests[0][1]
+    assert asked.messages == history + prefix and asked.previous_summary == "earlier"
+    assert asked.custom_instructions == "focus" and asked.settings == {"x": 1}
+    attempt = plan.merge({"compaction": tether.Summary("done", "s")})
+    assert attempt.text == "done" and attempt.parts["compaction"].summarizer == "s"
+
+
+def case_prepare_branch_summary(tmp_path: Path) -> None:
+    said = {"role": "user", "content": "try the other parser", "timestamp": 1}
+    answered = {"role": "assistant", "content": [], "timestamp": 2}
+    entries = [
+        {"type": "message", "id": "u1", "parentId": None, "message": said},
+        {"type": "message", "id": "a1", "parentId": "u1", "message": answered},
+        {"type": "label", "id": "l1", "parentId": "a1", "targetId": "u1", "label": "x"},
+    ]
+    arguments = {"entries": entries, "count": len, "context_window": None, "reserve_tokens": 1}
+    prepared = _run_example("prepare_branch_summary", arguments)
+    assert prepared.messages == [said] and prepared.entry_ids == ["u1"]
+    assert prepared.file_ops.to_json() == tether.FileOps().to_json()
+
+
+def case_compaction_details(tmp_path: Path) -> None:
+    said = [{"role": "user", "content": "a", "timestamp": 1}] * 3
+    prep = tether.CompactionPreparation(
+        "k", said, [], False, 9, None, {}, tether.CompactionSettings()
+    )
+    arguments = {
+        "preparation": prep,
+        "summaries": [],
+        "summarizer": "s",
+        "summary": "four",
+        "count": len,
+        "started": 0.0,
+    }
+    added = _run_example("compaction_details", arguments)
+    assert added == {"myStats": {"messagesReplaced": 3, "summaryChars": 4}}
+
+
 def case_pins(tmp_path: Path) -> None:
     pins = _run_example("pins", {})
     assert all(callable(getattr(pins, m)) for m in ("pins", "pin", "unpin"))

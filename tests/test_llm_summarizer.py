@@ -32,7 +32,7 @@ from tether.core.choices.running import run_summarizer
 from tether.core.context.build import convert_to_llm
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
-from tether.core.memory.summary_parts import summary_budgets
+from tether.core.memory.summary_requests import summary_budgets
 from tether.hookspecs.events import SummarizeRequest, Summary
 
 GOLDEN = Path(__file__).parent / "fixtures" / "pi" / "golden"

@@ -182,9 +182,10 @@ def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
     """§8.9: one huge turn spans two compactions, so nothing precedes the turn prefix. pi's
     summary becomes "No prior history." + the prefix summary: the first summary is lost.
     With tether's preparation, the kernel's summarization keeps the previous summary."""
+    from tether.builtin_plugins.memory.pi_strategy.summary_parts import SPLIT_TURN_SEPARATOR
     from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import create_plugin_manager
-    from tether.core.memory.summary_parts import SPLIT_TURN_SEPARATOR, summarize_preparation
+    from tether.core.memory.summary_requests import summary_attempt
     from tether.hookspecs import hookimpl
     from tether.hookspecs.events import SummarizeRequest, Summary
 
@@ -211,14 +212,14 @@ def test_fix_9_previous_summary_survives_a_repeated_split_turn() -> None:
 
     pm = create_plugin_manager()
     pm.register(Stub(), name="stub-summarizer")
-    text, _ = summarize_preparation(
+    text = summary_attempt(
         Hooks(pm),
         ours,
         SummarizeRequest(kind="compaction", messages=[]),
         None,
         lambda _line: None,
         "test",
-    )
+    ).text
     assert asked == ["turn_prefix"]  # no model call for an empty history, as in pi
     history, prefix = text.split(SPLIT_TURN_SEPARATOR)
     assert "Project set up" in history and history.startswith("## Goal")

@@ -36,10 +36,10 @@ from tether.core.base.errors import TetherError
 from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.compaction import compact
-from tether.core.memory.gate import gate_line
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
 from tether.hookspecs.events import CompactionPreparation, PrepareRequest, SummarizeRequest, Summary
+from tether.hookspecs.gate import gate_line
 
 KEEP = settings(keepRecentTokens=400)
 

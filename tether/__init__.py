@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.core.session.session import Session
     from tether.core.storage.protocol import SessionStore
     from tether.hookspecs import hookimpl, hookspec
+    from tether.hookspecs.branch import BranchPreparation
     from tether.hookspecs.events import (
         AgentEvent,
         BeforeAgentStartEvent,
@@ -74,7 +75,7 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         ToolResultEvent,
         TreeEvent,
     )
-    from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck
+    from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck, SummaryPlan
     from tether.hookspecs.model_registry import ModelRegistry
     from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession

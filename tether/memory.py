@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     )
     from tether.core.harness.compaction import context_tokens
     from tether.core.memory.compaction import compaction_settings
-    from tether.core.memory.gate import gate_line
+    from tether.core.memory.summary_requests import summary_budgets
+    from tether.hookspecs.gate import gate_line
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

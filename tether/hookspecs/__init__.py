@@ -8,7 +8,8 @@ any subset of the arguments. Specifications live in one module per area:
 - :mod:`tether.hookspecs.agent` — the turn: input, system prompt, context, tool calls, events
 - :mod:`tether.hookspecs.session` — session lifecycle, compaction and tree navigation, storage
 - :mod:`tether.hookspecs.memory` — compaction strategy, summarizers, token counting, the
-  summary gate (its types: :mod:`tether.hookspecs.gate`)
+  summary gate (its types: :mod:`tether.hookspecs.gate`), the branch summary's input
+  (:mod:`tether.hookspecs.branch`)
 
 The event objects passed to hooks are defined in :mod:`tether.hookspecs.events`; every hook
 that takes a ``session`` gets a :class:`tether.hookspecs.session_protocol.HookSession` (read

@@ -232,6 +232,37 @@ class SummarizeRequest:
             raise RuntimeError("summarize_with works only in a summarizer called by tether")
         return self.delegate(name, changes)
 
+    def derive(
+        self,
+        kind: Literal["compaction", "turn_prefix", "branch"],
+        messages: list[Message],
+        max_tokens: int,
+        previous_summary: str | None,
+        custom_instructions: str | None,
+        *,
+        entry_ids: list[str] | None = None,
+        replace: bool = False,
+    ) -> SummarizeRequest:
+        """A request for one summary sharing this request's model, registry, settings and
+        signal (``previous_details`` only with a ``previous_summary``)."""
+        return SummarizeRequest(
+            kind=kind,
+            messages=messages,
+            previous_summary=previous_summary,
+            custom_instructions=custom_instructions,
+            max_tokens=max_tokens,
+            settings=dict(self.settings),
+            model=self.model,
+            registry=self.registry,
+            thinking_level=self.thinking_level,
+            signal=self.signal,
+            replace_instructions=replace,
+            app_settings=self.app_settings,
+            previous_details=self.previous_details if previous_summary else None,
+            entry_ids=list(entry_ids or []),
+            fact_cues=self.fact_cues,
+        )
+
 
 @dataclass
 class PrepareRequest:

@@ -3,7 +3,8 @@
 A :class:`SummaryCheck` is one compaction's summary before it is written, with what it was made
 from and two ways to get another one (:meth:`SummaryCheck.retry`, :meth:`SummaryCheck.fallback`);
 a :class:`GateVerdict` is the summary to write and what the gate found, recorded in the
-compaction entry's ``details.gate``.
+compaction entry's ``details.gate``. A :class:`SummaryPlan` (the ``plan_summary`` hook's answer)
+says which summarizer requests one attempt takes and how their answers merge.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tether.hookspecs.events import CompactionPreparation, Message, Summary
+from tether.hookspecs.events import CompactionPreparation, Message, SummarizeRequest, Summary
 
 Verdict = Literal["passed", "retried", "carried_forward", "fallback"]
 
@@ -33,6 +34,20 @@ class SummaryAttempt:
     def reply_problem(self) -> str | None:
         """Why an answer is not a real summary (a tool call, a cut reply…), or ``None``."""
         return next((s.reply_problem for s in self.summaries if s.reply_problem), None)
+
+
+@dataclass
+class SummaryPlan:
+    """How one attempt at a compaction's summary is asked (the ``plan_summary`` hook's answer).
+
+    ``requests``: the ``(part, request)`` pairs tether sends to the chosen summarizer — at most
+    two, asked at once (the second in a worker thread). ``merge(parts)``: the
+    :class:`SummaryAttempt` made of every part's answer by part name (those just asked and
+    those a gate's retry kept).
+    """
+
+    requests: list[tuple[str, SummarizeRequest]]
+    merge: Callable[[dict[str, Summary]], SummaryAttempt] = field(repr=False, compare=False)
 
 
 @dataclass
@@ -121,4 +136,18 @@ class GateVerdict:
         return out
 
 
-__all__ = ["GateVerdict", "SummaryAttempt", "SummaryCheck", "Verdict"]
+def gate_line(report: dict[str, Any]) -> str:
+    """One line for people: ``summary gate: carried forward 2 items (constraint "…", …)``."""
+    verdict = str(report.get("verdict", ""))
+    missing = [str(m) for m in report.get("missing") or []]
+    shown = "; ".join(missing[:3]) + (f"; +{len(missing) - 3} more" if len(missing) > 3 else "")
+    what = {
+        "passed": "passed",
+        "retried": "retried once, the retry was complete",
+        "carried_forward": f"carried forward {len(report.get('carried') or [])} missing item(s)",
+        "fallback": "the offline summarizer took over",
+    }.get(verdict, verdict)
+    return f"summary gate: {what}" + (f" (missing: {shown})" if missing else "")
+
+
+__all__ = ["GateVerdict", "SummaryAttempt", "SummaryCheck", "SummaryPlan", "Verdict", "gate_line"]

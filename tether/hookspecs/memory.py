@@ -1,5 +1,7 @@
 """Memory hooks: summarizers, token counters and compaction strategies, registered by name;
-the summary gate that checks every compaction summary before it is written.
+the plan of the requests a compaction's summary takes; what a branch summary is made of; the
+summary gate that checks every compaction summary before it is written; what a compaction entry
+records beyond pi's.
 
 Each of these three hooks collects named implementations; tether then uses ONE per kind,
 chosen by (first match wins): the command-line flag (``--summarizer``, ``--counter``,
@@ -16,12 +18,20 @@ never overrides an explicit choice; an unknown name is an error listing the regi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:
-    from tether.hookspecs.gate import GateVerdict, SummaryCheck
+    from tether.hookspecs.branch import BranchPreparation
+    from tether.hookspecs.events import (
+        CompactionPreparation,
+        Entry,
+        Message,
+        SummarizeRequest,
+        Summary,
+    )
+    from tether.hookspecs.gate import GateVerdict, SummaryCheck, SummaryPlan
     from tether.hookspecs.pins import Pins
     from tether.hookspecs.session_protocol import HookSession
 
@@ -165,6 +175,136 @@ def register_fact_cues(register: Callable[..., None]) -> None:
 
 
 @hookspec(firstresult=True)
+def plan_summary(
+    preparation: CompactionPreparation,
+    request: SummarizeRequest,
+    custom_instructions: str | None,
+    note: str | None,
+    keep: frozenset[str],
+) -> SummaryPlan | None:
+    """Say which summarizer requests a compaction's summary takes, and how their answers merge.
+
+    When: at each compaction tether summarizes (not one supplied by ``session_before_compact``),
+    after the strategy prepared it and before the chosen summarizer is called; again for each
+    retry or fallback of the summary gate. Arguments: ``preparation`` — the strategy's
+    ``tether.CompactionPreparation``; ``request`` — a ``tether.SummarizeRequest`` with the
+    fields every request shares (model, registry, settings, signal; derive one with
+    ``request.derive(kind, messages, max_tokens, previous_summary, instructions)``);
+    ``custom_instructions`` — the compaction's custom instructions; ``note`` — the gate's retry
+    note (``None`` on a first attempt); ``keep`` — names of parts whose earlier answers the
+    retry keeps (ask nothing for them). Return: a ``tether.SummaryPlan`` — ``requests``, at most
+    two ``(part, request)`` pairs, which tether sends to the chosen summarizer at once (progress
+    says ``summarizing N messages (history)``), and ``merge(parts)``, which gets every part's
+    ``tether.Summary`` by name (asked and kept) and returns the ``tether.SummaryAttempt`` the gate
+    checks (its ``parts`` name what ``SummaryCheck.retry(note, parts)`` can ask again); ``None``
+    lets the next implementation answer. With no answer at all the compaction fails (session
+    unchanged). A summarizer's failure fails the compaction as it always does; a plan that
+    raises or answers something else fails it naming the plugin.
+    Ordering: firstresult; the built-in plan (plugin ``compaction_strategy``: pi's history at
+    ``0.8 × reserveTokens`` and, for a split turn, its prefix at ``0.5 ×``, joined by pi's
+    separator) is ``trylast``, so an installed plan replaces it.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def plan_summary(preparation, request, custom_instructions, note):
+            messages = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
+            one = request.derive(
+                "compaction", messages, 4096, preparation.previous_summary, custom_instructions
+            )
+
+            def merge(parts):
+                answer = parts["compaction"]
+                return tether.SummaryAttempt(answer.text, [answer], dict(parts))
+
+            return tether.SummaryPlan([("compaction", one)], merge)
+    """
+
+
+@hookspec
+def compaction_details(
+    preparation: CompactionPreparation,
+    summaries: list[Summary],
+    summarizer: str,
+    summary: str,
+    count: Callable[[list[Message]], list[int]],
+    started: float,
+) -> dict[str, Any] | None:
+    """Add tether's own keys to a compaction entry's ``details`` (pi ignores them).
+
+    When: at each compaction tether summarized and a summary gate answered (``gate_summary``;
+    pi mode — the gate disabled — writes pi's details only), after the summary is final and
+    before the entry is written; not for a compaction supplied by ``session_before_compact``.
+    Arguments: ``preparation`` — the strategy's ``tether.CompactionPreparation``;
+    ``summaries`` — the summarizers' ``tether.Summary`` answers the summary comes from;
+    ``summarizer`` — the registered name(s) that wrote it (``"a+b"`` for a split turn's two);
+    ``summary`` — its text without the file lists; ``count(messages) -> list[int]`` — the
+    chosen token counter; ``started`` — ``time.perf_counter()`` when the compaction began.
+    Return: a dict of JSON values, merged into ``details`` after ``summarizer`` and ``gate``,
+    or ``None`` to add nothing. A plugin that raises or answers something else fails the
+    compaction naming the plugin (session unchanged). Ordering: every implementation is
+    called, in pluggy's order (installed plugins before the built-ins); a later answer's key
+    replaces an earlier one's. The built-in
+    (plugin ``compaction_cost``) adds ``cost``: ``{tokensBefore, tokensAfter, summarizer,
+    model, usage: {input, output}, durationMs}``, shown by ``tether session stats``.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def compaction_details(preparation, summary):
+            replaced = len(preparation.messages_to_summarize)
+            return {"myStats": {"messagesReplaced": replaced, "summaryChars": len(summary)}}
+    """
+
+
+@hookspec(firstresult=True)
+def prepare_branch_summary(
+    entries: list[Entry],
+    count: Callable[[list[Message]], list[int]],
+    context_window: int | None,
+    reserve_tokens: int,
+) -> BranchPreparation | None:
+    """Choose what a branch summary is made of: the messages of the entries left behind.
+
+    When: at a tree navigation that summarizes the branch it leaves (``/tree``, ``tether
+    session branch --summarize``…), after ``session_before_tree`` let it go on and before the
+    chosen summarizer is called; not when a plugin supplied the summary. Arguments:
+    ``entries`` — the abandoned entries, oldest first (from below the common ancestor down to
+    the old leaf; compactions and branch summaries included); ``count(messages) ->
+    list[int]`` — the chosen token counter; ``context_window`` — the session model's window
+    (``None``: unknown); ``reserve_tokens`` — the setting ``branchSummary.reserveTokens``.
+    Return: a ``tether.BranchPreparation`` — its ``messages`` go to the summarizer (kind
+    ``branch``; none: pi's "No content to summarize" entry), its ``file_ops`` give the file
+    lists after the summary; ``None`` lets the next implementation answer. With no answer at
+    all the navigation fails (nothing written); so does an implementation that raises or
+    answers something else, naming the plugin.
+    Ordering: firstresult; the built-in (plugin ``compaction_strategy``: pi's newest messages
+    within ``(contextWindow or 128000) − reserveTokens``, tool results left out) is
+    ``trylast``, so an installed one replaces it.
+
+    Example::
+
+        import tether
+
+        @tether.hookimpl
+        def prepare_branch_summary(entries):  # only what the user said on the branch
+            said = [
+                (entry["id"], entry["message"])
+                for entry in entries
+                if entry.get("type") == "message" and entry["message"]["role"] == "user"
+            ]
+            return tether.BranchPreparation(
+                messages=[message for _, message in said],
+                entry_ids=[entry_id for entry_id, _ in said],
+            )
+    """
+
+
+@hookspec(firstresult=True)
 def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | None:
     """Check a compaction's summary before it is written; repair or replace it.
 
@@ -249,8 +389,11 @@ def pins() -> Pins | None:
 
 
 __all__ = [
+    "compaction_details",
     "gate_summary",
     "pins",
+    "plan_summary",
+    "prepare_branch_summary",
     "register_compaction_strategies",
     "register_fact_cues",
     "register_summarizers",

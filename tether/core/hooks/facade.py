@@ -34,6 +34,7 @@ from tether.core.hooks.checks import (
     expect_none,
     expect_pins,
 )
+from tether.core.hooks.memory_calls import MemoryCalls
 from tether.core.hooks.registration_calls import NO_MODEL_REGISTRY, RegistrationCalls
 from tether.core.hooks.runner import HookRunner, attributed
 from tether.core.host.calls import implementations
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
 NO_RETRY_POLICY = "no plugin decided on retries (is 'retry_policy' disabled?)"
 
 
-class Hooks(RegistrationCalls):
+class Hooks(RegistrationCalls, MemoryCalls):
     """Wraps one plugin manager; each method calls the hook of the same name.
 
     ``on_warning`` receives the warning lines (default: the plugin manager's stderr line);

@@ -6,7 +6,8 @@
 ``branch_summary`` entry placed exactly where pi places it — a child of the new position
 (the target, or the parent of a target user message), followed by the label if one was given.
 
-The input is pi's (:mod:`tether.core.memory.branch_input`): the newest abandoned messages that fit
+The input is the ``prepare_branch_summary`` hook's (built-in: pi's, plugin
+``compaction_strategy``): the newest abandoned messages that fit
 ``contextWindow − branchSummary.reserveTokens`` of the session's model, counted with the
 chosen token counter; the file lists cover the messages walked and earlier branch summaries.
 A summarizer whose own model is smaller still folds the input in chunks.
@@ -16,19 +17,15 @@ left (the ``pins`` hook; the built-in adds a ``## Pinned`` section).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tether.core.base.errors import TetherError
+from tether.core.context.build import path_to_root
 from tether.core.context.content_text import content_text
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.hooks.plugin_session import PluginSession
-from tether.core.memory.branch_input import (
-    BranchPreparation,
-    branch_token_budget,
-    collect_abandoned_entries,
-    prepare_branch_entries,
-)
 from tether.core.memory.compaction import (
     appended_entry,
     replaces_instructions,
@@ -36,14 +33,9 @@ from tether.core.memory.compaction import (
     summary_request_base,
     unsaved_warning,
 )
-from tether.core.memory.summary_parts import Progress, ask_summary
-from tether.hookspecs.events import (
-    BeforeTreeEvent,
-    Cancel,
-    CustomBranchSummary,
-    Entry,
-    TreeEvent,
-)
+from tether.core.memory.summary_requests import Progress, request_summary
+from tether.hookspecs.branch import BranchPreparation
+from tether.hookspecs.events import BeforeTreeEvent, Cancel, CustomBranchSummary, Entry, TreeEvent
 
 BRANCH_SUMMARY_MAX_TOKENS = 2048  # pi's output budget for a branch summary
 NO_CONTENT = "No content to summarize"
@@ -93,6 +85,29 @@ def new_leaf_for(target: Entry) -> tuple[str | None, str | None]:
     if kind == "custom_message":
         return target.get("parentId"), content_text(target.get("content"))
     return target.get("id"), None
+
+
+def collect_abandoned_entries(
+    get_entry: Callable[[str], Entry | None], old_leaf_id: str | None, target_id: str
+) -> tuple[list[Entry], str | None]:
+    """``(entries, common_ancestor_id)``: the entries below the deepest common ancestor of the
+    old leaf and the target, down to the old leaf, chronologically (compactions included).
+
+    ``get_entry`` looks an entry up by id (``Session.get_entry`` or ``dict.get``). No old leaf
+    → nothing abandoned.
+    """
+    old_leaf = get_entry(old_leaf_id) if old_leaf_id else None
+    if old_leaf is None:
+        return [], None
+    old_path = path_to_root(old_leaf, get_entry)
+    target = get_entry(target_id)
+    target_path = path_to_root(target, get_entry) if target is not None else []
+    position = {entry.get("id"): i for i, entry in enumerate(old_path)}
+    for entry in reversed(target_path):  # deepest first
+        index = position.get(entry.get("id"))
+        if index is not None:
+            return old_path[index + 1 :], entry.get("id")
+    return old_path, None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,10 +249,33 @@ class _SummaryJob:
         return self.settings.branch_summary.reserve_tokens
 
     def prepare(self, entries: list[Entry], registry: Any) -> BranchPreparation:
-        """pi's input: the newest messages within the model's window minus the reserve."""
-        window = _context_window(registry, self.context.model)
-        budget = branch_token_budget(window, self.reserve)
-        return prepare_branch_entries(entries, budget, self.count)
+        """The ``prepare_branch_summary`` hook's input (built-in: pi's, the newest messages
+        within the model's window minus the reserve); a counter's failure is said as the
+        navigation's, not blamed on the plugin that called it."""
+        failed: list[TetherError] = []
+
+        def count(messages: list[dict[str, Any]]) -> list[int]:
+            try:
+                return self.count(messages)
+            except TetherError as exc:
+                failed.append(TetherError(str(exc)))
+                raise
+
+        try:
+            prepared = self.hooks.prepare_branch_summary(
+                entries=entries,
+                count=count,
+                context_window=_context_window(registry, self.context.model),
+                reserve_tokens=self.reserve,
+                failure=self.failure,
+            )
+        except TetherError as exc:
+            if failed:
+                raise failed[0] from exc
+            raise
+        if prepared is None:
+            raise TetherError(f"{self.failure}: no plugin prepares a branch summary")
+        return prepared
 
 
 def _context_window(registry: Any, model: dict[str, Any] | None) -> int | None:
@@ -262,18 +300,16 @@ def _summarize_abandoned(
         prepared = job.prepare(entries, base.registry)
         if not prepared.messages:  # pi: no text, no file lists
             return NO_CONTENT, {"readFiles": [], "modifiedFiles": []}
-        answer = ask_summary(
-            job.hooks,
-            base,
+        job.say(f"summarizing {len(prepared.messages)} messages (abandoned branch)")
+        request = base.derive(
             "branch",
             prepared.messages,
             BRANCH_SUMMARY_MAX_TOKENS,
             None,
             event.custom_instructions,
-            job.say,
-            job.failure,
             replace=event.replace_instructions,
         )
+        answer = request_summary(job.hooks, request, job.failure)
     outcome.summarizer = answer.summarizer
     read_files, modified_files = file_lists(prepared.file_ops)
     details: dict[str, Any] = {"readFiles": read_files, "modifiedFiles": modified_files}

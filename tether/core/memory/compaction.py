@@ -17,6 +17,7 @@ byte-for-byte as it was.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,9 +28,8 @@ from tether.core.choices.running import run_strategy, token_counter
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.hooks.fact_cues import collect_fact_cues
 from tether.core.hooks.plugin_session import PluginSession
-from tether.core.memory.cost import compaction_cost, started_now
 from tether.core.memory.gate import gated_summary, previous_details
-from tether.core.memory.summary_parts import (
+from tether.core.memory.summary_requests import (
     Progress,
     summary_attempt,
     summary_budgets,
@@ -165,7 +165,7 @@ def compact(
     (an :class:`~tether.core.agent.abort.AbortSignal`) is handed to the summarizers — once it
     fired, the outcome is ``cancelled`` and nothing is written.
     """
-    say, started = progress or (lambda _line: None), started_now()
+    say, started = progress or (lambda _line: None), time.perf_counter()
     failure = _failure(session)
     context = session.build_context()
     view = (
@@ -228,7 +228,16 @@ def compact(
         summary, details = _with_file_lists(text, preparation)
         if outcome.gate is not None:  # tether's additions (pi ignores them; pi mode: none)
             details["summarizer"], details["gate"] = outcome.summarizer, outcome.gate
-            details["cost"] = compaction_cost(hooks, settings, context, outcome, text, started)
+            for extra in hooks.compaction_details(
+                preparation=preparation,
+                summaries=outcome.summaries,
+                summarizer=outcome.summarizer,
+                summary=text,
+                count=token_counter(hooks.pm, settings, model=context.model),
+                started=started,
+                failure=failure,
+            ):
+                details.update(extra)
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before
 
     summary = pins.stored_summary(summary, path) if pins else summary  # whoever wrote it

@@ -17,7 +17,7 @@ from typing import Any
 from tether.core.base.errors import TetherError
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.hookspecs.events import CompactionPreparation, Entry, SummarizeRequest, Summary
-from tether.hookspecs.gate import SummaryAttempt, SummaryCheck
+from tether.hookspecs.gate import SummaryAttempt, SummaryCheck, gate_line
 
 #: ``summarize(request, note, keep)``: an attempt at the whole summary; ``note`` goes to every
 #: part asked, the parts in ``keep`` are reused as they are.
@@ -94,18 +94,4 @@ def gated_summary(
     return verdict.text, verdict.summaries or first.summaries, report
 
 
-def gate_line(report: dict[str, Any]) -> str:
-    """One line for people: ``summary gate: carried forward 2 items (constraint "…", …)``."""
-    verdict = str(report.get("verdict", ""))
-    missing = [str(m) for m in report.get("missing") or []]
-    shown = "; ".join(missing[:3]) + (f"; +{len(missing) - 3} more" if len(missing) > 3 else "")
-    what = {
-        "passed": "passed",
-        "retried": "retried once, the retry was complete",
-        "carried_forward": f"carried forward {len(report.get('carried') or [])} missing item(s)",
-        "fallback": "the offline summarizer took over",
-    }.get(verdict, verdict)
-    return f"summary gate: {what}" + (f" (missing: {shown})" if missing else "")
-
-
-__all__ = ["gate_line", "gated_summary", "previous_details"]
+__all__ = ["gated_summary", "previous_details"]

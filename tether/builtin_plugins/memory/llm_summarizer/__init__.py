@@ -8,7 +8,7 @@ Each request is isolated and has pi's structure: the system prompt and one user 
 ``<conversation>…</conversation>`` (+ ``<previous-summary>`` in update mode) + instructions
 (+ ``Additional focus: …``); ``max_tokens`` is ``request.max_tokens`` (capped at the model's
 output limit). The CALLER computes ``request.max_tokens`` — the kernel uses pi's numbers
-(:func:`tether.core.memory.summary_parts.summary_budgets`: history ``0.8 × reserve``, turn prefix
+(:func:`tether.core.memory.summary_requests.summary_budgets`: history ``0.8 × reserve``, turn prefix
 ``0.5 × reserve``; branch summaries ``tether.core.memory.branching.BRANCH_SUMMARY_MAX_TOKENS``).
 When the serialized history does not fit the model's window it is summarized in chunks, each
 folded into the running summary with the update prompt. The returned text is

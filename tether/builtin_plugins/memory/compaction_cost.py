@@ -1,4 +1,5 @@
-"""What a compaction cost, as recorded in its entry's ``details.cost`` (pi ignores it).
+"""Built-in plugin ``compaction_cost``: what a compaction cost, recorded in its entry's
+``details.cost`` (pi ignores it), through the ``compaction_details`` hook.
 
 ``{tokensBefore, tokensAfter, summarizer, model, usage: {input, output}, durationMs}``:
 ``tokensAfter`` estimates the context right after it (``tokensBefore`` less the summarized
@@ -11,8 +12,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tether.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from tether.hookspecs.events import CompactionPreparation, Message, Summary
 
 
 def summarizer_usage(summaries: Sequence[Any]) -> tuple[str | None, dict[str, int]]:
@@ -33,22 +39,16 @@ def summarizer_usage(summaries: Sequence[Any]) -> tuple[str | None, dict[str, in
     return ("+".join(models) or None), usage
 
 
-def started_now() -> float:
-    """When a compaction starts (what :func:`compaction_cost` takes as ``started``)."""
-    return time.perf_counter()
-
-
 def compaction_cost(
-    hooks: Any, settings: Any, context: Any, outcome: Any, summary: str, started: float
+    preparation: CompactionPreparation,
+    summaries: list[Summary],
+    summarizer: str,
+    summary: str,
+    count: Callable[[list[Message]], list[int]],
+    started: float,
 ) -> dict[str, Any]:
-    """``details.cost`` of a compaction that began at ``started`` (:func:`started_now`):
-    ``context`` the session's context before it; ``outcome`` its ``CompactionOutcome``
-    (``preparation``, ``summaries``, ``summarizer``); ``tokensAfter`` is counted with the
-    chosen token counter."""
-    from tether.core.choices.running import token_counter
-
-    count = token_counter(hooks.pm, settings, model=context.model)
-    preparation, summaries, summarizer = outcome.preparation, outcome.summaries, outcome.summarizer
+    """``details.cost`` of a compaction that began at ``started`` (``time.perf_counter()``);
+    ``tokensAfter`` is counted with ``count``, the chosen token counter."""
     replaced = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
     gone = int(sum(count(replaced))) if replaced else 0
     after = max(0, int(preparation.tokens_before) - gone) + math.ceil(len(summary) / 4)
@@ -63,4 +63,17 @@ def compaction_cost(
     }
 
 
-__all__ = ["compaction_cost", "started_now", "summarizer_usage"]
+@hookimpl
+def compaction_details(
+    preparation: CompactionPreparation,
+    summaries: list[Summary],
+    summarizer: str,
+    summary: str,
+    count: Callable[[list[Message]], list[int]],
+    started: float,
+) -> dict[str, Any]:
+    """``{"cost": …}`` for the compaction entry's details."""
+    return {"cost": compaction_cost(preparation, summaries, summarizer, summary, count, started)}
+
+
+__all__ = ["compaction_cost", "compaction_details", "summarizer_usage"]

@@ -1,22 +1,21 @@
-"""What a branch summary is made of (pi's ``collectEntriesForBranchSummary`` +
-``prepareBranchEntries``).
+"""What a branch summary is made of (pi's ``prepareBranchEntries``): the built-in answer to
+the ``prepare_branch_summary`` hook.
 
 When the leaf moves away from a branch, the entries between the old leaf and the common
-ancestor with the target are abandoned. Their messages (tool results left out, compactions
-and branch summaries as their summaries) are taken newest first while they fit a token
-budget — pi's ``contextWindow − branchSummary.reserveTokens`` — and the file lists come from
-earlier branch summaries plus the messages walked.
+ancestor with the target are abandoned (the kernel collects them). Their messages (tool
+results left out, compactions and branch summaries as their summaries) are taken newest first
+while they fit a token budget — pi's ``contextWindow − branchSummary.reserveTokens`` — and the
+file lists come from earlier branch summaries plus the messages walked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from tether.core.context.build import message_from_entry, path_to_root
-from tether.core.context.file_tracking import FileOps
+from tether.hookspecs.branch import BranchPreparation
 from tether.hookspecs.events import Entry
+from tether.memory import FileOps, message_from_entry
 
 Count = Callable[[list[dict[str, Any]]], list[int]]
 """Token counts of messages (a token counter's shape)."""
@@ -27,29 +26,6 @@ SUMMARY_ENTRY_SHARE = 0.9
 """A summary entry that does not fit is still taken while less than 90% of the budget is used."""
 
 _COUNT_BATCH = 64
-
-
-def collect_abandoned_entries(
-    get_entry: Callable[[str], Entry | None], old_leaf_id: str | None, target_id: str
-) -> tuple[list[Entry], str | None]:
-    """``(entries, common_ancestor_id)``: the entries below the deepest common ancestor of the
-    old leaf and the target, down to the old leaf, chronologically (compactions included).
-
-    ``get_entry`` looks an entry up by id (``Session.get_entry`` or ``dict.get``). No old leaf
-    → nothing abandoned.
-    """
-    old_leaf = get_entry(old_leaf_id) if old_leaf_id else None
-    if old_leaf is None:
-        return [], None
-    old_path = path_to_root(old_leaf, get_entry)
-    target = get_entry(target_id)
-    target_path = path_to_root(target, get_entry) if target is not None else []
-    position = {entry.get("id"): i for i, entry in enumerate(old_path)}
-    for entry in reversed(target_path):  # deepest first
-        index = position.get(entry.get("id"))
-        if index is not None:
-            return old_path[index + 1 :], entry.get("id")
-    return old_path, None
 
 
 def branch_message(entry: Entry) -> dict[str, Any] | None:
@@ -63,16 +39,6 @@ def branch_message(entry: Entry) -> dict[str, Any] | None:
 def branch_token_budget(context_window: int | None, reserve_tokens: int) -> int:
     """pi's budget: ``(contextWindow or 128000) − reserveTokens`` (≤ 0: no limit)."""
     return (context_window or DEFAULT_CONTEXT_WINDOW) - reserve_tokens
-
-
-@dataclass
-class BranchPreparation:
-    """Messages to summarize (chronological), their entry ids, estimated tokens and file ops."""
-
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    entry_ids: list[str] = field(default_factory=list)
-    total_tokens: int = 0
-    file_ops: FileOps = field(default_factory=FileOps)
 
 
 def _summary_file_ops(entries: Sequence[Entry]) -> FileOps:
@@ -130,10 +96,8 @@ def prepare_branch_entries(
 
 __all__ = [
     "DEFAULT_CONTEXT_WINDOW",
-    "BranchPreparation",
     "Count",
     "branch_message",
     "branch_token_budget",
-    "collect_abandoned_entries",
     "prepare_branch_entries",
 ]

@@ -32,19 +32,16 @@ from tether.core.base.errors import (
     ProviderError,
     TetherError,
 )
-from tether.core.host.calls import call_implementation, implementations, observe, warn
+from tether.core.host.calls import (
+    call_implementation,
+    detail_of,
+    implementations,
+    observe,
+    warn,
+)
 
 Check = Callable[[Any], "str | None"]
 POLL_SECONDS = 0.05
-
-
-def detail_of(exc: BaseException) -> str:
-    """One line: the exception's first line, with its type unless it is a TetherError."""
-    text = str(exc).strip()
-    detail = text.splitlines()[0] if text else type(exc).__name__
-    if not isinstance(exc, TetherError) and detail != type(exc).__name__:
-        detail = f"{type(exc).__name__}: {detail}"
-    return detail
 
 
 def attributed(exc: BaseException) -> HookError | None:

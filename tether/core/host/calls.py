@@ -45,8 +45,10 @@ def observe(pm: Any, event: str, *args: Any) -> None:
         getattr(observer, event)(*args)
 
 
-def _one_line(exc: BaseException) -> str:
-    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+def detail_of(exc: BaseException) -> str:
+    """One line: the exception's first line, with its type unless it is a TetherError."""
+    text = str(exc).strip()
+    detail = text.splitlines()[0] if text else type(exc).__name__
     if not isinstance(exc, TetherError) and detail != type(exc).__name__:
         detail = f"{type(exc).__name__}: {detail}"
     return detail
@@ -155,7 +157,7 @@ def call_registration(
             registration.drop(plugin)
             failed.append(plugin)
             observe(pm, "failed", hook_name, plugin, exc)
-            detail = _one_line(exc)
+            detail = detail_of(exc)
             record = getattr(pm, "records", {}).get(plugin)
             if record is not None and not record.error:
                 record.error = f"{hook_name}: {detail}"
@@ -214,6 +216,7 @@ __all__ = [
     "call_implementation",
     "call_registration",
     "copy_json",
+    "detail_of",
     "implementations",
     "observe",
     "plugin_that_raised",

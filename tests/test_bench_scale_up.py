@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.tree_fixture import build_branched
+from tether.builtin_plugins.commands.session.tree_nodes import build_tree
 from tether.core.session.session import Session
 
 SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "scale_up.py"
@@ -59,5 +60,5 @@ def test_copies_are_chained(tmp_path: Path) -> None:
     three = Session.open(target, readonly=True)
     assert not three.problems
     assert len(three.entries()) == 3 * len(one.entries())
-    assert len(three.get_tree()) == len(one.get_tree())
+    assert len(build_tree(three)) == len(build_tree(one))
     assert three.leaf_id == f"c2-{one.leaf_id}"

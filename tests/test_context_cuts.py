@@ -23,6 +23,7 @@ from tests.harness_helpers import chat_requests, open_harness, plugin_manager, w
 from tests.test_context_golden import assert_same_context
 from tether import hookimpl
 from tether.builtin_plugins.providers.numbers import json_text
+from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.builtin_plugins.tools.recall.replaced import with_replaced_note
 from tether.core.cli.app import main
 from tether.core.context.build import convert_to_llm
@@ -120,12 +121,12 @@ def test_every_kind_of_cut_gives_pis_context(file: Path) -> None:
         "llmMessages": convert_to_llm(context.messages),
     }
     assert_same_context(ours, pi)
-    summary = session.context_summary()  # ``session context --quiet`` and ``stats``
-    assert (summary.message_count, summary.llm_message_count) == (
+    encoded, stream = encode_context(session, session.leaf_id)  # ``session context --quiet``
+    assert (encoded.message_count, encoded.llm_count) == (
         pi["messageCount"],
         pi["llmMessageCount"],
     )
-    assert (summary.thinking_level, summary.model) == (pi["thinkingLevel"], pi["model"])
+    assert (stream.thinking_level, stream.model) == (pi["thinkingLevel"], pi["model"])
 
 
 def test_every_kind_of_cut_through_session_context_json(

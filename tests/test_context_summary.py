@@ -1,4 +1,4 @@
-"""The lean paths of ``tether session context``: counting without building, the bulk scanner,
+"""The lean paths of ``tether session context``: counting a batch at a time, the bulk scanner,
 streamed output and the copy made for ``context`` hooks. Each is checked against the plain path
 it stands in for, on real session files."""
 
@@ -16,10 +16,10 @@ from tests.context_loader import GEN, fixture_names
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
 from tether.builtin_plugins.storage.format.stringify import dumps_record_std
+from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.builtin_plugins.storage.jsonl.scan.line_table import FAST_PARSER_ROWS
 from tether.builtin_plugins.storage.jsonl.store import JsonlStore
 from tether.core.context.build import convert_to_llm
-from tether.core.context.summary import message_entry_outline
 from tether.core.host.calls import copy_json
 from tether.core.session.session import Session
 
@@ -69,10 +69,13 @@ def _long_session(path: Path, count: int, broken: dict[int, str] | None = None) 
 def _summary_and_build(
     path: Path, building: Session, leaf: Any
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """The counts of a freshly opened ``path`` (as ``session context --quiet`` counts) and the
-    context ``building`` builds at ``leaf``: the plain build, the reference, needs no fresh
-    session of its own for each leaf."""
-    counted = Session.open(path, readonly=True).context_summary(leaf)
+    """What ``session context --quiet`` counts (the encoded context of a freshly opened
+    ``path``, a batch at a time) and the context ``building`` builds at ``leaf``: the plain
+    build, the reference, needs no fresh session of its own for each leaf."""
+    if leaf is None:  # the command's own case: no entry, nothing to read
+        counted, stream = None, None
+    else:
+        counted, stream = encode_context(Session.open(path, readonly=True), leaf)
     built = building.build_context(leaf)
     expected = (
         built.thinking_level,
@@ -80,7 +83,9 @@ def _summary_and_build(
         len(built.messages),
         len(convert_to_llm(built.messages)),
     )
-    got = (counted.thinking_level, counted.model, counted.message_count, counted.llm_message_count)
+    if counted is None or stream is None:
+        return ("off", None, 0, 0), expected
+    got = (stream.thinking_level, stream.model, counted.message_count, counted.llm_count)
     return got, expected
 
 
@@ -105,30 +110,15 @@ def test_summary_keeps_no_entry_and_drops_a_broken_line_like_the_build(tmp_path:
     }
     path = _long_session(tmp_path / "long.jsonl", count, broken)
     session = Session.open(path, readonly=True)
-    counted = session.context_summary()
+    counted, _stream = encode_context(session, session.leaf_id)
     assert not any(session.table.is_parsed(row) for row in range(len(session)))  # nothing kept
     built = Session.open(path, readonly=True)
     context = built.build_context()
     assert counted.message_count == len(context.messages)
-    assert counted.llm_message_count == len(convert_to_llm(context.messages))
+    assert counted.llm_count == len(convert_to_llm(context.messages))
     # the three broken lines are skipped (pi cannot parse them) and named, the same either way
     assert [p.line for p in session.problems] == [p.line for p in built.problems] == [702, 902, 952]
     assert len(session) == len(built) == count - 3
-
-
-def test_outline_refuses_every_line_the_full_parser_refuses() -> None:
-    good = json.dumps(_entry(1, None, "assistant")).encode()
-    assert message_entry_outline(good) == {
-        "type": "message",
-        "id": "e1",
-        "message": {"role": "assistant", "provider": "p", "model": "model-1"},
-    }
-    for bad in (b"NaN", b"Infinity", b"-Infinity", b'"\\x"', b'"\x01"', b"01", b"[1,]"):
-        line = good.replace(b'"m1"', bad)
-        assert message_entry_outline(line) is None, line
-    assert message_entry_outline(b"[1]") is None and message_entry_outline(good[:-1]) is None
-    not_a_dict = json.dumps({**_entry(2, None), "message": "text"}).encode()
-    assert message_entry_outline(not_a_dict)["message"] == "text"
 
 
 SCAN_CASES = {

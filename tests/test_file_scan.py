@@ -38,7 +38,7 @@ def what_it_reads(session: Session) -> tuple[Any, ...]:
         context.messages,
         context.thinking_level,
         context.model,
-        tree_json(session) if hasattr(session, "get_tree") else None,
+        tree_json(session),
         session.labels(),
         session.session_name,
         [table.stamp(r) for r in rows],

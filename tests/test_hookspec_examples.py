@@ -138,6 +138,15 @@ def case_model_registry(tmp_path: Path) -> None:
     assert (registry.pm, registry.vault_url) == ("the pm", "https://vault.internal")
 
 
+def case_watch_hook_calls(tmp_path: Path) -> None:
+    pm = tether.create_plugin_manager(environ={}, load_entry_points=False)
+    assert _run_example("watch_hook_calls", {"pm": pm, "environ": {}}) is None
+    assert pm.observer is None  # not asked for: nothing watches
+    _run_example("watch_hook_calls", {"pm": pm, "environ": {"MY_COUNT_HOOKS": "1"}})
+    assert tether.Hooks(pm).pins() is None  # no plugin: nobody answers, still one call
+    assert pm.observer.counts == {"pins": 1}
+
+
 def case_tool_arguments_validator(tmp_path: Path) -> None:
     validate = _run_example("tool_arguments_validator", {})
     schema = {"type": "object", "properties": {"path": {"type": "string"}}}

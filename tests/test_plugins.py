@@ -233,3 +233,21 @@ def test_a_wrapper_of_a_register_hook_is_reported_not_silently_ignored() -> None
     assert err.getvalue() == (
         "tether: warning: plugin 'wrapping': a wrapper of register_tools is not supported\n"
     )
+
+
+def test_a_failing_hook_call_watcher_is_one_warning_and_the_others_still_watch() -> None:
+    from tether.hookspecs import hookimpl
+
+    class Broken:
+        @hookimpl
+        def watch_hook_calls(self, pm, environ):
+            raise RuntimeError("no observer today")
+
+    err = io.StringIO()
+    pm = create_plugin_manager(
+        environ={"TETHER_TRACE_PLUGINS": "1"}, stderr=err, plugins=[("broken", Broken())]
+    )
+    assert "plugin 'broken' failed in watch_hook_calls" in err.getvalue()
+    assert pm.observer is not None  # the built-in tracer still watches
+    token_counter(pm)(MESSAGES)
+    assert "[tether trace] register_token_counters(register) -> [" in err.getvalue()

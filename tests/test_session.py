@@ -18,6 +18,7 @@ from tests.store_helpers import (
 )
 from tether.builtin_plugins.commands.session.file_copies import export_jsonl, fork_from
 from tether.builtin_plugins.commands.session.tree_json import tree_json
+from tether.builtin_plugins.commands.session.tree_nodes import build_tree
 from tether.core.base.errors import TetherError
 from tether.core.context.build import build_session_context
 from tether.core.session.session import LEAF_MARKER, Session
@@ -60,7 +61,7 @@ def test_appends_chain_from_the_leaf_and_branch_resets(tmp_path: Path) -> None:
     session.reset_leaf()
     root = session.append_thinking_level_change("low")
     assert session.get_entry(root)["parentId"] is None
-    assert [n.id for n in session.get_tree()] == [ids[0], root]
+    assert [n.id for n in build_tree(session)] == [ids[0], root]
     with pytest.raises(TetherError, match="Entry nope not found"):
         session.branch("nope")
     assert session.get_branch("nope") == []

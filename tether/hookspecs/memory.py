@@ -142,12 +142,11 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     with one word swapped after it is a change), ``current`` (says a value holds now:
     "now", "现在"), ``goal`` (asks for the work itself, however politely: "I'd like you to",
     "希望您能"), ``choice`` (closes a terse choice right after a named value: "Redis it is",
-    "Redis 吧"), ``ask`` (opens a question that asks, within its first words: "what",
-    "should we", "怎么"; a question without one is read as what it asks for), ``mask`` (words
-    that only look like a cue, blanked before matching).
-    An ASCII phrase matches whole words, case aside; ``"switch ... to"``
-    matches with words between; any other phrase matches as a substring. An unknown kind fails
-    the compaction with one line naming it (the session is left untouched).
+    "Redis 吧"), ``ask`` (opens a question that asks: "what", "should we", "怎么"), ``mask``
+    (words that only look like a cue, blanked before matching). An ASCII phrase matches whole
+    words, case aside; ``"switch ... to"`` matches with words between; any other phrase
+    matches as a substring. An unknown kind fails the compaction with one line naming it (the
+    session is left untouched).
     Also ``soft_change`` (a casual change that counts only with another value of the same
     subject: "go with", "nah", "就用"). Subjects are data too: ``subject:KEY`` (nouns naming
     a subject: ``subject:queue`` → "Warteschlange"), ``value:KEY`` (well-known values of it:

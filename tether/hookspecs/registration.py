@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # the types plugins get from ``tether``
     from tether.core.agent.prompt import PromptOptions, Section
     from tether.core.agent.providers import Provider
     from tether.core.agent.tools import FunctionTool
+    from tether.core.host.manager import PluginManager
     from tether.hookspecs.model_registry import ModelRegistry
 
 
@@ -194,6 +195,50 @@ def model_registry(pm: Any, settings: Any) -> ModelRegistry | None:
         @hookimpl
         def model_registry(pm, settings):
             return VaultRegistry(pm, vault_url="https://vault.internal")
+    """
+
+
+@hookspec
+def watch_hook_calls(pm: PluginManager, environ: Mapping[str, str]) -> None:
+    """Watch the hook calls of a plugin manager (a tracer, a profiler, a call counter).
+
+    When: once per plugin manager, as :func:`tether.create_plugin_manager` finishes: every
+    plugin is loaded and no other hook has been called yet. Arguments: ``pm`` — the new
+    :class:`tether.PluginManager`; ``environ`` — the environment it was made with (the
+    process's, or the one a caller passed). Return: nothing. To watch, set ``pm.observer`` to
+    an object with four methods, which the kernel calls for the hooks it calls one
+    implementation at a time (the ``register_*`` hooks, ``system_prompt_sections`` and every
+    hook whose answers it checks): ``called(hook_name, arg_names, plugins)`` before the calls
+    (``plugins`` in call order), ``failed(hook_name, plugin, exc)`` when one raises or gives an
+    answer the kernel refuses, ``answered(hook_name, plugin)`` for a single-answer hook
+    (``plugin`` is ``None`` when none answered), ``chose(kind, name, why, plugin)`` when a
+    summarizer, counter or strategy is chosen by name (``why``: ``flag``, ``setting``,
+    ``default-claim`` or ``built-in default``). Calls made through pluggy (``pm.hook.x``) are
+    seen by wrapping pluggy's own call monitoring (``pm.add_hookcall_monitoring``). There is one
+    observer: a later implementation that sets it replaces an earlier one. Ordering: every
+    implementation runs, in call order. The built-in one (plugin ``plugin_trace``) watches when
+    ``TETHER_TRACE_PLUGINS=1``: one stderr line per call. An implementation that raises is one
+    warning naming the plugin; the others still run.
+
+    Example::
+
+        class HookCounter:  # counts the hook calls the kernel makes plugin by plugin
+            def __init__(self):
+                self.counts = {}
+
+            def called(self, hook_name, arg_names, plugins):
+                self.counts[hook_name] = self.counts.get(hook_name, 0) + 1
+
+            def failed(self, hook_name, plugin, exc): ...
+
+            def answered(self, hook_name, plugin): ...
+
+            def chose(self, kind, name, why, plugin): ...
+
+        @hookimpl
+        def watch_hook_calls(pm, environ):
+            if environ.get("MY_COUNT_HOOKS"):
+                pm.observer = HookCounter()
     """
 
 

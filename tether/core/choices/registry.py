@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tether.core.base.errors import TetherError
-from tether.core.host.calls import call_registration, warn
+from tether.core.host.calls import call_registration, observe, warn
 
 Why = Literal["flag", "setting", "default-claim", "built-in default"]
 
@@ -142,16 +142,8 @@ def _unknown(kind: Kind, name: str, source: str, found: dict[str, Registered]) -
 
 
 def _traced(pm: Any, choice: Choice) -> Choice:
-    """Under ``TETHER_TRACE_PLUGINS``, say once which plugin a choice went to, and why."""
-    stream = getattr(pm, "trace", None)
-    if stream is not None:
-        seen: set[tuple[str, str, str]] = pm.__dict__.setdefault("_tether_choices_traced", set())
-        if (choice.kind, choice.name, choice.why) not in seen:
-            seen.add((choice.kind, choice.name, choice.why))
-            stream.write(
-                f"[tether trace] {choice.kind} '{choice.name}' chosen ({choice.why}): "
-                f"answered by {choice.plugin}\n"
-            )
+    """Tell the hook-call observer (``TETHER_TRACE_PLUGINS``) which plugin a choice went to."""
+    observe(pm, "chose", choice.kind, choice.name, choice.why, choice.plugin)
     return choice
 
 

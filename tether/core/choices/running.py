@@ -15,7 +15,7 @@ from typing import Any
 from tether.core.base.errors import TetherError
 from tether.core.choices.registry import KINDS, Choice, check_named, choose
 from tether.core.context.cuts import cut_problem
-from tether.core.host.calls import warn
+from tether.core.host.calls import detail_of, warn
 from tether.hookspecs.events import (
     CompactionPreparation,
     CompactionSettings,
@@ -60,12 +60,8 @@ def check_choices(pm: Any, settings: Any, **flags: str | None) -> None:
 
 
 def _failed(choice: Choice, exc: BaseException) -> ChoiceError:
-    text = str(exc).strip()
-    detail = text.splitlines()[0] if text else type(exc).__name__
-    if not isinstance(exc, TetherError) and detail != type(exc).__name__:
-        detail = f"{type(exc).__name__}: {detail}"
     return ChoiceError(
-        f"plugin '{choice.plugin}' failed in {choice.kind} '{choice.name}': {detail}"
+        f"plugin '{choice.plugin}' failed in {choice.kind} '{choice.name}': {detail_of(exc)}"
     )
 
 

@@ -17,7 +17,7 @@ Entry = dict[str, Any]
 _USAGE_PARTS = ("input", "output", "cacheRead", "cacheWrite")
 
 
-def _js_truthy(value: Any) -> bool:
+def js_truthy(value: Any) -> bool:
     """JavaScript truthiness for JSON values (an empty object or list is truthy)."""
     if value is None or value is False:
         return False
@@ -32,7 +32,7 @@ def calculate_context_tokens(usage: Mapping[str, Any]) -> int:
     """``usage.totalTokens``, or the sum of its parts when that is 0 or missing. A number that
     is not finite (``1e999`` reads as inf; ``NaN``) counts as missing."""
     total = usage.get("totalTokens")
-    if _js_truthy(total) and not (isinstance(total, float) and math.isinf(total)):
+    if js_truthy(total) and not (isinstance(total, float) and math.isinf(total)):
         return total
     return sum(_number(usage.get(part)) for part in _USAGE_PARTS)
 
@@ -51,7 +51,7 @@ def assistant_usage(message: Any) -> Mapping[str, Any] | None:
     if message.get("stopReason") in ("aborted", "error"):
         return None
     usage = message.get("usage")
-    return usage if _js_truthy(usage) and isinstance(usage, dict) else None
+    return usage if js_truthy(usage) and isinstance(usage, dict) else None
 
 
 def get_last_assistant_usage(entries: Sequence[Entry]) -> Mapping[str, Any] | None:
@@ -156,6 +156,7 @@ __all__ = [
     "context_usage",
     "estimate_context_tokens",
     "get_last_assistant_usage",
+    "js_truthy",
     "latest_compaction",
     "should_compact",
 ]

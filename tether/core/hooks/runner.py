@@ -32,20 +32,16 @@ from tether.core.base.errors import (
     ProviderError,
     TetherError,
 )
-from tether.core.host.calls import call_implementation, implementations, warn
-from tether.core.host.trace import trace_answer, trace_failure
+from tether.core.host.calls import (
+    call_implementation,
+    detail_of,
+    implementations,
+    observe,
+    warn,
+)
 
 Check = Callable[[Any], "str | None"]
 POLL_SECONDS = 0.05
-
-
-def detail_of(exc: BaseException) -> str:
-    """One line: the exception's first line, with its type unless it is a TetherError."""
-    text = str(exc).strip()
-    detail = text.splitlines()[0] if text else type(exc).__name__
-    if not isinstance(exc, TetherError) and detail != type(exc).__name__:
-        detail = f"{type(exc).__name__}: {detail}"
-    return detail
 
 
 def attributed(exc: BaseException) -> HookError | None:
@@ -95,7 +91,7 @@ class HookRunner:
                 problem = check(value)
                 if problem is not None:
                     error = HookError(plugin, name, problem)
-                    trace_failure(self.pm, name, plugin, error)
+                    observe(self.pm, "failed", name, plugin, error)
                     raise error
             yield plugin, value
 
@@ -103,9 +99,9 @@ class HookRunner:
         """The first answer that is not ``None`` (pluggy's ``firstresult``)."""
         for plugin, value in self.each(name, kwargs, check):
             if value is not None:
-                trace_answer(self.pm, name, plugin)
+                observe(self.pm, "answered", name, plugin)
                 return value
-        trace_answer(self.pm, name, None)
+        observe(self.pm, "answered", name, None)
         return None
 
     def call(self, name: str, plugin: str, impl: Any, kwargs: Mapping[str, Any]) -> Any:
@@ -115,16 +111,16 @@ class HookRunner:
                 return self._call_guarded(name, plugin, impl, kwargs)
             return call_implementation(impl, kwargs)
         except HookError as exc:  # a hook called from inside a hook names its own plugin
-            trace_failure(self.pm, name, plugin, exc)
+            observe(self.pm, "failed", name, plugin, exc)
             raise
         except (TetherError, ProviderError) as exc:  # typed: keep the type, name the plugin
-            trace_failure(self.pm, name, plugin, exc)
+            observe(self.pm, "failed", name, plugin, exc)
             if getattr(exc, "hook_failure", None) is None:
                 exc.hook_failure = HookError(plugin, name, detail_of(exc))  # type: ignore[union-attr]
                 exc.args = (exc.hook_failure.reason, *exc.args[1:])
             raise
         except Exception as exc:  # a plugin can fail in any way; the user gets one line
-            trace_failure(self.pm, name, plugin, exc)
+            observe(self.pm, "failed", name, plugin, exc)
             raise HookError(plugin, name, detail_of(exc)) from exc
 
     def limit_ms(self, name: str) -> int | None:

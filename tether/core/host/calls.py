@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any, Literal, Protocol
 
 from tether.core.base.errors import TetherError
-from tether.core.host.trace import trace_call, trace_failure
 
 
 def plugin_that_raised(pm: Any, hook_name: str, exc: BaseException) -> str | None:
@@ -34,8 +33,22 @@ def plugin_that_raised(pm: Any, hook_name: str, exc: BaseException) -> str | Non
     return None
 
 
-def _one_line(exc: BaseException) -> str:
-    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+def observe(pm: Any, event: str, *args: Any) -> None:
+    """Report ``event`` to the observer a plugin set on ``pm`` in ``watch_hook_calls``
+    (``pm.observer``; the built-in ``plugin_trace`` behind ``TETHER_TRACE_PLUGINS``); nothing
+    when there is none. The events of hooks the kernel calls one implementation at a time
+    (pluggy's own calls the observer wraps itself): ``called(hook, arg_names, plugins)``,
+    ``failed(hook, plugin, exc)``, ``answered(hook, plugin or None)``, and
+    ``chose(kind, name, why, plugin)`` for a named choice."""
+    observer = getattr(pm, "observer", None)
+    if observer is not None:
+        getattr(observer, event)(*args)
+
+
+def detail_of(exc: BaseException) -> str:
+    """One line: the exception's first line, with its type unless it is a TetherError."""
+    text = str(exc).strip()
+    detail = text.splitlines()[0] if text else type(exc).__name__
     if not isinstance(exc, TetherError) and detail != type(exc).__name__:
         detail = f"{type(exc).__name__}: {detail}"
     return detail
@@ -97,7 +110,7 @@ def implementations(pm: Any, hook_name: str, *, order: Order = "call") -> list[t
         else:
             found.append((impl.plugin_name, impl))
     arg_names = caller.spec.argnames if caller.spec is not None else ()
-    trace_call(pm, hook_name, arg_names, [name for name, _ in found])
+    observe(pm, "called", hook_name, arg_names, [name for name, _ in found])
     return found
 
 
@@ -143,8 +156,8 @@ def call_registration(
         except Exception as exc:  # a plugin can fail in any way; the others must not suffer
             registration.drop(plugin)
             failed.append(plugin)
-            trace_failure(pm, hook_name, plugin, exc)
-            detail = _one_line(exc)
+            observe(pm, "failed", hook_name, plugin, exc)
+            detail = detail_of(exc)
             record = getattr(pm, "records", {}).get(plugin)
             if record is not None and not record.error:
                 record.error = f"{hook_name}: {detail}"
@@ -188,12 +201,25 @@ def _copy_json(value: Any) -> Any:
     raise _NotJson
 
 
+def watch_calls(pm: Any, environ: Mapping[str, str]) -> None:
+    """``watch_hook_calls``, each implementation on its own: one that raises is a warning
+    naming it, and the others still run."""
+    for plugin, impl in implementations(pm, "watch_hook_calls"):
+        try:
+            call_implementation(impl, {"pm": pm, "environ": environ})
+        except Exception as exc:  # a plugin can fail in any way; the others must not suffer
+            warn(pm, f"plugin '{plugin}' failed in watch_hook_calls: {exc!r}")
+
+
 __all__ = [
     "Registration",
     "call_implementation",
     "call_registration",
     "copy_json",
+    "detail_of",
     "implementations",
+    "observe",
     "plugin_that_raised",
     "warn",
+    "watch_calls",
 ]

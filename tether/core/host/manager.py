@@ -1,4 +1,4 @@
-"""The plugin manager: entry-point discovery, load order, blocking, allowlisting, tracing.
+"""The plugin manager: entry-point discovery, load order, blocking, allowlisting.
 
 Built-in features are the ``tether`` distribution's own entry points in the ``tether.plugins``
 group and are loaded first; third-party plugins are loaded after them, so pluggy calls them
@@ -21,15 +21,14 @@ from typing import Any, TextIO
 
 import pluggy
 
+from tether.core.host.calls import watch_calls
 from tether.core.host.plugin_checks import unknown_hooks
-from tether.core.host.trace import enable_tracing
 from tether.hookspecs import PROJECT_NAME, SPEC_MODULES
 
 ENTRY_POINT_GROUP = "tether.plugins"
 BUILTIN_DISTRIBUTION = "tether"
 ENV_DISABLE = "TETHER_DISABLE_PLUGINS"
 ENV_ALLOW = "TETHER_LOAD_PLUGINS"
-ENV_TRACE = "TETHER_TRACE_PLUGINS"
 
 
 class PluginError(Exception):
@@ -220,13 +219,14 @@ def _discover(path: Sequence[str] | None) -> tuple[list[_Candidate], list[_Candi
 
 
 class PluginManager(pluggy.PluginManager):
-    """pluggy's manager plus the records ``tether plugins`` shows, the warnings and the trace."""
+    """pluggy's manager plus the records ``tether plugins`` shows, the warnings and the
+    observer of hook calls (``watch_hook_calls``)."""
 
     def __init__(self, stderr: TextIO | None = None) -> None:
         super().__init__(PROJECT_NAME)
         self.records: dict[str, PluginRecord] = {}
         self.warnings: list[str] = []
-        self.trace: TextIO | None = None  # set by TETHER_TRACE_PLUGINS
+        self.observer: Any = None  # set in watch_hook_calls (host/calls.py observe)
         self.stderr = stderr
 
     def warn(self, message: str) -> None:
@@ -312,8 +312,7 @@ def create_plugin_manager(
         )
 
     pm.check_pending()
-    if env.get(ENV_TRACE, "") not in ("", "0", "false", "no"):
-        enable_tracing(pm, err)
+    watch_calls(pm, env)
     return pm
 
 

@@ -1,4 +1,4 @@
-"""Reading a session: entries, the tree, branches, labels, the name and the context.
+"""Reading a session: entries, branches, labels, the name and the context.
 
 :class:`SessionReader` is the read-only half of :class:`tether.core.session.session.Session` (its
 base
@@ -13,9 +13,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tether.core.session.tree import Labels, TreeNode, build_tree, js_trim
+from tether.core.context.tokens import js_truthy
 from tether.core.storage.entry_table import EntryTable, Problem, StaleRow
 
 if TYPE_CHECKING:
@@ -24,6 +25,37 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 LEAF_MARKER = "tether.leaf"
+
+
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """``String.prototype.trim``."""
+    return text.strip(JS_WHITESPACE)
+
+
+@dataclass
+class Labels:
+    """Resolved labels (last label entry in file order wins; a falsy label clears)."""
+
+    by_target: dict[str, Any] = field(default_factory=dict)
+    timestamps: dict[str, Any] = field(default_factory=dict)
+
+    def apply(self, entry: dict[str, Any]) -> None:
+        target = entry.get("targetId")
+        if not isinstance(target, str):
+            return
+        label = entry.get("label")
+        if js_truthy(label):
+            self.by_target[target] = label
+            self.timestamps[target] = entry.get("timestamp")
+        else:
+            self.by_target.pop(target, None)
+            self.timestamps.pop(target, None)
 
 
 class _Current:
@@ -248,12 +280,8 @@ class SessionReader:
         with bulk():
             return self._stable(compute)
 
-    def get_tree(self) -> list[TreeNode]:
-        """pi's ``getTree()``: root nodes, children sorted by timestamp (see ``session_tree``)."""
-        return build_tree(self._table, self._resolved_labels())
-
-    def entry_of(self, node: TreeNode) -> dict[str, Any]:
-        """The full entry of a tree node."""
+    def entry_of(self, node: Any) -> dict[str, Any]:
+        """The full entry of a tree node (anything with the ``row`` of its entry)."""
         return self._stable(lambda: self._table.entry(node.row))
 
     # ---- labels and name ----------------------------------------------------------------------

@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tether.core.base.errors import SessionFileError, TetherError
 from tether.core.base.paths import default_session_dir, session_file_name
 from tether.core.session import fork as session_fork
 from tether.core.session.opening import default_plugins, open_store
-from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk, is_current
+from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk
 from tether.core.storage import records as rec
 from tether.core.storage.entry_table import EntryTable
 from tether.core.storage.ids import new_entry_id
 from tether.core.storage.protocol import LoadedSession, SessionStore
-
-if TYPE_CHECKING:
-    from tether.core.context.summary import ContextSummary
 
 
 class Session(SessionReader):
@@ -167,30 +164,6 @@ class Session(SessionReader):
 
     def __repr__(self) -> str:
         return f"Session({self.session_id!r}, file={str(self.file) if self.file else None!r})"
-
-    # ---- context ------------------------------------------------------------------------------
-
-    def context_summary(self, leaf_id: Any = CURRENT) -> ContextSummary:
-        """The counts and settings of :meth:`build_context` (messages, LLM messages, thinking
-        level, model) without building it: the entries are parsed one at a time and not kept,
-        so a 100k-entry branch costs no more memory than its index."""
-        from tether.core.context.summary import (
-            ContextSummary,
-            message_entry_outline,
-            summarize_context,
-        )
-
-        leaf = self.leaf_id if is_current(leaf_id) else leaf_id
-        if leaf is None:
-            return ContextSummary()
-
-        def compute() -> ContextSummary:
-            ordered, only = self._stream_rows(leaf)  # an unknown leaf: the last entry's
-            entries = self._table.iter_entries(ordered, {"message": message_entry_outline})
-            return summarize_context(entries, [row in only for row in ordered] if only else None)
-
-        with bulk():
-            return self._stable(compute)
 
     # ---- appending ----------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from tether.builtin_plugins.commands.session.html_assets import (
     content_security_policy,
 )
 from tether.builtin_plugins.commands.session.render import describe
+from tether.builtin_plugins.commands.session.tree_nodes import build_tree
 
 SUMMARY_TYPES = ("compaction", "branch_summary")
 
@@ -175,7 +176,7 @@ class _Page:
         self.session = session
         self.leaf = session.leaf_id
         self.on_path = set(session.branch_ids())
-        self.roots = session.get_tree()
+        self.roots = build_tree(session)
         self.sizes = _subtree_sizes(self.roots)
 
     def entry(self, node: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from tether.builtin_plugins.commands.session.tree_nodes import build_tree
 from tether.memory import block_parts
 
 PREVIEW = 72
@@ -83,7 +84,7 @@ def show_summary(session: Any) -> dict[str, Any]:
         "roles": dict(sorted((str(k), v) for k, v in roles.items())),
         "leafId": session.leaf_id,
         "branchLength": len(session.branch_ids()),
-        "roots": sum(1 for _ in session.get_tree()),
+        "roots": sum(1 for _ in build_tree(session)),
         "labels": session.labels(),
         "problems": [
             {"line": p.line, "kind": p.kind, "message": p.message} for p in session.problems

@@ -1,6 +1,6 @@
 """``tether session tree --json``: the oracle's ``tree`` fields of a session.
 
-The order is pi's ``getTree`` (``session.get_tree()``: roots and children in file order,
+The order is pi's ``getTree`` (:func:`~.tree_nodes.build_tree`: roots and children in file order,
 children sorted by timestamp); every field is read from the session's entry table, so a
 100k-entry tree is written without parsing entries.
 """
@@ -8,6 +8,8 @@ children sorted by timestamp); every field is read from the session's entry tabl
 from __future__ import annotations
 
 from typing import Any
+
+from tether.builtin_plugins.commands.session.tree_nodes import build_tree
 
 
 def walk_preorder(roots: list[Any]) -> list[Any]:
@@ -28,7 +30,7 @@ def walk_preorder(roots: list[Any]) -> list[Any]:
 def tree_json(session: Any) -> dict[str, Any]:
     """The oracle's ``tree`` output fields (``header, roots, children, preorder, treeLeaves,
     labels, labelTimestamps, sessionName, branch, leafId, entries``) of ``session``."""
-    table, roots = session.table, session.get_tree()
+    table, roots = session.table, build_tree(session)
     children: dict[str, list[str]] = {}
     labels: dict[str, Any] = {}
     label_timestamps: dict[str, Any] = {}

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from tether.builtin_plugins.commands.session.render import FOLD_MIN, TAIL, describe
+from tether.builtin_plugins.commands.session.tree_nodes import build_tree
 
 SUMMARY_TYPES = ("compaction", "branch_summary")
 
@@ -152,7 +153,7 @@ class TreeView:
 
     def lines(self, limit: int | None = None) -> list[str]:
         """The tree's lines; with ``limit``, at most that many and a last line saying so."""
-        roots = self.session.get_tree()
+        roots = build_tree(self.session)
         if len(roots) > 1:  # several roots: drawn as branches of one invisible root
             stack = [(root, "", LAST if i == 0 else BRANCH) for i, root in enumerate(roots[::-1])]
         else:

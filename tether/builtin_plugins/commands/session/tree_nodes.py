@@ -1,40 +1,18 @@
-"""The tree of a session: pi's ``getTree`` order and labels.
+"""The tree of a session as the ``session`` commands show it: pi's ``getTree`` order and labels.
 
-Works on the :class:`~tether.core.storage.entry_table.EntryTable` columns, so a 100k-entry tree
-is built without parsing entries. Order is pi's: roots and children in file order, children sorted
-(stably) by ``Date.parse(timestamp)``; an entry whose ``parentId`` is null or its own id is a
-root, one whose parent is unknown an orphan root. Unlike pi, a ``parentId`` cycle cannot hang.
+Works on the :class:`tether.storage.EntryTable` columns, so a 100k-entry tree is built without
+parsing entries. Order is pi's: roots and children in file order, children sorted (stably) by
+``Date.parse(timestamp)``; an entry whose ``parentId`` is null or its own id is a root, one
+whose parent is unknown an orphan root. Unlike pi, a ``parentId`` cycle cannot hang.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cmp_to_key
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tether.core.storage.ids import date_parse_ms
-
-if TYPE_CHECKING:
-    from tether.core.storage.entry_table import EntryTable
-
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(text: str) -> str:
-    """``String.prototype.trim``."""
-    return text.strip(JS_WHITESPACE)
-
-
-def js_truthy(value: Any) -> bool:
-    """JavaScript truthiness of a JSON value (objects and arrays, even empty, are truthy)."""
-    if isinstance(value, (dict, list)):
-        return True
-    if isinstance(value, float) and value != value:
-        return False
-    return bool(value)
+from tether.storage import EntryTable, date_parse_ms
 
 
 @dataclass(eq=False)
@@ -46,26 +24,6 @@ class TreeNode:
     children: list[TreeNode] = field(default_factory=list)
     label: Any = None
     label_timestamp: Any = None
-
-
-@dataclass
-class Labels:
-    """Resolved labels (last label entry in file order wins; a falsy label clears)."""
-
-    by_target: dict[str, Any] = field(default_factory=dict)
-    timestamps: dict[str, Any] = field(default_factory=dict)
-
-    def apply(self, entry: dict[str, Any]) -> None:
-        target = entry.get("targetId")
-        if not isinstance(target, str):
-            return
-        label = entry.get("label")
-        if js_truthy(label):
-            self.by_target[target] = label
-            self.timestamps[target] = entry.get("timestamp")
-        else:
-            self.by_target.pop(target, None)
-            self.timestamps.pop(target, None)
 
 
 def _sort_children(children: list[TreeNode], table: EntryTable) -> None:
@@ -86,13 +44,15 @@ def _sort_children(children: list[TreeNode], table: EntryTable) -> None:
     children[:] = [children[i] for i in order]
 
 
-def build_tree(table: EntryTable, labels: Labels) -> list[TreeNode]:
-    """pi's ``getTree()``: the root nodes, children sorted by timestamp."""
+def build_tree(session: Any) -> list[TreeNode]:
+    """pi's ``getTree()`` of ``session``: the root nodes, children sorted by timestamp, each
+    node with its resolved label (``session.labels()``, ``session.label_timestamps()``)."""
+    table: EntryTable = session.table
     ids = table.ids
     parents = table.parents
     node_of: dict[str, TreeNode] = {}
-    label_of = labels.by_target
-    stamp_of = labels.timestamps
+    label_of = session.labels()
+    stamp_of = session.label_timestamps()
     for row, entry_id in enumerate(ids):
         node_of[entry_id] = TreeNode(
             row, entry_id, [], label_of.get(entry_id), stamp_of.get(entry_id)
@@ -121,4 +81,4 @@ def build_tree(table: EntryTable, labels: Labels) -> list[TreeNode]:
     return roots
 
 
-__all__ = ["Labels", "TreeNode", "build_tree", "js_trim", "js_truthy"]
+__all__ = ["TreeNode", "build_tree"]

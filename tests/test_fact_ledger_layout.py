@@ -6,6 +6,7 @@ change for one subject that must not retire a value of the same shape for anothe
 from __future__ import annotations
 
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.cues import cues_for
 from tether.builtin_plugins.memory.fact_ledger.extract import identifiers
 
 
@@ -69,3 +70,18 @@ def test_a_change_for_one_subject_keeps_a_host_of_another() -> None:
     )
     live = kinds(ledger)
     assert "Staging API is api-stg.example.dev and prod API is api.example.io." in live
+
+
+def test_a_service_port_names_the_port_subject_in_chinese() -> None:
+    """ "服务端口" is a service port (服务 + 端口), not the server side (服务端) + 口."""
+    concepts = cues_for(None).concepts
+    assert concepts.keys("麻烦把服务端口换成 9090", "subject:") == {"port"}
+    assert not concepts.keys("麻烦把服务端口换成 9090", "part:")
+    ledger = ledger_of("服务先监听 8080 端口就可以。", "不好意思，麻烦把服务端口换成 9090。")
+    assert "服务先监听 8080 端口就可以。" not in kinds(ledger)
+
+
+def test_an_exception_class_named_by_its_condition_starts_an_error_line() -> None:
+    said = "Straight out of the logs: psycopg2.errors.UniqueViolation: duplicate key — twice a day."
+    found = [token for token, _ in identifiers(said)]
+    assert "psycopg2.errors.UniqueViolation: duplicate key" in found

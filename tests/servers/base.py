@@ -15,6 +15,7 @@ import json
 import socket
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -117,6 +118,16 @@ def chunks(value: str | list[str] | None, size: int) -> list[str]:
     return [value[i : i + size] for i in range(0, len(value), max(1, size))] or [""]
 
 
+class _RecordingHTTPServer(ThreadingHTTPServer):
+    """Keeps a request thread's error (a client that hung up mid-reply) in ``errors`` instead
+    of printing it: a CLI run in the test's own process would read it as its own stderr."""
+
+    errors: list[str]
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        self.errors = [*getattr(self, "errors", []), traceback.format_exc()]
+
+
 class ScriptedServer:
     """Base class: subclasses set ``endpoint`` and render replies (``sse_events``/``json_body``)."""
 
@@ -132,7 +143,7 @@ class ScriptedServer:
         # answers by what it is asked, e.g. bench/dropping_server.py's summarizing model)
         self.responder: Callable[[Any], Reply] | None = None
         self.lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self.httpd = _RecordingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.httpd.daemon_threads = True
         self.httpd.block_on_close = False
         self.thread = threading.Thread(

@@ -151,7 +151,7 @@ CHINESE_PARTS: dict[str, tuple[str, ...]] = {
     "android": ("安卓",),
     "web": ("网页", "桌面端", "浏览器", "web 端"),
     "mobile": ("移动端", "手机", "移动"),
-    "backend": ("后端", "服务端"),
+    "backend": ("后端", "服务器端"),  # not 服务端: "服务端口" is a service port
     "frontend": ("前端", "客户端"),
     "primary": ("主库",),
     "replica_part": ("从库", "只读"),

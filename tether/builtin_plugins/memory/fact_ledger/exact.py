@@ -26,6 +26,7 @@ _ERRORISH = re.compile(
 _ERROR_START = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Fault|Failure|Warning)(?:\[\w+\])?:\s"
     r"|(?<![\w-])(?:error|fatal|panic|ERROR|FATAL|PANIC|Error|Fatal)(?:\[\w+\])?:\s"
+    r"|(?<![\w.])(?:[A-Za-z_]\w*\.)*(?:errors|exceptions|exc)\.[A-Z]\w*:\s"  # errors.X:
     r"|npm ERR!|(?<![\w-])[A-Z]{2,5}-\d{3,5}:\s|Traceback \(most recent call last\)"
 )
 #: What ends an error line written mid-sentence: a dash clause (or the sentence's end).

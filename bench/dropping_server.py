@@ -25,6 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.servers
 
 from tests.servers import OpenAIServer, Reply, ToolCall  # noqa: E402
+from tests.servers.base import request_texts  # noqa: E402
 
 MODES = (
     "drop_constraint",
@@ -60,7 +61,7 @@ class DroppingModel:
         return mode
 
     def __call__(self, body: Any) -> Reply:
-        text = _request_text(body)
+        text = request_texts(body)
         instructions = text.rsplit("</", 1)[-1]  # after the conversation / previous summary
         if TURN_PREFIX_HEADING in instructions:  # a split turn's prefix: answered faithfully
             return Reply(text=self.turn_prefix(text))
@@ -121,18 +122,6 @@ class DroppingModel:
             f"## Key Decisions\n{items('decisions')}\n\n## Next Steps\n{items('next_step', '1. ')}"
             f"\n\n## Critical Context\n{self.commands(seen)}"
         )
-
-
-def _request_text(body: Any) -> str:
-    """Every text of the request's messages (the conversation, previous summary, instructions)."""
-    texts = []
-    for message in (body or {}).get("messages") or []:
-        content = message.get("content")
-        if isinstance(content, str):
-            texts.append(content)
-        elif isinstance(content, list):
-            texts += [str(b.get("text", "")) for b in content if isinstance(b, dict)]
-    return "\n".join(texts)
 
 
 def start(kinds: list[Any], home: Path) -> tuple[OpenAIServer, DroppingModel]:

@@ -17,9 +17,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.servers
 
-from dropping_server import TURN_PREFIX_HEADING, _request_text  # noqa: E402
+from dropping_server import TURN_PREFIX_HEADING  # noqa: E402
 
 from tests.servers import OpenAIServer, Reply  # noqa: E402
+from tests.servers.base import request_texts  # noqa: E402
 
 MODEL = "blank/factfree-1"
 CHECKPOINT = """## Goal
@@ -64,7 +65,7 @@ class FactFreeModel:
 
     def __call__(self, body: Any) -> Reply:
         self.answered += 1
-        instructions = _request_text(body).rsplit("</", 1)[-1]
+        instructions = request_texts(body).rsplit("</", 1)[-1]
         if TURN_PREFIX_HEADING in instructions:
             return Reply(text=TURN_PREFIX)
         return Reply(text=CHECKPOINT)

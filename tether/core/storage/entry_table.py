@@ -3,10 +3,10 @@
 Loading a 100k-entry, 87 MB session must not build 100k dicts. A store's scanner fills the
 columns ``ids``/``parents``/``types`` from the bytes; an entry is parsed when asked for, its
 dict replacing the raw line (a store's table may read timestamps and roles from it).
-:meth:`EntryTable.iter_entries` parses without keeping anything, optionally only some fields
-(``outlines``). Lines may stay in the file or database until a row needs them
-(:attr:`EntryTable.line_source`). Parsing is :func:`parse_json_line` (pi's ``JSON.parse``, the
-reference); a store's subclass may parse bulk work faster (:meth:`EntryTable.iter_entries`).
+:meth:`EntryTable.iter_entries` parses without keeping anything. Lines may stay in the file or
+database until a row needs them (:attr:`EntryTable.line_source`). Parsing is
+:func:`parse_json_line` (pi's ``JSON.parse``, the reference); a store's subclass may parse bulk
+work faster (:meth:`EntryTable.iter_entries`).
 
 A line whose prefix looked fine but which is broken further on is found when it is parsed: the
 row is removed, the problem recorded (with its line number) and :attr:`EntryTable.generation`
@@ -16,7 +16,7 @@ bumped; :class:`StaleRow` tells the caller to recompute (pi never had that entry
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tether.core.storage.entry_rules import (
@@ -171,7 +171,6 @@ class EntryTable(IdIndex):
     def iter_entries(
         self,
         rows: list[int],
-        outlines: Mapping[str, Callable[[bytes], Any]] | None = None,
         *,
         to_write: bool = False,
         drop: bool = True,
@@ -182,9 +181,8 @@ class EntryTable(IdIndex):
         :class:`BrokenLine` and the table stays as it is (the caller decides in which order
         broken lines are dropped).
 
-        A store's table may parse faster (the JSONL store's does), only some fields of an
-        entry type (``outlines``: at least ``type`` and ``id``; ``None`` when unsure), or for
-        output alone (``to_write``). This reference parses every line in full.
+        A store's table may parse faster (the JSONL store's does), or for output alone
+        (``to_write``). This reference parses every line in full.
         """
         self._need(rows)
         parsed = self._parsed

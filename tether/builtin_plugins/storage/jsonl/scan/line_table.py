@@ -3,14 +3,14 @@
 Timestamps and message roles are read from a line in pi's key order without parsing it, and
 bulk work (more than ``FAST_PARSER_ROWS`` rows) parses with orjson
 (:mod:`~tether.builtin_plugins.storage.format.fastjson`, values proven equal to ``json``'s by
-tests/test_fastjson.py), in batches, and only the fields asked for (``outlines``). Same
-answers as :class:`~tether.core.storage.entry_table.EntryTable` (tests/test_fast_context.py).
+tests/test_fastjson.py), in batches. Same answers as
+:class:`~tether.core.storage.entry_table.EntryTable` (tests/test_fast_context.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from tether.builtin_plugins.storage.format import fastjson
@@ -125,27 +125,24 @@ class LineTable(EntryTable):
     def iter_entries(
         self,
         rows: list[int],
-        outlines: Mapping[str, Callable[[bytes], Any]] | None = None,
         *,
         to_write: bool = False,
         drop: bool = True,
     ) -> Iterator[dict[str, Any]]:
-        """The kernel's, parsing with :attr:`fast` (``to_write``: its ``loads_to_write``) and
-        ``outlines``; a line either refuses or that disagrees with the index goes to the
+        """The kernel's, parsing with :attr:`fast` (``to_write``: its ``loads_to_write``); a
+        line either refuses or that disagrees with the index goes to the
         reference (which finds what is wrong and says it)."""
         fast = self.fast if len(rows) > FAST_PARSER_ROWS else None
         if fast is None:
-            yield from super().iter_entries(rows, outlines, to_write=to_write, drop=drop)
+            yield from super().iter_entries(rows, to_write=to_write, drop=drop)
             return
         self._need(rows)
         parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
         parse = fast.loads_to_write if to_write else fast.loads_or_none
-        outline_of = (outlines or {}).get
         for row in rows:
             entry = parsed[row]
             if entry is None:
-                outline = outline_of(types[row])
-                entry = outline(raw[row]) if outline is not None else parse(raw[row])
+                entry = parse(raw[row])
                 if not (
                     entry.__class__ is dict
                     and entry.get("id") == ids[row]

@@ -27,6 +27,7 @@ def test_items_under_a_heading_that_states_rules_are_rules() -> None:
     assert found["- amounts in cents, as integers"] == "constraint"
     zh = kinds(ledger_of("要求如下：\n- 金额一律按分存整数\n- 导出文件带 BOM"))
     assert zh["- 金额一律按分存整数"] == "constraint" and zh["- 导出文件带 BOM"] == "constraint"
+    assert "Ground rules:" not in found and "要求如下：" not in zh  # a heading is no fact
     # a heading that states no rule gives its items nothing
     said = "Before lunch I looked at:\n- the export job logs\n- the queue depth\n- the bucket"
     plain = kinds(ledger_of(said))

@@ -278,20 +278,30 @@ def pasted_error(text: str) -> str:
     return flat(lines[-1]) if lines else ""
 
 
+MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
+
+
 def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     """Every fact of one user message, in order."""
     out: list[Statement] = []
     said = sentences(text)
     remark = len(text) <= MAX_REMARK and len(said) <= 2
     heading = ""  # the kind a list's heading gives its items ("Requirements:", "要求如下：")
-    for sentence in said:
+    heading_at = -1  # where that heading's own statement is in ``out``
+    heading_sentence = 0
+    labels: set[int] = set()  # headings that only name their list: not facts of their own
+    for index, sentence in enumerate(said):
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
         if _LIST_ITEM.match(words):
-            if kind == "request" and heading in ("constraint", "decision"):
-                kind = heading  # "- 繁体 zh-TW 也要支持" under "要求如下："
+            if heading in ("constraint", "decision"):
+                if kind == "request":
+                    kind = heading  # "- 繁体 zh-TW 也要支持" under "要求如下："
+                if len(said[heading_sentence]) <= MAX_LABEL:
+                    labels.add(heading_at)
         else:
             heading = kind if words.rstrip().endswith((":", "：")) else ""
+            heading_at, heading_sentence = len(out), index
         change = cues.has("change", words)
         revoke = cues.has("revoke", words)
         if kind == "request" and (change or revoke):
@@ -305,7 +315,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     error = pasted_error(text)
     if error:
         out.append(Statement("error", error, source, key="pasted"))
-    return out
+    return [statement for at, statement in enumerate(out) if at not in labels]
 
 
 def call_target(name: str, args: Any) -> str:

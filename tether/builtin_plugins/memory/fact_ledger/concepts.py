@@ -265,6 +265,10 @@ class Concepts:
                     at = lower.find(phrase, end)
         return out
 
+    def subjects(self, text: str) -> frozenset[str]:
+        """The subjects ``text`` names, by a noun or by a well-known value of it."""
+        return self.keys(text, "subject:") | self.keys(text, "value:")
+
     def keys(self, text: str, prefix: str) -> frozenset[str]:
         """The concept keys of one kind (``subject``, ``value``, ``part``) ``text`` names;
         a value names its subject too (``value:queue`` gives ``queue``)."""
@@ -283,8 +287,7 @@ def parts_differ(new: str, old: str, concepts: Concepts) -> bool:
 def subjects_differ(new: str, old: str, concepts: Concepts) -> bool:
     """Whether each text names a subject and none is shared ("Redis 换成 host-07" after
     "the staging API is api-stg…"): a value of the same shape for another subject."""
-    mine = concepts.keys(new, "subject:") | concepts.keys(new, "value:")
-    theirs = concepts.keys(old, "subject:") | concepts.keys(old, "value:")
+    mine, theirs = concepts.subjects(new), concepts.subjects(old)
     return bool(mine) and bool(theirs) and not (mine & theirs)
 
 

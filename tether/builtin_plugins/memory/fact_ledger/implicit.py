@@ -259,8 +259,7 @@ def _blank(text: str, cues: Cues) -> str:
 def _same_subject(new: str, old: str, cues: Cues, *, concept: bool = False) -> bool:
     """One concept named in both clauses, or (``concept`` false, one script) a content word
     in common."""
-    concepts_new = cues.concepts.keys(new, "subject:") | cues.concepts.keys(new, "value:")
-    concepts_old = cues.concepts.keys(old, "subject:") | cues.concepts.keys(old, "value:")
+    concepts_new, concepts_old = cues.concepts.subjects(new), cues.concepts.subjects(old)
     if concepts_new & concepts_old:
         return True
     if concept or cjk(new) or cjk(old):

@@ -2,11 +2,12 @@
 of a kind.
 
 A method of :class:`~tether.core.hooks.facade.Hooks` decorated with :func:`first_answer`,
-:func:`every_answer` or :func:`notify` has no body of its own: its signature (checked at each
-call site) and its name say which hook it calls with which arguments. ``session`` is handed
-on as a :class:`~tether.hookspecs.session_protocol.HookSession` (``None``: an empty one);
-``failure`` (what did not happen) and ``warnings`` (where a notify hook's warnings go) are the
-facade's own and not passed to the hook.
+:func:`every_answer` or :func:`notify` has no body of its own: its signature (keyword-only
+arguments, checked at each call site) and its name say which hook it calls with which
+arguments. ``session`` is handed on as a
+:class:`~tether.hookspecs.session_protocol.HookSession` (``None``: an empty one); ``failure``
+(what did not happen) and ``warnings`` (where a notify hook's warnings go) are the facade's own
+and not passed to the hook.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import builtins
 import functools
 import importlib
-import inspect
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -46,11 +46,7 @@ def _declared(kind: str, types: tuple[str, ...]) -> Callable[[Callable[P, R]], C
 
     def declare(method: Callable[P, R]) -> Callable[P, R]:
         name = method.__name__
-        defaults = {
-            key: parameter.default
-            for key, parameter in inspect.signature(method).parameters.items()
-            if parameter.default is not inspect.Parameter.empty
-        }
+        defaults = dict(method.__kwdefaults__ or {})  # its arguments are keyword-only
 
         @functools.wraps(method)
         def call(hooks: Any, **given: Any) -> Any:

@@ -46,7 +46,7 @@ def _declared(kind: str, types: tuple[str, ...]) -> Callable[[Callable[P, R]], C
 
     def declare(method: Callable[P, R]) -> Callable[P, R]:
         name = method.__name__
-        defaults = dict(method.__kwdefaults__ or {})  # its arguments are keyword-only
+        defaults = dict(getattr(method, "__kwdefaults__", None) or {})  # keyword-only arguments
 
         @functools.wraps(method)
         def call(hooks: Any, **given: Any) -> Any:

@@ -21,6 +21,15 @@ DEFAULT_RESERVE = 16384
 DEFAULT_KEEP = 20000
 
 
+def add_session_commands(app: typer.Typer, **commands: Any) -> None:
+    """Add ``commands`` (name → function) to the ``tether session`` group."""
+    from tether.cli import command_group
+
+    group = command_group(app, "session", SESSION_HELP)
+    for name, command in commands.items():
+        group.command(name)(command)
+
+
 def _session_ref(value: str) -> Path:
     """The FILE argument; an empty one is refused by name (``Path("")`` would read as ``.``)."""
     if not value:

@@ -14,8 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
-from tether.cli import command_group
+from tether.builtin_plugins.commands import FileArg, add_session_commands, open_session_file
 from tether.hookspecs import hookimpl
 
 AllOpt = Annotated[
@@ -91,7 +90,7 @@ def facts_command(file: FileArg, as_json: JsonOpt = False, show_all: AllOpt = Fa
 
 @hookimpl
 def register_commands(app: typer.Typer) -> None:
-    command_group(app, "session", SESSION_HELP).command("facts")(facts_command)
+    add_session_commands(app, facts=facts_command)
 
 
 __all__ = ["facts_command", "register_commands", "session_ledger"]

@@ -18,8 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
-from tether.cli import WaitOpt, command_group
+from tether.builtin_plugins.commands import FileArg, add_session_commands, open_session_file
+from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -141,10 +141,7 @@ def pins_command(file: FileArg, as_json: JsonOpt = False) -> None:
 
 @hookimpl
 def register_commands(app: typer.Typer) -> None:
-    group = command_group(app, "session", SESSION_HELP)
-    group.command("pin")(pin_command)
-    group.command("unpin")(unpin_command)
-    group.command("pins")(pins_command)
+    add_session_commands(app, pin=pin_command, unpin=unpin_command, pins=pins_command)
 
 
 __all__ = ["register_commands"]

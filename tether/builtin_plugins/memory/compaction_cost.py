@@ -39,30 +39,6 @@ def summarizer_usage(summaries: Sequence[Any]) -> tuple[str | None, dict[str, in
     return ("+".join(models) or None), usage
 
 
-def compaction_cost(
-    preparation: CompactionPreparation,
-    summaries: list[Summary],
-    summarizer: str,
-    summary: str,
-    count: Callable[[list[Message]], list[int]],
-    started: float,
-) -> dict[str, Any]:
-    """``details.cost`` of a compaction that began at ``started`` (``time.perf_counter()``);
-    ``tokensAfter`` is counted with ``count``, the chosen token counter."""
-    replaced = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
-    gone = int(sum(count(replaced))) if replaced else 0
-    after = max(0, int(preparation.tokens_before) - gone) + math.ceil(len(summary) / 4)
-    model, usage = summarizer_usage(summaries)
-    return {
-        "tokensBefore": int(preparation.tokens_before),
-        "tokensAfter": after,
-        "summarizer": summarizer,
-        "model": model,
-        "usage": usage,
-        "durationMs": round((time.perf_counter() - started) * 1000, 1),
-    }
-
-
 @hookimpl
 def compaction_details(
     preparation: CompactionPreparation,
@@ -72,8 +48,22 @@ def compaction_details(
     count: Callable[[list[Message]], list[int]],
     started: float,
 ) -> dict[str, Any]:
-    """``{"cost": …}`` for the compaction entry's details."""
-    return {"cost": compaction_cost(preparation, summaries, summarizer, summary, count, started)}
+    """``{"cost": …}`` for the entry's details, of a compaction that began at ``started``
+    (``time.perf_counter()``); ``tokensAfter`` is counted with ``count``, the chosen token
+    counter."""
+    replaced = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
+    gone = int(sum(count(replaced))) if replaced else 0
+    after = max(0, int(preparation.tokens_before) - gone) + math.ceil(len(summary) / 4)
+    model, usage = summarizer_usage(summaries)
+    cost = {
+        "tokensBefore": int(preparation.tokens_before),
+        "tokensAfter": after,
+        "summarizer": summarizer,
+        "model": model,
+        "usage": usage,
+        "durationMs": round((time.perf_counter() - started) * 1000, 1),
+    }
+    return {"cost": cost}
 
 
-__all__ = ["compaction_cost", "compaction_details", "summarizer_usage"]
+__all__ = ["compaction_details", "summarizer_usage"]

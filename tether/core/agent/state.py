@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from tether.core.agent.providers import Model
 from tether.core.agent.tools import Tool
 from tether.hookspecs.events import Message
 
 QueueMode = Literal["one-at-a-time", "all"]
+T = TypeVar("T")
 
 
 class MessageQueue:
@@ -43,43 +45,40 @@ class MessageQueue:
         return len(self._items)
 
 
+class _ListCopy(Generic[T]):
+    """A field that holds a copy (a list) of the sequence assigned to it; empty by default."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}"
+
+    @overload
+    def __get__(self, state: None, owner: type | None = None) -> Sequence[T]: ...
+
+    @overload
+    def __get__(self, state: object, owner: type | None = None) -> list[T]: ...
+
+    def __get__(self, state: object, owner: type | None = None) -> Sequence[T]:
+        if state is None:  # the dataclass's default
+            return ()
+        return getattr(state, self.slot)
+
+    def __set__(self, state: Any, items: Sequence[T]) -> None:
+        setattr(state, self.slot, list(items))
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
 class AgentState:
     """The agent's state. Assigning ``tools`` or ``messages`` copies the given list."""
 
-    def __init__(
-        self,
-        *,
-        system_prompt: str = "",
-        model: Model | None = None,
-        thinking_level: str = "off",
-        tools: Sequence[Tool] = (),
-        messages: Sequence[Message] = (),
-    ) -> None:
-        self.system_prompt = system_prompt
-        self.model = model
-        self.thinking_level = thinking_level
-        self._tools = list(tools)
-        self._messages = list(messages)
-        self.is_streaming = False
-        self.streaming_message: Message | None = None
-        self.pending_tool_calls: set[str] = set()
-        self.error_message: str | None = None
-
-    @property
-    def tools(self) -> list[Tool]:
-        return self._tools
-
-    @tools.setter
-    def tools(self, tools: Sequence[Tool]) -> None:
-        self._tools = list(tools)
-
-    @property
-    def messages(self) -> list[Message]:
-        return self._messages
-
-    @messages.setter
-    def messages(self, messages: Sequence[Message]) -> None:
-        self._messages = list(messages)
+    system_prompt: str = ""
+    model: Model | None = None
+    thinking_level: str = "off"
+    tools: _ListCopy[Tool] = _ListCopy()
+    messages: _ListCopy[Message] = _ListCopy()
+    is_streaming: bool = field(default=False, init=False)
+    streaming_message: Message | None = field(default=None, init=False)
+    pending_tool_calls: set[str] = field(default_factory=set, init=False)
+    error_message: str | None = field(default=None, init=False)
 
 
 __all__ = ["AgentState", "MessageQueue", "QueueMode"]

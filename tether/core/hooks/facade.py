@@ -22,8 +22,7 @@ of the wrong type is such a failure too (never a silent "no answer"). Per hook:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from tether.core.base.errors import HookError, HookStillRunning
 from tether.core.hooks.checks import (
@@ -34,9 +33,10 @@ from tether.core.hooks.checks import (
     expect_none,
     expect_pins,
 )
+from tether.core.hooks.declared import first_answer, notify
 from tether.core.hooks.memory_calls import MemoryCalls
 from tether.core.hooks.registration_calls import NO_MODEL_REGISTRY, RegistrationCalls
-from tether.core.hooks.runner import HookRunner, attributed
+from tether.core.hooks.runner import HookRunner, RunnerOptions, attributed
 from tether.core.host.calls import implementations
 
 if TYPE_CHECKING:
@@ -77,21 +77,9 @@ class Hooks(RegistrationCalls, MemoryCalls):
     of the hooks in ``limited`` (``None``: every hook).
     """
 
-    # Same shape as HookRunner.__init__ (core/hooks/runner.py): the facade takes the runner's
-    # options and hands them on.
-    def __init__(
-        self,
-        pm: PluginManager,
-        *,
-        on_warning: Callable[[str], None] | None = None,
-        interrupt: Callable[[], Any] | None = None,
-        timeout_ms: int | None = None,
-        limited: frozenset[str] | None = None,
-    ) -> None:
+    def __init__(self, pm: PluginManager, **options: Unpack[RunnerOptions]) -> None:
         self.pm = pm
-        self.runner = HookRunner(
-            pm, on_warning=on_warning, interrupt=interrupt, timeout_ms=timeout_ms, limited=limited
-        )
+        self.runner = HookRunner(pm, **options)
 
     def _session(self, session: HookSession | None) -> HookSession:
         if session is not None:
@@ -135,8 +123,8 @@ class Hooks(RegistrationCalls, MemoryCalls):
                 else:
                     self.runner.warn(str(failure))
 
-    # The methods below have the same shape (keyword arguments in, _first/_chain/_notify out):
-    # one typed method per hook is the facade's design, so each call site is checked.
+    # One typed method per hook is the facade's design, so each call site is checked; a method
+    # that only hands its arguments on is declared by its signature (core/hooks/declared.py).
 
     # -- the turn --------------------------------------------------------------------------------
 
@@ -240,89 +228,57 @@ class Hooks(RegistrationCalls, MemoryCalls):
                     f"{failure}; its change to the {event.tool_name} result was skipped"
                 )
 
+    @notify()
     def agent_event(
         self, *, event: AgentEvent, session: HookSession | None, warnings: list[str] | None = None
-    ) -> None:
-        self._notify("agent_event", warnings, event=event, session=self._session(session))
+    ) -> None: ...
 
     # -- session lifecycle -----------------------------------------------------------------------
 
+    @notify()
     def session_start(
         self, *, session: HookSession | None, reason: str, warnings: list[str] | None = None
-    ) -> None:
-        self._notify("session_start", warnings, session=self._session(session), reason=reason)
+    ) -> None: ...
 
+    @notify()
     def session_shutdown(
         self, *, session: HookSession | None, reason: str, warnings: list[str] | None = None
-    ) -> None:
-        self._notify("session_shutdown", warnings, session=self._session(session), reason=reason)
+    ) -> None: ...
 
+    @first_answer("events.Cancel", "events.CustomCompaction")
     def session_before_compact(
         self, *, event: BeforeCompactEvent, session: HookSession | None, failure: str | None = None
-    ) -> Cancel | CustomCompaction | None:
-        from tether.hookspecs.events import Cancel, CustomCompaction
+    ) -> Cancel | CustomCompaction | None: ...
 
-        return self._first(
-            "session_before_compact",
-            failure,
-            expect(Cancel, CustomCompaction),
-            event=event,
-            session=self._session(session),
-        )
-
+    @first_answer("gate.GateVerdict")
     def gate_summary(
         self, *, check: SummaryCheck, session: HookSession | None, failure: str | None = None
     ) -> GateVerdict | None:
         """The gate's verdict on a compaction summary; ``None`` when no plugin gates."""
-        from tether.hookspecs.gate import GateVerdict
-
-        return self._first(
-            "gate_summary",
-            failure,
-            expect(GateVerdict),
-            check=check,
-            session=self._session(session),
-        )
 
     def pins(self) -> Pins | None:
         """The pins a plugin keeps (``pins``); ``None`` when no plugin does."""
         return self._first("pins", "pins", expect_pins)
 
+    @notify()
     def session_compact(
         self, *, event: CompactEvent, session: HookSession | None, warnings: list[str] | None = None
-    ) -> None:
-        self._notify("session_compact", warnings, event=event, session=self._session(session))
+    ) -> None: ...
 
+    @first_answer("events.Cancel", "events.CustomBranchSummary")
     def session_before_tree(
         self, *, event: BeforeTreeEvent, session: HookSession | None, failure: str | None = None
-    ) -> Cancel | CustomBranchSummary | None:
-        from tether.hookspecs.events import Cancel, CustomBranchSummary
+    ) -> Cancel | CustomBranchSummary | None: ...
 
-        return self._first(
-            "session_before_tree",
-            failure,
-            expect(Cancel, CustomBranchSummary),
-            event=event,
-            session=self._session(session),
-        )
-
+    @notify()
     def session_tree(
         self, *, event: TreeEvent, session: HookSession | None, warnings: list[str] | None = None
-    ) -> None:
-        self._notify("session_tree", warnings, event=event, session=self._session(session))
+    ) -> None: ...
 
+    @first_answer("events.Cancel")
     def session_before_fork(
         self, *, event: BeforeForkEvent, session: HookSession | None, failure: str | None = None
-    ) -> Cancel | None:
-        from tether.hookspecs.events import Cancel
-
-        return self._first(
-            "session_before_fork",
-            failure,
-            expect(Cancel),
-            event=event,
-            session=self._session(session),
-        )
+    ) -> Cancel | None: ...
 
     def open_store(self, uri: str, settings: Any = None, *, failure: str | None = None) -> Any:
         return self._first("open_store", failure, None, uri=uri, settings=settings)

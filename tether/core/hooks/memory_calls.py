@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tether.core.hooks.checks import expect
+from tether.core.hooks.declared import every_answer, first_answer
 
 if TYPE_CHECKING:
     from tether.hookspecs.branch import BranchPreparation
@@ -23,15 +23,10 @@ if TYPE_CHECKING:
 
 
 class MemoryCalls:
-    """Mixed into :class:`~tether.core.hooks.facade.Hooks` (which provides ``_first`` and
-    ``_chain``)."""
+    """Mixed into :class:`~tether.core.hooks.facade.Hooks`; each method is declared by its
+    signature (:mod:`tether.core.hooks.declared`)."""
 
-    def _first(self, name: str, failure: str | None, answer_check: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
-
-    def _chain(self, name: str, failure: str | None, check: Any, **kwargs: Any) -> list[Any]:
-        raise NotImplementedError
-
+    @first_answer("gate.SummaryPlan")
     def plan_summary(
         self,
         *,
@@ -43,19 +38,8 @@ class MemoryCalls:
         failure: str | None = None,
     ) -> SummaryPlan | None:
         """The requests a compaction summary takes (``plan_summary``); ``None``: no plan."""
-        from tether.hookspecs.gate import SummaryPlan
 
-        return self._first(
-            "plan_summary",
-            failure,
-            expect(SummaryPlan),
-            preparation=preparation,
-            request=request,
-            custom_instructions=custom_instructions,
-            note=note,
-            keep=keep,
-        )
-
+    @every_answer("dict")
     def compaction_details(
         self,
         *,
@@ -68,19 +52,9 @@ class MemoryCalls:
         failure: str | None = None,
     ) -> list[dict[str, Any]]:
         """Every plugin's additions to a compaction entry's details (``compaction_details``)."""
-        answers = self._chain(
-            "compaction_details",
-            failure,
-            expect(dict),
-            preparation=preparation,
-            summaries=summaries,
-            summarizer=summarizer,
-            summary=summary,
-            count=count,
-            started=started,
-        )
-        return [answer for answer in answers if answer]
+        raise NotImplementedError  # declared: every_answer makes the call
 
+    @first_answer("branch.BranchPreparation")
     def prepare_branch_summary(
         self,
         *,
@@ -91,17 +65,6 @@ class MemoryCalls:
         failure: str | None = None,
     ) -> BranchPreparation | None:
         """What a branch summary is made of (``prepare_branch_summary``); ``None``: no answer."""
-        from tether.hookspecs.branch import BranchPreparation
-
-        return self._first(
-            "prepare_branch_summary",
-            failure,
-            expect(BranchPreparation),
-            entries=entries,
-            count=count,
-            context_window=context_window,
-            reserve_tokens=reserve_tokens,
-        )
 
 
 __all__ = ["MemoryCalls"]

@@ -70,15 +70,6 @@ class RegistrationCalls:
     def register_commands(self, registration: Registration) -> list[str]:
         return call_registration(self.pm, "register_commands", registration)
 
-    def register_summarizers(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_summarizers", registration)
-
-    def register_token_counters(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_token_counters", registration)
-
-    def register_compaction_strategies(self, registration: Registration) -> list[str]:
-        return call_registration(self.pm, "register_compaction_strategies", registration)
-
     def register_provider_defaults(self, registration: Registration) -> list[str]:
         """In registration order: an installed plugin's registration replaces a built-in's."""
         return call_registration(self.pm, "register_provider_defaults", registration)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from tether.core.base.errors import (
     HookError,
@@ -44,6 +44,15 @@ Check = Callable[[Any], "str | None"]
 POLL_SECONDS = 0.05
 
 
+class RunnerOptions(TypedDict, total=False):
+    """How hooks are called (see the module documentation); each may be left out or ``None``."""
+
+    on_warning: Callable[[str], None] | None  # where warning lines go (default: the pm's)
+    interrupt: Callable[[], Any] | None  # the running turn's abort signal
+    timeout_ms: int | None  # per-call limit of third-party implementations (None, 0: off)
+    limited: frozenset[str] | None  # the hooks the limit applies to (None: every hook)
+
+
 def attributed(exc: BaseException) -> HookError | None:
     """The :class:`HookError` saying which plugin failed in which hook (``None``: not a
     failure of a hook implementation)."""
@@ -56,20 +65,12 @@ def attributed(exc: BaseException) -> HookError | None:
 class HookRunner:
     """Calls implementations of ``pm``'s hooks one by one (see the module documentation)."""
 
-    def __init__(
-        self,
-        pm: Any,
-        *,
-        on_warning: Callable[[str], None] | None = None,
-        interrupt: Callable[[], Any] | None = None,
-        timeout_ms: int | None = None,
-        limited: frozenset[str] | None = None,
-    ) -> None:
+    def __init__(self, pm: Any, **options: Unpack[RunnerOptions]) -> None:
         self.pm = pm
-        self.on_warning = on_warning
-        self.interrupt = interrupt
-        self.timeout_ms = timeout_ms or None
-        self.limited = limited
+        self.on_warning = options.get("on_warning")
+        self.interrupt = options.get("interrupt")
+        self.timeout_ms = options.get("timeout_ms") or None
+        self.limited = options.get("limited")
         self.abandoned: dict[tuple[str, str], threading.Thread] = {}  # (hook, plugin) → call
 
     def warn(self, message: str) -> None:
@@ -173,4 +174,4 @@ class HookRunner:
         return box.get("value")
 
 
-__all__ = ["HookRunner", "attributed", "detail_of"]
+__all__ = ["HookRunner", "RunnerOptions", "attributed", "detail_of"]

@@ -21,14 +21,14 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import (
-    SESSION_HELP,
     CounterOpt,
     FileArg,
     JsonOpt,
     LeafOpt,
+    add_session_commands,
     open_session_file,
 )
-from tether.cli import WaitOpt, command_group
+from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
 KeepOpt = Annotated[
@@ -335,10 +335,9 @@ def branch_command(
 
 @hookimpl
 def register_commands(app: typer.Typer) -> None:
-    group = command_group(app, "session", SESSION_HELP)
-    group.command("prepare")(prepare_command)
-    group.command("compact")(compact_command)
-    group.command("branch")(branch_command)
+    add_session_commands(
+        app, prepare=prepare_command, compact=compact_command, branch=branch_command
+    )
 
 
 __all__ = ["open_branch", "register_commands", "write_json"]

@@ -6,7 +6,7 @@ the latest compaction, where pi skips the test)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tether.core.context.build import timestamp_ms
 from tether.core.context.tokens import (
@@ -16,8 +16,8 @@ from tether.core.context.tokens import (
     should_compact,
 )
 
-Message = dict[str, Any]
-Entry = dict[str, Any]
+if TYPE_CHECKING:
+    from tether.hookspecs.events import Entry, Message
 
 
 def _enabled(settings: Any) -> bool:

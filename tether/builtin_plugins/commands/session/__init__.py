@@ -240,27 +240,31 @@ def register_commands(app: Any) -> None:
                 sys.stdout.buffer.flush()
                 return
             written = write_html(session, output or html_target(file, store_configured()))
-            if as_json:
-                _print_json({"file": str(written)})
-            else:
-                typer.echo(str(written))
+            _say_written(written, as_json, {"file": str(written)})
             return
         if output == Path("-"):  # the file, written aside, then streamed
             _export_to_stdout(file)
             return
         if store_configured():
-            from tether.builtin_plugins.commands.store.listing import export_session
-            from tether.builtin_plugins.commands.store_select import active_database
-
-            written = export_session(active_database(), str(file), output)
-            if as_json:
-                _print_json({"file": str(written), "sessionId": str(file)})
-            else:
-                typer.echo(str(written))
+            written = _export_from_store(file, output)
+            _say_written(written, as_json, {"file": str(written), "sessionId": str(file)})
             return
         from tether.builtin_plugins.commands.session.copies import export
 
         export(file, output, as_json)
+
+    def _export_from_store(file: Path, output: Path | None) -> Path:
+        """``export`` with a database store: the session (FILE is its id) as stored."""
+        from tether.builtin_plugins.commands.store.listing import export_session
+        from tether.builtin_plugins.commands.store_select import active_database
+
+        return export_session(active_database(), str(file), output)
+
+    def _say_written(written: Path, as_json: bool, value: dict[str, str]) -> None:
+        if as_json:
+            _print_json(value)
+        else:
+            typer.echo(str(written))
 
     def _export_to_stdout(file: Path) -> None:
         """``export FILE -o -``: the export's bytes on stdout, nothing left on disk."""
@@ -274,10 +278,7 @@ def register_commands(app: Any) -> None:
         with tempfile.TemporaryDirectory(prefix="tether-export-") as folder:
             target = Path(folder) / "export.jsonl"
             if store_configured():
-                from tether.builtin_plugins.commands.store.listing import export_session
-                from tether.builtin_plugins.commands.store_select import active_database
-
-                export_session(active_database(), str(file), target)
+                _export_from_store(file, target)
             else:
                 from tether.builtin_plugins.commands.session.copies import export
 

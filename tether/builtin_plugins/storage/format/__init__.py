@@ -1,3 +1,3 @@
 """pi's session format as bytes, shared by the built-in stores: ``JSON.stringify`` (stringify),
-orjson where it gives the same bytes (fastjson, json_runs), the format's models (schema) and the
-v1/v2 → v3 migration."""
+orjson where it gives the same bytes (fastjson, json_runs), the format's models (schema), the
+v1/v2 → v3 migration and a listing's pi ``SessionInfo`` JSON (session_info)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tether.builtin_plugins.storage.format.message_text import message_text
+from tether.builtin_plugins.storage.format.session_info import session_info_json
 from tether.builtin_plugins.storage.jsonl.files.fileio import last_line_start, read_first_line
 from tether.storage import date_parse_ms, iso_from_ms, parse_json_object
 
@@ -122,19 +123,13 @@ class SessionInfo:
     all_messages_text: str
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"path": self.path, "id": self.id, "cwd": self.cwd}
-        if self.name is not None:
-            out["name"] = self.name
-        if self.parent_session_path is not None:
-            out["parentSessionPath"] = self.parent_session_path
-        out.update(
-            created=self.created,
-            modified=self.modified,
-            messageCount=self.message_count,
+        return session_info_json(
+            {"path": self.path},
+            self,
+            self.parent_session_path,
             firstMessage=self.first_message,
             allMessagesText=self.all_messages_text,
         )
-        return out
 
 
 def session_info(path: Path) -> SessionInfo | None:

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from tether.builtin_plugins.storage.format.message_text import message_text
 from tether.builtin_plugins.storage.format.migration import header_version
+from tether.builtin_plugins.storage.format.session_info import session_info_json
 from tether.storage import StoreError
 
 BOM = b"\xef\xbb\xbf"
@@ -139,18 +140,10 @@ class SessionRow:
         return self.id
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"store": self.store, "id": self.id, "cwd": self.cwd}
-        if self.name is not None:
-            out["name"] = self.name
-        if self.parent_session is not None:
-            out["parentSessionPath"] = self.parent_session
-        out.update(
-            created=self.created,
-            modified=self.modified,
-            messageCount=self.message_count,
-            firstMessage=self.first_message or "(no messages)",
+        first = self.first_message or "(no messages)"
+        return session_info_json(
+            {"store": self.store}, self, self.parent_session, firstMessage=first
         )
-        return out
 
 
 def split_session_bytes(data: bytes, where: str) -> ParsedSession:

@@ -139,3 +139,15 @@ def test_an_unknown_mode_is_one_line_naming_the_modes(tmp_path: Path) -> None:
         home=tmp_path / "h", cwd=tmp_path,
     )  # fmt: skip
     assert text.returncode == 0 and text.stdout == "You said: hello\n", text.stderr
+
+
+def test_usage_lines_name_required_arguments_as_click_does(tmp_path: Path) -> None:
+    """The built-in ``usage_lines`` writes ``FILE``; without it the usage line is typer's."""
+    home, project = write_home(tmp_path / "home"), tmp_path / "project"
+    project.mkdir()
+    plain = run_in_process("session", "show", "--help", home=home, cwd=project).stdout
+    assert "tether session show [OPTIONS] FILE" in plain
+    typer_own = run_tether(
+        "--disable-plugin", "usage_lines", "session", "show", "--help", home=home, cwd=project
+    )
+    assert "tether session show [OPTIONS] {FILE}" in typer_own.stdout, typer_own.stderr

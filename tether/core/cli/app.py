@@ -48,27 +48,6 @@ WaitOpt = Annotated[
 ]
 
 
-def _plain_required_metavar(original: Any) -> Any:
-    """typer writes a required argument as ``{prompt}`` (``{files}...``) in a usage line;
-    click's (and every manual's) convention is ``PROMPT`` (``FILES...``): an argument's
-    metavar, else its name in capitals."""
-
-    def make_metavar(argument: Any, ctx: Any, *, usage: bool = False) -> str:
-        if usage and argument.required and argument.nargs in (1, -1):
-            plain = str(argument.metavar or (argument.name or "").upper())
-            return plain if argument.nargs == 1 or plain.endswith("...") else f"{plain}..."
-        return str(original(argument, ctx, usage=usage))
-
-    make_metavar.plain = True  # type: ignore[attr-defined]
-    return make_metavar
-
-
-if not getattr(typer.core.TyperArgument.make_metavar, "plain", False):
-    typer.core.TyperArgument.make_metavar = _plain_required_metavar(  # type: ignore[method-assign]
-        typer.core.TyperArgument.make_metavar
-    )
-
-
 def command_group(app: typer.Typer, name: str, help: str = "") -> typer.Typer:
     """Return the sub-app ``name`` of ``app``, creating it on first use.
 

@@ -158,6 +158,15 @@ def case_choose_thinking_level(tmp_path: Path) -> None:
     assert _run_example("choose_thinking_level", {**arguments, "requested": "high"}) is None
 
 
+def case_default_summarizer(tmp_path: Path) -> None:
+    warn = Recorder()
+    branch = tether.SummarizeRequest(kind="branch", messages=[])
+    assert _run_example("default_summarizer", {"request": branch, "warn": warn}) == "offline"
+    history = tether.SummarizeRequest(kind="compaction", messages=[])
+    assert _run_example("default_summarizer", {"request": history, "warn": warn}) is None
+    assert warn.calls == []
+
+
 def case_watch_hook_calls(tmp_path: Path) -> None:
     pm = tether.create_plugin_manager(environ={}, load_entry_points=False)
     assert _run_example("watch_hook_calls", {"pm": pm, "environ": {}}) is None

@@ -7,9 +7,10 @@ Each of these three hooks collects named implementations; tether then uses ONE p
 chosen by (first match wins): the command-line flag (``--summarizer``, ``--counter``,
 ``--strategy``); the setting (``compaction.summarizer``, ``tokens.counter``,
 ``compaction.strategy``); a registration that claims the default with ``default=True`` (two
-claims: a warning names both, the first by name is used); the built-in default — summarizer
-``llm`` when a model is known (``compaction.model``, else the session's model if its
-provider is configured), else ``offline``; counter ``chars`` (pi's chars/4 estimate); strategy
+claims: a warning names both, the first by name is used); the built-in default — summarizer:
+the ``default_summarizer`` hook's answer (built-in: ``llm`` when a model is known
+(``compaction.model``, else the session's model if its provider is configured), else
+``offline``); counter ``chars`` (pi's chars/4 estimate); strategy
 ``pi``. An installed plugin
 never overrides an explicit choice; an unknown name is an error listing the registered ones.
 ``tether plugins`` shows what is registered and what is chosen, and why.
@@ -68,6 +69,33 @@ def register_summarizers(register: Callable[..., None]) -> None:
         @tether.hookimpl
         def register_summarizers(register):
             register("shout", shout)   # used with {"compaction": {"summarizer": "shout"}}
+    """
+
+
+@hookspec(firstresult=True)
+def default_summarizer(request: SummarizeRequest, warn: Callable[[str], None]) -> str | None:
+    """Name the summarizer of a request when the user chose none.
+
+    When: a summary is needed (compaction, ``/compact``, a branch summary) and neither
+    ``--summarizer``, ``compaction.summarizer`` nor a registration claiming the default
+    chose one; also when a summarizer hands a request on with ``summarize_with(None, …)``.
+    Arguments: ``request`` — the ``tether.SummarizeRequest`` to be summarized (``kind``,
+    ``settings`` = the ``compaction`` block, ``model``, ``registry``…); ``warn`` — gives the
+    user one warning line (a repeated line is said once). Return: the name of a registered
+    summarizer, or ``None`` to let the next implementation answer. Ordering: firstresult; the
+    built-in answer (plugin ``llm_summarizer``) is ``trylast``: ``llm`` when a model is known
+    (``compaction.model``, else the session's model if the registry knows its provider), else
+    ``offline`` — with a warning when the session's provider is not configured. With no answer
+    at all: ``llm``. An unknown name is an error listing the registered summarizers; an
+    implementation that raises or returns something else than a string fails the summary with
+    an error naming the plugin.
+
+    Example::
+
+        @hookimpl
+        def default_summarizer(request, warn):
+            if request.kind == "branch":
+                return "offline"  # branch summaries without a model call
     """
 
 

@@ -151,3 +151,16 @@ def test_usage_lines_name_required_arguments_as_click_does(tmp_path: Path) -> No
         "--disable-plugin", "usage_lines", "session", "show", "--help", home=home, cwd=project
     )
     assert "tether session show [OPTIONS] {FILE}" in typer_own.stdout, typer_own.stderr
+
+
+def test_a_bare_line_is_chat_through_pi_forms_alone(tmp_path: Path) -> None:
+    """Which command a line naming none runs is the ``pi_forms`` plugin's (``chat``, as pi);
+    without it the kernel names none: the root help."""
+    from tether.core.host.manager import create_plugin_manager
+
+    home, project = write_home(tmp_path / "home"), tmp_path / "project"
+    project.mkdir()
+    pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""}, disabled=["pi_forms"])
+    bare = run_in_process(home=home, cwd=project, pm=pm)
+    assert bare.returncode == 0 and bare.stdout.startswith("Usage: tether [OPTIONS] COMMAND")
+    assert not (home / "sessions").exists()  # no chat started

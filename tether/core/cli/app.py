@@ -29,7 +29,6 @@ from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
 from tether.core.session.opening import PluginScope
 
-DEFAULT_COMMAND = "chat"
 ROOT_HELP = "tether — a plugin-first agent harness whose memory never loses history."
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
@@ -112,16 +111,9 @@ def create_app(pm: PluginManager) -> typer.Typer:
 
             typer.echo(f"tether {__version__}")
             raise typer.Exit()
-        if ctx.invoked_subcommand is None:
-            group = ctx.command
-            default = (
-                group.get_command(ctx, DEFAULT_COMMAND) if hasattr(group, "get_command") else None
-            )
-            if default is None:
-                typer.echo(ctx.get_help())
-                raise typer.Exit()
-            with default.make_context(DEFAULT_COMMAND, [], parent=ctx, obj=pm) as sub:
-                default.invoke(sub)
+        if ctx.invoked_subcommand is None:  # which command a bare line runs is a plugin's
+            typer.echo(ctx.get_help())  # (``route_command_line``: pi_forms makes it chat)
+            raise typer.Exit()
 
     Hooks(pm).register_commands(_CommandRegistration(app))
     return app

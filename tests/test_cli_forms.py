@@ -139,3 +139,28 @@ def test_an_unknown_mode_is_one_line_naming_the_modes(tmp_path: Path) -> None:
         home=tmp_path / "h", cwd=tmp_path,
     )  # fmt: skip
     assert text.returncode == 0 and text.stdout == "You said: hello\n", text.stderr
+
+
+def test_usage_lines_name_required_arguments_as_click_does(tmp_path: Path) -> None:
+    """The built-in ``usage_lines`` writes ``FILE``; without it the usage line is typer's."""
+    home, project = write_home(tmp_path / "home"), tmp_path / "project"
+    project.mkdir()
+    plain = run_in_process("session", "show", "--help", home=home, cwd=project).stdout
+    assert "tether session show [OPTIONS] FILE" in plain
+    typer_own = run_tether(
+        "--disable-plugin", "usage_lines", "session", "show", "--help", home=home, cwd=project
+    )
+    assert "tether session show [OPTIONS] {FILE}" in typer_own.stdout, typer_own.stderr
+
+
+def test_a_bare_line_is_chat_through_pi_forms_alone(tmp_path: Path) -> None:
+    """Which command a line naming none runs is the ``pi_forms`` plugin's (``chat``, as pi);
+    without it the kernel names none: the root help."""
+    from tether.core.host.manager import create_plugin_manager
+
+    home, project = write_home(tmp_path / "home"), tmp_path / "project"
+    project.mkdir()
+    pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""}, disabled=["pi_forms"])
+    bare = run_in_process(home=home, cwd=project, pm=pm)
+    assert bare.returncode == 0 and bare.stdout.startswith("Usage: tether [OPTIONS] COMMAND")
+    assert not (home / "sessions").exists()  # no chat started

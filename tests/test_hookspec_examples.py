@@ -138,6 +138,35 @@ def case_model_registry(tmp_path: Path) -> None:
     assert (registry.pm, registry.vault_url) == ("the pm", "https://vault.internal")
 
 
+class _Catalogue:
+    def find_model(self, provider: str, model: str) -> tether.Model:
+        return tether.Model(provider, model, "openai-completions")
+
+
+def case_choose_model(tmp_path: Path) -> None:
+    nothing = dict.fromkeys(("ref", "provider", "model", "stored", "current"))
+    chosen = _run_example("choose_model", {"registry": _Catalogue(), **nothing})
+    assert chosen.ref == "ollama/qwen3"
+    asked = {"registry": _Catalogue(), **nothing, "ref": "openai/gpt-4o"}
+    assert _run_example("choose_model", asked) is None  # asked for: the next one answers
+
+
+def case_choose_thinking_level(tmp_path: Path) -> None:
+    mini = tether.Model("openai", "gpt-4o-mini", "openai-completions", reasoning=True)
+    arguments = {"requested": None, "branch_level": None, "model": mini, "settings": None}
+    assert _run_example("choose_thinking_level", arguments) == "off"
+    assert _run_example("choose_thinking_level", {**arguments, "requested": "high"}) is None
+
+
+def case_default_summarizer(tmp_path: Path) -> None:
+    warn = Recorder()
+    branch = tether.SummarizeRequest(kind="branch", messages=[])
+    assert _run_example("default_summarizer", {"request": branch, "warn": warn}) == "offline"
+    history = tether.SummarizeRequest(kind="compaction", messages=[])
+    assert _run_example("default_summarizer", {"request": history, "warn": warn}) is None
+    assert warn.calls == []
+
+
 def case_watch_hook_calls(tmp_path: Path) -> None:
     pm = tether.create_plugin_manager(environ={}, load_entry_points=False)
     assert _run_example("watch_hook_calls", {"pm": pm, "environ": {}}) is None

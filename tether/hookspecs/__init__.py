@@ -7,7 +7,9 @@ any subset of the arguments. Specifications live in one module per area:
 - :mod:`tether.hookspecs.registration` — tools, providers, commands, prompt sections, HTTP clients
 - :mod:`tether.hookspecs.agent` — the turn: input, system prompt, context, tool calls, events
 - :mod:`tether.hookspecs.session` — session lifecycle, compaction and tree navigation, storage
-- :mod:`tether.hookspecs.memory` — compaction strategy, summarizers, token counting, the
+- :mod:`tether.hookspecs.choices` — summarizers, token counters and compaction strategies by
+  name, and the summarizer nobody chose
+- :mod:`tether.hookspecs.memory` — the plan of a summary's requests, pins, fact cues, the
   summary gate (its types: :mod:`tether.hookspecs.gate`), the branch summary's input
   (:mod:`tether.hookspecs.branch`)
 
@@ -43,6 +45,7 @@ SPEC_MODULES: tuple[str, ...] = (
     "tether.hookspecs.registration",
     "tether.hookspecs.agent",
     "tether.hookspecs.session",
+    "tether.hookspecs.choices",
     "tether.hookspecs.memory",
 )
 

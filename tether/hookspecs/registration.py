@@ -9,8 +9,9 @@ from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:  # the types plugins get from ``tether``
     from tether.core.agent.prompt import PromptOptions, Section
-    from tether.core.agent.providers import Provider
+    from tether.core.agent.providers import Model, Provider
     from tether.core.agent.tools import FunctionTool
+    from tether.core.base.settings import Settings
     from tether.core.host.manager import PluginManager
     from tether.hookspecs.model_registry import ModelRegistry
 
@@ -195,6 +196,77 @@ def model_registry(pm: Any, settings: Any) -> ModelRegistry | None:
         @hookimpl
         def model_registry(pm, settings):
             return VaultRegistry(pm, vault_url="https://vault.internal")
+    """
+
+
+@hookspec(firstresult=True)
+def choose_model(
+    registry: ModelRegistry,
+    ref: str | None,
+    provider: str | None,
+    model: str | None,
+    stored: dict[str, Any] | None,
+    current: Model | None,
+    warn: Callable[[str], None],
+) -> Model | None:
+    """Choose the model a session runs with.
+
+    When: as a :class:`tether.Harness` binds a session (at its start, and after
+    new/resume/fork/clone) and when the model is switched (``/model``, RPC ``set_model``).
+    Arguments: ``registry`` — the :class:`tether.ModelRegistry` in use; ``ref``, ``provider``,
+    ``model`` — what the user asked for (``--model provider/id`` or an id, ``--provider``;
+    ``/model``'s ``provider/id``), all ``None`` when nothing was asked; ``stored`` — the model
+    recorded on the branch (``{"provider", "modelId"}``), only for a session that has
+    messages, else ``None``; ``current`` — the model in use when a running harness switches
+    sessions (``None`` at its start); ``warn`` — gives the user one warning line. Return: a
+    :class:`tether.Model` (from ``registry``) or ``None`` to let the next implementation
+    answer. Ordering: firstresult; the built-in answer (plugin ``model_choice``, pi's rule) is
+    ``trylast``, so a plugin wins: the model asked for, else the stored one if it is
+    configured and has a key (else a warning ``Could not restore model …`` and the current or
+    the default one), else the current one, else the settings' default; a model that cannot
+    be used raises the registry's one-line :class:`tether.ProviderError`. The model chosen is
+    recorded as a ``model_change`` entry when it differs from the stored one (always for a
+    session without messages). With no answer at all, binding fails with one line; an
+    implementation that raises or returns something else than a ``Model`` fails it with an
+    error naming the plugin and the hook.
+
+    Example::
+
+        @hookimpl
+        def choose_model(registry, ref, provider, model, stored, current):
+            if not (ref or provider or model or stored or current):  # nothing asked, new session
+                return registry.find_model("ollama", "qwen3")
+    """
+
+
+@hookspec(firstresult=True)
+def choose_thinking_level(
+    requested: str | None, branch_level: str | None, model: Model | None, settings: Settings
+) -> str | None:
+    """Choose the thinking level a session runs with.
+
+    When: as a :class:`tether.Harness` binds a session, when the level is set
+    (``--thinking``, RPC ``set_thinking_level``), when the model is switched (the level is
+    chosen again for the new model) and by ``tether session context --request``. Arguments:
+    ``requested`` — the level asked for (``None``: none); ``branch_level`` — the
+    ``thinkingLevel`` of the branch's last ``thinking_level_change``, for a session that has
+    messages (else ``None``); ``model`` — the :class:`tether.Model` chosen; ``settings`` — the
+    merged :class:`tether.Settings` (``default_thinking_level``). Return: a level (``"off"``,
+    ``"minimal"``, ``"low"``, ``"medium"``, ``"high"``, ``"xhigh"``) or ``None`` to let the next
+    implementation answer. Ordering: firstresult; the built-in answer (plugin ``model_choice``)
+    is ``trylast``: the level asked for (an unknown one is one error line listing the levels),
+    else the branch's, else ``defaultThinkingLevel`` or ``"medium"`` — always ``"off"`` for a
+    model without reasoning. A ``thinking_level_change`` entry records a level that differs
+    from the branch's. With no answer at all, the caller fails with one line; an
+    implementation that raises or returns something else than a string fails it with an error
+    naming the plugin and the hook.
+
+    Example::
+
+        @hookimpl(tryfirst=True)
+        def choose_thinking_level(requested, branch_level, model, settings):
+            if requested is None and model is not None and model.id.endswith("-mini"):
+                return "off"  # small models answer without thinking unless asked
     """
 
 

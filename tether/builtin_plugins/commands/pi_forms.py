@@ -3,6 +3,7 @@ typer parses the line (it answers ``route_command_line``; without it, a line mus
 command).
 
 ========================================  =========================================
+``tether``                                ``tether chat``
 ``tether -c`` / ``tether -r``             ``tether chat -c`` / ``tether chat -r``
 ``tether "fix the test"``                 ``tether chat "fix the test"`` (interactive)
 ``tether -p "fix the test"``              ``tether run "fix the test"`` (print mode)
@@ -64,8 +65,8 @@ def route_top_level(argv: Sequence[str], commands: Collection[str]) -> list[str]
     args = list(argv)
     start = root_prefix_length(args)
     head, rest = args[:start], args[start:]
-    if not rest:
-        return args
+    if not rest:  # a bare ``tether`` (or only root options): pi's interactive mode
+        return [*head, CHAT]
     first = rest[0]
     if first in VERSION_FLAGS:
         return [*head, "--version", *rest[1:]]

@@ -2,7 +2,7 @@
 
 Plugins register implementations under a name through ``register_summarizers``,
 ``register_token_counters`` and ``register_compaction_strategies``
-(:mod:`tether.hookspecs.memory`); the kernel picks ONE per kind, first match wins:
+(:mod:`tether.hookspecs.choices`); the kernel picks ONE per kind, first match wins:
 
 1. the command-line flag (``--summarizer``, ``--counter``, ``--strategy``);
 2. the setting (``compaction.summarizer``, ``tokens.counter``, ``compaction.strategy``);

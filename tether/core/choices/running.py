@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tether.core.base.errors import TetherError
 from tether.core.choices.registry import KINDS, Choice, check_named, choose
 from tether.core.context.cuts import cut_problem
-from tether.core.host.calls import detail_of, warn
+from tether.core.host.calls import call_implementation, detail_of, implementations, warn
 from tether.hookspecs.events import (
     CompactionPreparation,
     CompactionSettings,
@@ -143,38 +144,25 @@ def run_strategy(
     )
 
 
-def summarizer_fallback(request: SummarizeRequest, pm: Any = None) -> str:
-    """The built-in default: ``llm`` when a model is known (``compaction.model`` or the
-    session's current model), else ``offline``. With ``pm``, a session's model whose provider
-    is not configured (a pi session made with ``google/…``) is not known: ``offline``, said
-    in one warning line."""
-    configured = (request.settings or {}).get("model")
-    if isinstance(configured, str) and configured:
-        return "llm"
-    model = configured if isinstance(configured, dict) else request.model
-    if not (model and model.get("provider") and (model.get("id") or model.get("modelId"))):
-        return "offline"
-    provider = str(model["provider"])
-    if pm is None or _provider_configured(request, provider):
-        return "llm"
-    ref = f"{provider}/{model.get('id') or model.get('modelId')}"
-    warn(
-        pm,
-        f"the session's model {ref}: provider '{provider}' is not configured, so the "
-        "offline summarizer writes the summary (set compaction.model, or add the provider "
-        "to models.json)",
-    )
-    return "offline"
-
-
-def _provider_configured(request: SummarizeRequest, provider: str) -> bool:
-    """Whether the request's provider registry knows ``provider`` (without one, or with a
-    models.json that cannot be read, it counts as known: the ``llm`` summarizer says what is
-    wrong)."""
-    try:
-        return request.registry is None or provider in request.registry.config
-    except Exception:  # noqa: BLE001 - a broken models.json: let llm report it
-        return True
+def default_summarizer(pm: Any, request: SummarizeRequest) -> str:
+    """The summarizer the ``default_summarizer`` hook names for ``request`` (the built-in
+    answer: plugin ``llm_summarizer``); with no answer, :data:`KINDS`' default."""
+    say = partial(warn, pm)
+    for plugin, impl in implementations(pm, "default_summarizer"):
+        try:
+            name = call_implementation(impl, {"request": request, "warn": say})
+        except Exception as exc:  # a plugin can fail in any way: one line naming it
+            raise ChoiceError(
+                f"plugin '{plugin}' failed in default_summarizer: {detail_of(exc)}"
+            ) from exc
+        if name is not None:
+            if not isinstance(name, str):
+                raise ChoiceError(
+                    f"plugin '{plugin}' failed in default_summarizer: returned "
+                    f"{type(name).__name__}, expected a summarizer's name or None"
+                )
+            return name
+    return KINDS["summarizer"].builtin_default
 
 
 def run_summarizer(pm: Any, request: SummarizeRequest) -> Summary:
@@ -183,14 +171,14 @@ def run_summarizer(pm: Any, request: SummarizeRequest) -> Summary:
     wanted = (request.settings or {}).get("summarizer")
     setting = None if wanted in (None, "", "auto") else str(wanted)
     choice = choose(
-        pm, "summarizer", setting=setting, builtin_default=lambda: summarizer_fallback(request, pm)
+        pm, "summarizer", setting=setting, builtin_default=lambda: default_summarizer(pm, request)
     )
     return _summarize(pm, choice, request)
 
 
 def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
     def delegate(name: str | None, changes: dict[str, Any]) -> Summary:
-        other = choose(pm, "summarizer", flag=name or summarizer_fallback(request, pm))
+        other = choose(pm, "summarizer", flag=name or default_summarizer(pm, request))
         if other.name == choice.name:
             raise TetherError(f"summarizer '{choice.name}' handed the request to itself")
         return _summarize(pm, other, dataclasses.replace(request, **changes))

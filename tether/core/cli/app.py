@@ -29,7 +29,6 @@ from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager
 from tether.core.session.opening import PluginScope
 
-DEFAULT_COMMAND = "chat"
 ROOT_HELP = "tether — a plugin-first agent harness whose memory never loses history."
 
 # ``--wait [SECONDS]`` of every command that writes a session (its lease,
@@ -46,27 +45,6 @@ WaitOpt = Annotated[
         ),
     ),
 ]
-
-
-def _plain_required_metavar(original: Any) -> Any:
-    """typer writes a required argument as ``{prompt}`` (``{files}...``) in a usage line;
-    click's (and every manual's) convention is ``PROMPT`` (``FILES...``): an argument's
-    metavar, else its name in capitals."""
-
-    def make_metavar(argument: Any, ctx: Any, *, usage: bool = False) -> str:
-        if usage and argument.required and argument.nargs in (1, -1):
-            plain = str(argument.metavar or (argument.name or "").upper())
-            return plain if argument.nargs == 1 or plain.endswith("...") else f"{plain}..."
-        return str(original(argument, ctx, usage=usage))
-
-    make_metavar.plain = True  # type: ignore[attr-defined]
-    return make_metavar
-
-
-if not getattr(typer.core.TyperArgument.make_metavar, "plain", False):
-    typer.core.TyperArgument.make_metavar = _plain_required_metavar(  # type: ignore[method-assign]
-        typer.core.TyperArgument.make_metavar
-    )
 
 
 def command_group(app: typer.Typer, name: str, help: str = "") -> typer.Typer:
@@ -133,16 +111,9 @@ def create_app(pm: PluginManager) -> typer.Typer:
 
             typer.echo(f"tether {__version__}")
             raise typer.Exit()
-        if ctx.invoked_subcommand is None:
-            group = ctx.command
-            default = (
-                group.get_command(ctx, DEFAULT_COMMAND) if hasattr(group, "get_command") else None
-            )
-            if default is None:
-                typer.echo(ctx.get_help())
-                raise typer.Exit()
-            with default.make_context(DEFAULT_COMMAND, [], parent=ctx, obj=pm) as sub:
-                default.invoke(sub)
+        if ctx.invoked_subcommand is None:  # which command a bare line runs is a plugin's
+            typer.echo(ctx.get_help())  # (``route_command_line``: pi_forms makes it chat)
+            raise typer.Exit()
 
     Hooks(pm).register_commands(_CommandRegistration(app))
     return app

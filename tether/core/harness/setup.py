@@ -1,25 +1,38 @@
-"""Which model and thinking level a session runs with (pi's ``createAgentSession``).
+"""Which model and thinking level a session runs with, and what else an agent is set up with.
 
-Model: the one asked for (``--provider``/``--model``); else, for a session with messages, the
-model of its context if it can still be used (configured, key present); else the current or
-the settings' default (``defaultProvider``/``defaultModel``) — with a warning when a stored
-model could not be restored (see :func:`.switching.bind_session`). Thinking level: the one
-asked for; else the branch's last ``thinking_level_change`` for a session that has one; else
-``defaultThinkingLevel`` or ``"medium"``; always clamped to what the model supports
-(``"off"`` without reasoning).
+The choice is a plugin's (the ``choose_model`` and ``choose_thinking_level`` hooks; the
+built-in ``model_choice`` plugin follows pi's ``createAgentSession``): :func:`choose_model`
+and :func:`choose_thinking_level` ask it and check the answer. The harness records what was
+chosen (see :func:`.switching.bind_session`); :func:`branch_thinking_level` reads the level
+the branch recorded last.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tether.core.agent.providers import Model
-from tether.core.base.errors import UsageError
+from tether.core.base.errors import (
+    HookError,
+    ProviderConfigError,
+    ProviderError,
+    TetherError,
+    UsageError,
+)
+from tether.core.hooks.checks import expect
+from tether.core.hooks.runner import attributed
 
-THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
-DEFAULT_THINKING_LEVEL = "medium"
+
+def stderr_warning(message: str) -> None:
+    """The default warning sink: one ``tether: warning:`` line on stderr."""
+    sys.stderr.write(f"tether: warning: {message}\n")
+
+
+NO_MODEL_CHOICE = "no plugin chose a model (is 'model_choice' disabled?)"
+NO_LEVEL_CHOICE = "no plugin chose a thinking level (is 'model_choice' disabled?)"
 
 
 @dataclass
@@ -35,44 +48,64 @@ class ModelRequest:
         return bool(self.ref or self.provider or self.model)
 
 
-def check_thinking_level(level: str) -> str:
-    if level not in THINKING_LEVELS:
-        raise UsageError(
-            f"unknown thinking level '{level}': expected one of {', '.join(THINKING_LEVELS)}"
-        )
-    return level
+def _first(hooks: Any, name: str, kwargs: dict[str, Any], answer: type) -> Any:
+    """The first answer of ``name`` (checked to be an ``answer``); a typed error a plugin
+    raised on purpose (an unknown model, a missing key) is said as the plugin said it."""
+    try:
+        return hooks.runner.first(name, kwargs, expect(answer))
+    except (TetherError, ProviderError) as exc:
+        failure = attributed(exc)
+        if failure is not None and not isinstance(exc, HookError):
+            exc.args = (failure.detail, *exc.args[1:])
+        raise
 
 
-def clamp_thinking(level: str, model: Model | None) -> str:
-    """``"off"`` for models without reasoning; ``xhigh`` stays (adapters map it)."""
-    if model is None or not model.reasoning:
-        return "off"
-    return level if level in THINKING_LEVELS else DEFAULT_THINKING_LEVEL
-
-
-def resolve_requested(registry: Any, request: ModelRequest) -> Model:
-    """The model the user named; a configuration problem is a one-line error."""
-    model, _ = registry.resolve(request.ref, provider=request.provider, model=request.model)
-    registry.api_key(model)  # no key → ProviderConfigError naming the variable to set
-    return model
+def choose_model(
+    hooks: Any,
+    registry: Any,
+    request: ModelRequest,
+    *,
+    stored: dict[str, Any] | None = None,
+    current: Model | None = None,
+    warn: Callable[[str], None] = stderr_warning,
+) -> Model:
+    """The model the ``choose_model`` hook chooses; ``stored`` is the branch's model (a session
+    with messages), ``current`` the one in use. No answer is one error line."""
+    kwargs = {
+        "registry": registry,
+        "ref": request.ref,
+        "provider": request.provider,
+        "model": request.model,
+        "stored": stored,
+        "current": current,
+        "warn": warn,
+    }
+    found = _first(hooks, "choose_model", kwargs, Model)
+    if found is None:
+        raise ProviderConfigError(NO_MODEL_CHOICE)
+    return found  # type: ignore[no-any-return]
 
 
 def choose_thinking_level(
+    hooks: Any,
     requested: str | None,
     *,
-    has_messages: bool,
-    branch_level: str | None,
-    settings: Any,
-    model: Model | None,
+    branch_level: str | None = None,
+    model: Model | None = None,
+    settings: Any = None,
 ) -> str:
-    """The thinking level to run with; ``branch_level`` is the branch's last recorded level."""
-    if requested:
-        level = check_thinking_level(requested)
-    elif has_messages and branch_level:
-        level = branch_level
-    else:
-        level = getattr(settings, "default_thinking_level", None) or DEFAULT_THINKING_LEVEL
-    return clamp_thinking(level, model)
+    """The level the ``choose_thinking_level`` hook chooses; ``branch_level`` is the branch's
+    last recorded level (a session with messages). No answer is one error line."""
+    kwargs = {
+        "requested": requested,
+        "branch_level": branch_level,
+        "model": model,
+        "settings": settings,
+    }
+    found = _first(hooks, "choose_thinking_level", kwargs, str)
+    if found is None:
+        raise UsageError(NO_LEVEL_CHOICE)
+    return found  # type: ignore[no-any-return]
 
 
 def branch_thinking_level(session: Any) -> str | None:
@@ -122,11 +155,6 @@ def hook_time_limit(settings: Any) -> dict[str, Any]:
     return {"timeout_ms": int(value) or None, "limited": None}
 
 
-def stderr_warning(message: str) -> None:
-    """The default warning sink: one ``tether: warning:`` line on stderr."""
-    sys.stderr.write(f"tether: warning: {message}\n")
-
-
 def assemble_prompt(pm: Any, cwd: str, tools: Any, settings: Any) -> tuple[str, list[str]]:
     """The system prompt for ``cwd`` and ``tools``, and what the section plugins warned about."""
     from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
@@ -137,17 +165,15 @@ def assemble_prompt(pm: Any, cwd: str, tools: Any, settings: Any) -> tuple[str, 
 
 
 __all__ = [
-    "DEFAULT_THINKING_LEVEL",
-    "THINKING_LEVELS",
+    "NO_LEVEL_CHOICE",
+    "NO_MODEL_CHOICE",
     "ModelRequest",
     "assemble_prompt",
     "branch_thinking_level",
-    "check_thinking_level",
+    "choose_model",
     "choose_thinking_level",
-    "clamp_thinking",
     "DEFAULT_HOOK_TIMEOUT_MS",
     "LIMITED_BY_DEFAULT",
     "hook_time_limit",
-    "resolve_requested",
     "stderr_warning",
 ]

@@ -2,7 +2,8 @@
 
 Plain functions of a :class:`SessionHost` (the harness is one; its methods of the same names
 delegate here). :func:`bind_session` restores what a session runs with (as pi does): the
-agent's messages from the context, the model and thinking level (:mod:`.setup`); a session
+agent's messages from the context, the model and thinking level (the ``choose_model`` and
+``choose_thinking_level`` hooks, :mod:`.setup`); a session
 without messages gets ``model_change`` then ``thinking_level_change`` before its first user
 message. Switching sessions fires ``session_shutdown`` on the old one and ``session_start``
 (reason ``new``/``resume``/``fork``) on the new one; fork and clone ask
@@ -15,16 +16,14 @@ import os
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tether.core.agent.abort import AbortSignal
-from tether.core.agent.providers import Model, ProviderConfigError
+from tether.core.agent.providers import Model
 from tether.core.base.errors import TetherError
 from tether.core.context.check import context_warnings
 from tether.core.harness.setup import (
     ModelRequest,
     branch_thinking_level,
-    check_thinking_level,
+    choose_model,
     choose_thinking_level,
-    clamp_thinking,
-    resolve_requested,
 )
 from tether.hookspecs.events import BeforeForkEvent, Cancel, Message
 
@@ -71,29 +70,23 @@ def bind_session(host: SessionHost, request: ModelRequest, thinking: str | None 
     has_messages = bool(context.messages)
     switching = host.model is not None
     stored = context.model or {}
-    if request.given:
-        model = resolve_requested(host.registry, request)
-    elif has_messages and stored.get("provider") and stored.get("modelId"):
-        wanted = ModelRequest(provider=str(stored["provider"]), model=str(stored["modelId"]))
-        try:
-            model = resolve_requested(host.registry, wanted)
-        except ProviderConfigError:
-            model = host.model if switching else resolve_requested(host.registry, ModelRequest())
-            host.warn(
-                f"Could not restore model {wanted.provider}/{wanted.model}. Using {model.ref}"
-            )
-    else:
-        model = host.model if switching else resolve_requested(host.registry, ModelRequest())
-    assert model is not None
+    model = choose_model(
+        host.hooks,
+        host.registry,
+        request,
+        stored=stored if has_messages else None,
+        current=host.model,
+        warn=host.warn,
+    )
     if thinking is None and switching and not has_messages:
         thinking = host.thinking_level
     branch_level = branch_thinking_level(session) if has_messages else None
     level = choose_thinking_level(
-        thinking,
-        has_messages=has_messages,
+        host.hooks,
+        thinking or None,
         branch_level=branch_level,
-        settings=host.settings,
         model=model,
+        settings=host.settings,
     )
     if not has_messages:
         session.append_model_change(model.provider, model.id)
@@ -248,17 +241,19 @@ def compact(host: SessionHost, custom_instructions: str | None = None) -> Compac
 
 def set_model(host: SessionHost, ref: str) -> None:
     """Switch models (``provider/model``); recorded as a ``model_change`` entry."""
-    model = resolve_requested(host.registry, ModelRequest(ref=ref))
+    model = choose_model(host.hooks, host.registry, ModelRequest(ref=ref), warn=host.warn)
     host.session.append_model_change(model.provider, model.id)
     host.model = host.agent.state.model = model
-    level = clamp_thinking(host.thinking_level, model)
+    level = choose_thinking_level(
+        host.hooks, host.thinking_level, model=model, settings=host.settings
+    )
     if level != host.thinking_level:
         set_thinking_level(host, level)
 
 
 def set_thinking_level(host: SessionHost, level: str) -> None:
     """Change the thinking level; recorded only when the effective level changes."""
-    effective = clamp_thinking(check_thinking_level(level), host.model)
+    effective = choose_thinking_level(host.hooks, level, model=host.model, settings=host.settings)
     if effective != host.thinking_level:
         host.session.append_thinking_level_change(effective)
         host.thinking_level = host.agent.state.thinking_level = effective

@@ -14,25 +14,6 @@ from typing import Any, Literal, Protocol
 from tether.core.base.errors import TetherError
 
 
-def plugin_that_raised(pm: Any, hook_name: str, exc: BaseException) -> str | None:
-    """The name of the plugin whose implementation of ``hook_name`` raised ``exc``."""
-    caller = getattr(pm.hook, hook_name, None)
-    if caller is None:
-        return None
-    owners = {}
-    for impl in caller.get_hookimpls():
-        code = getattr(impl.function, "__code__", None)
-        if code is not None:
-            owners[code] = pm.get_name(impl.plugin) or repr(impl.plugin)
-    tb = exc.__traceback__
-    while tb is not None:
-        name = owners.get(tb.tb_frame.f_code)
-        if name is not None:
-            return name
-        tb = tb.tb_next
-    return None
-
-
 def observe(pm: Any, event: str, *args: Any) -> None:
     """Report ``event`` to the observer a plugin set on ``pm`` in ``watch_hook_calls``
     (``pm.observer``; the built-in ``plugin_trace`` behind ``TETHER_TRACE_PLUGINS``); nothing
@@ -219,7 +200,6 @@ __all__ = [
     "detail_of",
     "implementations",
     "observe",
-    "plugin_that_raised",
     "warn",
     "watch_calls",
 ]

@@ -83,11 +83,11 @@ def request_bytes(
         stored = context.model if context.messages else None
         chosen = _model(registry, stored, say, model)
         level = choose_thinking_level(
+            hooks,
             None,
-            has_messages=bool(context.messages),
-            branch_level=_branch_level(branch),
-            settings=settings,
+            branch_level=_branch_level(branch) if context.messages else None,
             model=chosen,
+            settings=settings,
         )
         tools = order_tools(collect_tools(pm))
         system_prompt, found = assemble_prompt(pm, cwd, tools, settings)

@@ -2,7 +2,8 @@
 
 The summarizer ``llm``. Which model: the setting ``compaction.model`` (``"provider/model"``)
 if given, else the session's current model (``request.model``). Chosen by
-``compaction.summarizer``/``--summarizer llm``, and the built-in default when a model is known.
+``compaction.summarizer``/``--summarizer llm``, and the built-in default when a model is known
+(its ``default_summarizer`` answer, ``trylast``: ``offline`` when none is).
 
 Each request is isolated and has pi's structure: the system prompt and one user message
 ``<conversation>…</conversation>`` (+ ``<previous-summary>`` in update mode) + instructions
@@ -33,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tether.hookspecs.events import SummarizeRequest, Summary
     from tether.providers import Model
 
@@ -174,6 +177,40 @@ def summarize(request: SummarizeRequest) -> Summary:
 @hookimpl
 def register_summarizers(register: Any) -> None:
     register("llm", summarize)
+
+
+@hookimpl(trylast=True)
+def default_summarizer(request: SummarizeRequest, warn: Callable[[str], None]) -> str:
+    """The built-in default: ``llm`` when a model is known (``compaction.model`` or the
+    session's current model), else ``offline``. A session's model whose provider is not
+    configured (a pi session made with ``google/…``) is not known: ``offline``, said in one
+    warning line."""
+    configured = (request.settings or {}).get("model")
+    if isinstance(configured, str) and configured:
+        return "llm"
+    model = configured if isinstance(configured, dict) else request.model
+    if not (model and model.get("provider") and (model.get("id") or model.get("modelId"))):
+        return "offline"
+    provider = str(model["provider"])
+    if _provider_configured(request, provider):
+        return "llm"
+    ref = f"{provider}/{model.get('id') or model.get('modelId')}"
+    warn(
+        f"the session's model {ref}: provider '{provider}' is not configured, so the "
+        "offline summarizer writes the summary (set compaction.model, or add the provider "
+        "to models.json)"
+    )
+    return "offline"
+
+
+def _provider_configured(request: SummarizeRequest, provider: str) -> bool:
+    """Whether the request's provider registry knows ``provider`` (without one, or with a
+    models.json that cannot be read, it counts as known: the ``llm`` summarizer says what is
+    wrong)."""
+    try:
+        return request.registry is None or provider in request.registry.config
+    except Exception:  # noqa: BLE001 - a broken models.json: let llm report it
+        return True
 
 
 __all__ = ["LlmSummarizer", "register_summarizers", "summarize"]

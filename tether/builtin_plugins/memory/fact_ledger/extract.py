@@ -22,6 +22,7 @@ from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
+from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
 from tether.memory import content_text
@@ -233,6 +234,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         cues.has("constraint", sentence)
         or _NEGATED.match(sentence)
         or _QUOTED_RULE.search(sentence)
+        or label_list(sentence)
     ):
         return "constraint"
     if terse_choice(sentence, cues):

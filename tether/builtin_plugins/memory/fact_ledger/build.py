@@ -27,6 +27,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import (
     user_statements,
 )
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 
 MAX_GOAL = 2000
 ACCEPTED = "proposed by the assistant, accepted"
@@ -188,6 +189,7 @@ class _Reader:
             statements = [s for s in statements if s not in asked or s in kept]
         for statement in statements:
             self.ledger.add(statement, self.cues)
+        revoke_named(self.ledger, statements, source, self.cues)
 
     def assistant(self, message: Mapping[str, Any]) -> None:
         self.proposals = []

@@ -56,6 +56,12 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop",
     ),
+    "discard": (
+        "remove", "delete", "drop", "take ... out", "get rid of", "getting deleted",
+        "being deleted", "will be deleted", "is deleted", "torn down", "tear down",
+        "decommissioned", "shut down", "don't need", "do not need", "no need for",
+        "not needed", "no longer need", "can go", "goes away", "is going away",
+    ),
     "accept": (
         "yes", "yep", "yeah", "ok", "okay", "sure", "agreed", "sounds good", "go ahead",
         "do it", "please do", "lgtm", "let's do it", "let's do that", "that works", "fine",
@@ -132,6 +138,10 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回", "回退到", "恢复成",
     ),
     "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
+    "discard": (
+        "删掉", "删除", "去掉", "不需要", "不用了", "不要了", "拿掉", "移除", "下线", "停用",
+        "弃用", "要删",
+    ),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
     "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
     "filler": ("继续", "好的", "谢谢", "行", "嗯", "接着", "go on"),

@@ -8,11 +8,22 @@ values no longer hold."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-    from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+
+
+class Ledger(Protocol):
+    """What the notes read of :class:`~.ledger.Ledger` (which imports this module)."""
+
+    facts: list[Fact]
+
+    def live(self, *kinds: str) -> list[Fact]: ...
+
+    def get(self, fact_id: str) -> Fact | None: ...
+
+    def goal(self) -> Fact | None: ...
+
 
 REVOKED = "revoked"  # the note of an identifier taken back with nothing in its place
 #: "HG19", "RHEL8", "GRCh37": letters, then a digit (the stem is the letters)

@@ -94,6 +94,16 @@ def test_an_identifier_said_first_in_a_revoking_message_stays() -> None:
     assert "s3://new-drop" in {f.text for f in ledger.live("identifier")}
 
 
+def test_deleting_something_else_named_with_a_pin_keeps_the_pin() -> None:
+    ledger = ledger_of(
+        "Fix the build.",
+        "I'm on numpy==1.26.4 because the 2.x wheels broke us.",
+        "delete the stale wheel cache in the build folder, then rebuild against numpy==1.26.4 "
+        "as before",
+    )
+    assert "numpy==1.26.4" in {f.text for f in ledger.live("identifier")}
+
+
 def test_keeping_a_flag_is_no_revocation() -> None:
     ledger = ledger_of("Set up the exporter.", "Run it with --strict.", "don't drop --strict")
     assert "--strict" in {f.text for f in ledger.live("identifier")}

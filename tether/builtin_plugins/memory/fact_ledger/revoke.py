@@ -29,20 +29,28 @@ MAX_POINTER = 40  # characters: "remove it.", "take that out", "去掉吧"
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、])\s*")
 
 
-def _revoking(sentence: str, cues: Cues) -> bool:
+NEAR = 30  # characters between a cue and the identifier it takes back
+
+
+def _cue_spans(sentence: str, cues: Cues) -> list[tuple[int, int]]:
+    """Where ``sentence`` takes something back (a cue not negated: "don't drop X" keeps X)."""
+    out = []
     for kind in ("revoke", "discard"):
         span = cues.find(kind, sentence)
         if span is not None and not _NEGATION.search(sentence[: span[0]].rstrip()[-16:]):
-            return True
-    return False
+            out.append(span)
+    return out
 
 
-def _named(sentence: str) -> list[str]:
-    """The identifiers of ``sentence`` that a revocation can take back."""
+def _named(sentence: str, near: list[tuple[int, int]] | None = None) -> list[str]:
+    """The identifiers of ``sentence`` that a revocation can take back (with ``near``: only
+    those next to one of those cue spans — "delete the cache of numpy==1.26.4" keeps the pin,
+    "drop --offline" and "s3://x is getting deleted" do not)."""
     return [
         sentence[start:end]
         for start, end, kind, _subject in identifier_spans(sentence)
         if kind not in _KEPT_SHAPES
+        and (near is None or any(a - NEAR <= end and start <= b + NEAR for a, b in near))
     ]
 
 
@@ -51,10 +59,11 @@ def revoked_names(statements: Sequence[Statement], cues: Cues) -> list[tuple[Sta
     out: list[tuple[Statement, str]] = []
     said = [s for s in statements if s.kind != "identifier"]
     for index, statement in enumerate(said):
-        if not _revoking(statement.text, cues):
+        spans = _cue_spans(statement.text, cues)
+        if not spans:
             continue
-        names = _named(statement.text)
-        if not names and index > 0 and len(statement.text) <= MAX_POINTER:
+        names = _named(statement.text, spans)
+        if not _named(statement.text) and index > 0 and len(statement.text) <= MAX_POINTER:
             if _POINTS_BACK.search(statement.text) or not statement.text.isascii():
                 names = _named(said[index - 1].text)
         out += [(statement, name) for name in names]

@@ -232,6 +232,25 @@ STEP_ZH = (
 )
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "When the vendor answers, the next thing is to rotate the keys.",
+        "Ok, Mia merges first; next up is tagging 3.2.0 for the store.",
+        "周三之后，接下来要把灰度比例调到 50%。",
+    ],
+)
+def test_other_wordings_of_a_next_step_inside_a_sentence(sentence: str) -> None:
+    ledger = ledger_of("Ship the release.", sentence)
+    assert [f.text for f in ledger.live("next_step")] == [sentence]
+
+
+@pytest.mark.parametrize("sentence", ["周五前要把报告发给客户。", "The draft is due by Monday."])
+def test_a_deadline_is_a_constraint(sentence: str) -> None:
+    ledger = ledger_of("Write the report.", "Use the 2024 template. " + sentence + " Thanks!")
+    assert sentence in {f.text for f in ledger.live("constraint")}
+
+
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("step", [STEP_EN, STEP_ZH])
 def test_a_next_step_inside_a_sentence_is_a_next_step_not_done(

@@ -8,8 +8,9 @@ import re
 
 #: "the next step is", "our next steps are", "next step:", "下一步是", "接下来要"…
 _NEXT_INSIDE = re.compile(
-    r"\b(?:the|our|my|your|a|one)\s+next\s+steps?\s+(?:is|are|will\s+be|would\s+be|should\s+be)\b"
-    r"|\bnext\s+steps?\s*[:：]"
+    r"\b(?:the|our|my|your|a|one)\s+next\s+(?:steps?|thing|task|move)\s+"
+    r"(?:is|are|will\s+be|would\s+be|should\s+be)\b"
+    r"|\bnext\s+up\s+is\b|\bnext\s+steps?\s*[:：]"
     r"|\bnext\s+steps?\s+(?:is|are|will\s+be)\s+to\b"
     r"|下一步(?:是|就是|要|得|再|先|：|:)"
     r"|接下来(?:是|就是|要|得|再)",

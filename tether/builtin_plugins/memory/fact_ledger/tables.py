@@ -61,6 +61,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "being deleted", "will be deleted", "is deleted", "torn down", "tear down",
         "decommissioned", "shut down", "don't need", "do not need", "no need for",
         "not needed", "no longer need", "can go", "goes away", "is going away",
+        "stop passing", "stop setting", "ditch",
     ),
     "accept": (
         "yes", "yep", "yeah", "ok", "okay", "sure", "agreed", "sounds good", "go ahead",
@@ -121,7 +122,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "喜欢", "习惯", "倾向", "希望", "最好", "宁愿", "对我来说", "限制", "上限", "下限",
         "以后", "不再", "改为", "换成", "改用", "用的是", "习惯用", "就行", "为准", "统一",
         "一律", "千万", "绝不", "不准", "请用", "别用", "规则", "规范", "约定",
-        "之前要", "之前得", "以前要", "前要交", "截止", "最晚",
+        "之前要", "之前得", "以前要", "前要交", "前要", "前得", "截止", "最晚",
     ),
     "decision": (
         "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",

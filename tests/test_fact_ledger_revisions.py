@@ -179,6 +179,12 @@ def test_a_key_set_again_in_chinese_retires_the_earlier_setting() -> None:
     assert "sync.parallel = 2 测试机扛不住" in live
 
 
+def test_a_file_and_a_line_are_no_key() -> None:
+    turns = ["Fix the parser.", "look at utils.py: it crashes", "and check app.py:42 too"]
+    ledger = ledger_of(*turns, "now look at utils.py: the loop is wrong")
+    assert "look at utils.py: it crashes" in {f.text for f in ledger.live("request")}
+
+
 def test_one_key_for_two_parts_keeps_both() -> None:
     turns = ["Tune it.", "pool.size = 4 on staging", "pool.size = 32 in prod"]
     live = {f.text for f in ledger_of(*turns).live()}

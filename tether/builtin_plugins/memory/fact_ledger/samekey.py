@@ -27,6 +27,11 @@ _ASSIGN = re.compile(
 _FLAG = re.compile(
     r"(?<![\w-])(?P<key>--[a-z][\w-]+)(?:=|\s+)(?P<value>[^\s,;，；。、-][^\s,;，；。、]*)"
 )
+_FILE = re.compile(
+    r"\.(?:py|js|ts|tsx|jsx|md|json|ya?ml|toml|txt|go|rs|sh|cfg|ini|java|c|h|cpp|rb|php|sql"
+    r"|lock|log|csv|html|css)$",
+    re.IGNORECASE,
+)
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*[a-z]?\w*")
 #: parts of a key that name no thing of their own ("loader_version": the loader)
 _GENERIC = frozenset(
@@ -41,8 +46,10 @@ def assignments(text: str) -> dict[str, str]:
     seen: dict[str, list[str]] = {}
     for match in _ASSIGN.finditer(text):
         key, op, value = match.group("key"), match.group("op"), match.group("value")
-        if value.startswith("//") or (op == ":" and not re.search(r"[._]", key)):
-            continue  # a URL; "image: x" is a label, not a key
+        if value.startswith(("//", "=")) or (op == ":" and not re.search(r"[._]", key)):
+            continue  # a URL, a comparison; "image: x" is a label, not a key
+        if _FILE.search(key):
+            continue  # "utils.py: it crashes", "app.py:42": a file, not a key
         seen.setdefault(key.casefold(), []).append(value.rstrip(".:!?)"))
     for match in _FLAG.finditer(text):
         seen.setdefault(match.group("key"), []).append(match.group("value").rstrip(".:!?)"))

@@ -23,7 +23,9 @@ Families (``bench/fidelity_families.py``, several sessions each, worded differen
 ``identifiers`` (ids, pins, paths, env vars, flags, error lines inside long messages) and
 ``casual`` (preferences said in passing among 6–12 KB test logs and bare "continue" turns, ~40
 turns), ``shapes`` (changes told by a value's shape, subjects named in two languages, casual
-cues, look-alike values for two parts). Their ``llm`` track uses a model whose summaries are
+cues, look-alike values for two parts), ``revisions`` (identifiers revoked, an opening message's
+values changed later, one key set three times, Chinese rules without punctuation, a next step
+waiting on someone else). Their ``llm`` track uses a model whose summaries are
 well formed but hold no fact (``bench/factfree_server.py``): what survives there, the gate
 kept. Per family and track, at each k: facts held verbatim in the context (summary + kept
 entries), retired values shown as current in the summary (errors; defined in

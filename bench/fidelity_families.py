@@ -15,7 +15,10 @@ Four families, each several sessions worded differently so that no one phrase ca
   and never used to tune the ledger (other wording, values, identifier kinds; every cue of
   both languages; changes stated in the other language; two live facts of one kind);
 - ``shapes`` (``bench/family_shapes.py``): changes told by a value's shape and by subjects
-  named in two languages (消息队列 / queue), casual cues, and look-alike values for two parts.
+  named in two languages (消息队列 / queue), casual cues, and look-alike values for two parts;
+- ``revisions`` (``bench/family_revisions.py``): identifiers revoked ("take it out", 删掉),
+  an opening message whose values change later, one ``key = value`` set three times, Chinese
+  rules after a label without punctuation, a next step waiting on someone else.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from family_chinese import CHINESE
 from family_format import Script, parse
 from family_heldout import HELDOUT
 from family_identifiers import IDENTIFIERS
+from family_revisions import REVISIONS
 from family_shapes import SHAPES
 
 C, V = "Constraints & Preferences", "value"
@@ -236,6 +240,8 @@ CASUAL = [
     ),
 ]
 
-RAW: list[dict[str, Any]] = [*CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES]
+RAW: list[dict[str, Any]] = [
+    *CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES, *REVISIONS,
+]  # fmt: skip
 FAMILIES: list[Script] = [parse(obj, f"built-in {obj['name']}") for obj in RAW]
 NAMES = sorted({s.family for s in FAMILIES})

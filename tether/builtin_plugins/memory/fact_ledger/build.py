@@ -27,6 +27,8 @@ from tether.builtin_plugins.memory.fact_ledger.extract import (
     user_statements,
 )
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
+from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 
 MAX_GOAL = 2000
 ACCEPTED = "proposed by the assistant, accepted"
@@ -186,8 +188,10 @@ class _Reader:
             goal = flat(verbatim(text, asked) if asked else text, MAX_GOAL)
             self.ledger.new_fact("goal", goal, source)
             statements = [s for s in statements if s not in asked or s in kept]
-        for statement in statements:
+        for statement in promote(statements):
             self.ledger.add(statement, self.cues)
+        revoke_named(self.ledger, statements, source, self.cues)
+        retire_same_key(self.ledger, source, self.cues)
 
     def assistant(self, message: Mapping[str, Any]) -> None:
         self.proposals = []

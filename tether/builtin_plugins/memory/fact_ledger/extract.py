@@ -22,7 +22,9 @@ from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
+from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
+from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
 from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
@@ -222,7 +224,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     """The kind of one user sentence (see the module's docstring). ``remark``: the sentence
     is part of a short message; a statement there (no task verb, not a question) is a
     preference said in passing ("two spaces of indentation in the JSX")."""
-    if cues.has("next_step", sentence):
+    if cues.has("next_step", sentence) or names_next_step(sentence):
         return "next_step"
     if cues.has("decision", sentence):
         return "decision"
@@ -232,6 +234,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         cues.has("constraint", sentence)
         or _NEGATED.match(sentence)
         or _QUOTED_RULE.search(sentence)
+        or label_list(sentence)
     ):
         return "constraint"
     if terse_choice(sentence, cues):

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
+from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     PER_PART_KEYS,
@@ -94,7 +95,13 @@ class Ledger:
         for fact in self.live("constraint") + self.live("decision"):
             for old, new in keyed_pairs(fact.text, goal.text, default_cues()):
                 changes[old] = new
+            if fact.source != goal.source:
+                for old, new in retold_pairs(fact.text, goal.text):
+                    if not any(old in said or said in old for said in changes):
+                        changes[old] = new
         shown = "; ".join(f'"{old}" changed to "{new}"' for old, new in changes.items())
+        revised = [note for old, note in revisions(self, goal.text).items() if old not in changes]
+        shown = "; ".join(part for part in (shown, *revised) if part)
         return f" (changed later: {shown})" if shown else ""
 
     def replaced(self, fact: Fact) -> list[Fact]:

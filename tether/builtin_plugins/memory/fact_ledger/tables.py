@@ -30,6 +30,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "switch to", "has to", "is to be", "are to be", "better to", "happier with",
         "leave out", "nothing but", "stay on", "pinned", "pin", "revert ... to", "roll back to",
         "rules", "ground rules", "requirements", "constraints", "conventions", "guidelines",
+        "deadline", "due by", "is due", "due on", "no later than",
     ),
     "decision": (
         "decided", "decide to", "we decided", "instead of", "rather than", "chose", "choose to",
@@ -54,6 +55,13 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "not anymore", "anymore", "any more", "stop using", "don't bother",
         "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop",
+    ),
+    "discard": (
+        "remove", "delete", "drop", "take ... out", "get rid of", "getting deleted",
+        "being deleted", "will be deleted", "is deleted", "torn down", "tear down",
+        "decommissioned", "shut down", "don't need", "do not need", "no need for",
+        "not needed", "no longer need", "can go", "goes away", "is going away",
+        "stop passing", "stop setting", "ditch",
     ),
     "accept": (
         "yes", "yep", "yeah", "ok", "okay", "sure", "agreed", "sounds good", "go ahead",
@@ -114,6 +122,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "喜欢", "习惯", "倾向", "希望", "最好", "宁愿", "对我来说", "限制", "上限", "下限",
         "以后", "不再", "改为", "换成", "改用", "用的是", "习惯用", "就行", "为准", "统一",
         "一律", "千万", "绝不", "不准", "请用", "别用", "规则", "规范", "约定",
+        "之前要", "之前得", "以前要", "前要交", "前要", "前得", "截止", "最晚",
     ),
     "decision": (
         "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",
@@ -130,6 +139,10 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回", "回退到", "恢复成",
     ),
     "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
+    "discard": (
+        "删掉", "删除", "去掉", "不需要", "不用了", "不要了", "拿掉", "移除", "下线", "停用",
+        "弃用", "要删",
+    ),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
     "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
     "filler": ("继续", "好的", "谢谢", "行", "嗯", "接着", "go on"),

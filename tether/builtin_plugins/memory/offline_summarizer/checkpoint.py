@@ -17,6 +17,7 @@ from tether.builtin_plugins.memory.fact_ledger import (
     normal,
     words_of,
 )
+from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
     MAX_ERRORS,
     MAX_FUNCTIONS,
@@ -61,6 +62,9 @@ def shown(ledger: Ledger, fact: Fact) -> str:
     text = fact.text if fact.source == "previous summary" else f'"{quote(fact.text, 2000)}"'
     if fact.note and fact.kind != "error":
         text += f" ({fact.note})"
+    revised = fact_note(ledger, fact) if fact.kind != "error" else ""
+    if revised:  # right after the words: the gate looks for both together
+        text += f" ({revised})"
     query = recall_query(ledger, fact) if fact.kind in ("constraint", "decision") else ""
     if query:
         text += f' (changed earlier; `recall "{query}"` finds the old value)'

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 from tether.builtin_plugins.memory.offline_summarizer.facts import MAX_ERRORS, MAX_GOAL, quote
 from tether.hookspecs.gate import SummaryCheck
 
@@ -97,7 +98,9 @@ def live_facts(ctx: Context) -> list[RequiredItem]:
     out = []
     for fact in ctx.ledger.live():
         if fact.kind in ("constraint", "decision", "next_step"):
-            out.append(RequiredItem(fact.kind, _shown(fact), fact.id))
+            revised = fact_note(ctx.ledger, fact)
+            shown = _shown(fact) + (f" ({revised})" if revised else "")
+            out.append(RequiredItem(fact.kind, shown, fact.id))
     return out
 
 

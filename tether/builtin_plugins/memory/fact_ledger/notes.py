@@ -1,0 +1,104 @@
+"""Change notes for a live fact that still quotes an old value: "(--offline revoked, no
+longer in use)", "(db-1 changed to db-3)", and for the goal "HG19" → "HG38" (a value of one
+stem, or one name's version, given again later: ``FOO 2.7.10a`` → ``FOO 2.7.11b``).
+
+A fact stays verbatim; the note, rendered and restored with it, tells the model which of its
+values no longer hold."""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+
+
+class Ledger(Protocol):
+    """What the notes read of :class:`~.ledger.Ledger` (which imports this module)."""
+
+    facts: list[Fact]
+
+    def live(self, *kinds: str) -> list[Fact]: ...
+
+    def get(self, fact_id: str) -> Fact | None: ...
+
+    def goal(self) -> Fact | None: ...
+
+
+REVOKED = "revoked"  # the note of an identifier taken back with nothing in its place
+#: "HG19", "RHEL8", "GRCh37": letters, then a digit (the stem is the letters)
+_STEMMED = re.compile(r"(?<![\w.-])([A-Za-z]{2,}[A-Za-z_-]*?)(\d[\w.]*)(?![\w-])")
+#: "FOO 2.7.10a", "Node v18.2": a name and a dotted version
+_VERSIONED = re.compile(
+    r"(?<![\w.-])([A-Za-z][\w+-]*)\s+(v?\d+(?:\.\d+)+[A-Za-z]?\w*)(?![\w.-]|\.\d)"
+)
+_RULES = frozenset({"constraint", "decision"})
+_NOT_NAMES = frozenset("to at is on from of v version and or the a an use with in by".split())
+
+
+def revisions(ledger: Ledger, text: str) -> dict[str, str]:
+    """What happened to each identifier ``text`` quotes that was later revoked or replaced
+    by another identifier: ``{"--offline": "--offline revoked, no longer in use"}``."""
+    notes: dict[str, str] = {}
+    live = {f.text for f in ledger.live("identifier")}
+    for fact in ledger.facts:
+        if fact.kind != "identifier" or fact.live or fact.text in live or fact.text in notes:
+            continue
+        if fact.text not in text:
+            continue
+        if fact.note == REVOKED:
+            notes[fact.text] = f"{fact.text} revoked, no longer in use"
+            continue
+        new = ledger.get(fact.replaced_by) if fact.replaced_by else None
+        if new is not None and new.kind == "identifier" and new.text not in text:
+            notes[fact.text] = f"{fact.text} changed to {new.text}"
+    return notes
+
+
+def revision_note(ledger: Ledger, text: str) -> str:
+    """:func:`revisions` as one note ("" if none)."""
+    return "; ".join(revisions(ledger, text).values())
+
+
+def fact_note(ledger: Ledger, fact: Fact) -> str:
+    """The note a live fact is shown with: :func:`revision_note`, and for a rule stated in
+    the opening message (beside the goal) the values later facts gave another value of
+    (:func:`retold_pairs`: "RHEL8 changed to RHEL9")."""
+    notes = revisions(ledger, fact.text)
+    goal = ledger.goal()
+    if goal is not None and fact.source == goal.source and fact.kind != "goal":
+        later = ledger.facts[ledger.facts.index(fact) + 1 :]
+        for other in later:
+            if other.live and other.kind in _RULES and other.source != fact.source:
+                for old, new in retold_pairs(other.text, fact.text):
+                    notes.setdefault(old, f"{old} changed to {new}")
+    return "; ".join(notes.values())
+
+
+def _values(text: str) -> dict[tuple[str, str], str]:
+    """Stemmed and versioned values of ``text`` by (shape, stem or name)."""
+    out: dict[tuple[str, str], str] = {}
+    for match in _VERSIONED.finditer(text):
+        name = match.group(1)
+        if name.casefold() not in _NOT_NAMES:
+            out.setdefault(("version", name.casefold()), match.group(0).rstrip("."))
+    for match in _STEMMED.finditer(text):
+        if not any(match.group(0) in v for v in out.values()):
+            out.setdefault(("stem", match.group(1).casefold()), match.group(0).rstrip("."))
+    return out
+
+
+def retold_pairs(new: str, old: str) -> list[tuple[str, str]]:
+    """``(old value, new value)``: a value of ``old`` whose stem or name ``new`` gives with
+    another value ("reference is HG19" / "switch to HG38"), unless ``new`` still says the
+    old one too."""
+    mine = _values(new)
+    out = []
+    for key, value in _values(old).items():
+        other = mine.get(key)
+        if other is not None and other.casefold() != value.casefold() and value not in new:
+            out.append((value, other))
+    return out
+
+
+__all__ = ["REVOKED", "fact_note", "retold_pairs", "revision_note", "revisions"]

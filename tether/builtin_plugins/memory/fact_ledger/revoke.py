@@ -1,0 +1,114 @@
+"""Identifiers the user takes back: "we don't need the sidecar anymore, s3://metrics-archive is
+getting deleted. remove it.", "you can drop --offline from now on", "备份桶不再需要了
+oss://bi-old 删掉".
+
+A sentence with a ``revoke`` or ``discard`` cue (remove, drop, take out, getting deleted, no
+longer need, 去掉, 删掉, 不需要…) that names an identifier said in an earlier message retires
+that identifier (``note`` "revoked": nothing replaced it) and the earlier sentences stating it;
+a short follow-up that only points back ("remove it.", "去掉吧") revokes the identifiers of the
+sentence before it. File paths and ticket ids are left alone: deleting a file or closing a
+ticket does not take back a setting. :func:`~.notes.revision_note` tells a live fact that still
+quotes a revoked or changed identifier what happened to it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement, identifier_spans
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.notes import REVOKED
+
+_KEPT_SHAPES = frozenset({"path", "ticket"})
+_NEGATION = re.compile(r"(?:\b(?:don'?t|do not|never|not|no need to)|[别不]要?)$", re.I)
+_POINTS_BACK = re.compile(r"\b(?:it|that|them|those|this)\b|[它这那]", re.IGNORECASE)
+MAX_POINTER = 40  # characters: "remove it.", "take that out", "去掉吧"
+_CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、])\s*")
+
+
+NEAR = 30  # characters between a cue and the identifier it takes back
+
+
+def _cue_spans(sentence: str, cues: Cues) -> list[tuple[int, int]]:
+    """Where ``sentence`` takes something back (a cue not negated: "don't drop X" keeps X)."""
+    out = []
+    for kind in ("revoke", "discard"):
+        span = cues.find(kind, sentence)
+        if span is not None and not _NEGATION.search(sentence[: span[0]].rstrip()[-16:]):
+            out.append(span)
+    return out
+
+
+def _named(sentence: str, near: list[tuple[int, int]] | None = None) -> list[str]:
+    """The identifiers of ``sentence`` that a revocation can take back (with ``near``: only
+    those next to one of those cue spans — "delete the cache of numpy==1.26.4" keeps the pin,
+    "drop --offline" and "s3://x is getting deleted" do not)."""
+    return [
+        sentence[start:end]
+        for start, end, kind, _subject in identifier_spans(sentence)
+        if kind not in _KEPT_SHAPES
+        and (near is None or any(a - NEAR <= end and start <= b + NEAR for a, b in near))
+    ]
+
+
+def revoked_names(statements: Sequence[Statement], cues: Cues) -> list[tuple[Statement, str]]:
+    """``(revoking sentence, identifier)`` for each identifier a message takes back."""
+    out: list[tuple[Statement, str]] = []
+    said = [s for s in statements if s.kind != "identifier"]
+    for index, statement in enumerate(said):
+        spans = _cue_spans(statement.text, cues)
+        if not spans:
+            continue
+        names = _named(statement.text, spans)
+        if not _named(statement.text) and index > 0 and len(statement.text) <= MAX_POINTER:
+            if _POINTS_BACK.search(statement.text) or not statement.text.isascii():
+                names = _named(said[index - 1].text)
+        out += [(statement, name) for name in names]
+    return out
+
+
+def _live_fact(ledger: Ledger, statement: Statement) -> Fact | None:
+    return next(
+        (f for f in reversed(ledger.live()) if f.text == statement.text and f.kind != "identifier"),
+        None,
+    )
+
+
+def revoke_named(ledger: Ledger, statements: Sequence[Statement], source: str, cues: Cues) -> None:
+    """Retire the identifiers (and the earlier sentences stating them) that ``statements``
+    (one user message, entry ``source``) take back."""
+    for statement, name in revoked_names(statements, cues):
+        named = [f for f in ledger.facts if f.kind == "identifier" and f.text == name]
+        if not any(f.first_seen and f.first_seen != source for f in named):
+            continue  # said for the first time here: nothing to take back
+        by = _live_fact(ledger, statement)
+        for fact in named:
+            replacement = ledger.get(fact.replaced_by) if fact.replaced_by else None
+            if fact.live:
+                ledger.retire(fact, by)
+            elif replacement is not None and replacement.kind == "identifier":
+                continue  # changed to another value before: that one is the news
+            fact.note = REVOKED
+        for fact in ledger.live("constraint", "decision", "request", "next_step"):
+            if fact is not by and fact.source != source and name in fact.text:
+                retire_keeping_clauses(ledger, fact, by, name)
+
+
+def retire_keeping_clauses(ledger: Ledger, fact: Fact, by: Fact | None, name: str) -> None:
+    """Retire ``fact``; its clauses that do not name ``name`` stay live on their own."""
+    ledger.retire(fact, by)
+    if fact.kind not in ("constraint", "decision"):
+        return  # a request or step that named it is done with
+    for clause in _CLAUSE.split(fact.text):
+        clause = clause.strip(" .")
+        if clause == fact.text.strip(" .。") or name.casefold() in clause.casefold():
+            continue
+        if len(clause.split()) >= 3:
+            kept = ledger.new_fact(fact.kind, clause, fact.source)
+            kept.first_seen, kept.last_seen = fact.first_seen, fact.last_seen
+
+
+__all__ = ["retire_keeping_clauses", "revoke_named", "revoked_names"]

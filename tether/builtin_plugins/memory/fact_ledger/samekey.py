@@ -1,0 +1,100 @@
+"""One key set again: ``process.threads = 16`` … ``process.threads = 8`` … ``process.threads
+= 12``, ``retry_limit: 3`` … ``retry_limit: 5``, ``--jobs 4`` … ``--jobs=8``; and a key word
+given again as a key (``bump the loader to 0.15.3`` … ``loader_version=0.15.11``).
+
+The exact ``key = value`` case only (spaces around ``=`` or ``:`` allowed): a later message that
+sets the same key to another value retires the earlier sentence setting it, unless the two
+name different parts (:func:`~.concepts.parts_differ`) or one sentence sets the key twice
+("2 locally, 8 in prod"). A sentence setting a key states a value in force: a constraint,
+not a request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
+
+_ASSIGN = re.compile(
+    r"(?<![\w.\-/:])(?P<key>[A-Za-z_][\w.-]*\w)\s*(?P<op>=|:)\s*(?P<value>[^\s,;，；。、]+)"
+)
+_FLAG = re.compile(
+    r"(?<![\w-])(?P<key>--[a-z][\w-]+)(?:=|\s+)(?P<value>[^\s,;，；。、-][^\s,;，；。、]*)"
+)
+_FILE = re.compile(
+    r"\.(?:py|js|ts|tsx|jsx|md|json|ya?ml|toml|txt|go|rs|sh|cfg|ini|java|c|h|cpp|rb|php|sql"
+    r"|lock|log|csv|html|css)$",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*[a-z]?\w*")
+#: parts of a key that name no thing of their own ("loader_version": the loader)
+_GENERIC = frozenset(
+    "version ver v size count limit max min num number id name path dir url host port "
+    "level mode type value enabled enable flag timeout".split()
+)
+_KINDS = ("constraint", "decision", "request")
+
+
+def assignments(text: str) -> dict[str, str]:
+    """``{key: value}`` of the keys ``text`` sets once (a key set twice in it is left out)."""
+    seen: dict[str, list[str]] = {}
+    for match in _ASSIGN.finditer(text):
+        key, op, value = match.group("key"), match.group("op"), match.group("value")
+        if value.startswith(("//", "=")) or (op == ":" and not re.search(r"[._]", key)):
+            continue  # a URL, a comparison; "image: x" is a label, not a key
+        if _FILE.search(key):
+            continue  # "utils.py: it crashes", "app.py:42": a file, not a key
+        seen.setdefault(key.casefold(), []).append(value.rstrip(".:!?)"))
+    for match in _FLAG.finditer(text):
+        seen.setdefault(match.group("key"), []).append(match.group("value").rstrip(".:!?)"))
+    return {key: values[0] for key, values in seen.items() if len(set(values)) == 1}
+
+
+def promote(statements: Sequence[Statement]) -> list[Statement]:
+    """A request that sets a key states the value in force: a constraint."""
+    return [
+        replace(s, kind="constraint") if s.kind == "request" and assignments(s.text) else s
+        for s in statements
+    ]
+
+
+def _named_key_word(key: str, value: str, old: str) -> bool:
+    """``old`` gives a key's thing ("loader" of ``loader_version``) another version."""
+    if not _VERSION.fullmatch(value):
+        return False
+    words = [w for w in re.split(r"[._-]+", key.casefold().lstrip("-")) if w]
+    named = [w for w in words if len(w) >= 3 and w not in _GENERIC]
+    if not named or named == words:
+        return False  # "timeout_ms" names nothing; a key without a generic part is itself
+    said = re.findall(r"[a-z][a-z0-9]*", old.casefold())
+    versions = _VERSION.findall(old)
+    return all(w in said for w in named) and bool(versions) and value not in versions
+
+
+def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
+    """Retire the earlier sentences setting a key that a fact from ``source`` sets anew."""
+    news = [f for f in ledger.live(*_KINDS) if f.source == source]
+    for new in news:
+        keys = assignments(new.text)
+        if not keys:
+            continue
+        for old in ledger.live(*_KINDS):
+            if old.source == source or not old.source or old is new:
+                continue
+            if parts_differ(new.text, old.text, cues.concepts):
+                continue
+            theirs = assignments(old.text)
+            changed = [k for k, v in keys.items() if k in theirs and theirs[k] != v] or [
+                k for k, v in keys.items() if k not in theirs and _named_key_word(k, v, old.text)
+            ]
+            if changed and old.live:
+                retire_keeping_clauses(ledger, old, new, changed[0].split("_")[0])
+
+
+__all__ = ["assignments", "promote", "retire_same_key"]

@@ -1,0 +1,26 @@
+"""A next step named inside a sentence: "Once X is back, the next step is to…", "等他跑完之后，
+下一步是…". The ``next_step`` cues count only where a sentence opens; a sentence that names
+its next step further in states one too (and a step waiting for someone else is not done)."""
+
+from __future__ import annotations
+
+import re
+
+#: "the next step is", "our next steps are", "next step:", "下一步是", "接下来要"…
+_NEXT_INSIDE = re.compile(
+    r"\b(?:the|our|my|your|a|one)\s+next\s+(?:steps?|thing|task|move)\s+"
+    r"(?:is|are|will\s+be|would\s+be|should\s+be)\b"
+    r"|\bnext\s+up\s+is\b|\bnext\s+steps?\s*[:：]"
+    r"|\bnext\s+steps?\s+(?:is|are|will\s+be)\s+to\b"
+    r"|下一步(?:是|就是|要|得|再|先|：|:)"
+    r"|接下来(?:是|就是|要|得|再)",
+    re.IGNORECASE,
+)
+
+
+def names_next_step(sentence: str) -> bool:
+    """Whether ``sentence`` says what the next step is anywhere in it."""
+    return _NEXT_INSIDE.search(sentence) is not None
+
+
+__all__ = ["names_next_step"]

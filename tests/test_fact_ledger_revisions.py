@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.gate_helpers import assistant, text, tool_turn, user
 from tests.ledger_helpers import FactFree, compactions, section, write_turns
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
 
@@ -267,3 +268,30 @@ def test_a_next_step_inside_a_sentence_is_a_next_step_not_done(
     for summary in summaries(tmp_path, ["Get the release candidate ready.", step], track):
         assert said in section(summary, heading), summary
         assert said not in section(summary, "### Done")
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        ["Build the mod; the wifi is flaky, run gradle with --offline."],  # inside a command
+        ["Build the mod.", "my wifi is flaky today, so use the --offline flag for now."],
+    ],
+)
+def test_a_failed_call_with_a_revoked_flag_says_the_flag_is_revoked(
+    tmp_path: Path, first: list[str]
+) -> None:
+    """An open error's call quotes a flag taken back later: its Blocked line, and any live
+    line quoting the flag, say so (offline track: the fact-free model's checkpoint has no
+    Blocked error to annotate)."""
+    file = tmp_path / "blocked.jsonl"
+    session = write_turns(file, first)
+    call = {"command": "./gradlew build --offline"}
+    for message in tool_turn("b1", "bash", call, "FAILURE: Build failed with an exception.", True):
+        session.append_message(message)
+    session.append_message(user("wifi is back, you can drop the --offline flag from now on"))
+    session.append_message(assistant([text("Noted.")]))
+    for summary in [e["summary"] for e in compactions(file, 2)]:
+        blocked = section(summary, "### Blocked")
+        assert "FAILURE: Build failed with an exception." in blocked, summary
+        assert current_lines(blocked, "--offline") == [], summary
+        assert current_lines(summary, "--offline") == [], summary

@@ -70,6 +70,15 @@ def revoked_names(statements: Sequence[Statement], cues: Cues) -> list[tuple[Sta
     return out
 
 
+def _names(identifier: str, name: str) -> bool:
+    """``identifier`` is ``name``, or a command line that passes it ("gradle with --offline"
+    names ``--offline``: taking the flag back takes back that way of running it)."""
+    if identifier == name:
+        return True
+    edge = r"(?<![\w./-])" + re.escape(name) + r"(?![\w./-])"
+    return " " in identifier and re.search(edge, identifier) is not None
+
+
 def _live_fact(ledger: Ledger, statement: Statement) -> Fact | None:
     return next(
         (f for f in reversed(ledger.live()) if f.text == statement.text and f.kind != "identifier"),
@@ -81,7 +90,7 @@ def revoke_named(ledger: Ledger, statements: Sequence[Statement], source: str, c
     """Retire the identifiers (and the earlier sentences stating them) that ``statements``
     (one user message, entry ``source``) take back."""
     for statement, name in revoked_names(statements, cues):
-        named = [f for f in ledger.facts if f.kind == "identifier" and f.text == name]
+        named = [f for f in ledger.facts if f.kind == "identifier" and _names(f.text, name)]
         if not any(f.first_seen and f.first_seen != source for f in named):
             continue  # said for the first time here: nothing to take back
         by = _live_fact(ledger, statement)

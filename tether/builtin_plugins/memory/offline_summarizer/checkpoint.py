@@ -17,7 +17,7 @@ from tether.builtin_plugins.memory.fact_ledger import (
     normal,
     words_of,
 )
-from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
+from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
     MAX_ERRORS,
     MAX_FUNCTIONS,
@@ -71,6 +71,14 @@ def shown(ledger: Ledger, fact: Fact) -> str:
     return text
 
 
+def _blocked(ledger: Ledger, error: Fact) -> str:
+    """An open error as a Blocked item: the failed call, its error line, and a note for an
+    identifier of the call revoked or replaced since ("--offline revoked, no longer in use")."""
+    text = f'{error.note} failed: "{error.text}"' if error.note else f'"{error.text}"'
+    revised = revision_note(ledger, f"{error.note} {error.text}")
+    return f"{text} ({revised})" if revised else text
+
+
 def _identifiers(ledger: Ledger) -> list[str]:
     """Live identifiers that no shown fact already quotes."""
     said = " ".join(f.text for f in ledger.live() if f.kind in PROTECTED)
@@ -111,7 +119,7 @@ def build_checkpoint(
     add_unique(cp.done, actions)
     cp.done = requests + _cap(cp.done, MAX_ACTIONS, "actions")
     errors = ledger.live("error")[-MAX_ERRORS:]
-    cp.blocked = [f'{e.note} failed: "{e.text}"' if e.note else f'"{e.text}"' for e in errors]
+    cp.blocked = [_blocked(ledger, e) for e in errors]
     if pending:
         progress = f'"{quote(pending, MAX_GOAL)}"'
         if facts.last_action:

@@ -1,8 +1,10 @@
 """Warnings about a loaded context: malformed messages and non-finite usage numbers.
 
-Run once when a session is bound to the harness. Each finding names ``FILE:LINE`` and the
-field; nothing is changed (requests repair or leave out what they must, see
-:mod:`tether.core.context.message_check`, and a non-finite usage number counts as absent).
+The built-in plugin ``context_check`` answers the ``context_warnings`` hook: run once when a
+session is bound to the harness. Each finding names ``FILE:LINE`` and the field; nothing is
+changed (requests repair or leave out what they must, see
+:mod:`tether.builtin_plugins.providers.message_check`, and a non-finite usage number counts as
+absent).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tether.core.context.message_check import message_issues
+from tether import hookimpl
+from tether.builtin_plugins.providers.message_check import message_issues
 
 Message = dict[str, Any]
 
@@ -42,8 +45,10 @@ def _lines(session: Any, wanted: set[int]) -> dict[int, int]:
     return out
 
 
+@hookimpl
 def context_warnings(session: Any, messages: Sequence[Message]) -> list[str]:
-    """``FILE:LINE: field: problem`` for the context's messages (``messages`` as built)."""
+    """The ``context_warnings`` hook: ``FILE:LINE: field: problem`` for the context's
+    messages (``messages`` as built)."""
     bad = [(message, found) for message in messages if (found := _findings(message))]
     if not bad:
         return []

@@ -72,7 +72,7 @@ class EntryTable(IdIndex):
         self._stamps: list[Any] = []
         self._roles: list[Any] = []
         self._parsed: list[dict[str, Any] | None] = []
-        self._by_id: dict[str, int] | None = {}  # None: not built yet (see :attr:`by_id`)
+        self.by_id: dict[str, int] = {}  # a store's table may build it later (``IdIndex``)
         self.problems: list[Problem] = []
         self.generation = 0
         self.duplicates: dict[str, list[int]] = {}  # id → rows, for ids used more than once

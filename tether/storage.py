@@ -31,7 +31,6 @@ from tether.core.session.opening import (
 )
 from tether.core.storage.entry_rules import loads_std
 from tether.core.storage.entry_table import (
-    UNLOADED,
     BadRef,
     BrokenLine,
     EntryTable,
@@ -109,7 +108,6 @@ __all__ = [
     "make_session_info",
     "make_thinking_level_change",
     "REOPEN",
-    "UNLOADED",
     "BadRef",
     "BrokenLine",
     "ContextBatches",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tether._store_checks import check_store
+from tether.builtin_plugins.storage.uris import uri_without_password
 from tether.core.base.errors import (
     SessionBusyError,
     SessionChangedError,
@@ -47,7 +48,6 @@ from tether.core.storage.errors import (
     StoreConnectionError,
     StoreError,
     describe_uri,
-    uri_without_password,
 )
 from tether.core.storage.ids import (
     CURRENT_SESSION_VERSION,

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tether._store_checks import check_store
-from tether.builtin_plugins.storage.uris import uri_without_password
 from tether.core.base.errors import (
     SessionBusyError,
     SessionChangedError,
@@ -74,14 +73,20 @@ from tether.core.storage.records import (
 
 if TYPE_CHECKING:
     from tether.builtin_plugins.storage.held import Held
+    from tether.builtin_plugins.storage.uris import uri_without_password
 
 
 def __getattr__(name: str) -> Any:
-    """``Held`` is imported on first use (a session that takes no lease never loads it)."""
+    """``Held`` and ``uri_without_password`` are imported on first use (a session that takes
+    no lease never loads the one, a command that shows no URI the other)."""
     if name == "Held":
         from tether.builtin_plugins.storage.held import Held
 
         return Held
+    if name == "uri_without_password":
+        from tether.builtin_plugins.storage.uris import uri_without_password
+
+        return uri_without_password
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

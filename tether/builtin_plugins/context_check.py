@@ -13,13 +13,12 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tether import hookimpl
-from tether.builtin_plugins.providers.message_check import message_issues
+from tether.hookspecs import hookimpl
 
 Message = dict[str, Any]
 
 
-def _findings(message: Any) -> list[tuple[str, str]]:
+def _findings(message: Any, message_issues: Any) -> list[tuple[str, str]]:
     out = list(message_issues(message))
     if isinstance(message, dict) and message.get("role") == "assistant":
         usage = message.get("usage")
@@ -49,7 +48,9 @@ def _lines(session: Any, wanted: set[int]) -> dict[int, int]:
 def context_warnings(session: Any, messages: Sequence[Message]) -> list[str]:
     """The ``context_warnings`` hook: ``FILE:LINE: field: problem`` for the context's
     messages (``messages`` as built)."""
-    bad = [(message, found) for message in messages if (found := _findings(message))]
+    from tether.builtin_plugins.providers.message_check import message_issues
+
+    bad = [(m, found) for m in messages if (found := _findings(m, message_issues))]
     if not bad:
         return []
     lines = _lines(session, {id(message) for message, _ in bad})

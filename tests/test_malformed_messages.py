@@ -276,11 +276,14 @@ class _LongContext:
         return [f"{session.file}: {len(messages)} messages"]
 
 
-def test_the_load_time_warnings_are_the_context_warnings_hooks(tmp_path: Path) -> None:
+def test_the_load_time_warnings_are_the_context_warnings_hooks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The kernel says what plugins answer: the built-in ``context_check`` names the malformed
     line, a third-party answer comes first; disabled, the built-in says nothing; a plugin that
     raises is named."""
     home = tmp_path / "home"
+    monkeypatch.setenv("TETHER_HOME", str(home))
     project, file = _copy(tmp_path, "user-content-object")
     line, field, _check = CASES["user-content-object"]
     built_in = f"{file}:{line}: {field}: "

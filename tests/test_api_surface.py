@@ -238,7 +238,6 @@ def test_the_store_toolkit_is_exactly_the_curated_list() -> None:
         "make_session_info",
         "make_thinking_level_change",
         "REOPEN",
-        "UNLOADED",
         "BadRef",
         "BrokenLine",
         "ContextBatches",

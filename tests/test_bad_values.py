@@ -18,7 +18,8 @@ import pytest
 from tests.cli_in_process import run_in_process
 from tests.harness_helpers import read_entries, run_tether, session_files, write_home
 from tests.servers import Reply, Usage
-from tether.core.context.text_safety import clean_text, encode_json_body
+from tether.builtin_plugins.providers.text_safety import clean_text, encode_json_body
+from tether.core.context.text_safety import HANDLER, install_output_handler
 from tether.core.context.tokens import calculate_context_tokens
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"
@@ -167,6 +168,14 @@ def test_clean_text_and_request_bodies() -> None:
     assert clean_text(text) is text
     body = encode_json_body({"m": ["x\ud83d", {"k\udc00": 1}], "n": "é"})
     assert json.loads(body) == {"m": ["x\ufffd", {"k\ufffd": 1}], "n": "é"}
+
+
+def test_printed_text_joins_split_pairs_and_replaces_lone_halves() -> None:
+    """What the CLI prints cleans surrogates as the requests do (``clean_text``)."""
+    install_output_handler()
+    for text in ("a\ud83d\ude00 b", "\ud83d b \udc00", "\ude00\ud83d", "x\udbff\udfff\ud800"):
+        assert text.encode("utf-8", HANDLER).decode("utf-8") == clean_text(text)
+    assert "a\ud83d\ude00\udc00".encode("utf-8", HANDLER).decode() == "a\U0001f600\ufffd"
 
 
 # --- item 7: numbers that are not finite ------------------------------------------------------

@@ -294,6 +294,15 @@ def case_session_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert capsys.readouterr().out == "working in None\n"  # an in-memory session has no file
 
 
+def case_context_warnings(tmp_path: Path) -> None:
+    session = _session(tmp_path)
+    few = [{"role": "user", "content": "hi"}]
+    assert _run_example("context_warnings", {"session": session, "messages": few}) is None
+    many = few * 1001
+    answer = _run_example("context_warnings", {"session": session, "messages": many})
+    assert answer == ["None: 1001 messages in the context"]  # an in-memory session: no file
+
+
 def case_session_shutdown(tmp_path: Path) -> None:
     assert (
         _run_example("session_shutdown", {"session": _session(tmp_path), "reason": "quit"}) is None

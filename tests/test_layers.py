@@ -153,11 +153,6 @@ BUILTIN_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {
         "`tether context` reproduces the harness's request byte for byte and reads the kernel's"
         " encoded-context fast paths: these change with the kernel, no plugin should rely on them",
     ),
-    BUILTINS + ".commands.session.validate": (
-        frozenset({CORE + "context.check"}),
-        "`show --validate` must flag exactly the non-finite numbers the kernel's load-time check"
-        " warns of",
-    ),
     BUILTINS + ".commands.rpc.main": (
         frozenset({CORE + "cli.protocol_out"}),
         "RPC mode takes over the stdout the kernel CLI reserves for the protocol; one owner only",

@@ -18,11 +18,18 @@ from typing import Any
 import pytest
 
 from tests.cli_in_process import run_in_process
-from tests.harness_helpers import plugin_manager, run_tether, write_home
+from tests.harness_helpers import (
+    NO_THIRD_PARTY,
+    open_harness,
+    plugin_manager,
+    run_tether,
+    write_home,
+)
+from tether import HookError, create_plugin_manager, hookimpl
 from tether.builtin_plugins.memory.serialize import serialize_conversation
+from tether.builtin_plugins.providers.message_check import message_issues, sanitize_message
 from tether.core.cli.app import main
 from tether.core.context.build import convert_to_llm
-from tether.core.context.message_check import message_issues, sanitize_message
 from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"
@@ -231,8 +238,8 @@ def test_no_malformed_message_breaks_a_request() -> None:
     from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
     from tether.builtin_plugins.providers.http.calls import prepared_context
     from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
+    from tether.builtin_plugins.providers.text_safety import encode_json_body
     from tether.core.agent.providers import LlmContext, Model, StreamOptions
-    from tether.core.context.text_safety import encode_json_body
 
     values: list[Any] = [None, 1, 1.5, "s\ud83d", True, [], {}, ["x"], {"a": 1}, [None]]
     values += [[{"type": "text"}], [{"type": "text", "text": 5}], [{"type": "image"}]]
@@ -254,3 +261,47 @@ def test_no_malformed_message_breaks_a_request() -> None:
             context = prepared_context(model, LlmContext("system", llm))
             request = adapter.build_request(model, context, StreamOptions(), stream=True)
             assert json.loads(encode_json_body(request.body)), message
+
+
+class _LongContext:
+    """A third-party ``context_warnings`` answer (and one that breaks)."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+
+    @hookimpl
+    def context_warnings(self, session: Any, messages: list[dict[str, Any]]) -> list[str]:
+        if self.fail:
+            raise RuntimeError("no luck")
+        return [f"{session.file}: {len(messages)} messages"]
+
+
+def test_the_load_time_warnings_are_the_context_warnings_hooks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel says what plugins answer: the built-in ``context_check`` names the malformed
+    line, a third-party answer comes first; disabled, the built-in says nothing; a plugin that
+    raises is named."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("TETHER_HOME", str(home))
+    project, file = _copy(tmp_path, "user-content-object")
+    line, field, _check = CASES["user-content-object"]
+    built_in = f"{file}:{line}: {field}: "
+
+    def bound(pm: Any) -> list[str]:
+        session = Session.open(file, plugins=pm)
+        harness = open_harness(pm, project, home, "faux/faux-1", session=session)
+        try:
+            return harness.warnings
+        finally:
+            harness.close()
+
+    warnings = bound(plugin_manager(("long_context", _LongContext())))
+    assert warnings[0] == f"{file}: 2 messages"
+    assert [w.startswith(built_in) for w in warnings[1:]] == [True]
+    quiet = create_plugin_manager(environ=NO_THIRD_PARTY, disabled={"context_check"})
+    assert bound(quiet) == []
+    with pytest.raises(
+        HookError, match="plugin 'broken' failed in context_warnings: RuntimeError: no luck"
+    ):
+        bound(plugin_manager(("broken", _LongContext(fail=True))))

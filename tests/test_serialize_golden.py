@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.context_loader import fixture_names, golden
+from tether.builtin_plugins.memory.file_ops import FileOps
 from tether.builtin_plugins.memory.serialize import (
     TOOL_RESULT_MAX_CHARS,
     serialize_conversation,
@@ -27,7 +28,7 @@ from tether.builtin_plugins.storage.format.jscompat import (
     js_stringify,
 )
 from tether.core.context.convert import convert_to_llm
-from tether.core.context.file_tracking import FileOps, file_lists, format_file_lists
+from tether.core.context.file_tracking import file_lists, format_file_lists
 
 WITH_PREPARATION = [n for n in fixture_names() if golden(n, "prepare")["preparation"]]
 

@@ -8,6 +8,11 @@ from typing import Any
 import pytest
 
 from tether.builtin_plugins.commands.context.threshold import threshold_check
+from tether.builtin_plugins.memory.context_usage import (
+    context_usage,
+    estimate_context_tokens,
+    get_last_assistant_usage,
+)
 from tether.builtin_plugins.memory.token_estimate import (
     count_tokens,
     estimate_tokens,
@@ -15,13 +20,7 @@ from tether.builtin_plugins.memory.token_estimate import (
     js_length,
 )
 from tether.core.choices.running import token_counter
-from tether.core.context.tokens import (
-    calculate_context_tokens,
-    context_usage,
-    estimate_context_tokens,
-    get_last_assistant_usage,
-    should_compact,
-)
+from tether.core.context.tokens import calculate_context_tokens, should_compact
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs.events import CompactionSettings
 

@@ -11,10 +11,13 @@ from typing import TYPE_CHECKING
 from tether._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
+    from tether.builtin_plugins.memory.content_parts import block_parts
+    from tether.builtin_plugins.memory.context_usage import context_usage
+    from tether.builtin_plugins.memory.file_ops import FileOps, strip_file_lists
     from tether.builtin_plugins.storage.format.jscompat import js_stringify
     from tether.core.choices.registry import KINDS, choose, registered
     from tether.core.choices.running import check_choices, run_strategy, token_counter
-    from tether.core.context.content_text import block_parts, content_text
+    from tether.core.context.content_text import content_text
     from tether.core.context.cuts import USER_ROLE_ENTRY_TYPES, entry_role, role_in
     from tether.core.context.entry_messages import (
         compaction_summary_message,
@@ -22,11 +25,10 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         message_from_entry,
         model_of_source,
     )
-    from tether.core.context.file_tracking import FileOps, file_lists, strip_file_lists
+    from tether.core.context.file_tracking import file_lists
     from tether.core.context.tokens import (
         assistant_usage,
         calculate_context_tokens,
-        context_usage,
         should_compact,
     )
     from tether.core.harness.compaction import context_tokens

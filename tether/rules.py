@@ -12,7 +12,9 @@
   ``<read-files>``/``<modified-files>`` blocks;
 - **token estimate**: :func:`estimate_tokens` (pi's ``ceil(chars / 4)`` of one message; the
   ``chars`` counter). A strategy should count with ``request.count`` (the counter the user
-  chose) and use this only where pi's estimate itself is meant;
+  chose) and use this only where pi's estimate itself is meant; :func:`assistant_usage` (the
+  usage of a completed assistant message) and :func:`calculate_context_tokens` (pi's
+  context size from a usage) anchor an estimate on what the provider reported;
 - **cut points**: :func:`is_cut_point`, :func:`find_valid_cut_points` (where the kept part may
   start: never a ``toolResult``) and :func:`cut_problem`, the check tether applies to every
   strategy's ``first_kept_entry_id``.
@@ -23,11 +25,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tether.builtin_plugins.memory.file_ops import FileOps
 from tether.builtin_plugins.memory.token_estimate import estimate_tokens
+from tether.builtin_plugins.providers.message_check import message_issues, sanitize_message
 from tether.core.context.cuts import cut_problem, find_valid_cut_points, is_cut_point
 from tether.core.context.entry_messages import context_message, message_from_entry
-from tether.core.context.file_tracking import FileOps, file_lists, format_file_lists
-from tether.core.context.message_check import message_issues, sanitize_message
+from tether.core.context.file_tracking import file_lists, format_file_lists
+from tether.core.context.tokens import assistant_usage, calculate_context_tokens
 
 
 def file_operations(
@@ -44,6 +48,8 @@ def file_operations(
 
 __all__ = [
     "FileOps",
+    "assistant_usage",
+    "calculate_context_tokens",
     "context_message",
     "cut_problem",
     "estimate_tokens",

@@ -31,7 +31,6 @@ from tether.core.session.opening import (
 )
 from tether.core.storage.entry_rules import loads_std
 from tether.core.storage.entry_table import (
-    UNLOADED,
     BadRef,
     BrokenLine,
     EntryTable,
@@ -48,7 +47,6 @@ from tether.core.storage.errors import (
     StoreConnectionError,
     StoreError,
     describe_uri,
-    uri_without_password,
 )
 from tether.core.storage.ids import (
     CURRENT_SESSION_VERSION,
@@ -75,14 +73,20 @@ from tether.core.storage.records import (
 
 if TYPE_CHECKING:
     from tether.builtin_plugins.storage.held import Held
+    from tether.builtin_plugins.storage.uris import uri_without_password
 
 
 def __getattr__(name: str) -> Any:
-    """``Held`` is imported on first use (a session that takes no lease never loads it)."""
+    """``Held`` and ``uri_without_password`` are imported on first use (a session that takes
+    no lease never loads the one, a command that shows no URI the other)."""
     if name == "Held":
         from tether.builtin_plugins.storage.held import Held
 
         return Held
+    if name == "uri_without_password":
+        from tether.builtin_plugins.storage.uris import uri_without_password
+
+        return uri_without_password
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -109,7 +113,6 @@ __all__ = [
     "make_session_info",
     "make_thinking_level_change",
     "REOPEN",
-    "UNLOADED",
     "BadRef",
     "BrokenLine",
     "ContextBatches",

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from tether.hookspecs.events import Message
 
 if TYPE_CHECKING:
-    from tether.core.context.file_tracking import FileOps
+    from tether.builtin_plugins.memory.file_ops import FileOps
 
 
 def _no_file_ops() -> FileOps:
-    from tether.core.context.file_tracking import FileOps
+    from tether.builtin_plugins.memory.file_ops import FileOps
 
     return FileOps()
 

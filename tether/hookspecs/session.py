@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # annotations only (the events are imported when a plugin ask
         CompactEvent,
         CustomBranchSummary,
         CustomCompaction,
+        Message,
         TreeEvent,
     )
 
@@ -50,6 +51,31 @@ def session_shutdown(session: HookSession, reason: str) -> None:
         @hookimpl
         def session_shutdown(session, reason):
             flush_my_cache()
+    """
+
+
+@hookspec
+def context_warnings(session: HookSession, messages: list[Message]) -> list[str] | None:
+    """Warn about a session's context as it is loaded into the agent (nothing is changed).
+
+    When: each time the harness binds a session (start, ``/new``, ``/resume``, ``/fork``,
+    ``/clone``), after the context is built and before any turn runs; session commands do not
+    call it. Arguments: ``session`` — the :class:`tether.HookSession` being bound (its
+    ``table`` and ``branch_ids()`` give line numbers when the store has them);
+    ``messages`` — the context's messages, as the agent will send them (read-only).
+    Return: one line per warning (``FILE:LINE: field: problem`` by convention), printed on
+    stderr once each; ``None`` or ``[]`` for none. A plugin that raises or answers something
+    else fails the binding, naming the plugin. Ordering: every implementation is called, in
+    pluggy's order (installed plugins before the built-ins); the lines follow that order. The
+    built-in (plugin ``context_check``) names malformed messages (what a request repairs or
+    leaves out, ``tether.rules.message_issues``) and non-finite usage numbers.
+
+    Example::
+
+        @hookimpl
+        def context_warnings(session, messages):
+            if len(messages) > 1000:
+                return [f"{session.file}: {len(messages)} messages in the context"]
     """
 
 

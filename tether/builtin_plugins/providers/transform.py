@@ -34,7 +34,8 @@ def prepare_for_provider(
     - without image support (``supports_images``, default: ``"image"`` in the model's ``input``,
       or true without a model), image blocks become ``(image omitted: …)`` text (tool results:
       ``(tool image omitted: …)``), consecutive placeholders collapsed;
-    - a malformed message is repaired or left out (:mod:`tether.core.context.message_check`);
+    - a malformed message is repaired or left out
+      (:mod:`tether.builtin_plugins.providers.message_check`);
     - with a ``model`` (an object or mapping with ``provider``, ``api``, ``id``), assistant
       messages from another model lose redacted and empty thinking, keep other thinking as
       text and drop ``thoughtSignature``; empty unsigned thinking is dropped for the same model.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 
@@ -24,38 +24,4 @@ def content_text(content: Any, separator: str = "", convert: Callable[[Any], str
     )
 
 
-def block_parts(
-    content: Any,
-    *,
-    tool_call: Callable[[dict[str, Any]], str],
-    thinking: bool = True,
-    image: str = "[image]",
-) -> Iterator[str]:
-    """One string per block of ``content`` for a human or a search: text, thinking (when
-    ``thinking``), ``tool_call(block)`` for a tool call, ``image`` for an image; string
-    content is one part; empty parts are left out."""
-    if isinstance(content, str):
-        blocks: list[Any] = [{"type": "text", "text": content}]
-    elif isinstance(content, list):
-        blocks = content
-    else:
-        return
-    for block in blocks:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text":
-            part = str(block.get("text", ""))
-        elif kind == "thinking" and thinking:
-            part = str(block.get("thinking", ""))
-        elif kind == "toolCall":
-            part = tool_call(block)
-        elif kind == "image":
-            part = image
-        else:
-            continue
-        if part:
-            yield part
-
-
-__all__ = ["block_parts", "content_text"]
+__all__ = ["content_text"]

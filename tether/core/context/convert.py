@@ -112,18 +112,6 @@ def convert_to_llm(messages: Iterable[Message], *, block_images: bool = False) -
     return out
 
 
-def kept_by_convert(message: Any) -> bool:
-    """Whether :func:`convert_to_llm` keeps ``message`` (without building its LLM form)."""
-    if not isinstance(message, dict):
-        return False
-    role = message.get("role")
-    if role == "user" or role == "assistant" or role == "toolResult":
-        return True
-    if role == "bashExecution":
-        return not message.get("excludeFromContext")
-    return _to_llm(message) is not None
-
-
 def _block_images(message: Message) -> Message:
     if message.get("role") not in ("user", "toolResult"):
         return message
@@ -161,5 +149,4 @@ __all__ = [
     "IMAGES_BLOCKED_TEXT",
     "bash_execution_to_text",
     "convert_to_llm",
-    "kept_by_convert",
 ]

@@ -1,85 +1,34 @@
 """The file lists a summary carries (pi's ``details.readFiles``/``modifiedFiles`` format).
 
 A compaction or branch summary ends with ``<read-files>``/``<modified-files>`` blocks and
-stores the same lists in its ``details``. Only assistant tool calls named ``read``, ``write``
-or ``edit`` with a non-empty string ``path`` count; paths are kept verbatim; lists are sorted
-in JavaScript's default order (UTF-16 code units) so files written by tether equal pi's.
+stores the same lists in its ``details``. The operations come from the strategy (built-in:
+``tether.FileOps``, :mod:`tether.builtin_plugins.memory.file_ops`); paths are kept verbatim;
+lists are sorted in JavaScript's default order (UTF-16 code units) so files written by tether
+equal pi's.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
-
-_TOOL_TO_OPERATION = {"read": "read", "write": "written", "edit": "edited"}
-_DETAILS_TO_OPERATION = (("readFiles", "read"), ("modifiedFiles", "edited"))
-
-
-@dataclass
-class FileOps:
-    """Paths seen per operation (pi's three ``Set``s), in first-seen order.
-
-    Dicts serve as ordered sets; :meth:`to_json` gives the ``{"read", "written", "edited"}``
-    lists a :class:`~tether.hookspecs.events.CompactionPreparation` carries.
-    """
-
-    read: dict[str, None] = field(default_factory=dict)
-    written: dict[str, None] = field(default_factory=dict)
-    edited: dict[str, None] = field(default_factory=dict)
-
-    def add_message(self, message: Mapping[str, Any]) -> None:
-        """Add the read/write/edit tool calls of an assistant ``message``."""
-        content = message.get("content")
-        if message.get("role") != "assistant" or not isinstance(content, list):
-            return
-        for block in content:
-            if not isinstance(block, dict) or block.get("type") != "toolCall":
-                continue
-            operation = _TOOL_TO_OPERATION.get(str(block.get("name")))
-            args = block.get("arguments")
-            if operation and isinstance(args, dict):
-                path = args.get("path")
-                if isinstance(path, str) and path:
-                    getattr(self, operation)[path] = None
-
-    def add_details(self, details: Any) -> None:
-        """Fold an earlier summary's ``details`` lists in (read → read, modified → edited)."""
-        if not isinstance(details, Mapping):
-            return
-        for key, operation in _DETAILS_TO_OPERATION:
-            paths = details.get(key)
-            if isinstance(paths, list):
-                getattr(self, operation).update((p, None) for p in paths if isinstance(p, str))
-
-    def to_json(self) -> dict[str, list[str]]:
-        """``{"read": [...], "written": [...], "edited": [...]}``, as pi's oracle prints them."""
-        return {"read": list(self.read), "written": list(self.written), "edited": list(self.edited)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Iterable[str]]) -> FileOps:
-        """Inverse of :meth:`to_json`."""
-        return cls(
-            read=dict.fromkeys(data.get("read", ())),
-            written=dict.fromkeys(data.get("written", ())),
-            edited=dict.fromkeys(data.get("edited", ())),
-        )
 
 
 def _js_order(path: str) -> bytes:
     return path.encode("utf-16-be", "surrogatepass")
 
 
-def file_lists(ops: FileOps | Mapping[str, Iterable[str]]) -> tuple[list[str], list[str]]:
-    """``(readFiles, modifiedFiles)`` of ``ops`` (a :class:`FileOps` or its JSON form).
+def file_lists(ops: Any) -> tuple[list[str], list[str]]:
+    """``(readFiles, modifiedFiles)`` of ``ops``: a ``tether.FileOps`` (its ``read``,
+    ``written`` and ``edited`` paths) or its JSON form.
 
     modified = edited ∪ written, read = read − modified; both sorted in JS order.
     """
-    if not isinstance(ops, FileOps):
-        ops = FileOps.from_json(ops)
-    modified = dict.fromkeys([*ops.edited, *ops.written])
-    read_only = [p for p in ops.read if p not in modified]
+    if isinstance(ops, Mapping):
+        read, written, edited = (ops.get(key, ()) for key in ("read", "written", "edited"))
+    else:
+        read, written, edited = ops.read, ops.written, ops.edited
+    modified = dict.fromkeys([*edited, *written])
+    read_only = [p for p in dict.fromkeys(read) if p not in modified]
     return sorted(read_only, key=_js_order), sorted(modified, key=_js_order)
 
 
@@ -93,16 +42,4 @@ def format_file_lists(read_files: list[str], modified_files: list[str]) -> str:
     return "\n\n" + "\n\n".join(sections) if sections else ""
 
 
-_LISTS_SUFFIX = re.compile(
-    r"(?:\n\n<read-files>\n(?:[^\n]*\n)*?</read-files>)?"
-    r"(?:\n\n<modified-files>\n(?:[^\n]*\n)*?</modified-files>)?\Z"
-)
-
-
-def strip_file_lists(summary: str) -> str:
-    """``summary`` without its trailing ``<read-files>``/``<modified-files>`` blocks."""
-    match = _LISTS_SUFFIX.search(summary)
-    return summary[: match.start()] if match else summary
-
-
-__all__ = ["FileOps", "file_lists", "format_file_lists", "strip_file_lists"]
+__all__ = ["file_lists", "format_file_lists"]

@@ -32,30 +32,12 @@ class ContextStream:
     def __init__(self, batches: Iterable[EntryBatch]) -> None:
         self._batches = batches
         self.thinking_level: Any = "off"
-        self._thinking_seen = False
         self._model_source: dict[str, Any] | None = None
         self._model_is_assistant = False
-        self._model_after: tuple[dict[str, Any] | None] | None = None  # set by follow()
 
     @property
     def model(self) -> dict[str, Any] | None:
-        if self._model_after is not None:
-            return self._model_after[0]
         return model_of_source(self._model_source, self._model_is_assistant)
-
-    def settings(self) -> tuple[Any, ...]:
-        """What the entries read so far set: for :meth:`follow` of a stream of the entries
-        before them (in another process: the values are plain data)."""
-        model = (self.model,) if self._model_source is not None else None
-        return (self._thinking_seen, self.thinking_level, model)
-
-    def follow(self, settings: tuple[Any, ...]) -> None:
-        """Take the :meth:`settings` of the entries after this stream's as the last word."""
-        thinking_seen, thinking_level, model = settings
-        if thinking_seen:
-            self.thinking_level, self._thinking_seen = thinking_level, True
-        if model is not None:
-            self._model_after = model
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for messages, _ in self.batches():
@@ -119,7 +101,6 @@ class ContextStream:
             return compaction_summary_message(entry)
         elif kind == "thinking_level_change":
             self.thinking_level = entry.get("thinkingLevel")
-            self._thinking_seen = True
         elif kind == "model_change":
             self._model_source, self._model_is_assistant = entry, False
         elif not setting_only and (kind == "custom_message" or kind == "branch_summary"):

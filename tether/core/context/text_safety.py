@@ -1,76 +1,28 @@
-"""Lone surrogates: valid in JSON (pi writes them when it cuts UTF-16 text), not in UTF-8.
+"""Lone surrogates on the way out: standard output and error write U+FFFD instead of failing.
 
-A session may hold ``"\\ud83d"``; Python reads it as a lone surrogate code point that UTF-8
-cannot encode. The stored bytes stay as they are; whatever *leaves* tether is made encodable:
-
-- :func:`clean_text` — a split pair becomes its character, a lone surrogate U+FFFD;
-- :func:`encode_json_body` — a provider request body as UTF-8 JSON, cleaned the same way;
-- :func:`install_output_handler` — stdout/stderr write U+FFFD instead of failing.
+A session may hold ``"\\ud83d"`` (valid JSON: pi writes it when it cuts UTF-16 text); Python
+reads it as a lone surrogate code point that UTF-8 cannot encode. The stored bytes stay as they
+are; what tether prints is made encodable by :func:`install_output_handler`: a split pair
+becomes its character, a lone surrogate U+FFFD. What a provider sends is cleaned the same way
+by the providers (``tether.providers.encode_json_body``).
 """
 
 from __future__ import annotations
 
 import codecs
-import json
-import re
 import sys
 from typing import Any
 
-REPLACEMENT = "\ufffd"
 HANDLER = "tether-replace-surrogates"
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_PAIR_OR_LONE = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
-
-
-def _fix(match: re.Match[str]) -> str:
-    text = match.group(0)
-    if len(text) == 2:  # a pair split across two JSON strings and joined again: one character
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
-    return REPLACEMENT
-
-
-def clean_text(text: str) -> str:
-    """``text`` encodable as UTF-8: pairs joined, lone surrogates → U+FFFD (same object if
-    there is nothing to do)."""
-    if _SURROGATE.search(text) is None:
-        return text
-    return _PAIR_OR_LONE.sub(_fix, text)
-
-
-def encode_json_body(body: Any) -> bytes:
-    """``body`` as compact UTF-8 JSON (what httpx's ``json=`` sends), lone surrogates → U+FFFD."""
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return clean_text(text).encode("utf-8")
-
-
-def clean_value(value: Any) -> Any:
-    """A JSON value with :func:`clean_text` applied to every string (keys included)."""
-    if isinstance(value, str):
-        return clean_text(value)
-    if isinstance(value, dict):
-        return {
-            clean_text(str(k)) if isinstance(k, str) else k: clean_value(v)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [clean_value(item) for item in value]
-    return value
-
-
-def dumps_clean(value: Any) -> str:
-    """``json.dumps(value)`` (ASCII, escapes) without lone surrogates: for JSON carried inside a
-    string of a request, such as tool-call arguments."""
-    text = json.dumps(value)
-    if "\\ud" in text or "\\uD" in text:  # maybe a surrogate escape: redo from clean values
-        text = json.dumps(clean_value(value))
-    return text
 
 
 def _handler(exc: UnicodeError) -> tuple[bytes, int]:
-    """Codec error handler: the UTF-8 bytes of U+FFFD (the encoder takes only ASCII text or
-    bytes from a handler)."""
+    """Codec error handler: the UTF-8 bytes of the run UTF-8 could not encode (surrogates
+    only), read as UTF-16 code units: a pair becomes its character, a lone one U+FFFD (the
+    encoder takes only ASCII text or bytes from a handler)."""
     if isinstance(exc, UnicodeEncodeError):
-        return clean_text(exc.object[exc.start : exc.end]).encode("utf-8"), exc.end
+        units = exc.object[exc.start : exc.end].encode("utf-16-le", "surrogatepass")
+        return units.decode("utf-16-le", "replace").encode("utf-8"), exc.end
     raise exc
 
 
@@ -96,11 +48,4 @@ def _is_utf8(encoding: Any) -> bool:
         return False
 
 
-__all__ = [
-    "REPLACEMENT",
-    "clean_text",
-    "clean_value",
-    "dumps_clean",
-    "encode_json_body",
-    "install_output_handler",
-]
+__all__ = ["HANDLER", "install_output_handler"]

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tether.core.agent.abort import AbortSignal
 from tether.core.agent.providers import Model
 from tether.core.base.errors import TetherError
-from tether.core.context.check import context_warnings
 from tether.core.harness.setup import (
     ModelRequest,
     branch_thinking_level,
@@ -103,7 +102,8 @@ def bind_session(host: SessionHost, request: ModelRequest, thinking: str | None 
     agent = host.agent
     agent.reset()
     agent.state.messages = context.messages
-    for warning in context_warnings(session, context.messages):  # file never changed
+    # the context_warnings hook (built-in: context_check); the file is never changed
+    for warning in host.hooks.context_warnings(session=host.view, messages=context.messages):
         host.warn(warning)
     agent.state.model = model
     agent.state.thinking_level = level

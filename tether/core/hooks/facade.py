@@ -245,6 +245,14 @@ class Hooks(RegistrationCalls, MemoryCalls):
         self, *, session: HookSession | None, reason: str, warnings: list[str] | None = None
     ) -> None: ...
 
+    def context_warnings(
+        self, *, session: HookSession | None, messages: list[Message]
+    ) -> list[str]:
+        """Every plugin's warnings about a bound session's context, in plugin order."""
+        kwargs = {"session": self._session(session), "messages": messages}
+        answers = self._chain("context_warnings", None, expect(list), **kwargs)
+        return [str(line) for answer in answers if answer for line in answer]
+
     @first_answer("events.Cancel", "events.CustomCompaction")
     def session_before_compact(
         self, *, event: BeforeCompactEvent, session: HookSession | None, failure: str | None = None

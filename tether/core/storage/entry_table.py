@@ -3,8 +3,8 @@
 Loading a 100k-entry, 87 MB session must not build 100k dicts. A store's scanner fills the
 columns ``ids``/``parents``/``types`` from the bytes; an entry is parsed when asked for, its
 dict replacing the raw line (a store's table may read timestamps and roles from it).
-:meth:`EntryTable.iter_entries` parses without keeping anything. Lines may stay in the file or
-database until a row needs them (:attr:`EntryTable.line_source`). Parsing is
+:meth:`EntryTable.iter_entries` parses without keeping anything. A store's table may leave
+lines in the store until a row needs them (the JSONL scanner's does). Parsing is
 :func:`parse_json_line` (pi's ``JSON.parse``, the reference); a store's subclass may parse bulk
 work faster (:meth:`EntryTable.iter_entries`).
 
@@ -34,8 +34,6 @@ from tether.core.storage.id_index import IdIndex
 FileIdentity = tuple[str, int, int, int]  # the file a table was read from: path, dev, ino, size
 
 _UNKNOWN: Any = object()
-_UNLOADED: Any = object()  # a row whose line is still in its store (``line_source``)
-UNLOADED = _UNLOADED  # for the loaders that leave lines in their store
 
 
 def parse_json_line(raw: bytes) -> Any:
@@ -72,13 +70,12 @@ class EntryTable(IdIndex):
         self._stamps: list[Any] = []
         self._roles: list[Any] = []
         self._parsed: list[dict[str, Any] | None] = []
-        self._by_id: dict[str, int] | None = {}  # None: not built yet (see :attr:`by_id`)
+        self.by_id: dict[str, int] = {}  # a store's table may build it later (``IdIndex``)
         self.problems: list[Problem] = []
         self.generation = 0
         self.duplicates: dict[str, list[int]] = {}  # id → rows, for ids used more than once
         self.on_drop: Callable[[int], None] | None = None  # told the row of a dropped entry
         self._children: dict[Any, list[int]] | None = None
-        self.line_source: Any = None  # fetches unloaded lines: ``load(table, rows)``
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -90,36 +87,9 @@ class EntryTable(IdIndex):
         self._roles.extend([_UNKNOWN] * missing)
         self._parsed.extend([None] * missing)
 
-    def add_unloaded(
-        self, ids: list[str], parents: list[Any], types: list[str], roles: list[Any], line: int
-    ) -> None:
-        """Add rows whose lines (from ``line`` on) the :attr:`line_source` fetches when asked
-        for (a database's stored index gave their tree fields and message roles)."""
-        self.complete_columns()
-        count = len(ids)
-        self.ids += ids
-        self.parents += parents
-        self.types += types
-        self.linenos.extend(range(line, line + count))
-        self.offsets.extend([-1] * count)
-        self._raw += [_UNLOADED] * count
-        self._stamps += [_UNKNOWN] * count
-        self._roles += roles
-        self._parsed += [None] * count
-
-    def unloaded(self, rows: list[int]) -> list[int]:
-        """The rows of ``rows`` whose lines were not fetched yet."""
-        raw = self._raw
-        return [row for row in rows if raw[row] is _UNLOADED]
-
-    def set_line(self, row: int, line: bytes) -> None:
-        """The fetched line of an unloaded row."""
-        if self._raw[row] is _UNLOADED:
-            self._raw[row] = line
-
     def _need(self, rows: list[int]) -> None:
-        if self.line_source is not None:
-            self.line_source.load(self, rows)
+        """Fetch the lines of ``rows`` a store's table left in its store (this one keeps
+        every line it is given)."""
 
     def add_record(self, record: Any, lineno: int = 0) -> int:
         """Add a parsed record; returns its row, or -1 if it is not an entry (problem noted)."""
@@ -149,11 +119,7 @@ class EntryTable(IdIndex):
 
     def raw_line(self, row: int) -> bytes | None:
         """The row's original bytes while it is unparsed, else ``None``."""
-        raw = self._raw[row]
-        if raw is _UNLOADED:
-            self._need([row])
-            raw = self._raw[row]
-        return raw
+        return self._raw[row]
 
     def entry(self, row: int) -> dict[str, Any]:
         """The full entry of ``row`` (parsed once and cached)."""
@@ -271,7 +237,6 @@ __all__ = [
     "FileIdentity",
     "Problem",
     "StaleRow",
-    "UNLOADED",
     "entry_problem",
     "json_error",
     "loads_std",

@@ -1,4 +1,5 @@
-"""What a store says when it fails, and how a store URI is named in messages."""
+"""What a store says when it fails, and how a store URI is named in messages (as the
+commands show or store one: ``tether.storage.uri_without_password``)."""
 
 from __future__ import annotations
 
@@ -26,20 +27,9 @@ def describe_uri(uri: str) -> str:
     return f"{head}://{user}{':***' if ':' in creds else ''}@{host}"
 
 
-def uri_without_password(uri: str) -> str:
-    """``uri`` with no password at all (``user@host``), for what is shown or stored: a
-    session header's ``parentSession``, ``session show``'s ``file``."""
-    head, sep, rest = uri.partition("://")
-    if not sep or "@" not in rest.split("/", 1)[0]:
-        return uri
-    creds, _, host = rest.partition("@")
-    return f"{head}://{creds.split(':', 1)[0]}@{host}"
-
-
 __all__ = [
     "REOPEN",
     "StoreConnectionError",
     "StoreError",
     "describe_uri",
-    "uri_without_password",
 ]

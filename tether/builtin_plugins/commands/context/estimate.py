@@ -25,8 +25,8 @@ def estimate_report(
     """
     from tether import build_context_from_path
     from tether.builtin_plugins.commands.context.threshold import threshold_check
-    from tether.core.context import tokens
-    from tether.memory import message_from_entry, token_counter
+    from tether.builtin_plugins.memory import context_usage as usage
+    from tether.memory import calculate_context_tokens, message_from_entry, token_counter
 
     context = build_context_from_path(branch)
     model = None
@@ -56,8 +56,8 @@ def estimate_report(
     for row, count in zip(counted_rows, counts, strict=True):
         row["tokens"] = count
     context_counts = count_of(context.messages)
-    estimate = tokens.estimate_context_tokens(context.messages, context_counts)
-    last_usage = tokens.get_last_assistant_usage(branch)
+    estimate = usage.estimate_context_tokens(context.messages, context_counts)
+    last_usage = usage.get_last_assistant_usage(branch)
     return {
         "leafId": leaf_id,
         "window": window,
@@ -72,9 +72,9 @@ def estimate_report(
         "contextTokens": estimate["tokens"],
         "lastAssistantUsage": last_usage,
         "lastAssistantContextTokens": (
-            tokens.calculate_context_tokens(last_usage) if last_usage is not None else None
+            calculate_context_tokens(last_usage) if last_usage is not None else None
         ),
-        "contextUsage": tokens.context_usage(branch, context.messages, context_counts, window),
+        "contextUsage": usage.context_usage(branch, context.messages, context_counts, window),
         "checkCompaction": threshold_check(
             branch, context.messages, context_counts, window, settings
         ),

@@ -26,8 +26,8 @@ def _split(text: str) -> tuple[str, str]:
 
 
 def _warnings(entry: Any) -> list[dict[str, Any]]:
+    from tether.builtin_plugins.context_check import non_finite_paths
     from tether.builtin_plugins.providers.numbers import describe
-    from tether.core.context.check import non_finite_paths
 
     out = [
         {"kind": "lone-surrogate", "field": path, "message": SURROGATE}

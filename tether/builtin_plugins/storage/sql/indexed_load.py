@@ -10,11 +10,11 @@ an older database being migrated), an index that does not check out, or the last
 the last line has no newline — is fetched and scanned as a file's lines are, at its line
 numbers. A chunk fetched is checked to be the size indexed (a byte more is asked for).
 
-:class:`ChunkLines` fetches lines for the table (``EntryTable.line_source``): the rows a caller
-asks for at once (a context's entries) as byte ranges of their chunks, merged where they are
-close, or the whole chunk when most of it is wanted; a single row with the rows around it, so
-going through many rows one by one costs a few fetches. A stored chunk is never changed (an
-append adds chunks), so a line fetched later is the line indexed.
+:class:`ChunkLines` fetches lines for the table (the scanner's ``LineTable.line_source``):
+the rows a caller asks for at once (a context's entries) as byte ranges of their chunks,
+merged where they are close, or the whole chunk when most of it is wanted; a single row with
+the rows around it, so going through many rows one by one costs a few fetches. A stored chunk
+is never changed (an append adds chunks), so a line fetched later is the line indexed.
 """
 
 from __future__ import annotations

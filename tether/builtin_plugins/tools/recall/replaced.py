@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tether.memory import block_parts
+from tether.builtin_plugins.memory.content_parts import block_parts
 
 
 @dataclass

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from tether.builtin_plugins.storage.format import fastjson
+from tether.builtin_plugins.storage.jsonl.scan.lazy_ids import LazyIds
+from tether.builtin_plugins.storage.jsonl.scan.lines_left import LinesLeft
 from tether.storage import EntryTable, Problem
 
 FAST_PARSER_ROWS = 500  # above: the fast parser (its import, a few ms, pays for itself)
@@ -62,8 +64,10 @@ class FastParser(Protocol):
         """A value only written again as JSON (an integer beyond 64 bits may be a float)."""
 
 
-class LineTable(EntryTable):
-    """An :class:`EntryTable` filled from JSONL lines (see the module docstring)."""
+class LineTable(LazyIds, LinesLeft, EntryTable):
+    """An :class:`EntryTable` filled from JSONL lines (see the module docstring), its id index
+    built when first asked for (:class:`~.lazy_ids.LazyIds`), its lines left in the file or
+    database until needed (:class:`~.lines_left.LinesLeft`)."""
 
     fast: FastParser | None = fastjson  # None: the kernel's reference parser alone
 

@@ -29,8 +29,8 @@ from typing import IO, Any
 
 from tether.builtin_plugins.storage.jsonl.files.fileio import read_line_at
 from tether.builtin_plugins.storage.jsonl.scan.line_table import LineTable
+from tether.builtin_plugins.storage.jsonl.scan.lines_left import UNLOADED
 from tether.storage import (
-    UNLOADED,
     EntryTable,
     Problem,
     entry_problem,

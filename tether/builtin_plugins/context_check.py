@@ -1,8 +1,10 @@
 """Warnings about a loaded context: malformed messages and non-finite usage numbers.
 
-Run once when a session is bound to the harness. Each finding names ``FILE:LINE`` and the
-field; nothing is changed (requests repair or leave out what they must, see
-:mod:`tether.core.context.message_check`, and a non-finite usage number counts as absent).
+The built-in plugin ``context_check`` answers the ``context_warnings`` hook: run once when a
+session is bound to the harness. Each finding names ``FILE:LINE`` and the field; nothing is
+changed (requests repair or leave out what they must, see
+:mod:`tether.builtin_plugins.providers.message_check`, and a non-finite usage number counts as
+absent).
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tether.core.context.message_check import message_issues
+from tether.hookspecs import hookimpl
 
 Message = dict[str, Any]
 
 
-def _findings(message: Any) -> list[tuple[str, str]]:
+def _findings(message: Any, message_issues: Any) -> list[tuple[str, str]]:
     out = list(message_issues(message))
     if isinstance(message, dict) and message.get("role") == "assistant":
         usage = message.get("usage")
@@ -42,9 +44,13 @@ def _lines(session: Any, wanted: set[int]) -> dict[int, int]:
     return out
 
 
+@hookimpl
 def context_warnings(session: Any, messages: Sequence[Message]) -> list[str]:
-    """``FILE:LINE: field: problem`` for the context's messages (``messages`` as built)."""
-    bad = [(message, found) for message in messages if (found := _findings(message))]
+    """The ``context_warnings`` hook: ``FILE:LINE: field: problem`` for the context's
+    messages (``messages`` as built)."""
+    from tether.builtin_plugins.providers.message_check import message_issues
+
+    bad = [(m, found) for m in messages if (found := _findings(m, message_issues))]
     if not bad:
         return []
     lines = _lines(session, {id(message) for message, _ in bad})

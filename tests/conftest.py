@@ -96,6 +96,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (os.cpu_count() or 1) + 1
 
 
+# -- the compiling of a cold run, shared by the pytest-xdist workers (tests/compile_share.py) ---
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Each worker writes its share of the bytecode caches before it collects the suite."""
+    from tests.compile_share import share_compiling
+
+    share_compiling(session.config)
+
+
 # -- the order tests start in (pytest-xdist hands them out in collection order) ------------------
 
 # The longest tests (several seconds each, most of it in child processes; the first one

@@ -24,6 +24,16 @@ def _rewritten() -> list[Path]:
     return sorted(found)
 
 
+def _this_run(config: pytest.Config) -> list[Path]:
+    """The test modules under the paths this run was given (all of them without any)."""
+    known = set(_rewritten())
+    found: set[Path] = set()
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        found.update(p for p in known if p == path or path in p.parents)
+    return sorted(found)
+
+
 def _plain() -> list[Path]:
     """The modules imported without rewriting: tether's, the examples' and the test helpers."""
     found = [*(ROOT / "tether").rglob("*.py"), *ROOT.glob("plugin_examples/*/tether_*/*.py")]
@@ -58,8 +68,11 @@ def share_compiling(config: pytest.Config) -> None:
         return
     k, n = int(workerinput["workerid"].removeprefix("gw")), int(workerinput["workercount"])
     try:
+        tests = _this_run(config)
+        if len(tests) < 4 * n:  # a few files: sharing would compile more than the run needs
+            return
         if config.getoption("assertmode") == "rewrite":
-            _write_rewritten(config, _rewritten()[k::n])
+            _write_rewritten(config, tests[k::n])
         _write_plain(_plain()[k::n])
     except Exception:  # pytest's internals moved: the imports compile as before
         return

@@ -230,13 +230,7 @@ def test_the_store_plugin_of_the_guide_passes_its_checks_and_serves_the_commands
         target = tmp_path / block.file
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(block.body, encoding="utf-8")
-    installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), "."],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    installed = pip_install(site, ".", cwd=project)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     env = _clean_env(TETHER_HOME=str(home), PYTHONPATH=str(site), TETHER_LOAD_PLUGINS="gzstore")
     tested = subprocess.run(

@@ -6,8 +6,8 @@ same context as ``tether session context --json``.
 
 The npm package is installed once per test session (``npm ci`` into the git-ignored
 tests/.node/node_modules, skipped while the lock file is unchanged; a file lock lets parallel
-workers share it). Without node or npm these tests skip, and fail under ``CI=true``
-(tests/needs.py).
+workers share it; ``--prefer-offline``: npm's cache serves what the lock file pins, ~10 s
+less). Without node or npm these tests skip, and fail under ``CI=true`` (tests/needs.py).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def pi_npm() -> Path:
         fcntl.flock(guard, fcntl.LOCK_EX)
         if not (stamp.exists() and stamp.read_text() == digest):
             subprocess.run(
-                ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                ["npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
                 cwd=NODE_DIR,
                 check=True,
                 timeout=600,

@@ -215,3 +215,15 @@ def test_the_public_check_sees_a_kernel_import() -> None:
         f"{BUILTINS}.commands.pi_forms -> {CORE}cli.app",
         f"{BUILTINS}.tools.x -> {CORE}agent.tools",
     ]
+
+
+def test_the_contract_never_imports_a_builtin_plugin() -> None:
+    """``tether.hookspecs`` is what every plugin builds on: a type it names lives there (or in
+    the kernel), never in a built-in plugin that a user may disable or replace."""
+    found = sorted(
+        f"{name} -> {dep}"
+        for name, deps in _imports_of("tether.hookspecs").items()
+        for dep in deps
+        if dep.startswith(BUILTINS)
+    )
+    assert found == []

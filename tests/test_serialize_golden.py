@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from tests.context_loader import fixture_names, golden
-from tether.builtin_plugins.memory.file_ops import FileOps
 from tether.builtin_plugins.memory.serialize import (
     TOOL_RESULT_MAX_CHARS,
     serialize_conversation,
@@ -29,6 +28,7 @@ from tether.builtin_plugins.storage.format.jscompat import (
 )
 from tether.core.context.convert import convert_to_llm
 from tether.core.context.file_tracking import file_lists, format_file_lists
+from tether.hookspecs.file_ops import FileOps
 
 WITH_PREPARATION = [n for n in fixture_names() if golden(n, "prepare")["preparation"]]
 

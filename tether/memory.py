@@ -13,7 +13,7 @@ from tether._lazy import lazy_exports
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.builtin_plugins.memory.content_parts import block_parts
     from tether.builtin_plugins.memory.context_usage import context_usage
-    from tether.builtin_plugins.memory.file_ops import FileOps, strip_file_lists
+    from tether.builtin_plugins.memory.summary_file_lists import strip_file_lists
     from tether.builtin_plugins.storage.format.jscompat import js_stringify
     from tether.core.choices.registry import KINDS, choose, registered
     from tether.core.choices.running import check_choices, run_strategy, token_counter
@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.core.harness.compaction import context_tokens
     from tether.core.memory.compaction import compaction_settings
     from tether.core.memory.summary_requests import summary_budgets
+    from tether.hookspecs.file_ops import FileOps
     from tether.hookspecs.gate import gate_line
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

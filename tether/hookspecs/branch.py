@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from tether.hookspecs.events import Message
-
-if TYPE_CHECKING:
-    from tether.builtin_plugins.memory.file_ops import FileOps
-
-
-def _no_file_ops() -> FileOps:
-    from tether.builtin_plugins.memory.file_ops import FileOps
-
-    return FileOps()
+from tether.hookspecs.file_ops import FileOps
 
 
 @dataclass
@@ -29,7 +20,7 @@ class BranchPreparation:
     messages: list[Message] = field(default_factory=list)
     entry_ids: list[str] = field(default_factory=list)
     total_tokens: int = 0
-    file_ops: FileOps = field(default_factory=_no_file_ops)
+    file_ops: FileOps = field(default_factory=FileOps)
 
 
 __all__ = ["BranchPreparation"]

@@ -2,7 +2,7 @@
 
 A compaction or branch summary ends with ``<read-files>``/``<modified-files>`` blocks and
 stores the same lists in its ``details``. The operations come from the strategy (built-in:
-``tether.FileOps``, :mod:`tether.builtin_plugins.memory.file_ops`); paths are kept verbatim;
+``tether.FileOps``, :mod:`tether.hookspecs.file_ops`); paths are kept verbatim;
 lists are sorted in JavaScript's default order (UTF-16 code units) so files written by tether
 equal pi's.
 """

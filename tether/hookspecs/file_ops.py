@@ -1,6 +1,7 @@
-"""pi's file operations of a compaction: the ``read``/``write``/``edit`` tool calls of assistant
-messages (:class:`FileOps`, public as ``tether.FileOps``), and a summary without its file
-lists (:func:`strip_file_lists`).
+"""pi's file operations of a compaction (:class:`FileOps`, public as ``tether.FileOps``): the
+``read``/``write``/``edit`` tool calls of assistant messages, the part of the contract a
+:class:`~tether.hookspecs.events.CompactionPreparation` (as JSON) and a
+:class:`~tether.hookspecs.branch.BranchPreparation` carry.
 
 Only assistant tool calls named ``read``, ``write`` or ``edit`` with a non-empty string
 ``path`` count; paths are kept verbatim. The lists a summary carries are made from them by the
@@ -9,7 +10,6 @@ kernel (:func:`tether.file_lists`, :func:`tether.format_file_lists`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,16 +68,4 @@ class FileOps:
         )
 
 
-_LISTS_SUFFIX = re.compile(
-    r"(?:\n\n<read-files>\n(?:[^\n]*\n)*?</read-files>)?"
-    r"(?:\n\n<modified-files>\n(?:[^\n]*\n)*?</modified-files>)?\Z"
-)
-
-
-def strip_file_lists(summary: str) -> str:
-    """``summary`` without its trailing ``<read-files>``/``<modified-files>`` blocks."""
-    match = _LISTS_SUFFIX.search(summary)
-    return summary[: match.start()] if match else summary
-
-
-__all__ = ["FileOps", "strip_file_lists"]
+__all__ = ["FileOps"]

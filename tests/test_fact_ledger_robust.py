@@ -1,0 +1,187 @@
+"""The fact ledger on wordings no table lists (issue 23, blind sessions): a negation inside a
+clause that describes a thing makes no rule; a subject named by its own words changes without
+a table entry; a rule retired for one value keeps its other clauses; a sentence that only
+remarks on the old value retires with it; revocations by a closing phrase or a bare negation
+of a flag."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.cues import build_cues, default_cues
+from tether.builtin_plugins.memory.fact_ledger.extract import classify
+
+
+def ledger_of(*said: str) -> Ledger:
+    turns = ["Let's get the export service ready for the release.", *said]
+    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in turns]
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+
+
+def live(ledger: Ledger) -> set[str]:
+    return {f.text for f in ledger.live() if f.kind in ("constraint", "decision")}
+
+
+def shown_as_current(ledger: Ledger, value: str) -> list[str]:
+    return [text for text in live(ledger) if value in text]
+
+
+# -- a negation that describes a thing is no rule -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "hmm, RabbitMQ needs a cluster we don't have.",
+        "The flaky login spec needs a seeded tenant we don't have in CI yet.",
+        "The old exporter used a CSV writer that we never trusted.",
+        "Temporal doesn't support our cron syntax, which we never documented anyway.",
+    ],
+)
+def test_a_negation_inside_a_describing_clause_makes_no_rule(sentence: str) -> None:
+    assert classify(sentence, default_cues(), remark=True) == "request"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Don't log tokens.",
+        "we don't deploy on Fridays.",
+        "but you can't skip CI",
+        "The bundle can't exceed 2 MB.",
+        "Tests never hit the network.",
+    ],
+)
+def test_a_negation_addressed_to_the_agent_is_still_a_rule(sentence: str) -> None:
+    assert classify(sentence, default_cues()) == "constraint"
+
+
+def test_a_described_negation_leaves_no_stale_value_after_a_revert() -> None:
+    ledger = ledger_of(
+        "let's try RabbitMQ instead of SQS for the job queue, latency on SQS is annoying",
+        "hmm, RabbitMQ needs a cluster we don't have. revert that — stay on SQS.",
+    )
+    assert shown_as_current(ledger, "RabbitMQ") == []
+    assert "revert that — stay on SQS." in live(ledger)
+
+
+# -- a subject named by its own words ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "value"),
+    [
+        ("水位线 80%，超过就告警。", "水位线调到 70%，之前太晚了", "80%"),
+        ("退避 2 秒。", "退避给 5 秒吧，对方扛不住", "2 秒"),
+        ("分区键用 shop_id", "分区键换 tenant_id，会热点", "shop_id"),
+        ("主色用 #1677ff", "主色换成 #ff4d4f，老板说蓝色太冷", "#1677ff"),
+        ("Compression codec is snappy.", "codec: zstd, storage is cheaper that way", "snappy"),
+        ("the nightly trigger fires at 02:30 UTC", "trigger time 04:15 UTC, books close", "02:30"),
+        ("Sentry sample rate 0.25 for the dashboard.", "sentry sample rate down to 0.1", "0.25"),
+        ("Backups: nightly, keep 14 days.", "keep 30 days of backups, audit wants it", "14 days"),
+    ],
+)  # fmt: skip
+def test_a_subject_no_table_lists_gets_a_new_value(old: str, new: str, value: str) -> None:
+    ledger = ledger_of(old, "Unrelated: the README needs a badge.", new)
+    assert shown_as_current(ledger, value) == []
+    assert new in live(ledger)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Use 8 workers for the ingest consumer.", "Use 2 workers for the mailer."),
+        ("Ticket #123 is blocked on review.", "Ticket #456 is blocked on review."),
+        ("CUDA 12.1 on the A100 nodes.", "CUDA 11.8 on the T4 nodes."),
+        ("对账文件放在 /data/recon/inbox 目录。", "对账报告输出到 /data/recon/reports 目录。"),
+        ("The API times out after 30s.", "The worker times out after 300s."),
+    ],
+)
+def test_two_subjects_with_words_in_common_both_stay(first: str, second: str) -> None:
+    assert {first, second} <= live(ledger_of(first, second))
+
+
+# -- a rule retired for one value keeps its other clauses ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept", "gone"),
+    [
+        (
+            "it reads from the replica at wh-ro-2.corp:5433 and writes parquet to "
+            "s3://fin-exports/daily/.",
+            "warehouse folks moved the replica, it lives on wh-ro-5.corp:5433 now",
+            "writes parquet to s3://fin-exports/daily/",
+            "wh-ro-2.corp",
+        ),
+        (
+            "Staging nodes get 4 GB heap, prod nodes get 16 GB heap.",
+            "prod heap to 24 GB, we saw GC storms",
+            "Staging nodes get 4 GB heap",
+            "16 GB",
+        ),
+        ("主库连接池 50，从库连接池 20。", "从库连接池加到 40", "主库连接池 50", "从库连接池 20"),
+        (
+            "index refresh: 30s on the logs index, 1s on the products index",
+            "products index refresh 5s, it is killing the indexer",
+            "index refresh: 30s on the logs index",
+            "1s on the products",
+        ),
+        (
+            "Backups: nightly to /mnt/backup/pg, keep 14 days.",
+            "keep 30 days of backups, audit wants a month",
+            "Backups: nightly to /mnt/backup/pg",
+            "14 days",
+        ),
+    ],
+)
+def test_the_other_clauses_of_a_changed_rule_stay_live(
+    old: str, new: str, kept: str, gone: str
+) -> None:
+    ledger = ledger_of(old, new)
+    assert kept in live(ledger)
+    assert shown_as_current(ledger, gone) == []
+    assert old not in live(ledger)
+
+
+def test_the_identifiers_of_a_kept_clause_stay_live() -> None:
+    ledger = ledger_of(
+        "it reads from the replica at wh-ro-2.corp:5433 and writes to s3://fin-exports/daily/.",
+        "the replica lives on wh-ro-5.corp:5433 now",
+    )
+    identifiers = {f.text for f in ledger.live("identifier")}
+    assert "s3://fin-exports/daily/" in identifiers
+    assert "wh-ro-2.corp:5433" not in identifiers
+
+
+# -- a remark on the old value, revocations -----------------------------------------------------
+
+
+def test_a_sentence_that_only_remarks_on_the_old_value_retires_with_it() -> None:
+    ledger = ledger_of(
+        "parquet files: 5000 rows each.",
+        "5000 rows was too much for the downstream lambda. 2000 rows each.",
+    )
+    assert shown_as_current(ledger, "5000 rows") == []
+    assert "2000 rows each." in live(ledger)
+
+
+@pytest.mark.parametrize(
+    "revoke", ["--legacy-fonts can go.", "no more --legacy-fonts", "--legacy-fonts isn't needed"]
+)
+def test_a_flag_is_revoked_by_a_closing_phrase_or_a_bare_negation(revoke: str) -> None:
+    ledger = ledger_of(
+        "Also put everything behind the flag --legacy-fonts until design signs off.",
+        "Unrelated: the README needs a badge.",
+        revoke,
+    )
+    assert "Also put everything behind the flag --legacy-fonts until design signs off." not in (
+        {f.text for f in ledger.live()}
+    )
+
+
+def test_a_phrase_closed_by_a_dollar_matches_only_at_the_end() -> None:
+    cues = build_cues({"en": {"revoke": ["can go $"]}})
+    assert cues.has("revoke", "--legacy-fonts can go.")
+    assert not cues.has("revoke", "we can go with Redis for the cache")

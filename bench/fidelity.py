@@ -23,12 +23,14 @@ Families (``bench/fidelity_families.py``, several sessions each, worded differen
 ``identifiers`` (ids, pins, paths, env vars, flags, error lines inside long messages) and
 ``casual`` (preferences said in passing among 6–12 KB test logs and bare "continue" turns, ~40
 turns), ``shapes`` (changes told by a value's shape, subjects named in two languages, casual
-cues, look-alike values for two parts). Their ``llm`` track uses a model whose summaries are
-well formed but hold no fact (``bench/factfree_server.py``): what survives there, the gate
-kept. Per family and track, at each k: facts held verbatim in the context (summary + kept
-entries), retired values shown as current in the summary (errors; defined in
-``bench/fidelity_judge.py``), facts under their section, next steps ticked done, summary
-chars, and the growth ratio chars(k = max) / chars(k = 5) (target ≤ 1.10).
+cues, look-alike values for two parts), ``robust`` (a hostile user: subjects no table lists,
+one value of a several-value sentence changed, remarks on an old value, cue-less statements).
+Their ``llm`` track uses a model whose summaries are well formed but hold no fact
+(``bench/factfree_server.py``): what survives there, the gate kept. Per family and track, at
+each k: facts held verbatim in the context (summary + kept entries), retired values shown as
+current in the summary (errors; defined in ``bench/fidelity_judge.py``), facts under their
+section, next steps ticked done, summary chars, and the growth ratio chars(k = max) / chars(k =
+5) (target ≤ 1.10).
 
 ``--sessions-dir DIR`` adds private scripts: every ``DIR/*.json`` holds one session object or a
 list of them, ``{"family", "name", "turns": [{"user"|"assistant": text} | {"tool", "args",

@@ -15,7 +15,10 @@ Four families, each several sessions worded differently so that no one phrase ca
   and never used to tune the ledger (other wording, values, identifier kinds; every cue of
   both languages; changes stated in the other language; two live facts of one kind);
 - ``shapes`` (``bench/family_shapes.py``): changes told by a value's shape and by subjects
-  named in two languages (消息队列 / queue), casual cues, and look-alike values for two parts.
+  named in two languages (消息队列 / queue), casual cues, and look-alike values for two parts;
+- ``robust`` (``bench/family_robust.py``): a hostile user's sessions — subjects no table
+  lists, one value of a several-value sentence changed, remarks on an old value, negations
+  that describe, revocations by a closing phrase, cue-less statements in long messages.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from family_chinese import CHINESE
 from family_format import Script, parse
 from family_heldout import HELDOUT
 from family_identifiers import IDENTIFIERS
+from family_robust import ROBUST
 from family_shapes import SHAPES
 
 C, V = "Constraints & Preferences", "value"
@@ -236,6 +240,8 @@ CASUAL = [
     ),
 ]
 
-RAW: list[dict[str, Any]] = [*CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES]
+RAW: list[dict[str, Any]] = [
+    *CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES, *ROBUST
+]  # fmt: skip
 FAMILIES: list[Script] = [parse(obj, f"built-in {obj['name']}") for obj in RAW]
 NAMES = sorted({s.family for s in FAMILIES})

@@ -2,15 +2,19 @@
 clause that describes a thing makes no rule; a subject named by its own words changes without
 a table entry; a rule retired for one value keeps its other clauses; a sentence that only
 remarks on the old value retires with it; revocations by a closing phrase or a bare negation
-of a flag."""
+of a flag; a statement with a value that no cue classifies is kept by the gate."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import FactFree, compactions, write_turns
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger, stored_ledger
 from tether.builtin_plugins.memory.fact_ledger.cues import build_cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import classify
+from tether.builtin_plugins.memory.fact_ledger.noted import noted
 
 
 def ledger_of(*said: str) -> Ledger:
@@ -179,9 +183,45 @@ def test_a_flag_is_revoked_by_a_closing_phrase_or_a_bare_negation(revoke: str) -
     assert "Also put everything behind the flag --legacy-fonts until design signs off." not in (
         {f.text for f in ledger.live()}
     )
+    # nor is the flag left as a live identifier of its own (the summary's Identifiers line)
+    assert not [f for f in ledger.live("identifier") if f.text.endswith("--legacy-fonts")]
 
 
 def test_a_phrase_closed_by_a_dollar_matches_only_at_the_end() -> None:
     cues = build_cues({"en": {"revoke": ["can go $"]}})
     assert cues.has("revoke", "--legacy-fonts can go.")
     assert not cues.has("revoke", "we can go with Redis for the cache")
+
+
+# -- recall first: a statement with a value, no cue, in a long message --------------------------
+
+LONG = (
+    "Please get the thumbnailer service production ready. It crashes on large PNGs and nobody "
+    "has looked at it in months, so expect some rot. Retries happen 3 times with jitter. The "
+    "CDN caches thumbnails for 7 days. Start by reproducing the crash with tests/data/huge.png."
+)
+
+
+def test_the_gate_keeps_a_cueless_statement_with_a_value(tmp_path: Path) -> None:
+    file = tmp_path / "recall.jsonl"
+    write_turns(file, ["Get the thumbnailer ready.", LONG, "Add a test for the size guard."])
+    entries = compactions(file, 3, ("factfree", FactFree()), summarizer="factfree")
+    for entry in entries:
+        summary = entry["summary"]
+        assert "Retries happen 3 times with jitter." in summary
+        assert "The CDN caches thumbnails for 7 days." in summary
+        assert "Add a test for the size guard." not in summary  # a task may go once done
+        ledger = stored_ledger(entry["details"])
+        assert ledger is not None
+        noted = [f for f in ledger.live("request") if "Retries happen" in f.text]
+        assert noted, "kept as a request: under Done, never shown as current"
+
+
+def test_noted_statements_need_a_value_and_no_task() -> None:
+    cues = default_cues()
+    assert noted("Retries happen 3 times with jitter.", cues)
+    assert noted("Thumbnails come out at 320px wide, JPEG quality 82.", cues)
+    assert not noted("Turn 8: check this output.", cues)  # a bare number and a task
+    assert not noted("Raise the guard accordingly and add a test.", cues)
+    assert not noted("Which port is it on, 8080?", cues)
+    assert not noted('@tool bash {"command": "python3 noisy.py 419"}', cues)  # a directive

@@ -156,6 +156,9 @@ class Ledger:
                 None,
             )
             fact.parent = parent.id if parent else ""
+            if parent is None and statement.parent and self._retired_here(statement):
+                self.retire(fact, None)  # its sentence only ended a value ("X can go.")
+                return fact
             if statement.key:
                 olds = [
                     old
@@ -191,6 +194,15 @@ class Ledger:
         elif kind in RULE_KINDS:
             supersede(self, fact, statement, cues)
         return fact
+
+    def _retired_here(self, statement: Statement) -> bool:
+        """Whether the sentence ``statement`` (an identifier) was found in was filed from
+        the same entry and retired at once."""
+        said = normal(statement.parent)
+        return any(
+            f.source == statement.source and not f.live and normal(f.text) == said
+            for f in self.facts[-8:]
+        )
 
     @staticmethod
     def _soft_or_setting(text: str, cues: Cues) -> bool:

@@ -24,16 +24,18 @@ _DECLARATIVE = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "问题："
+#: Code, a directive or a JSON object, not prose: '@tool bash {"command": …}', "$ make".
+_CODE = re.compile(r"[{}]|^[@$>#/\\|<`]")
 _BARE = re.compile(r"^[-+]?[\d.,:]+$")
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def noted(text: str, cues: Cues) -> bool:
-    """Whether a request states a fact with a value (see the module): not a question, not a
-    task ("Start with tests/data/huge.png"; a label such as "Turn 8:" aside), a few words and
-    a value that is more than a bare number ("Turn 8")."""
+    """Whether a request states a fact with a value (see the module): prose (not code, not a
+    directive), not a question, not a task ("Start with tests/data/huge.png"; a label such as
+    "Turn 8:" aside), a few words and a value that is more than a bare number ("Turn 8")."""
     body = _LABEL.sub("", text.strip())
-    if len(body) > MAX_NOTED or body.endswith(("?", "？")):
+    if len(body) > MAX_NOTED or body.endswith(("?", "？")) or _CODE.search(body):
         return False
     size = len(_WIDE.findall(body)) // 2 or len(body.split())
     if size < MIN_WORDS:

@@ -10,6 +10,7 @@ no clause can be told apart as the changed one (or every clause is), the whole r
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
@@ -112,9 +113,13 @@ def retire_rule(
                 child.parent = home.id
 
 
+@lru_cache(maxsize=1024)
+def _pattern(value: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-]|\.\w)", re.IGNORECASE)
+
+
 def _names(value: str, text: str) -> bool:
-    pattern = r"(?<![\w.-])" + re.escape(value.casefold()) + r"(?![\w-]|\.\w)"
-    return re.search(pattern, text.casefold()) is not None
+    return value.casefold() in text.casefold() and _pattern(value).search(text) is not None
 
 
 def echoes(text: str, old: str, new: str) -> bool:
@@ -139,7 +144,8 @@ def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact]) -> bool:
     on a value another sentence of its message replaced (True then)."""
     if not fact.source:
         return False
-    mine = [f for f in ledger.live("constraint", "decision") if f.source == fact.source]
+    rules = ledger.live("constraint") + ledger.live("decision")
+    mine = [f for f in rules if f.source == fact.source]
     for old in retired:
         for other in mine:
             if other is not fact and other.live and echoes(other.text, old.text, fact.text):

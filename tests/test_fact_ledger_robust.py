@@ -61,6 +61,11 @@ def test_a_negation_addressed_to_the_agent_is_still_a_rule(sentence: str) -> Non
     assert classify(sentence, default_cues()) == "constraint"
 
 
+def test_a_rule_beside_a_described_negation_stays_a_rule() -> None:
+    said = "The DAG needs a connection id we don't have yet; ask me before creating one."
+    assert classify(said, default_cues(), remark=True) == "constraint"
+
+
 def test_a_described_negation_leaves_no_stale_value_after_a_revert() -> None:
     ledger = ledger_of(
         "let's try RabbitMQ instead of SQS for the job queue, latency on SQS is annoying",
@@ -169,6 +174,13 @@ def test_a_sentence_that_only_remarks_on_the_old_value_retires_with_it() -> None
     )
     assert shown_as_current(ledger, "5000 rows") == []
     assert "2000 rows each." in live(ledger)
+
+
+def test_a_new_value_that_names_the_old_one_in_passing_is_no_remark() -> None:
+    new = "Model weights load from gs://rank-models/v9 — v7 had the tokenizer bug."
+    ledger = ledger_of("Model weights load from gs://rank-models/v7.", new)
+    assert new in live(ledger)
+    assert "gs://rank-models/v9" in {f.text for f in ledger.live("identifier")} | live(ledger)
 
 
 @pytest.mark.parametrize(

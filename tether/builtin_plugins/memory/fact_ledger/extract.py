@@ -235,7 +235,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "decision"
     if (
         remark
-        and not cue
+        and (not cue or ";" in sentence)  # "…a tenant we don't have; ask me first"
         and not sentence.rstrip().endswith(("?", "？"))
         and not (cues.has("task", sentence) and not _DECLARATIVE.match(sentence))
         and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS

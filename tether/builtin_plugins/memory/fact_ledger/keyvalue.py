@@ -152,13 +152,12 @@ def _after(rest: str, cues: Cues | None) -> frozenset[str]:
 
 
 def values_said(text: str) -> list[str]:
-    """The numbers (with their units), identifier-like tokens, flags and variables ``text``
-    states."""
+    """The numbers (with their units), identifier-like tokens, paths, URLs, flags and
+    variables ``text`` states."""
     out = []
     for start, end, kind, _key in identifier_spans(text):
-        if kind in ("flag", "env"):
-            out.append(text[start:end])
         if kind in ("path", "url", "flag", "env"):
+            out.append(text[start:end])
             text = text[:start] + " " * (end - start) + text[end:]
     for match in _VALUE.finditer(text):
         if match.lastgroup == "num":

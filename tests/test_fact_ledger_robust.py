@@ -184,7 +184,13 @@ def test_a_new_value_that_names_the_old_one_in_passing_is_no_remark() -> None:
 
 
 @pytest.mark.parametrize(
-    "revoke", ["--legacy-fonts can go.", "no more --legacy-fonts", "--legacy-fonts isn't needed"]
+    "revoke",
+    [
+        "--legacy-fonts can go.",
+        "no more --legacy-fonts",
+        "no more --legacy-fonts, the new fonts render fine",
+        "--legacy-fonts isn't needed",
+    ],
 )
 def test_a_flag_is_revoked_by_a_closing_phrase_or_a_bare_negation(revoke: str) -> None:
     ledger = ledger_of(
@@ -197,6 +203,13 @@ def test_a_flag_is_revoked_by_a_closing_phrase_or_a_bare_negation(revoke: str) -
     )
     # nor is the flag left as a live identifier of its own (the summary's Identifiers line)
     assert not [f for f in ledger.live("identifier") if f.text.endswith("--legacy-fonts")]
+
+
+def test_a_chinese_move_verb_changes_the_time() -> None:
+    ledger = ledger_of(
+        "每天 6 点跑", "Unrelated: the README needs a badge.", "改到 7 点跑，数据还没同步完"
+    )
+    assert "每天 6 点跑" not in live(ledger)
 
 
 def test_a_phrase_closed_by_a_dollar_matches_only_at_the_end() -> None:

@@ -221,9 +221,28 @@ def same_key(new: str, old: str, cues: Cues | None) -> bool:
     return False
 
 
+def _units(text: str) -> set[tuple[str, str]]:
+    out = set()
+    for match in _VALUE.finditer(text):
+        if match.lastgroup == "num":
+            unit = re.sub(r"^[-+\d.:,\s]+", "", match.group(0))
+            if unit and unit.casefold() not in _FILLER | STOP | _NOT_UNITS:
+                out.add((_stem(unit.casefold()), match.group(0).casefold()))
+    return out
+
+
+def same_unit(new: str, old: str) -> bool:
+    """Whether ``new`` states a number in a unit ``old`` states another number in ("7 点" /
+    "6 点"): with a change cue, the one earlier rule of that unit is the one it changes."""
+    mine, theirs = _units(new), _units(old)
+    said = {value for _unit, value in theirs}
+    units = {unit for unit, _value in theirs}
+    return any(unit in units and value not in said for unit, value in mine)
+
+
 def subject_values(text: str, cues: Cues | None) -> tuple[Pair, ...]:
     """The ``(subject, value)`` pairs ``text`` states (see the module)."""
     return _pairs(text, cues)
 
 
-__all__ = ["Pair", "same_key", "subject_values", "values_said"]
+__all__ = ["Pair", "same_key", "same_unit", "subject_values", "values_said"]

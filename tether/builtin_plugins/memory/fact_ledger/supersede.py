@@ -21,7 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -220,8 +220,9 @@ MAX_PROHIBITION_WORDS = 4  # "no --legacy-fonts", "不要 --legacy-fonts 了"
 
 def _short_prohibition(text: str) -> bool:
     """A negation and little else: with a flag or variable an earlier rule set, it ends it."""
-    rest = _FLAG_OR_VAR.sub(" ", text)
-    return negated(text) and len(rest.split()) <= MAX_PROHIBITION_WORDS
+    first = _CLAUSE.split(text)[0]  # "no more --x, bun doesn't need it"
+    rest = _FLAG_OR_VAR.sub(" ", first)
+    return negated(first) and len(rest.split()) <= MAX_PROHIBITION_WORDS
 
 
 def _keyed_alike(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
@@ -273,7 +274,7 @@ def _same_shape(
         if old is not fact
         and old.live
         and (cued or cjk(old.text) != mine)
-        and shaped_pairs(fact.text, old.text)
+        and (shaped_pairs(fact.text, old.text) or same_unit(fact.text, old.text))
         and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))

@@ -248,5 +248,7 @@ def test_noted_statements_need_a_value_and_no_task() -> None:
     assert noted("Thumbnails come out at 320px wide, JPEG quality 82.", cues)
     assert not noted("Turn 8: check this output.", cues)  # a bare number and a task
     assert not noted("Raise the guard accordingly and add a test.", cues)
+    assert noted("make tokens last 60m, people get logged out mid-demo", cues)
+    assert not noted("Start by reproducing the crash with tests/data/huge.png.", cues)
     assert not noted("Which port is it on, 8080?", cues)
     assert not noted('@tool bash {"command": "python3 noisy.py 419"}', cues)  # a directive

@@ -26,23 +26,26 @@ _DECLARATIVE = re.compile(
 _LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "问题："
 #: Code, a directive or a JSON object, not prose: '@tool bash {"command": …}', "$ make".
 _CODE = re.compile(r"[{}]|^[@$>#/\\|<`]")
+_QUANTITY = re.compile(r"^[-+]?\d[\d.,:]*\s?(?:%|[^\W\d_]+)$")  # a number and its unit
 _BARE = re.compile(r"^[-+]?[\d.,:]+$")
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def noted(text: str, cues: Cues) -> bool:
     """Whether a request states a fact with a value (see the module): prose (not code, not a
-    directive), not a question, not a task ("Start with tests/data/huge.png"; a label such as
-    "Turn 8:" aside), a few words and a value that is more than a bare number ("Turn 8")."""
+    directive), not a question, a few words and a value that is more than a bare number
+    ("Turn 8"); a task ("Start with tests/data/huge.png"; a label such as "Turn 8:" aside)
+    only with a number and its unit ("make tokens last 60m")."""
     body = _LABEL.sub("", text.strip())
     if len(body) > MAX_NOTED or body.endswith(("?", "？")) or _CODE.search(body):
         return False
     size = len(_WIDE.findall(body)) // 2 or len(body.split())
     if size < MIN_WORDS:
         return False
+    said = values_said(body)
     if cues.has("task", body) and not _DECLARATIVE.match(body):
-        return False
-    if any(not _BARE.match(value) for value in values_said(body)):
+        return any(_QUANTITY.match(value) for value in said)  # "make tokens last 60m"
+    if any(not _BARE.match(value) for value in said):
         return True  # a unit, an identifier, a flag: "6 processes per pod", "orders-v2"
     return bool(subject_values(body, cues))  # a number of a named thing: "JPEG quality 82"
 

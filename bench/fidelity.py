@@ -25,12 +25,14 @@ Families (``bench/fidelity_families.py``, several sessions each, worded differen
 turns), ``shapes`` (changes told by a value's shape, subjects named in two languages, casual
 cues, look-alike values for two parts), ``revisions`` (identifiers revoked, an opening message's
 values changed later, one key set three times, Chinese rules without punctuation, a next step
-waiting on someone else). Their ``llm`` track uses a model whose summaries are
-well formed but hold no fact (``bench/factfree_server.py``): what survives there, the gate
-kept. Per family and track, at each k: facts held verbatim in the context (summary + kept
-entries), retired values shown as current in the summary (errors; defined in
-``bench/fidelity_judge.py``), facts under their section, next steps ticked done, summary
-chars, and the growth ratio chars(k = max) / chars(k = 5) (target ≤ 1.10).
+waiting on someone else), ``robust`` (a hostile user: subjects no table lists, one value of a
+several-value sentence changed, remarks on an old value, cue-less statements).
+Their ``llm`` track uses a model whose summaries are well formed but hold no fact
+(``bench/factfree_server.py``): what survives there, the gate kept. Per family and track, at
+each k: facts held verbatim in the context (summary + kept entries), retired values shown as
+current in the summary (errors; defined in ``bench/fidelity_judge.py``), facts under their
+section, next steps ticked done, summary chars, and the growth ratio chars(k = max) / chars(k =
+5) (target ≤ 1.10).
 
 ``--sessions-dir DIR`` adds private scripts: every ``DIR/*.json`` holds one session object or a
 list of them, ``{"family", "name", "turns": [{"user"|"assistant": text} | {"tool", "args",

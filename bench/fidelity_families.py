@@ -19,6 +19,9 @@ Four families, each several sessions worded differently so that no one phrase ca
 - ``revisions`` (``bench/family_revisions.py``): identifiers revoked ("take it out", 删掉),
   an opening message whose values change later, one ``key = value`` set three times, Chinese
   rules after a label without punctuation, a next step waiting on someone else.
+- ``robust`` (``bench/family_robust.py``): a hostile user's sessions — subjects no table
+  lists, one value of a several-value sentence changed, remarks on an old value, negations
+  that describe, revocations by a closing phrase, cue-less statements in long messages.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from family_format import Script, parse
 from family_heldout import HELDOUT
 from family_identifiers import IDENTIFIERS
 from family_revisions import REVISIONS
+from family_robust import ROBUST
 from family_shapes import SHAPES
 
 C, V = "Constraints & Preferences", "value"
@@ -241,7 +245,7 @@ CASUAL = [
 ]
 
 RAW: list[dict[str, Any]] = [
-    *CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES, *REVISIONS,
+    *CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES, *REVISIONS, *ROBUST
 ]  # fmt: skip
 FAMILIES: list[Script] = [parse(obj, f"built-in {obj['name']}") for obj in RAW]
 NAMES = sorted({s.family for s in FAMILIES})

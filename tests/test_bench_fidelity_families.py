@@ -113,6 +113,7 @@ def test_section_placement_and_a_ticked_next_step() -> None:
 def test_the_scripts_keep_their_promises() -> None:
     assert set(NAMES) == {
         "chinese", "changed", "identifiers", "casual", "heldout", "shapes", "revisions",
+        "robust",
     }  # fmt: skip
     for family in NAMES:
         assert sum(s.family == family for s in FAMILIES) >= 3, family
@@ -152,6 +153,17 @@ def test_the_shapes_family_changes_values_across_languages() -> None:
     bys = [r.by for s in shapes for r in s.retired]
     assert any(bys.count(by) > 1 for by in bys)  # a value changed twice
     assert sum(f.kind == "constraint" for s in shapes for f in s.facts) >= 3  # look-alikes
+
+
+def test_the_robust_family_has_the_shapes_that_broke_blind_sets() -> None:
+    robust = [s for s in FAMILIES if s.family == "robust"]
+    said = "\n".join(t.get("user", "") for s in robust for t in s.turns)
+    assert "we don't have" in said  # a negation describing a thing
+    assert "主库" in said and "Staging nodes" in said  # values per part in one sentence
+    assert any(r.by is None for s in robust for r in s.retired)  # revoked
+    assert any(not r.value.isascii() for s in robust for r in s.retired)  # Chinese
+    long = [t["user"] for s in robust for t in s.turns if len(t.get("user", "")) > 240]
+    assert long  # cue-less statements inside long messages
 
 
 def test_the_built_in_scripts_round_trip_through_the_json_format(tmp_path: Path) -> None:

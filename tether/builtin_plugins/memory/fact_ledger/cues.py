@@ -1,7 +1,8 @@
 """Cue words as data: one table per language, merged into one matcher per cue kind.
 
 A table maps a cue kind (:data:`KINDS`) to phrases. A phrase made of ASCII letters matches as
-whole words, case aside ("must" does not match "mustard"); any other phrase (Chinese, Japanese…)
+whole words, case aside ("must" does not match "mustard"), ``...`` standing for a few words
+between and a closing ``$`` for the end of the sentence; any other phrase (Chinese, Japanese…)
 matches as a substring. English and Chinese ship here; a plugin adds a language through the
 ``register_fact_cues`` hook (see :mod:`tether.hookspecs.memory`). Nothing in the extractor
 names a language: it asks :class:`Cues` which kind a sentence carries.
@@ -135,9 +136,13 @@ class Matcher:
 
 
 def _gap_pattern(phrase: str) -> str:
-    """``"keep ... under"``: the words in order, up to 40 characters between them."""
-    parts = [re.escape(part.strip()) for part in phrase.split("...")]
-    return r"\b" + r"\s+(?:.{0,40}?\s)?".join(parts) + r"\b"
+    """``"keep ... under"``: the words in order, up to 40 characters between them; ``"can
+    go $"``: the words at the end of the sentence ("--legacy-fonts can go.", not "we can go
+    with Redis")."""
+    end = phrase.endswith("$")
+    parts = [re.escape(part.strip()) for part in phrase.rstrip("$ ").split("...")]
+    tail = r"[\s.!?)]*$" if end else ""
+    return r"\b" + r"\s+(?:.{0,40}?\s)?".join(parts) + r"\b" + tail
 
 
 def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
@@ -146,7 +151,7 @@ def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
     other: list[str] = []
     for phrase in set(phrases):
         phrase = phrase.casefold()
-        if "..." in phrase:
+        if "..." in phrase or (phrase.endswith("$") and phrase.isascii()):
             gapped.append(phrase)
         elif phrase.isascii():
             words.add(tuple(_WORD.findall(phrase)))
@@ -158,7 +163,9 @@ def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
         if phrase_words:
             first.setdefault(phrase_words[0], set()).add(len(phrase_words))
     firsts = {w: tuple(sorted(n, reverse=True)) for w, n in first.items()}
-    hints = {max(w, key=len) for w in words if w} | {p.split("...")[0].strip() for p in gapped}
+    hints = {max(w, key=len) for w in words if w} | {
+        p.rstrip("$ ").split("...")[0].strip() for p in gapped
+    }
     others = tuple(sorted(other, key=len, reverse=True))
     gap_firsts = frozenset(_WORD.findall(p)[0] for p in gapped if _WORD.findall(p))
     return Matcher(

@@ -23,6 +23,7 @@ from typing import Any
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
+from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
 from tether.memory import content_text
@@ -230,8 +231,9 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "decision"
     if sentence.rstrip().endswith(("?", "？")) and cues.has("ask", _opening(sentence)):
         return "request"  # "what should we look at next?" asks; it states no rule
+    cue = rule_cue(sentence, cues)
     if (
-        cues.has("constraint", sentence)
+        cue == "rule"
         or _NEGATED.match(sentence)
         or _QUOTED_RULE.search(sentence)
         or label_list(sentence)
@@ -241,6 +243,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "decision"
     if (
         remark
+        and (not cue or ";" in sentence)  # "…a tenant we don't have; ask me first"
         and not sentence.rstrip().endswith(("?", "？"))
         and not (cues.has("task", sentence) and not _DECLARATIVE.match(sentence))
         and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS

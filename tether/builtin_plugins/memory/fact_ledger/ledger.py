@@ -53,6 +53,7 @@ class Ledger:
     dropped_count: int = 0
     _index: dict[str, dict[str, Fact]] | None = field(default=None, repr=False, compare=False)
     _said: dict[tuple[str, str], Fact] = field(default_factory=dict, repr=False, compare=False)
+    _clause_of: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -124,6 +125,20 @@ class Ledger:
         self._said[(kind, normal(text))] = fact
         return fact
 
+    def new_clause(self, parent: Fact, text: str, **extra: Any) -> Fact:
+        """A clause of ``parent`` that stays live on its own: its kind and source, seen when it
+        was, and listed right after it and its earlier clauses, so that the facts stay in the
+        order they were said (what came later still reads as later)."""
+        fact = self.new_fact(parent.kind, text, parent.source, **extra)
+        fact.first_seen, fact.last_seen = parent.first_seen, parent.last_seen
+        self.facts.pop()
+        at = self.facts.index(parent) + 1
+        while at < len(self.facts) and self._clause_of.get(self.facts[at].id) == parent.id:
+            at += 1
+        self._clause_of[fact.id] = parent.id
+        self.facts.insert(at, fact)
+        return fact
+
     def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None:
         self._unlist(old)
         old.status = status
@@ -163,6 +178,9 @@ class Ledger:
                 None,
             )
             fact.parent = parent.id if parent else ""
+            if parent is None and statement.parent and self._retired_here(statement):
+                self.retire(fact, None)  # its sentence only ended a value ("X can go.")
+                return fact
             if statement.key:
                 olds = [
                     old
@@ -198,6 +216,15 @@ class Ledger:
         elif kind in RULE_KINDS:
             supersede(self, fact, statement, cues)
         return fact
+
+    def _retired_here(self, statement: Statement) -> bool:
+        """Whether the sentence ``statement`` (an identifier) was found in was filed from
+        the same entry and retired at once."""
+        said = normal(statement.parent)
+        return any(
+            f.source == statement.source and not f.live and normal(f.text) == said
+            for f in self.facts[-8:]
+        )
 
     @staticmethod
     def _soft_or_setting(text: str, cues: Cues) -> bool:
@@ -237,8 +264,7 @@ class Ledger:
         for clause in _CLAUSE.split(parent.text):
             clause = clause.strip(" .")
             if len(clause) >= 4 and old.text not in clause and len(clause.split()) >= 2:
-                kept = self.new_fact(parent.kind, clause, parent.source, note="")
-                kept.first_seen, kept.last_seen = parent.first_seen, parent.last_seen
+                self.new_clause(parent, clause, note="")
 
     def resolve(self, key: str) -> None:
         """A later success of a failing call: its error fact is resolved."""

@@ -116,8 +116,7 @@ def retire_keeping_clauses(ledger: Ledger, fact: Fact, by: Fact | None, name: st
         if clause == fact.text.strip(" .。") or name.casefold() in clause.casefold():
             continue
         if len(clause.split()) >= 3:
-            kept = ledger.new_fact(fact.kind, clause, fact.source)
-            kept.first_seen, kept.last_seen = fact.first_seen, fact.last_seen
+            ledger.new_clause(fact, clause)
 
 
 __all__ = ["retire_keeping_clauses", "revoke_named", "revoked_names"]

@@ -9,8 +9,9 @@ a ``select`` cue. "Use X instead of Y" and "Y is gone" also retire the facts nam
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from typing import Any, Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.clauses import retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
     per_parts,
@@ -20,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -37,6 +39,11 @@ class Ledger(Protocol):
 
     def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
 
+    def new_fact(self, kind: str, text: str, source: str, **extra: Any) -> Fact: ...
+
+    @property
+    def facts(self) -> list[Fact]: ...
+
 
 MAX_SWAP = 3  # words swapped in one place of an otherwise equal sentence
 CUED_LIKENESS = 0.2  # with a change/revoke cue
@@ -44,6 +51,7 @@ PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are sep
 _NAME = re.compile(
     r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
 )
+_FLAG_OR_VAR = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+|(?<![\w$])[A-Z][A-Z0-9]*_[A-Z0-9_]+")
 _ENDS = frozenset(".!?。！？")
 _CLAUSE = re.compile(r"[,;，；]|\s[-—–]+\s")
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
@@ -165,20 +173,28 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 best = (score, old)
     if best is None and cued:
         best = _named_alike(fact, text, rules, any_word=statement.revoke)
+    if best is None and not cued and _short_prohibition(fact.text, cues):
+        said = rules + ledger.live("request")[-50:]
+        found = _named_alike(fact, fact.text, [r for r in said if not negated(r.text)])
+        best = found if found is not None and _FLAG_OR_VAR.search(fact.text) else None
     if best is None and not keyed:
         best = _same_shape(fact, rules, cues, cued=cued)
     if best is None and not keyed and cues is not None:
         soft = cued or cues.has("soft_change", fact.text) or cues.has("current", fact.text)
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
+    if best is None and not keyed and cues is not None:
+        keyed = _keyed_alike(fact, rules, cues)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
-    for old in keyed:
-        ledger.retire(old, fact)
-    if best is not None and best[1].live:
-        ledger.retire(best[1], fact)
+    retired = [old for old in keyed if old.live]
+    if best is not None and best[1].live and best[1] not in retired:
+        retired.append(best[1])
+    for old in retired:
+        retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
-        _retire_named(ledger, fact, cues)
+        retired += _retire_named(ledger, fact, cues)
+    retire_echoes(ledger, fact, retired)
 
 
 def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:
@@ -199,6 +215,39 @@ def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> 
     ]
 
 
+MAX_PROHIBITION_WORDS = 4  # "no --legacy-fonts", "不要 --legacy-fonts 了"
+
+
+_KEEPING = re.compile(r"(?:\b(?:don'?t|do not|never)|[别不]要?)\s*$", re.IGNORECASE)
+
+
+def _short_prohibition(text: str, cues: Cues | None = None) -> bool:
+    """A negation and little else: with a flag or variable an earlier rule set, it ends it
+    ("no more --x"); a negated take-back keeps it ("don't drop --strict", "别删 --strict")."""
+    first = _CLAUSE.split(text)[0]  # "no more --x, bun doesn't need it"
+    rest = _FLAG_OR_VAR.sub(" ", first)
+    for kind in ("revoke", "discard"):
+        span = cues.find(kind, first) if cues is not None else None
+        if span is not None and _KEEPING.search(first[: span[0]]):
+            return False
+    return negated(first) and len(rest.split()) <= MAX_PROHIBITION_WORDS
+
+
+def _keyed_alike(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
+    """The earlier rules whose subject, named by its own words (:func:`~.keyvalue.same_key`:
+    "水位线 80%" / "水位线调到 70%"), ``fact`` gives another value; none from its message."""
+    prohibition = negated(fact.text)
+    return [
+        old
+        for old in rules[-250:]
+        if old is not fact
+        and old.live
+        and old.source != fact.source
+        and not (prohibition and negated(old.text))
+        and same_key(fact.text, old.text, cues)
+    ]
+
+
 def _named_alike(
     fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
 ) -> tuple[float, Fact] | None:
@@ -206,12 +255,14 @@ def _named_alike(
     thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
     with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
     names = _NAME.findall(text)
+    names += [m.group(0) for m in _FLAG_OR_VAR.finditer(text) if m.group(0) not in names]
     if any_word:
         names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
     for name in names:
         if name.casefold() in STOP:
             continue
-        pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
+        head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
+        pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
         naming = [old for old in rules if old is not fact and pattern.search(old.text)]
         if len(naming) == 1:
             return (0.0, naming[0])
@@ -231,7 +282,7 @@ def _same_shape(
         if old is not fact
         and old.live
         and (cued or cjk(old.text) != mine)
-        and shaped_pairs(fact.text, old.text)
+        and (shaped_pairs(fact.text, old.text) or same_unit(fact.text, old.text))
         and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))
@@ -239,7 +290,7 @@ def _same_shape(
     return (0.0, found[0]) if len(found) == 1 else None
 
 
-def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> None:
+def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
     are replaced."""
     value = ""
@@ -253,11 +304,14 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> None:
             before = _BEFORE.search(fact.text[: span[0]])
             value = before.group(1) if before else ""
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
-        return
+        return []
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
+    out = []
     for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
         if old is not fact and pattern.search(old.text):
             ledger.retire(old, fact)
+            out.append(old)
+    return out
 
 
 __all__ = ["supersede"]

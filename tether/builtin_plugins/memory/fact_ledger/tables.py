@@ -48,13 +48,15 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
-        "i meant", "meant to say", "revert ... to", "roll back to", "back to",
+        "i meant", "meant to say", "revert ... to", "roll back to", "back to", "revert that",
+        "undo that", "roll that back",
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
         "not anymore", "anymore", "any more", "stop using", "don't bother",
         "ignore what i said", "is lifted", "lift the",
-        "remove the rule", "we can drop",
+        "remove the rule", "we can drop", "not needed", "isn't needed", "no need for",
+        "get rid of", "can be dropped", "can be removed", "can go away", "can go $",
     ),
     "discard": (
         "remove", "delete", "drop", "take ... out", "get rid of", "getting deleted",
@@ -137,8 +139,12 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "change": (
         "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",
         "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回", "回退到", "恢复成",
+        "改到", "挪到", "切到", "切换到",
     ),
-    "revoke": ("不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前"),
+    "revoke": (
+        "不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前", "不需要了", "删掉",
+        "拿掉",
+    ),
     "discard": (
         "删掉", "删除", "去掉", "不需要", "不用了", "不要了", "拿掉", "移除", "下线", "停用",
         "弃用", "要删",

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.cues import cues_for
+from tether.builtin_plugins.memory.fact_ledger.noted import noted
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 from tether.builtin_plugins.memory.offline_summarizer.facts import MAX_ERRORS, MAX_GOAL, quote
 from tether.hookspecs.gate import SummaryCheck
@@ -27,6 +29,7 @@ SECTIONS = (
     "Next Steps",
     "Critical Context",
 )
+MAX_NOTED = 12  # noted requests the gate keeps: older ones may go, with a record
 #: Where each rule's items go in the carried-forward block.
 RULE_SECTIONS = {
     "goal": "Goal",
@@ -104,6 +107,14 @@ def live_facts(ctx: Context) -> list[RequiredItem]:
     return out
 
 
+def noted_requests(ctx: Context) -> list[RequiredItem]:
+    """Requests that state a value though no cue classifies them ("Retries happen 3 times
+    with jitter."): the newest :data:`MAX_NOTED`, kept under Done (history, never current)."""
+    cues = cues_for(ctx.check.fact_cues)
+    said = [f for f in ctx.ledger.live("request") if noted(f.text, cues)][-MAX_NOTED:]
+    return [RequiredItem("request", _shown(f), f.id) for f in said]
+
+
 def open_errors(ctx: Context) -> list[RequiredItem]:
     """The newest errors still unresolved (a later success of the same call resolves one)."""
     return [RequiredItem("error", f.text, f.id) for f in ctx.ledger.live("error")[-MAX_ERRORS:]]
@@ -142,6 +153,7 @@ COLLECTORS: list[Collector] = [
     sections,
     goal,
     live_facts,
+    noted_requests,
     open_errors,
     identifiers,
     modified_files,

@@ -1,0 +1,168 @@
+"""A rule retired for one of its values keeps its other clauses live.
+
+A user often states several values in one sentence ("it reads from wh-ro-2.corp:5433 and
+writes to s3://fin-exports/daily/", "主库连接池 50，从库连接池 20", "Staging gets 4 GB, prod
+16 GB"). When a later fact changes one of them, only the clause stating it is replaced: the
+other clauses stay live as facts of their own, verbatim, with the identifiers they name. When
+no clause can be told apart as the changed one (or every clause is), the whole rule retires.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Protocol
+
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
+from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, words_of
+
+#: Where a sentence splits into clauses: commas, semicolons, "and"/"but", a dash, wide stops.
+_SPLIT = re.compile(
+    r"\s*(?:[,;]\s*(?:and\s+|but\s+|while\s+)?|\s+and\s+|\s+but\s+|\s+while\s+|\s[-—–]+\s"
+    r"|[，；、。]|并且|而且)\s*"
+)
+_LABEL = re.compile(r"^[^:：]{1,30}[:：]\s")
+MIN_CLAUSE_WORDS = 2  # ASCII words; a CJK clause needs 4 characters
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+class Ledger(Protocol):
+    def live(self, *kinds: str) -> list[Fact]: ...
+
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
+
+    def new_clause(self, parent: Fact, text: str, **extra: Any) -> Fact: ...
+
+    @property
+    def facts(self) -> list[Fact]: ...
+
+
+def split_clauses(text: str) -> list[str]:
+    """The clauses of ``text``, verbatim (trailing stops and spaces trimmed)."""
+    out = []
+    for piece in _SPLIT.split(text):
+        piece = piece.strip(" .。!！")
+        if piece:
+            out.append(piece)
+    return out
+
+
+def _substantial(clause: str) -> bool:
+    if _CJK.search(clause):
+        return len(clause) >= 4
+    return len(clause.split()) >= MIN_CLAUSE_WORDS and len(clause) >= 6
+
+
+def about(new: str, clause: str, cues: Cues | None, *, revoke: bool = False) -> bool:
+    """Whether ``new`` changes (or, ``revoke``, ends) what ``clause`` states."""
+    if revoke:
+        mine = {w for w in words_of(new) if len(w) > 2 and w not in STOP}
+        return bool(mine & words_of(clause))
+    if cues is not None and parts_differ(new, clause, cues.concepts):
+        return False
+    if relation(new, clause, cues):
+        return True
+    if any(o.key and o.key == n.key for o, n in changed_pairs(new, clause)):
+        return True
+    if cues is not None and shape_change(new, clause, cues, cued=True):
+        return True
+    return same_key(new, clause, cues)
+
+
+def _nearest(new: str, clauses: list[str]) -> list[bool]:
+    """Of clauses that are all about ``new``'s subject, those naming most of its own words
+    ("1s on the products index" for "products index refresh 5s", not "30s on the logs
+    index"): the words every clause has, or a label before them all, say nothing about which."""
+    said = [words_of(c) for c in clauses]
+    label = _LABEL.match(clauses[0])  # "index refresh: 30s on logs, 1s on products"
+    common = set.intersection(*said) | (words_of(label.group(0)) if label else set())
+    mine = words_of(new)
+    scores = [len((words - common) & mine) for words in said]
+    best = max(scores)
+    return [score == best for score in scores] if best else [True] * len(clauses)
+
+
+def retire_rule(
+    ledger: Ledger, old: Fact, new: Fact, cues: Cues | None, *, revoke: bool = False
+) -> None:
+    """Retire ``old`` for ``new``; clauses of ``old`` that ``new`` is not about stay live."""
+    clauses = split_clauses(old.text) if old.kind in ("constraint", "decision") else []
+    kept: list[str] = []
+    if len(clauses) > 1:
+        changed = [about(new.text, c, cues, revoke=revoke) for c in clauses]
+        if all(changed) or not any(changed):  # the words tell which clause it changes
+            changed = _nearest(new.text, clauses)
+        if any(changed) and not all(changed):
+            kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
+            kept = [c for c in kept if _substantial(c)]
+    facts = []
+    for clause in kept:
+        facts.append(ledger.new_clause(old, clause, note=old.note))
+    ledger.retire(old, new)
+    for child in ledger.live("identifier"):
+        if child.parent == old.id:
+            home = next((f for f in facts if child.text in f.text), None)
+            if home is not None:
+                child.parent = home.id
+
+
+@lru_cache(maxsize=1024)
+def _pattern(value: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-]|\.\w)", re.IGNORECASE)
+
+
+def _names(value: str, text: str) -> bool:
+    return value.casefold() in text.casefold() and _pattern(value).search(text) is not None
+
+
+def echoes(text: str, old: str, new: str) -> bool:
+    """Whether ``text`` only repeats values ``old`` stated and ``new`` replaced ("5000 rows
+    was too much for the lambda." said beside "2000 rows each."): a remark on the old value."""
+    said = values_said(text)
+    return bool(said) and all(_names(v, old) and not _names(v, new) for v in said)
+
+
+def _orphans(ledger: Ledger, gone: list[Fact]) -> None:
+    """Identifiers of retired facts that no live fact says any more retire too."""
+    ids = {f.id for f in gone}
+    said = " ".join(f.text for f in ledger.live() if f.kind != "identifier")
+    for child in ledger.live("identifier"):
+        if child.parent in ids and child.text not in said:
+            ledger.retire(child, None)
+
+
+def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact]) -> bool:
+    """Rules of ``fact``'s own message that only remark on a value it just replaced retire
+    with it; ``fact`` itself retires when it only names the values it ended, or only remarks
+    on a value another sentence of its message replaced (True then)."""
+    if not fact.source:
+        return False
+    rules = ledger.live("constraint") + ledger.live("decision")
+    mine = [f for f in rules if f.source == fact.source]
+    for old in retired:
+        for other in mine:
+            if other is not fact and other.live and echoes(other.text, old.text, fact.text):
+                ledger.retire(other, fact)
+    if retired:
+        if any(echoes(fact.text, old.text, "") for old in retired):
+            ledger.retire(fact, None)  # "5000 rows was too much": it ends the old value only
+            _orphans(ledger, [*retired, fact])
+            return True
+        return False
+    for other in mine:
+        if other is fact:
+            continue
+        for old_id in other.replaces:
+            old = next((f for f in ledger.facts if f.id == old_id), None)
+            if old is not None and echoes(fact.text, old.text, other.text):
+                ledger.retire(fact, other)
+                return True
+    return False
+
+
+__all__ = ["about", "echoes", "retire_echoes", "retire_rule", "split_clauses"]

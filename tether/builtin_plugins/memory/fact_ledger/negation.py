@@ -1,0 +1,58 @@
+"""Whether a negation states a rule: said to the agent ("don't log tokens", "we never deploy
+on Fridays") it does; inside a clause describing a thing ("a cluster we don't have",
+"libraries that don't build on ARM") it does not. Words of English clauses only: a cue of
+another language always states its rule."""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+
+#: Negations that make a rule only when addressed to the agent ("don't log tokens", "we never
+#: deploy on Fridays"), not inside a clause describing a thing ("a cluster we don't have").
+_NEGATION_CUES = frozenset(
+    ("don't", "do not", "dont", "can't", "cannot", "never", "shouldn't", "must not", "mustn't")
+)
+_PRONOUNS = frozenset("we you they i he she it".split())
+#: Words that open a clause: a pronoun after one is the clause's own subject.
+_OPENERS = frozenset(
+    "and but so if because when then also please just oh hmm ok okay or since as though "
+    "although while unless yes no well btw anyway really actually".split()
+)  # fmt: skip
+_CLAUSE_START = re.compile(r"[,;:()\[\]—–]|\s-\s")
+_WORDS_BEFORE = re.compile(r"[A-Za-z][\w'-]*")
+
+
+def described(sentence: str, start: int) -> bool:
+    """Whether the negation at ``start`` sits in a clause that describes a thing: after a
+    relative pronoun ("libraries that don't build on ARM") or after a noun and its own
+    subject ("RabbitMQ needs a cluster we don't have"); a rule says it to the agent ("don't
+    log tokens", "we never deploy on Fridays", "but you can't skip CI")."""
+    head = _CLAUSE_START.split(sentence[:start])[-1]
+    words = [w.casefold() for w in _WORDS_BEFORE.findall(head)]
+    if not words:
+        return False
+    if words[-1] in ("that", "which", "who"):
+        return len(words) > 1
+    if words[-1] in _PRONOUNS and len(words) >= 2:
+        return words[-2] not in _OPENERS and words[-2] not in _PRONOUNS
+    return False
+
+
+def rule_cue(sentence: str, cues: Cues) -> str:
+    """``"rule"``: a constraint cue in ``sentence`` states a rule; ``"described"``: its only
+    cues are negations describing a thing (:func:`described`); ``""``: it has none."""
+    text, out = sentence, ""
+    for _ in range(4):
+        span = cues.find("constraint", text)
+        if span is None:
+            return out
+        said = " ".join(text[span[0] : span[1]].casefold().split())
+        if said not in _NEGATION_CUES or not described(text, span[0]):
+            return "rule"
+        text, out = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :], "described"
+    return "rule"
+
+
+__all__ = ["described", "rule_cue"]

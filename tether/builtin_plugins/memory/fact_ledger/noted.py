@@ -1,0 +1,53 @@
+"""Statements no cue classifies that the summary still keeps: recall first.
+
+A user sentence that is no rule, decision or next step is a request, shown under ``Done``
+(history, never current). Most requests ask for work and may go once done; but a statement
+that carries a value ("Retries happen 3 times with jitter.", "the CDN caches them for 7
+days") is a fact of the project though it has no cue word. :func:`noted` tells them apart,
+and the summary gate keeps those whole (under ``Done``: a value there is never shown as
+current, so a change nobody recognised cannot make it stale).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import subject_values, values_said
+
+MAX_NOTED = 300  # characters: longer sentences are pastes or lists, not one statement
+MIN_WORDS = 3
+#: "Debug builds are signed with…": a verb-looking first word that is a statement's subject.
+_DECLARATIVE = re.compile(
+    r"^\W*[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:is|are|was|were|has|have|gets?|stays?"
+    r"|lives?|runs?|goes|go|happens?|lands?|caches?|comes?)\b",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "问题："
+#: Code, a directive or a JSON object, not prose: '@tool bash {"command": …}', "$ make".
+_CODE = re.compile(r"[{}]|^[@$>#/\\|<`]")
+_QUANTITY = re.compile(r"^[-+]?\d[\d.,:]*\s?(?:%|[^\W\d_]+)$")  # a number and its unit
+_BARE = re.compile(r"^[-+]?[\d.,:]+$")
+_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def noted(text: str, cues: Cues) -> bool:
+    """Whether a request states a fact with a value (see the module): prose (not code, not a
+    directive), not a question, a few words and a value that is more than a bare number
+    ("Turn 8"); a task ("Start with tests/data/huge.png"; a label such as "Turn 8:" aside)
+    only with a number and its unit ("make tokens last 60m")."""
+    body = _LABEL.sub("", text.strip())
+    if len(body) > MAX_NOTED or body.endswith(("?", "？")) or _CODE.search(body):
+        return False
+    size = len(_WIDE.findall(body)) // 2 or len(body.split())
+    if size < MIN_WORDS:
+        return False
+    said = values_said(body)
+    if cues.has("task", body) and not _DECLARATIVE.match(body):
+        return any(_QUANTITY.match(value) for value in said)  # "make tokens last 60m"
+    if any(not _BARE.match(value) for value in said):
+        return True  # a unit, an identifier, a flag: "6 processes per pod", "orders-v2"
+    return bool(subject_values(body, cues))  # a number of a named thing: "JPEG quality 82"
+
+
+__all__ = ["noted"]

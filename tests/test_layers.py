@@ -20,7 +20,7 @@ LAYERS = (
     "session",  # the session tree over a store, opened through the open_store hook
     "choices",  # one registered summarizer, token counter or strategy chosen and called
     "hooks",  # the typed hook caller, answer checks, the session object hooks receive
-    "agent",  # the agent loop, tools, the provider contract
+    "agent",  # the agent loop, running tools, the prompt (their contract: tether.hookspecs)
     "memory",  # compaction and branch summaries
     "harness",  # an agent bound to a session
     "cli",  # the command line

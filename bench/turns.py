@@ -28,12 +28,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tether.builtin_plugins.providers.messages import new_assistant_message  # noqa: E402
-from tether.core.agent.providers import StreamEvent
 from tether.core.base.settings import load_settings  # noqa: E402
 from tether.core.harness.harness import Harness  # noqa: E402
 from tether.core.host.manager import create_plugin_manager  # noqa: E402
 from tether.core.session.session import Session  # noqa: E402
 from tether.hookspecs import hookimpl  # noqa: E402
+from tether.hookspecs.providers import StreamEvent
 
 COMPACT_EVERY = 400
 KEEP_ENTRIES = 30

@@ -11,7 +11,9 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tether.core.agent.providers import (
+from tether.core.agent.tools import error_result
+from tether.core.storage.ids import now_ms
+from tether.hookspecs.providers import (
     AbortedError,
     LlmContext,
     Model,
@@ -19,8 +21,7 @@ from tether.core.agent.providers import (
     StreamOptions,
     empty_usage,
 )
-from tether.core.agent.tools import FunctionTool, Tool, ToolContext, ToolResult, error_result
-from tether.core.storage.ids import now_ms
+from tether.hookspecs.tools import FunctionTool, Tool, ToolContext, ToolResult
 
 MODEL = Model(provider="fake", id="fake-1", api="fake-api")
 

@@ -89,7 +89,7 @@ def register_commands(app):
 """
 
 TOOLS_PLUGIN = """
-from tether.core.agent.tools import FunctionTool, ToolResult
+from tether.hookspecs.tools import FunctionTool, ToolResult
 from tether.hookspecs import hookimpl
 
 def _tool(name):

@@ -28,9 +28,9 @@ from tests.agent_fakes import (
 )
 from tether.core.agent.agent import Agent, AgentBusyError
 from tether.core.agent.loop import user_message
-from tether.core.agent.tools import ToolError, ToolResult
 from tether.hookspecs import PROJECT_NAME, SPEC_MODULES, hookimpl
 from tether.hookspecs.events import Block
+from tether.hookspecs.tools import ToolError, ToolResult
 
 
 def make_agent(model: ScriptedModel, tools=(), **options) -> tuple[Agent, list]:

@@ -261,7 +261,7 @@ def test_branch_summary_lists_files_of_the_whole_abandoned_branch(tmp_path: Path
 
 
 def test_abort_while_summarizing_cancels_the_navigation(tmp_path: Path) -> None:
-    from tether.core.agent.abort import AbortSignal
+    from tether.hookspecs.abort import AbortSignal
 
     class Aborting:
         @hookimpl

@@ -331,7 +331,7 @@ class AbortingSummarizer:
 
 
 def test_abort_while_summarizing_cancels_and_writes_nothing(tmp_path: Path) -> None:
-    from tether.core.agent.abort import AbortSignal
+    from tether.hookspecs.abort import AbortSignal
 
     file = copy_fixture(GEN / "g03-linear-tools.jsonl", tmp_path)
     before = file.read_bytes()

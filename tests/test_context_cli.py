@@ -110,9 +110,11 @@ HEAVY_MODULES = (
     "psycopg",
     "tether.builtin_plugins.storage.sql.database",
     "tether.core.agent.prompt",
-    "tether.core.agent.providers",
+    "tether.hookspecs.providers",
     "tether.builtin_plugins.providers.models.registry",
     "tether.core.agent.tools",
+    "tether.hookspecs.prompt",
+    "tether.hookspecs.tools",
 )
 
 

@@ -15,8 +15,9 @@ from tether.builtin_plugins.providers import faux as provider_faux
 from tether.builtin_plugins.providers.faux.provider import FauxProvider
 from tether.builtin_plugins.providers.messages import drain
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
-from tether.core.agent.abort import AbortSignal
-from tether.core.agent.providers import (
+from tether.core.host.manager import create_plugin_manager
+from tether.hookspecs.abort import AbortSignal
+from tether.hookspecs.providers import (
     AbortedError,
     ContextOverflowError,
     LlmContext,
@@ -25,7 +26,6 @@ from tether.core.agent.providers import (
     StreamOptions,
     TransientError,
 )
-from tether.core.host.manager import create_plugin_manager
 
 
 def user(text: str) -> dict[str, Any]:

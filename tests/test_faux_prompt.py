@@ -9,8 +9,8 @@ from typing import Any
 
 from tests.store_helpers import run_tether
 from tether.builtin_plugins.providers.faux.provider import default_step
-from tether.core.agent.providers import LlmContext
 from tether.core.context.convert import convert_to_llm
+from tether.hookspecs.providers import LlmContext
 
 
 def _user(text: str) -> dict[str, Any]:

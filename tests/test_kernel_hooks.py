@@ -16,7 +16,6 @@ import pytest
 
 from tests.harness_helpers import NO_THIRD_PARTY, open_harness, use_home, write_home
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
-from tether.core.agent.providers import Model
 from tether.core.base.errors import HookError, ProviderConfigError
 from tether.core.base.settings import load_settings
 from tether.core.cli.app import main
@@ -24,6 +23,7 @@ from tether.core.harness.run import CompactNow, RunController, Stop, TurnState
 from tether.core.hooks.facade import NO_MODEL_REGISTRY, Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
+from tether.hookspecs.providers import Model
 
 FAUX = "faux/faux-1"
 MODEL = Model(provider="faux", id="faux-1", api="faux", context_window=200_000)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from functools import cache
 
 from tests.test_import_graph import PACKAGE
@@ -14,12 +15,12 @@ CORE = "tether.core."
 LAYERS = (
     "base",  # errors, paths, settings
     "host",  # the plugin host: finding and loading plugins, calling one implementation, tracing
-    "storage",  # the store contract (stores themselves are plugins)
+    "storage",  # records and the entry table (the store contract: tether.hookspecs.store)
     "context",  # pi's context rules over entries
     "session",  # the session tree over a store, opened through the open_store hook
     "choices",  # one registered summarizer, token counter or strategy chosen and called
     "hooks",  # the typed hook caller, answer checks, the session object hooks receive
-    "agent",  # the agent loop, tools, the provider contract
+    "agent",  # the agent loop, running tools, the prompt (their contract: tether.hookspecs)
     "memory",  # compaction and branch summaries
     "harness",  # an agent bound to a session
     "cli",  # the command line
@@ -90,8 +91,15 @@ def test_context_is_functions_over_storage_records() -> None:
 
 
 def test_session_builds_on_storage_and_context() -> None:
-    """A session is its tree over a store; it asks the plugin host only to open the store."""
-    allowed = (CORE + "storage", CORE + "context", CORE + "base", CORE + "host.manager")
+    """A session is its tree over a store (the store contract: ``tether.hookspecs.store``); it
+    asks the plugin host only to open the store."""
+    allowed = (
+        CORE + "storage",
+        CORE + "context",
+        CORE + "base",
+        CORE + "host.manager",
+        "tether.hookspecs.store",
+    )
     assert _outside(CORE + "session", allowed) == []
 
 
@@ -114,6 +122,49 @@ def test_the_loop_knows_neither_the_agent_nor_its_state() -> None:
 
 def test_the_bottom_layer_imports_no_other_layer() -> None:
     assert _outside(CORE + "base", ()) == []
+
+
+def _import_time_imports(source: str) -> set[str]:
+    """The modules ``source`` imports when it is imported: top-level imports, not those under
+    ``if TYPE_CHECKING:`` nor inside functions."""
+    found: set[str] = set()
+    body = list(ast.parse(source).body)
+    while body:
+        node = body.pop(0)
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            body.extend(node.orelse)
+        elif isinstance(node, (ast.If, ast.Try)):
+            body.extend([*node.body, *node.orelse, *getattr(node, "finalbody", [])])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.update([node.module, *(f"{node.module}.{a.name}" for a in node.names)])
+    return found
+
+
+def test_the_contract_loads_no_kernel_module_but_the_errors() -> None:
+    """``tether/hookspecs/`` (hooks, events, what a tool, a provider, a store are) is imported
+    by plugins and the kernel alike: importing it loads no kernel module but ``base.errors``."""
+    found = sorted(
+        f"{path.stem} -> {dep}"
+        for path in (PACKAGE / "hookspecs").glob("*.py")
+        for dep in _import_time_imports(path.read_text(encoding="utf-8"))
+        if dep.startswith(CORE) and not f"{dep}.".startswith(CORE + "base.errors.")
+    )
+    assert found == []
+
+
+def test_the_import_time_check_skips_type_checking_and_functions() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\nimport tether.core.base.paths\n"
+        "if TYPE_CHECKING:\n    import tether.core.session.session\n"
+        "def f():\n    import tether.core.agent.loop\n"
+    )
+    assert _import_time_imports(source) == {
+        "typing",
+        "typing.TYPE_CHECKING",
+        "tether.core.base.paths",
+    }
 
 
 BUILTINS = "tether.builtin_plugins"

@@ -22,11 +22,6 @@ from tether.builtin_plugins.memory import llm_summarizer, offline_summarizer
 from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
 from tether.builtin_plugins.memory.serialize import serialize_conversation
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
-from tether.core.agent.providers import (
-    ProviderConfigError,
-    ProviderError,
-    TransientError,
-)
 from tether.core.base.errors import TetherError
 from tether.core.choices.running import run_summarizer
 from tether.core.context.build import convert_to_llm
@@ -34,6 +29,11 @@ from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
 from tether.core.memory.summary_requests import summary_budgets
 from tether.hookspecs.events import SummarizeRequest, Summary
+from tether.hookspecs.providers import (
+    ProviderConfigError,
+    ProviderError,
+    TransientError,
+)
 
 GOLDEN = Path(__file__).parent / "fixtures" / "pi" / "golden"
 SUMMARY_TEXT = "## Goal\nShip the parser.\n\n## Critical Context\n- `src/parse.py`"

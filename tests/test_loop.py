@@ -23,7 +23,6 @@ from tests.agent_fakes import (
     types,
 )
 from tether.builtin_plugins.tools.tool_arguments import ToolArgumentsError, validate_tool_arguments
-from tether.core.agent.abort import AbortSignal
 from tether.core.agent.loop import (
     LoopConfig,
     LoopContext,
@@ -31,9 +30,10 @@ from tether.core.agent.loop import (
     run_agent_loop_continue,
     user_message,
 )
-from tether.core.agent.providers import StreamEvent
-from tether.core.agent.tools import ToolError, ToolResult
+from tether.hookspecs.abort import AbortSignal
 from tether.hookspecs.events import Block
+from tether.hookspecs.providers import StreamEvent
+from tether.hookspecs.tools import ToolError, ToolResult
 
 
 def run(model, tools=(), prompt="go", messages=(), **config):
@@ -309,7 +309,7 @@ def test_error_stop_reason_ends_the_run():
 
 
 def test_error_event_exposes_typed_error_on_message_end():
-    from tether.core.agent.providers import TransientError
+    from tether.hookspecs.providers import TransientError
 
     error = TransientError("503 overloaded", status=503)
     message = assistant([], stop="error", errorMessage=str(error))

@@ -239,7 +239,7 @@ def test_no_malformed_message_breaks_a_request() -> None:
     from tether.builtin_plugins.providers.http.calls import prepared_context
     from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
     from tether.builtin_plugins.providers.text_safety import encode_json_body
-    from tether.core.agent.providers import LlmContext, Model, StreamOptions
+    from tether.hookspecs.providers import LlmContext, Model, StreamOptions
 
     values: list[Any] = [None, 1, 1.5, "s\ud83d", True, [], {}, ["x"], {"a": 1}, [None]]
     values += [[{"type": "text"}], [{"type": "text", "text": 5}], [{"type": "image"}]]

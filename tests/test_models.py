@@ -16,10 +16,10 @@ from tether.builtin_plugins.providers import faux as provider_faux
 from tether.builtin_plugins.providers import http as http_client
 from tether.builtin_plugins.providers import openai as provider_openai
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
-from tether.core.agent.providers import LlmContext, ProviderConfigError, StreamOptions
 from tether.core.base.errors import TetherError
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
+from tether.hookspecs.providers import LlmContext, ProviderConfigError, StreamOptions
 
 BUILTINS = [
     ("http_client", http_client),

@@ -13,8 +13,8 @@ from tests.harness_helpers import chat_requests, open_harness, plugin_manager, w
 from tether.builtin_plugins.providers.http.calls import prepared_context
 from tether.builtin_plugins.providers.openai.completions import convert_messages
 from tether.builtin_plugins.providers.openai.tool_ids import tool_call_id
-from tether.core.agent.providers import LlmContext, Model
 from tether.core.session.session import Session
+from tether.hookspecs.providers import LlmContext, Model
 
 # what the OpenAI Responses API writes ({call_id}|{item id}), 440 characters
 CALL_PART = "call_Zx9+Qw/Er=Ty_Ui-Op" + "+/=" * 9  # 50 characters before the ``|``

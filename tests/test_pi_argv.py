@@ -133,7 +133,7 @@ class _ToolPlugin:
 
     @hookimpl
     def register_tools(self, register: Any) -> None:
-        from tether.core.agent.tools import FunctionTool
+        from tether.hookspecs.tools import FunctionTool
 
         register(FunctionTool("lookup", "Look up a word.", {"type": "object"}, run=print))
 

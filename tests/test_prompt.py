@@ -18,16 +18,13 @@ import pytest
 from tether.builtin_plugins import prompt as ours
 from tether.builtin_plugins.prompt.context_file_loader import ContextFile, load_context_files
 from tether.builtin_plugins.prompt.skill_loader import Skill, expand_skill_command, load_skills
-from tether.core.agent.prompt import (
-    PromptOptions,
-    Section,
-    assemble_system_prompt,
-    build_prompt_options,
-)
-from tether.core.agent.tools import FunctionTool, ToolResult, collect_tools, order_tools
+from tether.core.agent.prompt import assemble_system_prompt, build_prompt_options
+from tether.core.agent.tools import collect_tools, order_tools
 from tether.core.base.errors import TetherError
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
+from tether.hookspecs.prompt import PromptOptions, Section
+from tether.hookspecs.tools import FunctionTool, ToolResult
 
 GOLDEN = Path(__file__).parent / "fixtures" / "pi" / "golden" / "sysprompt.json.gz"
 CASES = json.loads(gzip.decompress(GOLDEN.read_bytes()).decode("utf-8"))

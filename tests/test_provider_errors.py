@@ -19,8 +19,8 @@ from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessage
 from tether.builtin_plugins.providers.messages import complete
 from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
 from tether.builtin_plugins.providers.provider_errors import error_of, is_context_overflow
-from tether.core.agent.abort import AbortSignal
-from tether.core.agent.providers import (
+from tether.hookspecs.abort import AbortSignal
+from tether.hookspecs.providers import (
     AbortedError,
     ContextOverflowError,
     LlmContext,

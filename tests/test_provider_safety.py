@@ -151,8 +151,8 @@ def test_redactor_values_and_short_values():
 
 def test_the_idle_timeout_default_is_the_read_timeout():
     from tether.builtin_plugins.providers.http import READ_TIMEOUT
-    from tether.core.agent.providers import IDLE_TIMEOUT
     from tether.core.base.settings import Settings
+    from tether.hookspecs.providers import IDLE_TIMEOUT
 
     assert Settings().provider.idle_timeout_ms == IDLE_TIMEOUT * 1000 == READ_TIMEOUT * 1000
 

@@ -7,7 +7,7 @@ from typing import Any
 from tests.servers import AnthropicServer, ToolCall, Usage
 from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
 from tether.builtin_plugins.providers.messages import complete
-from tether.core.agent.providers import LlmContext, Model, StreamOptions
+from tether.hookspecs.providers import LlmContext, Model, StreamOptions
 
 PNG = "iVBORw0KGgo="
 EDIT_TOOL = {

@@ -225,8 +225,8 @@ def test_recall_reads_a_pruned_output_by_the_id_its_placeholder_names(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
     from tether.builtin_plugins.tools.recall.tool import run_recall
-    from tether.core.agent.tools import ToolContext
     from tether.core.hooks.plugin_session import PluginSession
+    from tether.hookspecs.tools import ToolContext
 
     server, file, _events, (cwd, _home, _names) = run_session(tmp_path, monkeypatch, files=5)
     placeholder = tool_texts(sent_messages(server)[-1])[0]

@@ -22,13 +22,13 @@ import pytest
 from tests.compaction_helpers import settings
 from tests.gate_helpers import assistant, filler_turns, text, user
 from tether.builtin_plugins.tools.recall.tool import run_recall
-from tether.core.agent.tools import ToolContext, ToolError
 from tether.core.hooks.facade import Hooks
 from tether.core.hooks.plugin_session import PluginSession
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.branching import navigate_tree
 from tether.core.memory.compaction import compact
 from tether.core.session.session import Session
+from tether.hookspecs.tools import ToolContext, ToolError
 
 OFFLINE = settings(summarizer="offline", keepRecentTokens=300)
 

@@ -13,9 +13,9 @@ from types import SimpleNamespace
 
 from tests.plugin_fakes import write_distribution
 from tests.store_helpers import run_tether
-from tether.core.agent.providers import TransientError
 from tether.core.base.settings import load_settings
 from tether.core.host.manager import create_plugin_manager
+from tether.hookspecs.providers import TransientError
 
 POLICY_PLUGIN = """
 from tether.hookspecs import hookimpl

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from tether.core.agent.providers import ContextOverflowError, Model, TransientError
 from tether.core.base.settings import load_settings
 from tether.core.harness.compaction import OVERFLOW_GAVE_UP
 from tether.core.harness.run import (
@@ -25,6 +24,7 @@ from tether.core.harness.run import (
 from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.compaction import CompactionOutcome
+from tether.hookspecs.providers import ContextOverflowError, Model, TransientError
 
 MODEL = Model(provider="faux", id="faux-1", api="faux", context_window=200_000)
 USER = {"role": "user", "content": "hi", "timestamp": 1}

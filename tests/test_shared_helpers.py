@@ -14,14 +14,14 @@ from tether.builtin_plugins import commands
 from tether.builtin_plugins.commands import compaction, context
 from tether.builtin_plugins.providers.anthropic.messages import AnthropicAssembler
 from tether.builtin_plugins.providers.openai.completions import OpenAIAssembler
-from tether.core.agent.providers import (
+from tether.core.session.reader import bulk
+from tether.hookspecs.providers import (
     ContextOverflowError,
     LlmContext,
     Model,
     PermanentError,
     TransientError,
 )
-from tether.core.session.reader import bulk
 
 TOOLS = ("bash", "edit", "find", "grep", "ls", "read", "write")
 FIXTURE = Path(__file__).parent / "fixtures" / "tools" / "builtin_tool_definitions.json"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from tests.agent_fakes import execute_tool
 from tether.builtin_plugins.tools.bash.tool import make_bash_tool
-from tether.core.agent.abort import AbortSignal
-from tether.core.agent.tools import ToolContext, ToolResult
+from tether.hookspecs.abort import AbortSignal
+from tether.hookspecs.tools import ToolContext, ToolResult
 
 
 def _run(tmp_path: Path, command: str, **extra: object) -> ToolResult:

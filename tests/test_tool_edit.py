@@ -9,7 +9,7 @@ from tests.agent_fakes import execute_tool
 from tether.builtin_plugins.storage.format.jscompat import js_len
 from tether.builtin_plugins.tools.edit.tool import make_edit_tool
 from tether.builtin_plugins.tools.write.tool import make_write_tool
-from tether.core.agent.tools import ToolContext, ToolResult
+from tether.hookspecs.tools import ToolContext, ToolResult
 
 
 def _edit(tmp_path: Path, **args: object) -> ToolResult:

@@ -11,7 +11,7 @@ import pytest
 
 from tests.agent_fakes import execute_tool
 from tether.builtin_plugins.tools.read.tool import make_read_tool
-from tether.core.agent.tools import ToolContext, ToolResult
+from tether.hookspecs.tools import ToolContext, ToolResult
 
 
 def _read(tmp_path: Path, **args: object) -> ToolResult:

@@ -10,7 +10,7 @@ from tests.agent_fakes import execute_tool
 from tether.builtin_plugins.tools.find.tool import make_find_tool
 from tether.builtin_plugins.tools.grep.tool import make_grep_tool
 from tether.builtin_plugins.tools.ls.tool import make_ls_tool
-from tether.core.agent.tools import ToolContext, ToolResult
+from tether.hookspecs.tools import ToolContext, ToolResult
 
 
 def _call(tool_factory, cwd: Path, **args: object) -> ToolResult:  # noqa: ANN001

@@ -18,9 +18,6 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.builtin_plugins.providers.numbers import warn_once
     from tether.builtin_plugins.storage.jsonl.files.lease import SessionLease
     from tether.core.agent.agent import Agent
-    from tether.core.agent.prompt import PromptOptions, Section
-    from tether.core.agent.providers import Model, Provider, ProviderError
-    from tether.core.agent.tools import FunctionTool, ToolContext, ToolResult
     from tether.core.base.errors import (
         HookError,
         NoAgentError,
@@ -44,7 +41,6 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.core.memory.branching import navigate_tree
     from tether.core.memory.compaction import compact
     from tether.core.session.session import Session
-    from tether.core.storage.protocol import SessionStore
     from tether.hookspecs import hookimpl, hookspec
     from tether.hookspecs.branch import BranchPreparation
     from tether.hookspecs.events import (
@@ -78,7 +74,11 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck, SummaryPlan
     from tether.hookspecs.model_registry import ModelRegistry
     from tether.hookspecs.pins import Pins
+    from tether.hookspecs.prompt import PromptOptions, Section
+    from tether.hookspecs.providers import Model, Provider, ProviderError
     from tether.hookspecs.session_protocol import HookSession
+    from tether.hookspecs.store import SessionStore
+    from tether.hookspecs.tools import FunctionTool, ToolContext, ToolResult
     from tether.rules import (
         FileOps,
         context_message,

@@ -47,7 +47,7 @@ def check_store(uri: str | os.PathLike[str], *, plugins: Any = None) -> list[str
     from tether.core.base.errors import SessionChangedError
     from tether.core.session.opening import default_plugins, lease_store, open_store
     from tether.core.session.session import Session
-    from tether.core.storage.protocol import SessionStore
+    from tether.hookspecs.store import SessionStore
 
     pm = plugins if plugins is not None else default_plugins()
     passed: list[str] = []

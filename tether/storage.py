@@ -57,7 +57,6 @@ from tether.core.storage.ids import (
     new_session_id,
     now_ms,
 )
-from tether.core.storage.protocol import ContextBatches, EntryBatch, LoadedSession, SessionStore
 from tether.core.storage.records import (
     make_branch_summary,
     make_compaction,
@@ -70,6 +69,7 @@ from tether.core.storage.records import (
     make_session_info,
     make_thinking_level_change,
 )
+from tether.hookspecs.store import ContextBatches, EntryBatch, LoadedSession, SessionStore
 
 if TYPE_CHECKING:
     from tether.builtin_plugins.storage.held import Held

@@ -17,6 +17,10 @@ The event objects passed to hooks are defined in :mod:`tether.hookspecs.events`;
 that takes a ``session`` gets a :class:`tether.hookspecs.session_protocol.HookSession` (read
 side, and an act side that raises ``tether.NoAgentError`` where no agent runs). A plugin
 imports all of them from ``tether`` (``from tether import hookimpl, Block, HookSession``).
+What a plugin implements or receives is defined here too: a tool (:mod:`tether.hookspecs.tools`),
+a provider and its models and stream events (:mod:`tether.hookspecs.providers`), the abort
+signal both get (:mod:`tether.hookspecs.abort`), a system-prompt section
+(:mod:`tether.hookspecs.prompt`) and a session store (:mod:`tether.hookspecs.store`).
 
 Failures: whatever a hook does wrong — raise, return a value of the wrong type — is an error
 naming the plugin and the hook (see each hook for what happens then). While an agent runs,

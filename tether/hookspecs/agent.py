@@ -195,7 +195,7 @@ def retry_decision(
 
     When: after a run whose last assistant message ended with ``stopReason: "error"``, before
     context-overflow recovery; again after each failed retry. Arguments: ``error`` — the typed
-    provider error (``tether.core.agent.providers.ProviderError``: ``retryable`` is true for 429,
+    provider error (``tether.hookspecs.providers.ProviderError``: ``retryable`` is true for 429,
     5xx, timeouts and dropped connections, ``status``, ``retry_after`` in seconds or ``None``),
     or ``None`` when the failure has no typed error; ``attempt`` — the number of the retry being
     decided (1 for the first); ``settings`` — the merged settings (``settings.retry.enabled``,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from tether.core.agent.providers import (
+    from tether.hookspecs.providers import (
         LlmContext,
         Model,
         Provider,

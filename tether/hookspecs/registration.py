@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from tether.hookspecs import hookspec
 
 if TYPE_CHECKING:  # the types plugins get from ``tether``
-    from tether.core.agent.prompt import PromptOptions, Section
-    from tether.core.agent.providers import Model, Provider
-    from tether.core.agent.tools import FunctionTool
     from tether.core.base.settings import Settings
     from tether.core.host.manager import PluginManager
     from tether.hookspecs.model_registry import ModelRegistry
+    from tether.hookspecs.prompt import PromptOptions, Section
+    from tether.hookspecs.providers import Model, Provider
+    from tether.hookspecs.tools import FunctionTool
 
 
 @hookspec

@@ -9,7 +9,6 @@ from tether.hookspecs.session_protocol import HookSession
 
 if TYPE_CHECKING:  # annotations only (the events are imported when a plugin asks for them)
     from tether.core.base.settings import Settings
-    from tether.core.storage.protocol import SessionStore
     from tether.hookspecs.events import (
         BeforeCompactEvent,
         BeforeForkEvent,
@@ -21,6 +20,7 @@ if TYPE_CHECKING:  # annotations only (the events are imported when a plugin ask
         Message,
         TreeEvent,
     )
+    from tether.hookspecs.store import SessionStore
 
 
 @hookspec

@@ -2,7 +2,7 @@
 order, usage totals and cost, a failed call's final message, and a call run to the end.
 
 Helpers of the built-in providers (and of any adapter that wants them); the kernel's contract
-of a provider is :mod:`tether.core.agent.providers`.
+of a provider is :mod:`tether.hookspecs.providers`.
 """
 
 from __future__ import annotations

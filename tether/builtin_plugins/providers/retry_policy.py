@@ -1,7 +1,7 @@
 """Built-in plugin ``retry_policy``: when and how long to wait before retrying a failed model
 call, answering ``retry_decision`` (``trylast``: any plugin answering wins).
 
-The decision uses the typed error of the call (``tether.core.agent.providers.ProviderError``,
+The decision uses the typed error of the call (``tether.hookspecs.providers.ProviderError``,
 decided by the provider from the HTTP status and exception type), never substrings of the
 message: a permanent error whose text happens to contain ``500`` is not retried (pi
 retries it). Settings (``retry.*`` in settings.json): ``enabled``, ``maxRetries`` (3),

@@ -1,2 +1,2 @@
-"""One run and the agent across runs: the loop, tools, providers and their registry, the system
-prompt's assembly."""
+"""One run and the agent across runs: the loop, running and collecting tools, the system
+prompt's assembly (what a tool, a provider and a prompt section are: :mod:`tether.hookspecs`)."""

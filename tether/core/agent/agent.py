@@ -25,7 +25,6 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
-from tether.core.agent.abort import AbortSignal
 from tether.core.agent.loop import (
     LoopConfig,
     LoopContext,
@@ -35,11 +34,12 @@ from tether.core.agent.loop import (
     run_agent_loop_continue,
     user_message,
 )
-from tether.core.agent.providers import LlmContext, Model, StreamEvent, StreamOptions
 from tether.core.agent.state import AgentState, MessageQueue, QueueMode
 from tether.core.agent.tool_execution import error_text
-from tether.core.agent.tools import Tool
+from tether.hookspecs.abort import AbortSignal
 from tether.hookspecs.events import AgentEvent, BeforeToolCallEvent, Block, Message, ToolResultEvent
+from tether.hookspecs.providers import LlmContext, Model, StreamEvent, StreamOptions
+from tether.hookspecs.tools import Tool
 
 Listener = Callable[[AgentEvent], None]
 ModelStreamFn = Callable[[Model | None, LlmContext, StreamOptions], Iterable[StreamEvent]]

@@ -34,19 +34,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tether.core.agent.abort import AbortSignal
 from tether.core.agent.loop_config import Emit, LoopConfig, StreamFn, default_convert_to_llm
-from tether.core.agent.providers import (
+from tether.core.agent.tool_execution import execute_tool_calls
+from tether.core.storage.ids import now_ms
+from tether.hookspecs.abort import AbortSignal
+from tether.hookspecs.events import AgentEvent, Message
+from tether.hookspecs.providers import (
     LlmContext,
     Model,
     StreamEvent,
     StreamOptions,
     empty_usage,
 )
-from tether.core.agent.tool_execution import execute_tool_calls
-from tether.core.agent.tools import Tool
-from tether.core.storage.ids import now_ms
-from tether.hookspecs.events import AgentEvent, Message
+from tether.hookspecs.tools import Tool
 
 ABORTED_TEXT = "Request was aborted"
 

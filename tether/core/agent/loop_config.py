@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tether.core.agent.providers import LlmContext, Model, StreamEvent, StreamOptions
 from tether.hookspecs.events import AgentEvent, BeforeToolCallEvent, Block, Message, ToolResultEvent
+from tether.hookspecs.providers import LlmContext, Model, StreamEvent, StreamOptions
 
 StreamFn = Callable[[LlmContext, StreamOptions], Iterable[StreamEvent]]
 Emit = Callable[[AgentEvent], None]

@@ -1,7 +1,8 @@
 """The layered system prompt: plugins contribute sections, the kernel joins them.
 
-The kernel holds the mechanism only: the inputs a section may read (:class:`PromptOptions`),
-collecting every plugin's sections with the plugin's name, and joining them. What goes into
+The kernel holds the mechanism only: the inputs a section may read
+(:class:`tether.hookspecs.prompt.PromptOptions`), collecting every plugin's sections with the
+plugin's name, and joining them. What goes into
 the prompt (its wording, the project's context files, skills) is the plugins' decision.
 
 Every implementation of ``system_prompt_sections(options)`` returns :class:`Section` objects
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,51 +24,12 @@ from typing import TYPE_CHECKING, Any
 from tether.core.base.errors import TetherError
 from tether.core.base.paths import tether_home
 from tether.core.host.calls import call_implementation, implementations
+from tether.hookspecs.prompt import PromptOptions, Section
 
 if TYPE_CHECKING:
     import pluggy
 
 DEFAULT_SECTION_ORDER = 700
-
-
-@dataclass
-class Section:
-    """One part of the system prompt. ``separator`` is put before it when another section
-    precedes it (``"\\n\\n"``: a blank line; the date line uses ``"\\n"``)."""
-
-    name: str
-    order: int
-    text: str
-    separator: str = "\n\n"
-
-
-@dataclass
-class PromptOptions:
-    """Everything a section may depend on.
-
-    ``tools`` are the active tools in prompt order (objects with ``name``,
-    ``prompt_snippet`` and ``prompt_guidelines``). ``custom_prompt`` (replaces the intro, the
-    tool list and the guidelines) and ``append_system_prompt`` are the values given, by a
-    flag or a setting; the ``prompt_sections`` plugin reads a value naming a file, and
-    ``SYSTEM.md``/``APPEND_SYSTEM.md`` when none is given. ``now`` gives the date line (its
-    own time zone is used). ``home`` is the tether home (``TETHER_HOME`` or ``~/.tether``).
-    ``extra`` is free for plugins (the ``prompt_sections`` plugin keeps the files and skills
-    it loads there).
-    ``warnings`` collects problems plugins met (an unreadable file…); the caller shows them.
-    """
-
-    cwd: str
-    tools: list[Any] = field(default_factory=list)
-    custom_prompt: str | None = None
-    append_system_prompt: str | None = None
-    now: datetime = field(default_factory=lambda: datetime.now().astimezone())
-    home: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def tool_names(self) -> list[str]:
-        return [tool.name for tool in self.tools]
 
 
 def build_prompt_options(
@@ -168,8 +129,6 @@ def assemble_system_prompt(
 
 __all__ = [
     "DEFAULT_SECTION_ORDER",
-    "PromptOptions",
-    "Section",
     "assemble_system_prompt",
     "build_prompt_options",
     "collect_sections",

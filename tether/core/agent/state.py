@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, overload
 
-from tether.core.agent.providers import Model
-from tether.core.agent.tools import Tool
 from tether.hookspecs.events import Message
+from tether.hookspecs.providers import Model
+from tether.hookspecs.tools import Tool
 
 QueueMode = Literal["one-at-a-time", "all"]
 T = TypeVar("T")

@@ -17,10 +17,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.agent.abort import AbortSignal
 from tether.core.agent.loop_config import Emit, LoopConfig
-from tether.core.agent.tools import Tool, ToolContext, ToolResult, error_result
+from tether.core.agent.tools import error_result
+from tether.hookspecs.abort import AbortSignal
 from tether.hookspecs.events import AgentEvent, BeforeToolCallEvent, Message, ToolResultEvent
+from tether.hookspecs.tools import Tool, ToolContext, ToolResult
 
 
 @dataclass

@@ -34,10 +34,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from tether.core.agent.abort import AbortSignal
 from tether.core.agent.agent import Agent
 from tether.core.agent.loop import user_message
-from tether.core.agent.providers import Model
 from tether.core.agent.tools import annotated, collect_tools, order_tools
 from tether.core.base.errors import SessionWriteError, TetherError
 from tether.core.choices.running import token_counter
@@ -63,6 +61,7 @@ from tether.core.harness.setup import ModelRequest, assemble_prompt, hook_time_l
 from tether.core.hooks.custom_messages import as_custom_message
 from tether.core.hooks.facade import Hooks
 from tether.core.hooks.plugin_session import PluginSession
+from tether.hookspecs.abort import AbortSignal
 from tether.hookspecs.events import (
     AgentEvent,
     BeforeAgentStartEvent,
@@ -72,6 +71,7 @@ from tether.hookspecs.events import (
     Message,
     ToolResultEvent,
 )
+from tether.hookspecs.providers import Model
 
 Listener = Callable[[AgentEvent], None]
 

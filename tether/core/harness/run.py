@@ -12,7 +12,7 @@ the step out and asks again. In order, for the last assistant message of the run
    the agent (it stays in the file), ``auto_retry_start`` is announced, the harness waits
    ``delay_ms`` and the agent continues; a later success announces
    ``auto_retry_end {success: true}``;
-2. a context overflow (:class:`~tether.core.agent.providers.ContextOverflowError`, or the
+2. a context overflow (:class:`~tether.hookspecs.providers.ContextOverflowError`, or the
    ``context_overflow`` hook: pi's wording) is compacted and the same turn retried once; a
    second overflow gives up;
 3. a context past ``window − reserve`` is compacted (no retry) — its size as the next call
@@ -31,11 +31,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tether.core.agent.providers import (
-    ContextOverflowError,
-    Model,
-    ProviderError,
-)
 from tether.core.harness.compaction import (
     OVERFLOW_GAVE_UP,
     Count,
@@ -44,6 +39,11 @@ from tether.core.harness.compaction import (
 )
 from tether.core.memory.compaction import CompactionOutcome
 from tether.hookspecs.events import AgentEvent, Message, PrunedContext, RetryDecision
+from tether.hookspecs.providers import (
+    ContextOverflowError,
+    Model,
+    ProviderError,
+)
 
 MAX_CONTINUATIONS = 50  # a safety net against a plugin that queues a message after every run
 

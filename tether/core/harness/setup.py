@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tether.core.agent.providers import Model
 from tether.core.base.errors import (
     HookError,
     ProviderConfigError,
@@ -24,6 +23,7 @@ from tether.core.base.errors import (
 )
 from tether.core.hooks.checks import expect
 from tether.core.hooks.runner import attributed
+from tether.hookspecs.providers import Model
 
 
 def stderr_warning(message: str) -> None:

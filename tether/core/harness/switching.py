@@ -15,8 +15,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tether.core.agent.abort import AbortSignal
-from tether.core.agent.providers import Model
 from tether.core.base.errors import TetherError
 from tether.core.harness.setup import (
     ModelRequest,
@@ -24,7 +22,9 @@ from tether.core.harness.setup import (
     choose_model,
     choose_thinking_level,
 )
+from tether.hookspecs.abort import AbortSignal
 from tether.hookspecs.events import BeforeForkEvent, Cancel, Message
+from tether.hookspecs.providers import Model
 
 if TYPE_CHECKING:
     from tether.core.memory.branching import TreeOutcome

@@ -138,7 +138,7 @@ class PluginSession:
 
     @property
     def model_info(self) -> Any:
-        """The current :class:`~tether.core.agent.providers.Model` (``None`` without an agent)."""
+        """The current :class:`~tether.hookspecs.providers.Model` (``None`` without an agent)."""
         return self.harness.model if self.harness is not None else None
 
     @property

@@ -162,7 +162,7 @@ def compact(
     ``session`` is a :class:`tether.core.session.session.Session`; ``hooks`` a
     :class:`tether.core.hooks.facade.Hooks`; ``settings`` the resolved :class:`Settings`.
     ``progress`` receives short status lines (``"summarizing 42 messages"``…); ``signal``
-    (an :class:`~tether.core.agent.abort.AbortSignal`) is handed to the summarizers — once it
+    (an :class:`~tether.hookspecs.abort.AbortSignal`) is handed to the summarizers — once it
     fired, the outcome is ``cancelled`` and nothing is written.
     """
     say, started = progress or (lambda _line: None), time.perf_counter()

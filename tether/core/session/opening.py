@@ -18,7 +18,7 @@ from contextvars import ContextVar, Token
 from typing import Any
 
 from tether.core.storage.errors import StoreError, describe_uri
-from tether.core.storage.protocol import SessionStore
+from tether.hookspecs.store import SessionStore
 
 _SCOPE: ContextVar[PluginScope | None] = ContextVar("tether_plugin_scope", default=None)
 

@@ -345,7 +345,7 @@ class SessionReader:
         :meth:`build_context`, one at a time, parsed as they are read and not kept, for
         writing out as JSON (see ``EntryTable.iter_entries``' ``to_write``). The entries come
         from the store's ``context_batches`` when it has one (a faster way to the same
-        entries, see :class:`~tether.core.storage.protocol.ContextBatches`), else from
+        entries, see :class:`~tether.hookspecs.store.ContextBatches`), else from
         :func:`~tether.core.session.context_rows.entry_batches`. When a line turns out
         malformed meanwhile, ``consume`` runs again on the corrected table."""
         from tether.core.context.stream import ContextStream

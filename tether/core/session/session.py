@@ -24,7 +24,7 @@ from tether.core.session.reader import CURRENT, LEAF_MARKER, SessionReader, bulk
 from tether.core.storage import records as rec
 from tether.core.storage.entry_table import EntryTable
 from tether.core.storage.ids import new_entry_id
-from tether.core.storage.protocol import LoadedSession, SessionStore
+from tether.hookspecs.store import LoadedSession, SessionStore
 
 
 class Session(SessionReader):

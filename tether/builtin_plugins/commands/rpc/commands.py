@@ -23,7 +23,7 @@ ABORT_WAIT_SECONDS = 30.0
 
 
 def model_json(model: Any) -> dict[str, Any] | None:
-    """pi's ``Model`` object for a tether :class:`~tether.core.agent.providers.Model`."""
+    """pi's ``Model`` object for a tether :class:`~tether.hookspecs.providers.Model`."""
     if model is None:
         return None
     cost = model.cost or {}

@@ -21,7 +21,7 @@ the output limit or an empty text the returned ``Summary`` has ``reply_problem``
 summarizer, the model and what was wrong; ``details.requests`` has each call's ``stopReason``
 and ``usage``), so the summary gate can retry once or let the offline summarizer take over —
 and with no gate the kernel refuses it.
-Failures raise the provider's typed error (:class:`~tether.core.agent.providers.ProviderError`:
+Failures raise the provider's typed error (:class:`~tether.hookspecs.providers.ProviderError`:
 ``TransientError`` for 5xx/timeouts, ``AbortedError``, ``ProviderConfigError``…); the session
 is then left untouched by the caller.
 """

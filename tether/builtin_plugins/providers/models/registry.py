@@ -328,7 +328,7 @@ class ProviderRegistry:
         *,
         raise_on_error: bool = False,
     ) -> dict[str, Any]:
-        """One non-streaming call (summaries); see :func:`tether.core.agent.providers.complete`."""
+        """One non-streaming call (summaries); see :func:`tether.hookspecs.providers.complete`."""
         adapter = self.adapter(model)
         options = self._options(model, options)
         redactor = self.redactor(options)

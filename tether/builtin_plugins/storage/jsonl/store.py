@@ -177,7 +177,7 @@ class JsonlStore:
     def context_batches(
         self, table: EntryTable, rows: list[int], setting_only: set[int]
     ) -> Iterator[EntryBatch]:
-        """A context's entries, the fast way (:class:`~tether.core.storage.protocol.
+        """A context's entries, the fast way (:class:`~tether.hookspecs.store.
         ContextBatches`,
         :func:`~tether.builtin_plugins.storage.jsonl.context.batches.entries_of`)."""
         from tether.builtin_plugins.storage.jsonl.context.batches import entries_of
@@ -230,7 +230,7 @@ class JsonlStore:
             finally:
                 os.close(fd)
 
-    # Same signature as SessionStorage.append (core/storage/protocol.py): it implements it.
+    # Same signature as SessionStorage.append (hookspecs/store.py): it implements it.
     def append(
         self,
         records: Sequence[Mapping[str, Any]],

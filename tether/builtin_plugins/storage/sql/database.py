@@ -3,7 +3,7 @@
 A JSONL file holds one session; a database (the ``sqlite`` and ``postgresql`` store plugins)
 holds many, and answers ``open_store`` for its URI with a :class:`SessionDatabase`. Each
 session in it is reached through :meth:`SessionDatabase.session_store`, a
-:class:`~tether.core.storage.protocol.SessionStore` like a JSONL file's, so the tree, context,
+:class:`~tether.hookspecs.store.SessionStore` like a JSONL file's, so the tree, context,
 compaction and fork code is the same on every backend.
 
 Every backend keeps each line's bytes exactly as written (:func:`split_session_bytes`): the
@@ -305,7 +305,7 @@ class SessionDatabase(LineDriver, Protocol):
     """A store of many sessions (what ``open_store`` returns for a database URI)."""
 
     def session_store(self, session_id: str) -> Any:
-        """The :class:`~tether.core.storage.protocol.SessionStore` of one session (it may not
+        """The :class:`~tether.hookspecs.store.SessionStore` of one session (it may not
         exist yet: it is created with its first append)."""
 
     def resolve(self, ref: str) -> str:

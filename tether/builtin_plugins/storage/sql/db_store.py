@@ -1,4 +1,4 @@
-"""One session in a database: a :class:`~tether.core.storage.protocol.SessionStore` over a
+"""One session in a database: a :class:`~tether.hookspecs.store.SessionStore` over a
 :class:`~tether.builtin_plugins.storage.sql.database.LineDriver`.
 
 Loading builds the entry table from the line index stored with each chunk

@@ -1,7 +1,7 @@
 """The JSONL store's fast way to a context's entries, and the context encoded for output.
 
 :func:`entries_of` is the store's ``context_batches`` (see
-:class:`tether.core.storage.protocol.ContextBatches`): the same entries as the kernel's
+:class:`tether.hookspecs.store.ContextBatches`): the same entries as the kernel's
 :func:`~tether.core.session.context_rows.entry_batches`, a batch at a time, each batch's
 lines read again from the session file in one read (a run of a branch: mostly consecutive
 lines) and parsed by orjson at once (:func:`~..scan.entry_batches.parse_batch`), not kept.

@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from tether.core.agent.abort import AbortSignal
 from tether.core.base.errors import (
     AbortedError,
     ContextOverflowError,
@@ -32,6 +31,7 @@ from tether.core.base.errors import (
     ProviderError,
     TransientError,
 )
+from tether.hookspecs.abort import AbortSignal
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 

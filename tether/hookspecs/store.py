@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from tether.core.storage.entry_table import EntryTable, Problem
+if TYPE_CHECKING:
+    from tether.core.storage.entry_table import EntryTable, Problem
 
 
 @dataclass

@@ -55,6 +55,9 @@ def test_a_negation_inside_a_describing_clause_makes_no_rule(sentence: str) -> N
         "but you can't skip CI",
         "The bundle can't exceed 2 MB.",
         "Tests never hit the network.",
+        "ah we don't pull in mocking libraries here, just stdlib table tests",
+        "tbh we never squash merge in this repo",
+        "Honestly we don't ship on Fridays.",
     ],
 )
 def test_a_negation_addressed_to_the_agent_is_still_a_rule(sentence: str) -> None:

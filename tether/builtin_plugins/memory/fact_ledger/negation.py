@@ -15,10 +15,12 @@ _NEGATION_CUES = frozenset(
     ("don't", "do not", "dont", "can't", "cannot", "never", "shouldn't", "must not", "mustn't")
 )
 _PRONOUNS = frozenset("we you they i he she it".split())
+_RELATIVE = frozenset(("that", "which", "who"))
 #: Words that open a clause: a pronoun after one is the clause's own subject.
 _OPENERS = frozenset(
     "and but so if because when then also please just oh hmm ok okay or since as though "
-    "although while unless yes no well btw anyway really actually".split()
+    "although while unless yes no well btw anyway really actually ah uh um hey yeah yep nope "
+    "right honestly fwiw tbh imo afaik note remember".split()
 )  # fmt: skip
 _CLAUSE_START = re.compile(r"[,;:()\[\]—–]|\s-\s")
 _WORDS_BEFORE = re.compile(r"[A-Za-z][\w'-]*")
@@ -33,9 +35,11 @@ def described(sentence: str, start: int) -> bool:
     words = [w.casefold() for w in _WORDS_BEFORE.findall(head)]
     if not words:
         return False
-    if words[-1] in ("that", "which", "who"):
+    if words[-1] in _RELATIVE:
         return len(words) > 1
-    if words[-1] in _PRONOUNS and len(words) >= 2:
+    if words[-1] in _PRONOUNS and len(words) >= 2 and words[-2] in _RELATIVE:
+        return True  # "…our cron syntax, which we never documented"
+    if words[-1] in _PRONOUNS and len(words) >= 3:  # "…needs a cluster we", not "ah we"
         return words[-2] not in _OPENERS and words[-2] not in _PRONOUNS
     return False
 

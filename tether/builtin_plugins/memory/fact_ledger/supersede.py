@@ -9,6 +9,7 @@ a ``select`` cue. "Use X instead of Y" and "Y is gone" also retire the facts nam
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.clauses import retire_echoes, retire_rule
@@ -203,16 +204,7 @@ def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> 
     instead"); none from the same message (two values said together are two facts)."""
     if not values(fact.text, cues):
         return []
-    prohibition = negated(fact.text)
-    return [
-        old
-        for old in rules[-250:]
-        if old is not fact
-        and old.live
-        and old.source != fact.source
-        and not (prohibition and negated(old.text))
-        and shape_change(fact.text, old.text, cues, cued=cued)
-    ]
+    return _earlier_alike(fact, rules, lambda old: shape_change(fact.text, old, cues, cued=cued))
 
 
 MAX_PROHIBITION_WORDS = 4  # "no --legacy-fonts", "不要 --legacy-fonts 了"
@@ -236,6 +228,12 @@ def _short_prohibition(text: str, cues: Cues | None = None) -> bool:
 def _keyed_alike(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
     """The earlier rules whose subject, named by its own words (:func:`~.keyvalue.same_key`:
     "水位线 80%" / "水位线调到 70%"), ``fact`` gives another value; none from its message."""
+    return _earlier_alike(fact, rules, lambda old: same_key(fact.text, old, cues))
+
+
+def _earlier_alike(fact: Fact, rules: list[Fact], alike: Callable[[str], bool]) -> list[Fact]:
+    """The live rules of earlier messages (the newest 250) whose text is ``alike``; two
+    prohibitions never replace each other ("never touch X", "never touch Y")."""
     prohibition = negated(fact.text)
     return [
         old
@@ -244,7 +242,7 @@ def _keyed_alike(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
         and old.live
         and old.source != fact.source
         and not (prohibition and negated(old.text))
-        and same_key(fact.text, old.text, cues)
+        and alike(old.text)
     ]
 
 

@@ -48,16 +48,20 @@ class ModelRequest:
         return bool(self.ref or self.provider or self.model)
 
 
-def _first(hooks: Any, name: str, kwargs: dict[str, Any], answer: type) -> Any:
-    """The first answer of ``name`` (checked to be an ``answer``); a typed error a plugin
-    raised on purpose (an unknown model, a missing key) is said as the plugin said it."""
+def _chosen(hooks: Any, name: str, answer: type, missing: TetherError, **kwargs: Any) -> Any:
+    """The first answer of ``name`` (checked to be an ``answer``; none raises ``missing``);
+    a typed error a plugin raised on purpose (an unknown model, a missing key) is said as the
+    plugin said it."""
     try:
-        return hooks.runner.first(name, kwargs, expect(answer))
+        found = hooks.runner.first(name, kwargs, expect(answer))
     except (TetherError, ProviderError) as exc:
         failure = attributed(exc)
         if failure is not None and not isinstance(exc, HookError):
             exc.args = (failure.detail, *exc.args[1:])
         raise
+    if found is None:
+        raise missing
+    return found
 
 
 def choose_model(
@@ -71,19 +75,19 @@ def choose_model(
 ) -> Model:
     """The model the ``choose_model`` hook chooses; ``stored`` is the branch's model (a session
     with messages), ``current`` the one in use. No answer is one error line."""
-    kwargs = {
-        "registry": registry,
-        "ref": request.ref,
-        "provider": request.provider,
-        "model": request.model,
-        "stored": stored,
-        "current": current,
-        "warn": warn,
-    }
-    found = _first(hooks, "choose_model", kwargs, Model)
-    if found is None:
-        raise ProviderConfigError(NO_MODEL_CHOICE)
-    return found  # type: ignore[no-any-return]
+    return _chosen(  # type: ignore[no-any-return]
+        hooks,
+        "choose_model",
+        Model,
+        ProviderConfigError(NO_MODEL_CHOICE),
+        registry=registry,
+        ref=request.ref,
+        provider=request.provider,
+        model=request.model,
+        stored=stored,
+        current=current,
+        warn=warn,
+    )
 
 
 def choose_thinking_level(
@@ -96,16 +100,16 @@ def choose_thinking_level(
 ) -> str:
     """The level the ``choose_thinking_level`` hook chooses; ``branch_level`` is the branch's
     last recorded level (a session with messages). No answer is one error line."""
-    kwargs = {
-        "requested": requested,
-        "branch_level": branch_level,
-        "model": model,
-        "settings": settings,
-    }
-    found = _first(hooks, "choose_thinking_level", kwargs, str)
-    if found is None:
-        raise UsageError(NO_LEVEL_CHOICE)
-    return found  # type: ignore[no-any-return]
+    return _chosen(  # type: ignore[no-any-return]
+        hooks,
+        "choose_thinking_level",
+        str,
+        UsageError(NO_LEVEL_CHOICE),
+        requested=requested,
+        branch_level=branch_level,
+        model=model,
+        settings=settings,
+    )
 
 
 def branch_thinking_level(session: Any) -> str | None:

@@ -17,20 +17,18 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.machinery import PathFinder
-from types import FunctionType, MethodType, ModuleType
 from typing import Any, TextIO
 
 import pluggy
 
 from tether.core.host.calls import watch_calls
-from tether.core.host.plugin_checks import unknown_hooks
+from tether.core.host.plugin_checks import cannot_be_hook, unknown_hooks
 from tether.hookspecs import PROJECT_NAME, SPEC_MODULES
 
 ENTRY_POINT_GROUP = "tether.plugins"
 BUILTIN_DISTRIBUTION = "tether"
 ENV_DISABLE = "TETHER_DISABLE_PLUGINS"
 ENV_ALLOW = "TETHER_LOAD_PLUGINS"
-_HOOKABLE = (FunctionType, MethodType, staticmethod, classmethod)  # what pluggy may take
 
 
 class PluginError(Exception):
@@ -241,14 +239,8 @@ class PluginManager(pluggy.PluginManager):
         )
 
     def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
-        """pluggy's answer, with a quick "no" for a module's plain values (most of a plugin
-        module's names: its imports, constants, classes). pluggy looks each name up with
-        ``inspect.getattr_static``, ~20 µs a name, ~20 ms for the built-in plugins at each
-        start; for a plain module that lookup finds the module's own value or nothing
-        hookable, so a value that is no function cannot be a hook."""
-        if type(plugin) is ModuleType and not isinstance(plugin.__dict__.get(name), _HOOKABLE):
-            return None
-        return super().parse_hookimpl_opts(plugin, name)
+        """pluggy's answer; a quick "no" for a module's plain value (:func:`cannot_be_hook`)."""
+        return None if cannot_be_hook(plugin, name) else super().parse_hookimpl_opts(plugin, name)
 
     def hook_names(self) -> list[str]:
         """All declared hook names, sorted."""
@@ -258,10 +250,6 @@ class PluginManager(pluggy.PluginManager):
 def _add_hookspecs(pm: PluginManager) -> None:
     for module_name in SPEC_MODULES:
         pm.add_hookspecs(import_module(module_name))
-
-
-def _hooks_of(pm: PluginManager, plugin: object) -> list[str]:
-    return sorted(caller.name for caller in pm.get_hookcallers(plugin) or [])
 
 
 def create_plugin_manager(
@@ -320,7 +308,7 @@ def create_plugin_manager(
             False,
             "loaded",
             getattr(obj, "__name__", type(obj).__name__),
-            hooks=_hooks_of(pm, obj),
+            hooks=sorted(caller.name for caller in pm.get_hookcallers(obj) or []),
         )
 
     pm.check_pending()
@@ -388,7 +376,8 @@ def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[st
         record.error = str(exc).splitlines()[0]
         pm.warn(f"plugin '{cand.name}' is invalid and was skipped: {record.error}")
         return
-    unknown = unknown_hooks(pm, plugin)
+    callers = pm.get_hookcallers(plugin) or []  # one look: it scans every hook
+    unknown = unknown_hooks(callers)
     if unknown is not None:
         if builtin:
             raise PluginError(f"built-in plugin '{cand.name}' is invalid: {unknown}")
@@ -396,7 +385,7 @@ def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[st
         record.status, record.error = "failed", unknown
         pm.warn(f"plugin '{cand.name}' implements an {unknown} and was skipped")
         return
-    record.hooks = _hooks_of(pm, plugin)
+    record.hooks = sorted(caller.name for caller in callers)
 
 
 __all__ = [

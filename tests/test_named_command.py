@@ -67,7 +67,8 @@ def test_names_come_from_what_was_registered_unnamed_groups_merged() -> None:
         (["grp", "inner"], {"grp", "merged"}, {"inner"}),
         (["grp", "--help"], {"grp", "merged"}, {"inner", "other"}),  # the group's help: all
         (["grp", "inne"], {"grp", "merged"}, {"inner", "other"}),  # a typo: click's hint
-        (["--help"], {"first-thing", "second", "grp", "merged"}, {"inner", "other"}),
+        (["--help"], {"first-thing", "second", "grp", "merged"}, set()),  # groups' help only
+        (["--help", "grp"], {"first-thing", "second", "grp", "merged"}, set()),
         (["secnd"], {"first-thing", "second", "grp", "merged"}, {"inner", "other"}),
         ([], {"first-thing", "second", "grp", "merged"}, {"inner", "other"}),
     ],
@@ -88,6 +89,7 @@ def test_only_what_the_line_names_is_built(
 SESSION = Path(__file__).resolve().parent / "fixtures" / "pi" / "gen" / "g02-linear-text.jsonl"
 LINES = [
     ["--help"],
+    ["--help", "session"],
     ["session", "--help"],
     ["session", "context", "--help"],
     ["session", "contxt", "FILE"],

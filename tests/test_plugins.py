@@ -251,3 +251,32 @@ def test_a_failing_hook_call_watcher_is_one_warning_and_the_others_still_watch()
     assert pm.observer is not None  # the built-in tracer still watches
     token_counter(pm)(MESSAGES)
     assert "[tether trace] register_token_counters(register) -> [" in err.getvalue()
+
+
+def test_quick_registration_finds_exactly_the_hooks_pluggy_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The manager's quick "no" for a module's plain values (``parse_hookimpl_opts``) finds
+    the same hook implementations, with the same options, as pluggy's own lookup, and asks
+    that slow lookup about the functions only."""
+    import types
+
+    import pluggy
+
+    from tether.hookspecs import PROJECT_NAME
+
+    pm = create_plugin_manager(environ={"TETHER_LOAD_PLUGINS": ""})
+    plain = pluggy.PluginManager(PROJECT_NAME)
+    modules = [p for p in pm.get_plugins() if isinstance(p, types.ModuleType)]
+    pairs = [(module, name) for module in modules for name in dir(module)]
+    quick = [pm.parse_hookimpl_opts(module, name) for module, name in pairs]
+    assert quick == [plain.parse_hookimpl_opts(module, name) for module, name in pairs]
+    assert sum(opts is not None for opts in quick) > 50  # the built-ins' hooks are found
+
+    asked: list[str] = []
+    monkeypatch.setattr(
+        pluggy.PluginManager, "parse_hookimpl_opts", lambda self, plugin, name: asked.append(name)
+    )
+    for module, name in pairs:
+        pm.parse_hookimpl_opts(module, name)
+    assert len(asked) < len(pairs) / 2

@@ -114,7 +114,7 @@ def error_of(message: dict[str, Any], context_window: int | None = None) -> Prov
     stop = message.get("stopReason")
     if stop == "aborted":
         return AbortedError(text or "Request was aborted")
-    status = _STATUS_PREFIX.match(text) if stop == "error" else None
+    status = _compiled(_STATUS_PREFIX)[0].match(text) if stop == "error" else None
     if status and is_transient_status(int(status.group(1))):
         return TransientError(text, status=int(status.group(1)))
     if is_context_overflow(message, context_window):
@@ -124,7 +124,7 @@ def error_of(message: dict[str, Any], context_window: int | None = None) -> Prov
     return None
 
 
-_STATUS_PREFIX = re.compile(r"^([1-5]\d\d) ")
+_STATUS_PREFIX = (r"^([1-5]\d\d) ",)  # a leading HTTP status (no letters: the case is moot)
 
 
 @hookimpl(trylast=True)

@@ -11,13 +11,20 @@ encodable (what tether prints: the kernel's ``tether.core.context.text_safety``)
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
 
 REPLACEMENT = "\ufffd"
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_PAIR_OR_LONE = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A surrogate; a pair or a lone one (compiled on first use, not at every start)."""
+    return re.compile("[\ud800-\udfff]"), re.compile(
+        "[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]"
+    )
 
 
 def _fix(match: re.Match[str]) -> str:
@@ -30,9 +37,10 @@ def _fix(match: re.Match[str]) -> str:
 def clean_text(text: str) -> str:
     """``text`` encodable as UTF-8: pairs joined, lone surrogates → U+FFFD (same object if
     there is nothing to do)."""
-    if _SURROGATE.search(text) is None:
+    surrogate, pair_or_lone = _patterns()
+    if surrogate.search(text) is None:
         return text
-    return _PAIR_OR_LONE.sub(_fix, text)
+    return pair_or_lone.sub(_fix, text)
 
 
 def encode_json_body(body: Any) -> bytes:

@@ -17,6 +17,7 @@ strings, ``None`` → the type's zero value). Error text matches pi's::
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import re
@@ -24,7 +25,11 @@ from typing import Any
 
 from tether.hookspecs import hookimpl
 
-_JS_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+@functools.cache
+def _js_number() -> re.Pattern[str]:
+    """A number as JavaScript's ``Number()`` reads it (compiled on first use)."""
+    return re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
 class ToolArgumentsError(ValueError):
@@ -80,7 +85,7 @@ def matches_type(value: Any, kind: str) -> bool:
 
 def _parse_number(text: str) -> int | float | None:
     stripped = text.strip()
-    if not _JS_NUMBER.match(stripped):
+    if not _js_number().match(stripped):
         return None
     number = float(stripped)
     if not math.isfinite(number):

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 import pluggy
 
 from tether.core.host.calls import watch_calls
-from tether.core.host.plugin_checks import unknown_hooks
+from tether.core.host.plugin_checks import cannot_be_hook, unknown_hooks
 from tether.hookspecs import PROJECT_NAME, SPEC_MODULES
 
 ENTRY_POINT_GROUP = "tether.plugins"
@@ -238,6 +238,10 @@ class PluginManager(pluggy.PluginManager):
             f"tether: warning: {message}\n"
         )
 
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        """pluggy's answer; a quick "no" for a module's plain value (:func:`cannot_be_hook`)."""
+        return None if cannot_be_hook(plugin, name) else super().parse_hookimpl_opts(plugin, name)
+
     def hook_names(self) -> list[str]:
         """All declared hook names, sorted."""
         return sorted(name for name in dir(self.hook) if not name.startswith("_"))
@@ -246,10 +250,6 @@ class PluginManager(pluggy.PluginManager):
 def _add_hookspecs(pm: PluginManager) -> None:
     for module_name in SPEC_MODULES:
         pm.add_hookspecs(import_module(module_name))
-
-
-def _hooks_of(pm: PluginManager, plugin: object) -> list[str]:
-    return sorted(caller.name for caller in pm.get_hookcallers(plugin) or [])
 
 
 def create_plugin_manager(
@@ -308,7 +308,7 @@ def create_plugin_manager(
             False,
             "loaded",
             getattr(obj, "__name__", type(obj).__name__),
-            hooks=_hooks_of(pm, obj),
+            hooks=sorted(caller.name for caller in pm.get_hookcallers(obj) or []),
         )
 
     pm.check_pending()
@@ -376,7 +376,8 @@ def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[st
         record.error = str(exc).splitlines()[0]
         pm.warn(f"plugin '{cand.name}' is invalid and was skipped: {record.error}")
         return
-    unknown = unknown_hooks(pm, plugin)
+    callers = pm.get_hookcallers(plugin) or []  # one look: it scans every hook
+    unknown = unknown_hooks(callers)
     if unknown is not None:
         if builtin:
             raise PluginError(f"built-in plugin '{cand.name}' is invalid: {unknown}")
@@ -384,7 +385,7 @@ def _load(pm: PluginManager, cand: _Candidate, *, builtin: bool, blocked: set[st
         record.status, record.error = "failed", unknown
         pm.warn(f"plugin '{cand.name}' implements an {unknown} and was skipped")
         return
-    record.hooks = _hooks_of(pm, plugin)
+    record.hooks = sorted(caller.name for caller in callers)
 
 
 __all__ = [

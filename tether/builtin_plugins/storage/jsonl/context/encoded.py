@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
@@ -178,6 +177,8 @@ class EncodedContext:
         """Move the bytes in memory to the end of the spill file (a new one after a
         segment of another's)."""
         if self._file is None:
+            import tempfile  # only a large context spills: not imported at every start
+
             self._file = tempfile.TemporaryFile(prefix="tether-context-")
             self._segments.append([self._file, 0, 0])
         write_slices(self._file, self._memory)

@@ -67,8 +67,8 @@ def test_names_come_from_what_was_registered_unnamed_groups_merged() -> None:
         (["grp", "inner"], {"grp", "merged"}, {"inner"}),
         (["grp", "--help"], {"grp", "merged"}, {"inner", "other"}),  # the group's help: all
         (["grp", "inne"], {"grp", "merged"}, {"inner", "other"}),  # a typo: click's hint
-        (["--help"], {"first-thing", "second", "grp", "merged"}, set()),  # groups' help only
-        (["--help", "grp"], {"first-thing", "second", "grp", "merged"}, set()),
+        (["--help"], {"first-thing", "second", "grp", "merged"}, {"inner", "other"}),
+        (["--help", "grp"], {"first-thing", "second", "grp", "merged"}, {"inner", "other"}),
         (["secnd"], {"first-thing", "second", "grp", "merged"}, {"inner", "other"}),
         ([], {"first-thing", "second", "grp", "merged"}, {"inner", "other"}),
     ],

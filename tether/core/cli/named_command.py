@@ -7,11 +7,9 @@ of ``tether session context`` on a 10k-entry session. A command line runs one of
 :func:`command_names` lists the names of an app's commands from what plugins registered.
 :func:`only_named` gives a copy of the app holding, at each level, only the command or group
 the arguments name exactly — so click builds that one and parses the line as it would have.
-A line that starts with ``--help`` shows the level's own help, which names each group with its
-help alone: the groups are built empty (``tether --help`` builds no group's commands).
-Anything else (another option before the name, a name that is not there, a typo click would
-suggest a fix for) keeps the level whole. Plugins' own ``Typer`` objects are copied, never
-changed: the same sub-app may serve another app.
+Anything else (an option before the name, ``--help`` of a group, a name that is not there, a
+typo click would suggest a fix for) keeps the level whole. Plugins' own ``Typer`` objects are
+copied, never changed: the same sub-app may serve another app.
 """
 
 from __future__ import annotations
@@ -33,8 +31,6 @@ def command_names(app: typer.Typer) -> set[str]:
 def only_named(app: typer.Typer, args: Sequence[str]) -> typer.Typer:
     """``app``, or a copy holding only what ``args[0]`` names exactly (and, within a group
     so named, only what ``args[1]`` names, and so on)."""
-    if args[:1] == ["--help"]:
-        return _groups_emptied(app)
     if not args or args[0].startswith("-"):
         return app
     entries = _entries(app)
@@ -52,21 +48,6 @@ def only_named(app: typer.Typer, args: Sequence[str]) -> typer.Typer:
         elif name is not None:
             continue  # another named group
         trimmed.registered_groups.append(info)  # an unnamed one stays whole
-    return trimmed
-
-
-def _groups_emptied(app: typer.Typer) -> typer.Typer:
-    """A copy of ``app`` whose named groups hold no commands (an unnamed group's commands are
-    the app's own: kept): ``--help`` lists each group by its name and help only."""
-    trimmed = copy.copy(app)
-    trimmed.registered_groups = []
-    for info in app.registered_groups:
-        if _group_name(info) is not None:
-            info = copy.copy(info)
-            info.typer_instance = copy.copy(info.typer_instance)
-            info.typer_instance.registered_commands = []
-            info.typer_instance.registered_groups = []
-        trimmed.registered_groups.append(info)
     return trimmed
 
 

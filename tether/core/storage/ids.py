@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import time
@@ -49,13 +48,10 @@ def iso_now() -> str:
     return iso_from_ms(now_ms())
 
 
-@functools.cache
-def _iso() -> re.Pattern[str]:
-    """The ISO timestamp form, compiled on first use (not at every command's start)."""
-    return re.compile(
-        r"([+-]\d{6}|\d{4})(?:-(\d\d)(?:-(\d\d))?)?"
-        r"(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d+))?)?(Z|[+-]\d\d:\d\d)?)?"
-    )
+_ISO = re.compile(
+    r"([+-]\d{6}|\d{4})(?:-(\d\d)(?:-(\d\d))?)?"
+    r"(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d+))?)?(Z|[+-]\d\d:\d\d)?)?"
+)
 
 
 def _days_from_civil(year: int, month: int, day: int) -> int:
@@ -75,7 +71,7 @@ def date_parse_ms(value: Any) -> int | None:
     """
     if not isinstance(value, str):
         return None
-    match = _iso().fullmatch(value)
+    match = _ISO.fullmatch(value)
     if match is None:
         return None
     year_t, month_t, day_t, hour_t, minute_t, second_t, frac_t, zone = match.groups()

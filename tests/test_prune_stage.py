@@ -255,3 +255,14 @@ def test_pi_opens_a_pruned_session_with_every_output_whole(tmp_path: Path) -> No
     done = run_in_process("session", "context", str(file), "--json", home=tmp_path, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert_same_context(json.loads(done.stdout), pi)
+
+
+def test_the_pruning_line_names_no_summarizer(tmp_path: Path, monkeypatch: Any) -> None:
+    """A pruning step asks no model: its line says what left and how long it took."""
+    from tether.builtin_plugins.commands.agent.feedback import pruned_line
+
+    _server, _file, events, _ = run_session(tmp_path, monkeypatch)
+    line = pruned_line(events[0])
+    assert line.startswith("pruned 2 old tool outputs: ~")
+    assert f"(through entry {events[0]['through']}; " in line and line.endswith(" s)")
+    assert "summarizer" not in line and " in / " not in line

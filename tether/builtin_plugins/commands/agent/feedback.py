@@ -81,12 +81,14 @@ def cost_text(cost: dict[str, Any]) -> str:
 
 
 def pruned_line(data: dict[str, Any]) -> str:
-    """One line for a ``context_pruned`` event (a step of the pruning stage)."""
+    """One line for a ``context_pruned`` event (a step of the pruning stage): no model is
+    asked, so only the time it took, not a summarizer's usage."""
     entries = data.get("entries") or []
+    seconds = float(data.get("durationMs") or 0) / 1000
     return (
         f"pruned {len(entries)} old tool outputs: ~{data.get('tokensBefore')} → "
         f"~{data.get('tokensAfter')} tokens (through entry {data.get('through')}; "
-        f"{cost_text(data)})"
+        f"{seconds:.2f} s)"
     )
 
 

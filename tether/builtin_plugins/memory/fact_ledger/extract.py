@@ -123,19 +123,53 @@ def sentences(text: str) -> list[str]:
     return out[:MAX_SENTENCES]
 
 
+#: A line that names the error itself: a typed error, ``error:``, "Shader error in …", a
+#: compiler's ``file:line:col: message``, a panic; "Build completed … 'Failed'" is weaker.
+_STRONG_ERROR = re.compile(
+    r"^\s*(?:[\w.]*(?:Error|Exception)\b|E\s{2,}|FAILED\b|fatal:|panic:|npm ERR!)"
+    r"|\berror\b|\bpanicked\b|^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s",
+    re.IGNORECASE,
+)
+_LOCATED = re.compile(r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s")  # file:12:3: msg
+
+
+def _error_lines(lines: list[str]) -> list[str]:
+    """Error-looking lines, a header ending in ":" joined to the message line after it
+    ("thread 'main' panicked at src/x.rs:3:1:" + "byte index 7 is not a char boundary…")."""
+    out = []
+    for at, line in enumerate(lines):
+        if not (_ERROR_LINE.search(line) or _STRONG_ERROR.search(line)):
+            continue
+        header = line.endswith(":") and _STRONG_ERROR.search(line) is not None
+        if header and at + 1 < len(lines) and not _EXIT_LINE.match(lines[at + 1]):
+            line = f"{line} {lines[at + 1]}"
+        out.append(line)
+    return out
+
+
 def error_line(text: str) -> str:
-    """The line of ``text`` stating the error, verbatim (the last error-looking line)."""
+    """The line of ``text`` stating the error, verbatim: the last line that names the error
+    (a header ending in ":" with its message line), led by the first one when both are a
+    compiler's ``file:line:col:`` lines (its first error is the cause); else the last
+    error-looking line."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return "(no output)"
     lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
-    for line in reversed(lines):
-        if _ERROR_LINE.search(line):
-            return line[:MAX_FACT]
+    found = _error_lines(lines)
+    strong = [line for line in found if _STRONG_ERROR.search(line)]
+    if strong:
+        first, last = strong[0], strong[-1]
+        if first in last or not (_LOCATED.match(first) and _LOCATED.match(last)):
+            return last[:MAX_FACT]
+        return f"{first} … {last}"[:MAX_FACT]  # a compiler's first error is the cause
+    if found:
+        return found[-1][:MAX_FACT]
     return lines[-1][:MAX_FACT]
 
 
 _NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")
+_NAMED_TO = re.compile(r"([A-Za-z][\w+.-]*)\s+(?:to|at|on)\s+v?$")  # "pin Node to 18.19.0"
 _NOT_NAMES = frozenset("to at is on from of v version set use pin lock the a and or".split())
 
 
@@ -143,6 +177,8 @@ def _subject(kind: str, token: str, before: str = "") -> str:
     if kind == "version":  # "node 版本锁 18.19.0", "Python 3.10": the name before it
         named = _NAMED.search(before[-24:])
         name = named.group(1).lower() if named else ""
+        if name in _NOT_NAMES and (named := _NAMED_TO.search(before[-32:])):
+            name = named.group(1).lower()
         return f"version:{name}" if name and name not in _NOT_NAMES else ""
     if kind == "pin":
         return "pin:" + re.split(r"==|>=|<=|~=|!=|@", token, maxsplit=1)[0].lower()
@@ -284,6 +320,10 @@ def pasted_error(text: str) -> str:
     return flat(lines[-1]) if lines else ""
 
 
+#: A heading that presents its list for the reader ("如下", "as follows"), not a log of work.
+_PRESENTING = re.compile(
+    r"如下|以下|下面|\b(?:as follows|below|the following|here(?:'s| is| are) what)\b", re.I
+)
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 
@@ -300,13 +340,16 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
         if _LIST_ITEM.match(words):
-            if heading in ("constraint", "decision"):
-                if kind == "request":
-                    kind = heading  # "- 繁体 zh-TW 也要支持" under "要求如下："
+            if heading in ("constraint", "decision", "presented"):
+                if kind == "request" and not words.rstrip().endswith(("?", "？")):
+                    kind = heading if heading != "presented" else "constraint"
+                    # "- 繁体 zh-TW 也要支持" under "要求如下：" or "需求我整理如下，麻烦看一下："
                 if len(said[heading_sentence]) <= MAX_LABEL:
                     labels.add(heading_at)
         else:
             heading = kind if words.rstrip().endswith((":", "：")) else ""
+            if heading == "request" and _PRESENTING.search(words):
+                heading = "presented"  # "需求我整理如下，麻烦看一下：", "Here is what I need:"
             heading_at, heading_sentence = len(out), index
         change = cues.has("change", words)
         revoke = cues.has("revoke", words)

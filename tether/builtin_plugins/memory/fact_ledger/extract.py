@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
@@ -35,15 +36,6 @@ MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
-)
-_EXIT_LINE = re.compile(
-    r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
-    re.IGNORECASE,
-)
-_ERROR_LINE = re.compile(
-    r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|错误|异常|失败",
-    re.IGNORECASE,
 )
 _ERROR_SHAPE = re.compile(
     r"^\s*(?:[\w.]*(?:Error|Exception|Warning)\b:?|error(?:\[\w+\])?:|E\s{2,}|FAILED\b|fatal:"
@@ -121,51 +113,6 @@ def sentences(text: str) -> list[str]:
         if not _LOG_LINE.match(part) and any(ch.isalnum() for ch in part):
             out.append(part)
     return out[:MAX_SENTENCES]
-
-
-#: A line that names the error itself: a typed error, ``error:``, "Shader error in …", a
-#: compiler's ``file:line:col: message``, a panic; "Build completed … 'Failed'" is weaker.
-_STRONG_ERROR = re.compile(
-    r"^\s*(?:[\w.]*(?:Error|Exception)\b|E\s{2,}|FAILED\b|fatal:|panic:|npm ERR!)"
-    r"|\berror\b|\bpanicked\b|^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s",
-    re.IGNORECASE,
-)
-_LOCATED = re.compile(r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s")  # file:12:3: msg
-
-
-def _error_lines(lines: list[str]) -> list[str]:
-    """Error-looking lines, a header ending in ":" joined to the message line after it
-    ("thread 'main' panicked at src/x.rs:3:1:" + "byte index 7 is not a char boundary…")."""
-    out = []
-    for at, line in enumerate(lines):
-        if not (_ERROR_LINE.search(line) or _STRONG_ERROR.search(line)):
-            continue
-        header = line.endswith(":") and _STRONG_ERROR.search(line) is not None
-        if header and at + 1 < len(lines) and not _EXIT_LINE.match(lines[at + 1]):
-            line = f"{line} {lines[at + 1]}"
-        out.append(line)
-    return out
-
-
-def error_line(text: str) -> str:
-    """The line of ``text`` stating the error, verbatim: the last line that names the error
-    (a header ending in ":" with its message line), led by the first one when both are a
-    compiler's ``file:line:col:`` lines (its first error is the cause); else the last
-    error-looking line."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if not lines:
-        return "(no output)"
-    lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
-    found = _error_lines(lines)
-    strong = [line for line in found if _STRONG_ERROR.search(line)]
-    if strong:
-        first, last = strong[0], strong[-1]
-        if first in last or not (_LOCATED.match(first) and _LOCATED.match(last)):
-            return last[:MAX_FACT]
-        return f"{first} … {last}"[:MAX_FACT]  # a compiler's first error is the cause
-    if found:
-        return found[-1][:MAX_FACT]
-    return lines[-1][:MAX_FACT]
 
 
 _NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")

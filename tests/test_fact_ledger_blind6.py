@@ -6,6 +6,10 @@ before, a terse Chinese acceptance after a thank-you and list items under a poli
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from tests.gate_helpers import assistant, text, tool_turn, user
@@ -221,3 +225,24 @@ def test_list_items_under_a_polite_heading_are_rules() -> None:
     rules = "\n".join(f.text for f in ledger.live("constraint"))
     for item in ("列表页默认按提交时间倒序", "金额不能用浮点数", "导出文件名带上月份"):
         assert item in rules
+
+
+def test_blanking_values_does_not_depend_on_the_hash_seed() -> None:
+    """A value inside another ("6" in "每周五下午 6 点") is blanked with it whatever the set
+    order: once this changed with PYTHONHASHSEED, and so did which rule a change retired."""
+    code = (
+        "from tether.builtin_plugins.memory.fact_ledger.cues import default_cues\n"
+        "from tether.builtin_plugins.memory.fact_ledger.implicit import _unvalued\n"
+        "print(_unvalued('另外每周五下午 6 点跑', default_cues()).split())\n"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("4", "7")
+    }
+    assert seen == {"['另外', '跑']"}

@@ -262,8 +262,9 @@ def _stem(word: str) -> str:
 
 def _unvalued(text: str, cues: Cues) -> str:
     """``text`` with its values and identifiers blanked (a path's words qualify nothing)."""
-    for said in {s.text for s in slots(text)} | {v.text for v in values(text, cues)}:
-        text = text.replace(said, " " * len(said))
+    said = {s.text for s in slots(text)} | {v.text for v in values(text, cues)}
+    for one in sorted(said, key=lambda t: (-len(t), t)):  # longest first: "每周五下午 6 点"
+        text = text.replace(one, " " * len(one))  # before the "6" inside it, whatever the order
     return text
 
 

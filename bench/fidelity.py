@@ -26,7 +26,9 @@ turns), ``shapes`` (changes told by a value's shape, subjects named in two langu
 cues, look-alike values for two parts), ``revisions`` (identifiers revoked, an opening message's
 values changed later, one key set three times, Chinese rules without punctuation, a next step
 waiting on someone else), ``robust`` (a hostile user: subjects no table lists, one value of a
-several-value sentence changed, remarks on an old value, cue-less statements).
+several-value sentence changed, remarks on an old value, cue-less statements), ``unseen`` (a
+registry path moved to another host, an opening message's values changed one by one, error
+lines after a header in failing tool output, terse Chinese acceptances, a schedule changed).
 Their ``llm`` track uses a model whose summaries are well formed but hold no fact
 (``bench/factfree_server.py``): what survives there, the gate kept. Per family and track, at
 each k: facts held verbatim in the context (summary + kept entries), retired values shown as

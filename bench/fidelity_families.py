@@ -22,6 +22,9 @@ Four families, each several sessions worded differently so that no one phrase ca
 - ``robust`` (``bench/family_robust.py``): a hostile user's sessions — subjects no table
   lists, one value of a several-value sentence changed, remarks on an old value, negations
   that describe, revocations by a closing phrase, cue-less statements in long messages.
+- ``unseen`` (``bench/family_unseen.py``): a blind set's shapes in other words — a registry
+  path changing host, an opening message's values changed one by one, error lines after a
+  header in failing tool output, cue-less statements, terse Chinese acceptances.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from family_identifiers import IDENTIFIERS
 from family_revisions import REVISIONS
 from family_robust import ROBUST
 from family_shapes import SHAPES
+from family_unseen import UNSEEN
 
 C, V = "Constraints & Preferences", "value"
 
@@ -245,7 +249,8 @@ CASUAL = [
 ]
 
 RAW: list[dict[str, Any]] = [
-    *CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES, *REVISIONS, *ROBUST
+    *CHINESE, *CHANGED, *IDENTIFIERS, *CASUAL, *HELDOUT, *SHAPES, *REVISIONS, *ROBUST,
+    *UNSEEN,
 ]  # fmt: skip
 FAMILIES: list[Script] = [parse(obj, f"built-in {obj['name']}") for obj in RAW]
 NAMES = sorted({s.family for s in FAMILIES})

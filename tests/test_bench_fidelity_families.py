@@ -113,7 +113,7 @@ def test_section_placement_and_a_ticked_next_step() -> None:
 def test_the_scripts_keep_their_promises() -> None:
     assert set(NAMES) == {
         "chinese", "changed", "identifiers", "casual", "heldout", "shapes", "revisions",
-        "robust",
+        "robust", "unseen",
     }  # fmt: skip
     for family in NAMES:
         assert sum(s.family == family for s in FAMILIES) >= 3, family

@@ -100,6 +100,29 @@ def greeting(text: str, statements: Sequence[Statement], cues: Cues) -> bool:
     )
 
 
+MAX_BARE = 24  # characters: a sentence this short next to a filler word says nothing more
+
+
+def _bare(sentence: str, cues: Cues) -> bool:
+    """A filler sentence ("Thanks!", "继续吧", "ok go on"), or one too short to state a fact."""
+    return cues.has("filler", sentence) or len(flat(sentence)) <= MAX_BARE
+
+
+_DENIAL = re.compile(r"^\W*(?:no|not|never|nope|不|别|没)", re.IGNORECASE)
+
+
+def _thanks(sentence: str, cues: Cues) -> bool:
+    """A sentence that only acknowledges ("Thanks!", "谢谢分析。", "ok great"): a filler
+    word opens it and no value or denial is in it ("no more --legacy-fonts" is a rule)."""
+    span = cues.find("filler", sentence)
+    return (
+        span is not None
+        and span[0] <= 1
+        and not _DENIAL.match(sentence)
+        and not any(ch.isdigit() or ch in "-_/=." for ch in sentence[span[1] :].rstrip(".。!！"))
+    )
+
+
 def _asks(statement: Statement, cues: Cues) -> bool:
     """A sentence that is a request when read on its own (a short one is not a remark)."""
     return statement.kind == "request" or (
@@ -177,9 +200,19 @@ class _Reader:
                 fact.note = ACCEPTED
         self.proposals = []
         if len(short) <= 120 and self.cues.has("filler", short):
-            if not any(classify(s, self.cues) != "request" for s in sentences(text)):
-                return
+            said = sentences(text)
+            if not any(classify(s, self.cues) != "request" for s in said) and all(
+                _bare(s, self.cues) for s in said
+            ):
+                return  # "continue", "谢谢，继续": not "谢谢分析。自建 X 表吧，少一个依赖。"
         statements = user_statements(text, source, self.cues)
+        if len(short) <= 120 and self.cues.has("filler", short):
+            statements = [  # "谢谢分析。" before what the message states: no fact
+                s
+                for s in statements
+                if not (len(s.text) <= MAX_BARE and _thanks(s.text, self.cues))
+                or s.kind not in ("constraint", "request")
+            ] or statements
         if not self.ledger.live("goal") and not self.had_goal:
             if greeting(text, statements, self.cues):
                 return  # "Hi!", "你好": the goal comes with the next message

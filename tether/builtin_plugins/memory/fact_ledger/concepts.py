@@ -246,8 +246,9 @@ class Concepts:
             for n in range(min(self.longest, len(tokens) - i), 0, -1):
                 phrase = tuple(tokens[i : i + n])
                 keys = self.words.get(phrase)
-                if keys is None and phrase[-1].endswith("s"):
-                    keys = self.words.get((*phrase[:-1], phrase[-1][:-1]))
+                if keys is None and phrase[-1].endswith("s"):  # a plural; never a part's
+                    keys = self.words.get((*phrase[:-1], phrase[-1][:-1]))  # ("lives in")
+                    keys = [k for k in keys or () if not k.startswith("part:")] or None
                 if keys is not None:
                     out += [Hit(spans[i].start(), spans[i + n - 1].end(), k) for k in keys]
                     i += n - 1

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
@@ -35,15 +36,6 @@ MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
-)
-_EXIT_LINE = re.compile(
-    r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
-    re.IGNORECASE,
-)
-_ERROR_LINE = re.compile(
-    r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|错误|异常|失败",
-    re.IGNORECASE,
 )
 _ERROR_SHAPE = re.compile(
     r"^\s*(?:[\w.]*(?:Error|Exception|Warning)\b:?|error(?:\[\w+\])?:|E\s{2,}|FAILED\b|fatal:"
@@ -123,19 +115,8 @@ def sentences(text: str) -> list[str]:
     return out[:MAX_SENTENCES]
 
 
-def error_line(text: str) -> str:
-    """The line of ``text`` stating the error, verbatim (the last error-looking line)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if not lines:
-        return "(no output)"
-    lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
-    for line in reversed(lines):
-        if _ERROR_LINE.search(line):
-            return line[:MAX_FACT]
-    return lines[-1][:MAX_FACT]
-
-
 _NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")
+_NAMED_TO = re.compile(r"([A-Za-z][\w+.-]*)\s+(?:to|at|on)\s+v?$")  # "pin Node to 18.19.0"
 _NOT_NAMES = frozenset("to at is on from of v version set use pin lock the a and or".split())
 
 
@@ -143,6 +124,8 @@ def _subject(kind: str, token: str, before: str = "") -> str:
     if kind == "version":  # "node 版本锁 18.19.0", "Python 3.10": the name before it
         named = _NAMED.search(before[-24:])
         name = named.group(1).lower() if named else ""
+        if name in _NOT_NAMES and (named := _NAMED_TO.search(before[-32:])):
+            name = named.group(1).lower()
         return f"version:{name}" if name and name not in _NOT_NAMES else ""
     if kind == "pin":
         return "pin:" + re.split(r"==|>=|<=|~=|!=|@", token, maxsplit=1)[0].lower()
@@ -284,6 +267,10 @@ def pasted_error(text: str) -> str:
     return flat(lines[-1]) if lines else ""
 
 
+#: A heading that presents its list for the reader ("如下", "as follows"), not a log of work.
+_PRESENTING = re.compile(
+    r"如下|以下|下面|\b(?:as follows|below|the following|here(?:'s| is| are) what)\b", re.I
+)
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 
@@ -300,13 +287,16 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
         if _LIST_ITEM.match(words):
-            if heading in ("constraint", "decision"):
-                if kind == "request":
-                    kind = heading  # "- 繁体 zh-TW 也要支持" under "要求如下："
+            if heading in ("constraint", "decision", "presented"):
+                if kind == "request" and not words.rstrip().endswith(("?", "？")):
+                    kind = heading if heading != "presented" else "constraint"
+                    # "- 繁体 zh-TW 也要支持" under "要求如下：" or "需求我整理如下，麻烦看一下："
                 if len(said[heading_sentence]) <= MAX_LABEL:
                     labels.add(heading_at)
         else:
             heading = kind if words.rstrip().endswith((":", "：")) else ""
+            if heading == "request" and _PRESENTING.search(words):
+                heading = "presented"  # "需求我整理如下，麻烦看一下：", "Here is what I need:"
             heading_at, heading_sentence = len(out), index
         change = cues.has("change", words)
         revoke = cues.has("revoke", words)

@@ -34,6 +34,20 @@ _REGION = re.compile(
     r"|northwest|southwest)-?\d{1,2}(?![\w-])",
     re.IGNORECASE,
 )
+_DAY = r"(?:[一二三四五六日天]|\s*\d{1,2}\s*[号日])"
+#: A time a job runs: 每月 25 号凌晨 2 点, 每周五下午 6 点半, every Friday at 6pm, 0 2 25 * *.
+_SCHEDULE = re.compile(
+    rf"(?:每(?:天|日|晚|周{_DAY}?|星期{_DAY}|月{_DAY})|周{_DAY}|星期{_DAY}|\d{{1,2}}\s*[号日])?\s*"
+    r"(?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)?\s*\d{1,2}\s*点(?:半|\s*\d{1,2}\s*分)?"
+    r"|(?:\b(?:every|each|on)\s+(?:\w+\s+){0,3}?)?(?:\bat\s+)?\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b"
+    r"|(?<![\w*/])(?=(?:[\d*/,-]+\s+){0,4}[\d*/,-]*\*)[\d*/,-]+(?:\s+[\d*/,-]+){4}(?![\w*/])",
+    re.IGNORECASE,
+)
+#: Words that name a schedule: its values are one subject ("时间也调一下：每月 24 号…").
+_SCHEDULE_WORDS = re.compile(
+    r"\b(?:schedule[sd]?|cron|crontab|timer|time|runs?|run time)\b|时间|定时|计划任务|cron|跑",
+    re.IGNORECASE,
+)
 _PORT = re.compile(
     r"(?:\bport\b|端口)\W{0,3}?\s*(?:is\s+|to\s+|=\s*|为\s*|是\s*)?(\d{2,5})\b", re.I
 )
@@ -86,6 +100,10 @@ def _values(text: str, cues: Cues) -> list[Value]:
     out: dict[int, Value] = {}
     for match in _REGION.finditer(text):
         out[match.start()] = Value(match.group(0), "region", match.start())
+    for match in _SCHEDULE.finditer(text):
+        when = match.group(0).strip()
+        start = match.start() + match.group(0).find(when)
+        out[start] = Value(when, "schedule", start)
     for match in _PORT.finditer(text):
         out[match.start(1)] = Value(match.group(1), "port", match.start(1))
     at = 0
@@ -244,8 +262,9 @@ def _stem(word: str) -> str:
 
 def _unvalued(text: str, cues: Cues) -> str:
     """``text`` with its values and identifiers blanked (a path's words qualify nothing)."""
-    for said in {s.text for s in slots(text)} | {v.text for v in values(text, cues)}:
-        text = text.replace(said, " " * len(said))
+    said = {s.text for s in slots(text)} | {v.text for v in values(text, cues)}
+    for one in sorted(said, key=lambda t: (-len(t), t)):  # longest first: "每周五下午 6 点"
+        text = text.replace(one, " " * len(one))  # before the "6" inside it, whatever the order
     return text
 
 
@@ -287,14 +306,29 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
                 continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
             clause_new, clause_old = clause_of(new, n), clause_of(old, o)
-            if not _same_subject(clause_new, clause_old, cues, concept=n.cls == "name"):
+            region = _region_named(n, o, clause_new, clause_old, cues)
+            if not (region or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")):
                 continue
-            if distinct(clause_new, clause_old, cues) or _other_names(
+            if region and parts_differ(clause_new, clause_old, cues.concepts):
+                continue  # a region or schedule per part: only named parts tell them apart
+            if (not region and distinct(clause_new, clause_old, cues)) or _other_names(
                 clause_new, clause_old, o, n, cues
             ):
                 continue
             return True
     return False
+
+
+def _region_named(n: Value, o: Value, new: str, old: str, cues: Cues) -> bool:
+    """Two cloud regions where one clause names the region ("Region for the new stacks is
+    eu-central-1" after "Everything lives in us-east-1 today"), or two times a job runs where
+    one sentence names the schedule ("时间也调一下：每月 24 号晚上 11 点跑"): a value of its
+    own subject."""
+    if n.cls != o.cls or n.cls not in ("region", "schedule"):
+        return False
+    if n.cls == "schedule":
+        return bool(_SCHEDULE_WORDS.search(new) or _SCHEDULE_WORDS.search(old))
+    return "region" in cues.concepts.subjects(new) | cues.concepts.subjects(old)
 
 
 def _comparable(a: str, b: str) -> bool:

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
+from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
@@ -211,7 +212,12 @@ class Ledger:
             return fact
         if kind == "next_step":  # the latest stated next step is the one in force
             for old in self.live("next_step"):
-                if old is not fact:
+                if old is fact:
+                    continue
+                if cues is not None and rule_cue(old.text, cues) == "rule":
+                    old.kind = "constraint"  # "The deadline is 14 March, so next …": the rule
+                    self._index = None  # filed again under its new kind, in order
+                else:  # stays once its step is done
                     self.retire(old, fact)
         elif kind in RULE_KINDS:
             supersede(self, fact, statement, cues)

@@ -31,6 +31,16 @@ _BARE = re.compile(r"^[-+]?[\d.,:]+$")
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
+#: A reason given with what is asked: a preference told by why, not a task to tick off.
+_REASONED = re.compile(r"\b(?:so|because|since|as long as)\b|因为|所以|因此|由于|毕竟", re.I)
+_OPENING = 3  # words: a task verb this early makes the sentence a request for work
+
+
+def _opens_with_task(body: str, cues: Cues) -> bool:
+    opening = " ".join(body.split()[:_OPENING]) if body.isascii() else body[:4]
+    return cues.has("task", opening)
+
+
 def noted(text: str, cues: Cues) -> bool:
     """Whether a request states a fact with a value (see the module): prose (not code, not a
     directive), not a question, a few words and a value that is more than a bare number
@@ -43,6 +53,8 @@ def noted(text: str, cues: Cues) -> bool:
     if size < MIN_WORDS:
         return False
     said = values_said(body)
+    if _REASONED.search(body) and not _opens_with_task(body, cues):
+        return True  # "the guys mostly use the german locale so put de strings next to en"
     if cues.has("task", body) and not _DECLARATIVE.match(body):
         return any(_QUANTITY.match(value) for value in said)  # "make tokens last 60m"
     if any(not _BARE.match(value) for value in said):

@@ -243,6 +243,8 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
         for o, n in pairs
     ):
         return "key"
+    if any(o.shape == n.shape == "path" and o.key == n.key and _rehosted(o, n) for o, n in pairs):
+        return "key"  # quay.io/sre/op → harbor.corp.net/sre/op: one image, another registry
     if names and frame(new, cues) & frame(old, cues):
         return "name"
     moved = frozenset(s.text for pair in pairs if pair[0].shape == "path" for s in pair)
@@ -260,6 +262,21 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
         if _framed(frame(clause(new, n.text), cues), frame(clause(old, o.text), cues)):
             return "frame"
     return ""
+
+
+_HOST = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$")
+_FILE_END = re.compile(r"\.(?:py|js|ts|md|json|ya?ml|toml|txt|rs|go|sh|cfg|ini|lock|env|csv)$")
+
+
+def _rehosted(o: Slot, n: Slot) -> bool:
+    """Two paths of one last segment, each opening with another host name (a registry, a
+    repository host): the same thing moved to another host."""
+    hosts = [s.text.split("/", 1)[0].casefold() for s in (o, n)]
+    return (
+        all(_HOST.match(h) and not _FILE_END.search(h) for h in hosts)
+        and hosts[0] != hosts[1]
+        and all(s.text.count("/") >= 1 for s in (o, n))
+    )
 
 
 def same_subjects(new: str, old: str) -> bool:

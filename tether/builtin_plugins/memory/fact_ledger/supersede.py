@@ -144,6 +144,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             stems, their_stems = stemmed(mine), stemmed(theirs)
             score = max(score, likeness(stems, their_stems))
             shared = len(stems & their_stems)
+            if shared < 2 and text != fact.text:  # "switch the state backend to X": the
+                full = stemmed(words_of(fact.text))  # words inside the cue name the subject
+                if len(full & their_stems) >= 2:
+                    score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
             if close and (best is None or score > best[0]):
                 best = (score, old)
@@ -246,6 +250,16 @@ def _earlier_alike(fact: Fact, rules: list[Fact], alike: Callable[[str], bool]) 
     ]
 
 
+_TO = re.compile(r"(?:\b(?:to|onto|into)\s+(?:the\s+|a\s+)?|换成|改用|改为|改成|切到)\s*$", re.I)
+
+
+def _destination(text: str, name: str) -> bool:
+    """Whether ``name`` is where ``text`` switches to ("switch the state backend to Pulumi
+    Cloud"): an earlier fact naming it ("use pulumi import for the VPC") is not replaced."""
+    at = text.find(name)
+    return at > 0 and _TO.search(text[:at]) is not None
+
+
 def _named_alike(
     fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
 ) -> tuple[float, Fact] | None:
@@ -257,7 +271,7 @@ def _named_alike(
     if any_word:
         names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
     for name in names:
-        if name.casefold() in STOP:
+        if name.casefold() in STOP or _destination(fact.text, name):
             continue
         head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
         pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)

@@ -31,6 +31,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "leave out", "nothing but", "stay on", "pinned", "pin", "revert ... to", "roll back to",
         "rules", "ground rules", "requirements", "constraints", "conventions", "guidelines",
         "deadline", "due by", "is due", "due on", "no later than",
+        "leave ... alone", "as is", "as-is", "untouched",
     ),
     "decision": (
         "decided", "decide to", "we decided", "instead of", "rather than", "chose", "choose to",

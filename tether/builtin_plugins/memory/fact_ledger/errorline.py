@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 MAX_FACT = 1000  # as :data:`.extract.MAX_FACT`
@@ -39,6 +40,7 @@ def _error_lines(lines: list[str]) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=512)  # the ledger and the summarizer's reading both ask
 def error_line(text: str) -> str:
     """The line of ``text`` stating the error, verbatim: the last line that names the error
     (a header ending in ":" with its message line), led by the first one when both are a

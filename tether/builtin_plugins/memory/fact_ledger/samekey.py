@@ -11,13 +11,16 @@ not a request.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from types import MappingProxyType
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 
@@ -43,6 +46,13 @@ _KINDS = ("constraint", "decision", "request")
 
 def assignments(text: str) -> dict[str, str]:
     """``{key: value}`` of the keys ``text`` sets once (a key set twice in it is left out)."""
+    return dict(_assignments(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _assignments(text: str) -> Mapping[str, str]:
+    """:func:`assignments`, read once per text: every new fact is compared with each live
+    one, so a long session asks for the same texts again and again."""
     seen: dict[str, list[str]] = {}
     for match in _ASSIGN.finditer(text):
         key, op, value = match.group("key"), match.group("op"), match.group("value")
@@ -53,7 +63,8 @@ def assignments(text: str) -> dict[str, str]:
         seen.setdefault(key.casefold(), []).append(value.rstrip(".:!?)"))
     for match in _FLAG.finditer(text):
         seen.setdefault(match.group("key"), []).append(match.group("value").rstrip(".:!?)"))
-    return {key: values[0] for key, values in seen.items() if len(set(values)) == 1}
+    found = {key: values[0] for key, values in seen.items() if len(set(values)) == 1}
+    return MappingProxyType(found)  # shared by every caller: read-only
 
 
 def promote(statements: Sequence[Statement]) -> list[Statement]:
@@ -77,23 +88,42 @@ def _named_key_word(key: str, value: str, old: str) -> bool:
     return all(w in said for w in named) and bool(versions) and value not in versions
 
 
+MAX_EARLIER = 250  # earlier rules a key set anew is compared with (the newest ones)
+
+
+def _newest_rules(ledger: Ledger, source: str) -> list[Fact]:
+    """The newest :data:`MAX_EARLIER` live rules and requests said before ``source``, newest
+    first (a long session's compaction stays linear in its length)."""
+    found: list[Fact] = []
+    for fact in reversed(ledger.facts):
+        if fact.source != source and fact.live and fact.kind in _KINDS:
+            found.append(fact)
+            if len(found) == MAX_EARLIER:
+                break
+    return found
+
+
 def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
-    """Retire the earlier sentences setting a key that a fact from ``source`` sets anew."""
-    news = [f for f in ledger.live(*_KINDS) if f.source == source]
-    for new in news:
-        keys = assignments(new.text)
-        if not keys:
-            continue
-        for old in ledger.live(*_KINDS):
-            if old.source == source or not old.source or old is new:
+    """Retire the earlier sentences setting a key that a fact from ``source`` sets anew
+    (messages without entry ids share one source: nothing is earlier than another)."""
+    if not source:
+        return
+    news = []
+    for fact in reversed(ledger.facts):  # the message's facts are the newest: read from the end
+        if fact.source != source:
+            break
+        if fact.live and fact.kind in _KINDS and _assignments(fact.text):
+            news.append(fact)
+    for new in reversed(news):
+        keys = _assignments(new.text)
+        for old in _newest_rules(ledger, source):  # with the clauses a retirement just kept
+            if not old.source or not old.live:
                 continue
-            if parts_differ(new.text, old.text, cues.concepts):
-                continue
-            theirs = assignments(old.text)
+            theirs = _assignments(old.text)
             changed = [k for k, v in keys.items() if k in theirs and theirs[k] != v] or [
                 k for k, v in keys.items() if k not in theirs and _named_key_word(k, v, old.text)
             ]
-            if changed and old.live:
+            if changed and not parts_differ(new.text, old.text, cues.concepts):
                 retire_keeping_clauses(ledger, old, new, changed[0].split("_")[0])
 
 

@@ -385,6 +385,7 @@ KIND_MODULES: dict[str, set[str]] = {
         "stats_text",
         "economy_totals",
         "prune_history",
+        "bulk",
     },
     "tether.tools": {
         "FunctionTool",
@@ -393,6 +394,7 @@ KIND_MODULES: dict[str, set[str]] = {
         "ToolError",
         "collect_tools",
         "order_tools",
+        "annotated",
         "js_len",
         "js_slice",
         "js_number",

@@ -190,19 +190,12 @@ BUILTIN_EXCEPTIONS: dict[str, tuple[frozenset[str], str]] = {
         frozenset(
             CORE + m
             for m in (
-                "context",
-                "context.build",
-                "context.encoded",
-                "context.linear",
-                "context.tokens",
-                "agent.tools",
-                "session.reader",
                 "hooks.plugin_session",
                 "harness.setup",
             )
         ),
-        "`tether context` reproduces the harness's request byte for byte and reads the kernel's"
-        " encoded-context fast paths: these change with the kernel, no plugin should rely on them",
+        "`tether context` reproduces the harness's request byte for byte: the session view"
+        " hooks receive and the prompt and thinking level as the harness sets them up",
     ),
     BUILTINS + ".commands.rpc.main": (
         frozenset({CORE + "cli.protocol_out"}),

@@ -28,7 +28,7 @@ from typing import Any
 from tether.builtin_plugins.memory.token_estimate import estimate_tokens
 from tether.builtin_plugins.providers.message_check import message_issues, sanitize_message
 from tether.core.context.cuts import cut_problem, find_valid_cut_points, is_cut_point
-from tether.core.context.entry_messages import context_message, message_from_entry
+from tether.core.context.entry_messages import context_message, message_from_entry, timestamp_ms
 from tether.core.context.file_tracking import file_lists, format_file_lists
 from tether.core.context.tokens import assistant_usage, calculate_context_tokens
 from tether.hookspecs.file_ops import FileOps
@@ -61,4 +61,5 @@ __all__ = [
     "message_from_entry",
     "message_issues",
     "sanitize_message",
+    "timestamp_ms",
 ]

@@ -26,5 +26,6 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         session_files,
     )
     from tether.core.base.paths import default_session_dir, session_file_name, sessions_root
+    from tether.core.session.reader import bulk
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

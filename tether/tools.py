@@ -12,7 +12,7 @@ from tether._lazy import lazy_exports
 if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports reads
     from tether.builtin_plugins.storage.format.jscompat import js_len, js_number, js_slice
     from tether.builtin_plugins.tools.recall.replaced import entry_text
-    from tether.core.agent.tools import collect_tools, order_tools
+    from tether.core.agent.tools import annotated, collect_tools, order_tools
     from tether.hookspecs.tools import FunctionTool, ToolContext, ToolError, ToolResult
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

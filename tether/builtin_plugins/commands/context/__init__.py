@@ -35,7 +35,7 @@ def _without_cyclic_gc() -> Iterator[None]:
     """Entries are acyclic: full collections over 100k parsed entries would cost seconds.
     What the command loaded is frozen on the way out, so re-enabling the collector does not
     walk it once more (a third of a second for 100k entries) just before the process ends."""
-    from tether.core.session.reader import bulk
+    from tether.sessions import bulk
 
     with bulk(freeze=True):
         yield

@@ -67,12 +67,11 @@ def request_bytes(
     from tether import Hooks, convert_to_llm, load_settings
     from tether.builtin_plugins.providers.models.registry import ProviderRegistry
     from tether.cli import json_text
-    from tether.core.agent.tools import annotated
     from tether.core.harness.setup import assemble_prompt, choose_thinking_level
     from tether.core.hooks.plugin_session import PluginSession
     from tether.hookspecs.events import BeforeAgentStartEvent
     from tether.providers import LlmContext, StreamOptions, encode_json_body
-    from tether.tools import collect_tools, order_tools
+    from tether.tools import annotated, collect_tools, order_tools
 
     say = warn or (lambda line: sys.stderr.write(f"tether: warning: {line}\n"))
     settings = load_settings(cwd)

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tether.builtin_plugins.memory.context_usage import estimate_context_tokens, latest_compaction
-from tether.core.context.build import timestamp_ms
 from tether.memory import calculate_context_tokens, should_compact
+from tether.rules import timestamp_ms
 
 if TYPE_CHECKING:
     from tether.hookspecs.events import Entry, Message

@@ -76,7 +76,7 @@ def expected_openai_messages(file: Path, body: dict[str, Any], model: Any) -> li
     from tether.builtin_plugins.providers.http.calls import prepared_context
     from tether.builtin_plugins.providers.openai.completions import convert_messages
     from tether.builtin_plugins.tools.recall.replaced import with_replaced_note
-    from tether.core.context.build import convert_to_llm
+    from tether.core.context.convert import convert_to_llm
     from tether.core.session.session import Session
     from tether.hookspecs.providers import LlmContext
 

@@ -9,13 +9,14 @@ from tether.core.context.build import (
     UNSET,
     build_context_from_path,
     build_session_context,
-    convert_to_llm,
+    path_to_root,
+)
+from tether.core.context.convert import bash_execution_to_text, convert_to_llm
+from tether.core.context.entry_messages import (
     custom_message_from_entry,
     message_from_entry,
-    path_to_root,
     timestamp_ms,
 )
-from tether.core.context.convert import bash_execution_to_text
 
 TS = "2025-01-02T03:04:05.678Z"
 TS_MS = 1735787045678

@@ -56,7 +56,8 @@ def test_a_large_branch_streamed_equals_the_standard_path(tmp_path: Path) -> Non
 
     from tether.builtin_plugins.storage.format.fastjson import loads_std
     from tether.builtin_plugins.storage.format.stringify import dumps_record_std
-    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.context.build import build_session_context
+    from tether.core.context.convert import convert_to_llm
 
     lines = [
         '{"type":"session","version":3,"id":"big","timestamp":"2025-01-01T00:00:00.000Z",'
@@ -107,7 +108,8 @@ def messages_and_output(head: str) -> tuple[list[dict[str, Any]], bytes]:
     ``head`` keys (``'"n":1,'`` or none), by the standard library alone."""
     from tests.context_loader import load_entries
     from tether.builtin_plugins.storage.format.stringify import dumps_record_std
-    from tether.core.context.build import build_session_context, convert_to_llm
+    from tether.core.context.build import build_session_context
+    from tether.core.context.convert import convert_to_llm
 
     _, entries = load_entries(HERE / "gen" / "g09-bash-exec.jsonl")
     messages = build_session_context(entries).messages
@@ -130,7 +132,7 @@ def test_encoded_messages_spilled_to_a_temporary_file_write_the_same_bytes(
     import sys
 
     from tether.builtin_plugins.storage.jsonl.context import encoded, output_copy
-    from tether.core.context.build import convert_to_llm
+    from tether.core.context.convert import convert_to_llm
 
     messages, expected = messages_and_output('"n":1,')
     for spill in (10**9, 1000, 1):

@@ -26,7 +26,7 @@ from tether.builtin_plugins.providers.numbers import json_text
 from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.builtin_plugins.tools.recall.replaced import with_replaced_note
 from tether.core.cli.app import main
-from tether.core.context.build import convert_to_llm
+from tether.core.context.convert import convert_to_llm
 from tether.core.session.session import Session
 from tether.hookspecs.events import CompactionPreparation, PrepareRequest
 

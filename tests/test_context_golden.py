@@ -18,7 +18,8 @@ import pytest
 from tests.context_loader import GEN, fixture_names, golden, load_entries
 from tests.harness_helpers import NO_THIRD_PARTY
 from tests.store_helpers import run_tether
-from tether.core.context.build import build_context_from_path, build_session_context, convert_to_llm
+from tether.core.context.build import build_context_from_path, build_session_context
+from tether.core.context.convert import convert_to_llm
 
 NAMES = fixture_names()
 V3_NAMES = [n for n in NAMES if golden(n, "context")["headerVersionOnDisk"] == 3]

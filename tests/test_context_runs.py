@@ -21,7 +21,7 @@ from tether.builtin_plugins.storage.format.stringify import dumps_record_std
 from tether.builtin_plugins.storage.jsonl.context import batches
 from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.builtin_plugins.storage.jsonl.scan import line_table as jsonl_index
-from tether.core.context.build import convert_to_llm
+from tether.core.context.convert import convert_to_llm
 from tether.core.session.session import Session
 
 

@@ -19,7 +19,7 @@ from tether.builtin_plugins.storage.format.stringify import dumps_record_std
 from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.builtin_plugins.storage.jsonl.scan.line_table import FAST_PARSER_ROWS
 from tether.builtin_plugins.storage.jsonl.store import JsonlStore
-from tether.core.context.build import convert_to_llm
+from tether.core.context.convert import convert_to_llm
 from tether.core.host.calls import copy_json
 from tether.core.session.session import Session
 

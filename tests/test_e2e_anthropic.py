@@ -15,7 +15,7 @@ def expected_anthropic_messages(file: Path, model) -> list:
     """The Messages API body tether builds from the file's context minus its final answer."""
     from tether.builtin_plugins.providers.anthropic.messages import convert_messages
     from tether.builtin_plugins.providers.http.calls import prepared_context
-    from tether.core.context.build import convert_to_llm
+    from tether.core.context.convert import convert_to_llm
     from tether.hookspecs.providers import LlmContext
 
     messages = Session.open(file, readonly=True).build_context().messages

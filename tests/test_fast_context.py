@@ -26,7 +26,7 @@ from tether.builtin_plugins.storage.format.stringify import dumps_record_std
 from tether.builtin_plugins.storage.jsonl.context.batches import encode_context
 from tether.builtin_plugins.storage.jsonl.scan import line_table
 from tether.core.base.errors import SessionFileError
-from tether.core.context.build import convert_to_llm
+from tether.core.context.convert import convert_to_llm
 from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

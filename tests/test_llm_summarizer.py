@@ -24,7 +24,7 @@ from tether.builtin_plugins.memory.serialize import serialize_conversation
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.base.errors import TetherError
 from tether.core.choices.running import run_summarizer
-from tether.core.context.build import convert_to_llm
+from tether.core.context.convert import convert_to_llm
 from tether.core.host.manager import create_plugin_manager
 from tether.core.memory.branching import BRANCH_SUMMARY_MAX_TOKENS as BRANCH_MAX_TOKENS
 from tether.core.memory.summary_requests import summary_budgets

@@ -29,7 +29,7 @@ from tether import HookError, create_plugin_manager, hookimpl
 from tether.builtin_plugins.memory.serialize import serialize_conversation
 from tether.builtin_plugins.providers.message_check import message_issues, sanitize_message
 from tether.core.cli.app import main
-from tether.core.context.build import convert_to_llm
+from tether.core.context.convert import convert_to_llm
 from tether.core.session.session import Session
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_values"

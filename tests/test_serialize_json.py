@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.serialize_json import (
     serialized_json,
 )
 from tether.builtin_plugins.storage.format.stringify import dumps_record_std
-from tether.core.context.build import message_from_entry
+from tether.core.context.entry_messages import message_from_entry
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SESSIONS = sorted(FIXTURES.rglob("*.jsonl"))

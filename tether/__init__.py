@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
         SessionContext,
         build_context_from_path,
         build_session_context,
-        convert_to_llm,
     )
+    from tether.core.context.convert import convert_to_llm
     from tether.core.harness.harness import Harness
     from tether.core.hooks.facade import Hooks
     from tether.core.host.manager import PluginError, PluginManager, create_plugin_manager

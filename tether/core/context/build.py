@@ -5,7 +5,6 @@ that it does not change: a context over 100k entries is one linear walk plus one
 
 - :func:`build_session_context` — entries + leaf → :class:`SessionContext` (pi's fallbacks).
 - :func:`build_context_from_path` — the same from a root-first path (what ``Session`` uses).
-- :func:`convert_to_llm` — agent messages → LLM messages (pi's ``convertToLlm``).
 """
 
 from __future__ import annotations
@@ -15,23 +14,6 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, Final
 
-from tether.core.context.convert import (
-    BRANCH_SUMMARY_PREFIX,
-    BRANCH_SUMMARY_SUFFIX,
-    COMPACTION_SUMMARY_PREFIX,
-    COMPACTION_SUMMARY_SUFFIX,
-    bash_execution_to_text,
-    convert_to_llm,
-)
-from tether.core.context.entry_messages import (
-    branch_summary_message,
-    compaction_summary_message,
-    context_message,
-    custom_message_from_entry,
-    message_from_entry,
-    model_of_source,
-    timestamp_ms,
-)
 from tether.core.context.kept import plan, stream_order
 from tether.core.context.stream import ContextStream
 
@@ -161,22 +143,9 @@ def _is_assistant(entry: Entry) -> bool:
 
 
 __all__ = [
-    "BRANCH_SUMMARY_PREFIX",
-    "BRANCH_SUMMARY_SUFFIX",
-    "COMPACTION_SUMMARY_PREFIX",
-    "COMPACTION_SUMMARY_SUFFIX",
     "UNSET",
     "SessionContext",
-    "bash_execution_to_text",
-    "branch_summary_message",
     "build_context_from_path",
     "build_session_context",
-    "compaction_summary_message",
-    "context_message",
-    "convert_to_llm",
-    "custom_message_from_entry",
-    "message_from_entry",
-    "model_of_source",
     "path_to_root",
-    "timestamp_ms",
 ]

@@ -39,7 +39,7 @@ from tether.core.agent.loop import user_message
 from tether.core.agent.tools import annotated, collect_tools, order_tools
 from tether.core.base.errors import SessionWriteError, TetherError
 from tether.core.choices.running import token_counter
-from tether.core.context.build import convert_to_llm
+from tether.core.context.convert import convert_to_llm
 from tether.core.harness import delivery, switching
 from tether.core.harness import pruning as pruning_stage
 from tether.core.harness.compaction import CompactionRunner

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tether.core.base.errors import SessionFileError, SessionWriteError
-from tether.core.context.build import timestamp_ms
+from tether.core.context.entry_messages import timestamp_ms
 from tether.core.storage.errors import StoreConnectionError, describe_uri
 from tether.hookspecs.events import Message
 

@@ -295,3 +295,19 @@ def test_a_failed_call_with_a_revoked_flag_says_the_flag_is_revoked(
         assert "FAILURE: Build failed with an exception." in blocked, summary
         assert current_lines(blocked, "--offline") == [], summary
         assert current_lines(summary, "--offline") == [], summary
+
+
+@pytest.mark.parametrize(
+    ("turns", "old", "new"),
+    [
+        (["Pin serde to 1.0.197.", "Actually use serde 1.0.203 instead of 1.0.197."],
+         "1.0.197", "1.0.203"),
+        (["依赖固定 serde 1.0.197。", "改用 serde 1.0.203 而不是 1.0.197。"], "1.0.197", "1.0.203"),
+    ],
+)  # fmt: skip
+def test_the_value_a_change_names_as_replaced_is_no_live_identifier(
+    turns: list[str], old: str, new: str
+) -> None:
+    ledger = ledger_of(*turns)
+    live = {f.text for f in ledger.live("identifier")}
+    assert new in live and old not in live, live

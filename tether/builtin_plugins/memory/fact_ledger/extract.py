@@ -303,7 +303,10 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
         if kind == "request" and (change or revoke):
             kind = "constraint"  # "Scratch that: port 9000." states the value in force
         out.append(Statement(kind, words, source, change, revoke))
+        replaced = cues.find("replaces", sentence)
         for token, subject in identifiers(sentence):
+            if replaced is not None and 0 <= sentence.find(token, replaced[1]) - replaced[1] <= 5:
+                continue  # "… instead of 1.0.197": the value it replaces is no fact of its own
             if observed(token):  # an error line stays: no sentence or value replaces it
                 out.append(Statement("identifier", token, source))
             else:

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ class Backend:
     name: str
     folder: Path
     uri: str | None = None  # None: JSONL files
+    opened: Any = field(default=None, repr=False)  # the database, opened once per backend
 
     @property
     def env(self) -> dict[str, str | None]:
@@ -49,7 +50,9 @@ class Backend:
         from tether.builtin_plugins.commands.store_select import open_database
 
         assert self.uri is not None
-        return open_database(self.uri)
+        if self.opened is None:
+            self.opened = open_database(self.uri)
+        return self.opened
 
     def add(self, source: Path) -> str:
         """Put a session file into the store; returns how commands name it."""

@@ -189,13 +189,11 @@ def test_a_chunk_changed_or_gone_behind_tethers_back_is_one_clear_error(
 
 
 def test_a_v3_database_gets_its_runs_when_migrated(backend: Backend) -> None:
-    from tether.builtin_plugins.commands.store_select import _OPEN
-
     ref = backend.add(SAMPLE)
     data = stored_bytes(backend, ref)
     expected = scanned_facts(data)
     backend.database().close()
-    _OPEN.pop(str(backend.uri))
+    backend.opened = None  # the next database() opens (and migrates) it again
     sql(backend, "DROP TABLE index_runs")
     sql(backend, "UPDATE tether_schema SET version = 3")
     assert backend.database().read_index(ref).runs != []  # opening migrates

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-_OPEN: dict[str, Any] = {}
 EXAMPLES = "jsonl, sqlite:///PATH or postgresql://USER@HOST/DB"
 
 
@@ -32,13 +31,19 @@ def store_uri(cwd: str | None = None) -> str | None:
     return value.strip()
 
 
-def plugin_manager() -> Any:
-    """The running command's plugin manager (outside a command: the current plugin scope's,
-    else a new one: ``tether.storage.default_plugins``)."""
+def _command_context() -> Any:
+    """The running command's root click context, or ``None`` outside a command."""
     from typer._click.globals import get_current_context  # typer's own click
 
     context = get_current_context(silent=True)
-    pm = context.find_root().obj if context is not None else None
+    return context.find_root() if context is not None else None
+
+
+def plugin_manager() -> Any:
+    """The running command's plugin manager (outside a command: the current plugin scope's,
+    else a new one: ``tether.storage.default_plugins``)."""
+    context = _command_context()
+    pm = context.obj if context is not None else None
     if pm is None:
         from tether.storage import default_plugins
 
@@ -48,9 +53,13 @@ def plugin_manager() -> Any:
 
 def open_database(uri: str) -> Any:
     """The :class:`~tether.builtin_plugins.storage.sql.database.SessionDatabase` of ``uri``
-    (opened once per process), from the store plugin that answers ``open_store`` for it."""
-    if uri in _OPEN:
-        return _OPEN[uri]
+    from the store plugin that answers ``open_store`` for it. Within a command it is opened
+    once and closed when the command ends; there is no process-wide cache, so two commands
+    (or two tests) never share a connection or a plugin manager."""
+    context = _command_context()
+    opened: dict[str, Any] = context.meta.setdefault("tether.databases", {}) if context else {}
+    if uri in opened:
+        return opened[uri]
     from tether import Hooks
     from tether.cli import LazySettings
     from tether.storage import StoreError, describe_uri
@@ -62,7 +71,9 @@ def open_database(uri: str) -> Any:
         raise StoreError(getattr(failure, "detail", None) or str(exc)) from None
     if database is None or not hasattr(database, "session_store"):
         raise StoreError(f"{describe_uri(uri)}: no store plugin handles this URI ({EXAMPLES})")
-    _OPEN[uri] = database
+    opened[uri] = database
+    if context is not None and callable(getattr(database, "close", None)):
+        context.call_on_close(database.close)
     return database
 
 

@@ -42,6 +42,20 @@ def make_agent(model: ScriptedModel, tools=(), **options) -> tuple[Agent, list]:
     return agent, events
 
 
+def test_every_loop_option_is_an_agent_option_and_a_wrong_name_fails_at_once():
+    """The agent hands its options to every run as LoopConfig fields (one list: LoopConfig's),
+    so a loop option such as ``should_stop_after_turn`` works; a name that is no field fails
+    when the agent is made, not in a run."""
+    model = ScriptedModel(tool_reply(call("1", "echo", text="a")), text_reply("never asked"))
+    agent, _ = make_agent(
+        model, tools=[echo_tool()], should_stop_after_turn=lambda message, results: True
+    )
+    assert roles(agent.prompt("go")) == ["user", "assistant", "toolResult"]
+    assert model.calls == 1
+    with pytest.raises(TypeError, match="colour"):
+        make_agent(ScriptedModel(), colour="blue")
+
+
 def test_prompt_updates_state_and_listeners_get_the_message_objects():
     model = ScriptedModel(text_reply("hi there"))
     agent, events = make_agent(model)

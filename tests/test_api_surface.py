@@ -118,14 +118,21 @@ def test_import_tether_is_cheap() -> None:
 
 
 def _type_checking_imports(source: str) -> dict[str, str]:
-    """Name → module of the ``from M import N`` lines under ``if TYPE_CHECKING:``."""
+    """Name → module of the ``from M import N`` lines under ``if TYPE_CHECKING:`` (``*``: the
+    names of ``M.__all__``, as type checkers read it)."""
+    import importlib
+
     found: dict[str, str] = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
             for inner in ast.walk(node):
                 if isinstance(inner, ast.ImportFrom):
+                    module = inner.module or ""
                     for alias in inner.names:
-                        found[alias.asname or alias.name] = inner.module or ""
+                        names = [alias.asname or alias.name]
+                        if alias.name == "*":
+                            names = importlib.import_module(module).__all__
+                        found.update(dict.fromkeys(names, module))
     return found
 
 
@@ -160,6 +167,18 @@ def test_the_export_reader_agrees_with_pythons_parser() -> None:
     )
     expected = {"c": "a.b", "e": "a.b", "G": "f", "H": "f", "j": "i"}
     assert type_checking_exports(source) == _type_checking_imports(source) == expected
+
+
+def test_a_star_export_is_the_modules_own_list() -> None:
+    """``from M import *`` re-exports ``M.__all__``, read from M's source without importing it
+    (one list, kept in M)."""
+    from tether._lazy import type_checking_exports
+    from tether.hookspecs import events
+
+    source = "if TYPE_CHECKING:\n    from tether.hookspecs.events import *  # noqa: F403\n"
+    expected = dict.fromkeys(events.__all__, "tether.hookspecs.events")
+    assert type_checking_exports(source) == _type_checking_imports(source) == expected
+    assert "PrepareRequest" in expected and "Block" in expected
 
 
 def test_builtin_modules_and_entry_points_are_the_same_set() -> None:

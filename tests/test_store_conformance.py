@@ -68,6 +68,17 @@ def cli(pm: Any, backend: Backend, monkeypatch: pytest.MonkeyPatch, capsys: Any,
     return json.loads(out)
 
 
+def test_every_builtin_store_takes_append_from_one_base() -> None:
+    """The JSONL file and the SQL databases (SQLite, PostgreSQL) share one ``append``: records
+    become pi's lines in one place; each store only writes the lines."""
+    from tether.builtin_plugins.storage.format.line_store import LineStore
+    from tether.builtin_plugins.storage.jsonl.store import JsonlStore
+    from tether.builtin_plugins.storage.sql.db_store import DatabaseSessionStore
+
+    for store in (JsonlStore, DatabaseSessionStore):
+        assert issubclass(store, LineStore) and "append" not in vars(store), store
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_the_corpus_equals_pi_goldens_on_every_store(
     name: str, corpus: Any, pm: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any

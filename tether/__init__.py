@@ -43,34 +43,7 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.core.session.session import Session
     from tether.hookspecs import hookimpl, hookspec
     from tether.hookspecs.branch import BranchPreparation
-    from tether.hookspecs.events import (
-        AgentEvent,
-        BeforeAgentStartEvent,
-        BeforeCompactEvent,
-        BeforeForkEvent,
-        BeforeToolCallEvent,
-        BeforeTreeEvent,
-        Block,
-        Cancel,
-        CompactEvent,
-        CompactionPreparation,
-        CompactionSettings,
-        ContextEvent,
-        CustomBranchSummary,
-        CustomCompaction,
-        Entry,
-        InputEvent,
-        Message,
-        NothingToCompact,
-        PrepareRequest,
-        PrunedContext,
-        PruneEvent,
-        RetryDecision,
-        SummarizeRequest,
-        Summary,
-        ToolResultEvent,
-        TreeEvent,
-    )
+    from tether.hookspecs.events import *  # noqa: F403 - its __all__, listed there
     from tether.hookspecs.gate import GateVerdict, SummaryAttempt, SummaryCheck, SummaryPlan
     from tether.hookspecs.model_registry import ModelRegistry
     from tether.hookspecs.pins import Pins

@@ -4,21 +4,38 @@ importing a public module (and ``import tether``) stays cheap.
 A public module lists its exports once, as the ``from M import N`` lines under
 ``if TYPE_CHECKING:`` (what type checkers and IDEs read); :func:`lazy_exports` reads those
 lines from the module's source and imports each name from its ``M`` when it is first used.
+``from M import *`` re-exports ``M.__all__`` (read from M's source, so nothing is imported):
+a list kept once, in ``M``.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
 _FROM = re.compile(r"from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)")
+_ALL = re.compile(r"^__all__ = \[([^\]]*)\]", re.MULTILINE)
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # holds the package
+
+
+def module_all(module: str) -> list[str]:
+    """``module.__all__`` (a module of this package) read from its source, not imported."""
+    path = os.path.join(_ROOT, *module.split("."))
+    path = os.path.join(path, "__init__.py") if os.path.isdir(path) else path + ".py"
+    with open(path, encoding="utf-8") as handle:
+        found = _ALL.search(handle.read())
+    if found is None:
+        raise ValueError(f"{module}: no '__all__ = [...]' to export with '*'")
+    return re.findall(r'"(\w+)"', found.group(1))
 
 
 def type_checking_exports(source: str) -> dict[str, str]:
     """Name → module of the ``from M import N`` lines in the ``if TYPE_CHECKING:`` block of
-    ``source`` (a public module as ruff formats it: one block at the top level)."""
+    ``source`` (a public module as ruff formats it: one block at the top level); ``*`` stands
+    for the names of ``M.__all__``."""
     lines = source.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith("if TYPE_CHECKING:")), None)
     if start is None:
@@ -31,7 +48,9 @@ def type_checking_exports(source: str) -> dict[str, str]:
     exports: dict[str, str] = {}
     for home, names in _FROM.findall("\n".join(block)):
         for name in names.strip("()").replace("\n", " ").split(","):
-            if name.strip():
+            if name.strip() == "*":
+                exports.update(dict.fromkeys(module_all(home), home))
+            elif name.strip():
                 exports[name.split(" as ")[-1].strip()] = home
     return exports
 

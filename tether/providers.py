@@ -13,25 +13,9 @@ if TYPE_CHECKING:  # the exports: what type checkers see, and what lazy_exports 
     from tether.builtin_plugins.providers.numbers import drop_non_finite, token_count, warn_once
     from tether.builtin_plugins.providers.text_safety import dumps_clean, encode_json_body
     from tether.builtin_plugins.providers.transform import prepare_for_provider
-    from tether.core.base.errors import (
-        AbortedError,
-        ContextOverflowError,
-        PermanentError,
-        ProviderConfigError,
-        ProviderError,
-        TransientError,
-    )
     from tether.core.base.paths import read_json_file, tether_home
     from tether.core.context.convert import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
     from tether.core.storage.ids import now_ms
-    from tether.hookspecs.providers import (
-        IDLE_TIMEOUT,
-        LlmContext,
-        Model,
-        Provider,
-        StreamEvent,
-        StreamOptions,
-        empty_usage,
-    )
+    from tether.hookspecs.providers import *  # noqa: F403 - its __all__, listed there
 
 __getattr__, __dir__ = lazy_exports(__name__, globals())

@@ -378,6 +378,7 @@ __all__ = [
     "InputEvent",
     "Message",
     "NothingToCompact",
+    "PrepareRequest",
     "PruneEvent",
     "PrunedContext",
     "RetryDecision",

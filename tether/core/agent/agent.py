@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from tether.core.agent.loop import (
     LoopConfig,
     LoopContext,
-    default_convert_to_llm,
     failed_assistant_message,
     run_agent_loop,
     run_agent_loop_continue,
@@ -37,7 +36,7 @@ from tether.core.agent.loop import (
 from tether.core.agent.state import AgentState, MessageQueue, QueueMode
 from tether.core.agent.tool_execution import error_text
 from tether.hookspecs.abort import AbortSignal
-from tether.hookspecs.events import AgentEvent, BeforeToolCallEvent, Block, Message, ToolResultEvent
+from tether.hookspecs.events import AgentEvent, Message
 from tether.hookspecs.providers import LlmContext, Model, StreamEvent, StreamOptions
 from tether.hookspecs.tools import Tool
 
@@ -74,19 +73,15 @@ class Agent:
         thinking_level: str = "off",
         tools: Sequence[Tool] = (),
         messages: Sequence[Message] = (),
-        convert_to_llm: Callable[[list[Message]], list[Message]] = default_convert_to_llm,
-        transform_context: Callable[[list[Message]], list[Message] | None] | None = None,
-        before_tool_call: Callable[[BeforeToolCallEvent], Block | None] | None = None,
-        after_tool_call: Callable[[ToolResultEvent], Any] | None = None,
-        get_api_key: Callable[[str], str | None] | None = None,
         steering_mode: QueueMode = "one-at-a-time",
         follow_up_mode: QueueMode = "one-at-a-time",
-        tool_execution: Literal["parallel", "sequential"] = "parallel",
-        cwd: str = ".",
-        tool_settings: Any = None,
-        tool_session: Any = None,
-        validate_arguments: Callable[[str, dict[str, Any], Any], Any] | None = None,
+        **options: Any,
     ) -> None:
+        """``options``: the fields of :class:`~tether.core.agent.loop_config.LoopConfig` every
+        run gets as given (``convert_to_llm``, ``transform_context``, ``before_tool_call``,
+        ``after_tool_call``, ``get_api_key``, ``tool_execution``, ``cwd``, ``tool_settings``,
+        ``tool_session``, ``validate_arguments``…); the model, its stream and the queues are
+        the agent's own."""
         self.state = AgentState(
             system_prompt=system_prompt,
             model=model,
@@ -94,24 +89,14 @@ class Agent:
             tools=tools,
             messages=messages,
         )
-        # Same shape as PluginSession.__init__ (core/hooks/plugin_session.py): plain option
-        # assignments of a constructor, no logic to share.
         self.stream_fn = stream_fn
-        self.convert_to_llm = convert_to_llm
-        self.transform_context = transform_context
-        self.before_tool_call = before_tool_call
-        self.after_tool_call = after_tool_call
-        self.get_api_key = get_api_key
-        self.tool_execution = tool_execution
-        self.cwd = cwd
-        self.tool_settings = tool_settings
-        self.tool_session = tool_session
-        self.validate_arguments = validate_arguments
+        self.options = options
         self.steering_queue = MessageQueue(steering_mode)
         self.follow_up_queue = MessageQueue(follow_up_mode)
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._active: _Run | None = None
+        self._config()  # an option that is not a LoopConfig field fails here, not in a run
 
     # --- listeners and queues ----------------------------------------------------------------
 
@@ -330,18 +315,9 @@ class Agent:
             stream_fn=lambda context, options: stream_fn(model, context, options),
             model=model,
             reasoning=None if level in (None, "", "off") else level,
-            get_api_key=self.get_api_key,
-            convert_to_llm=self.convert_to_llm,
-            transform_context=self.transform_context,
-            before_tool_call=self.before_tool_call,
-            after_tool_call=self.after_tool_call,
             get_steering_messages=steering,
             get_follow_up_messages=self.follow_up_queue.drain,
-            tool_execution=self.tool_execution,
-            cwd=self.cwd,
-            tool_settings=self.tool_settings,
-            tool_session=self.tool_session,
-            validate_arguments=self.validate_arguments,
+            **self.options,
         )
 
     def _dispatch(self, event: AgentEvent) -> None:

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 from tether import SessionFileError
+from tether.builtin_plugins.storage.format.line_store import LineStore
 from tether.builtin_plugins.storage.format.migration import BOM, IdFactory, header_version
 from tether.builtin_plugins.storage.format.stringify import dumps_record
 from tether.builtin_plugins.storage.jsonl.files.fileio import (
@@ -78,7 +79,7 @@ def _stderr_warning(message: str) -> None:
     sys.stderr.write(f"tether: warning: {message}\n")
 
 
-class JsonlStore:
+class JsonlStore(LineStore):
     """One pi-format JSONL session file (see the module docstring for the guarantees)."""
 
     def __init__(
@@ -230,18 +231,13 @@ class JsonlStore:
             finally:
                 os.close(fd)
 
-    # Same signature as SessionStorage.append (hookspecs/store.py): it implements it.
-    def append(
-        self,
-        records: Sequence[Mapping[str, Any]],
-        *,
-        header: Mapping[str, Any],
-        header_written: bool = False,
+    def append_lines(
+        self, lines: list[str], header: Mapping[str, Any], header_written: bool
     ) -> None:
-        """Append ``records`` (one line each) under the lock; the header goes first if the file
-        is empty. Refuses to write into a file whose first record is another session's, or
-        into an emptied/removed file when ``header_written`` says it held this session."""
-        payload = b"".join((dumps_record(r) + "\n").encode("utf-8") for r in records)
+        """Append ``lines`` under the lock; the header goes first if the file is empty.
+        Refuses to write into a file whose first record is another session's, or into an
+        emptied/removed file when ``header_written`` says it held this session."""
+        payload = "".join(f"{line}\n" for line in lines).encode("utf-8")
         try:
             make_private_dirs(self._path.parent)
         except OSError as exc:

@@ -24,10 +24,11 @@ more) settles the doubt the same way.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from tether.builtin_plugins.storage.format.line_store import LineStore
 from tether.builtin_plugins.storage.format.migration import header_version
 from tether.builtin_plugins.storage.format.stringify import dumps_record
 from tether.builtin_plugins.storage.jsonl.scan.scanner import scan_stream
@@ -57,7 +58,7 @@ class _PieceReader:
         return next(self._pieces, b"")
 
 
-class DatabaseSessionStore:
+class DatabaseSessionStore(LineStore):
     """The session ``session_id`` of a database (see the module docstring)."""
 
     def __init__(self, driver: LineDriver, session_id: str, database: Any = None) -> None:
@@ -120,24 +121,20 @@ class DatabaseSessionStore:
         self._in_doubt = False
         return LoadedSession(None, EntryTable(), exists=False)
 
-    def append(
-        self,
-        records: Sequence[Mapping[str, Any]],
-        *,
-        header: Mapping[str, Any],
-        header_written: bool = False,
+    def append_lines(
+        self, lines: list[str], header: Mapping[str, Any], header_written: bool
     ) -> None:
-        """Append ``records`` (with the header, for a session not stored yet); a broken
-        connection is retried (see the module docstring). ``records`` after a failed append
+        """Append ``lines`` (with the header, for a session not stored yet); a broken
+        connection is retried (see the module docstring). ``lines`` after a failed append
         are the failed ones and more: every record not acknowledged yet, in order."""
-        lines = [dumps_record(r).encode("utf-8") for r in records]
+        encoded = [line.encode("utf-8") for line in lines]
         head = (dict(header), dumps_record(header).encode("utf-8"))
         if not self._in_doubt:
             self._base = self.known
         retry = Reconnecting(float(getattr(self.driver, "reconnect_seconds", 0.0) or 0.0))
         while True:
             try:
-                self._append_after_base(lines, head)
+                self._append_after_base(encoded, head)
             except StoreConnectionError as exc:
                 self._in_doubt = True
                 if not retry.pause():

@@ -6,6 +6,7 @@ stated next step — in the history, update and branch prompts, sent to the loop
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,9 @@ from tests.test_llm_summarizer import (
     split_user_text,
     summarize,
 )
+from tether.builtin_plugins.memory.llm_summarizer.prompts import INSTRUCTIONS, SYSTEM_PROMPT
+
+FIXTURE = Path(__file__).parent / "fixtures" / "llm_summarizer_prompts.json"
 
 
 @pytest.fixture
@@ -50,3 +54,12 @@ def test_prompt_asks_for_constraints_verbatim_and_the_users_next_step(
     golden, _ = golden_request(pi_kind)
     _, _, golden_instructions = split_user_text(golden["messages"][0]["content"][0]["text"])
     assert "in the user's own words" not in golden_instructions  # tether's own addition
+
+
+def test_prompts_assembled_from_prompts_md_are_the_pinned_bytes() -> None:
+    """The prompts are put together from the blocks of ``prompts.md``: the system prompt and
+    all six instructions stay byte for byte the texts pinned before that (same kinds, same
+    order)."""
+    pinned = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert SYSTEM_PROMPT == pinned["system"]
+    assert list(INSTRUCTIONS.items()) == list(pinned["instructions"].items())

@@ -10,11 +10,13 @@ argument, ``--leaf``, ``--json`` and ``--counter``, with the same defaults.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+_CAMEL_HUMP = re.compile(r"[A-Z]")
 SESSION_HELP = "Inspect and change session files."
 DEFAULT_WINDOW = 128000
 DEFAULT_RESERVE = 16384
@@ -35,6 +37,28 @@ def _session_ref(value: str) -> Path:
     if not value:
         raise typer.BadParameter("empty: expected a session file, or a session id or id prefix")
     return Path(value)
+
+
+def switch(*decls: str, help: str) -> Any:
+    """A command's ``bool`` option, off unless given."""
+    return Annotated[bool, typer.Option(*decls, help=help)]
+
+
+def text_option(*decls: str, help: str, metavar: str | None = None) -> Any:
+    """A command's option that takes a text, none unless given."""
+    return Annotated[str | None, typer.Option(*decls, metavar=metavar, help=help)]
+
+
+def json_fields(obj: Any, names: str, *, optional: str = "") -> dict[str, Any]:
+    """``obj``'s attributes as a JSON object, in order: each of ``names`` (camelCase keys of
+    snake_case attributes), then each of ``optional`` only when it is set (not empty)."""
+
+    def attribute(key: str) -> Any:
+        return getattr(obj, _CAMEL_HUMP.sub(lambda hump: "_" + hump[0].lower(), key))
+
+    fields = {key: attribute(key) for key in names.split()}
+    fields.update((key, value) for key in optional.split() if (value := attribute(key)))
+    return fields
 
 
 FileArg = Annotated[

@@ -14,7 +14,12 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import FileArg, add_session_commands, open_session_file
+from tether.builtin_plugins.commands import (
+    FileArg,
+    add_session_commands,
+    json_fields,
+    open_session_file,
+)
 from tether.hookspecs import hookimpl
 
 AllOpt = Annotated[
@@ -61,17 +66,9 @@ def facts_command(file: FileArg, as_json: JsonOpt = False, show_all: AllOpt = Fa
     facts = [f for f in ledger.facts if show_all or f.live]
     if as_json:
         out = [
-            {
-                "id": f.id,
-                "kind": f.kind,
-                "text": f.text,
-                "status": f.status,
-                "source": f.source,
-                "firstSeen": f.first_seen,
-                "lastSeen": f.last_seen,
-                **({"replacedBy": f.replaced_by} if f.replaced_by else {}),
-                **({"replaces": list(f.replaces)} if f.replaces else {}),
-            }
+            json_fields(
+                f, "id kind text status source firstSeen lastSeen", optional="replacedBy replaces"
+            )
             for f in facts
         ]
         value: Any = {"facts": out}

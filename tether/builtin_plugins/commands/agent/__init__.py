@@ -23,109 +23,65 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 import typer
 
+from tether.builtin_plugins.commands import switch, text_option
 from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
-ContinueOpt = Annotated[
-    bool, typer.Option("--continue", "-c", help="Continue the most recent session here.")
-]
-ResumeOpt = Annotated[
-    bool, typer.Option("--resume", "-r", help="Pick a session to resume (run: the most recent).")
-]
-SessionOpt = Annotated[
-    str | None, typer.Option("--session", metavar="PATH|ID", help="Open this session.")
-]
-ForkOpt = Annotated[
-    str | None,
-    typer.Option("--fork", metavar="PATH|ID", help="Copy this session into a new one here."),
-]
-NoSessionOpt = Annotated[
-    bool, typer.Option("--no-session", help="Keep the session in memory only.")
-]
-NameOpt = Annotated[str | None, typer.Option("--name", help="Name the session.")]
-ProviderOpt = Annotated[
-    str | None, typer.Option("--provider", help="Provider from models.json (e.g. faux).")
-]
-ModelOpt = Annotated[str | None, typer.Option("--model", "-m", help="Model id, or provider/model.")]
-ApiKeyOpt = Annotated[
-    str | None,
-    typer.Option(
+
+def _keyword_parameters(**options: Any) -> tuple[inspect.Parameter, ...]:
+    """Keyword-only CLI parameters, in the order given: a switch is off, any other unset."""
+    return tuple(
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False if get_args(option)[0] is bool else None,
+            annotation=option,
+        )
+        for name, option in options.items()
+    )
+
+
+# The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
+# ``_agent_setup.SessionOptions``).
+SESSION_PARAMETERS = _keyword_parameters(
+    continue_recent=switch("--continue", "-c", help="Continue the most recent session here."),
+    resume=switch("--resume", "-r", help="Pick a session to resume (run: the most recent)."),
+    session=text_option("--session", metavar="PATH|ID", help="Open this session."),
+    fork=text_option("--fork", metavar="PATH|ID", help="Copy this session into a new one here."),
+    no_session=switch("--no-session", help="Keep the session in memory only."),
+    name=text_option("--name", help="Name the session."),
+    provider=text_option("--provider", help="Provider from models.json (e.g. faux)."),
+    model=text_option("--model", "-m", help="Model id, or provider/model."),
+    api_key=text_option(
         "--api-key",
         metavar="KEY",
         help="API key of the chosen model's provider, for this process only.",
     ),
-]
-ThinkingOpt = Annotated[
-    str | None,
-    typer.Option("--thinking", help="off, minimal, low, medium, high or xhigh."),
-]
-SystemPromptOpt = Annotated[
-    str | None,
-    typer.Option(
+    thinking=text_option("--thinking", help="off, minimal, low, medium, high or xhigh."),
+    system_prompt=text_option(
         "--system-prompt",
         metavar="TEXT|FILE",
         help="Replace the default system prompt (context files and skills are still added).",
     ),
-]
-AppendPromptOpt = Annotated[
-    str | None,
-    typer.Option(
+    append_system_prompt=text_option(
         "--append-system-prompt", metavar="TEXT|FILE", help="Append this to the system prompt."
     ),
-]
-ToolsOpt = Annotated[
-    str | None,
-    typer.Option("--tools", "-t", metavar="A,B", help="Only these tools (e.g. read,grep,ls)."),
-]
-NoToolsOpt = Annotated[
-    bool,
-    typer.Option("--no-tools", help="No built-in tools (plugin tools stay; --tools adds back)."),
-]
-InstructionsOpt = Annotated[
-    str | None,
-    typer.Option(
+    tools=text_option("--tools", "-t", metavar="A,B", help="Only these tools (e.g. read,grep,ls)."),
+    no_tools=switch("--no-tools", help="No built-in tools (plugin tools stay; --tools adds back)."),
+    instructions=text_option(
         "--instructions",
         metavar="TEXT",
         help="Added to the summary prompt of every compaction (compaction.instructions).",
     ),
-]
-SessionDirOpt = Annotated[
-    str | None,
-    typer.Option("--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."),
-]
-NoPruneOpt = Annotated[
-    bool,
-    typer.Option("--no-prune", help="Send old tool output whole (no pruning; pi's context)."),
-]
-
-# The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
-# ``_agent_setup.SessionOptions``).
-SESSION_PARAMETERS = tuple(
-    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option)
-    for name, option, default in (
-        ("continue_recent", ContinueOpt, False),
-        ("resume", ResumeOpt, False),
-        ("session", SessionOpt, None),
-        ("fork", ForkOpt, None),
-        ("no_session", NoSessionOpt, False),
-        ("name", NameOpt, None),
-        ("provider", ProviderOpt, None),
-        ("model", ModelOpt, None),
-        ("api_key", ApiKeyOpt, None),
-        ("thinking", ThinkingOpt, None),
-        ("system_prompt", SystemPromptOpt, None),
-        ("append_system_prompt", AppendPromptOpt, None),
-        ("tools", ToolsOpt, None),
-        ("no_tools", NoToolsOpt, False),
-        ("instructions", InstructionsOpt, None),
-        ("session_dir", SessionDirOpt, None),
-        ("no_prune", NoPruneOpt, False),
-        ("wait", WaitOpt, None),
-    )
+    session_dir=text_option(
+        "--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."
+    ),
+    no_prune=switch("--no-prune", help="Send old tool output whole (no pruning; pi's context)."),
+    wait=WaitOpt,
 )
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tether import TetherError
+from tether.builtin_plugins.commands import json_fields
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -63,15 +64,7 @@ def plugins_command(
     choices = current_choices(pm)
     if as_json:
         rows = [
-            {
-                "name": r.name,
-                "distribution": r.distribution,
-                "version": r.version,
-                "builtin": r.builtin,
-                "status": r.status,
-                "hooks": r.hooks,
-                **({"error": r.error} if r.error else {}),
-            }
+            json_fields(r, "name distribution version builtin status hooks", optional="error")
             for r in records
         ]
         typer.echo(json.dumps({"plugins": rows, "choices": choices}, indent=2))

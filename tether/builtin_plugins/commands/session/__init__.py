@@ -10,8 +10,10 @@ labelTimestamps, sessionName, branch``…), so it compares directly with pi's go
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -100,6 +102,54 @@ def _sessions(all_: bool, folder: Path | None, as_json: bool, search: str | None
         typer.echo(f"    {info.path}")
 
 
+# ``fork`` and ``clone``: one command each, told apart by the option naming the entry.
+_COPY_COMMANDS = (
+    (
+        "fork",
+        inspect.Parameter(
+            "before",
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=Annotated[str, typer.Option("--before", help="A user message's entry id.")],
+        ),
+        "New session with the history before a user message; prints its path.",
+    ),
+    (
+        "clone",
+        inspect.Parameter(
+            "at",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[
+                str | None, typer.Option("--at", help="Entry id (default: the leaf).")
+            ],
+        ),
+        "New session with the branch up to an entry (labels kept); prints its path.",
+    ),
+)
+
+
+def _copy_command(point: inspect.Parameter, doc: str) -> Callable[..., None]:
+    """``session fork``/``clone``: FILE, the option naming the entry (``point``), -o, --json."""
+
+    def command(**options: Any) -> None:
+        from tether.builtin_plugins.commands.session.copies import fork_or_clone
+
+        entry_id, output = options[point.name], options["output"]
+        fork_or_clone(options["file"], entry_id, point.name, output, options["as_json"])
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter("file", keyword, annotation=FileArg),
+            point,
+            inspect.Parameter("output", keyword, default=None, annotation=OutOpt),
+            inspect.Parameter("as_json", keyword, default=False, annotation=JsonOpt),
+        ]
+    )
+    command.__doc__ = doc
+    return command
+
+
 @hookimpl
 def register_commands(app: Any) -> None:
     @app.command("sessions")
@@ -186,31 +236,8 @@ def register_commands(app: Any) -> None:
             )
         _warn_problems(session, file)
 
-    @group.command("fork")
-    def fork_command(
-        file: FileArg,
-        before: Annotated[str, typer.Option("--before", help="A user message's entry id.")],
-        output: OutOpt = None,
-        as_json: JsonOpt = False,
-    ) -> None:
-        """New session with the history before a user message; prints its path."""
-        from tether.builtin_plugins.commands.session.copies import fork_or_clone
-
-        fork_or_clone(file, before, "before", output, as_json)
-
-    @group.command("clone")
-    def clone_command(
-        file: FileArg,
-        at: Annotated[
-            str | None, typer.Option("--at", help="Entry id (default: the leaf).")
-        ] = None,
-        output: OutOpt = None,
-        as_json: JsonOpt = False,
-    ) -> None:
-        """New session with the branch up to an entry (labels kept); prints its path."""
-        from tether.builtin_plugins.commands.session.copies import fork_or_clone
-
-        fork_or_clone(file, at, "at", output, as_json)
+    for name, point, doc in _COPY_COMMANDS:
+        group.command(name)(_copy_command(point, doc))
 
     @group.command("export")
     def export_command(

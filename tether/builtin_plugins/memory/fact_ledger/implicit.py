@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
+from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs
 
 _CLASS = {
     **dict.fromkeys(("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d"), "duration"),
@@ -82,21 +84,9 @@ class Value:
     start: int
 
 
-_CACHE: dict[tuple[int, str], list[Value]] = {}
-
-
+@memo_per_cues
 def values(text: str, cues: Cues) -> list[Value]:
     """The values ``text`` states, by class, left to right (memoized per text)."""
-    key = (id(cues), text)
-    cached = _CACHE.get(key)
-    if cached is None:
-        if len(_CACHE) > 4096:
-            _CACHE.clear()
-        cached = _CACHE[key] = _values(text, cues)
-    return cached
-
-
-def _values(text: str, cues: Cues) -> list[Value]:
     out: dict[int, Value] = {}
     for match in _REGION.finditer(text):
         out[match.start()] = Value(match.group(0), "region", match.start())
@@ -289,33 +279,26 @@ def _same_subject(new: str, old: str, cues: Cues, *, concept: bool = False) -> b
 def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
     """Whether ``new`` gives the subject of ``old`` another value of the same class."""
     said_new = new.casefold()
-    olds = values(old, cues)
-    if not olds:
-        return False
-    said_old = {v.text.casefold() for v in olds}
-    for n in values(new, cues):
-        if n.text.casefold() in said_old:
+    for n, o in unsaid_pairs(new, old, lambda text: values(text, cues), attrgetter("text")):
+        if not _comparable(o.cls, n.cls) or o.text.casefold() == n.text.casefold():
             continue
-        for o in olds:
-            if not _comparable(o.cls, n.cls) or o.text.casefold() == n.text.casefold():
-                continue
-            if n.cls.startswith(_KEYED):
-                continue  # one key's values: :func:`~.subject.relation` (and its parts)
-            if n.cls == "name" and not (cued or _named(o.text, said_new)):
-                continue
-            if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
-                continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
-            clause_new, clause_old = clause_of(new, n), clause_of(old, o)
-            region = _region_named(n, o, clause_new, clause_old, cues)
-            if not (region or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")):
-                continue
-            if region and parts_differ(clause_new, clause_old, cues.concepts):
-                continue  # a region or schedule per part: only named parts tell them apart
-            if (not region and distinct(clause_new, clause_old, cues)) or _other_names(
-                clause_new, clause_old, o, n, cues
-            ):
-                continue
-            return True
+        if n.cls.startswith(_KEYED):
+            continue  # one key's values: :func:`~.subject.relation` (and its parts)
+        if n.cls == "name" and not (cued or _named(o.text, said_new)):
+            continue
+        if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
+            continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
+        clause_new, clause_old = clause_of(new, n), clause_of(old, o)
+        region = _region_named(n, o, clause_new, clause_old, cues)
+        if not (region or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")):
+            continue
+        if region and parts_differ(clause_new, clause_old, cues.concepts):
+            continue  # a region or schedule per part: only named parts tell them apart
+        if (not region and distinct(clause_new, clause_old, cues)) or _other_names(
+            clause_new, clause_old, o, n, cues
+        ):
+            continue
+        return True
     return False
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ, per_parts
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.subject import topics_differ
-from tether.builtin_plugins.memory.fact_ledger.words import STOP
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, memo_per_cues, unsaid_pairs
 
 _VALUE = re.compile(
     r"(?P<hex>(?<![\w&])#(?=\d*[A-Fa-f])[0-9A-Fa-f]{3,8}(?![\w-]))"
@@ -90,20 +91,8 @@ def _subject(before: str, cues: Cues | None) -> frozenset[str]:
     return frozenset(out[-4:])
 
 
-_CACHE: dict[tuple[int, str], tuple[Pair, ...]] = {}
-
-
+@memo_per_cues
 def _pairs(text: str, cues: Cues | None) -> tuple[Pair, ...]:
-    key = (id(cues), text)
-    cached = _CACHE.get(key)
-    if cached is None:
-        if len(_CACHE) > 4096:
-            _CACHE.clear()
-        cached = _CACHE[key] = _read_pairs(text, cues)
-    return cached
-
-
-def _read_pairs(text: str, cues: Cues | None) -> tuple[Pair, ...]:
     out = []
     for start, end, kind, _subject_key in identifier_spans(text):
         if kind in ("path", "url"):  # a path's words name no setting ("对账文件放在 /data/…")
@@ -192,32 +181,21 @@ def same_key(new: str, old: str, cues: Cues | None) -> bool:
         parts_differ(new, old, cues.concepts) or per_parts(new, old, cues.concepts)
     ):
         return False
-    olds = _pairs(old, cues)
-    if not olds:
-        return False
-    said = {p.value.casefold() for p in olds}
-    for n in _pairs(new, cues):
-        if n.value.casefold() in said:
+    for n, o in unsaid_pairs(new, old, lambda text: _pairs(text, cues), attrgetter("value")):
+        if n.shape != o.shape and not (n.shape == "num:" or o.shape == "num:"):
             continue
-        for o in olds:
-            if n.shape != o.shape and not (n.shape == "num:" or o.shape == "num:"):
-                continue
-            if n.shape.startswith("num") != o.shape.startswith("num"):
-                continue
-            if not _alike(n.subject, o.subject):
-                continue
-            if (
-                _CJK.search(n.clause)
-                and _CJK.search(o.clause)
-                and topics_differ(n.clause, o.clause)
-            ):
-                continue
-            mine, theirs = _qualifier(n), _qualifier(o)
-            if mine and theirs and mine != theirs:
-                continue  # "8 workers for the ingest consumer" / "2 for the mailer"
-            if cues is not None and parts_differ(n.clause, o.clause, cues.concepts):
-                continue
-            return True
+        if n.shape.startswith("num") != o.shape.startswith("num"):
+            continue
+        if not _alike(n.subject, o.subject):
+            continue
+        if _CJK.search(n.clause) and _CJK.search(o.clause) and topics_differ(n.clause, o.clause):
+            continue
+        mine, theirs = _qualifier(n), _qualifier(o)
+        if mine and theirs and mine != theirs:
+            continue  # "8 workers for the ingest consumer" / "2 for the mailer"
+        if cues is not None and parts_differ(n.clause, o.clause, cues.concepts):
+            continue
+        return True
     return False
 
 

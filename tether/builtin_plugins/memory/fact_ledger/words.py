@@ -4,7 +4,13 @@ whether a sentence is a prohibition (a negated imperative, in English or Chinese
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache, wraps
+from typing import TypeVar
+
+_Value = TypeVar("_Value")
+_Cues = TypeVar("_Cues")
+_Read = TypeVar("_Read")
 
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
@@ -51,4 +57,37 @@ def negated(text: str) -> bool:
     return _NEGATED.search(text) is not None
 
 
-__all__ = ["STOP", "likeness", "negated", "normal", "words_of"]
+def memo_per_cues(read: Callable[[str, _Cues], _Read]) -> Callable[[str, _Cues], _Read]:
+    """``read(text, cues)`` memoized per text and cue set (by identity; past 4096 texts the
+    memo starts again empty)."""
+    memo: dict[tuple[int, str], _Read] = {}
+
+    @wraps(read)
+    def memoized(text: str, cues: _Cues) -> _Read:
+        key = (id(cues), text)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 4096:
+                memo.clear()
+            found = memo[key] = read(text, cues)
+        return found
+
+    return memoized
+
+
+def unsaid_pairs(
+    new: str, old: str, read: Callable[[str], Sequence[_Value]], said: Callable[[_Value], str]
+) -> Iterator[tuple[_Value, _Value]]:
+    """Each (new, old) pair of the values ``read`` finds in ``new`` and ``old`` whose new value
+    ``old`` does not say already (``said``: a value's words; case aside)."""
+    olds = read(old)
+    if not olds:
+        return
+    known = {said(o).casefold() for o in olds}
+    for n in read(new):
+        if said(n).casefold() not in known:
+            for o in olds:
+                yield n, o
+
+
+__all__ = ["STOP", "likeness", "negated", "memo_per_cues", "normal", "unsaid_pairs", "words_of"]

@@ -1,0 +1,33 @@
+"""Helpers the built-in commands share (issue 24, item 6: one definition, several commands)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tether.builtin_plugins.commands import json_fields
+
+
+@dataclass
+class _Record:
+    id: str
+    first_seen: str
+    replaced_by: str | None = None
+    replaces: list[str] = field(default_factory=list)
+
+
+def test_json_fields_keeps_the_order_and_leaves_out_unset_optionals() -> None:
+    """camelCase keys read snake_case attributes, in the order named; an optional one is
+    there only when set (``session facts --json``, ``plugins --json``)."""
+    bare = _Record("f1", "e1")
+    assert json_fields(bare, "id firstSeen", optional="replacedBy replaces") == {
+        "id": "f1",
+        "firstSeen": "e1",
+    }
+    full = _Record("f1", "e1", "f2", ["f0"])
+    got = json_fields(full, "firstSeen id", optional="replaces replacedBy")
+    assert list(got.items()) == [
+        ("firstSeen", "e1"),
+        ("id", "f1"),
+        ("replaces", ["f0"]),
+        ("replacedBy", "f2"),
+    ]

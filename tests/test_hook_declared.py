@@ -13,7 +13,9 @@ from tests.harness_helpers import NO_THIRD_PARTY
 from tether.core.base.errors import HookError
 from tether.core.hooks.facade import Hooks
 from tether.core.host.manager import create_plugin_manager
-from tether.hookspecs import hookimpl
+from tether.hookspecs import hookimpl, memory
+from tether.hookspecs.branch import BranchPreparation
+from tether.hookspecs.gate import SummaryPlan
 
 SESSION = {"session": None}
 FIRST_ANSWERS = [
@@ -21,16 +23,18 @@ FIRST_ANSWERS = [
     ("session_before_tree", SESSION | {"event": None}, "Cancel or CustomBranchSummary"),
     ("session_before_fork", SESSION | {"event": None}, "Cancel"),
     ("gate_summary", SESSION | {"check": None}, "GateVerdict"),
+]
+SPEC_CALLS = [  # Hooks.first(spec, *types): the hookspec is the call's signature
     (
-        "plan_summary",
+        memory.plan_summary,
+        SummaryPlan,
         {"preparation": None, "request": None, "custom_instructions": None, "note": None}
         | {"keep": frozenset()},
-        "SummaryPlan",
     ),
     (
-        "prepare_branch_summary",
+        memory.prepare_branch_summary,
+        BranchPreparation,
         {"entries": [], "count": len, "context_window": None, "reserve_tokens": 0},
-        "BranchPreparation",
     ),
 ]
 
@@ -58,6 +62,35 @@ def test_a_wrong_first_answer_names_the_plugin_and_the_types(
     expected = f"what failed: plugin 'wrong' failed in {hook}: returned int, expected {types} or"
     with pytest.raises(HookError, match=expected):
         getattr(hooks, hook)(**kwargs, failure="what failed")
+
+
+@pytest.mark.parametrize(("spec", "answer", "kwargs"), SPEC_CALLS)
+def test_a_spec_call_names_the_plugin_and_the_types(
+    spec: Any, answer: type, kwargs: dict[str, Any]
+) -> None:
+    hook = spec.__name__
+    hooks = _hooks(_answering(hook, 42))
+    expected = f"what failed: plugin 'wrong' failed in {hook}: returned int, expected "
+    with pytest.raises(HookError, match=expected + f"{answer.__name__} or None"):
+        hooks.first(spec, answer, failure="what failed")(**kwargs)
+    with pytest.raises(TypeError):  # a hook's arguments go by keyword
+        hooks.first(spec, answer)(*kwargs.values())
+
+
+def test_a_spec_call_hands_on_its_arguments_and_returns_the_answer() -> None:
+    seen: list[Any] = []
+    prepared = BranchPreparation(messages=[], entry_ids=[])
+
+    class Prepares:
+        @hookimpl(tryfirst=True)
+        def prepare_branch_summary(self, entries: Any, reserve_tokens: int) -> Any:
+            seen.append((entries, reserve_tokens))
+            return prepared
+
+    kwargs = {"entries": ["e"], "count": len, "context_window": None, "reserve_tokens": 7}
+    hooks = _hooks(Prepares())
+    assert hooks.first(memory.prepare_branch_summary, BranchPreparation)(**kwargs) is prepared
+    assert seen == [(["e"], 7)]
 
 
 def test_a_declared_method_hands_on_its_arguments_and_a_session() -> None:
@@ -101,7 +134,8 @@ def test_every_answer_leaves_out_empty_ones_and_refuses_a_wrong_one() -> None:
     pm = create_plugin_manager(
         environ=NO_THIRD_PARTY, plugins=[("adds", Adds())], disabled=("compaction_cost",)
     )
-    assert Hooks(pm).compaction_details(**kwargs) == []
+    details = Hooks(pm).every(memory.compaction_details, dict)
+    assert details(**kwargs) == []
 
     class Wrong:
         @hookimpl
@@ -109,4 +143,4 @@ def test_every_answer_leaves_out_empty_ones_and_refuses_a_wrong_one() -> None:
             return "cost"
 
     with pytest.raises(HookError, match="'wrong' failed in compaction_details: returned str"):
-        _hooks(Wrong()).compaction_details(**kwargs, failure="details")
+        _hooks(Wrong()).every(memory.compaction_details, dict, failure="details")(**kwargs)

@@ -22,7 +22,9 @@ of the wrong type is such a failure too (never a silent "no answer"). Per hook:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Unpack
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, Unpack
 
 from tether.core.base.errors import HookError, HookStillRunning
 from tether.core.hooks.checks import (
@@ -34,7 +36,6 @@ from tether.core.hooks.checks import (
     expect_pins,
 )
 from tether.core.hooks.declared import first_answer, notify
-from tether.core.hooks.memory_calls import MemoryCalls
 from tether.core.hooks.registration_calls import NO_MODEL_REGISTRY, RegistrationCalls
 from tether.core.hooks.runner import HookRunner, RunnerOptions, attributed
 from tether.core.host.calls import implementations
@@ -66,9 +67,11 @@ if TYPE_CHECKING:
 
 
 NO_RETRY_POLICY = "no plugin decided on retries (is 'retry_policy' disabled?)"
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-class Hooks(RegistrationCalls, MemoryCalls):
+class Hooks(RegistrationCalls):
     """Wraps one plugin manager; each method calls the hook of the same name.
 
     ``on_warning`` receives the warning lines (default: the plugin manager's stderr line);
@@ -124,7 +127,29 @@ class Hooks(RegistrationCalls, MemoryCalls):
                     self.runner.warn(str(failure))
 
     # One typed method per hook is the facade's design, so each call site is checked; a method
-    # that only hands its arguments on is declared by its signature (core/hooks/declared.py).
+    # that only hands its arguments on is declared by its signature (core/hooks/declared.py),
+    # or the call names the hookspec itself (``first``, ``every``): the spec's signature is
+    # the call's, and ``failure`` is given before the hook's arguments.
+
+    def first(
+        self, hook: Callable[P, R], *answers: type, failure: str | None = None
+    ) -> Callable[P, R]:
+        """A call of the hookspec ``hook`` (its arguments by keyword): the first answer that is
+        not ``None``, one of ``answers`` (else an error naming the plugin); a failure raises,
+        prefixed with ``failure``."""
+        return functools.partial(self._first, hook.__name__, failure, expect(*answers))
+
+    def every(
+        self, hook: Callable[P, R | None], *answers: type, failure: str | None = None
+    ) -> Callable[P, list[R]]:
+        """A call of the hookspec ``hook`` (its arguments by keyword): every plugin's answer,
+        in call order, each one of ``answers``; empty ones left out."""
+        chain = functools.partial(self._chain, hook.__name__, failure, expect(*answers))
+
+        def call(*args: P.args, **kwargs: P.kwargs) -> list[R]:  # positional: a TypeError
+            return [answer for answer in chain(*args, **kwargs) if answer]
+
+        return call
 
     # -- the turn --------------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from tether.core.memory.compaction import (
     unsaved_warning,
 )
 from tether.core.memory.summary_requests import Progress, request_summary
+from tether.hookspecs import memory as memory_hooks
 from tether.hookspecs.branch import BranchPreparation
 from tether.hookspecs.events import BeforeTreeEvent, Cancel, CustomBranchSummary, Entry, TreeEvent
 
@@ -262,12 +263,13 @@ class _SummaryJob:
                 raise
 
         try:
-            prepared = self.hooks.prepare_branch_summary(
+            prepared = self.hooks.first(
+                memory_hooks.prepare_branch_summary, BranchPreparation, failure=self.failure
+            )(
                 entries=entries,
                 count=count,
                 context_window=_context_window(registry, self.context.model),
                 reserve_tokens=self.reserve,
-                failure=self.failure,
             )
         except TetherError as exc:
             if failed:

@@ -34,6 +34,7 @@ from tether.core.memory.summary_requests import (
     summary_attempt,
     summary_budgets,
 )
+from tether.hookspecs import memory as memory_hooks
 from tether.hookspecs.events import (
     BeforeCompactEvent,
     Cancel,
@@ -228,14 +229,13 @@ def compact(
         summary, details = _with_file_lists(text, preparation)
         if outcome.gate is not None:  # tether's additions (pi ignores them; pi mode: none)
             details["summarizer"], details["gate"] = outcome.summarizer, outcome.gate
-            for extra in hooks.compaction_details(
+            for extra in hooks.every(memory_hooks.compaction_details, dict, failure=failure)(
                 preparation=preparation,
                 summaries=outcome.summaries,
                 summarizer=outcome.summarizer,
                 summary=text,
                 count=token_counter(hooks.pm, settings, model=context.model),
                 started=started,
-                failure=failure,
             ):
                 details.update(extra)
         first_kept, tokens_before = preparation.first_kept_entry_id, preparation.tokens_before

@@ -23,8 +23,9 @@ from typing import Any
 
 from tether.core.base.errors import TetherError
 from tether.core.choices.running import run_summarizer
+from tether.hookspecs import memory as memory_hooks
 from tether.hookspecs.events import CompactionPreparation, SummarizeRequest, Summary
-from tether.hookspecs.gate import SummaryAttempt
+from tether.hookspecs.gate import SummaryAttempt, SummaryPlan
 
 Progress = Callable[[str], None]
 Ask = Callable[[SummarizeRequest], Summary]
@@ -58,13 +59,12 @@ def summary_attempt(
     the plan. ``note`` (the gate's retry note) goes to every part asked; parts in ``keep`` are
     not asked again."""
     kept = dict(keep or {})
-    plan = hooks.plan_summary(
+    plan = hooks.first(memory_hooks.plan_summary, SummaryPlan, failure=failure)(
         preparation=preparation,
         request=base,
         custom_instructions=custom_instructions,
         note=note,
         keep=frozenset(kept),
-        failure=failure,
     )
     if plan is None:
         raise TetherError(f"{failure}: no plugin plans the summary (plan_summary hook)")

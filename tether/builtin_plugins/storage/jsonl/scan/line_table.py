@@ -10,7 +10,7 @@ tests/test_fastjson.py), in batches. Same answers as
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tether.builtin_plugins.storage.format import fastjson
@@ -126,34 +126,13 @@ class LineTable(LazyIds, LinesLeft, EntryTable):
                 append(entry)
         return out
 
-    def iter_entries(
-        self,
-        rows: list[int],
-        *,
-        to_write: bool = False,
-        drop: bool = True,
-    ) -> Iterator[dict[str, Any]]:
-        """The kernel's, parsing with :attr:`fast` (``to_write``: its ``loads_to_write``); a
-        line either refuses or that disagrees with the index goes to the
-        reference (which finds what is wrong and says it)."""
-        fast = self.fast if len(rows) > FAST_PARSER_ROWS else None
+    def _row_parser(self, count: int, to_write: bool) -> Callable[[bytes], Any] | None:
+        """:meth:`iter_entries` parses with :attr:`fast` (``to_write``: its
+        ``loads_to_write``) above ``FAST_PARSER_ROWS`` rows."""
+        fast = self.fast if count > FAST_PARSER_ROWS else None
         if fast is None:
-            yield from super().iter_entries(rows, to_write=to_write, drop=drop)
-            return
-        self._need(rows)
-        parsed, raw, ids, types = self._parsed, self._raw, self.ids, self.types
-        parse = fast.loads_to_write if to_write else fast.loads_or_none
-        for row in rows:
-            entry = parsed[row]
-            if entry is None:
-                entry = parse(raw[row])
-                if not (
-                    entry.__class__ is dict
-                    and entry.get("id") == ids[row]
-                    and entry.get("type") == types[row]
-                ):
-                    entry = self._parse_row(row, cache=False, drop=drop)
-            yield entry
+            return None
+        return fast.loads_to_write if to_write else fast.loads_or_none
 
     def _raw_unparsed(self, row: int) -> bytes | None:
         return None if self.is_parsed(row) else self.raw_line(row)

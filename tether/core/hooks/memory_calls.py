@@ -45,6 +45,7 @@ class MemoryCalls:
         *,
         preparation: CompactionPreparation,
         summaries: list[Summary],
+        answers: list[Summary],
         summarizer: str,
         summary: str,
         count: Callable[[list[Message]], list[int]],

@@ -123,7 +123,12 @@ def test_a_notify_failure_goes_to_the_warnings_given() -> None:
 
 
 def test_every_answer_leaves_out_empty_ones_and_refuses_a_wrong_one() -> None:
-    kwargs: dict[str, Any] = {"preparation": None, "summaries": [], "summarizer": "x"}
+    kwargs: dict[str, Any] = {
+        "preparation": None,
+        "summaries": [],
+        "answers": [],
+        "summarizer": "x",
+    }
     kwargs |= {"summary": "", "count": len, "started": 0.0}
 
     class Adds:

@@ -237,7 +237,7 @@ def case_context(tmp_path: Path) -> None:
     user = {"role": "user", "content": "hi"}
     event = tether.ContextEvent([{"role": "custom", "customType": "debug"}, user])
     _run_example("context", {"event": event, "session": _session(tmp_path)})
-    assert event.messages == [user]
+    assert event.messages == [user, {"role": "custom", "customType": "date", "content": "Monday"}]
 
 
 def case_prune_context(tmp_path: Path) -> None:
@@ -411,6 +411,7 @@ def case_compaction_details(tmp_path: Path) -> None:
     arguments = {
         "preparation": prep,
         "summaries": [],
+        "answers": [],
         "summarizer": "s",
         "summary": "four",
         "count": len,

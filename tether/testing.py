@@ -9,7 +9,7 @@ is the offline ``faux`` model answering from a script you give::
         result = t.prompt("hello")                  # one turn, to the end
         assert result.text == "Hi."
         assert t.requests[-1].messages[-1]["role"] == "user"   # what the model received
-        assert t.context()[-1]["role"] == "assistant"          # the session's context
+        assert t.context()[-1]["role"] == "assistant"          # as `session context` shows it
 
 A script is a list of faux steps, one per model call (a summary written by the ``llm``
 summarizer during a compaction is a model call too): a string is the answer text; an object
@@ -125,10 +125,14 @@ class FauxSession:
         """Compact now, as ``/compact`` does; the ``CompactionOutcome``."""
         return self.harness.compact(custom_instructions)
 
-    def context(self) -> list[dict[str, Any]]:
-        """The session's context at its leaf (``tether session context``), before the
-        ``context`` hooks."""
-        return self.session.build_context().messages
+    def context(self, hooks: bool = True) -> list[dict[str, Any]]:
+        """The session's context at its leaf as ``tether session context`` shows it: after
+        the plugins' ``context`` hooks (what the model is sent); ``hooks=False``: before them
+        (what the session holds)."""
+        messages: list[dict[str, Any]] = self.session.build_context().messages
+        if not hooks:
+            return messages
+        return list(self.harness.hooks.context(messages=messages, session=self.harness.view))
 
     def entries(self) -> list[dict[str, Any]]:
         """The session's entries in file order (the header not included)."""

@@ -113,7 +113,10 @@ def context(event: ContextEvent, session: HookSession) -> None:
     ``event.messages`` (agent messages, editable in place or by assignment: a list whose
     items are copied when first read, so the session is never changed and a hook pays only
     for the messages it reads); ``session``. Return: nothing; ``event.messages`` must stay a
-    list of message objects, each with a string ``role``. Ordering: chain, plugin order.
+    list of message objects, each with a string ``role``. A message a hook adds is an agent
+    message, usually a custom one: ``{"role": "custom", "customType": str, "content": str |
+    [text/image blocks], "display"?: bool, "timestamp"?: ms}`` — sent as a user message, never
+    stored. Ordering: chain, plugin order.
     Failure: an implementation that raises, or leaves ``event.messages`` anything else
     (``None``, a non-object item), stops the run with one error naming the plugin
     (``plugin 'x' failed in context: …``); nothing is sent to the model. On a prompt's first
@@ -124,6 +127,7 @@ def context(event: ContextEvent, session: HookSession) -> None:
         @hookimpl
         def context(event):
             event.messages = [m for m in event.messages if m.get("customType") != "debug"]
+            event.messages.append({"role": "custom", "customType": "date", "content": "Monday"})
     """
 
 

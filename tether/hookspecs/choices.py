@@ -34,12 +34,15 @@ def register_summarizers(register: Callable[..., None]) -> None:
     ``tether.SummarizeRequest`` (``kind`` ``"compaction"``/``"turn_prefix"``/``"branch"``,
     ``messages``, ``previous_summary``, ``custom_instructions`` (``compaction.instructions``,
     then a manual compaction's or navigation's own; ``replace_instructions``: they replace the
-    built-in prompt), ``max_tokens``, ``settings`` = the ``compaction`` block, ``model``,
-    ``registry``, ``app_settings`` for the plugin's own section) and must return a
-    ``tether.Summary`` with text; raise to fail the operation (the session is left untouched).
-    A split turn's two requests are made at once, from two threads.
+    built-in prompt), ``max_tokens``, ``settings`` = the ``compaction`` block (camelCase),
+    ``model`` = the session's ``{"provider", "modelId"}`` or ``None``, ``registry``,
+    ``plugin_settings`` = the ``plugins.<name>`` section of the plugin that registered the
+    summarizer (``{}`` when absent), ``app_settings`` = all the resolved settings) and must
+    return a ``tether.Summary`` with text; raise to fail the operation (the session is left
+    untouched). A split turn's two requests are made at once, from two threads.
     ``request.summarize_with(name, **changes)`` hands the request to another registered
-    summarizer (``None``: the built-in default).
+    summarizer (``None``: the built-in default), e.g. the ``llm`` one on another model:
+    ``request.summarize_with("llm", settings={**request.settings, "model": "p/m"})``.
     Return: nothing. Ordering: all plugins are called, built-ins first; a name registered
     twice keeps the first registration (a warning names both plugins).
     Built-ins: ``llm`` and ``offline``.
@@ -93,7 +96,8 @@ def register_token_counters(register: Callable[..., None]) -> None:
     branch summaries, ``tether session estimate``) and for ``tether plugins``. Arguments:
     ``register`` takes a ``name`` (what ``tokens.counter``/``--counter`` select), a function
     ``count(messages, model) -> list[int]`` — one int per agent message; ``model`` is the
-    model record (``provider``, ``id``, ``contextWindow``…) or ``None`` — and ``default``.
+    session's model as its context records it (``{"provider", "modelId"}``) or ``None`` — and
+    ``default``.
     Return: nothing. Ordering: all plugins are called, built-ins first; a name registered
     twice keeps the first registration. Built-ins: ``chars`` (pi's chars/4 estimate, the
     built-in default) and ``tiktoken`` (exact BPE counts, ``tokens.encoding``).
@@ -119,10 +123,11 @@ def register_compaction_strategies(register: Callable[..., None]) -> None:
     ``tether.PrepareRequest`` (``path`` — the active branch, root first; ``settings`` — reserve
     and keep budgets, ``settings.options`` the ``compaction`` block; ``plugin_settings`` — the
     ``plugins.<name>`` section of the registering plugin; ``count`` — the chosen token counter;
-    ``model``) and returns a ``tether.CompactionPreparation`` (what to summarize, where the
-    kept part starts) or ``tether.NothingToCompact`` with a reason. Its
-    ``first_kept_entry_id`` must be on ``path`` and not a ``toolResult``: else the compaction
-    fails with one error naming the plugin and nothing is written. Return: nothing.
+    ``model`` — the session's ``{"provider", "modelId"}`` or ``None``) and returns a
+    ``tether.CompactionPreparation`` (what to summarize, where the kept part starts) or
+    ``tether.NothingToCompact`` with a reason. Its ``first_kept_entry_id`` must be on ``path``
+    and not a ``toolResult``: else the compaction fails with one error naming the plugin and
+    nothing is written. Return: nothing.
     Ordering: all plugins are called, built-ins first; a name registered twice keeps the first
     registration. Built-in: ``pi`` (pi 0.73's cut points, with tether's fixes).
 

@@ -192,7 +192,9 @@ class SummarizeRequest:
 
     ``kind`` is ``compaction`` (history before the cut, folded into ``previous_summary`` when
     given), ``turn_prefix`` (the early part of a turn that was split) or ``branch`` (an abandoned
-    branch). ``messages`` are agent messages; ``max_tokens`` is the output budget.
+    branch). ``messages`` are agent messages; ``max_tokens`` is the output budget; ``settings``
+    the ``compaction`` block (camelCase); ``model`` the session's model as its context records
+    it (``{"provider", "modelId"}``) or ``None``.
     """
 
     kind: Literal["compaction", "turn_prefix", "branch"]
@@ -211,9 +213,12 @@ class SummarizeRequest:
     thinking_level: str | None = None
     signal: Any = None
     replace_instructions: bool = False
-    # The full resolved ``tether.core.base.settings.Settings`` (``None`` outside a session): a
-    # summarizer plugin reads its own section with ``request.app_settings.extra("myPlugin")``.
+    # The whole resolved settings (``tether.load_settings``; ``None`` outside a session): a
+    # section is ``request.app_settings.extra("plugins")``. ``plugin_settings``, set by the
+    # kernel before each call, is the ``plugins.<name>`` section of the plugin that registered
+    # the summarizer being called (``{}`` when absent), as a strategy's ``PrepareRequest`` has.
     app_settings: Any = None
+    plugin_settings: dict[str, Any] = field(default_factory=dict)
     # Added for the fact ledger: the ``details`` of the compaction entry the previous summary
     # comes from (``None`` without one), the entry ids of ``messages`` (same order; may be
     # empty) and the cue tables plugins registered (``register_fact_cues``: language → table).
@@ -271,7 +276,7 @@ class PrepareRequest:
     ``path`` is the active branch, root first (raw entries); ``settings`` the reserve and keep
     budgets (``settings.options``: the whole ``compaction`` settings block, for the strategy's
     own keys); ``count(messages) -> list[int]`` the chosen token counter; ``model`` the
-    session's model record (``provider``, ``id``, ``contextWindow``…) or ``None``;
+    session's model as its context records it (``{"provider", "modelId"}``) or ``None``;
     ``plugin_settings`` the ``plugins.<name>`` section of settings.json for the plugin that
     registered the strategy (``{}`` when absent).
     """

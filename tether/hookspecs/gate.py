@@ -102,11 +102,15 @@ class SummaryCheck:
             return self.rerun(note, None)
         return self.rerun(note, None, frozenset(parts))
 
-    def fallback(self, summarizer: str = "offline") -> SummaryAttempt:
-        """Summarize again with another registered summarizer (default: ``offline``)."""
+    def fallback(
+        self, summarizer: str = "offline", parts: Collection[str] | None = None
+    ) -> SummaryAttempt:
+        """Summarize again with another registered summarizer (default: ``offline``).
+        ``parts`` (names of ``attempt.parts``) hands over only those parts of a split turn and
+        keeps the others' latest answers; ``None``: every part."""
         if self.rerun is None:
             raise RuntimeError("fallback works only in a check made by tether")
-        return self.rerun(None, summarizer)
+        return self.rerun(None, summarizer, None if parts is None else frozenset(parts))
 
 
 @dataclass

@@ -128,6 +128,7 @@ def plan_summary(
 def compaction_details(
     preparation: CompactionPreparation,
     summaries: list[Summary],
+    answers: list[Summary],
     summarizer: str,
     summary: str,
     count: Callable[[list[Message]], list[int]],
@@ -140,6 +141,8 @@ def compaction_details(
     before the entry is written; not for a compaction supplied by ``session_before_compact``.
     Arguments: ``preparation`` — the strategy's ``tether.CompactionPreparation``;
     ``summaries`` — the summarizers' ``tether.Summary`` answers the summary comes from;
+    ``answers`` — every answer a summarizer gave for this compaction, each once: those, and
+    those the summary gate asked again or replaced (a retry, a fallback's failed calls);
     ``summarizer`` — the registered name(s) that wrote it (``"a+b"`` for a split turn's two);
     ``summary`` — its text without the file lists; ``count(messages) -> list[int]`` — the
     chosen token counter; ``started`` — ``time.perf_counter()`` when the compaction began.
@@ -149,7 +152,8 @@ def compaction_details(
     called, in pluggy's order (installed plugins before the built-ins); a later answer's key
     replaces an earlier one's. The built-in
     (plugin ``compaction_cost``) adds ``cost``: ``{tokensBefore, tokensAfter, summarizer,
-    model, usage: {input, output}, durationMs}``, shown by ``tether session stats``.
+    model, usage: {input, output}, durationMs}`` — ``usage`` and ``model`` over every answer
+    (what the calls the gate threw away cost too) — shown by ``tether session stats``.
 
     Example::
 
@@ -221,7 +225,8 @@ def gate_summary(check: SummaryCheck, session: HookSession) -> GateVerdict | Non
     ``check.modified_files``, ``check.previous_details`` (the previous compaction entry's
     ``details``), ``check.max_chars``; ``check.retry(note)`` summarizes again with ``note`` added
     to the instructions (``check.retry(note, parts)``: only those parts of a split turn, the
-    others kept), ``check.fallback("offline")`` with another summarizer (both return a
+    others kept), ``check.fallback("offline")`` with another summarizer (``check.fallback(
+    "offline", parts)``: only those parts, the others' latest answers kept) (both return a
     ``tether.SummaryAttempt`` and raise what the summarizer raises; ``check.aborted`` says the
     user aborted). ``session`` — the :class:`tether.HookSession`.
     Return: a ``tether.GateVerdict`` — its ``text`` is written (tether appends the file lists),

@@ -4,8 +4,10 @@
 ``{tokensBefore, tokensAfter, summarizer, model, usage: {input, output}, durationMs}``:
 ``tokensAfter`` estimates the context right after it (``tokensBefore`` less the summarized
 messages, plus the summary); ``usage`` adds up the summarizers' own requests (what their
-``details.requests`` report); ``model`` is the summarizers' model(s), ``None`` for one
-without a model (``offline``). ``tether session stats`` and ``tether run`` show it.
+``details.requests`` report) over every answer of the compaction — a retry's, and the calls
+whose answers the summary gate threw away before a fallback; ``model`` is the model(s) of
+those answers, ``None`` when none had a model (``offline``). ``tether session stats`` and
+``tether run`` show it.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def summarizer_usage(summaries: Sequence[Any]) -> tuple[str | None, dict[str, in
 @hookimpl
 def compaction_details(
     preparation: CompactionPreparation,
-    summaries: list[Summary],
+    answers: list[Summary],
     summarizer: str,
     summary: str,
     count: Callable[[list[Message]], list[int]],
@@ -50,11 +52,11 @@ def compaction_details(
 ) -> dict[str, Any]:
     """``{"cost": …}`` for the entry's details, of a compaction that began at ``started``
     (``time.perf_counter()``); ``tokensAfter`` is counted with ``count``, the chosen token
-    counter."""
+    counter; usage and model are those of every answer (``answers``)."""
     replaced = [*preparation.messages_to_summarize, *preparation.turn_prefix_messages]
     gone = int(sum(count(replaced))) if replaced else 0
     after = max(0, int(preparation.tokens_before) - gone) + math.ceil(len(summary) / 4)
-    model, usage = summarizer_usage(summaries)
+    model, usage = summarizer_usage(answers)
     cost = {
         "tokensBefore": int(preparation.tokens_before),
         "tokensAfter": after,

@@ -184,6 +184,7 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
         return _summarize(pm, other, dataclasses.replace(request, **changes))
 
     request.delegate = delegate
+    request.plugin_settings = plugin_section(request.app_settings, choice.plugin)
     answer = _call(choice, request)
     if not isinstance(answer, Summary):
         raise ChoiceError(
@@ -194,8 +195,11 @@ def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
         raise ChoiceError(
             f"plugin '{choice.plugin}': summarizer '{choice.name}' returned an empty summary"
         )
-    if answer.summarizer != choice.name:  # the name it was chosen by, whatever it calls itself
-        answer = dataclasses.replace(answer, summarizer=choice.name)
+    problem = answer.reply_problem  # named after the summarizer chosen, whoever wrote it
+    if problem and not problem.startswith(f"summarizer '{choice.name}'"):
+        problem = f"summarizer '{choice.name}': {problem}"
+    if answer.summarizer != choice.name or problem != answer.reply_problem:
+        answer = dataclasses.replace(answer, summarizer=choice.name, reply_problem=problem)
     return answer
 
 

@@ -17,6 +17,7 @@ import typer
 
 from tether.core.base.errors import TetherError
 from tether.core.cli.argv import (
+    hoist_root_options,
     preparse_disabled,
     preparse_mode,
     preparse_store,
@@ -187,7 +188,8 @@ def main(
     give_back = None
     scope = ExitStack()
     try:
-        args = preparse_mode(preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv)))
+        args = preparse_store(preparse_wait(sys.argv[1:] if argv is None else argv))
+        args = preparse_mode(hoist_root_options(args))
         if _serves_rpc(args):  # before any plugin is imported: its output goes to stderr
             from tether.core.cli.protocol_out import reserve_stdout
 

@@ -1,7 +1,8 @@
 """argv rewrites made before typer parses the command line.
 
-pi's ``--mode rpc|json``, ``--disable-plugin`` (needed before plugins load), ``--store URI``
-(any command, anywhere on the line) and a bare ``--wait`` are read or rewritten here.
+pi's ``--mode rpc|json``, ``--disable-plugin`` (needed before plugins load; moved in front of
+the command), ``--store URI`` (any command, anywhere on the line) and a bare ``--wait`` are
+read or rewritten here.
 """
 
 from __future__ import annotations
@@ -38,6 +39,22 @@ def drop_print_flag(args: list[str]) -> list[str]:
     ``--``)."""
     end = args.index("--") if "--" in args else len(args)
     return [a for a in args[:end] if a not in ("-p", "--print")] + args[end:]
+
+
+def hoist_root_options(argv: Sequence[str]) -> list[str]:
+    """``--disable-plugin NAME`` given after the command (before ``--``) moves in front of it:
+    it is tether's option, read before plugins load (:func:`preparse_disabled`)."""
+    args = list(argv)
+    end = args.index("--") if "--" in args else len(args)
+    i = start = root_prefix_length(args[:end])
+    root: list[str] = []
+    rest: list[str] = []
+    while i < end:
+        take = 2 if args[i] in ROOT_OPTIONS_WITH_VALUE and i + 1 < end else 1
+        hoisted = take == 2 or args[i].startswith(tuple(f"{n}=" for n in ROOT_OPTIONS_WITH_VALUE))
+        (root if hoisted else rest).extend(args[i : i + take])
+        i += take
+    return [*args[:start], *root, *rest, *args[end:]]
 
 
 def preparse_disabled(argv: Sequence[str]) -> list[str]:
@@ -113,6 +130,7 @@ def root_prefix_length(args: Sequence[str]) -> int:
 __all__ = [
     "MODE_COMMANDS",
     "drop_print_flag",
+    "hoist_root_options",
     "is_number",
     "preparse_disabled",
     "preparse_mode",

@@ -211,7 +211,7 @@ def compact(
                     previous_details=previous_details(path),
                     fact_cues=collect_fact_cues(hooks.pm),
                 )
-                text, outcome.summaries, outcome.gate = gated_summary(
+                text, outcome.summaries, outcome.gate, answers = gated_summary(
                     hooks, view, path, preparation, base, event.custom_instructions,
                     lambda request, note, keep: summary_attempt(
                         hooks, preparation, request, event.custom_instructions, say, failure,
@@ -232,6 +232,7 @@ def compact(
             for extra in hooks.every(memory_hooks.compaction_details, dict, failure=failure)(
                 preparation=preparation,
                 summaries=outcome.summaries,
+                answers=answers,
                 summarizer=outcome.summarizer,
                 summary=text,
                 count=token_counter(hooks.pm, settings, model=context.model),

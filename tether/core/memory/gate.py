@@ -45,11 +45,12 @@ def gated_summary(
     max_chars: int,
     say: Callable[[str], None],
     failure: str,
-) -> tuple[str, list[Summary], dict[str, Any] | None]:
+) -> tuple[str, list[Summary], dict[str, Any] | None, list[Summary]]:
     """Summarize ``preparation`` (``summarize(request, note, keep)``), let the gate check
-    the answer; return the text to write (without file lists), the answers it comes from and
-    the gate's report (``details.gate``; ``None``: no gate answered). A retry asks again only
-    for the parts the gate names (``SummaryCheck.retry(note, parts)``)."""
+    the answer; return the text to write (without file lists), the answers it comes from,
+    the gate's report (``details.gate``; ``None``: no gate answered) and every answer asked
+    (retries and replaced ones too). A retry or a fallback asks again only for the parts the
+    gate names (``SummaryCheck.retry(note, parts)``, ``fallback(name, parts)``)."""
     attempts: list[SummaryAttempt] = []
 
     def rerun(
@@ -60,8 +61,8 @@ def gated_summary(
             settings = {**base.settings, "summarizer": summarizer}
             request = dataclasses.replace(base, settings=settings)
             say(f"summary gate: asking the {summarizer} summarizer")
-        elif parts is not None and attempts:
-            keep = {k: v for k, v in attempts[0].parts.items() if k not in parts}
+        if parts is not None and attempts:  # the other parts: the latest answers, kept
+            keep = {k: v for k, v in attempts[-1].parts.items() if k not in parts}
         attempt = summarize(request, note, keep)
         attempts.append(attempt)
         return attempt
@@ -82,16 +83,17 @@ def gated_summary(
         fact_cues=base.fact_cues,
     )
     verdict = hooks.gate_summary(check=check, session=session, failure=failure)
+    answers = list({id(s): s for a in attempts for s in a.summaries}.values())  # each call once
     if verdict is None:
         problem = first.reply_problem
         if problem:
             raise TetherError(f"{failure}: {problem}")
-        return first.text, first.summaries, None
+        return first.text, first.summaries, None, answers
     if not verdict.text.strip():
         raise TetherError(f"{failure}: the summary gate returned an empty summary")
     report = verdict.report()
     say(gate_line(report))
-    return verdict.text, verdict.summaries or first.summaries, report
+    return verdict.text, verdict.summaries or first.summaries, report, answers
 
 
 __all__ = ["gated_summary", "previous_details"]

@@ -38,13 +38,22 @@ def _with_block(text: str, block: str) -> str:
 
 
 def _fallback(
-    check: SummaryCheck, items: list[RequiredItem], missing: list[str], record: dict[str, Any]
+    check: SummaryCheck,
+    items: list[RequiredItem],
+    missing: list[str],
+    record: dict[str, Any],
+    latest: SummaryAttempt | None = None,
 ) -> GateVerdict:
-    """The offline summarizer's summary, with anything it lacks carried forward too."""
+    """The offline summarizer's summary, with anything it lacks carried forward too. Given
+    the ``latest`` attempt, only its parts that are no summary are handed over (a split
+    turn's good part is kept); else every part."""
     from tether.builtin_plugins.memory.summary_gate.carry import carried_block, missing_items
+    from tether.builtin_plugins.memory.summary_gate.echo import echo_problem
     from tether.hookspecs.gate import GateVerdict
 
-    attempt = check.fallback("offline")
+    parts = latest.parts if latest is not None else {}
+    bad = {n for n, s in parts.items() if s.reply_problem or echo_problem(s.text)}
+    attempt = check.fallback("offline", bad if bad and len(bad) < len(parts) else None)
     still = missing_items(attempt.text, check.file_lists, items)
     text = _with_block(attempt.text, carried_block(still))
     carried = [i.label() for i in still]
@@ -88,7 +97,7 @@ def review(check: SummaryCheck) -> GateVerdict:
         if not still:
             return GateVerdict(again.text, "retried", missing, [], again.summaries, record)
     elif problem:
-        return _fallback(check, items, missing, record)
+        return _fallback(check, items, missing, record, again or check.attempt)
     else:
         base, still = check.attempt, lacking
     block = carried_block(still)

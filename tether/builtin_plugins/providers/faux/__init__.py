@@ -2,8 +2,10 @@
 
 The provider ``faux`` and its model ``faux/faux-1`` always exist (``--provider faux``;
 registered here with ``register_provider_defaults``). Without a script it answers
-deterministically: ``You said: <the user's prompt>`` (not the custom messages plugins inject
-with it) or, after tool results, ``Tool <name> returned: <first line>``; streamed in small
+deterministically: ``You said: <the user's prompt>`` (not the custom messages
+``before_agent_start`` sends with it) or, after tool results, ``Tool <name> returned: <first
+line>`` — unless a user-role message follows them (a steering message, or a custom message a
+``context`` hook appended: the model cannot tell them apart), which is echoed; streamed in small
 chunks, with pi's chars/4 usage estimate (input = the whole request, output = the answer).
 
 Scripted answers come from ``TETHER_FAUX_SCRIPT`` (a JSON file path, or inline JSON) or from

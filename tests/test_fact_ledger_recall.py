@@ -177,8 +177,11 @@ def test_identifiers_beyond_the_budget_are_dropped_with_a_record_newest_kept() -
 def test_an_unspecific_identifier_goes_before_a_specific_one() -> None:
     ledger = Ledger()
     ledger.add(Statement("identifier", "gw-north-3.plant.lan:7443", "e1"))
-    ledger.add(Statement("identifier", "plant.north", "e2"))
-    assert [f.text for f in kept_identifiers(ledger, max_items=1)] == ["gw-north-3.plant.lan:7443"]
+    ledger.add(Statement("identifier", "PLANT_ZONE", "e2"))
+    ledger.add(Statement("identifier", "1.5", "e3"))  # a bare number said last
+    kept = kept_identifiers(ledger, max_items=2)
+    assert [f.text for f in kept] == ["gw-north-3.plant.lan:7443", "PLANT_ZONE"]
+    assert [d["text"] for d in ledger.dropped] == ["1.5"]
 
 
 # -- the gate restores what the offline summary shows ---------------------------------------

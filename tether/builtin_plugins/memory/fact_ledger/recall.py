@@ -28,9 +28,10 @@ MAX_IDENTIFIERS = 80
 MAX_IDENTIFIER_CHARS = 4000
 MAX_REQUESTS = 24
 MAX_REQUEST_CHARS = 3000
-#: What makes an identifier specific: a digit, a separator of a path, a key, a location, a
-#: flag, an upper-case name with an underscore.
-_SPECIFIC = re.compile(r"\d|[/=:@\\]|--|[A-Z0-9]_[A-Z0-9]|\s")
+#: What makes an identifier specific: a separator of a path, a key or a location, a flag, an
+#: upper-case name with an underscore, words, a name with a number ("v2", "py311"); a bare
+#: number ("1.5") is not.
+_SPECIFIC = re.compile(r"[/=:@\\]|--|[A-Z0-9]_[A-Z0-9]|\s|[A-Za-z]\S*\d|\d\S*[A-Za-z]")
 
 
 def _recency(ledger: Ledger) -> dict[str, int]:

@@ -170,7 +170,8 @@ def test_user_shell_commands_count() -> None:
     ]  # fmt: skip
     text = summarize(messages)
     assert "- [x] Ran `make build` (user shell)" in section(text, "### Done")
-    assert '"exit code 2: FAILED"' in section(text, "### Blocked")
+    # the line that says what failed, not the bare "FAILED" tally after it
+    assert '"exit code 2: E   assert 1 == 2"' in section(text, "### Blocked")
     assert "rm -rf" not in text  # excluded from context, as in pi
 
 

@@ -24,6 +24,23 @@ _STRONG_ERROR = re.compile(
     re.IGNORECASE,
 )
 _LOCATED = re.compile(r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s")  # file:12:3: msg
+#: A line that only reports that something failed, after the line that says what: make's
+#: "*** [target] Error 1", "Build finished with 1 error", "3 errors generated.", "FAILED".
+_TALLY = re.compile(
+    r"^\W*\*{3}|\bError \d+\s*$|\b\d+\s+(?:errors?|failures?|failed)\b"
+    r"|\b(?:tests?|builds?|commands?|scripts?|jobs?|steps?)\s+failed\b"
+    r"|^(?:build|compilation|command|task|job)\b.*\b(?:failed|finished|completed)\b"
+    r"|^\W*(?:FAILED|ERROR|FAILURE)\W*$",
+    re.IGNORECASE,
+)
+#: A line that says what went wrong: a located diagnostic, a named error and its message
+#: ("KeyError: 'x'", "ABC-1234: Thing 7 not found", "Shader error in 'X': …", "error: …").
+_SAYS_WHAT = re.compile(
+    r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s"
+    r"|(?:^|[\s\"'{\[(])(?:[\w.]*(?:Error|Exception)|[A-Z]{2,6}-\d{2,6}"
+    r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)\s?:\s+\S"
+    r"|\b[A-Z][\w-]{1,30}\s(?:error|exception|failure)\s(?:in|at|from|on|while)\s[^:]{1,80}:\s"
+)
 
 
 def _error_lines(lines: list[str]) -> list[str]:
@@ -31,7 +48,7 @@ def _error_lines(lines: list[str]) -> list[str]:
     ("thread 'main' panicked at src/x.rs:3:1:" + "byte index 7 is not a char boundary…")."""
     out = []
     for at, line in enumerate(lines):
-        if not (_ERROR_LINE.search(line) or _STRONG_ERROR.search(line)):
+        if not (_ERROR_LINE.search(line) or _STRONG_ERROR.search(line) or _SAYS_WHAT.search(line)):
             continue
         header = line.endswith(":") and _STRONG_ERROR.search(line) is not None
         if header and at + 1 < len(lines) and not _EXIT_LINE.match(lines[at + 1]):
@@ -40,18 +57,27 @@ def _error_lines(lines: list[str]) -> list[str]:
     return out
 
 
+def opens_with_error(line: str) -> bool:
+    """Whether ``line`` starts by saying what went wrong (a pasted diagnostic, an API error
+    code with its message, a named error), not by tallying a failure."""
+    return _SAYS_WHAT.match(line.strip()) is not None and not _TALLY.search(line)
+
+
 @functools.lru_cache(maxsize=512)  # the ledger and the summarizer's reading both ask
 def error_line(text: str) -> str:
     """The line of ``text`` stating the error, verbatim: the last line that names the error
-    (a header ending in ":" with its message line), led by the first one when both are a
-    compiler's ``file:line:col:`` lines (its first error is the cause); else the last
-    error-looking line."""
+    (a header ending in ":" with its message line) — one that says what went wrong before
+    one that only tallies the failure ("*** Error 1", "1 error generated") — led by the first
+    one when both are a compiler's ``file:line:col:`` lines (its first error is the cause);
+    else the last error-looking line."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return "(no output)"
     lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
     found = _error_lines(lines)
     strong = [line for line in found if _STRONG_ERROR.search(line)]
+    telling = [line for line in found if _SAYS_WHAT.search(line) and not _TALLY.search(line)]
+    strong = telling or [line for line in strong if not _TALLY.search(line)] or strong
     if strong:
         first, last = strong[0], strong[-1]
         if first in last or not (_LOCATED.match(first) and _LOCATED.match(last)):
@@ -62,4 +88,4 @@ def error_line(text: str) -> str:
     return lines[-1][:MAX_FACT]
 
 
-__all__ = ["error_line"]
+__all__ = ["error_line", "opens_with_error"]

@@ -22,15 +22,28 @@ _ERRORISH = re.compile(
     r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|错误|异常|失败|报错",
     re.IGNORECASE,
 )
+#: A diagnostic located in a file: ``path/to/file.ext:LINE[:COL]: [fatal ]error|warning …``
+#: (also ``file.ext(LINE[,COL]): error …``): the location is part of the error line.
+LOCATED = (
+    r"(?<![\w./\\-])(?:[\w.~-]+[/\\])*[\w.-]+\.[A-Za-z]\w{0,9}"
+    r"(?::\d{1,6}(?::\d{1,4})?|\(\d{1,6}(?:,\d{1,4})?\)):\s*"
+    r"(?=(?:fatal\s+)?(?:error|warning)\b|[A-Z]\w*(?:Error|Exception)\b)"
+)
+#: "Shader error in 'X': …", "Build failure in module foo: …": a kind of error, where, colon.
+NAMED_IN = (
+    r"(?<![\w'-])[A-Z][\w-]{1,30}\s(?:error|exception|failure|fault)\s(?:in|at|from|on|while)\s"
+    r"[^:\n]{1,80}:\s"
+)
 #: Where an error line starts inside a sentence: a named error with its message after a colon.
 _ERROR_START = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Fault|Failure|Warning)(?:\[\w+\])?:\s"
     r"|(?<![\w-])(?:error|fatal|panic|ERROR|FATAL|PANIC|Error|Fatal)(?:\[\w+\])?:\s"
     r"|(?<![\w.])(?:[A-Za-z_]\w*\.)*(?:errors|exceptions|exc)\.[A-Z]\w*:\s"  # errors.X:
     r"|npm ERR!|(?<![\w-])[A-Z]{2,5}-\d{3,5}:\s|Traceback \(most recent call last\)"
+    r"|" + LOCATED + r"|" + NAMED_IN
 )
 #: What ends an error line written mid-sentence: a dash clause (or the sentence's end).
-_CLAUSE_DASH = re.compile(r"\s+(?:—|–|--|-)\s+|\s*[—–]{1,2}\s*(?=\S)")
+_CLAUSE_DASH = re.compile(r"\s+(?:—|–|--|-)\s+|\s*[—–]{1,2}\s*(?=\S)|[，。；！？]")
 
 #: Program names a command line may start with (data: more names only widen what is found).
 PROGRAMS = frozenset(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
+from tether.builtin_plugins.memory.fact_ledger.errorline import error_line, opens_with_error
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
@@ -57,8 +57,10 @@ _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
     r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
+    r"|(?P<define>(?<![\w-])-D[A-Za-z_]\w*(?:=[^\s,;'\"`，；。、]+)?)"  # -DNAME=VALUE
     r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"`，；。、]+)?)"
-    r"|(?P<flag>(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
+    r"|(?P<flag>(?<![\w-])--[a-z][\w-]*(?:\.[\w-]+)+(?:=[^\s,;'\"`，；。、]+)?"  # --a.b.c=x
+    r"|(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
     r"|(?P<image>(?<![\w/.-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
     r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
@@ -77,7 +79,7 @@ _DECLARATIVE = re.compile(
     r"|lives?|runs?|goes|go)\b",
     re.IGNORECASE,
 )
-_MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~]|--|[A-Z]_|[a-z]\.[a-z]")
+_MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]")
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ def _subject(kind: str, token: str, before: str = "") -> str:
         return f"version:{name}" if name and name not in _NOT_NAMES else ""
     if kind == "pin":
         return "pin:" + re.split(r"==|>=|<=|~=|!=|@", token, maxsplit=1)[0].lower()
+    if kind == "define":  # -DNAME=1 and -DNAME=2 set one thing
+        return "set:" + token[2:].split("=", 1)[0].lower()
     if kind in ("env", "assign") and "=" in token:
         return "set:" + token.split("=", 1)[0].strip("${}").lower()
     if kind == "flag" and ("=" in token or " " in token):
@@ -263,7 +267,9 @@ def terse_choice(sentence: str, cues: Cues) -> bool:
 
 def pasted_error(text: str) -> str:
     """The error line of a user message that pastes an error or a failing log ("" if none)."""
-    lines = [line for line in text.splitlines() if _ERROR_SHAPE.match(line)]
+    lines = [
+        line for line in text.splitlines() if _ERROR_SHAPE.match(line) or opens_with_error(line)
+    ]
     return flat(lines[-1]) if lines else ""
 
 

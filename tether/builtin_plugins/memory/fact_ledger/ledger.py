@@ -293,6 +293,14 @@ class Ledger:
             excess -= 1
         del self.dropped[:-MAX_DROPPED_RECORDS]
 
+    def drop(self, fact: Fact) -> None:
+        """``fact`` is dropped for size: no longer live, its words kept in a record."""
+        self._unlist(fact)
+        fact.status = "dropped"
+        self.dropped.append({"id": fact.id, "kind": fact.kind, "text": fact.text[:200]})
+        self.dropped_count += 1
+        del self.dropped[:-MAX_DROPPED_RECORDS]
+
     def drop_missing(self, present: Any) -> bool:
         """Mark live requests that ``present(text)`` says a summary lacks as dropped (with a
         record); True when any was."""

@@ -34,6 +34,42 @@ _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 #: A reason given with what is asked: a preference told by why, not a task to tick off.
 _REASONED = re.compile(r"\b(?:so|because|since|as long as)\b|因为|所以|因此|由于|毕竟", re.I)
 _OPENING = 3  # words: a task verb this early makes the sentence a request for work
+MAX_STANDING_WORDS = 14
+#: How a kind of thing is to be done, not one piece of work: a verb, what it applies to (a
+#: pronoun or a plural: "them", "all the dates", "timestamps") and the manner — "show them in
+#: utc with a Z", "write the ids as hex", "round prices to two decimals"; in Chinese an
+#: "all / uniformly" word before how ("金额都用两位小数", "日志统一写成 JSON").
+_STANDING = re.compile(
+    r"^\W*(?:please\s+|pls\s+|just\s+|and\s+)?[a-z]+\s+"
+    r"(?:them|those|these|everything|each one|all(?:\s+of\s+them)?|(?:(?:all|every|each|the)\s+)?"
+    r"(?:[a-z]+\s+)?[a-z]+s)\s+(?:in|as|with|without|using|to|by|per|under|into)\s+\S",
+    re.IGNORECASE,
+)
+#: The same with a pronoun for what it applies to, after an opening ("ok, and show them in
+#: utc", "the dates look odd, print them as ISO").
+_STANDING_LATER = re.compile(
+    r"(?:^|[,;:—–-]\s*|\b(?:and|also|so|then|oh|ok|okay|just|please|pls)\s+)[a-z]+\s+"
+    r"(?:them|those|these)\s+(?:in|as|with|without|using|to|by|per|under|into)\s+\S",
+    re.IGNORECASE,
+)
+_STANDING_WIDE = re.compile(
+    r"(?:都|统一|一律|一概|全部|始终|一直)(?:用|以|按|写|显示|放|保留|改成|转成)"
+)
+
+
+def standing(text: str) -> bool:
+    """A short instruction that says how a kind of thing is done (see :data:`_STANDING`): a
+    preference said as a request, kept like one that carries a value."""
+    body = _LABEL.sub("", text.strip())
+    if body.endswith(("?", "？")) or len(body) > MAX_NOTED:
+        return False
+    if not _WIDE.search(body):
+        if len(body.split()) > MAX_STANDING_WORDS * 2:
+            return False
+        return bool(_STANDING_LATER.search(body)) or (
+            len(body.split()) <= MAX_STANDING_WORDS and bool(_STANDING.match(body))
+        )
+    return _STANDING_WIDE.search(body) is not None
 
 
 def _opens_with_task(body: str, cues: Cues) -> bool:
@@ -52,6 +88,8 @@ def noted(text: str, cues: Cues) -> bool:
     size = len(_WIDE.findall(body)) // 2 or len(body.split())
     if size < MIN_WORDS:
         return False
+    if standing(body):
+        return True  # "show them in utc with a Z": how, not what to do once
     said = values_said(body)
     if _REASONED.search(body) and not _opens_with_task(body, cues):
         return True  # "the guys mostly use the german locale so put de strings next to en"
@@ -62,4 +100,4 @@ def noted(text: str, cues: Cues) -> bool:
     return bool(subject_values(body, cues))  # a number of a named thing: "JPEG quality 82"
 
 
-__all__ = ["noted"]
+__all__ = ["noted", "standing"]

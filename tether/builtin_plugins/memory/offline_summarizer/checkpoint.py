@@ -18,6 +18,7 @@ from tether.builtin_plugins.memory.fact_ledger import (
     words_of,
 )
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
+from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
     MAX_ERRORS,
     MAX_FUNCTIONS,
@@ -36,8 +37,6 @@ from tether.builtin_plugins.memory.offline_summarizer.sections import (
 LEDGER_PREFIXES = ("Identifiers: ", "Changed values: ", "Requested focus: ")
 _RECALL_WORDS = 4
 MAX_ACTIONS = 10  # progress is compacted first: the newest actions only, so the size settles
-#: Sections the size cap never drops: an identifier quoted in one needs no line of its own.
-PROTECTED = frozenset({"goal", "constraint", "decision", "next_step"})
 
 
 def _cap(items: list[str], limit: int, label: str) -> list[str]:
@@ -80,9 +79,9 @@ def _blocked(ledger: Ledger, error: Fact) -> str:
 
 
 def _identifiers(ledger: Ledger) -> list[str]:
-    """Live identifiers that no shown fact already quotes."""
-    said = " ".join(f.text for f in ledger.live() if f.kind in PROTECTED)
-    return [f.text for f in ledger.live("identifier") if f.text not in said]
+    """Live identifiers that no shown rule already quotes, within the budget the gate checks
+    (:func:`~tether.builtin_plugins.memory.fact_ledger.recall.kept_identifiers`)."""
+    return [f.text for f in kept_identifiers(ledger)]
 
 
 def _progress(previous: Checkpoint | None) -> Checkpoint:

@@ -15,8 +15,8 @@ from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.cues import cues_for
-from tether.builtin_plugins.memory.fact_ledger.noted import noted
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
+from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers, kept_requests
 from tether.builtin_plugins.memory.offline_summarizer.facts import MAX_ERRORS, MAX_GOAL, quote
 from tether.hookspecs.gate import SummaryCheck
 
@@ -29,7 +29,6 @@ SECTIONS = (
     "Next Steps",
     "Critical Context",
 )
-MAX_NOTED = 12  # noted requests the gate keeps: older ones may go, with a record
 #: Where each rule's items go in the carried-forward block.
 RULE_SECTIONS = {
     "goal": "Goal",
@@ -84,10 +83,6 @@ def _shown(fact: Fact) -> str:
     return text[1:-1] if len(text) > 1 and text[0] == text[-1] == '"' else text
 
 
-#: The kinds a summary must keep whole: an identifier quoted in one of them needs no item.
-PROTECTED = frozenset({"goal", "constraint", "decision", "next_step", "error"})
-
-
 def goal(ctx: Context) -> list[RequiredItem]:
     """The defining request, as the ledger keeps it (with what changed since, if any)."""
     fact = ctx.ledger.goal()
@@ -108,10 +103,10 @@ def live_facts(ctx: Context) -> list[RequiredItem]:
 
 
 def noted_requests(ctx: Context) -> list[RequiredItem]:
-    """Requests that state a value though no cue classifies them ("Retries happen 3 times
-    with jitter."): the newest :data:`MAX_NOTED`, kept under Done (history, never current)."""
-    cues = cues_for(ctx.check.fact_cues)
-    said = [f for f in ctx.ledger.live("request") if noted(f.text, cues)][-MAX_NOTED:]
+    """Requests that state a fact though no cue classifies them ("Retries happen 3 times
+    with jitter.", "show them in utc with a Z"): the newest within a budget
+    (:func:`.recall.kept_requests`), kept under Done (history, never current)."""
+    said = kept_requests(ctx.ledger, cues_for(ctx.check.fact_cues))
     return [RequiredItem("request", _shown(f), f.id) for f in said]
 
 
@@ -121,14 +116,9 @@ def open_errors(ctx: Context) -> list[RequiredItem]:
 
 
 def identifiers(ctx: Context) -> list[RequiredItem]:
-    """Live identifiers (ticket ids, version pins, paths, variables, flags) no other live
-    fact already quotes."""
-    said = " ".join(f.text for f in ctx.ledger.live() if f.kind in PROTECTED)
-    return [
-        RequiredItem("identifier", f.text, f.id)
-        for f in ctx.ledger.live("identifier")
-        if f.text not in said
-    ]
+    """Live identifiers (ticket ids, version pins, paths, variables, flags) no kept rule
+    already quotes: the ones the offline summary lists (:func:`.recall.kept_identifiers`)."""
+    return [RequiredItem("identifier", f.text, f.id) for f in kept_identifiers(ctx.ledger)]
 
 
 def modified_files(ctx: Context) -> list[RequiredItem]:

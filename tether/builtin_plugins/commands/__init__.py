@@ -44,6 +44,11 @@ def switch(*decls: str, help: str) -> Any:
     return Annotated[bool, typer.Option(*decls, help=help)]
 
 
+def text_argument(metavar: str, help: str) -> Any:
+    """A command's optional argument that takes a text, none unless given."""
+    return Annotated[str | None, typer.Argument(metavar=metavar, help=help)]
+
+
 def text_option(*decls: str, help: str, metavar: str | None = None) -> Any:
     """A command's option that takes a text, none unless given."""
     return Annotated[str | None, typer.Option(*decls, metavar=metavar, help=help)]
@@ -74,7 +79,8 @@ LeafOpt = Annotated[
     str | None,
     typer.Option("--leaf", metavar="ID|null", help="Branch leaf (default: the session's leaf)."),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (pi's field names).")]
+JsonOpt = switch("--json", help="Print JSON (pi's field names).")
+PlainJsonOpt = switch("--json", help="Print JSON.")
 CounterOpt = Annotated[
     str | None,
     typer.Option(

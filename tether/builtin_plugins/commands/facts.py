@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
 from tether.builtin_plugins.commands import (
     FileArg,
+    PlainJsonOpt,
     add_session_commands,
     json_fields,
     open_session_file,
+    switch,
 )
 from tether.hookspecs import hookimpl
 
-AllOpt = Annotated[
-    bool, typer.Option("--all", help="Also list retired, resolved and dropped facts.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+AllOpt = switch("--all", help="Also list retired, resolved and dropped facts.")
 PREVIEW = 120
 
 
@@ -60,7 +59,7 @@ def _line(fact: Any) -> str:
     return f"{fact.id}  {fact.kind:<10}  {shown}  ({where}){status}"
 
 
-def facts_command(file: FileArg, as_json: JsonOpt = False, show_all: AllOpt = False) -> None:
+def facts_command(file: FileArg, as_json: PlainJsonOpt = False, show_all: AllOpt = False) -> None:
     """The facts the user stated, as the fact ledger holds them (live ones; --all: every one)."""
     ledger = session_ledger(open_session_file(file))
     facts = [f for f in ledger.facts if show_all or f.live]

@@ -18,11 +18,15 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import FileArg, add_session_commands, open_session_file
+from tether.builtin_plugins.commands import (
+    FileArg,
+    PlainJsonOpt,
+    add_session_commands,
+    open_session_file,
+)
 from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 PREVIEW = 100  # characters of a pinned text shown on one line
 
 
@@ -87,7 +91,7 @@ def pin_command(
         ),
     ] = None,
     text: Annotated[str | None, typer.Option("--text", help="Pin this text.")] = None,
-    as_json: JsonOpt = False,
+    as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
 ) -> None:
     """Pin a fact: kept verbatim in every later summary (an entry's text, or --text)."""
@@ -110,7 +114,7 @@ def pin_command(
 def unpin_command(
     file: FileArg,
     pin_id: Annotated[str, typer.Argument(metavar="PIN_ID", help="A pin id or its unique prefix.")],
-    as_json: JsonOpt = False,
+    as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
 ) -> None:
     """Unpin a fact: later summaries leave it out."""
@@ -123,7 +127,7 @@ def unpin_command(
     typer.echo(f"{file}: unpinned {pin.pin_id}: {_preview(pin.text)}")
 
 
-def pins_command(file: FileArg, as_json: JsonOpt = False) -> None:
+def pins_command(file: FileArg, as_json: PlainJsonOpt = False) -> None:
     """The pins in force at the session's leaf."""
     from tether.sessions import current_pins
 

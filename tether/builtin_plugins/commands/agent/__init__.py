@@ -27,7 +27,7 @@ from typing import Annotated, Any, get_args
 
 import typer
 
-from tether.builtin_plugins.commands import switch, text_option
+from tether.builtin_plugins.commands import PlainJsonOpt, switch, text_argument, text_option
 from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
@@ -248,13 +248,8 @@ def register_commands(app: Any) -> None:
                 ),
             ),
         ] = None,
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print every event as a JSON line.")
-        ] = False,
-        quiet: Annotated[
-            bool,
-            typer.Option("--quiet", "-q", help="No retry or compaction lines on stderr."),
-        ] = False,
+        as_json: switch("--json", help="Print every event as a JSON line.") = False,
+        quiet: switch("--quiet", "-q", help="No retry or compaction lines on stderr.") = False,
         **session_options: Any,
     ) -> None:
         """Run prompts in turn and print the last answer (print mode)."""
@@ -263,10 +258,8 @@ def register_commands(app: Any) -> None:
     @app.command("models")
     def models(
         ctx: typer.Context,
-        search: Annotated[
-            str | None, typer.Argument(metavar="[SEARCH]", help="Only models matching these words.")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        search: text_argument("[SEARCH]", help="Only models matching these words.") = None,
+        as_json: PlainJsonOpt = False,
     ) -> None:
         """Providers and models: context window, max output, reasoning, inputs, key present."""
         from tether.builtin_plugins.commands.agent.models import print_models

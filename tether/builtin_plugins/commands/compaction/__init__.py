@@ -25,8 +25,10 @@ from tether.builtin_plugins.commands import (
     FileArg,
     JsonOpt,
     LeafOpt,
+    PlainJsonOpt,
     add_session_commands,
     open_session_file,
+    switch,
 )
 from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
@@ -111,9 +113,7 @@ def prepare_command(
     window: WindowOpt = None,
     leaf: LeafOpt = None,
     as_json: JsonOpt = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", help="Counts instead of id lists, no serialized text.")
-    ] = False,
+    quiet: switch("--quiet", help="Counts instead of id lists, no serialized text.") = False,
     strategy: StrategyOpt = None,
     counter: CounterOpt = None,
 ) -> None:
@@ -203,7 +203,7 @@ def compact_command(
     reserve: Annotated[
         int | None, typer.Option("--reserve", help="Tokens reserved for the answer.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
     strategy: StrategyOpt = None,
 ) -> None:
@@ -255,9 +255,7 @@ def branch_command(
     ctx: typer.Context,
     file: FileArg,
     to: Annotated[str, typer.Option("--to", metavar="ID", help="Entry to move the leaf to.")],
-    summarize: Annotated[
-        bool, typer.Option("--summarize", help="Summarize the branch being left.")
-    ] = False,
+    summarize: switch("--summarize", help="Summarize the branch being left.") = False,
     instructions: InstructionsOpt = None,
     label: Annotated[
         str | None, typer.Option("--label", help="Label for the new position.")
@@ -266,7 +264,7 @@ def branch_command(
         str | None,
         typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
 ) -> None:
     """Move the session's leaf to another entry, optionally summarizing the branch left."""

@@ -117,19 +117,13 @@ def context_command(
     file: opts.FileArg,
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
-    quiet: Annotated[
-        bool,
-        typer.Option(
-            "--quiet", help="Build everything (messages, hooks, LLM form), print only counts."
-        ),
-    ] = False,
-    request: Annotated[
-        bool,
-        typer.Option(
-            "--request",
-            help="The request body the session's provider would receive (not sent).",
-        ),
-    ] = False,
+    quiet: opts.switch(
+        "--quiet", help="Build everything (messages, hooks, LLM form), print only counts."
+    ) = False,
+    request: opts.switch(
+        "--request",
+        help="The request body the session's provider would receive (not sent).",
+    ) = False,
     provider: Annotated[
         str | None,
         typer.Option("--provider", help="With --request: this provider's model (as for run)."),

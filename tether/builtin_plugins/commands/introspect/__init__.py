@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import inspect
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from tether import TetherError
-from tether.builtin_plugins.commands import json_fields
+from tether.builtin_plugins.commands import PlainJsonOpt, json_fields, switch, text_argument
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -47,8 +47,8 @@ def _hook_kind(pm: PluginManager, hook_name: str) -> str:
 
 def plugins_command(
     ctx: typer.Context,
-    all_: Annotated[bool, typer.Option("--all", help="Include the built-in plugins.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    all_: switch("--all", help="Include the built-in plugins.") = False,
+    as_json: PlainJsonOpt = False,
 ) -> None:
     """List installed plugins (name, distribution, version, status, hooks) and, per kind,
     the summarizers, token counters and compaction strategies registered and chosen."""
@@ -84,13 +84,9 @@ def plugins_command(
 
 def hooks_command(
     ctx: typer.Context,
-    name: Annotated[
-        str | None, typer.Argument(help="One hook: show its contract.", metavar="[NAME]")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    markdown: Annotated[
-        bool, typer.Option("--markdown", help="Print the hook reference (docs/hooks.md).")
-    ] = False,
+    name: text_argument("[NAME]", help="One hook: show its contract.") = None,
+    as_json: PlainJsonOpt = False,
+    markdown: switch("--markdown", help="Print the hook reference (docs/hooks.md).") = False,
 ) -> None:
     """List the hooks plugins can implement, and the plugins implementing each, in call
     order."""

@@ -19,11 +19,16 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import SESSION_HELP, FileArg, open_session_file
+from tether.builtin_plugins.commands import (
+    SESSION_HELP,
+    FileArg,
+    PlainJsonOpt,
+    open_session_file,
+    switch,
+)
 from tether.cli import WaitOpt, command_group
 from tether.hookspecs import hookimpl
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 ColorOpt = Annotated[
     str,
     typer.Option(
@@ -143,7 +148,7 @@ def _copy_command(point: inspect.Parameter, doc: str) -> Callable[..., None]:
             inspect.Parameter("file", keyword, annotation=FileArg),
             point,
             inspect.Parameter("output", keyword, default=None, annotation=OutOpt),
-            inspect.Parameter("as_json", keyword, default=False, annotation=JsonOpt),
+            inspect.Parameter("as_json", keyword, default=False, annotation=PlainJsonOpt),
         ]
     )
     command.__doc__ = doc
@@ -154,13 +159,11 @@ def _copy_command(point: inspect.Parameter, doc: str) -> Callable[..., None]:
 def register_commands(app: Any) -> None:
     @app.command("sessions")
     def sessions_command(
-        all_: Annotated[
-            bool, typer.Option("--all", help="Every project, not just this one.")
-        ] = False,
+        all_: switch("--all", help="Every project, not just this one.") = False,
         folder: Annotated[
             Path | None, typer.Option("--dir", help="List this folder (e.g. pi's sessions).")
         ] = None,
-        as_json: JsonOpt = False,
+        as_json: PlainJsonOpt = False,
         search: Annotated[
             str | None,
             typer.Option("--search", metavar="TEXT", help="Full-text search (database stores)."),
@@ -174,10 +177,8 @@ def register_commands(app: Any) -> None:
     @group.command("show")
     def show_command(
         file: FileArg,
-        as_json: JsonOpt = False,
-        validate: Annotated[
-            bool, typer.Option("--validate", help="Also check every entry against the format.")
-        ] = False,
+        as_json: PlainJsonOpt = False,
+        validate: switch("--validate", help="Also check every entry against the format.") = False,
     ) -> None:
         """Header, counts by type, name, leaf and every problem with its line number
         (--validate: exit 1 when there is one)."""
@@ -212,10 +213,8 @@ def register_commands(app: Any) -> None:
     @group.command("tree")
     def tree_command(
         file: FileArg,
-        as_json: JsonOpt = False,
-        full: Annotated[
-            bool, typer.Option("--full", help="Show every entry (no folded runs).")
-        ] = False,
+        as_json: PlainJsonOpt = False,
+        full: switch("--full", help="Show every entry (no folded runs).") = False,
         colour: ColorOpt = "auto",
     ) -> None:
         """The entry tree: branches drawn, long runs folded, > active path, * current leaf."""
@@ -243,10 +242,8 @@ def register_commands(app: Any) -> None:
     def export_command(
         file: FileArg,
         output: OutOpt = None,
-        html: Annotated[
-            bool, typer.Option("--html", help="The whole tree as one self-contained page.")
-        ] = False,
-        as_json: JsonOpt = False,
+        html: switch("--html", help="The whole tree as one self-contained page.") = False,
+        as_json: PlainJsonOpt = False,
     ) -> None:
         """The current branch as a linear session file with a new id (default: next to FILE),
         or with --html the whole tree as a web page (default: next to FILE, its name with .html,
@@ -326,7 +323,7 @@ def register_commands(app: Any) -> None:
             ),
         ] = None,
         wait: WaitOpt = None,
-        as_json: JsonOpt = False,
+        as_json: PlainJsonOpt = False,
     ) -> None:
         """Move damaged lines into a sidecar, keep every readable line (backup kept)."""
         from tether.builtin_plugins.commands import store_configured

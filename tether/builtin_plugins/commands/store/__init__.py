@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import SESSION_HELP
+from tether.builtin_plugins.commands import SESSION_HELP, PlainJsonOpt
 from tether.cli import command_group
 from tether.hookspecs import hookimpl
 
@@ -27,7 +27,7 @@ def register_commands(app: Any) -> None:
         files: Annotated[
             list[Path], typer.Argument(help="Session files (.jsonl).", metavar="FILE...")
         ],
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_json: PlainJsonOpt = False,
     ) -> None:
         """Copy session files into the database store (--store URI); prints their ids."""
         from tether.builtin_plugins.commands.store.listing import import_files

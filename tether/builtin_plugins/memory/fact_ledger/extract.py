@@ -27,6 +27,7 @@ from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
+from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack, terse_setting
 from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
@@ -232,6 +233,8 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS
     ):
         return "constraint"
+    if (remark or _LIST_ITEM.match(sentence)) and terse_setting(sentence, cues):
+        return "constraint"  # "lr 0.015", "- timeout 10m", "keep -race" (:mod:`.terse`)
     setting = _SETTING.match(sentence.rstrip(" .;。"))
     if setting and not _NOT_SETTING.search(sentence):  # in a long message too
         return "constraint"
@@ -278,6 +281,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     """Every fact of one user message, in order."""
     out: list[Statement] = []
     said = sentences(text)
+    if len(said) > 1:  # "looks right. <what the user states>. carry on": the acks say nothing
+        said = [s for s in said if not bare_ack(s, cues)] or said
     remark = len(text) <= MAX_REMARK and len(said) <= 2
     heading = ""  # the kind a list's heading gives its items ("Requirements:", "要求如下：")
     heading_at = -1  # where that heading's own statement is in ``out``

@@ -1,0 +1,124 @@
+"""A user's short reply to the assistant's either/or question: a decision, kept verbatim.
+
+When the assistant offers a choice ("X or Y for the queue?", "1) cron 2) systemd timers —
+which one?", "用批处理还是流式？"), a terse user answers with the bare choice and, often, a
+reason or another preference in the same breath: "y. x is overkill, no thanks", "option 2",
+"the second one, but with retries", "选 1，但是每晚只跑一次". No cue word marks such a reply,
+so read sentence by sentence it is a bare name and a fragment. Read as what it is — the
+user's decision in the user's own words — the whole reply is one decision fact, verbatim.
+
+A next step said in the reply stays a next step of its own (the latest one is in force);
+identifiers of the reply stay, filed under the whole reply (they retire with it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import (
+    Statement,
+    flat,
+    sentences,
+)
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+
+MAX_ANSWER = 200  # characters: a longer reply is a message of its own, read sentence by sentence
+MAX_ANSWER_SENTENCES = 3
+_QUESTION = re.compile(r"[^.!?。！？\n]*[?？]")
+#: What offers a choice in a question: two named things, or options to pick from.
+_OFFERS = re.compile(
+    r"\bor\b|\bvs\.?\b|\bversus\b|\bwhich\b|\beither\b|\boption|\bprefer|还是|或者|或是|哪个|哪种"
+    r"|哪一|选哪|方案|选项|\S/\S",
+    re.IGNORECASE,
+)
+_OPTIONS = re.compile(r"(?:^|\n)\s*(?:\(?\d{1,2}[.)、]|[-*•]|[a-dA-D][.)]|option \d)\s*\S", re.I)
+
+
+_OR = re.compile(r"([\w.+#-]+)\s*(?:\bor\b|\bvs\.?|\bversus\b|还是|或者|或是)\s*([\w.+#-]+)", re.I)
+_STOP = frozenset("a an the to with use using for it we i you should".split())
+
+
+def offers_choice(text: str) -> bool:
+    """Whether an assistant's text asks the user to choose (a question naming options)."""
+    questions = [q for q in _QUESTION.findall(text) if q.strip()]
+    if not questions:
+        return False
+    if any(_OFFERS.search(q) for q in questions):
+        return True
+    return len(_OPTIONS.findall(text)) >= 2  # a list of options, then "what do you think?"
+
+
+def choice_key(text: str) -> str:
+    """``choice:a|b`` — the two things an either/or question names ("" when it names none)."""
+    for question in _QUESTION.findall(text):
+        found = _OR.search(question)
+        if found:
+            pair = {w.casefold().strip(".") for w in found.groups()} - _STOP
+            if len(pair) == 2:
+                return "choice:" + "|".join(sorted(pair))
+    return ""
+
+
+def _named(option: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text.casefold()) is not None
+
+
+def retire_answered(ledger: Ledger, filed: Sequence[Fact], cues: Cues) -> None:
+    """A later answer to the same either/or question, or a changed statement that names the
+    other option ("x after all", "改用 x"), retires the earlier answer."""
+    answers = [f for f in ledger.live("decision") if f.key.startswith("choice:")]
+    for new in filed:
+        if new.kind == "identifier" or not new.live:
+            continue
+        for old in answers:
+            if old is new or not old.live or old.source == new.source:
+                continue
+            options = old.key.split(":", 1)[1].split("|")
+            chosen = [o for o in options if _named(o, old.text)]
+            other = [o for o in options if o not in chosen and _named(o, new.text)]
+            if new.key == old.key or (other and (cues.has("change", new.text) or new.key)):
+                ledger.retire(old, new)
+
+
+def is_answer(text: str, cues: Cues) -> bool:
+    """Whether a user turn after such a question is a short answer (not a question back, not
+    a long message of its own)."""
+    said = sentences(text)
+    short = flat(text)
+    return (
+        0 < len(said) <= MAX_ANSWER_SENTENCES
+        and len(short) <= MAX_ANSWER
+        and not short.endswith(("?", "？"))
+        and any(ch.isalnum() for ch in short)
+    )
+
+
+def answer_statements(
+    text: str, statements: Sequence[Statement], source: str, key: str = ""
+) -> list[Statement]:
+    """``statements`` of an answer read as the answer: the whole reply one decision, its next
+    steps and identifiers kept."""
+    said = [s for s in statements if s.kind != "identifier"]
+    if not said:
+        return list(statements)
+    whole = flat(text)
+    out = [Statement("decision", whole, source, change=any(s.change for s in said), key=key)]
+    for statement in statements:
+        if statement.kind in ("next_step", "error"):
+            out.append(statement)  # the step in force stays one of its own
+        elif statement.kind == "identifier":
+            out.append(replace(statement, parent=whole) if statement.parent else statement)
+    return out
+
+
+__all__ = [
+    "answer_statements",
+    "choice_key",
+    "is_answer",
+    "offers_choice",
+    "retire_answered",
+]

@@ -110,12 +110,23 @@ def test_a_new_value_for_a_terse_key_and_a_changed_answer_retire_the_old() -> No
         user("valkey. clustering is overkill"),
         user("retries 6"),
         user("redis after all, the ops team only runs that"),
+        assistant([text("报表用增量还是全量？")]),
+        user("增量。全量太慢了"),
+        user("改用全量吧，数据量其实不大"),
+        assistant([text("Should the tokens sit in Vault or in env files?")]),
+        user("vault. rotation matters here"),
+        assistant([text("Vault or env files for the staging tokens, then?")]),
+        user("env files, staging is throwaway"),
     ]
     ledger = build_ledger(messages, [f"e{i}" for i in range(len(messages))])
     live = [f.text for f in ledger.live("constraint", "decision")]
     assert "retries 6" in live and "retries 4" not in live
     assert "valkey. clustering is overkill" not in live
     assert "redis after all, the ops team only runs that" in live
+    assert "增量。全量太慢了" not in live
+    assert "改用全量吧，数据量其实不大" in live
+    assert "vault. rotation matters here" not in live  # the same choice asked again
+    assert "env files, staging is throwaway" in live
 
 
 def test_terse_facts_survive_fifteen_compactions_on_both_summarizers(tmp_path: Path) -> None:

@@ -28,22 +28,30 @@ from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 
 MAX_ANSWER = 200  # characters: a longer reply is a message of its own, read sentence by sentence
 MAX_ANSWER_SENTENCES = 3
+MAX_ASKED = 1500  # characters: the end of the assistant's message, where it asks
 _QUESTION = re.compile(r"[^.!?。！？\n]*[?？]")
 #: What offers a choice in a question: two named things, or options to pick from.
 _OFFERS = re.compile(
     r"\bor\b|\bvs\.?\b|\bversus\b|\bwhich\b|\beither\b|\boption|\bprefer|还是|或者|或是|哪个|哪种"
-    r"|哪一|选哪|方案|选项|\S/\S",
+    r"|哪一|选哪|方案|选项",
     re.IGNORECASE,
 )
 _OPTIONS = re.compile(r"(?:^|\n)\s*(?:\(?\d{1,2}[.)、]|[-*•]|[a-dA-D][.)]|option \d)\s*\S", re.I)
 
 
-_OR = re.compile(r"([\w.+#-]+)\s*(?:\bor\b|\bvs\.?|\bversus\b|还是|或者|或是)\s*([\w.+#-]+)", re.I)
-_STOP = frozenset("a an the to with use using for it we i you should".split())
+_OR = re.compile(r"([\w.+#-]+)\s*(?:\bor\b|\bvs\.?|\bversus\b|还是|或者|或是)\s*", re.I)
+_TOKEN = re.compile(r"[\w.+#-]+")
+_STOP = frozenset(
+    "a an the to with use using for it we i you should in on at of by via just maybe "
+    "some keep stay go be do".split()
+)
 
 
 def offers_choice(text: str) -> bool:
     """Whether an assistant's text asks the user to choose (a question naming options)."""
+    text = text[-MAX_ASKED:]  # the question the user answers closes the message
+    if "?" not in text and "？" not in text:
+        return False
     questions = [q for q in _QUESTION.findall(text) if q.strip()]
     if not questions:
         return False
@@ -54,17 +62,33 @@ def offers_choice(text: str) -> bool:
 
 def choice_key(text: str) -> str:
     """``choice:a|b`` — the two things an either/or question names ("" when it names none)."""
-    for question in _QUESTION.findall(text):
+    for question in _QUESTION.findall(text[-MAX_ASKED:]):
         found = _OR.search(question)
-        if found:
-            pair = {w.casefold().strip(".") for w in found.groups()} - _STOP
-            if len(pair) == 2:
-                return "choice:" + "|".join(sorted(pair))
+        if not found:
+            continue
+        after = [w for w in _TOKEN.findall(question[found.end() :]) if w.casefold() not in _STOP]
+        first, second = found.group(1).casefold().strip("."), (after[0] if after else "")
+        if (
+            not first.isascii() and not second.isascii()
+        ):  # "报表用增量还是全量": as long as the other
+            first = first[-max(len(second), 2) :]
+        pair = {first, second.casefold()}
+        pair -= _STOP | {""}
+        if len(pair) == 2:
+            return "choice:" + "|".join(sorted(pair))
     return ""
 
 
+def _at(option: str, text: str) -> int:
+    """Where ``option`` is named in ``text`` (-1: not named)."""
+    if not option.isascii():
+        return text.find(option)
+    found = re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text.casefold())
+    return found.start() if found else -1
+
+
 def _named(option: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text.casefold()) is not None
+    return _at(option, text) >= 0
 
 
 def retire_answered(ledger: Ledger, filed: Sequence[Fact], cues: Cues) -> None:
@@ -78,7 +102,8 @@ def retire_answered(ledger: Ledger, filed: Sequence[Fact], cues: Cues) -> None:
             if old is new or not old.live or old.source == new.source:
                 continue
             options = old.key.split(":", 1)[1].split("|")
-            chosen = [o for o in options if _named(o, old.text)]
+            chosen = sorted((_at(o, old.text), o) for o in options if _at(o, old.text) >= 0)[:1]
+            chosen = [o for _, o in chosen]  # the one named first: "y. x is overkill" chose y
             other = [o for o in options if o not in chosen and _named(o, new.text)]
             if new.key == old.key or (other and (cues.has("change", new.text) or new.key)):
                 ledger.retire(old, new)

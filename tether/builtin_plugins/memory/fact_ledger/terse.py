@@ -69,6 +69,7 @@ def terse_setting(sentence: str, cues: Cues) -> bool:
     return True
 
 
+MAX_ACK = 40  # characters of an acknowledgement, punctuation and emoji aside
 MAX_STATED_WORDS = 14
 _VAGUE = frozenset(
     "it this that everything something nothing anything there i i'm i'd you he she they "
@@ -96,10 +97,12 @@ def terse_statement(body: str, cues: Cues) -> bool:
 
 def bare_ack(text: str, cues: Cues) -> bool:
     """Whether a whole user turn only acknowledges or keeps the work going (no fact)."""
+    if len(text) > 4 * MAX_ACK:
+        return False
     rest = _STRIP.sub(" ", text.casefold()).strip()
     if not rest:
         return True
-    if len(rest) > 40:
+    if len(rest) > MAX_ACK:
         return False
     for phrase in sorted(_ACK_WIDE, key=len, reverse=True):
         rest = rest.replace(phrase, " ")

@@ -209,10 +209,10 @@ class _Reader:
                 fact = self.ledger.add(Statement("decision", proposal, source), self.cues)
                 fact.note = ACCEPTED
         self.proposals = []
-        asked, self.asked = self.asked, False
+        prompted, self.asked = self.asked, False
         if bare_ack(text, self.cues):
             return  # "k", "ok", "go on", "继续": no fact
-        answer = asked and is_answer(text, self.cues)
+        answer = prompted and is_answer(text, self.cues)
         if not answer and len(short) <= 120 and self.cues.has("filler", short):
             said = sentences(text)
             if not any(classify(s, self.cues) != "request" for s in said) and all(

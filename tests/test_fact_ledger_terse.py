@@ -37,6 +37,7 @@ ANSWERS = [
     ("有两个方案：1 用队列，2 直接写库。选哪个？", "选 2，但是要加重试"),
 ]
 SETTINGS = ["retries 4", "poll interval 30s", "workers: 6", "并发 先 8", "keep --dry-run"]
+LINES = ["chunk size 512", "overlap 64", "top_k 8"]  # one message, one a line, no bullets
 STATEMENTS = ["the report is still semicolon separated", "grafana is what the team reads"]
 ACKS = ["k", "ok", "go on", "继续", "ok thanks", "👍"]
 #: a short statement between acknowledgements, and one inside a long message of requests
@@ -55,7 +56,7 @@ def _messages() -> list[dict[str, Any]]:
         out += [assistant([text(question)]), user(reply)]
     out.append(user("- " + "\n- ".join(SETTINGS[:3])))
     out.append(assistant([text("Noted.")]))
-    for said in [*SETTINGS[3:], *STATEMENTS, *ACKS, BETWEEN, LONG]:
+    for said in [*SETTINGS[3:], *STATEMENTS, *ACKS, BETWEEN, LONG, "\n".join(LINES)]:
         out += [user(said), assistant([text("Noted.")])]
     return out
 
@@ -75,7 +76,7 @@ def test_an_answer_to_an_either_or_question_is_one_decision_verbatim() -> None:
 def test_a_key_and_its_value_is_a_constraint_and_acknowledgements_are_no_facts() -> None:
     ledger = _ledger()
     rules = [f.text for f in ledger.live("constraint")]
-    for setting in SETTINGS:
+    for setting in SETTINGS + LINES:
         assert any(rule.endswith(setting) for rule in rules), (setting, rules)
     texts = {f.text for f in ledger.live()}
     assert not texts & {*ACKS, "looks right.", "carry on"}
@@ -131,7 +132,7 @@ def test_a_new_value_for_a_terse_key_and_a_changed_answer_retire_the_old() -> No
 
 def test_terse_facts_survive_fifteen_compactions_on_both_summarizers(tmp_path: Path) -> None:
     wanted = [reply for _, reply in ANSWERS] + SETTINGS[3:] + STATEMENTS + SETTINGS[:3]
-    wanted += ["the export is still semicolon separated", STATED]
+    wanted += ["the export is still semicolon separated", STATED, *LINES]
     for summarizer in ("offline", "factfree"):
         path = tmp_path / f"{summarizer}.jsonl"
         session = Session.open(path, create=True, cwd=str(tmp_path))

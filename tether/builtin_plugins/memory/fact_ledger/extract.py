@@ -27,13 +27,14 @@ from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
-from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack, terse_setting
+from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
 from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
 MAX_SENTENCES = 40  # per message; a pasted log is not a list of facts
 MAX_REMARK = 240  # a message this short stating no task is a remark (a preference in passing)
 MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
+MAX_TERSE_LINES = 800  # a message of short lines this long may be settings, one a line
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
@@ -284,6 +285,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     if len(said) > 1:  # "looks right. <what the user states>. carry on": the acks say nothing
         said = [s for s in said if not bare_ack(s, cues)] or said
     remark = len(text) <= MAX_REMARK and len(said) <= 2
+    terse = not remark and len(text) <= MAX_TERSE_LINES and all(len(s) <= MAX_TERSE for s in said)
     heading = ""  # the kind a list's heading gives its items ("Requirements:", "要求如下：")
     heading_at = -1  # where that heading's own statement is in ``out``
     heading_sentence = 0
@@ -291,6 +293,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     for index, sentence in enumerate(said):
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
+        if terse and kind == "request" and terse_setting(words, cues):
+            kind = "constraint"  # "lr 0.015\nbatch 240\nwarmup 500": one setting a line
         if _LIST_ITEM.match(words):
             if heading in ("constraint", "decision", "presented"):
                 if kind == "request" and not words.rstrip().endswith(("?", "？")):

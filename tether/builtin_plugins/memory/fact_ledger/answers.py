@@ -20,6 +20,7 @@ from dataclasses import replace
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import (
     Statement,
+    classify,
     flat,
     sentences,
 )
@@ -28,6 +29,7 @@ from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 
 MAX_ANSWER = 200  # characters: a longer reply is a message of its own, read sentence by sentence
 MAX_ANSWER_SENTENCES = 3
+MAX_CHOICE_WORDS = 4  # "podman.", "the managed one": a bare choice opening a reply
 MAX_ASKED = 1500  # characters: the end of the assistant's message, where it asks
 _QUESTION = re.compile(r"[^.!?。！？\n]*[?？]")
 #: What offers a choice in a question: two named things, or options to pick from.
@@ -93,7 +95,8 @@ def _named(option: str, text: str) -> bool:
 
 def retire_answered(ledger: Ledger, filed: Sequence[Fact], cues: Cues) -> None:
     """A later answer to the same either/or question, or a changed statement that names the
-    other option ("x after all", "改用 x"), retires the earlier answer."""
+    other option ("x after all", "改用 x"), retires the earlier answer — one that named an
+    option; a question asked again in passing retires nothing by itself."""
     answers = [f for f in ledger.live("decision") if f.key.startswith("choice:")]
     for new in filed:
         if new.kind == "identifier" or not new.live:
@@ -105,7 +108,10 @@ def retire_answered(ledger: Ledger, filed: Sequence[Fact], cues: Cues) -> None:
             chosen = sorted((_at(o, old.text), o) for o in options if _at(o, old.text) >= 0)[:1]
             chosen = [o for _, o in chosen]  # the one named first: "y. x is overkill" chose y
             other = [o for o in options if o not in chosen and _named(o, new.text)]
-            if new.key == old.key or (other and (cues.has("change", new.text) or new.key)):
+            if not chosen:
+                continue  # an answer that names no option ("the second one") stays
+            again = new.key == old.key and any(_named(o, new.text) for o in options)
+            if again or (other and (cues.has("change", new.text) or new.key)):
                 ledger.retire(old, new)
 
 
@@ -122,13 +128,31 @@ def is_answer(text: str, cues: Cues) -> bool:
     )
 
 
+def _bare_choice(text: str, cues: Cues) -> bool:
+    """A name and no more ("podman.", "the managed one", "增量。"): what was chosen."""
+    body = text.rstrip(" .。!！")
+    size = len(body.split()) if body.isascii() else len(body)
+    limit = MAX_CHOICE_WORDS if body.isascii() else 2 * MAX_CHOICE_WORDS
+    return 0 < size <= limit and not cues.has("task", body)
+
+
 def answer_statements(
-    text: str, statements: Sequence[Statement], source: str, key: str = ""
+    text: str, statements: Sequence[Statement], source: str, cues: Cues, key: str = ""
 ) -> list[Statement]:
     """``statements`` of an answer read as the answer: the whole reply one decision, its next
     steps and identifiers kept."""
     said = [s for s in statements if s.kind != "identifier"]
     if not said:
+        return list(statements)
+    first = said[0]
+    bare = len(said) > 1 and _bare_choice(first.text, cues)
+    if all(s.kind != "request" for s in said) and not bare:
+        return list(statements)  # each sentence a fact of its own already: a change retires one
+    if len(said) > 1 and any(classify(s.text, cues) != "request" for s in said):
+        # a sentence with a cue of its own ("never …", "use X instead") stays a fact of its
+        # own, so that a later change retires it alone; a bare choice before it is the decision
+        if bare:
+            return [replace(s, kind="decision") if s is first else s for s in statements]
         return list(statements)
     whole = flat(text)
     out = [Statement("decision", whole, source, change=any(s.change for s in said), key=key)]

@@ -236,7 +236,7 @@ class _Reader:
             self.ledger.new_fact("goal", goal, source)
             statements = [s for s in statements if s not in asked or s in kept]
         elif answer:  # "y. x is overkill, no thanks" after "x or y?": one decision, verbatim
-            statements = answer_statements(text, statements, source, self.choice)
+            statements = answer_statements(text, statements, source, self.cues, self.choice)
         filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
         retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)

@@ -285,7 +285,10 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     if len(said) > 1:  # "looks right. <what the user states>. carry on": the acks say nothing
         said = [s for s in said if not bare_ack(s, cues)] or said
     remark = len(text) <= MAX_REMARK and len(said) <= 2
-    terse = not remark and len(text) <= MAX_TERSE_LINES and all(len(s) <= MAX_TERSE for s in said)
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    terse = (
+        1 < len(lines) and len(text) <= MAX_TERSE_LINES and all(len(x) <= MAX_TERSE for x in lines)
+    )
     heading = ""  # the kind a list's heading gives its items ("Requirements:", "要求如下：")
     heading_at = -1  # where that heading's own statement is in ``out``
     heading_sentence = 0

@@ -198,6 +198,7 @@ class _Reader:
         self.proposals: list[str] = []
         self.asked = False  # the last assistant message offered a choice (:mod:`.answers`)
         self.choice = ""  # the options it named (``choice:a|b``)
+        self.answered = any(f.key.startswith("choice:") for f in ledger.facts)
         self.had_goal = any(f.kind == "goal" for f in ledger.facts)
 
     def user(self, text: str, source: str) -> None:
@@ -237,19 +238,20 @@ class _Reader:
             statements = [s for s in statements if s not in asked or s in kept]
         elif answer:  # "y. x is overkill, no thanks" after "x or y?": one decision, verbatim
             statements = answer_statements(text, statements, source, self.cues, self.choice)
+            self.answered = self.answered or bool(self.choice)
         filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
-        retire_answered(self.ledger, filed, self.cues)
+        if self.answered:
+            retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
 
     def assistant(self, message: Mapping[str, Any]) -> None:
         self.proposals = []
-        said = "\n".join(
-            str(b.get("text") or "")
-            for b in message.get("content") or []
-            if isinstance(b, dict) and b.get("type") == "text"
+        texts = [b for b in message.get("content") or [] if isinstance(b, dict)]
+        said = next(
+            (str(b.get("text") or "") for b in reversed(texts) if b.get("type") == "text"), ""
         )
-        self.asked = offers_choice(said)
+        self.asked = offers_choice(said)  # the last text: where a question closes the message
         self.choice = choice_key(said) if self.asked else ""
         for block in message.get("content") or []:
             if not isinstance(block, dict):

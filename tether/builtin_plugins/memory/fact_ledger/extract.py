@@ -282,7 +282,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     """Every fact of one user message, in order."""
     out: list[Statement] = []
     said = sentences(text)
-    if len(said) > 1:  # "looks right. <what the user states>. carry on": the acks say nothing
+    if 1 < len(said) and len(text) <= MAX_REMARK:  # "looks right. <the fact>. carry on"
         said = [s for s in said if not bare_ack(s, cues)] or said
     remark = len(text) <= MAX_REMARK and len(said) <= 2
     lines = [line for line in text.strip().splitlines() if line.strip()]

@@ -70,6 +70,8 @@ def terse_setting(sentence: str, cues: Cues) -> bool:
 
 
 MAX_ACK = 40  # characters of an acknowledgement, punctuation and emoji aside
+MAX_ACK_WORDS = 6
+_KNOWN: dict[int, frozenset[str]] = {}  # acknowledgement words per set of cue tables
 MAX_STATED_WORDS = 14
 _VAGUE = frozenset(
     "it this that everything something nothing anything there i i'm i'd you he she they "
@@ -97,7 +99,7 @@ def terse_statement(body: str, cues: Cues) -> bool:
 
 def bare_ack(text: str, cues: Cues) -> bool:
     """Whether a whole user turn only acknowledges or keeps the work going (no fact)."""
-    if len(text) > 4 * MAX_ACK:
+    if len(text) > 4 * MAX_ACK or len(text.split()) > MAX_ACK_WORDS:
         return False
     rest = _STRIP.sub(" ", text.casefold()).strip()
     if not rest:
@@ -107,7 +109,9 @@ def bare_ack(text: str, cues: Cues) -> bool:
     for phrase in sorted(_ACK_WIDE, key=len, reverse=True):
         rest = rest.replace(phrase, " ")
     words = rest.split()
-    known = _ACK_WORDS | cues.words("filler") | cues.words("accept")
+    known = _KNOWN.get(id(cues))
+    if known is None:
+        known = _KNOWN[id(cues)] = _ACK_WORDS | cues.words("filler") | cues.words("accept")
     return all(word in known for word in words)
 
 

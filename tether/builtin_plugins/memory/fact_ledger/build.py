@@ -13,6 +13,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tether.builtin_plugins.memory.fact_ledger.answers import (
+    answer_statements,
+    choice_key,
+    is_answer,
+    offers_choice,
+    retire_answered,
+)
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
 from tether.builtin_plugins.memory.fact_ledger.extract import (
     MAX_FACT,
@@ -29,6 +36,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import (
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
+from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 
 MAX_GOAL = 2000
 ACCEPTED = "proposed by the assistant, accepted"
@@ -188,6 +196,9 @@ class _Reader:
         self.ledger, self.cues = ledger, cues
         self.calls: dict[str, tuple[str, Any]] = {}
         self.proposals: list[str] = []
+        self.asked = False  # the last assistant message offered a choice (:mod:`.answers`)
+        self.choice = ""  # the options it named (``choice:a|b``)
+        self.answered = any(f.key.startswith("choice:") for f in ledger.facts)
         self.had_goal = any(f.kind == "goal" for f in ledger.facts)
 
     def user(self, text: str, source: str) -> None:
@@ -199,7 +210,11 @@ class _Reader:
                 fact = self.ledger.add(Statement("decision", proposal, source), self.cues)
                 fact.note = ACCEPTED
         self.proposals = []
-        if len(short) <= 120 and self.cues.has("filler", short):
+        prompted, self.asked = self.asked, False
+        if bare_ack(text, self.cues):
+            return  # "k", "ok", "go on", "继续": no fact
+        answer = prompted and is_answer(text, self.cues)
+        if not answer and len(short) <= 120 and self.cues.has("filler", short):
             said = sentences(text)
             if not any(classify(s, self.cues) != "request" for s in said) and all(
                 _bare(s, self.cues) for s in said
@@ -221,13 +236,23 @@ class _Reader:
             goal = flat(verbatim(text, asked) if asked else text, MAX_GOAL)
             self.ledger.new_fact("goal", goal, source)
             statements = [s for s in statements if s not in asked or s in kept]
-        for statement in promote(statements):
-            self.ledger.add(statement, self.cues)
+        elif answer:  # "y. x is overkill, no thanks" after "x or y?": one decision, verbatim
+            statements = answer_statements(text, statements, source, self.cues, self.choice)
+            self.answered = self.answered or bool(self.choice)
+        filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
+        if self.answered:
+            retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
 
     def assistant(self, message: Mapping[str, Any]) -> None:
         self.proposals = []
+        texts = [b for b in message.get("content") or [] if isinstance(b, dict)]
+        said = next(
+            (str(b.get("text") or "") for b in reversed(texts) if b.get("type") == "text"), ""
+        )
+        self.asked = offers_choice(said)  # the last text: where a question closes the message
+        self.choice = choice_key(said) if self.asked else ""
         for block in message.get("content") or []:
             if not isinstance(block, dict):
                 continue

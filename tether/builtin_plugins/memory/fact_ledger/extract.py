@@ -27,12 +27,14 @@ from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
+from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
 from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
 MAX_SENTENCES = 40  # per message; a pasted log is not a list of facts
 MAX_REMARK = 240  # a message this short stating no task is a remark (a preference in passing)
 MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
+MAX_TERSE_LINES = 800  # a message of short lines this long may be settings, one a line
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
@@ -236,6 +238,8 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS
     ):
         return "constraint"
+    if (remark or _LIST_ITEM.match(sentence)) and terse_setting(sentence, cues):
+        return "constraint"  # "lr 0.015", "- timeout 10m", "keep -race" (:mod:`.terse`)
     setting = _SETTING.match(sentence.rstrip(" .;。"))
     if setting and not _NOT_SETTING.search(sentence):  # in a long message too
         return "constraint"
@@ -284,7 +288,13 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     """Every fact of one user message, in order."""
     out: list[Statement] = []
     said = sentences(text)
+    if 1 < len(said) and len(text) <= MAX_REMARK:  # "looks right. <the fact>. carry on"
+        said = [s for s in said if not bare_ack(s, cues)] or said
     remark = len(text) <= MAX_REMARK and len(said) <= 2
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    terse = (
+        1 < len(lines) and len(text) <= MAX_TERSE_LINES and all(len(x) <= MAX_TERSE for x in lines)
+    )
     heading = ""  # the kind a list's heading gives its items ("Requirements:", "要求如下：")
     heading_at = -1  # where that heading's own statement is in ``out``
     heading_sentence = 0
@@ -292,6 +302,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     for index, sentence in enumerate(said):
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
+        if terse and kind == "request" and terse_setting(words, cues):
+            kind = "constraint"  # "lr 0.015\nbatch 240\nwarmup 500": one setting a line
         if _LIST_ITEM.match(words):
             if heading in ("constraint", "decision", "presented"):
                 if kind == "request" and not words.rstrip().endswith(("?", "？")):

@@ -14,6 +14,7 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import subject_values, values_said
+from tether.builtin_plugins.memory.fact_ledger.terse import terse_statement
 
 MAX_NOTED = 300  # characters: longer sentences are pastes or lists, not one statement
 MIN_WORDS = 3
@@ -97,6 +98,8 @@ def noted(text: str, cues: Cues) -> bool:
         return any(_QUANTITY.match(value) for value in said)  # "make tokens last 60m"
     if any(not _BARE.match(value) for value in said):
         return True  # a unit, an identifier, a flag: "6 processes per pod", "orders-v2"
+    if terse_statement(body, cues):
+        return True  # how something is, no value: "the export is still semicolon separated"
     return bool(subject_values(body, cues))  # a number of a named thing: "JPEG quality 82"
 
 

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.keyshape import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 
@@ -125,6 +126,12 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
             ]
             if changed and not parts_differ(new.text, old.text, cues.concepts):
                 retire_keeping_clauses(ledger, old, new, changed[0].split("_")[0])
+    retire_reshaped(
+        ledger,
+        source,
+        cues,
+        lambda old, new, value: retire_keeping_clauses(ledger, old, new, value),
+    )
 
 
 __all__ = ["assignments", "promote", "retire_same_key"]

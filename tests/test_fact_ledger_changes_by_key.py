@@ -70,6 +70,18 @@ CHANGES = [
         "cache/{z}/{x}/{y}.png",
         "store/{layer}/{z}-{x}-{y}.png",
     ),
+    (  # a route template with named segments, kept unchanged in Chinese, then changed
+        "固定链接保持 /:category/:slug/ 不变。",
+        "固定链接改成 /notes/:slug/，分类以后会调整。",
+        "/:category/:slug/",
+        "/notes/:slug/",
+    ),
+    (  # a version whose key is the file named beside it
+        "set `rust-toolchain` to 1.76.0 for the workspace",
+        "the runners ship 1.79.0 now, so put 1.79.0 in `rust-toolchain`",
+        "1.76.0",
+        "1.79.0",
+    ),
     (  # Chinese: a path kept unchanged, then changed
         "回调地址保持 /hooks/v1/tiles 不变。",
         "回调地址改成 /hooks/v2/tiles，旧的网关月底下线。",
@@ -134,6 +146,20 @@ def test_changed_goal_values_are_noted_with_their_last_value() -> None:
     assert "sheets.export_jp2" not in note  # the value in between is no current value
     assert current(ledger, "sheets.export_jp2") == []
     assert "archive.push_sheets" in live_text(ledger)
+
+
+def test_a_bare_rename_is_changed_again_by_its_key() -> None:
+    """A → B ("can we call it B instead?", no key of its own) → C (the key named again):
+    B is no current value, and the goal's A is noted as changed to C."""
+    ledger = ledger_of(
+        "Add a dry-run switch.",
+        "Could we call it `layout.sheet_batch` instead?",
+        "Update the README.",
+        "the command id is `atlas.batch_sheets` now, the menu group was renamed",
+        opening="Build an exporter for the map sheets, exposed as the command `sheets.export_all`.",
+    )
+    assert current(ledger, "layout.sheet_batch") == []
+    assert '"sheets.export_all" changed to "atlas.batch_sheets"' in ledger.goal_note()
 
 
 def test_changed_chinese_goal_values_are_noted() -> None:
@@ -235,3 +261,95 @@ def test_values_of_one_shape_for_two_parts_both_stay(first: str, second: str) ->
 
 def test_a_path_that_names_a_file_is_no_value_of_a_key() -> None:
     assert reshaped("Don't touch styles/roads.qml.", "Don't touch styles/water.qml.") == []
+
+
+# -- 5. one value swapped for another in so many words --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("报表数据是 Excel，用 openpyxl 读 Excel 就行。", "别用 openpyxl 了，用 calamine。"),
+        ("报表数据是 Excel，用 openpyxl 读 Excel 就行。", "读取换 calamine 吧，openpyxl 太慢。"),
+        ("Read the sheets with openpyxl.", "switch the reader from openpyxl to calamine"),
+        ("Read the sheets with openpyxl.", "replace openpyxl with calamine, it's way faster"),
+        ("Read the sheets with openpyxl.", "openpyxl → calamine"),
+    ],
+)
+def test_a_value_swapped_for_another_retires_the_rule_stating_it(first: str, later: str) -> None:
+    ledger = ledger_of(first, "加一个按月份汇总的功能。", later)
+    assert [t for t in current(ledger, "openpyxl") if "calamine" not in t] == []
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("Input files are CSV.", "Convert the files from CSV to Parquet for the warehouse."),
+        ("Thumbnails are generated on upload.", "The pipeline is upload → resize → store."),
+    ],
+)
+def test_a_conversion_or_a_flow_is_no_swap(first: str, later: str) -> None:
+    assert first in [f.text for f in ledger_of(first, later).live("constraint")]
+
+
+# -- 6. back to the first value; names of keys are no values --------------------------------
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "Let's keep `sheets.export_all` after all, the keymaps depend on it.",
+        "go back to sheets.export_all, renaming breaks macros",
+    ],
+)
+def test_going_back_to_the_first_value_retires_the_rename(later: str) -> None:
+    ledger = ledger_of(
+        "Add a dry-run switch.",
+        "Could we call it `layout.sheet_batch` instead?",
+        "Update the README.",
+        later,
+        opening="Build an exporter for the map sheets, exposed as the command `sheets.export_all`.",
+    )
+    assert current(ledger, "layout.sheet_batch") == []
+    assert "sheets.export_all" not in ledger.goal_note()
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        (
+            "Consume the tiles.v2 topic from the start.",
+            "Actually set `fetch.bytes` to 4 MB instead, the tiles are big.",
+        ),
+        ("草稿用 draft 标记，不要发布。", "文章配置里 permalink: /:slug/ 就行。"),
+    ],
+)
+def test_the_name_of_a_key_set_in_place_is_no_value(first: str, later: str) -> None:
+    ledger = ledger_of(first, later)
+    assert first in [f.text for f in ledger.live("constraint", "decision", "request")]
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "Use /posts/:slug/ for the permalinks.",
+        "permalinks: /posts/:slug/ from now on",
+        "Let's not rename the routes after all.",
+    ],
+)
+def test_a_route_template_kept_in_chinese_is_changed_in_english(later: str) -> None:
+    ledger = ledger_of("固定链接保持 /:category/:slug/ 不变。", "先把标签页做出来。", later)
+    if "rename" in later:  # no rename was said: nothing is taken back
+        assert current(ledger, "/:category/:slug/") != []
+    else:
+        assert current(ledger, "/:category/:slug/") == []
+
+
+def test_a_rename_taken_back_retires_the_new_name() -> None:
+    ledger = ledger_of(
+        "Add a dry-run switch.",
+        "Could we call it `layout.sheet_batch` instead?",
+        "名字还是不改了，大家都习惯了。",
+        opening="Build an exporter for the map sheets, exposed as the command `sheets.export_all`.",
+    )
+    assert current(ledger, "layout.sheet_batch") == []

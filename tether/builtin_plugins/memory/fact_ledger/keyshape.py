@@ -48,17 +48,18 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ("tuple", r"\(\s*\d+(?:\s*,\s*\d+){1,4}\s*\)"),
     ("url", r"(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()`，；。、]+"),
     ("tz", r"(?<![\w/])[A-Z][a-z]+/[A-Z][A-Za-z_]+(?![\w/])"),
-    ("path", r"(?<![\w@:])(?:~|\.{1,2})?/?(?:[\w.@+{}<>%$-]+/)+[\w.@+{}<>%$-]*[\w}>]"),
+    ("route", r"(?<![\w@:/])/[\w.{}<>%$:/-]*(?:/:|[{<%$])[\w.{}<>%$:/-]*[\w}>/]"),
+    ("path", r"(?<![\w@:])(?:~|\.{1,2})?/?(?:[\w.@+{}<>%$:-]+/)+[\w.@+{}<>%$:-]*[\w}>/]"),
     ("host", rf"(?<![\w.@/-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.{_TLD}(?![\w-]|\.\w)"),
     ("file", r"(?<![\w./-])[\w-]+\.(?:py|js|ts|md|json|ya?ml|toml|txt|rs|go|sh|cfg|ini|lock)\b"),
     ("dotted", r"(?<![\w./@-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w-]|\.\w)"),
-    ("ext", r"(?<![\w/.-])\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w.-])"),
-    ("version", r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.]|\.\d)"),
+    ("ext", r"(?<![\w/.-])\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w-]|\.\w)"),
+    ("version", r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w]|\.\d)"),
     (
         "qty",
         r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|[A-Za-z]{1,8}\b|分钟|小时|毫秒|[秒天条行次个页兆])",
     ),
-    ("caps", r"(?<![\w.-])[A-Z][A-Z0-9]{1,9}(?:-\d{1,2})?(?![\w.-])"),
+    ("caps", r"(?<![\w.-])[A-Z][A-Z0-9]{1,9}(?:-\d{1,2})?(?![\w-]|\.\w)"),
 )
 _PATTERN = re.compile("|".join(f"(?P<{name}>{regex})" for name, regex in _SHAPES))
 _CODE = re.compile(r"`([^`\s]{2,80})`")
@@ -66,9 +67,10 @@ _ASCII_WORD = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)
 _ASCII = re.compile(r"[a-z][a-z0-9_]*")
 #: Shapes that say what they are: a shared word of the keys is enough.
 DISTINCT = frozenset({"tuple", "url", "tz", "path", "host", "dotted", "ext", "code"})
-#: Shapes named by an id of their own: keys that share a word are one key ("the command is
-#: registered as `a.b_c`" / "the command id: `d.e_f`"); other shapes need one key's words
-#: inside the other's ("API … api.example.com" / "docs … docs.example.com": two keys).
+#: Shapes named by an id of their own: keys that share a word are one key when the values
+#: have one form ("the command is registered as `a.b_c`" / "the command id: `d.e_f`"); other
+#: shapes need one key's words inside the other's ("API … api.example.com" / "docs …
+#: docs.example.com": two keys).
 LOOSE = frozenset({"tuple", "dotted", "code", "ext"})
 #: Words that only restate a value's shape ("the upload host", "dump file naming").
 _GENERIC = frozenset(
@@ -125,19 +127,22 @@ _CJK_LINKS = re.compile(
 )
 #: A cue that a value is given anew, though no key is said ("call it X", "叫 X").
 _RENAMING = re.compile(
-    r"\b(?:call(?:ed)? it|name it|rename(?:d)?(?:\s+\w+){0,3}\s+to|instead|now)\b"
-    r"|叫它?|改名|命名为|重命名|改叫",
+    r"\b(?:call(?:ed)? it|name it|rename(?:d)?(?:\s+\w+){0,3}\s+to|instead"
+    r"|register(?:ed)?(?: it)? as|(?:id|idname|name) to)\b"
+    r"|叫它?|改名|命名为|重命名|改叫|名字用|注册为",
     re.IGNORECASE,
 )
 #: Words after which an all-capitals word is a value ("keep it in UTC", "encoding: GBK").
 _LINKED = re.compile(r"(?:\b(?:is|are|be|use|using|to|as|in|with|keep|stays?)|[:=])\s*$", re.I)
+#: What follows the name of a key set in place (not a port: ``db.internal:5432``).
+_SETS = re.compile(r"`?\s*(?:=|[:：](?!//|\d))")
 MAX_KEY_WORDS = 5
 MAX_TAIL_WORDS = 3
 _CLAUSE_END = re.compile(
     r"[,;:!?，；：。！？()（）]|\.(?:\s|$)|\s[-—–]+\s|\b(?:and|but|so|because)\b"
 )
 #: A path is a value set, not a file named, when it is a template or said to be a location.
-_TEMPLATE = re.compile(r"[{}<>%$]")
+_TEMPLATE = re.compile(r"[{}<>%$]|/:\w")  # {date}, <id>, %Y, $HOME, /:year/
 _LOCATION = re.compile(
     r"\b(?:path|paths|dir|dirs|directory|folder|location|prefix|route|endpoint|template|naming"
     r"|name[ds]?|output|goes?|go to|written|write|save[ds]?|store[ds]?|upload(?:ed|s)?)\b"
@@ -208,6 +213,10 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
     for match in _PATTERN.finditer(text):
         value = match.group(0)
         shape = match.lastgroup or ""
+        if shape == "route":
+            shape = "path"  # "/:slug/", "/posts/{id}": a path template of one segment
+        if _SETS.match(text, match.end()):
+            continue  # "batch.size=500", "draft: true": the name of a key, not a value
         if shape == "qty" and re.search(r"[A-Za-z]$", value):
             unit = re.sub(r"^[\d.\s]+", "", value).casefold()
             if unit in STOP or unit in FILLER or len(unit) > 3 and not unit.endswith("s"):
@@ -219,12 +228,13 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         out.append((match.start(), match.end(), shape))
     for match in _CODE.finditer(text):
         a, b = match.span(1)
-        if not any(s < b and a < e for s, e, _ in out):
+        if not any(s < b and a < e for s, e, _ in out) and not _SETS.match(text, b + 1):
             out.append((a, b, "code"))
     if _CJK.search(text):  # an ASCII word in a CJK sentence is a value ("时区用 UTC")
         for match in _ASCII_WORD.finditer(text):
             a, b = match.span()
-            if not any(s < b and a < e for s, e, _ in out) and len(match.group(0)) > 1:
+            taken = any(s < b and a < e for s, e, _ in out) or _SETS.match(text, b)
+            if not taken and len(match.group(0)) > 1:
                 out.append((a, b, "word"))
     return sorted(out)
 
@@ -244,6 +254,10 @@ def _read(text: str, cues: Cues | None) -> list[Keyed]:
         stop = spans[index + 1][0] if index + 1 < len(spans) else len(text)
         after = _CLAUSE_END.split(text[end:stop], maxsplit=1)[0]
         key, tail = _key(before, cues), _key(after, cues, last=False)
+        named = _beside(text, spans, index, index - 1, MAX_GAP_WORDS)
+        if named and out and out[-1].start == spans[index - 1][0]:
+            key |= named | out[-1].key  # "服务端用 Python 3.11": the name's own key too
+        tail |= _beside(text, spans, index, index + 1, MAX_GAP_WORDS - 1)
         at = end
         if shape == "path" and not (_TEMPLATE.search(value) or _LOCATION.search(before + after)):
             continue  # "Never edit migrations/0001_init.py": a file named, not a value set
@@ -251,6 +265,24 @@ def _read(text: str, cues: Cues | None) -> list[Keyed]:
             key = key | {"format"}  # a file extension is always a format ("exports to .glb")
         out.append(Keyed(value, shape, _form(value), key, start, tail))
     return out
+
+
+MAX_GAP_WORDS = 3
+
+
+def _beside(
+    text: str, spans: list[tuple[int, int, str]], at: int, other: int, gap: int
+) -> frozenset[str]:
+    """The value next to value ``at`` that names what it is of ("bump .nvmrc to 20.11.1",
+    "put 22.3.0 in .nvmrc"): another shape, a few words away in the same clause."""
+    if not 0 <= other < len(spans) or spans[other][2] == spans[at][2]:
+        return frozenset()
+    a, b = sorted((spans[at], spans[other]))[0][1], sorted((spans[at], spans[other]))[1][0]
+    between = text[a:b]
+    if _CLAUSE_END.search(between) or len(between.split()) > gap:
+        return frozenset()
+    start, end, _shape = spans[other]
+    return frozenset({text[start:end].casefold()})
 
 
 def _parts(words: Iterable[str]) -> list[frozenset[str]]:
@@ -274,15 +306,22 @@ def _same_key(n: Keyed, o: Keyed) -> bool:
         return False
     if _contrasting(mine - theirs, theirs - mine):
         return False  # "source format" / "target format": two keys
-    if n.tail - o.tail and o.tail - n.tail:
+    if n.tail - theirs and o.tail - mine:
         return False  # "CUDA 12.1 on the A100 nodes" / "CUDA 11.8 on the T4 nodes"
+    if _template(n) and _template(o):
+        return True  # a route or name template is one key's value ("文章链接" / "永久链接")
     if not all(w.isascii() for w in shared) and 2 * len(shared) < min(len(mine), len(theirs)):
         return False  # CJK pairs: one in common is a word of two subjects (对账文件 / 对账报告)
     generic = _GENERIC | (_MADE if n.shape == "ext" else frozenset())
     mine, theirs = mine - generic, theirs - generic
-    if n.shape in LOOSE and o.shape in LOOSE and (mine & theirs or not mine or not theirs):
+    loose = n.shape in LOOSE and o.shape in LOOSE and n.form == o.form
+    if loose and (mine & theirs or not mine or not theirs):
         return True
     return mine <= theirs or theirs <= mine  # "the upload host" / "dumps are uploaded to"
+
+
+def _template(k: Keyed) -> bool:
+    return k.shape == "path" and _TEMPLATE.search(k.value) is not None
 
 
 def _comparable(n: Keyed, o: Keyed) -> bool:
@@ -332,21 +371,55 @@ def unlike_values(new: str, old: str, cues: Cues | None = None) -> bool:
 def renamed(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
     """With a renaming or change cue and no key of its own: a value of a distinctive shape
     whose exact form ``old`` states with another value ("can we call it `b.c_d` instead?")."""
-    if not (_RENAMING.search(new) or (cues is not None and cues.has("change", new))):
+    cued = _RENAMING.search(new) or (cues is not None and cues.has("change", new))
+    across = bool(_CJK.search(new)) != bool(_CJK.search(old))
+    if not cued and not across:
         return []
     out = []
     for n in keyed_values(new, cues):
-        if n.shape not in DISTINCT or _said(n.value, old):
-            continue
+        keyed = (n.key - _GENERIC or n.tail) and bool(_CJK.search(new)) == bool(_CJK.search(old))
+        if n.shape not in DISTINCT or _said(n.value, old) or keyed:
+            continue  # a value with a key of its own is compared by key (in one script)
+        if not cued and not _template(n):
+            continue  # without a cue, across scripts: a route or name template only
         for o in keyed_values(old, cues):
-            if o.shape == n.shape and o.form == n.form and not _said(o.value, new):
+            templates = bool(_TEMPLATE.search(o.value) and _TEMPLATE.search(n.value))
+            if o.shape == n.shape and (o.form == n.form or templates) and not _said(o.value, new):
                 out.append((o.value, n.value))
                 break
     return out
 
 
+_NAMING = re.compile(
+    r"\b(?:renam\w*|the (?:new )?name|call(?:ing)? it|naming)\b|改名|重命名|名字|命名|叫",
+    re.IGNORECASE,
+)
+_UNDO = re.compile(
+    r"\b(?:no|not|don'?t|never ?mind|forget|scratch|drop|skip|undo|revert|keep)\b"
+    r"|[不别]|算了|取消|还是",
+    re.IGNORECASE,
+)
+
+
+def unrenamed(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
+    """``new`` takes back a rename and names no value ("let's not rename it after all",
+    "名字还是不改了"): the bare value ``old`` named instead (:func:`renamed`) is retired."""
+    if not (_NAMING.search(new) and _UNDO.search(new)) or not _RENAMING.search(old):
+        return []
+    if any(k.shape in DISTINCT for k in keyed_values(new, cues)):
+        return []
+    for k in keyed_values(old, cues):
+        if k.shape in DISTINCT and not (k.key - _GENERIC or k.tail):
+            return [(k.value, "")]
+    return []
+
+
 _KINDS = ("constraint", "decision", "request")
 _RULES = ("constraint", "decision")
+
+
+def _may_change(text: str, cues: Cues) -> bool:
+    return bool(keyed_values(text, cues) or _SWAP.search(text) or _NAMING.search(text))
 
 
 def retire_reshaped(
@@ -361,7 +434,7 @@ def retire_reshaped(
     for fact in reversed(ledger.facts):
         if fact.source != source:
             break
-        if fact.live and fact.kind in _KINDS and keyed_values(fact.text, cues):
+        if fact.live and fact.kind in _KINDS and _may_change(fact.text, cues):
             news.append(fact)
     if not news:
         return
@@ -372,12 +445,21 @@ def retire_reshaped(
             if len(earlier) == MAX_EARLIER:
                 break
     for new in reversed(news):
-        if new.replaces:
-            continue  # the cue and subject rules (:mod:`.supersede`) found what it changes
         hits = [
             (old, p) for old in earlier if old.live for p in reshaped(new.text, old.text, cues)[:1]
         ]
-        if not hits and new.kind != "request":
+        if not hits:
+            hits = [(old, p) for old in earlier for p in _inherited(ledger, new.text, old, cues)]
+        if not hits:
+            hits = [(old, p) for old in earlier for p in _reverted(ledger, new.text, old, cues)]
+        if not hits:
+            hits = [(old, p) for old in earlier if old.live for p in unrenamed(new.text, old.text)]
+            hits = hits[:1]  # the newest rename
+        if not hits:
+            hits = [
+                (old, p) for old in earlier if old.live for p in swapped(new.text, old.text, cues)
+            ]
+        if not hits:
             hits = [
                 (old, p)
                 for old in earlier
@@ -393,6 +475,101 @@ def retire_reshaped(
         for old, (value, _new_value) in hits:
             if old.live:
                 retire(old, new, value)
+
+
+_NAME = r"([A-Za-z][\w.+#/:-]*[\w+#/])"
+#: One value swapped for another in so many words: "from A to B", "replace A with B", "swap A
+#: for B", "A → B", "A 换成 B".
+_SWAP = re.compile(
+    rf"\b(?:switch|switched|move|moved|migrate|migrated|change|changed|go|going|port)\b"
+    rf"[^.;]{{0,40}}?\bfrom\s+{_NAME}\s+(?:to|over to)\s+{_NAME}"
+    rf"|\b(?:replace|swap|trade)\s+{_NAME}\s+(?:with|for|by)\s+{_NAME}"
+    rf"|(?<![\w.-]){_NAME}\s*(?:→|->|=>|换成|改成|改为|替换为|替换成|换为|换)\s*{_NAME}",
+    re.IGNORECASE,
+)
+#: Kinds of cue with which a sentence naming an old value and stating a new one changes it.
+_CHANGING = ("change", "soft_change", "revoke", "discard", "replaces", "gone")
+_DROPPED = re.compile(r"[别不]要?再?用|停用|弃用|太慢|不行|有问题")
+
+
+_USED = r"(?:\b(?:use|using|uses|with|via|is|are|be)\s+(?:the\s+)?|[:=]\s*)"
+
+
+def _stated(value: str, text: str, cues: Cues | None) -> bool:
+    """Whether ``text`` states ``value`` as a value (one of its keyed values, or after "use",
+    "with", "is"…), not only a word of it ("upload → resize" retires no rule on uploads)."""
+    if any(k.value.casefold() == value.casefold() for k in keyed_values(text, cues)):
+        return True
+    return re.search(_USED + re.escape(value) + r"(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
+    """``(old value, new value)``: ``new`` swaps a value ``old`` states for another, in so
+    many words (:data:`_SWAP`), or — in a CJK sentence with a change cue — names it beside
+    a new value of its kind ("别用 openpyxl 了，用 calamine")."""
+    out = []
+    for match in _SWAP.finditer(new):
+        a, b = [g for g in match.groups() if g][:2]
+        if _stated(a, old, cues) and not _said(b, old):
+            out.append((a, b))
+    if out or cues is None or not _CJK.search(new):
+        return out
+    if not (_DROPPED.search(new) or any(cues.has(kind, new) for kind in _CHANGING)):
+        return []
+    mine = keyed_values(new, cues)
+    for o in keyed_values(old, cues):
+        if o.shape in _NAMES and _said(o.value, new):
+            for n in mine:
+                if n.shape in _NAMES and not _said(n.value, old) and n.value != o.value:
+                    return [(o.value, n.value)]
+    return []
+
+
+def _inherited(ledger: Ledger, new: str, old: Fact, cues: Cues | None) -> list[tuple[str, str]]:
+    """``old`` states a value with no key of its own that took the place of one of an earlier
+    fact or the goal ("can we call it `b.c_d` instead?" after `a.c_d`): ``new``, giving
+    that key another value, changes ``old``'s value too (a value changed twice)."""
+    if not old.live:
+        return []
+    bare = [k for k in keyed_values(old.text, cues) if not k.key and not k.tail]
+    if not bare:
+        return []
+    priors = ledger.replaced(old)
+    goal = ledger.goal()
+    if goal is not None and goal.source != old.source:
+        priors.append(goal)
+    for prior in priors:
+        said = {k.value: k for k in keyed_values(prior.text, cues)}
+        for was, now in reshaped(new, prior.text, cues):
+            for k in bare:
+                if (
+                    k.value not in (was, now)
+                    and k.form == said[was].form
+                    and not _said(now, old.text)
+                ):
+                    return [(k.value, now)]
+    return []
+
+
+def _reverted(ledger: Ledger, new: str, old: Fact, cues: Cues | None) -> list[tuple[str, str]]:
+    """``new`` goes back to a value that ``old`` took the place of ("keep `a.b_c` after all"
+    after "can we call it `d.e_f` instead?" renamed the goal's `a.b_c`): ``old``'s value is
+    retired."""
+    if not old.live:
+        return []
+    priors = ledger.replaced(old)
+    goal = ledger.goal()
+    if goal is not None and goal.source != old.source and renamed(old.text, goal.text, cues):
+        priors.append(goal)
+    mine = [k for k in keyed_values(old.text, cues) if k.shape in DISTINCT]
+    for k in keyed_values(new, cues):
+        if k.shape not in DISTINCT or _said(k.value, old.text):
+            continue
+        if any(_said(k.value, prior.text) for prior in priors):
+            for o in mine:
+                if o.shape == k.shape and not _said(o.value, new):
+                    return [(o.value, k.value)]
+    return []
 
 
 def goal_changes(ledger: Ledger, cues: Cues | None = None) -> dict[str, str]:
@@ -434,6 +611,8 @@ __all__ = [
     "goal_changes",
     "keyed_values",
     "renamed",
+    "unrenamed",
+    "swapped",
     "unlike_values",
     "reshaped",
     "retire_reshaped",

@@ -425,9 +425,9 @@ def _may_change(text: str, cues: Cues) -> bool:
 def retire_reshaped(
     ledger: Ledger, source: str, cues: Cues, retire: Callable[[Fact, Fact, str], None]
 ) -> None:
-    """Retire (``retire(old, new, old value)``) the earlier rules whose key a fact of
-    message ``source`` gives another value (a request doing so states the value in force:
-    it becomes a constraint)."""
+    """Retire the earlier rules whose key a fact of message ``source`` gives another value
+    (``retire(old, new, old value)``; "" keeps none of its clauses); a request doing so
+    states the value in force: it becomes a constraint."""
     if not source:
         return
     news = []
@@ -455,9 +455,12 @@ def retire_reshaped(
         if not hits:
             hits = [(old, p) for old in earlier if old.live for p in unrenamed(new.text, old.text)]
             hits = hits[:1]  # the newest rename
-        if not hits:
+        if not hits:  # a swap said in so many words: the old rule goes whole (its remarks too)
             hits = [
-                (old, p) for old in earlier if old.live for p in swapped(new.text, old.text, cues)
+                (old, ("", b))
+                for old in earlier
+                if old.live
+                for _a, b in swapped(new.text, old.text, cues)
             ]
         if not hits:
             hits = [
@@ -510,8 +513,8 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
     out = []
     for match in _SWAP.finditer(new):
         a, b = [g for g in match.groups() if g][:2]
-        if _stated(a, old, cues) and not _said(b, old):
-            out.append((a, b))
+        if _form(a) == _form(b) and _stated(a, old, cues) and not _said(b, old):
+            out.append((a, b))  # one kind of name: "oncall-pager" → "SRE" is no swap
     if out or cues is None or not _CJK.search(new):
         return out
     if not (_DROPPED.search(new) or any(cues.has(kind, new) for kind in _CHANGING)):
@@ -520,7 +523,7 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
     for o in keyed_values(old, cues):
         if o.shape in _NAMES and _said(o.value, new):
             for n in mine:
-                if n.shape in _NAMES and not _said(n.value, old) and n.value != o.value:
+                if n.shape in _NAMES and n.form == o.form and not _said(n.value, old):
                     return [(o.value, n.value)]
     return []
 

@@ -353,3 +353,14 @@ def test_a_rename_taken_back_retires_the_new_name() -> None:
         opening="Build an exporter for the map sheets, exposed as the command `sheets.export_all`.",
     )
     assert current(ledger, "layout.sheet_batch") == []
+
+
+def test_a_bare_rename_is_changed_by_a_later_id_of_its_namespace() -> None:
+    ledger = ledger_of(
+        "Add a dry-run switch.",
+        "Could we call it `atlas.sheet_batch` instead?",
+        "Sheets go out as .jp2 now, so the command should be `atlas.sheet_jp2`.",
+        opening="Build an exporter for the map sheets with a command of its own.",
+    )
+    assert current(ledger, "atlas.sheet_batch") == []
+    assert "atlas.sheet_jp2" in live_text(ledger)

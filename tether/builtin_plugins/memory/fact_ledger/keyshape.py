@@ -368,23 +368,35 @@ def unlike_values(new: str, old: str, cues: Cues | None = None) -> bool:
     return bool(mine) and not mine & {k.shape for k in keyed_values(old, cues)}
 
 
+def _bare(k: Keyed) -> bool:
+    return not (k.key - _GENERIC or k.tail)
+
+
+def _space(k: Keyed) -> str:
+    """A dotted id's namespace (``export_scene`` of ``export_scene.batch``)."""
+    return k.value.split(".", 1)[0].casefold()
+
+
 def renamed(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
-    """With a renaming or change cue and no key of its own: a value of a distinctive shape
-    whose exact form ``old`` states with another value ("can we call it `b.c_d` instead?")."""
-    cued = _RENAMING.search(new) or (cues is not None and cues.has("change", new))
+    """A value of a distinctive shape given in place of one ``old`` states: with a renaming
+    or change cue and no key of its own, in the exact form ("can we call it `b.c_d`
+    instead?"); a route template across scripts or with a cue; a dotted id in the namespace
+    of a bare one ``old`` named ("… `export_x.batch` instead?" → "`export_x.batch_all`")."""
+    cued = bool(_RENAMING.search(new) or (cues is not None and cues.has("change", new)))
     across = bool(_CJK.search(new)) != bool(_CJK.search(old))
-    if not cued and not across:
-        return []
     out = []
     for n in keyed_values(new, cues):
-        keyed = (n.key - _GENERIC or n.tail) and bool(_CJK.search(new)) == bool(_CJK.search(old))
-        if n.shape not in DISTINCT or _said(n.value, old) or keyed:
-            continue  # a value with a key of its own is compared by key (in one script)
-        if not cued and not _template(n):
-            continue  # without a cue, across scripts: a route or name template only
+        if n.shape not in DISTINCT or _said(n.value, old):
+            continue
+        keyed = bool(n.key - _GENERIC or n.tail) and not across and not _template(n)
         for o in keyed_values(old, cues):
-            templates = bool(_TEMPLATE.search(o.value) and _TEMPLATE.search(n.value))
-            if o.shape == n.shape and (o.form == n.form or templates) and not _said(o.value, new):
+            if o.shape != n.shape or _said(o.value, new):
+                continue
+            spaced = n.shape == "dotted" and _bare(o) and _space(n) == _space(o)
+            templates = _template(o) and _template(n)
+            if spaced or (
+                (cued or (across and templates)) and not keyed and (o.form == n.form or templates)
+            ):
                 out.append((o.value, n.value))
                 break
     return out

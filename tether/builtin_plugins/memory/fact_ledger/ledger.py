@@ -21,7 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
-from tether.builtin_plugins.memory.fact_ledger.keyshape import goal_changes
+from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.slots import slots

@@ -21,7 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.keyshape import retire_reshaped
+from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 

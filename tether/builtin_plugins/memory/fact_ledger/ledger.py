@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
+from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
@@ -93,10 +94,11 @@ class Ledger:
         goal = self.goal()
         if goal is None:
             return ""
-        changes: dict[str, str] = {}
+        changes = goal_changes(self, default_cues())  # by key and shape, chains followed
         for fact in self.live("constraint") + self.live("decision"):
             for old, new in keyed_pairs(fact.text, goal.text, default_cues()):
-                changes[old] = new
+                if not any(old in said or said in old for said in changes):
+                    changes[old] = new
             if fact.source != goal.source:
                 for old, new in retold_pairs(fact.text, goal.text):
                     if not any(old in said or said in old for said in changes):

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 
@@ -125,6 +126,31 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
             ]
             if changed and not parts_differ(new.text, old.text, cues.concepts):
                 retire_keeping_clauses(ledger, old, new, changed[0].split("_")[0])
+    retire_reshaped(ledger, source, cues, lambda old, new, value: _retire(ledger, old, new, value))
+
+
+_CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、。])\s*")
+_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _retire(ledger: Ledger, old: Fact, new: Fact, value: str) -> None:
+    """Retire ``old`` for ``new``; the clauses of ``old`` that do not state ``value`` stay
+    live on their own ("Hugo 用 0.120，草稿不要发布": the second clause), in either script."""
+    clauses = [c.strip(" .。!！") for c in _CLAUSES.split(old.text)]
+    clauses = [c for c in clauses if c] if old.kind in ("constraint", "decision") else []
+    kept = [
+        c
+        for c in clauses
+        if len(clauses) > 1
+        and value.casefold() not in c.casefold()
+        and (len(c) >= 4 if _WIDE.search(c) else len(c.split()) >= 2 and len(c) >= 6)
+    ]
+    facts = [ledger.new_clause(old, clause, note=old.note) for clause in kept]
+    ledger.retire(old, new)
+    for child in ledger.live("identifier"):
+        home = next((f for f in facts if child.parent == old.id and child.text in f.text), None)
+        if home is not None:
+            child.parent = home.id
 
 
 __all__ = ["assignments", "promote", "retire_same_key"]

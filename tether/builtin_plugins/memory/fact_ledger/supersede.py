@@ -22,6 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
@@ -149,6 +150,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 if len(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
+            if close and unlike_values(fact.text, old.text, cues):
+                continue  # "call it `a.b_c` instead" is about no rule without such a value
             if close and (best is None or score > best[0]):
                 best = (score, old)
             continue

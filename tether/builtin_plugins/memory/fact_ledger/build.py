@@ -37,6 +37,7 @@ from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
+from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_broken_wholes
 
 MAX_GOAL = 2000
 ACCEPTED = "proposed by the assistant, accepted"
@@ -228,10 +229,11 @@ class _Reader:
                 if not (len(s.text) <= MAX_BARE and _thanks(s.text, self.cues))
                 or s.kind not in ("constraint", "request")
             ] or statements
+        goal_message = False
         if not self.ledger.live("goal") and not self.had_goal:
             if greeting(text, statements, self.cues):
                 return  # "Hi!", "你好": the goal comes with the next message
-            self.had_goal = True
+            self.had_goal, goal_message = True, True
             asked, kept = goal_sentences(statements, self.cues)
             goal = flat(verbatim(text, asked) if asked else text, MAX_GOAL)
             self.ledger.new_fact("goal", goal, source)
@@ -244,6 +246,9 @@ class _Reader:
             retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
+        if not goal_message:
+            keep_whole(self.ledger, short, [f for f in filed if f.kind != "identifier"])
+        retire_broken_wholes(self.ledger)
 
     def assistant(self, message: Mapping[str, Any]) -> None:
         self.proposals = []

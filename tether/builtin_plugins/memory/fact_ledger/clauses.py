@@ -130,7 +130,7 @@ def echoes(text: str, old: str, new: str) -> bool:
 def _orphans(ledger: Ledger, gone: list[Fact]) -> None:
     """Identifiers of retired facts that no live fact says any more retire too."""
     ids = {f.id for f in gone}
-    said = " ".join(f.text for f in ledger.live() if f.kind != "identifier")
+    said = " ".join(f.text for f in ledger.live() if f.kind not in ("identifier", "said"))
     for child in ledger.live("identifier"):
         if child.parent in ids and child.text not in said:
             ledger.retire(child, None)

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Fact:
-    """One fact: ``kind`` (goal, constraint, decision, next_step, request, error, identifier),
+    """One fact: ``kind`` (goal, constraint, decision, next_step, request, error, identifier;
+    ``said``: a short message kept whole, :mod:`.whole`),
     ``text`` verbatim, the entry it came from and the entries it was first and last seen in;
     ``status`` live, retired (``replaced_by`` names the fact that replaced it), resolved (an
     error that a later success cleared) or dropped (for size, see ``Ledger.dropped``)."""

@@ -156,7 +156,8 @@ class Ledger:
 
     def _said_elsewhere(self, identifier: Fact) -> bool:
         return any(
-            f.live and f.kind != "identifier" and identifier.text in f.text for f in self.facts
+            f.live and f.kind not in ("identifier", "said") and identifier.text in f.text
+            for f in self.facts
         )
 
     def add(self, statement: Statement, cues: Cues | None = None) -> Fact:

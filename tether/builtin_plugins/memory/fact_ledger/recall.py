@@ -84,7 +84,7 @@ def kept_requests(
 ) -> list[Fact]:
     """Live requests that state a fact (:func:`.noted.noted`), the newest first within the
     budgets, in the order they were said (history: shown under ``Done``)."""
-    said = [f for f in ledger.live("request") if noted(f.text, cues)]
+    said = [f for f in ledger.live("request", "said") if f.kind == "said" or noted(f.text, cues)]
     kept, _ = _fit(ledger, list(reversed(said)), max_items, max_chars)
     return kept
 

@@ -111,7 +111,7 @@ def build_checkpoint(
     pending_key = normal(pending)
     requests = [
         f'Request: "{quote(f.text, 2000)}"'
-        for f in ledger.live("request")
+        for f in ledger.live("request", "said")
         if not (pending_key and normal(f.text) in pending_key)
     ]
     actions = [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]

@@ -38,6 +38,7 @@ from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_broken_wholes
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 MAX_GOAL = 2000
 ACCEPTED = "proposed by the assistant, accepted"
@@ -91,14 +92,13 @@ def from_summary(text: str, cues: Cues) -> Ledger:
 
 
 MAX_GREETING = 2  # words of a greeting ("Hi there!"); CJK characters: twice as many
-_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def greeting(text: str, statements: Sequence[Statement], cues: Cues) -> bool:
     """A first message that only greets ("Hi there!", "您好"): a word or two, no digit, no
     full stop, no task, no goal, no fact."""
     short = flat(text)
-    wide = len(_WIDE.findall(short))
+    wide = len(WIDE.findall(short))
     size = wide if wide else len(short.split())
     return (
         size <= (2 * MAX_GREETING if wide else MAX_GREETING)

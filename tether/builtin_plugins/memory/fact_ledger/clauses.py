@@ -19,7 +19,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, words_of
 
 #: Where a sentence splits into clauses: commas, semicolons, "and"/"but", a dash, wide stops.
 _SPLIT = re.compile(
@@ -28,7 +28,6 @@ _SPLIT = re.compile(
 )
 _LABEL = re.compile(r"^[^:：]{1,30}[:：]\s")
 MIN_CLAUSE_WORDS = 2  # ASCII words; a CJK clause needs 4 characters
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 class Ledger(Protocol):
@@ -53,7 +52,7 @@ def split_clauses(text: str) -> list[str]:
 
 
 def _substantial(clause: str) -> bool:
-    if _CJK.search(clause):
+    if WIDE.search(clause):
         return len(clause) >= 4
     return len(clause.split()) >= MIN_CLAUSE_WORDS and len(clause) >= 6
 

@@ -15,7 +15,6 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keyshape import (
-    _CJK,
     _GENERIC,
     _NAMES,
     DISTINCT,
@@ -27,6 +26,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyshape import (
     keyed_values,
     reshaped,
 )
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 
 class Ledger(Protocol):
@@ -64,7 +64,7 @@ def renamed(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
     instead?"); a route template across scripts or with a cue; a dotted id in the namespace
     of a bare one ``old`` named ("… `export_x.batch` instead?" → "`export_x.batch_all`")."""
     cued = bool(_RENAMING.search(new) or (cues is not None and cues.has("change", new)))
-    across = bool(_CJK.search(new)) != bool(_CJK.search(old))
+    across = bool(WIDE.search(new)) != bool(WIDE.search(old))
     out = []
     for n in keyed_values(new, cues):
         if n.shape not in DISTINCT or _said(n.value, old):
@@ -208,7 +208,7 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
         a, b = [g for g in match.groups() if g][:2]
         if _form(a) == _form(b) and _stated(a, old, cues) and not _said(b, old):
             out.append((a, b))  # one kind of name: "oncall-pager" → "SRE" is no swap
-    if out or cues is None or not _CJK.search(new):
+    if out or cues is None or not WIDE.search(new):
         return out
     if not (_DROPPED.search(new) or any(cues.has(kind, new) for kind in _CHANGING)):
         return []

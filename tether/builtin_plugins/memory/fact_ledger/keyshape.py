@@ -24,10 +24,8 @@ from dataclasses import dataclass
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.words import STOP
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, WIDE_RUN
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 _TLD = r"(?:com|net|org|dev|io|ai|app|cloud|internal|local|lan|corp|cn|de|eu|uk|co|svc)"
 #: Value shapes, most specific first (a span taken by one is not read again).
 _SHAPES: tuple[tuple[str, str], ...] = (
@@ -158,8 +156,8 @@ def _form(value: str) -> str:
 def _key(said: str, cues: Cues | None, *, last: bool = True) -> frozenset[str]:
     """The content words of ``said`` (the last :data:`MAX_KEY_WORDS` of the words before a
     value, or the first few after it with ``last`` false)."""
-    if _CJK.search(said):
-        runs = _CJK_RUN.findall(_CJK_LINKS.sub(" ", said))
+    if WIDE.search(said):
+        runs = WIDE_RUN.findall(_CJK_LINKS.sub(" ", said))
         run = "".join(runs) if last else (runs[0] if runs else "")
         cjk = frozenset(run[i : i + 2] for i in range(len(run) - 1))
         if cjk:
@@ -200,7 +198,7 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
             if unit in STOP or unit in FILLER or len(unit) > 3 and not unit.endswith("s"):
                 continue  # "3 of", "8 workers" stays a count only with a plural
         if shape == "caps" and (
-            len(value) < 3 or not (_CJK.search(text) or _LINKED.search(text[: match.start()]))
+            len(value) < 3 or not (WIDE.search(text) or _LINKED.search(text[: match.start()]))
         ):
             continue  # "The API times out": a name of the key, not its value
         out.append((match.start(), match.end(), shape))
@@ -208,7 +206,7 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         a, b = match.span(1)
         if not any(s < b and a < e for s, e, _ in out) and not _SETS.match(text, b + 1):
             out.append((a, b, "code"))
-    if _CJK.search(text):  # an ASCII word in a CJK sentence is a value ("时区用 UTC")
+    if WIDE.search(text):  # an ASCII word in a CJK sentence is a value ("时区用 UTC")
         for match in _ASCII_WORD.finditer(text):
             a, b = match.span()
             taken = any(s < b and a < e for s, e, _ in out) or _SETS.match(text, b)

@@ -21,7 +21,13 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ, per
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.subject import topics_differ
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, memo_per_cues, unsaid_pairs
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    STOP,
+    WIDE,
+    WIDE_RUN,
+    memo_per_cues,
+    unsaid_pairs,
+)
 
 _VALUE = re.compile(
     r"(?P<hex>(?<![\w&])#(?=\d*[A-Fa-f])[0-9A-Fa-f]{3,8}(?![\w-]))"
@@ -30,8 +36,6 @@ _VALUE = re.compile(
     r"|[A-Za-z]*\d[\w.-]*))"
     r"|(?P<word>(?<![\w./@#-])[A-Za-z][\w+#]*(?![\w/-]|\.\w))"
 )
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 _ASCII = re.compile(r"[a-z][a-z0-9'-]*")
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–]+\s")
 #: Words that say how a value is set, not what it is about.
@@ -75,7 +79,7 @@ def _stem(word: str) -> str:
 
 def _subject(before: str, cues: Cues | None) -> frozenset[str]:
     """The content words right before a value (up to four ASCII words, or the CJK run)."""
-    runs = _CJK_RUN.findall(before)
+    runs = WIDE_RUN.findall(before)
     if runs and before.rstrip().endswith(runs[-1]):
         run = _CJK_LINKS.sub("", runs[-1])
         return (
@@ -100,7 +104,7 @@ def _pairs(text: str, cues: Cues | None) -> tuple[Pair, ...]:
     label = _LABEL.match(text)
     topic = _subject(label.group(1), cues) if label else frozenset()
     for clause in _CLAUSE.split(text):
-        wide = bool(_CJK.search(clause))
+        wide = bool(WIDE.search(clause))
         for match in _VALUE.finditer(clause):
             kind = match.lastgroup or ""
             value = match.group(0)
@@ -188,7 +192,7 @@ def same_key(new: str, old: str, cues: Cues | None) -> bool:
             continue
         if not _alike(n.subject, o.subject):
             continue
-        if _CJK.search(n.clause) and _CJK.search(o.clause) and topics_differ(n.clause, o.clause):
+        if WIDE.search(n.clause) and WIDE.search(o.clause) and topics_differ(n.clause, o.clause):
             continue
         mine, theirs = _qualifier(n), _qualifier(o)
         if mine and theirs and mine != theirs:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-_WIDE = "\u3400-\u9fff\u3040-\u30ff\uac00-\ud7af"
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE
+
 #: an optional short lead ("嗯 ", "ok "), a label of at most 12 characters, a colon, the rest
 _LABELLED = re.compile(r"^(?:\S{1,4}\s+)?[^\s:：]{1,12}[:：]\s*(?P<items>.+)$")
-_ITEM = re.compile(rf"[{_WIDE}]")
 MIN_ITEMS = 2
 MIN_WIDE = 3  # wide characters in an item: a clause, not a stray word
 
@@ -22,7 +22,7 @@ def label_list(sentence: str) -> bool:
     if found is None:
         return False
     items = found.group("items").rstrip("。.!！").split()
-    wide = [item for item in items if len(_ITEM.findall(item)) >= MIN_WIDE]
+    wide = [item for item in items if len(WIDE.findall(item)) >= MIN_WIDE]
     return len(items) >= MIN_ITEMS and len(wide) >= MIN_ITEMS
 
 

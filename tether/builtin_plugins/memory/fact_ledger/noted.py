@@ -15,6 +15,7 @@ import re
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import subject_values, values_said
 from tether.builtin_plugins.memory.fact_ledger.terse import terse_statement
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 MAX_NOTED = 300  # characters: longer sentences are pastes or lists, not one statement
 MIN_WORDS = 3
@@ -29,7 +30,6 @@ _LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", 
 _CODE = re.compile(r"[{}]|^[@$>#/\\|<`]")
 _QUANTITY = re.compile(r"^[-+]?\d[\d.,:]*\s?(?:%|[^\W\d_]+)$")  # a number and its unit
 _BARE = re.compile(r"^[-+]?[\d.,:]+$")
-_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 #: A reason given with what is asked: a preference told by why, not a task to tick off.
@@ -64,7 +64,7 @@ def standing(text: str) -> bool:
     body = _LABEL.sub("", text.strip())
     if body.endswith(("?", "？")) or len(body) > MAX_NOTED:
         return False
-    if not _WIDE.search(body):
+    if not WIDE.search(body):
         if len(body.split()) > MAX_STANDING_WORDS * 2:
             return False
         return bool(_STANDING_LATER.search(body)) or (
@@ -86,7 +86,7 @@ def noted(text: str, cues: Cues) -> bool:
     body = _LABEL.sub("", text.strip())
     if len(body) > MAX_NOTED or body.endswith(("?", "？")) or _CODE.search(body):
         return False
-    size = len(_WIDE.findall(body)) // 2 or len(body.split())
+    size = len(WIDE.findall(body)) // 2 or len(body.split())
     if size < MIN_WORDS:
         return False
     if standing(body):

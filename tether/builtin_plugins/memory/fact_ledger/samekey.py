@@ -24,6 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 _ASSIGN = re.compile(
     r"(?<![\w.\-/:])(?P<key>[A-Za-z_][\w.-]*\w)\s*(?P<op>=|:)\s*(?P<value>[^\s,;，；。、]+)"
@@ -130,7 +131,6 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
 
 
 _CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、。])\s*")
-_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _retire(ledger: Ledger, old: Fact, new: Fact, value: str) -> None:
@@ -143,7 +143,7 @@ def _retire(ledger: Ledger, old: Fact, new: Fact, value: str) -> None:
         for c in clauses
         if len(clauses) > 1
         and value.casefold() not in c.casefold()
-        and (len(c) >= 4 if _WIDE.search(c) else len(c.split()) >= 2 and len(c) >= 6)
+        and (len(c) >= 4 if WIDE.search(c) else len(c.split()) >= 2 and len(c) >= 6)
     ]
     facts = [ledger.new_clause(old, clause, note=old.note) for clause in kept]
     ledger.retire(old, new)

@@ -27,6 +27,7 @@ from difflib import SequenceMatcher
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, Slot, slots
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, WIDE_RUN
 
 FRAME_LIKENESS = 0.5  # the frames of two sentences about one subject
 CJK_OVERLAP = 0.6  # CJK frames: the share of the smaller one in common
@@ -40,9 +41,7 @@ _CONFIG_KEYS = frozenset({"set", "flag"})
 #: cache-1.internal for sessions"): see :func:`per_part`.
 PER_PART_KEYS = ("version:", "host:")
 MAX_WORDS = 25  # longer sentences hold several items: their look-alikes are separate
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _ASCII_WORD = re.compile(r"[a-z][a-z0-9_'+-]*[a-z0-9]|[a-z]")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 _NEXT_WORD = re.compile(r"\s*(?:(?:the|a|an|our|my|its)\s+)?([A-Za-z][\w'+-]*)", re.IGNORECASE)
 
 
@@ -55,7 +54,7 @@ _FRAMES: dict[tuple[int, str], frozenset[str]] = {}
 def _words(text: str) -> frozenset[str]:
     lower = text.casefold()
     words = {w for w in _ASCII_WORD.findall(lower) if w not in WORD_STOP and len(w) > 1}
-    for run in _CJK_RUN.findall(lower):
+    for run in WIDE_RUN.findall(lower):
         if len(run) > 1:  # a lone character is a particle (吧, 的, 了)
             words.update(run[i : i + 2] for i in range(len(run) - 1))
     return frozenset(words)
@@ -165,7 +164,7 @@ def topics_differ(new: str, old: str) -> bool:
     differ and each has two characters or more there, or one before a longer common run
     ("我们的接口超时是 3 秒" / "接口超时调到 10 秒" has no topic of its own in the second: a
     change)."""
-    a, b = "".join(_CJK_RUN.findall(new)), "".join(_CJK_RUN.findall(old))
+    a, b = "".join(WIDE_RUN.findall(new)), "".join(WIDE_RUN.findall(old))
     if len(a) < 4 or len(b) < 4:
         return False
     match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
@@ -178,7 +177,7 @@ def topics_differ(new: str, old: str) -> bool:
 
 def cjk(text: str) -> bool:
     """Whether ``text`` is written (partly) in a CJK script."""
-    return _CJK.search(text) is not None
+    return WIDE.search(text) is not None
 
 
 def _alike(a: Slot, b: Slot) -> bool:

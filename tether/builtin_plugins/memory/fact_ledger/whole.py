@@ -12,22 +12,20 @@ and its live parts remain on their own.
 
 from __future__ import annotations
 
-import re
-
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 WHOLE = "the whole message, as said"  # its note in the ledger
 MAX_WHOLE = 240  # characters: longer messages are pastes, lists or essays, filed by sentence
 MAX_FRAGMENT_WORDS = 2  # a CJK character counts as half a word
 MAX_FRAGMENT_CHARS = 16
-_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def fragment(text: str) -> bool:
     """A part that means little on its own: a word or two ("ntfy.", "tabs, sure.")."""
-    wide = len(_WIDE.findall(text))
-    words = len(_WIDE.sub(" ", text).split()) + wide // 2
+    wide = len(WIDE.findall(text))
+    words = len(WIDE.sub(" ", text).split()) + wide // 2
     return words <= MAX_FRAGMENT_WORDS and len(text) <= MAX_FRAGMENT_CHARS
 
 

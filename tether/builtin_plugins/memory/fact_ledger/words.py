@@ -13,7 +13,10 @@ _Cues = TypeVar("_Cues")
 _Read = TypeVar("_Read")
 
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
+#: Characters of scripts written without spaces (kana, CJK ideographs, hangul): one word each.
+WIDE_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+WIDE = re.compile(f"[{WIDE_CHARS}]")
+WIDE_RUN = re.compile(f"[{WIDE_CHARS}]+")
 STOP = frozenset(
     "the a an to of for in on at and or is are be we i it this that with please all our my "
     "your us you me so just also can will would let's lets use using".split()
@@ -28,7 +31,7 @@ def words_of(text: str) -> set[str]:
     tokens = {w for w in _ASCII_WORD.findall(lower) if w not in STOP}
     for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
         tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in STOP)
-    for run in _CJK_RUN.findall(lower):
+    for run in WIDE_RUN.findall(lower):
         tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
     return tokens
 

@@ -260,3 +260,16 @@ def test_the_gate_wants_an_identifier_verbatim_not_reworded(tmp_path: Path) -> N
     entry = compactions(file, 1, ("factfree", summarizer), summarizer="factfree")[0]
     assert EXACT[2] in entry["summary"]
     assert entry["details"]["gate"]["verdict"] == "carried_forward"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I've been arguing with myself about -ffast-math for a week",
+        "ok, drop -ffast-math from the flags",
+        "a note to them about -O3 and the vectorizer",
+    ],
+)
+def test_prose_before_a_flag_is_no_command_line(sentence: str) -> None:
+    found = [text for text, _ in identifiers(sentence)]
+    assert not [text for text in found if " " in text], found  # no "myself about -ffast-math"

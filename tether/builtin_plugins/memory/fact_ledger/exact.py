@@ -74,7 +74,10 @@ GLUE = frozenset(
     "your do does did don't doesn't should must can could would will need needs want get "
     "gets got keep make sure every each time command here there not no via call it's "
     "whether into onto instead now too again later anyway anymore today though locally "
-    "everywhere".split()
+    "everywhere about above across against along among around behind below beside between "
+    "beyond during except inside near off outside over past through toward towards under upon "
+    "within myself yourself himself herself itself ourselves themselves him her them his its "
+    "their drop remove add pass set unset enable disable".split()
 )
 _TOKEN = re.compile(r"[!-~]+")  # a run of printable ASCII: CJK text or a space ends it
 _FLAG = re.compile(r"--?[A-Za-z][\w.-]*(?:=\S*)?")

@@ -21,13 +21,13 @@ from tether.builtin_plugins.memory.fact_ledger.answers import (
     retire_answered,
 )
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
+from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import (
     MAX_FACT,
     Statement,
     call_target,
     classify,
     error_key,
-    error_line,
     flat,
     sentences,
     text_of,
@@ -273,19 +273,30 @@ class _Reader:
                 self.calls[str(block.get("id", ""))] = (name, block.get("arguments"))
         if message.get("stopReason") == "error":
             line = flat(str(message.get("errorMessage") or "Unknown error"))
-            self._fail("model", "", line, "")
+            self._fail("model", "", [line], "")
 
-    def _fail(self, name: str, target: str, line: str, source: str) -> None:
-        statement = Statement("error", line, source, key=error_key(name, target))
-        fact = self.ledger.add(statement, self.cues)
-        fact.note = _describe(name, target)
+    def _fail(self, name: str, target: str, lines: Sequence[str], source: str) -> None:
+        """The error lines of one failure (:func:`.errorline.failure_lines`) as open errors
+        of its call: they replace the call's earlier ones; its next success resolves them."""
+        key = error_key(name, target)
+        first = self.ledger.add(Statement("error", lines[0], source, key=key), self.cues)
+        first.note = _describe(name, target)
+        filed = [first]
+        for line in lines[1:]:  # keyed once filed: siblings do not replace each other
+            fact = self.ledger.add(Statement("error", line, source), self.cues)
+            if not fact.key and fact.source == source:
+                fact.key, fact.note = key, first.note
+            filed.append(fact)
+        for old in self.ledger.live("error"):  # an earlier failure's lines this one lacks
+            if old.key == key and old not in filed:
+                self.ledger.retire(old, first)
 
     def tool_result(self, message: Mapping[str, Any], source: str) -> None:
         call_id = str(message.get("toolCallId", ""))
         name, args = self.calls.get(call_id, (str(message.get("toolName") or "tool"), None))
         target = call_target(name, args)
         if message.get("isError"):
-            self._fail(name, target, error_line(text_of(message.get("content"))), source)
+            self._fail(name, target, failure_lines(text_of(message.get("content"))), source)
             return
         self.ledger.resolve(error_key(name, target))
         if name in ("edit", "write") and target:  # an edit also clears a failed write
@@ -297,10 +308,10 @@ class _Reader:
         command = str(message.get("command", "")).strip()
         code = message.get("exitCode")
         if message.get("cancelled"):
-            self._fail("bash", command, "cancelled by the user", source)
+            self._fail("bash", command, ["cancelled by the user"], source)
         elif code not in (0, None):
-            line = f"exit code {code}: {error_line(str(message.get('output', '')))}"
-            self._fail("bash", command, line, source)
+            first, *more = failure_lines(str(message.get("output", "")))
+            self._fail("bash", command, [f"exit code {code}: {first}", *more], source)
         else:
             self.ledger.resolve(error_key("bash", command))
 

@@ -43,13 +43,14 @@ _SAYS_WHAT = re.compile(
 )
 
 
-def _error_lines(lines: list[str]) -> list[str]:
-    """Error-looking lines, a header ending in ":" joined to the message line after it
-    ("thread 'main' panicked at src/x.rs:3:1:" + "byte index 7 is not a char boundary…")."""
+def _error_lines(lines: list[str], more: re.Pattern[str] | None = None) -> list[str]:
+    """Error-looking lines (or of the shape ``more``), a header ending in ":" joined to the
+    message line after it ("thread 'main' panicked at src/x.rs:3:1:" + "byte index 7 …")."""
     out = []
     for at, line in enumerate(lines):
         if not (_ERROR_LINE.search(line) or _STRONG_ERROR.search(line) or _SAYS_WHAT.search(line)):
-            continue
+            if more is None or not more.search(line):
+                continue
         header = line.endswith(":") and _STRONG_ERROR.search(line) is not None
         if header and at + 1 < len(lines) and not _EXIT_LINE.match(lines[at + 1]):
             line = f"{line} {lines[at + 1]}"
@@ -88,4 +89,55 @@ def error_line(text: str) -> str:
     return lines[-1][:MAX_FACT]
 
 
-__all__ = ["error_line", "opens_with_error"]
+#: Other shapes of a line that says something failed, beyond :data:`_ERROR_LINE`: an abort,
+#: an undefined name, a missing dependency, a non-zero exit or status, a kill by a signal.
+_MORE_SHAPES = re.compile(
+    r"abort|undefined|nothing provides|unresolved|unsatisfied|segmentation fault|core dumped"
+    r"|\bkilled\b|\bexit(?:ed)?\b.{0,40}\b(?:code|status)\s*:?\s*[1-9]|\bstatus\s*:?\s*[1-9]",
+    re.IGNORECASE,
+)
+#: A line that only introduces others: "Traceback (most recent call last):", "Error:".
+_ONLY_HEADER = re.compile(r"^(?:Traceback \(most recent call last\)|\W*\w+)\s*:$")
+_CASE_FAILED = re.compile(r"\S\s+FAILED\b")  # "SomeTest > someCase FAILED"
+MAX_LINES = 3  # error lines kept of one failing output
+
+
+def _named(line: str) -> bool:
+    """A line that names a failure: says what went wrong, a failed test case, an abort, a
+    missing dependency, an undefined name, a non-zero exit — not one with only a word such
+    as "error" or "failed" in its prose (it may well repeat an input's value)."""
+    return bool(_SAYS_WHAT.search(line) or _MORE_SHAPES.search(line) or _CASE_FAILED.search(line))
+
+
+def _rank(line: str) -> int:
+    """0: says what went wrong; 1: names an error; 2: another failure shape."""
+    return 0 if _SAYS_WHAT.search(line) else 1 if _STRONG_ERROR.search(line) else 2
+
+
+@functools.lru_cache(maxsize=512)
+def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
+    """Up to ``limit`` distinct error lines of ``text``, verbatim: :func:`error_line` first,
+    then other lines that name a failure (:func:`_named`: "Foo > bar FAILED", "MPI_ABORT was
+    invoked …", "nothing provides libx", "'name' is undefined") — those that say what went
+    wrong first, each in output order. A line that only tallies the failure ("1 error",
+    "*** Error 1", "BUILD FAILED") is never an extra one."""
+    first = error_line(text)
+    out = [first]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in lines if not _EXIT_LINE.match(line)]
+    found = _error_lines(lines, _MORE_SHAPES)
+    extra = [
+        line[:MAX_FACT]
+        for line in found
+        if _named(line) and not (_TALLY.search(line) or _ONLY_HEADER.match(line))
+    ]
+    order = {line: at for at, line in reversed(list(enumerate(extra)))}  # first place
+    for line in sorted(order, key=lambda line: (_rank(line), order[line])):
+        if len(out) >= limit:
+            break
+        if not any(line in kept or kept in line for kept in out):
+            out.append(line)
+    return tuple(out)
+
+
+__all__ = ["MAX_LINES", "error_line", "failure_lines", "opens_with_error"]

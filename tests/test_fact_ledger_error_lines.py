@@ -1,0 +1,153 @@
+"""A failing tool's output keeps up to three error lines as open errors (issue 23): the line
+that says what went wrong, then the other lines of an error shape (a failed test case, an
+abort, a missing dependency, an undefined name) — never a bare tally — and a later success of
+the same call resolves them all. The offline summary shows what the gate requires."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
+from tether.builtin_plugins.memory.offline_summarizer.checkpoint import build_checkpoint
+from tether.builtin_plugins.memory.offline_summarizer.facts import read_facts
+from tether.builtin_plugins.memory.offline_summarizer.sections import render
+from tether.builtin_plugins.memory.summary_gate.required import open_errors
+
+ABORT = "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD with errorcode 17"
+MISSING = "- nothing provides libwavelet.so.4()(64bit) needed by sonar-tools-3.2-1.x86_64"
+UNDEFINED = "jinja2.exceptions.UndefinedError: 'customer_name' is undefined"
+CLUSTER = """launching solver on 4 ranks
+[rank 0] iteration 40 residual 3.1e-04
+MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD with errorcode 17
+srun: error: node-b07: task 2: Exited with exit code 17
+srun: Terminating StepId=81234.0
+"""
+GRADLE = """> Task :ledger:test
+
+InvoiceMathTest > roundsHalfEven FAILED
+    org.opentest4j.AssertionFailedError: expected: <2.34> but was: <2.35>
+        at app//InvoiceMathTest.roundsHalfEven(InvoiceMathTest.java:57)
+
+41 tests completed, 1 failed
+
+FAILURE: Build failed with an exception.
+
+* What went wrong:
+Execution failed for task ':ledger:test'.
+
+BUILD FAILED in 14s
+"""
+PACKAGES = """Updating and loading repositories:
+Repositories loaded.
+Failed to resolve the transaction:
+Problem: conflicting requests
+  - nothing provides libwavelet.so.4()(64bit) needed by sonar-tools-3.2-1.x86_64
+You can try to add to command line:
+  --skip-broken to skip uninstallable packages
+"""
+TEMPLATE = """rendering mail/welcome.txt.j2
+Traceback (most recent call last):
+  File "send.py", line 30, in <module>
+    body = tpl.render(**ctx)
+  File "mail/welcome.txt.j2", line 3, in top-level template code
+    Hello {{ customer_name }},
+jinja2.exceptions.UndefinedError: 'customer_name' is undefined
+*** Error 1
+"""
+
+
+@pytest.mark.parametrize(
+    ("output", "wanted"),
+    [
+        (CLUSTER, [ABORT, "srun: error: node-b07: task 2: Exited with exit code 17"]),
+        (GRADLE, ["org.opentest4j.AssertionFailedError: expected: <2.34> but was: <2.35>",
+                  "InvoiceMathTest > roundsHalfEven FAILED"]),
+        (PACKAGES, [MISSING]),
+    ],
+)  # fmt: skip
+def test_other_error_lines_of_one_output_are_kept(output: str, wanted: list[str]) -> None:
+    lines = failure_lines(output)
+    assert len(lines) <= 3
+    for line in wanted:
+        assert line in lines, f"{line!r} not among {lines!r}"
+
+
+def test_tallies_are_never_an_extra_line() -> None:
+    lines = failure_lines(GRADLE)
+    assert lines[0] == "org.opentest4j.AssertionFailedError: expected: <2.34> but was: <2.35>"
+    assert not {"BUILD FAILED in 14s", "41 tests completed, 1 failed"} & set(lines)
+    assert "Execution failed for task ':ledger:test'." not in lines  # "failed" in prose only
+    assert failure_lines(TEMPLATE) == (UNDEFINED,)
+
+
+def _call(at: int, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    block = {"type": "toolCall", "id": f"c{at}", "name": name, "arguments": args}
+    return {"role": "assistant", "content": [block], "stopReason": "toolUse"}
+
+
+def _result(at: int, name: str, text: str, *, error: bool) -> dict[str, Any]:
+    content = [{"type": "text", "text": text}]
+    return {"role": "toolResult", "toolCallId": f"c{at}", "toolName": name,
+            "content": content, "isError": error}  # fmt: skip
+
+
+def _session() -> list[dict[str, Any]]:
+    gradle = {"command": "./gradlew :ledger:test"}
+    return [
+        {"role": "user", "content": "Get the invoice service green before Friday's release."},
+        _call(1, "bash", gradle),
+        _result(1, "bash", GRADLE, error=True),
+        _call(2, "bash", {"command": "srun -n 4 ./solver case7.cfg"}),
+        _result(2, "bash", CLUSTER, error=True),
+        {
+            "role": "bashExecution",
+            "command": "dnf install sonar-tools",
+            "output": PACKAGES,
+            "exitCode": 1,
+        },  # fmt: skip
+        _call(3, "bash", gradle),
+        _result(3, "bash", "BUILD SUCCESSFUL in 11s", error=False),
+    ]
+
+
+def _ledger(messages: list[dict[str, Any]]) -> Ledger:
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+
+
+def test_a_later_success_resolves_every_line_of_its_failure() -> None:
+    messages = _session()
+    before = {f.text for f in _ledger(messages[:-2]).live("error")}
+    assert "InvoiceMathTest > roundsHalfEven FAILED" in before
+    ledger = _ledger(messages)
+    live = {f.text for f in ledger.live("error")}
+    assert not any("ledger:test" in t or "roundsHalfEven" in t or "2.34" in t for t in live)
+    resolved = {f.text for f in ledger.facts if f.status == "resolved"}
+    assert "InvoiceMathTest > roundsHalfEven FAILED" in resolved
+    assert ABORT in live
+    assert any("nothing provides libwavelet.so.4()(64bit)" in t for t in live)
+    assert any(t.startswith("exit code 1: ") for t in live)  # the shell's exit code leads
+
+
+def test_a_new_failure_of_the_same_call_replaces_all_its_lines() -> None:
+    again = "srun: error: node-b07: task 0: Out Of Memory"
+    messages = [*_session()[:5], _call(9, "bash", {"command": "srun -n 4 ./solver case7.cfg"}),
+                _result(9, "bash", again, error=True)]  # fmt: skip
+    live = [f.text for f in _ledger(messages).live("error")]
+    assert again in live
+    assert not any("MPI_ABORT" in t or "exit code 17" in t for t in live)
+
+
+def test_the_offline_summary_shows_every_error_the_gate_requires() -> None:
+    messages = _session()
+    ledger = _ledger(messages)
+    required = open_errors(SimpleNamespace(ledger=ledger))  # type: ignore[arg-type]
+    assert len(required) >= 4  # the solver's lines and the package manager's
+    summary = render(build_checkpoint(read_facts(messages), ledger), "compaction", None)
+    for item in required:
+        assert item.text in summary, item.text
+    assert "MPI_ABORT was invoked on rank 2" in summary
+    assert "roundsHalfEven" not in summary.split("## Blocked")[1].split("##")[0]

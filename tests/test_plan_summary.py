@@ -94,15 +94,3 @@ def test_a_wrong_plan_fails_naming_the_plugin(tmp_path: Path) -> None:
     line = str(caught.value)
     assert "broken-plan" in line and "plan_summary" in line and "\n" not in line
     assert file.read_bytes() == before
-
-
-def test_the_builtin_plan_is_plan_parts_itself_given_every_argument() -> None:
-    """pi's plan is registered as it is (no wrapper handing its arguments on), and pluggy hands
-    it every argument of the hook (one left at a default would never be passed)."""
-    from tether.builtin_plugins.memory.pi_strategy.summary_parts import plan_parts
-    from tether.core.host.manager import create_plugin_manager
-
-    hook = create_plugin_manager(environ={}).hook.plan_summary
-    (builtin,) = [i for i in hook.get_hookimpls() if i.plugin_name == "compaction_strategy"]
-    assert builtin.function is plan_parts
-    assert builtin.argnames == hook.spec.argnames

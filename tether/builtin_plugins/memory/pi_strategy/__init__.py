@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tether.builtin_plugins.memory.pi_strategy import summary_parts
 from tether.hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -28,7 +27,9 @@ if TYPE_CHECKING:
         Message,
         NothingToCompact,
         PrepareRequest,
+        SummarizeRequest,
     )
+    from tether.hookspecs.gate import SummaryPlan
 
 
 def prepare_pi(request: PrepareRequest) -> CompactionPreparation | NothingToCompact:
@@ -45,8 +46,18 @@ def register_compaction_strategies(register: Any) -> None:
     register("pi", prepare_pi)
 
 
-# pi's requests for a compaction's summary: the history and a split turn's prefix
-plan_summary = hookimpl(trylast=True)(summary_parts.plan_parts)
+@hookimpl(trylast=True)
+def plan_summary(
+    preparation: CompactionPreparation,
+    request: SummarizeRequest,
+    custom_instructions: str | None,
+    note: str | None,
+    keep: frozenset[str],
+) -> SummaryPlan:
+    """pi's requests for a compaction's summary: the history and a split turn's prefix."""
+    from tether.builtin_plugins.memory.pi_strategy.summary_parts import plan_parts
+
+    return plan_parts(preparation, request, custom_instructions, note, keep)
 
 
 @hookimpl(trylast=True)

@@ -10,16 +10,11 @@ the part that lacked something (``keep`` names the others).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
-import tether
-from tether import memory
-
-if TYPE_CHECKING:  # at the plan's first call (starting tether imports no event types)
-    from collections.abc import Collection
-
-    from tether.hookspecs.events import CompactionPreparation, SummarizeRequest, Summary
-    from tether.hookspecs.gate import SummaryAttempt, SummaryPlan
+from tether.hookspecs.events import CompactionPreparation, SummarizeRequest, Summary
+from tether.hookspecs.gate import SummaryAttempt, SummaryPlan
+from tether.memory import strip_file_lists, summary_budgets
 
 SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 NO_PRIOR_HISTORY = "No prior history."
@@ -28,10 +23,10 @@ HISTORY, TURN_PREFIX = "compaction", "turn_prefix"  # the parts of a summary (re
 
 def plan_parts(
     preparation: CompactionPreparation,
-    request: SummarizeRequest,
+    base: SummarizeRequest,
     custom_instructions: str | None,
-    note: str | None,
-    keep: Collection[str],
+    note: str | None = None,
+    keep: Collection[str] = (),
 ) -> SummaryPlan:
     """The requests for ``compaction`` (the history; none when a split turn has none) and
     ``turn_prefix`` (a split turn's prefix), as pi asks them.
@@ -39,23 +34,23 @@ def plan_parts(
     ``custom_instructions`` go to the history only (pi's placement); ``note`` (the summary
     gate's retry note) to every part asked. Parts named in ``keep`` are not asked again.
     """
-    history_budget, prefix_budget = memory.summary_budgets(preparation.settings.reserve_tokens)
+    history_budget, prefix_budget = summary_budgets(preparation.settings.reserve_tokens)
     split = preparation.is_split_turn and bool(preparation.turn_prefix_messages)
     wanted: list[tuple[str, SummarizeRequest]] = []
     if (preparation.messages_to_summarize or not split) and HISTORY not in keep:
         focus = "\n\n".join(part for part in (custom_instructions, note) if part) or None
-        history = request.derive(
+        history = base.derive(
             HISTORY,
             preparation.messages_to_summarize,
             history_budget,
             preparation.previous_summary,
             focus,
             entry_ids=preparation.summarized_entry_ids,
-            replace=request.replace_instructions,
+            replace=base.replace_instructions,
         )
         wanted.append((HISTORY, history))
     if split and TURN_PREFIX not in keep:
-        prefix = request.derive(
+        prefix = base.derive(
             TURN_PREFIX,
             preparation.turn_prefix_messages,
             prefix_budget,
@@ -64,7 +59,7 @@ def plan_parts(
             entry_ids=preparation.turn_prefix_entry_ids,
         )
         wanted.append((TURN_PREFIX, prefix))
-    return tether.SummaryPlan(wanted, lambda parts: merge_parts(preparation, parts))
+    return SummaryPlan(wanted, lambda parts: merge_parts(preparation, parts))
 
 
 def merge_parts(preparation: CompactionPreparation, parts: dict[str, Summary]) -> SummaryAttempt:
@@ -76,13 +71,13 @@ def merge_parts(preparation: CompactionPreparation, parts: dict[str, Summary]) -
     if history is not None:
         text = history.text
     elif preparation.previous_summary:
-        text = memory.strip_file_lists(preparation.previous_summary)
+        text = strip_file_lists(preparation.previous_summary)
     else:
         text = NO_PRIOR_HISTORY
     prefix = ordered.get(TURN_PREFIX)
     if prefix is not None:
         text += SPLIT_TURN_SEPARATOR + prefix.text
-    return tether.SummaryAttempt(text, list(ordered.values()), ordered)
+    return SummaryAttempt(text, list(ordered.values()), ordered)
 
 
 __all__ = [

@@ -120,7 +120,6 @@ def test_import_tether_is_cheap() -> None:
 def _type_checking_imports(source: str) -> dict[str, str]:
     """Name → module of the ``from M import N`` lines under ``if TYPE_CHECKING:`` (``*``: the
     names of ``M.__all__``, as type checkers read it)."""
-    import importlib
 
     found: dict[str, str] = {}
     for node in ast.parse(source).body:
@@ -131,9 +130,26 @@ def _type_checking_imports(source: str) -> dict[str, str]:
                     for alias in inner.names:
                         names = [alias.asname or alias.name]
                         if alias.name == "*":
-                            names = importlib.import_module(module).__all__
+                            found.update(_star_homes(module))
+                            continue
                         found.update(dict.fromkeys(names, module))
     return found
+
+
+def _star_homes(module: str) -> dict[str, str]:
+    """``module.__all__``, each name homed where ``module`` imports it from at its top level
+    (``from X import N``: ``X``, so using the name never imports ``module``), else in it."""
+    import importlib
+
+    names = importlib.import_module(module).__all__
+    source = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
+    imported = {
+        alias.asname or alias.name: node.module or ""
+        for node in ast.parse(source).body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tether")
+        for alias in node.names
+    }
+    return {name: imported.get(name, module) for name in names}
 
 
 def test_type_checkers_see_every_export() -> None:
@@ -179,6 +195,18 @@ def test_a_star_export_is_the_modules_own_list() -> None:
     expected = dict.fromkeys(events.__all__, "tether.hookspecs.events")
     assert type_checking_exports(source) == _type_checking_imports(source) == expected
     assert "PrepareRequest" in expected and "Block" in expected
+
+
+def test_a_star_export_homes_a_reexported_name_where_it_comes_from() -> None:
+    """A name the star module itself imports (an error class in ``tether.hookspecs.providers``)
+    is homed where it is defined: using it never imports the heavier module."""
+    from tether._lazy import type_checking_exports
+
+    source = "if TYPE_CHECKING:\n    from tether.hookspecs.providers import *  # noqa: F403\n"
+    found = type_checking_exports(source)
+    assert found == _type_checking_imports(source)
+    assert found["ProviderError"] == "tether.core.base.errors"
+    assert found["Model"] == "tether.hookspecs.providers"
 
 
 def test_builtin_modules_and_entry_points_are_the_same_set() -> None:

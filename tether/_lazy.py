@@ -18,18 +18,29 @@ from typing import Any
 
 _FROM = re.compile(r"from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)")
 _ALL = re.compile(r"^__all__ = \[([^\]]*)\]", re.MULTILINE)
+_TOP_FROM = re.compile(r"^from\s+(tether[\w.]*)\s+import\s+(\([^)]*\)|[^\n]*)", re.MULTILINE)
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # holds the package
 
 
-def module_all(module: str) -> list[str]:
-    """``module.__all__`` (a module of this package) read from its source, not imported."""
+def star_exports(module: str) -> dict[str, str]:
+    """Name → home of ``module.__all__`` (a module of this package), read from its source, not
+    imported: a name ``module`` itself imports at its top level (``from X import N``) is homed
+    in ``X``, so using it never imports ``module`` (an error class re-exported by a hookspec
+    module costs no more than before)."""
     path = os.path.join(_ROOT, *module.split("."))
     path = os.path.join(path, "__init__.py") if os.path.isdir(path) else path + ".py"
     with open(path, encoding="utf-8") as handle:
-        found = _ALL.search(handle.read())
+        source = handle.read()
+    found = _ALL.search(source)
     if found is None:
         raise ValueError(f"{module}: no '__all__ = [...]' to export with '*'")
-    return re.findall(r'"(\w+)"', found.group(1))
+    imported = {
+        name.split(" as ")[-1].strip(): home
+        for home, names in _TOP_FROM.findall(source)
+        for name in names.strip("()").replace("\n", " ").split(",")
+        if name.strip()
+    }
+    return {name: imported.get(name, module) for name in re.findall(r'"(\w+)"', found.group(1))}
 
 
 def type_checking_exports(source: str) -> dict[str, str]:
@@ -49,7 +60,7 @@ def type_checking_exports(source: str) -> dict[str, str]:
     for home, names in _FROM.findall("\n".join(block)):
         for name in names.strip("()").replace("\n", " ").split(","):
             if name.strip() == "*":
-                exports.update(dict.fromkeys(module_all(home), home))
+                exports.update(star_exports(home))
             elif name.strip():
                 exports[name.split(" as ")[-1].strip()] = home
     return exports

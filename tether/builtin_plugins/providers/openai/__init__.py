@@ -12,24 +12,15 @@ and is imported only when a model is resolved: starting tether does not import h
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from tether.hookspecs import hookimpl
-
-# pi's figures for the ``openai`` models, as ``models`` entries of a models.json (data, one
-# model a line).
-OPENAI_MODELS: list[dict[str, Any]] = json.loads(
-    Path(__file__).with_name("openai_models.json").read_text(encoding="utf-8")
-)
 
 PROVIDER_DEFAULTS: dict[str, dict[str, Any]] = {
     "openai": {
         "baseUrl": "https://api.openai.com/v1",
         "api": "openai-completions",
         "apiKeyEnv": "OPENAI_API_KEY",
-        "models": OPENAI_MODELS,
     },
     "openrouter": {
         "baseUrl": "https://openrouter.ai/api/v1",
@@ -38,6 +29,17 @@ PROVIDER_DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions"},
 }
+
+
+def openai_models() -> list[dict[str, Any]]:
+    """pi's figures for the ``openai`` models, as ``models`` entries of a models.json (data,
+    one model a line), read when the defaults are registered, not when tether starts."""
+    import json
+    from pathlib import Path
+
+    text = Path(__file__).with_name("openai_models.json").read_text(encoding="utf-8")
+    models: list[dict[str, Any]] = json.loads(text)
+    return models
 
 
 @hookimpl(trylast=True)
@@ -50,4 +52,4 @@ def register_providers(register: Any) -> None:
 @hookimpl(trylast=True)
 def register_provider_defaults(register: Any) -> None:
     for name, defaults in PROVIDER_DEFAULTS.items():
-        register(name, defaults)
+        register(name, {**defaults, "models": openai_models()} if name == "openai" else defaults)

@@ -74,6 +74,26 @@ def compactions(
     return entries
 
 
+def ledger_of(messages: Sequence[dict[str, Any]]) -> Any:
+    """The fact ledger of ``messages`` (entry ids ``e0``, ``e1``…)."""
+    from tether.builtin_plugins.memory.fact_ledger import build_ledger
+
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+
+
+def compacted(
+    folder: Path, messages: Sequence[dict[str, Any]], summarizer: str, k: int = 15
+) -> list[dict[str, Any]]:
+    """``messages`` written to a new session in ``folder``, then compacted ``k`` times by
+    ``summarizer`` (``offline``, or ``factfree``: :class:`FactFree`); the entries written."""
+    path = folder / f"{summarizer}.jsonl"
+    session = Session.open(path, create=True, cwd=str(folder))
+    for message in messages:
+        session.append_message(message)
+    plugins = [("factfree", FactFree())] if summarizer == "factfree" else []
+    return compactions(path, k, *plugins, summarizer=summarizer)
+
+
 def section(summary: str, heading: str) -> str:
     """The body under ``heading`` (any level) up to the next heading."""
     start = summary.find(heading + "\n")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_in_process import run_in_process
-from tests.gate_helpers import assistant, records, text, tool_turn, user
+from tests.gate_helpers import SECTIONS, assistant, records, text, tool_turn, user
 from tests.servers import OpenAIServer
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
@@ -186,17 +186,7 @@ def test_an_unspecific_identifier_goes_before_a_specific_one() -> None:
 
 # -- the gate restores what the offline summary shows ---------------------------------------
 
-FACT_FREE = "\n\n".join(
-    f"## {name}\n- (none)"
-    for name in (
-        "Goal",
-        "Constraints & Preferences",
-        "Progress",
-        "Key Decisions",
-        "Next Steps",
-        "Critical Context",
-    )
-)
+FACT_FREE = "\n\n".join(f"## {name}\n- (none)" for name in SECTIONS)
 HELD = [*EXACT, DIAGNOSTIC, API_ERROR, TERSE]
 MODEL = "loop/summarizer-1"
 

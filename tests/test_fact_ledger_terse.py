@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.gate_helpers import assistant, text, user
-from tests.ledger_helpers import FactFree, compactions
+from tests.ledger_helpers import compacted, ledger_of
 from tether.builtin_plugins.memory.fact_ledger import build_ledger, stored_ledger
 from tether.builtin_plugins.memory.fact_ledger.answers import offers_choice
 from tether.builtin_plugins.memory.fact_ledger.cues import cues_for
@@ -21,7 +21,6 @@ from tether.builtin_plugins.memory.fact_ledger.terse import (
     terse_setting,
     terse_statement,
 )
-from tether.core.session.session import Session
 
 GOAL = "Help me move the nightly report job onto the new cluster."
 #: (assistant's question, the user's terse answer)
@@ -62,8 +61,7 @@ def _messages() -> list[dict[str, Any]]:
 
 
 def _ledger() -> Any:
-    messages = _messages()
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+    return ledger_of(_messages())
 
 
 def test_an_answer_to_an_either_or_question_is_one_decision_verbatim() -> None:
@@ -138,12 +136,7 @@ def test_terse_facts_survive_fifteen_compactions_on_both_summarizers(tmp_path: P
     wanted = [reply for _, reply in ANSWERS] + SETTINGS[3:] + STATEMENTS + SETTINGS[:3]
     wanted += ["the export is still semicolon separated", STATED, *LINES]
     for summarizer in ("offline", "factfree"):
-        path = tmp_path / f"{summarizer}.jsonl"
-        session = Session.open(path, create=True, cwd=str(tmp_path))
-        for message in _messages():
-            session.append_message(message)
-        plugins = [("factfree", FactFree())] if summarizer == "factfree" else []
-        entries = compactions(path, 15, *plugins, summarizer=summarizer)
+        entries = compacted(tmp_path / summarizer, _messages(), summarizer)
         for entry in (entries[0], entries[-1]):
             for fact in wanted:
                 assert fact in entry["summary"], (summarizer, fact)

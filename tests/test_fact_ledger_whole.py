@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.gate_helpers import assistant, text, user
-from tests.ledger_helpers import FactFree, compactions, section
-from tether.builtin_plugins.memory.fact_ledger import build_ledger, stored_ledger
-from tether.core.session.session import Session
+from tests.ledger_helpers import compacted, ledger_of, section
+from tether.builtin_plugins.memory.fact_ledger import stored_ledger
 
 GOAL = "Help me put the field-station logger on the new board."
 #: short messages whose meaning spans their sentences: each must reach the model as said
@@ -38,8 +37,7 @@ def _messages() -> list[dict[str, Any]]:
 
 
 def _ledger() -> Any:
-    messages = _messages()
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+    return ledger_of(_messages())
 
 
 def test_a_short_message_is_kept_whole_until_one_of_its_parts_changes() -> None:
@@ -58,12 +56,7 @@ def test_a_short_message_is_kept_whole_until_one_of_its_parts_changes() -> None:
 
 def test_whole_messages_reach_the_model_on_both_summarizers(tmp_path: Path) -> None:
     for summarizer in ("offline", "factfree"):
-        path = tmp_path / f"{summarizer}.jsonl"
-        session = Session.open(path, create=True, cwd=str(tmp_path))
-        for message in _messages():
-            session.append_message(message)
-        plugins = [("factfree", FactFree())] if summarizer == "factfree" else []
-        entries = compactions(path, 15, *plugins, summarizer=summarizer)
+        entries = compacted(tmp_path / summarizer, _messages(), summarizer)
         for entry in (entries[0], entries[-1]):
             done = section(entry["summary"], "### Done")
             for message in WHOLE:

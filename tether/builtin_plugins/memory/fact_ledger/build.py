@@ -20,6 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.answers import (
     offers_choice,
     retire_answered,
 )
+from tether.builtin_plugins.memory.fact_ledger.comments import comment_rules
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import (
@@ -241,6 +242,12 @@ class _Reader:
         elif answer:  # "y. x is overkill, no thanks" after "x or y?": one decision, verbatim
             statements = answer_statements(text, statements, source, self.cues, self.choice)
             self.answered = self.answered or bool(self.choice)
+        said = " ".join(s.text for s in statements)
+        statements += [  # "# no public IPs on workers, ever." in a pasted config
+            Statement("constraint", line, source)
+            for line in comment_rules(text)
+            if flat(line) not in said
+        ]
         filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
         if self.answered:
             retire_answered(self.ledger, filed, self.cues)

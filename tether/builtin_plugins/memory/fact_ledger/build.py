@@ -242,12 +242,12 @@ class _Reader:
         elif answer:  # "y. x is overkill, no thanks" after "x or y?": one decision, verbatim
             statements = answer_statements(text, statements, source, self.cues, self.choice)
             self.answered = self.answered or bool(self.choice)
-        said = " ".join(s.text for s in statements)
-        statements += [  # "# no public IPs on workers, ever." in a pasted config
-            Statement("constraint", line, source)
-            for line in comment_rules(text)
-            if flat(line) not in said
-        ]
+        rules = comment_rules(text)  # "# no public IPs on workers, ever." in a pasted config
+        if rules:
+            said = " ".join(s.text for s in statements)
+            statements += [
+                Statement("constraint", line, source) for line in rules if flat(line) not in said
+            ]
         filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
         if self.answered:
             retire_answered(self.ledger, filed, self.cues)
@@ -255,7 +255,6 @@ class _Reader:
         retire_same_key(self.ledger, source, self.cues)
         if not goal_message:
             keep_whole(self.ledger, short, [f for f in filed if f.kind != "identifier"])
-        retire_broken_wholes(self.ledger)
 
     def assistant(self, message: Mapping[str, Any]) -> None:
         self.proposals = []
@@ -348,6 +347,7 @@ def build_ledger(
             reader.tool_result(message, str(source))
         elif role == "bashExecution":
             reader.bash(message, str(source))
+    retire_broken_wholes(ledger)
     ledger.bound()
     return ledger
 

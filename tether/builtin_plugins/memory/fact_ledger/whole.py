@@ -36,23 +36,22 @@ def keep_whole(ledger: Ledger, text: str, parts: list[Fact]) -> Fact | None:
         return None
     if not any(fragment(part.text) for part in parts):
         return None
-    if any(f.live and f.text == text for f in ledger.facts):
-        return None
+    if any(f.text == text for f in parts) or any(f.text == text for f in ledger.live("said")):
+        return None  # one part holds it all, or the same message was said before
     return ledger.new_fact("said", text, parts[0].source, note=WHOLE)
 
 
 def retire_broken_wholes(ledger: Ledger) -> None:
-    """Retire each live whole message one of whose parts is retired (by what replaced it)."""
+    """Retire each live whole message one of whose parts is retired (by what replaced it):
+    one pass over the ledger, once it has read its messages."""
+    retired: dict[str, list[Fact]] = {}
+    for part in ledger.facts:
+        if part.status == "retired" and part.kind != "said":
+            retired.setdefault(part.source, []).append(part)
     for whole in ledger.live("said"):
-        for part in ledger.facts:
-            if (
-                part.source == whole.source
-                and part.status == "retired"
-                and part.kind != "said"
-                and part.text in whole.text
-            ):
-                ledger.retire(whole, ledger.get(part.replaced_by) if part.replaced_by else None)
-                break
+        part = next((p for p in retired.get(whole.source, ()) if p.text in whole.text), None)
+        if part is not None:
+            ledger.retire(whole, ledger.get(part.replaced_by) if part.replaced_by else None)
 
 
 __all__ = ["MAX_WHOLE", "WHOLE", "fragment", "keep_whole", "retire_broken_wholes"]

@@ -8,6 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -48,6 +49,18 @@ def _plugin_scope() -> Iterator[None]:
 
     with PluginScope():
         yield
+
+
+# -- a tether home (tests/harness_helpers.py) ----------------------------------------------------
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``TETHER_HOME`` set to a fresh home with the test settings and models (``write_home``);
+    a module may define its own ``home`` fixture instead."""
+    from tests.harness_helpers import use_home, write_home
+
+    return use_home(write_home(tmp_path / "home"), monkeypatch)
 
 
 # -- loopback LLM servers (tests/servers) --------------------------------------------------------

@@ -12,8 +12,6 @@ from tests.harness_helpers import (
     open_harness,
     plugin_manager,
     read_entries,
-    use_home,
-    write_home,
 )
 from tether.core.base.errors import HookError
 from tether.core.harness.harness import Harness
@@ -23,11 +21,6 @@ from tether.hookspecs.events import Block
 
 FAUX = "faux/faux-1"
 FIXTURES = Path(__file__).parent / "fixtures" / "pi" / "gen"
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return use_home(write_home(tmp_path / "home"), monkeypatch)
 
 
 def script(monkeypatch: pytest.MonkeyPatch, *steps: Any) -> None:

@@ -4,15 +4,11 @@ thinking restored), fork, clone, new, tree navigation with a branch summary, com
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
-
-import pytest
 
 from tests.harness_helpers import (
     open_harness,
     plugin_manager,
     read_entries,
-    use_home,
     write_home,
 )
 from tests.test_harness import FAUX, FIXTURES, Recorder, script, sent
@@ -20,11 +16,6 @@ from tether.core.base.settings import load_settings
 from tether.core.harness.harness import Harness
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return use_home(write_home(tmp_path / "home"), monkeypatch)
 
 
 def test_resume_restores_model_and_thinking(home, tmp_path):

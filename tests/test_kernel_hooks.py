@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.harness_helpers import NO_THIRD_PARTY, open_harness, use_home, write_home
+from tests.harness_helpers import NO_THIRD_PARTY, open_harness
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.base.errors import HookError, ProviderConfigError
 from tether.core.base.settings import load_settings
@@ -31,11 +31,6 @@ MODEL = Model(provider="faux", id="faux-1", api="faux", context_window=200_000)
 
 def _pm(*plugins: tuple[str, object], disabled: tuple[str, ...] = ()) -> Any:
     return create_plugin_manager(environ=NO_THIRD_PARTY, plugins=plugins, disabled=disabled)
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return use_home(write_home(tmp_path / "home"), monkeypatch)
 
 
 # -- context_overflow ------------------------------------------------------------------------

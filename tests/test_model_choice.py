@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,17 +12,10 @@ from tests.harness_helpers import (
     open_harness,
     plugin_manager,
     read_entries,
-    use_home,
-    write_home,
 )
 from tether.core.base.errors import HookError, ProviderConfigError, TetherError
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return use_home(write_home(tmp_path / "home"), monkeypatch)
 
 
 class TeamDefaults:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tether.core.session.session import Session
+from tether.hookspecs.providers import empty_usage
 
 GOAL = "Build a CLI that converts CSV invoices to PDF files, one PDF per invoice."
 CONSTRAINT = "Never write outside the out/ directory."
@@ -17,14 +18,7 @@ COMMAND = "python -m invoices samples/broken.csv"
 ERROR = "ValueError: invoice 17: column 'amount' is not a decimal: '12,50'"
 NEXT_STEP = "Next, add a --currency flag to the CLI, defaulting to EUR."
 FILLER = "The checks pass and nothing is blocked; I reviewed the diff and kept going. " * 12
-USAGE = {
-    "input": 100,
-    "output": 20,
-    "cacheRead": 0,
-    "cacheWrite": 0,
-    "totalTokens": 120,
-    "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
-}
+USAGE = {**empty_usage(), "input": 100, "output": 20, "totalTokens": 120}
 SECTIONS = [
     "Goal",
     "Constraints & Preferences",

@@ -1,8 +1,8 @@
 """Facade methods declared by their typed signature alone; the call is the same for every hook
 of a kind.
 
-A method of :class:`~tether.core.hooks.facade.Hooks` decorated with :func:`first_answer`,
-:func:`every_answer` or :func:`notify` has no body of its own: its signature (keyword-only
+A method of :class:`~tether.core.hooks.facade.Hooks` decorated with :func:`first_answer` or
+:func:`notify` has no body of its own: its signature (keyword-only
 arguments, checked at each call site) and its name say which hook it calls with which
 arguments. ``session`` is handed on as a
 :class:`~tether.hookspecs.session_protocol.HookSession` (``None``: an empty one); ``failure``
@@ -55,10 +55,7 @@ def _declared(kind: str, types: tuple[str, ...]) -> Callable[[Callable[P, R]], C
                 kwargs["session"] = hooks._session(kwargs["session"])
             if kind == "notify":
                 return hooks._notify(name, kwargs.pop("warnings"), **kwargs)
-            failure = kwargs.pop("failure")
-            if kind == "first":
-                return hooks._first(name, failure, check(), **kwargs)
-            return [answer for answer in hooks._chain(name, failure, check(), **kwargs) if answer]
+            return hooks._first(name, kwargs.pop("failure"), check(), **kwargs)
 
         return call  # type: ignore[return-value]
 
@@ -71,15 +68,10 @@ def first_answer(*types: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     return _declared("first", types)
 
 
-def every_answer(*types: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Every plugin's answer, in call order, each one of ``types``; empty ones left out."""
-    return _declared("chain", types)
-
-
 def notify() -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Every plugin is told; a failure is a warning (to ``warnings`` when given), never an
     error."""
     return _declared("notify", ())
 
 
-__all__ = ["every_answer", "first_answer", "notify"]
+__all__ = ["first_answer", "notify"]

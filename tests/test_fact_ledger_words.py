@@ -32,3 +32,22 @@ def test_memo_per_cues_reads_a_text_once_per_cue_set() -> None:
     assert read("a b", second) == ["a", "b"]
     assert calls == [("a b", first), ("a b", second)]
     assert read.__name__ == "read"
+
+
+def test_every_vocabulary_list_is_read_by_the_ledger_and_holds_lower_case_words() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    import tether.builtin_plugins.memory.fact_ledger as ledger
+
+    folder = Path(ledger.__file__).parent
+    lists = json.loads((folder / "vocabulary.json").read_text(encoding="utf-8"))
+    used = set()
+    for module in folder.glob("*.py"):
+        used.update(re.findall(r'vocabulary\("(\w+)"\)', module.read_text(encoding="utf-8")))
+    assert used == set(lists), "a list nobody reads, or a name with no list"
+    for name, lines in lists.items():
+        words = " ".join(lines).split()
+        assert words == [w.casefold() for w in words], f"{name}: words are compared lower-case"
+        assert len(words) == len(set(words)), f"{name}: a word listed twice"

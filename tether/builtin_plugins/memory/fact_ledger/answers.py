@@ -26,6 +26,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import (
 )
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
 
 MAX_ANSWER = 200  # characters: a longer reply is a message of its own, read sentence by sentence
 MAX_ANSWER_SENTENCES = 3
@@ -43,10 +44,7 @@ _OPTIONS = re.compile(r"(?:^|\n)\s*(?:\(?\d{1,2}[.)、]|[-*•]|[a-dA-D][.)]|opt
 
 _OR = re.compile(r"([\w.+#-]+)\s*(?:\bor\b|\bvs\.?|\bversus\b|还是|或者|或是)\s*", re.I)
 _TOKEN = re.compile(r"[\w.+#-]+")
-_STOP = frozenset(
-    "a an the to with use using for it we i you should in on at of by via just maybe "
-    "some keep stay go be do".split()
-)
+_STOP = vocabulary("option_noise")
 
 
 def offers_choice(text: str) -> bool:

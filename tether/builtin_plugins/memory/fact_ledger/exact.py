@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+
 _CODE = re.compile(r"`([^`\n]{3,})`")
 _QUOTED = re.compile(
     r"\"([^\"\n]{6,300})\"|“([^”\n]{6,300})”|「([^」\n]{6,300})」|『([^』\n]{6,300})』"
@@ -46,19 +48,7 @@ _ERROR_START = re.compile(
 _CLAUSE_DASH = re.compile(r"\s+(?:—|–|--|-)\s+|\s*[—–]{1,2}\s*(?=\S)|[，。；！？]")
 
 #: Program names a command line may start with (data: more names only widen what is found).
-PROGRAMS = frozenset(
-    "python python3 py pip pip3 pipx uv uvx poetry pdm hatch pytest tox nox ruff black mypy "
-    "pyright flake8 isort pylint coverage node npm npx yarn pnpm bun deno tsc jest vitest "
-    "eslint prettier vite webpack next nx turbo cargo rustc rustup go gofmt make cmake ninja "
-    "bazel gcc g++ clang javac java mvn gradle ./gradlew gradlew dotnet ruby gem bundle rake "
-    "rails rspec php composer docker docker-compose podman kubectl helm kind minikube k9s "
-    "terraform tofu terragrunt ansible ansible-playbook vagrant git gh ssh scp rsync curl wget "
-    "psql pg_dump pg_restore mysql mysqldump sqlite3 redis-cli mongosh aws gcloud az sam "
-    "bash sh zsh sudo env jq yq sed awk grep rg find tar zip unzip openssl systemctl "
-    "journalctl nginx gunicorn uvicorn hypercorn celery alembic flask django-admin manage.py "
-    "swift xcodebuild flutter dart adb fastlane sbt mix iex elixir erl ghc stack cabal "
-    "rscript julia dbt airflow spark-submit locust k6 ab wrk hey nc dig ping ld".split()
-)
+PROGRAMS = vocabulary("programs")
 #: A program's own error line: its name and a colon ("ssh: connect to host …: refused").
 _PROGRAM_SAYS = re.compile(
     r"(?<![\w./-])(?:"
@@ -66,19 +56,7 @@ _PROGRAM_SAYS = re.compile(
     + r"):\s"
 )
 #: Words of prose around a command: a walk back from its flags stops at one.
-GLUE = frozenset(
-    "a an the and or but so then to with without via using use uses run runs running ran "
-    "type typing call calling execute invoke try trying tried is are was were be as like by "
-    "in on at of for from when whenever if before after until while because since please "
-    "just always only never also first i we you it me us they this that these those my our "
-    "your do does did don't doesn't should must can could would will need needs want get "
-    "gets got keep make sure every each time command here there not no via call it's "
-    "whether into onto instead now too again later anyway anymore today though locally "
-    "everywhere about above across against along among around behind below beside between "
-    "beyond during except inside near off outside over past through toward towards under upon "
-    "within myself yourself himself herself itself ourselves themselves him her them his its "
-    "their drop remove add pass set unset enable disable".split()
-)
+GLUE = vocabulary("command_glue")
 _TOKEN = re.compile(r"[!-~]+")  # a run of printable ASCII: CJK text or a space ends it
 _FLAG = re.compile(r"--?[A-Za-z][\w.-]*(?:=\S*)?")
 _WORDISH = re.compile(r"[\w./:@=+~${}\[\]%*'\"<>-]+")

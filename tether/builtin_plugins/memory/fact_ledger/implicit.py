@@ -24,7 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
-from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs
+from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
 
 _CLASS = {
     **dict.fromkeys(("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d"), "duration"),
@@ -56,21 +56,10 @@ _PORT = re.compile(
 _ASCII_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z][\w.+#-]*[\w+#]|(?<![\w.@/-])[A-Za-z]\b")
 _WORDS = re.compile(r"[a-z][a-z0-9'-]*[a-z0-9]")
 #: Words that never say what a value is about (verbs of being and keeping, fillers).
-_WEAK = frozenset(
-    "is are was were be been get gets got has have had run runs ran live lives stay stays go goes "
-    "use uses used keep kept set now then ok okay so just please also still can could should "
-    "would will let's lets need needs make it its it's this that these those them they we our "
-    "you your me my i up down over under above below at to from after before about around into "
-    "per each every all any some more less much many way very too really nah meh oh hmm yeah "
-    "yes no not don't do does did done new old one ones thing things".split()
-)  # fmt: skip
+_WEAK = vocabulary("weak_subject")
 _DETERMINERS = frozenset("the a an our my its their this that these those".split())
 _PREPOSITIONS = frozenset("for on in at".split())
-_TIME = frozenset(
-    "day week month year quarter weekend night morning evening today tonight tomorrow monday "
-    "tuesday wednesday thursday friday saturday sunday sprint release launch moment while "
-    "holiday season time".split()
-)  # fmt: skip
+_TIME = vocabulary("time_words")
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–→]+\s|\s→|→\s")
 #: Classes :func:`~.subject.relation` already keys (and tells apart per part).
 _KEYED = ("version:", "host", "url:", "image:")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, WIDE_RUN
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, WIDE_RUN, vocabulary
 
 _TLD = r"(?:com|net|org|dev|io|ai|app|cloud|internal|local|lan|corp|cn|de|eu|uk|co|svc)"
 #: Value shapes, most specific first (a span taken by one is not read again).
@@ -57,27 +57,13 @@ DISTINCT = frozenset({"tuple", "url", "tz", "path", "host", "dotted", "ext", "co
 #: docs.example.com": two keys).
 LOOSE = frozenset({"tuple", "dotted", "code", "ext"})
 #: Words that only restate a value's shape ("the upload host", "dump file naming").
-_GENERIC = frozenset(
-    "host hostname server domain url endpoint address path dir directory folder location "
-    "format file name naming id value setting 路径 目录 地址 格式 文件 名称".split()
-)  # fmt: skip
+_GENERIC = vocabulary("shape_words")
 #: Verbs that make a file: an extension's key beside "format" ("exports the scene to .glb").
 _MADE = frozenset("output export exported save saved write written render rendered".split())
 #: Shapes of a plain name: any of them may replace another ("UTC" → "Asia/Tokyo").
 _NAMES = frozenset({"caps", "tz", "word"})
 #: Words that say how a value is set or said, not what it is of.
-FILLER = frozenset(
-    "is are was were be been being set sets setting to at as of by from now then go goes "
-    "get gets got make makes made it its it's keep keeps kept use uses using used let's lets "
-    "should must can could will would may might need needs want wants wanted please also "
-    "just so ok okay hmm nah yeah actually instead rather than more less same one "
-    "change changed changes switch switched move moved bump bumped rename renamed call "
-    "called name named give gave put stay stays remain remains still again anyway think "
-    "live lives run runs sit sits each every all any "
-    "guess maybe probably really better fine sure we you i they our your my me us this "
-    "that these those here there what which who how why when please thanks over under "
-    "into onto about around right wait meant mean going gonna wanna do does did done".split()
-)  # fmt: skip
+FILLER = vocabulary("key_filler")
 #: Words that name one part of several, by group: two keys each naming another part of one
 #: group (source / target, min / max, staging / prod) are two keys.
 CONTRAST: tuple[frozenset[str], ...] = tuple(

@@ -27,6 +27,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     WIDE_RUN,
     memo_per_cues,
     unsaid_pairs,
+    vocabulary,
 )
 
 _VALUE = re.compile(
@@ -39,14 +40,7 @@ _VALUE = re.compile(
 _ASCII = re.compile(r"[a-z][a-z0-9'-]*")
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–]+\s")
 #: Words that say how a value is set, not what it is about.
-_FILLER = frozenset(
-    "is are was were be been set sets to at as of by from now then go goes gets get got give "
-    "make it its it's down up raise lower bump change changed switch move keep use using "
-    "runs run fires fire lives live sits stays stay hmm ok okay so just also let's lets "
-    "should must can could will would each per every new old one only please nah yeah "
-    "actually instead rather than more less max min about around roughly time value setting "
-    "number amount level after before within under over into out".split()
-)  # fmt: skip
+_FILLER = vocabulary("setting_filler")
 #: CJK characters that only link a subject and its value (verbs of setting, particles).
 _CJK_LINKS = re.compile(
     r"(?:改成|改为|换成|调到|调成|设为|设成|改到|降到|加到|提到|定为|用|换|改|给|是|为|到|设|开|的|就|吧|了)+$"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
 
 #: Negations that make a rule only when addressed to the agent ("don't log tokens", "we never
 #: deploy on Fridays"), not inside a clause describing a thing ("a cluster we don't have").
@@ -17,11 +18,7 @@ _NEGATION_CUES = frozenset(
 _PRONOUNS = frozenset("we you they i he she it".split())
 _RELATIVE = frozenset(("that", "which", "who"))
 #: Words that open a clause: a pronoun after one is the clause's own subject.
-_OPENERS = frozenset(
-    "and but so if because when then also please just oh hmm ok okay or since as though "
-    "although while unless yes no well btw anyway really actually ah uh um hey yeah yep nope "
-    "right honestly fwiw tbh imo afaik note remember".split()
-)  # fmt: skip
+_OPENERS = vocabulary("clause_openers")
 _CLAUSE_START = re.compile(r"[,;:()\[\]—–]|\s-\s")
 _WORDS_BEFORE = re.compile(r"[A-Za-z][\w'-]*")
 

@@ -24,7 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, vocabulary
 
 _ASSIGN = re.compile(
     r"(?<![\w.\-/:])(?P<key>[A-Za-z_][\w.-]*\w)\s*(?P<op>=|:)\s*(?P<value>[^\s,;，；。、]+)"
@@ -39,10 +39,7 @@ _FILE = re.compile(
 )
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*[a-z]?\w*")
 #: parts of a key that name no thing of their own ("loader_version": the loader)
-_GENERIC = frozenset(
-    "version ver v size count limit max min num number id name path dir url host port "
-    "level mode type value enabled enable flag timeout".split()
-)
+_GENERIC = vocabulary("key_parts_generic")
 _KINDS = ("constraint", "decision", "request")
 
 

@@ -10,17 +10,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tether.builtin_plugins.memory.fact_ledger.extract import host_role, identifier_spans
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
 
-_FILE_EXT = frozenset(
-    "py toml json yaml yml md txt ts tsx js jsx rs go sql sh cfg ini lock env csv html css"
-    .split()
-)  # fmt: skip
+_FILE_EXT = vocabulary("file_extensions")
 _TLD = frozenset("com net org dev internal local svc cloud lan corp app ai cn io".split())
 #: Heads too generic to say two names fill one role (``FastAPI`` / ``OpenAPI``).
-_GENERIC = frozenset(
-    "js ts py rs go rb io lib libs core api sdk cli app client server plugin plugins util utils "
-    "tools types common dev kit db config framework".split()
-)  # fmt: skip
+_GENERIC = vocabulary("name_heads_generic")
 _UNITS = {
     "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s", "秒": "s",
     "ms": "ms", "millisecond": "ms", "milliseconds": "ms", "毫秒": "ms",
@@ -35,10 +30,7 @@ _UNITS = {
     "records": "item", "条": "item", "项": "item", "time": "time", "times": "time", "次": "time",
     "request": "request", "requests": "request", "req": "request",
 }  # fmt: skip
-WORD_STOP = frozenset(
-    "the a an to of for in on at and or is are be it this that with by as from so if not "
-    "but was were more less than then".split()
-)  # fmt: skip
+WORD_STOP = vocabulary("slot_stop")
 _QTY = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{1,12}\b)|\s?(分钟|小时|毫秒|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
 )

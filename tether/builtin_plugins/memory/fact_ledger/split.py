@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+
 #: Spans never cut: inline code, URLs, double-quoted strings on one line.
 _PROTECTED = re.compile(
     r"`[^`\n]+`"
@@ -25,9 +27,7 @@ _ELLIPSIS = re.compile(r"(?:\.{2,}|…)[\"'”’)\]]*$")
 #: Words whose dot is never a stop (dotted initialisms such as e.g., i.e., a.k.a. too)…
 ABBREVIATIONS = frozenset("e.g i.e vs cf mr mrs ms dr prof".split())
 #: …whose dot is a stop only before a capital ("etc. Then"; "5 min. Then retry")…
-LOWER_ABBREVIATIONS = frozenset(
-    "etc approx incl esp resp misc min max sec ca al ex dept est jr sr st".split()
-)
+LOWER_ABBREVIATIONS = vocabulary("lower_abbreviations")
 #: …and whose dot is not a stop only before a digit ("No. 5", "fig. 2").
 NUMBER_ABBREVIATIONS = frozenset("no nos fig figs eq ver vol pp".split())
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
 
 MAX_TERSE = 60  # characters: a key and its value, not a sentence
 MAX_KEY_WORDS = 3
@@ -29,16 +30,9 @@ _SETTING = re.compile(
     r"(?:\s*(?P<unit>[A-Za-z\u4e00-\u9fff]{1,8}))?\s*[吧了]?$"
 )
 #: Words a key never is: a request for work, a pronoun, a label of a turn.
-_NOT_KEYS = frozenset(
-    "turn step page line item option choice number no yes it this that these those the a an "
-    "i we you he she they what which when why how is are was were".split()
-)
+_NOT_KEYS = vocabulary("not_keys")
 _ERRORISH = re.compile(r"error|exception|fail|warn|traceback|fatal|panic", re.IGNORECASE)
-_ACK_WORDS = frozenset(
-    "k kk ok okay okey ack yes yep yeah sure fine thanks thx ty np cool nice great go on "
-    "continue proceed carry keep going next please alright right got it good nice perfect "
-    "looks look lgtm that works moving hm hmm oh cheers".split()
-)
+_ACK_WORDS = vocabulary("acknowledgements")
 _ACK_WIDE = ("继续", "好的", "好", "嗯", "行", "谢谢", "可以", "收到", "接着", "没问题", "吧", "啊")
 _STRIP = re.compile(r"[\s.,!?…，。！？~、:;'\"()\[\]]+|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
 
@@ -73,10 +67,7 @@ MAX_ACK = 40  # characters of an acknowledgement, punctuation and emoji aside
 MAX_ACK_WORDS = 6
 _KNOWN: dict[int, frozenset[str]] = {}  # acknowledgement words per set of cue tables
 MAX_STATED_WORDS = 14
-_VAGUE = frozenset(
-    "it this that everything something nothing anything there i i'm i'd you he she they "
-    "which what who".split()
-)
+_VAGUE = vocabulary("vague")
 #: "<thing> is still …", "<thing> is what we use", "<things> stay in UTC": how something is.
 _STATED = re.compile(
     r"^\W*(?:[\w.+#/-]+\s+){0,3}?[\w.+#/-]+\s+(?:is|are|stays?|remains?|lives?|runs?"

@@ -3,24 +3,36 @@ whether a sentence is a prohibition (a negated imperative, in English or Chinese
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
-from functools import lru_cache, wraps
+from functools import cache, lru_cache, wraps
+from pathlib import Path
 from typing import TypeVar
 
 _Value = TypeVar("_Value")
 _Cues = TypeVar("_Cues")
 _Read = TypeVar("_Read")
 
+
+@cache
+def _vocabularies() -> dict[str, list[str]]:
+    text = Path(__file__).with_name("vocabulary.json").read_text(encoding="utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def vocabulary(name: str) -> frozenset[str]:
+    """The English word list ``name`` of ``vocabulary.json``: open-ended lists one extends by
+    adding words are data, kept beside the cue tables rather than inside the code."""
+    return frozenset(" ".join(_vocabularies()[name]).split())
+
+
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word
 #: Characters of scripts written without spaces (kana, CJK ideographs, hangul): one word each.
 WIDE_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 WIDE = re.compile(f"[{WIDE_CHARS}]")
 WIDE_RUN = re.compile(f"[{WIDE_CHARS}]+")
-STOP = frozenset(
-    "the a an to of for in on at and or is are be we i it this that with please all our my "
-    "your us you me so just also can will would let's lets use using".split()
-)  # fmt: skip
+STOP = vocabulary("stop")
 _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
 

@@ -31,3 +31,24 @@ def test_json_fields_keeps_the_order_and_leaves_out_unset_optionals() -> None:
         ("replaces", ["f0"]),
         ("replacedBy", "f2"),
     ]
+
+
+def test_camel_json_is_every_field_in_order_under_its_camel_name() -> None:
+    """One rule for the dataclasses pi writes as JSON (a tool's truncation, a pin): each
+    field, set or not, under its camelCase name, in field order."""
+    from tether.builtin_plugins._camel_json import camel_json
+    from tether.builtin_plugins.memory.pins.format import Pin
+
+    record = _Record("e1", "2026-01-01", replaced_by="e2")
+    assert camel_json(record) == {
+        "id": "e1",
+        "firstSeen": "2026-01-01",
+        "replacedBy": "e2",
+        "replaces": [],
+    }
+    assert Pin("p1", "port 8080", None, "h1").as_json() == {
+        "pinId": "p1",
+        "text": "port 8080",
+        "entryId": None,
+        "holderId": "h1",
+    }

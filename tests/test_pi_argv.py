@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from tests.harness_helpers import plugin_manager
+from tether.builtin_plugins.commands import SessionOptions
 from tether.builtin_plugins.commands.agent import inputs
-from tether.builtin_plugins.commands.agent.options import SessionOptions
 from tether.builtin_plugins.commands.agent.setup import build_harness
 from tether.builtin_plugins.commands.pi_forms import route_top_level
 from tether.core.base.errors import UsageError

@@ -27,8 +27,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import PlainJsonOpt, switch, text_argument
-from tether.builtin_plugins.commands.agent.options import SessionOptions
+from tether.builtin_plugins.commands import PlainJsonOpt, SessionOptions, switch, text_argument
 from tether.hookspecs import hookimpl
 
 #: The fields of :class:`SessionOptions` as keyword-only CLI parameters.

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tether import TetherError
-from tether.builtin_plugins.commands.agent.options import SessionOptions
+from tether.builtin_plugins.commands import SessionOptions
 from tether.builtin_plugins.commands.agent.output import (
     ChatPrinter,
     run_interruptibly,

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from tether.builtin_plugins._file_errors import file_error_line
+from tether.builtin_plugins import file_error_line
 from tether.cli import UsageError
 
 #: How long stdin may stay silent before tether says it is waiting for it (seconds).

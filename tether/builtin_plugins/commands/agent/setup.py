@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tether import SessionFileError
-from tether.builtin_plugins.commands.agent.options import SessionOptions
+from tether.builtin_plugins.commands import SessionOptions
 from tether.cli import UsageError
 
 Picker = Callable[[list[Any]], Path | None]

@@ -24,8 +24,11 @@ from tether.builtin_plugins.commands import (
     CounterOpt,
     FileArg,
     JsonOpt,
+    KeepOpt,
     LeafOpt,
     PlainJsonOpt,
+    ReserveOpt,
+    WindowOpt,
     add_session_commands,
     open_session_file,
     switch,
@@ -33,16 +36,6 @@ from tether.builtin_plugins.commands import (
 from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
-KeepOpt = Annotated[
-    int | None, typer.Option("--keep", help="Recent tokens kept verbatim (default: settings).")
-]
-ReserveOpt = Annotated[
-    int | None,
-    typer.Option("--reserve", help="Tokens reserved for the answer (default: settings)."),
-]
-WindowOpt = Annotated[
-    int | None, typer.Option("--window", help="Model context window (default: the model's).")
-]
 StrategyOpt = Annotated[
     str | None,
     typer.Option(
@@ -199,10 +192,8 @@ def compact_command(
         str | None,
         typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
     ] = None,
-    keep: Annotated[int | None, typer.Option("--keep", help="Recent tokens kept verbatim.")] = None,
-    reserve: Annotated[
-        int | None, typer.Option("--reserve", help="Tokens reserved for the answer.")
-    ] = None,
+    keep: KeepOpt = None,
+    reserve: ReserveOpt = None,
     as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
     strategy: StrategyOpt = None,

@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
+from tether.builtin_plugins.commands import SessionOptions
 from tether.builtin_plugins.commands.agent import with_session_options
-from tether.builtin_plugins.commands.agent.options import SessionOptions
 from tether.hookspecs import hookimpl
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tether.builtin_plugins._camel_json import camel_json
+from tether.builtin_plugins import camel_json
 from tether.memory import content_text, strip_file_lists
 
 PIN_TYPE = "tether.pin"

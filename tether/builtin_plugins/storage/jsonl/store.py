@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tether import SessionFileError
-from tether.builtin_plugins._file_errors import file_error_line
+from tether.builtin_plugins import file_error_line
 from tether.builtin_plugins.storage.format.line_store import LineStore
 from tether.builtin_plugins.storage.format.migration import BOM, IdFactory, header_version
 from tether.builtin_plugins.storage.format.stringify import dumps_record

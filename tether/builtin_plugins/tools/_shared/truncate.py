@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal
 
-from tether.builtin_plugins._camel_json import camel_json
+from tether.builtin_plugins import camel_json
 from tether.tools import js_len, js_slice
 
 DEFAULT_MAX_LINES = 2000

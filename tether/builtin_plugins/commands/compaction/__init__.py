@@ -143,6 +143,10 @@ InstructionsOpt = Annotated[
         "--instructions", help="Extra focus for the summary (after compaction.instructions)."
     ),
 ]
+SummarizerOpt = Annotated[
+    str | None,
+    typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
+]
 
 
 def _settings_with(**compaction: Any) -> Any:
@@ -188,10 +192,7 @@ def compact_command(
     ctx: typer.Context,
     file: FileArg,
     instructions: InstructionsOpt = None,
-    summarizer: Annotated[
-        str | None,
-        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
-    ] = None,
+    summarizer: SummarizerOpt = None,
     keep: KeepOpt = None,
     reserve: ReserveOpt = None,
     as_json: PlainJsonOpt = False,
@@ -251,10 +252,7 @@ def branch_command(
     label: Annotated[
         str | None, typer.Option("--label", help="Label for the new position.")
     ] = None,
-    summarizer: Annotated[
-        str | None,
-        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
-    ] = None,
+    summarizer: SummarizerOpt = None,
     as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
 ) -> None:

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from tests.harness_helpers import plugin_manager
+from tether.builtin_plugins.commands import SessionOptions
 from tether.builtin_plugins.commands.agent import inputs
-from tether.builtin_plugins.commands.agent.setup import SessionOptions, build_harness
+from tether.builtin_plugins.commands.agent.setup import build_harness
 from tether.builtin_plugins.commands.pi_forms import route_top_level
 from tether.core.base.errors import UsageError
 from tether.core.cli import app as cli
@@ -148,3 +149,26 @@ def test_no_tools_drops_the_builtin_tools_only(tmp_path, monkeypatch) -> None:
         names[label] = [tool.name for tool in harness.agent.state.tools]
         harness.close()
     assert names == {"none": ["lookup"], "read": ["read", "lookup"]}
+
+
+def test_each_session_option_is_declared_once_on_its_field() -> None:
+    """``SessionOptions`` is the options' one home: ``chat``, ``run`` and ``rpc`` end with its
+    fields as their options, in order, each with the flag and default its field declares."""
+    from dataclasses import fields
+
+    import typer
+
+    from tether.builtin_plugins.commands.agent import register_commands
+    from tether.builtin_plugins.commands.rpc import register_commands as register_rpc
+
+    app = typer.Typer()
+    register_commands(app)
+    register_rpc(app)
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    declared = [(f.name, f.default) for f in fields(SessionOptions)]
+    for name in ("chat", "run", "rpc"):
+        params = commands[name].params[-len(declared) :]
+        assert [(p.name, p.default) for p in params] == declared
+        flags = {p.name: p.opts[0] for p in params}
+        assert flags["continue_recent"] == "--continue"
+        assert flags["session_dir"] == "--session-dir"

@@ -109,6 +109,21 @@ def test_a_missing_file_is_one_line_and_nothing_is_sent(openai_server, tmp_path,
     assert openai_server.requests == [] and session_files(home) == []
 
 
+def test_a_file_under_a_file_or_a_folder_is_one_line_naming_it(tmp_path, project):
+    """The reasons a store gives for a session file, said of an ``@FILE`` the same way."""
+    from tether.builtin_plugins.commands.agent.inputs import read_file_arg
+    from tether.cli import UsageError
+
+    (project / "notes.txt").write_text("x")
+    (project / "docs").mkdir()
+    with pytest.raises(UsageError) as under_a_file:
+        read_file_arg("notes.txt/more.md", str(project))
+    assert str(under_a_file.value) == "@notes.txt/more.md: a parent folder is not a directory"
+    with pytest.raises(UsageError) as folder:
+        read_file_arg("docs", str(project))
+    assert str(folder.value) == "@docs: is a directory, not a file"
+
+
 def test_several_messages_are_sent_in_turn(openai_server, tmp_path, project):
     home = write_home(tmp_path / "home", openai_server)
     openai_server.text("answer one")

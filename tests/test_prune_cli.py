@@ -116,7 +116,7 @@ def test_compaction_runs_only_when_pruning_is_not_enough(
 
 def test_no_prune_keeps_the_instructions_flag() -> None:
     """``--no-prune --instructions TEXT``: both settings, neither overwrites the other."""
-    from tether.builtin_plugins.commands.agent.setup import SessionOptions
+    from tether.builtin_plugins.commands import SessionOptions
 
     options = SessionOptions(instructions="Keep every port number.", no_prune=True)
     compaction = options.settings_overrides()["compaction"]

@@ -23,65 +23,17 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import PlainJsonOpt, switch, text_argument, text_option
-from tether.cli import WaitOpt
+from tether.builtin_plugins.commands import PlainJsonOpt, SessionOptions, switch, text_argument
 from tether.hookspecs import hookimpl
 
-
-def _keyword_parameters(**options: Any) -> tuple[inspect.Parameter, ...]:
-    """Keyword-only CLI parameters, in the order given: a switch is off, any other unset."""
-    return tuple(
-        inspect.Parameter(
-            name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=False if get_args(option)[0] is bool else None,
-            annotation=option,
-        )
-        for name, option in options.items()
-    )
-
-
-# The session and model options of ``chat`` and ``run``, in ``--help`` order (the fields of
-# ``_agent_setup.SessionOptions``).
-SESSION_PARAMETERS = _keyword_parameters(
-    continue_recent=switch("--continue", "-c", help="Continue the most recent session here."),
-    resume=switch("--resume", "-r", help="Pick a session to resume (run: the most recent)."),
-    session=text_option("--session", metavar="PATH|ID", help="Open this session."),
-    fork=text_option("--fork", metavar="PATH|ID", help="Copy this session into a new one here."),
-    no_session=switch("--no-session", help="Keep the session in memory only."),
-    name=text_option("--name", help="Name the session."),
-    provider=text_option("--provider", help="Provider from models.json (e.g. faux)."),
-    model=text_option("--model", "-m", help="Model id, or provider/model."),
-    api_key=text_option(
-        "--api-key",
-        metavar="KEY",
-        help="API key of the chosen model's provider, for this process only.",
-    ),
-    thinking=text_option("--thinking", help="off, minimal, low, medium, high or xhigh."),
-    system_prompt=text_option(
-        "--system-prompt",
-        metavar="TEXT|FILE",
-        help="Replace the default system prompt (context files and skills are still added).",
-    ),
-    append_system_prompt=text_option(
-        "--append-system-prompt", metavar="TEXT|FILE", help="Append this to the system prompt."
-    ),
-    tools=text_option("--tools", "-t", metavar="A,B", help="Only these tools (e.g. read,grep,ls)."),
-    no_tools=switch("--no-tools", help="No built-in tools (plugin tools stay; --tools adds back)."),
-    instructions=text_option(
-        "--instructions",
-        metavar="TEXT",
-        help="Added to the summary prompt of every compaction (compaction.instructions).",
-    ),
-    session_dir=text_option(
-        "--session-dir", metavar="DIR", help="Keep and look for sessions in DIR."
-    ),
-    no_prune=switch("--no-prune", help="Send old tool output whole (no pruning; pi's context)."),
-    wait=WaitOpt,
+#: The fields of :class:`SessionOptions` as keyword-only CLI parameters.
+SESSION_PARAMETERS = tuple(
+    p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+    for p in inspect.signature(SessionOptions, eval_str=True).parameters.values()
 )
 
 
@@ -99,12 +51,6 @@ def _plugin_manager(ctx: typer.Context) -> Any:
     if ctx.obj is None:
         raise RuntimeError("no plugin manager on the command context")
     return ctx.obj
-
-
-def _options(**values: Any) -> Any:
-    from tether.builtin_plugins.commands.agent.setup import SessionOptions
-
-    return SessionOptions(**values)
 
 
 def run_print(
@@ -232,7 +178,7 @@ def register_commands(app: Any) -> None:
         """Chat with the agent in this project (the default command)."""
         from tether.builtin_plugins.commands.agent.chat import run_chat
 
-        run_chat(_plugin_manager(ctx), _options(**session_options), prompts or [])
+        run_chat(_plugin_manager(ctx), SessionOptions(**session_options), prompts or [])
 
     @app.command("run")
     @with_session_options
@@ -253,7 +199,9 @@ def register_commands(app: Any) -> None:
         **session_options: Any,
     ) -> None:
         """Run prompts in turn and print the last answer (print mode)."""
-        run_print(_plugin_manager(ctx), _options(**session_options), prompts or [], as_json, quiet)
+        run_print(
+            _plugin_manager(ctx), SessionOptions(**session_options), prompts or [], as_json, quiet
+        )
 
     @app.command("models")
     def models(

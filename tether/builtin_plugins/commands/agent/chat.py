@@ -21,16 +21,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tether import TetherError
+from tether.builtin_plugins.commands import SessionOptions
 from tether.builtin_plugins.commands.agent.output import (
     ChatPrinter,
     run_interruptibly,
     stop_message,
 )
-from tether.builtin_plugins.commands.agent.setup import (
-    SessionOptions,
-    build_harness,
-    pick_from_list,
-)
+from tether.builtin_plugins.commands.agent.setup import build_harness, pick_from_list
 
 #: A single word shaped like an entry id (pi's 8 hex digits, or a prefix of one): ``/pin`` of
 #: such a word that names no entry is a typo, not a fact to pin.

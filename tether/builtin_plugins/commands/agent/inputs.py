@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from tether.builtin_plugins import file_error_line
 from tether.cli import UsageError
 
 #: How long stdin may stay silent before tether says it is waiting for it (seconds).
@@ -98,10 +99,8 @@ def read_file_arg(arg: str, cwd: str) -> FileArg | None:
             data = handle.read()
     except FileNotFoundError:
         raise UsageError(f"@{arg}: no such file ({path})") from None
-    except IsADirectoryError:
-        raise UsageError(f"@{arg}: is a directory, not a file ({path})") from None
     except OSError as exc:
-        raise UsageError(f"@{arg}: cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(file_error_line(f"@{arg}", exc, f"read {path}")) from None
     if not data:
         return None
     mime = image_type(data[:16])

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tether import SessionFileError
+from tether.builtin_plugins.commands import SessionOptions
 from tether.cli import UsageError
 
 Picker = Callable[[list[Any]], Path | None]
@@ -70,63 +70,6 @@ def find_session(ref: str, folder: Path, *, create: bool = False) -> Path:
             ids = ", ".join(sorted(set(hits.values()))[:5])
             raise UsageError(f"session id prefix '{ref}' is ambiguous: {ids}")
     raise UsageError(f"no session with an id starting with '{ref}' (see: tether sessions --all)")
-
-
-@dataclass
-class SessionOptions:
-    """The session and model options shared by ``chat`` and ``run``."""
-
-    continue_recent: bool = False
-    resume: bool = False
-    session: str | None = None
-    fork: str | None = None
-    no_session: bool = False
-    name: str | None = None
-    provider: str | None = None
-    model: str | None = None
-    api_key: str | None = None
-    thinking: str | None = None
-    system_prompt: str | None = None
-    append_system_prompt: str | None = None
-    tools: str | None = None
-    no_tools: bool = False
-    instructions: str | None = None
-    session_dir: str | None = None
-    wait: str | None = None
-    no_prune: bool = False
-
-    def settings_overrides(self) -> dict[str, Any]:
-        """``--system-prompt``, ``--append-system-prompt``, ``--instructions``, ``--session-dir``
-        and ``--no-prune`` as settings (``systemPrompt``, ``appendSystemPrompt``,
-        ``compaction.instructions``, ``session.dir``, ``compaction.prune.enabled``): they win
-        over the files."""
-        out: dict[str, Any] = {}
-        if self.instructions is not None:
-            out["compaction"] = {"instructions": self.instructions}
-        if self.system_prompt is not None:
-            out["systemPrompt"] = self.system_prompt
-        if self.append_system_prompt is not None:
-            out["appendSystemPrompt"] = self.append_system_prompt
-        if self.session_dir is not None:
-            out["session"] = {"dir": os.path.abspath(os.path.expanduser(self.session_dir))}
-        if self.no_prune:  # with --instructions: both
-            out.setdefault("compaction", {})["prune"] = {"enabled": False}
-        return out
-
-    def check(self) -> None:
-        chosen = [
-            flag
-            for flag, on in (
-                ("--continue", self.continue_recent),
-                ("--resume", self.resume),
-                ("--session", self.session is not None),
-                ("--fork", self.fork is not None),
-                ("--no-session", self.no_session),
-            )
-            if on
-        ]
-        if len(chosen) > 1:
-            raise UsageError(f"{' and '.join(chosen)} cannot be used together")
 
 
 def model_request(options: SessionOptions) -> Any:
@@ -318,7 +261,6 @@ def pick_from_list(
 
 
 __all__ = [
-    "SessionOptions",
     "build_harness",
     "describe_session",
     "drop_builtin_tools",

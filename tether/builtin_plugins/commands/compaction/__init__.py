@@ -24,8 +24,11 @@ from tether.builtin_plugins.commands import (
     CounterOpt,
     FileArg,
     JsonOpt,
+    KeepOpt,
     LeafOpt,
     PlainJsonOpt,
+    ReserveOpt,
+    WindowOpt,
     add_session_commands,
     open_session_file,
     switch,
@@ -33,16 +36,6 @@ from tether.builtin_plugins.commands import (
 from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
 
-KeepOpt = Annotated[
-    int | None, typer.Option("--keep", help="Recent tokens kept verbatim (default: settings).")
-]
-ReserveOpt = Annotated[
-    int | None,
-    typer.Option("--reserve", help="Tokens reserved for the answer (default: settings)."),
-]
-WindowOpt = Annotated[
-    int | None, typer.Option("--window", help="Model context window (default: the model's).")
-]
 StrategyOpt = Annotated[
     str | None,
     typer.Option(
@@ -150,6 +143,10 @@ InstructionsOpt = Annotated[
         "--instructions", help="Extra focus for the summary (after compaction.instructions)."
     ),
 ]
+SummarizerOpt = Annotated[
+    str | None,
+    typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
+]
 
 
 def _settings_with(**compaction: Any) -> Any:
@@ -195,14 +192,9 @@ def compact_command(
     ctx: typer.Context,
     file: FileArg,
     instructions: InstructionsOpt = None,
-    summarizer: Annotated[
-        str | None,
-        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
-    ] = None,
-    keep: Annotated[int | None, typer.Option("--keep", help="Recent tokens kept verbatim.")] = None,
-    reserve: Annotated[
-        int | None, typer.Option("--reserve", help="Tokens reserved for the answer.")
-    ] = None,
+    summarizer: SummarizerOpt = None,
+    keep: KeepOpt = None,
+    reserve: ReserveOpt = None,
     as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
     strategy: StrategyOpt = None,
@@ -260,10 +252,7 @@ def branch_command(
     label: Annotated[
         str | None, typer.Option("--label", help="Label for the new position.")
     ] = None,
-    summarizer: Annotated[
-        str | None,
-        typer.Option("--summarizer", help="A summarizer by name: llm, offline, a plugin's."),
-    ] = None,
+    summarizer: SummarizerOpt = None,
     as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
 ) -> None:

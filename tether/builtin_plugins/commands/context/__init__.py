@@ -270,18 +270,9 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
 def estimate_command(
     ctx: typer.Context,
     file: opts.FileArg,
-    window: Annotated[
-        int | None,
-        typer.Option("--window", help="Context window (default: the session model's)."),
-    ] = None,
-    reserve: Annotated[
-        int | None,
-        typer.Option("--reserve", help="Tokens reserved for the answer (default: settings)."),
-    ] = None,
-    keep: Annotated[
-        int | None,
-        typer.Option("--keep", help="Recent tokens kept verbatim (default: settings)."),
-    ] = None,
+    window: opts.WindowOpt = None,
+    reserve: opts.ReserveOpt = None,
+    keep: opts.KeepOpt = None,
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
     counter: opts.CounterOpt = None,

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from tether.builtin_plugins.commands import SessionOptions
 from tether.builtin_plugins.commands.agent import with_session_options
 from tether.hookspecs import hookimpl
 
@@ -30,7 +31,6 @@ def register_commands(app: Any) -> None:
         **session_options: Any,
     ) -> None:
         """pi's RPC mode: JSON commands on stdin, responses and events on stdout."""
-        from tether.builtin_plugins.commands.agent.setup import SessionOptions
         from tether.builtin_plugins.commands.rpc.main import serve, split_thinking
 
         model, thinking = split_thinking(session_options["model"], session_options["thinking"])

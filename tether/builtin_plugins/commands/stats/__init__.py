@@ -12,11 +12,11 @@ context window is ``--window``, else the session model's (models.json), else 128
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
-from tether.builtin_plugins.commands import SESSION_HELP, CounterOpt, FileArg, JsonOpt
+from tether.builtin_plugins.commands import SESSION_HELP, CounterOpt, FileArg, JsonOpt, WindowOpt
 from tether.cli import command_group
 from tether.hookspecs import hookimpl
 
@@ -30,9 +30,7 @@ def register_commands(app: Any) -> None:
         ctx: typer.Context,
         file: FileArg,
         as_json: JsonOpt = False,
-        window: Annotated[
-            int | None, typer.Option("--window", help="Context window (default: the model's).")
-        ] = None,
+        window: WindowOpt = None,
         counter: CounterOpt = None,
     ) -> None:
         """Messages, tool calls, tokens and cost (in context and in the file), context usage,

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tether.builtin_plugins import camel_json
 from tether.memory import content_text, strip_file_lists
 
 PIN_TYPE = "tether.pin"
@@ -60,12 +61,7 @@ class Pin:
 
     def as_json(self) -> dict[str, Any]:
         """``{"pinId", "text", "entryId", "holderId"}`` (what ``session pins --json`` prints)."""
-        return {
-            "pinId": self.pin_id,
-            "text": self.text,
-            "entryId": self.entry_id,
-            "holderId": self.holder_id,
-        }
+        return camel_json(self)
 
 
 def _custom_data(entry: dict[str, Any], custom_type: str) -> dict[str, Any] | None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tether import SessionFileError
+from tether.builtin_plugins import file_error_line
 from tether.builtin_plugins.storage.format.line_store import LineStore
 from tether.builtin_plugins.storage.format.migration import BOM, IdFactory, header_version
 from tether.builtin_plugins.storage.format.stringify import dumps_record
@@ -122,12 +123,10 @@ class JsonlStore(LineStore):
             return os.fdopen(open_regular(self._path, os.O_RDONLY), "rb")
         except FileNotFoundError:
             return None
-        except IsADirectoryError:
-            raise SessionFileError(f"{self._path}: is a directory, not a session file") from None
-        except NotADirectoryError:
-            raise SessionFileError(f"{self._path}: a parent folder is not a directory") from None
         except OSError as exc:
-            raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
+            raise SessionFileError(
+                file_error_line(self._path, exc, "read", "session file")
+            ) from None
 
     def read_bytes(self) -> bytes | None:
         """The file's bytes; ``None`` if it does not exist; clear errors otherwise."""
@@ -138,7 +137,7 @@ class JsonlStore(LineStore):
             with handle:
                 return handle.read()
         except OSError as exc:
-            raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
+            raise SessionFileError(file_error_line(self._path, exc, "read")) from None
 
     def scan(self, *, validate_all: bool = False) -> ScannedFile | None:
         """Index the file as it is (no migration); ``None`` if it is missing or blank.
@@ -152,7 +151,7 @@ class JsonlStore(LineStore):
                 scanned, content = scan_file(handle, str(self._path), validate_all=validate_all)
                 self.known = KnownFile.of(os.fstat(handle.fileno()), handle.tell())
         except OSError as exc:
-            raise SessionFileError(f"{self._path}: cannot read: {exc.strerror}") from None
+            raise SessionFileError(file_error_line(self._path, exc, "read")) from None
         if not content or (scanned.header is None and not scanned.header_error):
             return None  # blank (perhaps a lone BOM): a new session, as for pi
         if scanned.header is None:
@@ -206,14 +205,9 @@ class JsonlStore(LineStore):
         while True:
             try:
                 fd = open_regular(self._path, flags, PRIVATE_FILE)
-            except IsADirectoryError:
-                raise SessionFileError(
-                    f"{self._path}: is a directory, not a session file"
-                ) from None
             except OSError as exc:
-                raise SessionFileError(
-                    f"{self._path}: cannot open for writing: {exc.strerror}"
-                ) from None
+                line = file_error_line(self._path, exc, "open for writing", "session file")
+                raise SessionFileError(line) from None
             try:
                 lock_bounded(fd, self._path, self.lock_timeout, self.on_warning)
                 opened = os.fstat(fd)

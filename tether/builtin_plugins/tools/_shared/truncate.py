@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal
 
+from tether.builtin_plugins import camel_json
 from tether.tools import js_len, js_slice
 
 DEFAULT_MAX_LINES = 2000
@@ -58,19 +59,7 @@ class Truncation:
     max_bytes: int
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "content": self.content,
-            "truncated": self.truncated,
-            "truncatedBy": self.truncated_by,
-            "totalLines": self.total_lines,
-            "totalBytes": self.total_bytes,
-            "outputLines": self.output_lines,
-            "outputBytes": self.output_bytes,
-            "lastLinePartial": self.last_line_partial,
-            "firstLineExceedsLimit": self.first_line_exceeds_limit,
-            "maxLines": self.max_lines,
-            "maxBytes": self.max_bytes,
-        }
+        return camel_json(self)
 
 
 def _untouched(content: str, lines: int, size: int, max_lines: int, max_bytes: int) -> Truncation:

@@ -19,8 +19,10 @@ from tether.builtin_plugins.commands.rpc.responses import failure, success
 
 RpcServer = Any  # tether.builtin_plugins.commands.rpc.server.RpcServer (not imported: no loop)
 
-#: How long a prompt's run waits for the reader to handle the lines written with it.
-CATCH_UP_SECONDS = 0.5
+#: How long at most a prompt's run waits for the reader to handle the lines written with it.
+#: The wait ends as soon as nothing more is readable; the bound is only reached by a line still
+#: being written or parsed (megabytes on a loaded machine) or by a writer stalled mid-line.
+CATCH_UP_SECONDS = 3.0
 BUSY = (
     "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue "
     "the message."

@@ -5,7 +5,9 @@ ever``, ``#define USE_DMA 1  // never turn this off``, ``# 注意：不要开 gz
 reader, which skips code, never sees them. :func:`comment_rules` finds each line of a pasted
 block whose comment is prose that states a rule (a negation, a modal, a word in capitals, a
 Chinese prohibition) and no quantity, and the ledger keeps the whole line, code and comment, as
-a constraint.
+a constraint. :func:`pasted_notes` finds what else such a block states — a prose comment that
+is no rule (or one with a quantity, which a later message may change), a key's setting in a
+short fenced block (``replicaCount: 3``) — and the ledger keeps those lines whole as history.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ def _prose(comment: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", comment)) >= MIN_WORDS
 
 
+def _rule(prose: str) -> bool:
+    return bool(_RULE.search(prose)) and not _QUANTITY.search(prose)
+
+
 def comment_rules(text: str) -> list[str]:
     """The lines of a pasted block in ``text`` whose comment states a rule, whole, stripped."""
     lines = text.splitlines()
@@ -48,9 +54,43 @@ def comment_rules(text: str) -> list[str]:
         if found is None or len(line.strip()) > MAX_LINE:
             continue
         prose = found.group("prose").rstrip("*/ ").strip()
-        if _prose(prose) and _RULE.search(prose) and not _QUANTITY.search(prose):
+        if _prose(prose) and _rule(prose):
             out.append(line.strip())
     return out
 
 
-__all__ = ["comment_rules"]
+_FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
+#: A key's setting: a name, ``:`` or ``=``, a value on the same line ("replicaCount: 3",
+#: "  repository: registry.example.io/app", "time_step = 54,").
+_SETTING_LINE = re.compile(r"^\s*[A-Za-z_][\w.-]{0,40}\s*[:=]\s*[^\s{}\[\]|>&(]")
+MAX_BLOCK_LINES = 40  # a longer fenced block is a log or a whole file: its settings are not
+MAX_NOTES = 16  # lines of one message
+
+
+def pasted_notes(text: str) -> list[str]:
+    """The lines of a paste in ``text`` that state something beyond its rules, whole and
+    stripped: a prose comment :func:`comment_rules` does not keep, and the setting lines of
+    a fenced block of at most :data:`MAX_BLOCK_LINES` lines; at most :data:`MAX_NOTES`."""
+    lines = text.splitlines()
+    out = []
+    if len(lines) >= MIN_LINES:
+        for line in lines:
+            found = _COMMENT.search(line)
+            if found is None or len(line.strip()) > MAX_LINE:
+                continue
+            prose = found.group("prose").rstrip("*/ ").strip()
+            if _prose(prose) and not _rule(prose):
+                out.append(line.strip())
+    for block in _FENCED.findall(text):
+        rows = block.splitlines()
+        if len(rows) <= MAX_BLOCK_LINES:
+            out += [
+                row.strip()
+                for row in rows
+                if _SETTING_LINE.match(row) and len(row.strip()) <= MAX_LINE
+                and row.strip() not in out and _COMMENT.search(row) is None
+            ]  # fmt: skip
+    return out[:MAX_NOTES]
+
+
+__all__ = ["comment_rules", "pasted_notes"]

@@ -49,6 +49,27 @@ def test_a_request_that_states_something_is_kept_without_a_value() -> None:
     assert "ok" not in kept
 
 
+def test_a_negation_an_absolute_or_a_confirming_tag_makes_a_request_a_candidate() -> None:
+    cues = default_cues()
+    stated = [
+        "Nobody edits the ledger table by hand, ever.",
+        "the invoice PDFs are still A four portrait right?",
+        "发票抬头别再改了",
+        "batch the thumbnail writes first, it's the slow page for everyone",
+    ]
+    asked = ["isn't the invoice job slow?"]
+    messages = [user("Port the invoicing job to the new queue.")]
+    for sentence in [*stated, *asked]:
+        messages += [assistant([text("Ok.")]), user(LONG.replace(PLAIN, sentence))]
+    ledger = ledger_of(messages)
+    requests = [f.text for f in ledger.live("request")]
+    kept = [f.text for f in kept_requests(ledger, cues)]
+    for sentence in stated:
+        assert sentence not in requests or sentence in kept, sentence
+    assert stated[0] in kept and stated[1] in kept and stated[3] in kept
+    assert asked[0] in requests and asked[0] not in kept
+
+
 def test_kept_requests_rank_within_the_budget_noted_first() -> None:
     cues = default_cues()
     said = [f"Tidy module number {n} a bit." for n in range(30)]
@@ -115,6 +136,7 @@ PASTE = (
     "the job file as it stands, I noted the odd bits:\n\n```yaml\n"
     "workers: 6\n"
     "queue: bulk-low\n"
+    "retries: compute_retries(cfg) * 2\n"
     "# bulk-low is the one the night shift watches, the fast queue pages people\n"
     "spool: /var/spool/ingest   # 2 GB is plenty here, do NOT move it to tmpfs\n"
     "# never point this at the prod bucket\n"
@@ -127,6 +149,7 @@ def test_a_pastes_comments_and_settings_are_kept_whole_as_history(tmp_path: Path
     assert "# bulk-low is the one the night shift watches, the fast queue pages people" in notes
     assert "spool: /var/spool/ingest   # 2 GB is plenty here, do NOT move it to tmpfs" in notes
     assert "workers: 6" in notes and "queue: bulk-low" in notes
+    assert not any("compute_retries" in note for note in notes)  # code, not a setting
     assert comment_rules(PASTE) == ["# never point this at the prod bucket"]  # a rule stays one
     log = "```\n" + "\n".join(f"step{n}: ok" for n in range(60)) + "\n```"
     assert pasted_notes("the log:\n" + log) == []  # a long block is a log, not settings

@@ -60,9 +60,12 @@ def comment_rules(text: str) -> list[str]:
 
 
 _FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
-#: A key's setting: a name, ``:`` or ``=``, a value on the same line ("replicaCount: 3",
-#: "  repository: registry.example.io/app", "time_step = 54,").
-_SETTING_LINE = re.compile(r"^\s*[A-Za-z_][\w.-]{0,40}\s*[:=]\s*[^\s{}\[\]|>&(]")
+#: A key's setting: a name, ``:`` or ``=``, one literal value ("replicaCount: 3",
+#: "  repository: registry.example.io/app", "time_step = 54,", 'queue = "short"'); not code
+#: (``total = price * qty``, ``x = load(path)``).
+_SETTING_LINE = re.compile(
+    r"^\s*[A-Za-z_][\w.-]{0,40}\s*[:=]\s*(?:\"[^\"]*\"|'[^']*'|[\w./:@$~+-]+)\s*[,;]?\s*$"
+)
 MAX_BLOCK_LINES = 40  # a longer fenced block is a log or a whole file: its settings are not
 MAX_NOTES = 16  # lines of one message
 
@@ -88,7 +91,7 @@ def pasted_notes(text: str) -> list[str]:
                 row.strip()
                 for row in rows
                 if _SETTING_LINE.match(row) and len(row.strip()) <= MAX_LINE
-                and row.strip() not in out and _COMMENT.search(row) is None
+                and row.strip() not in out
             ]  # fmt: skip
     return out[:MAX_NOTES]
 

@@ -41,12 +41,24 @@ _SPECIFIC = re.compile(r"[/=:@\\]|--|[A-Z0-9]_[A-Z0-9]|\s|[A-Za-z]\S*\d|\d\S*[A-
 #: A shape worth keeping in any language: a digit, a path or key separator, a flag, a name
 #: in capitals with an underscore, a dotted or camel-case name, quoted words.
 _SHAPED = re.compile(r"\d|[/=@$]|(?<!\w)-{1,2}\w|[^\W_]_[^\W_]|\w\.\w|[a-z][A-Z]|[`\"“「]")
-#: A question that asks (not "…, right?"): it states nothing the summary must keep.
-_ASKS = re.compile(
-    r"^\W*(?:what|why|how|which|who|where|when|is|are|was|were|do|does|did|can|could|should"
-    r"|would|will|any|has|have)\b|[吗呢]\s*[?？]?$|什么|怎么|为什么|哪|是否|能不能|要不要",
-    re.IGNORECASE,
-)
+#: Signs in a request's words, each a regular expression (case aside):
+#: ``asks`` a question that asks (not "…, right?"): it states nothing the summary must keep;
+#: ``modal`` a negation, a modal or an absolute in any language (ranking only, so loose): "we
+#: are not moving", "…, ever.", "at all", "only X", "must", "不/别/没/只/必须/一律";
+#: ``tag`` a statement closed by a tag that asks to confirm it ("…, right?", "…对吧？");
+#: ``reason`` a clause that gives the reason ("…, that's the hot path"): meant to last.
+_SIGNS = {
+    "asks": r"^\W*(?:what|why|how|which|who|where|when|any|(?:is|are|was|were|do|does|did|can"
+    r"|could|should|would|will|has|have)(?:n't)?)\b|[吗呢]\s*[?？]?$|什么|怎么|为什么|哪|是否"
+    r"|能不能|要不要",
+    "modal": r"\b(?:not|no|never|ever|only|at all|must|should|shall|always|have to|has to"
+    r"|needs? to|cannot|can't|won't|isn't|aren't|don't|doesn't)\b|[^\W\d_]n't\b"
+    r"|[不别没勿禁只必须律]",
+    "tag": r"[\s,，]\s*(?:right|correct|yes|yeah|ok|okay|no)\s*[?？]$"
+    r"|(?:对吧|是吧|对不对)\s*[?？]$",
+    "reason": r"[,;:—–]\s*(?:that's|that is|it's|it is|this is|which is)\b",
+}
+_ASKS, _MODAL, _TAG, _REASON = (re.compile(_SIGNS[k], re.I) for k in _SIGNS)
 _OPENING = 3  # words: a task verb this early asks for work
 MIN_STATED = 2  # words (a CJK character counts as half a word): fewer states nothing
 
@@ -121,14 +133,16 @@ def _stated(fact: Fact, cues: Cues) -> bool:
 
 def _weight(fact: Fact, cues: Cues, body: str) -> int:
     """How surely a request (``body``: its words after a label) states a standing fact: a
-    short message kept whole or what :func:`.noted.noted` reads as one (3), a negation or a
-    modal (2), a line of a pasted file (:func:`.comments.pasted_notes`), an identifier shape
-    or a quantity (1), else 0."""
+    short message kept whole or what :func:`.noted.noted` reads as one (3), a negation, a
+    modal or an absolute in any language (2), a line of a pasted file
+    (:func:`.comments.pasted_notes`), an identifier shape, a quantity, a confirming tag
+    ("…, right?") or a reason ("…, that's the hot path") (1), else 0."""
     if (fact.kind == "said" and fact.note) or noted(fact.text, cues):
         return 3
-    if negated(body) or rule_cue(body, cues):
+    if negated(body) or rule_cue(body, cues) or _MODAL.search(body):
         return 2
-    return 1 if fact.kind == "said" or _SHAPED.search(body) else 0
+    signs = (_SHAPED, _TAG, _REASON)
+    return 1 if fact.kind == "said" or any(sign.search(body) for sign in signs) else 0
 
 
 def kept_requests(

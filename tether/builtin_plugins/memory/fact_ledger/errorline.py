@@ -93,12 +93,14 @@ def error_line(text: str) -> str:
 #: Other shapes of a line that says something failed, beyond :data:`_ERROR_LINE`: an abort,
 #: an undefined name, a missing dependency, a non-zero exit or status, a kill by a signal;
 #: where in the code it failed ("… at lib/X.pm line 12"), a value against the one expected
-#: ("a != b", "(expected 0x1F)"), a failure or fault tagged in capitals ("CHECK FAIL:",
+#: ("a != b", "(expected 0x1F)", "got 3, want 4"), an HTTP error status ("HTTP/1.1 503"),
+#: a failure or fault tagged in capitals ("CHECK FAIL:",
 #: "[BusFault]", "FATAL").
 _MORE_SHAPES = re.compile(
     r"(?i:abort|undefined|nothing provides|unresolved|unsatisfied|segmentation fault"
     r"|core dumped|\bkilled\b|\bexit(?:ed)?\b.{0,40}\b(?:code|status)\s*:?\s*[1-9]"
-    r"|\bstatus\s*:?\s*[1-9]|\bat \S+ line \d+|\bexpected\b)"
+    r"|\bstatus\s*:?\s*[1-9]|\bat \S+ line \d+|\bexpected\b|\bgot\b.{0,60}\bwant\b"
+    r"|\bHTTP\S*\s+[45]\d\d\b)"
     r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b",
 )
 #: A line that only introduces others: "Traceback (most recent call last):", "Error:".

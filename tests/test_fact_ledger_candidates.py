@@ -168,6 +168,14 @@ def test_a_pastes_comments_and_settings_are_kept_whole_as_history(tmp_path: Path
         assert "workers: 6" not in section(summary, "## Constraints & Preferences")
 
 
+def test_a_short_chinese_prohibition_in_a_pasted_config_is_a_rule() -> None:
+    paste = (
+        "现在的配置：\n```ini\n[cache]\nttl = 600\nevict = lru   ; 别改\n"
+        "compress = false   # 不许开压缩\n```\n帮我看看命中率为什么低"
+    )
+    assert comment_rules(paste) == ["evict = lru   ; 别改", "compress = false   # 不许开压缩"]
+
+
 def test_a_filler_word_before_a_choice_does_not_make_it_thanks() -> None:
     said = [  # the user's turns; the assistant proposes after the first, agrees after the next
         "帮我看看这个串口驱动，收数据老丢。",

@@ -22,8 +22,10 @@ _COMMENT = re.compile(r"(?:^|\s)(?://+|#+(?![a-z])|--(?=\s)|;+(?=\s)|/\*+)\s*(?P
 #: What makes a comment a rule rather than a description.
 _RULE = re.compile(
     r"\b(?:never|always|must|mustn'?t|don'?t|do not|not|no|only|keep|avoid|required?|ever)\b"
-    r"|\b[A-Z]{3,}\b|不要|别|禁止|必须|只能|注意|不许|不准|务必|勿|不得|保持",
+    r"|\b[A-Z]{3,}\b|不要|别|禁止|必须|只能|注意|不许|不准|务必|勿|不得|保持|不能",
 )
+#: A prohibition in a script written without spaces is a rule however short ("# 别改").
+_WIDE_RULE = re.compile(r"不要|别|禁止|必须|只能|不许|不准|务必|勿|不得|不能")
 #: A quantity in the comment ("8 MHz", "<= 10ms"): it documents a setting, which a later
 #: message may change in words the ledger cannot tie to this line; only rules are kept.
 _QUANTITY = re.compile(r"\d(?:[\d.,]*)\s?(?:[A-Za-z%]+\b|%)")
@@ -34,7 +36,7 @@ MIN_LINES = 3  # a paste: a single line with a '#' is prose, not a file
 
 
 def _prose(comment: str) -> bool:
-    if len(WIDE.findall(comment)) >= MIN_WIDE:
+    if len(WIDE.findall(comment)) >= MIN_WIDE or _WIDE_RULE.search(comment):
         return True
     return len(re.findall(r"[A-Za-z]{2,}", comment)) >= MIN_WORDS
 

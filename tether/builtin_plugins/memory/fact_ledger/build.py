@@ -20,7 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.answers import (
     offers_choice,
     retire_answered,
 )
-from tether.builtin_plugins.memory.fact_ledger.comments import comment_rules
+from tether.builtin_plugins.memory.fact_ledger.comments import comment_rules, pasted_notes
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import (
@@ -121,16 +121,20 @@ def _bare(sentence: str, cues: Cues) -> bool:
 _DENIAL = re.compile(r"^\W*(?:no|not|never|nope|不|别|没)", re.IGNORECASE)
 
 
+MAX_THANKS_WORDS = 3  # after the filler word (a CJK character counts as half a word)
+
+
 def _thanks(sentence: str, cues: Cues) -> bool:
     """A sentence that only acknowledges ("Thanks!", "谢谢分析。", "ok great"): a filler
-    word opens it and no value or denial is in it ("no more --legacy-fonts" is a rule)."""
+    word opens it, at most a word or two follow it ("嗯 adc 改成 dma 吧" states a choice),
+    and no value or denial is in it ("no more --legacy-fonts" is a rule)."""
     span = cues.find("filler", sentence)
-    return (
-        span is not None
-        and span[0] <= 1
-        and not _DENIAL.match(sentence)
-        and not any(ch.isdigit() or ch in "-_/=." for ch in sentence[span[1] :].rstrip(".。!！"))
-    )
+    if span is None or span[0] > 1 or _DENIAL.match(sentence):
+        return False
+    rest = sentence[span[1] :].rstrip(".。!！")
+    if len(WIDE.sub(" ", rest).split()) + len(WIDE.findall(rest)) // 2 > MAX_THANKS_WORDS:
+        return False
+    return not any(ch.isdigit() or ch in "-_/=." for ch in rest)
 
 
 def _asks(statement: Statement, cues: Cues) -> bool:
@@ -248,6 +252,10 @@ class _Reader:
             statements += [
                 Statement("constraint", line, source) for line in rules if flat(line) not in said
             ]
+        noted = pasted_notes(text)  # "// the toplevel one has alt contigs", "replicaCount: 3"
+        if noted:
+            said = " ".join(s.text for s in statements)
+            statements += [Statement("said", line, source) for line in noted if line not in said]
         filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
         if self.answered:
             retire_answered(self.ledger, filed, self.cues)

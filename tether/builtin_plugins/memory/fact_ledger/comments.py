@@ -5,7 +5,9 @@ ever``, ``#define USE_DMA 1  // never turn this off``, ``# 注意：不要开 gz
 reader, which skips code, never sees them. :func:`comment_rules` finds each line of a pasted
 block whose comment is prose that states a rule (a negation, a modal, a word in capitals, a
 Chinese prohibition) and no quantity, and the ledger keeps the whole line, code and comment, as
-a constraint.
+a constraint. :func:`pasted_notes` finds what else such a block states — a prose comment that
+is no rule (or one with a quantity, which a later message may change), a key's setting in a
+short fenced block (``replicaCount: 3``) — and the ledger keeps those lines whole as history.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ _COMMENT = re.compile(r"(?:^|\s)(?://+|#+(?![a-z])|--(?=\s)|;+(?=\s)|/\*+)\s*(?P
 #: What makes a comment a rule rather than a description.
 _RULE = re.compile(
     r"\b(?:never|always|must|mustn'?t|don'?t|do not|not|no|only|keep|avoid|required?|ever)\b"
-    r"|\b[A-Z]{3,}\b|不要|别|禁止|必须|只能|注意|不许|不准|务必|勿|不得|保持",
+    r"|\b[A-Z]{3,}\b|不要|别|禁止|必须|只能|注意|不许|不准|务必|勿|不得|保持|不能",
 )
+#: A prohibition in a script written without spaces is a rule however short ("# 别改").
+_WIDE_RULE = re.compile(r"不要|别|禁止|必须|只能|不许|不准|务必|勿|不得|不能")
 #: A quantity in the comment ("8 MHz", "<= 10ms"): it documents a setting, which a later
 #: message may change in words the ledger cannot tie to this line; only rules are kept.
 _QUANTITY = re.compile(r"\d(?:[\d.,]*)\s?(?:[A-Za-z%]+\b|%)")
@@ -32,9 +36,13 @@ MIN_LINES = 3  # a paste: a single line with a '#' is prose, not a file
 
 
 def _prose(comment: str) -> bool:
-    if len(WIDE.findall(comment)) >= MIN_WIDE:
+    if len(WIDE.findall(comment)) >= MIN_WIDE or _WIDE_RULE.search(comment):
         return True
     return len(re.findall(r"[A-Za-z]{2,}", comment)) >= MIN_WORDS
+
+
+def _rule(prose: str) -> bool:
+    return bool(_RULE.search(prose)) and not _QUANTITY.search(prose)
 
 
 def comment_rules(text: str) -> list[str]:
@@ -48,9 +56,46 @@ def comment_rules(text: str) -> list[str]:
         if found is None or len(line.strip()) > MAX_LINE:
             continue
         prose = found.group("prose").rstrip("*/ ").strip()
-        if _prose(prose) and _RULE.search(prose) and not _QUANTITY.search(prose):
+        if _prose(prose) and _rule(prose):
             out.append(line.strip())
     return out
 
 
-__all__ = ["comment_rules"]
+_FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
+#: A key's setting: a name, ``:`` or ``=``, one literal value ("replicaCount: 3",
+#: "  repository: registry.example.io/app", "time_step = 54,", 'queue = "short"'); not code
+#: (``total = price * qty``, ``x = load(path)``).
+_SETTING_LINE = re.compile(
+    r"^\s*[A-Za-z_][\w.-]{0,40}\s*[:=]\s*(?:\"[^\"]*\"|'[^']*'|[\w./:@$~+-]+)\s*[,;]?\s*$"
+)
+MAX_BLOCK_LINES = 40  # a longer fenced block is a log or a whole file: its settings are not
+MAX_NOTES = 16  # lines of one message
+
+
+def pasted_notes(text: str) -> list[str]:
+    """The lines of a paste in ``text`` that state something beyond its rules, whole and
+    stripped: a prose comment :func:`comment_rules` does not keep, and the setting lines of
+    a fenced block of at most :data:`MAX_BLOCK_LINES` lines; at most :data:`MAX_NOTES`."""
+    lines = text.splitlines()
+    out = []
+    if len(lines) >= MIN_LINES:
+        for line in lines:
+            found = _COMMENT.search(line)
+            if found is None or len(line.strip()) > MAX_LINE:
+                continue
+            prose = found.group("prose").rstrip("*/ ").strip()
+            if _prose(prose) and not _rule(prose):
+                out.append(line.strip())
+    for block in _FENCED.findall(text):
+        rows = block.splitlines()
+        if len(rows) <= MAX_BLOCK_LINES:
+            out += [
+                row.strip()
+                for row in rows
+                if _SETTING_LINE.match(row) and len(row.strip()) <= MAX_LINE
+                and row.strip() not in out
+            ]  # fmt: skip
+    return out[:MAX_NOTES]
+
+
+__all__ = ["comment_rules", "pasted_notes"]

@@ -34,11 +34,12 @@ _TALLY = re.compile(
     re.IGNORECASE,
 )
 #: A line that says what went wrong: a located diagnostic, a named error and its message
-#: ("KeyError: 'x'", "ABC-1234: Thing 7 not found", "Shader error in 'X': …", "error: …").
+#: ("KeyError: 'x'", "ABC-1234: Thing 7 not found", "Shader error in 'X': …", "error: …",
+#: "Error (nc_open): …" — a qualifier in parentheses before the colon).
 _SAYS_WHAT = re.compile(
     r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s"
     r"|(?:^|[\s\"'{\[(])(?:[\w.]*(?:Error|Exception)|[A-Z]{2,6}-\d{2,6}"
-    r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)\s?:\s+\S"
+    r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)(?:\s?\([^()\s]{1,40}\))?\s?:\s+\S"
     r"|\b[A-Z][\w-]{1,30}\s(?:error|exception|failure)\s(?:in|at|from|on|while)\s[^:]{1,80}:\s"
 )
 
@@ -90,11 +91,17 @@ def error_line(text: str) -> str:
 
 
 #: Other shapes of a line that says something failed, beyond :data:`_ERROR_LINE`: an abort,
-#: an undefined name, a missing dependency, a non-zero exit or status, a kill by a signal.
+#: an undefined name, a missing dependency, a non-zero exit or status, a kill by a signal;
+#: where in the code it failed ("… at lib/X.pm line 12"), a value against the one expected
+#: ("a != b", "(expected 0x1F)", "got 3, want 4"), an HTTP error status ("HTTP/1.1 503"),
+#: a failure or fault tagged in capitals ("CHECK FAIL:",
+#: "[BusFault]", "FATAL").
 _MORE_SHAPES = re.compile(
-    r"abort|undefined|nothing provides|unresolved|unsatisfied|segmentation fault|core dumped"
-    r"|\bkilled\b|\bexit(?:ed)?\b.{0,40}\b(?:code|status)\s*:?\s*[1-9]|\bstatus\s*:?\s*[1-9]",
-    re.IGNORECASE,
+    r"(?i:abort|undefined|nothing provides|unresolved|unsatisfied|segmentation fault"
+    r"|core dumped|\bkilled\b|\bexit(?:ed)?\b.{0,40}\b(?:code|status)\s*:?\s*[1-9]"
+    r"|\bstatus\s*:?\s*[1-9]|\bat \S+ line \d+|\bexpected\b|\bgot\b.{0,60}\bwant\b"
+    r"|\bHTTP\S*\s+[45]\d\d\b)"
+    r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b",
 )
 #: A line that only introduces others: "Traceback (most recent call last):", "Error:".
 _ONLY_HEADER = re.compile(r"^(?:Traceback \(most recent call last\)|\W*\w+)\s*:$")

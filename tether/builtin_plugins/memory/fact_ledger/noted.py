@@ -25,9 +25,9 @@ _DECLARATIVE = re.compile(
     r"|lives?|runs?|goes|go|happens?|lands?|caches?|comes?)\b",
     re.IGNORECASE,
 )
-_LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "问题："
+LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "问题："
 #: Code, a directive or a JSON object, not prose: '@tool bash {"command": …}', "$ make".
-_CODE = re.compile(r"[{}]|^[@$>#/\\|<`]")
+CODE = re.compile(r"[{}]|^[@$>#/\\|<`]")
 _QUANTITY = re.compile(r"^[-+]?\d[\d.,:]*\s?(?:%|[^\W\d_]+)$")  # a number and its unit
 _BARE = re.compile(r"^[-+]?[\d.,:]+$")
 
@@ -61,7 +61,7 @@ _STANDING_WIDE = re.compile(
 def standing(text: str) -> bool:
     """A short instruction that says how a kind of thing is done (see :data:`_STANDING`): a
     preference said as a request, kept like one that carries a value."""
-    body = _LABEL.sub("", text.strip())
+    body = LABEL.sub("", text.strip())
     if body.endswith(("?", "？")) or len(body) > MAX_NOTED:
         return False
     if not WIDE.search(body):
@@ -83,8 +83,8 @@ def noted(text: str, cues: Cues) -> bool:
     directive), not a question, a few words and a value that is more than a bare number
     ("Turn 8"); a task ("Start with tests/data/huge.png"; a label such as "Turn 8:" aside)
     only with a number and its unit ("make tokens last 60m")."""
-    body = _LABEL.sub("", text.strip())
-    if len(body) > MAX_NOTED or body.endswith(("?", "？")) or _CODE.search(body):
+    body = LABEL.sub("", text.strip())
+    if len(body) > MAX_NOTED or body.endswith(("?", "？")) or CODE.search(body):
         return False
     size = len(WIDE.findall(body)) // 2 or len(body.split())
     if size < MIN_WORDS:
@@ -103,4 +103,4 @@ def noted(text: str, cues: Cues) -> bool:
     return bool(subject_values(body, cues))  # a number of a named thing: "JPEG quality 82"
 
 
-__all__ = ["noted", "standing"]
+__all__ = ["CODE", "LABEL", "noted", "standing"]

@@ -5,8 +5,11 @@ summary that lost them gets back what the offline summary shows:
 
 - :func:`kept_identifiers`: live identifiers no kept rule quotes, ranked — the most specific
   (a value, a location, an error line) and the most recently said first — within a budget;
-- :func:`kept_requests`: requests that state a fact (:func:`.noted.noted`: a value, a reason,
-  how a kind of thing is done), the newest first, within a budget.
+- :func:`kept_requests`: every live request that states something — not a bare
+  acknowledgement, not a question that asks, not code; a negation, a modal, a pasted line, an
+  identifier shape or a quantity in it (a request for work only with a rule or a value) —
+  ranked: what :func:`.noted.noted` reads as a fact (a value, a reason, how a kind of thing
+  is done), then a negation or a modal, then the rest, the newest first, within a budget.
 
 Nothing is filtered out by shape: what does not fit is dropped from the ledger with a record
 (:meth:`.ledger.Ledger.drop`), never silently, and the rest keep the order they were said in.
@@ -19,7 +22,10 @@ import re
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
-from tether.builtin_plugins.memory.fact_ledger.noted import noted
+from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
+from tether.builtin_plugins.memory.fact_ledger.noted import CODE, LABEL, noted
+from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated
 
 #: Kinds a summary keeps whole: an identifier quoted in one of them needs no line of its own
 #: (an open error is not one: only the newest are shown).
@@ -32,6 +38,31 @@ MAX_REQUEST_CHARS = 3000
 #: upper-case name with an underscore, words, a name with a number ("v2", "py311"); a bare
 #: number ("1.5") is not.
 _SPECIFIC = re.compile(r"[/=:@\\]|--|[A-Z0-9]_[A-Z0-9]|\s|[A-Za-z]\S*\d|\d\S*[A-Za-z]")
+#: A shape worth keeping in any language: a digit, a path or key separator, a flag, a name
+#: in capitals with an underscore, a dotted or camel-case name, quoted words.
+_SHAPED = re.compile(r"\d|[/=@$]|(?<!\w)-{1,2}\w|[^\W_]_[^\W_]|\w\.\w|[a-z][A-Z]|[`\"“「]")
+#: Signs in a request's words, each a regular expression (case aside):
+#: ``asks`` a question that asks (not "…, right?"): it states nothing the summary must keep;
+#: ``modal`` a negation, a modal, an absolute or a verb of keeping in any language (ranking
+#: only, so loose): "we are not moving", "…, ever.", "at all", "only X", "must", "and keep
+#: -O2", "不/别/没/只/必须/一律";
+#: ``tag`` a statement closed by a tag that asks to confirm it ("…, right?", "…对吧？");
+#: ``reason`` a clause that gives the reason ("…, that's the hot path"): meant to last.
+_SIGNS = {
+    "asks": r"^\W*(?:what|why|how|which|who|where|when|any|(?:is|are|was|were|do|does|did|can"
+    r"|could|should|would|will|has|have)(?:n't)?)\b|[吗呢]\s*[?？]?$|什么|怎么|为什么|哪|是否"
+    r"|能不能|要不要",
+    "modal": r"\b(?:not|no|never|ever|only|at all|must|should|shall|always|have to|has to"
+    r"|needs? to|cannot|can't|won't|isn't|aren't|don't|doesn't|keep|leave|stick (?:to|with)"
+    r"|stay (?:on|with))\b|[^\W\d_]n't\b"
+    r"|[不别没勿禁只必须律]",
+    "tag": r"[\s,，]\s*(?:right|correct|yes|yeah|ok|okay|no)\s*[?？]$"
+    r"|(?:对吧|是吧|对不对)\s*[?？]$",
+    "reason": r"[,;:—–]\s*(?:that's|that is|it's|it is|this is|which is)\b",
+}
+_ASKS, _MODAL, _TAG, _REASON = (re.compile(_SIGNS[k], re.I) for k in _SIGNS)
+_OPENING = 3  # words: a task verb this early asks for work
+MIN_STATED = 2  # words (a CJK character counts as half a word): fewer states nothing
 
 
 def _recency(ledger: Ledger) -> dict[str, int]:
@@ -76,16 +107,59 @@ def kept_identifiers(
     return kept
 
 
+def _body(fact: Fact) -> str:
+    """A request's words after a label ("Turn 8: " says nothing itself); a pasted line whole
+    (``workers: 6`` is a key and its value, not a label)."""
+    text = fact.text.strip()
+    return text if fact.kind == "said" else LABEL.sub("", text)
+
+
+def _stated(fact: Fact, cues: Cues) -> bool:
+    """Whether a request states something the summary should keep: prose (not code or a
+    directive; a pasted line is kept as pasted), not a bare acknowledgement, not a question
+    that asks, not a word or two; something in it that :func:`_weight` counts (a request for
+    work, a task verb opening it, only with a rule or a value in it)."""
+    if fact.kind == "said" and fact.note:
+        return True  # a short message kept whole (:mod:`.whole`), as before
+    body = _body(fact)
+    size = len(WIDE.sub(" ", body).split()) + len(WIDE.findall(body)) // 2
+    if size < MIN_STATED or bare_ack(body, cues):
+        return False
+    if fact.kind != "said" and CODE.search(body):
+        return False
+    if body.endswith(("?", "？")) and _ASKS.search(body):
+        return False
+    opening = " ".join(body.split()[:_OPENING]) if body.isascii() else body[:4]
+    return _weight(fact, cues, body) >= (2 if cues.has("task", opening) else 1)
+
+
+def _weight(fact: Fact, cues: Cues, body: str) -> int:
+    """How surely a request (``body``: its words after a label) states a standing fact: a
+    short message kept whole or what :func:`.noted.noted` reads as one (3), a negation, a
+    modal or an absolute in any language (2), a line of a pasted file
+    (:func:`.comments.pasted_notes`), an identifier shape, a quantity, a confirming tag
+    ("…, right?") or a reason ("…, that's the hot path") (1), else 0."""
+    if (fact.kind == "said" and fact.note) or noted(fact.text, cues):
+        return 3
+    if negated(body) or rule_cue(body, cues) or _MODAL.search(body):
+        return 2
+    signs = (_SHAPED, _TAG, _REASON)
+    return 1 if fact.kind == "said" or any(sign.search(body) for sign in signs) else 0
+
+
 def kept_requests(
     ledger: Ledger,
     cues: Cues,
     max_items: int = MAX_REQUESTS,
     max_chars: int = MAX_REQUEST_CHARS,
 ) -> list[Fact]:
-    """Live requests that state a fact (:func:`.noted.noted`), the newest first within the
-    budgets, in the order they were said (history: shown under ``Done``)."""
-    said = [f for f in ledger.live("request", "said") if f.kind == "said" or noted(f.text, cues)]
-    kept, _ = _fit(ledger, list(reversed(said)), max_items, max_chars)
+    """Live requests that state something, ranked (see the module) within the budgets, in
+    the order they were said (history: shown under ``Done``)."""
+    said = [f for f in ledger.live("request", "said") if _stated(f, cues)]
+    order = _recency(ledger)
+    weight = {f.id: _weight(f, cues, _body(f)) for f in said}
+    ranked = sorted(said, key=lambda f: (-weight[f.id], -order.get(f.id, 0)))
+    kept, _ = _fit(ledger, ranked, max_items, max_chars)
     return kept
 
 

@@ -26,11 +26,14 @@ MAX_PATHS = 60
 MAX_FUNCTIONS = 40
 MAX_ERRORS = 12
 
-_WHITESPACE = re.compile(r"\s+")
+#: White space that breaks or tabs a line; runs of plain spaces within a line are its own
+#: (``#define USE_DMA   1   // …`` is quoted as written).
+_WHITESPACE = re.compile(r" *[^\S ]\s*")
 
 
 def quote(text: str, limit: int = MAX_QUOTE) -> str:
-    """Whitespace collapsed, cut at ``limit`` characters with an ellipsis."""
+    """Line breaks and tabs folded to one space (a line's own spaces kept), cut at ``limit``
+    characters with an ellipsis."""
     flat = _WHITESPACE.sub(" ", text).strip()
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 

@@ -60,6 +60,12 @@ def quoting(ledger: Ledger, value: str) -> list[str]:
             "easier to step through",
         ),
         (
+            "debounce the search box, roughly 250ms.",  # a key named by the subject only
+            "debounce feels laggy on old phones now, drop it to 120ms.",
+            "250ms",
+            "debounce the search box",
+        ),
+        (
             "Render the thumbnails with quality: 70, never upscale them.",
             "they look muddy on retina, quality 85 from here.",
             "quality: 70",

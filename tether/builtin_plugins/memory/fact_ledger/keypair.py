@@ -1,8 +1,10 @@
 """Terse key-value pairs: a key word, at most a linking word, then a value led by a digit
 ("minSdk 26", "drop max to 8", "-np 96", "Fixed Timestep is 0.02", "minSdk 改为 24", "lock at
-30fps"). A later message giving such a key another value changes it, in whatever sentence
-it says so (:func:`terse_change`); a text that gives one key two values ("2 locally, 8 in
-prod") sets none of them.
+30fps"); after a pronoun or a hedge ("knock it to 0.07", "like 0.1s") the key is what the
+sentence is about, its first content word. A later message giving such a key another value
+changes it, in whatever sentence it says so (:func:`terse_change`); a text that gives one key
+two values ("2 locally, 8 in prod") sets none of them, and two keys each naming a part of
+their own ("web tier" / "worker tier", "on the T4 nodes") are two keys.
 """
 
 from __future__ import annotations
@@ -52,6 +54,17 @@ def _before(said: str) -> frozenset[str]:
     return words | {_EVERY} if _ALL.search(clause) else words
 
 
+#: Words before a value that name no key: a pronoun or a hedge ("knock it to", "like 0.1s").
+_VAGUE = frozenset("it like about around roughly approx approximately maybe".split())
+
+
+def _subject(text: str) -> str:
+    """What a sentence is about: its first content word (``@`` marks a key read so)."""
+    words = re.findall(r"[a-z][a-z0-9_-]*", text.casefold())
+    first = next((w for w in words if w not in FILLER and w not in STOP and len(w) > 2), "")
+    return "@" + _stem(first) if first else ""
+
+
 @functools.lru_cache(maxsize=4096)
 def terse_pairs(text: str) -> Mapping[str, tuple[str, frozenset[str]]]:
     """``{key: (value, tail)}`` of the terse pairs ``text`` states once each (keys stemmed;
@@ -59,7 +72,9 @@ def terse_pairs(text: str) -> Mapping[str, tuple[str, frozenset[str]]]:
     seen: dict[str, dict[str, tuple[str, frozenset[str]]]] = {}
     for match in _TERSE.finditer(text):
         key = match.group("key").casefold()
-        if key in FILLER or key in STOP or key in _COUNTERS or len(key.lstrip("-")) < 2:
+        if key in _VAGUE:  # "coyote time, like 0.1s" / "coyote …, knock it to 0.07"
+            key = _subject(text)
+        if key in FILLER or key in STOP or key in _COUNTERS or len(key.lstrip("-@")) < 2:
             continue
         value = match.group("value")
         after = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]

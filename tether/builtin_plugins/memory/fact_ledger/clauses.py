@@ -96,6 +96,7 @@ def retire_rule(
         changed = [about(new.text, c, cues, revoke=revoke) for c in clauses]
         if all(changed) or not any(changed):  # the words tell which clause it changes
             changed = _nearest(new.text, clauses)
+        changed = _with_value(new.text, clauses, changed)
         if any(changed) and not all(changed):
             kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
             kept = [c for c in kept if _substantial(c)]
@@ -108,6 +109,19 @@ def retire_rule(
             home = next((f for f in facts if child.text in f.text), None)
             if home is not None:
                 child.parent = home.id
+
+
+def _with_value(new: str, clauses: list[str], changed: list[bool]) -> list[bool]:
+    """A change is of a value: when the clauses judged changed state none ("the batch export
+    endpoint needs it" beside "bump the read timeout to 120s"), they are remarks on the value,
+    and the clauses stating one that ``new`` names a word of change with them."""
+    if any(hit and values_said(c) for c, hit in zip(clauses, changed, strict=True)):
+        return changed
+    mine = {w for w in words_of(new) if w not in STOP}
+    return [
+        hit or bool(values_said(c) and mine & words_of(c))
+        for c, hit in zip(clauses, changed, strict=True)
+    ]
 
 
 @lru_cache(maxsize=1024)

@@ -2,8 +2,10 @@
 the other ways one value takes another's place whatever the words: a bare rename ("can we
 call it `b.c_d` instead?") changed again by its key or its namespace, taken back ("let's not
 rename it after all") or reverted to the first value; a swap in so many words ("from A to
-B", "A → B", "别用 A 了，用 B"). The goal stays verbatim; :func:`goal_changes` names its
-values changed since (a value changed twice: only the last).
+B", "A → B", "别用 A 了，用 B"); a replacement said after its reason ("v2.3.4 has the bug, go
+v2.4.0", :func:`reasoned`). The goal stays verbatim; :func:`goal_changes` names its values
+changed since (a value changed twice: only the last; a file it names moved elsewhere:
+:func:`moved`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keyshape import (
@@ -163,6 +166,12 @@ def retire_reshaped(
                 for p in renamed(new.text, old.text, cues)[:1]
             ]
             hits = hits[:1]  # the newest one of that exact shape
+        reasons = False
+        if not hits:
+            hits = [
+                (old, p) for old in earlier if old.live for p in reasoned(new.text, old.text, cues)
+            ]
+            hits, reasons = hits[:1], bool(hits)
         if hits and new.kind == "request":
             new.kind = "constraint"
             reindex = getattr(ledger, "_index", None)
@@ -170,7 +179,29 @@ def retire_reshaped(
                 ledger._index = None  # type: ignore[attr-defined]
         for old, (value, _new_value) in hits:
             if old.live:
+                before = {f.id for f in ledger.facts}
                 retire(old, new, value)
+                if reasons:
+                    _retire_reasons(ledger, old, value, before, new, cues, retire)
+
+
+def _retire_reasons(
+    ledger: Ledger,
+    old: Fact,
+    value: str,
+    before: set[str],
+    new: Fact,
+    cues: Cues,
+    retire: Callable[[Fact, Fact, str], None],
+) -> None:
+    """The clauses kept of ``old`` that state another value of ``value``'s shape were its
+    reasons ("t3.large is burstable" beside "go m6i.large"): they retire with it."""
+    shapes = {k.shape for k in keyed_values(old.text, cues) if k.value == value}
+    for fact in ledger.facts:
+        if fact.id in before or not fact.live or fact.source != old.source:
+            continue
+        if any(k.shape in shapes for k in keyed_values(fact.text, cues)):
+            retire(fact, new, "")
 
 
 _NAME = r"([A-Za-z][\w.+#/:-]*[\w+#/])"
@@ -218,6 +249,33 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
             for n in mine:
                 if n.shape in _NAMES and n.form == o.form and not _said(n.value, old):
                     return [(o.value, n.value)]
+    return []
+
+
+_BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
+
+
+def reasoned(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
+    """``(old value, new value)``: ``new`` names a value ``old`` states, then in a later
+    clause another value of its shape ("v2.3.4 has the migration bug, go v2.4.0-rc2",
+    "m6i.large is still tight on memory, c6i.xlarge is cheaper, use that"): the reason
+    for the change, then the replacement."""
+    if cues is not None and parts_differ(new, old, cues.concepts):
+        return []
+    mine = keyed_values(new, cues)
+    for o in keyed_values(old, cues):
+        if o.shape == "word" or not _said(o.value, new):
+            continue
+        named = [m.start() for m in re.finditer(re.escape(o.value), new)]
+        if len(named) != 1:
+            continue
+        for n in mine:
+            if n.start <= named[0] or _said(n.value, old) or not _comparable(n, o):
+                continue
+            if (n.form == o.form or n.shape == o.shape == "version") and _BOUNDARY.search(
+                new[named[0] : n.start]
+            ):
+                return [(o.value, n.value)]
     return []
 
 
@@ -278,13 +336,39 @@ def goal_changes(ledger: Ledger, cues: Cues | None = None) -> dict[str, str]:
     for fact in ledger.facts:
         if not fact.live or fact.kind not in _RULES or fact.source == goal.source:
             continue
-        for old, new in reshaped(fact.text, goal.text, cues):
+        for old, new in reshaped(fact.text, goal.text, cues) + moved(fact.text, goal.text, cues):
             out[old] = new
         for earlier in ledger.replaced(fact):
             for old, between in reshaped(earlier.text, goal.text, cues):
                 latest = _latest(fact.text, earlier.text, between, cues)
                 if latest:
                     out[old] = latest
+    return out
+
+
+_FILE_PATH = re.compile(r"(?<![\w@:/.-])(?:~|\.{1,2})?(?:/[\w.@+-]+)+")
+
+
+def _path_kind(path: str) -> str:
+    """A path's kind of thing: its file extension, else its last segment (a directory)."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    ext = last.rsplit(".", 1)[-1] if "." in last.strip(".") else ""
+    return f".{ext}".casefold() if ext else last.casefold()
+
+
+def moved(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
+    """``(old path, new path)``: ``new``, with a change cue, names a path of the kind of the
+    one path of that kind ``old`` names (a file of its extension, a directory of its name)
+    — "数据库换成 /mnt/nas/dw/orders_v2.duckdb" after "库文件是 /data/dw/orders.duckdb"."""
+    if cues is None or not any(cues.has(kind, new) for kind in ("change", "soft_change")):
+        return []
+    out = []
+    theirs = [m.group(0) for m in _FILE_PATH.finditer(old)]
+    for path in (m.group(0) for m in _FILE_PATH.finditer(new)):
+        kind = _path_kind(path)
+        same = [p for p in theirs if _path_kind(p) == kind and p != path]
+        if len(same) == 1 and path not in old and not _said(same[0], new):
+            out.append((same[0], path))
     return out
 
 

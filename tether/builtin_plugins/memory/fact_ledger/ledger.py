@@ -22,6 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
 from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
+from tether.builtin_plugins.memory.fact_ledger.keypair import terse_changes
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
@@ -56,6 +57,9 @@ class Ledger:
     _index: dict[str, dict[str, Fact]] | None = field(default=None, repr=False, compare=False)
     _said: dict[tuple[str, str], Fact] = field(default_factory=dict, repr=False, compare=False)
     _clause_of: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _goal_changes: tuple[tuple[Any, ...], dict[str, str]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -94,19 +98,34 @@ class Ledger:
         goal = self.goal()
         if goal is None:
             return ""
+        changes = self.goal_changes()
+        shown = "; ".join(f'"{old}" changed to "{new}"' for old, new in changes.items())
+        revised = [note for old, note in revisions(self, goal.text).items() if old not in changes]
+        shown = "; ".join(part for part in (shown, *revised) if part)
+        return f" (changed later: {shown})" if shown else ""
+
+    def goal_changes(self) -> dict[str, str]:
+        """``{old value: newest value}`` for the goal's values later facts changed (read
+        once per state of the ledger: every shown fact quoting one is told too)."""
+        goal = self.goal()
+        if goal is None:
+            return {}
+        state = (goal.id, *((f.id, f.kind, f.status) for f in self.facts))
+        if self._goal_changes is not None and self._goal_changes[0] == state:
+            return dict(self._goal_changes[1])
         changes = goal_changes(self, default_cues())  # by key and shape, chains followed
         for fact in self.live("constraint") + self.live("decision"):
             for old, new in keyed_pairs(fact.text, goal.text, default_cues()):
                 if not any(old in said or said in old for said in changes):
                     changes[old] = new
             if fact.source != goal.source:
-                for old, new in retold_pairs(fact.text, goal.text):
+                for old, new in terse_changes(fact.text, goal.text) + retold_pairs(
+                    fact.text, goal.text
+                ):
                     if not any(old in said or said in old for said in changes):
                         changes[old] = new
-        shown = "; ".join(f'"{old}" changed to "{new}"' for old, new in changes.items())
-        revised = [note for old, note in revisions(self, goal.text).items() if old not in changes]
-        shown = "; ".join(part for part in (shown, *revised) if part)
-        return f" (changed later: {shown})" if shown else ""
+        self._goal_changes = (state, dict(changes))
+        return changes
 
     def replaced(self, fact: Fact) -> list[Fact]:
         """The retired facts ``fact`` replaced, directly or through a chain."""

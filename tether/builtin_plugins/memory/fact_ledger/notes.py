@@ -3,7 +3,8 @@ longer in use)", "(db-1 changed to db-3)", and for the goal "HG19" → "HG38" (a
 stem, or one name's version, given again later: ``FOO 2.7.10a`` → ``FOO 2.7.11b``).
 
 A fact stays verbatim; the note, rendered and restored with it, tells the model which of its
-values no longer hold."""
+values no longer hold — the goal's changed values too, wherever else they are quoted (an open
+error's command on the old path)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ class Ledger(Protocol):
 
     def goal(self) -> Fact | None: ...
 
+    def goal_changes(self) -> dict[str, str]: ...
+
 
 REVOKED = "revoked"  # the note of an identifier taken back with nothing in its place
 #: "HG19", "RHEL8", "GRCh37": letters, then a digit (the stem is the letters)
@@ -33,6 +36,8 @@ _VERSIONED = re.compile(
     r"(?<![\w.-])([A-Za-z][\w+-]*)\s+(v?\d+(?:\.\d+)+[A-Za-z]?\w*)(?![\w.-]|\.\d)"
 )
 _RULES = frozenset({"constraint", "decision"})
+#: A goal value distinctive enough to tell in other text (not a bare number: "300").
+_DISTINCT = re.compile(r"[^\d.,\s]\S*\d|\d\S*[^\d.,\s]|[A-Za-z/]{4,}")
 _NOT_NAMES = frozenset("to at is on from of v version and or the a an use with in by".split())
 
 
@@ -52,7 +57,20 @@ def revisions(ledger: Ledger, text: str) -> dict[str, str]:
         new = ledger.get(fact.replaced_by) if fact.replaced_by else None
         if new is not None and new.kind == "identifier" and new.text not in text:
             notes[fact.text] = f"{fact.text} changed to {new.text}"
+    goal = ledger.goal()
+    if goal is not None and text != goal.text:
+        for old, new_value in ledger.goal_changes().items():
+            if _DISTINCT.search(old) and _quoted(old, text) and not _quoted(new_value, text):
+                if not any(old in said for said in notes):
+                    notes[old] = f"{old} changed to {new_value}"
     return notes
+
+
+def _quoted(value: str, text: str) -> bool:
+    """``value`` in ``text`` as a whole token (no letter or digit goes on at either edge)."""
+    head = r"(?<![A-Za-z0-9_])" if value[:1].isalnum() else ""
+    tail = r"(?![A-Za-z0-9_])" if value[-1:].isalnum() else ""
+    return re.search(head + re.escape(value) + tail, text) is not None
 
 
 def revision_note(ledger: Ledger, text: str) -> str:

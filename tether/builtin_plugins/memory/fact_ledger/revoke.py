@@ -7,7 +7,9 @@ longer need, 去掉, 删掉, 不需要…) that names an identifier said in an e
 that identifier (``note`` "revoked": nothing replaced it) and the earlier sentences stating it;
 a short follow-up that only points back ("remove it.", "去掉吧") revokes the identifiers of the
 sentence before it. File paths and ticket ids are left alone: deleting a file or closing a
-ticket does not take back a setting. :func:`~.notes.revision_note` tells a live fact that still
+ticket does not take back a setting. A one-dash flag ("take the -auto-approve out", "kill
+-ffast-math") is taken back from the rules and commands quoting it, and told as revoked
+wherever it is still quoted. :func:`~.notes.revision_note` tells a live fact that still
 quotes a revoked or changed identifier what happened to it.
 """
 
@@ -42,16 +44,25 @@ def _cue_spans(sentence: str, cues: Cues) -> list[tuple[int, int]]:
     return out
 
 
+#: A compiler or tool flag of one dash ("-ffast-math", "-auto-approve", "-O2").
+_SHORT_FLAG = re.compile(r"(?<![\w-])-[A-Za-z][\w-]*[\w](?:=[^\s,;]+)?")
+
+
 def _named(sentence: str, near: list[tuple[int, int]] | None = None) -> list[str]:
     """The identifiers of ``sentence`` that a revocation can take back (with ``near``: only
     those next to one of those cue spans — "delete the cache of numpy==1.26.4" keeps the pin,
-    "drop --offline" and "s3://x is getting deleted" do not)."""
-    return [
-        sentence[start:end]
-        for start, end, kind, _subject in identifier_spans(sentence)
-        if kind not in _KEPT_SHAPES
-        and (near is None or any(a - NEAR <= end and start <= b + NEAR for a, b in near))
-    ]
+    "drop --offline" and "s3://x is getting deleted" do not), and the one-dash flags in or
+    beside them ("take the -auto-approve out", "kill -ffast-math")."""
+    out = []
+    spans = [(a, b, kind) for a, b, kind, _subject in identifier_spans(sentence)]
+    spans += [(m.start(), m.end(), "flag") for m in _SHORT_FLAG.finditer(sentence)]
+    for start, end, kind in spans:
+        if kind in _KEPT_SHAPES:
+            continue
+        if near is None or any(a - NEAR <= end and start <= b + NEAR for a, b in near):
+            if sentence[start:end] not in out:
+                out.append(sentence[start:end])
+    return out
 
 
 def revoked_names(statements: Sequence[Statement], cues: Cues) -> list[tuple[Statement, str]]:
@@ -79,6 +90,10 @@ def _names(identifier: str, name: str) -> bool:
     return " " in identifier and re.search(edge, identifier) is not None
 
 
+def _token(name: str, text: str) -> bool:
+    return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
+
+
 def _live_fact(ledger: Ledger, statement: Statement) -> Fact | None:
     return next(
         (f for f in reversed(ledger.live()) if f.text == statement.text and f.kind != "identifier"),
@@ -91,10 +106,18 @@ def revoke_named(ledger: Ledger, statements: Sequence[Statement], source: str, c
     (one user message, entry ``source``) take back."""
     for statement, name in revoked_names(statements, cues):
         named = [f for f in ledger.facts if f.kind == "identifier" and _names(f.text, name)]
-        if not any(f.first_seen and f.first_seen != source for f in named):
+        if not any(f.first_seen and f.first_seen != source for f in named) and not any(
+            f.source != source and _token(name, f.text)
+            for f in ledger.live("constraint", "decision")
+        ):
             continue  # said for the first time here: nothing to take back
         by = _live_fact(ledger, statement)
         for fact in named:
+            if fact.first_seen == source and fact.text != name and name in statement.text:
+                if fact.live and fact.text in statement.text:
+                    ledger.retire(fact, by)  # "kill -ffast-math": the taking back, no value
+                    fact.note = REVOKED
+                continue
             replacement = ledger.get(fact.replaced_by) if fact.replaced_by else None
             if fact.live:
                 ledger.retire(fact, by)
@@ -104,6 +127,10 @@ def revoke_named(ledger: Ledger, statements: Sequence[Statement], source: str, c
         for fact in ledger.live("constraint", "decision", "request", "next_step"):
             if fact is not by and fact.source != source and name in fact.text:
                 retire_keeping_clauses(ledger, fact, by, name)
+        if not any(f.text == name for f in named):  # "-prune" of `kubectl apply -prune`:
+            bare = ledger.new_fact("identifier", name, source)  # quoted anywhere, it is
+            ledger.retire(bare, by)  # told as revoked
+            bare.note = REVOKED
 
 
 def retire_keeping_clauses(ledger: Ledger, fact: Fact, by: Fact | None, name: str) -> None:

@@ -22,6 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
+from tether.builtin_plugins.memory.fact_ledger.keypair import cjk_change, terse_change
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 from tether.builtin_plugins.memory.fact_ledger.words import WIDE, vocabulary
@@ -90,6 +91,17 @@ def _named_key_word(key: str, value: str, old: str) -> bool:
 MAX_EARLIER = 250  # earlier rules a key set anew is compared with (the newest ones)
 
 
+def _newest_of(ledger: Ledger, source: str) -> list[Fact]:
+    """The live rules and requests of message ``source`` (the newest facts), in order."""
+    out = []
+    for fact in reversed(ledger.facts):
+        if fact.source != source:
+            break
+        if fact.live and fact.kind in _KINDS:
+            out.append(fact)
+    return out[::-1]
+
+
 def _newest_rules(ledger: Ledger, source: str) -> list[Fact]:
     """The newest :data:`MAX_EARLIER` live rules and requests said before ``source``, newest
     first (a long session's compaction stays linear in its length)."""
@@ -124,6 +136,20 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
             ]
             if changed and not parts_differ(new.text, old.text, cues.concepts):
                 retire_keeping_clauses(ledger, old, new, changed[0].split("_")[0])
+    for new in _newest_of(ledger, source):
+        olds = [
+            f for f in _newest_rules(ledger, source) if f.live and f.source and f.kind != "request"
+        ]
+        changed = [(old, terse_change(new.text, old.text)) for old in olds]
+        # a CJK key told by shared characters is a guess: only for a statement that changed
+        # nothing otherwise
+        guess = not new.replaces and not any(value for _old, value in changed)
+        if guess and WIDE.search(new.text):
+            at, value = cjk_change(new.text, [old.text for old in olds])
+            changed = [(olds[at], value)] if value else []
+        for old, value in changed:
+            if value and old.live and not parts_differ(new.text, old.text, cues.concepts):
+                _retire(ledger, old, new, value)
     retire_reshaped(ledger, source, cues, lambda old, new, value: _retire(ledger, old, new, value))
 
 

@@ -64,7 +64,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "being deleted", "will be deleted", "is deleted", "torn down", "tear down",
         "decommissioned", "shut down", "don't need", "do not need", "no need for",
         "not needed", "no longer need", "can go", "goes away", "is going away",
-        "stop passing", "stop setting", "ditch",
+        "stop passing", "stop setting", "ditch", "comes out of", "come out of", "kill",
     ),
     "accept": (
         "yes", "yep", "yeah", "ok", "okay", "sure", "agreed", "sounds good", "go ahead",

@@ -1,0 +1,159 @@
+"""Terse key-value pairs: a key word, at most a linking word, then a value led by a digit
+("minSdk 26", "drop max to 8", "-np 96", "Fixed Timestep is 0.02", "minSdk 改为 24", "lock at
+30fps"); after a pronoun or a hedge ("knock it to 0.07", "like 0.1s") the key is what the
+sentence is about, its first content word. A later message giving such a key another value
+changes it, in whatever sentence it says so (:func:`terse_change`); a text that gives one key
+two values ("2 locally, 8 in prod") sets none of them, and two keys each naming a part of
+their own ("web tier" / "worker tier", "on the T4 nodes") are two keys.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
+from tether.builtin_plugins.memory.fact_ledger.keyshape import _CLAUSE_END, FILLER, _key, _stem
+from tether.builtin_plugins.memory.fact_ledger.words import STOP
+
+#: A terse pair: a key word, at most a linking word, and a value led by a digit ("minSdk 26",
+#: "max to 8", "-np 96", "Timestep is 0.02", "minSdk 改为 24", "lock at 30fps").
+_TERSE = re.compile(
+    r"(?<![\w.-])(?P<key>-{1,2}[A-Za-z][\w-]*|[A-Za-z][\w-]*[A-Za-z0-9])(?=[\s:=：])"
+    r"(?:\s+(?:to|is|at|=)\b|\s*[:=])?\s*(?:改为|改成|改用|换成|设为|设成|调到|调成|用)?\s*"
+    r"(?P<value>v?\d[\w.%-]*\w|\d)(?![\w:/-]|\.\w)"
+)
+#: A one-letter option with its level attached: "-O2", "-Os", "-j8" (the key: "-O").
+_LEVEL = re.compile(r"(?<![\w-])(-[A-Za-z])(?:\d{1,2}|[a-z])(?![\w-])")
+#: Words that number or place a thing rather than name a setting ("step 2", "line 212").
+_COUNTERS = frozenset(
+    "step phase line page item rank task day week month year wave row col column pid pr "
+    "issue ticket no number id part round run attempt test case chapter section figure "
+    "table option node job build sprint epic story ver v module has have had".split()
+)
+
+
+#: Words after a value that say when, not what for ("0.02 at the moment").
+_WHEN = frozenset("moment now today currently present time being for".split())
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in re.findall(r"[a-z][a-z0-9_]*", text.casefold()))
+
+
+def _before(said: str) -> frozenset[str]:
+    """What the key is of: the content words of its clause before it ("the web tier has",
+    "Postgres on"), filler and cue words aside, as qualifiers (marked ``^``)."""
+    ends = list(_CLAUSE_END.finditer(said))
+    clause = said[ends[-1].end() :] if ends else said
+    cues = default_cues()
+    ignored = cues.words("discard") | cues.words("revoke")
+    words = frozenset("^" + w for w in _key(clause, cues) if w not in ignored)
+    return words | {_EVERY} if _ALL.search(clause) else words
+
+
+#: Words before a value that name no key: a pronoun or a hedge ("knock it to", "like 0.1s").
+_VAGUE = frozenset("it like about around roughly approx approximately maybe".split())
+
+
+def _subject(text: str) -> str:
+    """What a sentence is about: its first content word (``@`` marks a key read so)."""
+    words = re.findall(r"[a-z][a-z0-9_-]*", text.casefold())
+    first = next((w for w in words if w not in FILLER and w not in STOP and len(w) > 2), "")
+    return "@" + _stem(first) if first else ""
+
+
+@functools.lru_cache(maxsize=4096)
+def terse_pairs(text: str) -> Mapping[str, tuple[str, frozenset[str]]]:
+    """``{key: (value, tail)}`` of the terse pairs ``text`` states once each (keys stemmed;
+    the tail: content words after the value in its clause, "on the T4 nodes")."""
+    seen: dict[str, dict[str, tuple[str, frozenset[str]]]] = {}
+    for match in _TERSE.finditer(text):
+        key = match.group("key").casefold()
+        if key in _VAGUE:  # "coyote time, like 0.1s" / "coyote …, knock it to 0.07"
+            key = _subject(text)
+        if key in FILLER or key in STOP or key in _COUNTERS or len(key.lstrip("-@")) < 2:
+            continue
+        value = match.group("value")
+        after = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
+        tail = _key(after, None, last=False) | _before(text[: match.start()])
+        seen.setdefault(_stem(key), {})[value.casefold()] = (value, tail)
+    for match in _LEVEL.finditer(text):  # "-O2" … "-Os": one option at another level
+        after = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
+        tail = _key(after, None, last=False)
+        seen.setdefault(match.group(1), {})[match.group(0)] = (match.group(0), tail)
+    return MappingProxyType({k: next(iter(v.values())) for k, v in seen.items() if len(v) == 1})
+
+
+#: A key said of every part ("both modes lock at 30fps", "所有环境都用"): no part of its own.
+_ALL = re.compile(r"\b(?:both|all|every|each)\b|所有|全部|都", re.IGNORECASE)
+_EVERY = "^*"
+
+
+def _apart(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether each names a part of its own, before the key ("web tier" / "worker tier") or
+    after the value ("on the A100 nodes" / "on the T4 nodes")."""
+    for side in (lambda w: w[0] == "^", lambda w: w[0] != "^"):
+        a, b = {w for w in mine if side(w)}, {w for w in theirs if side(w)}
+        if a - b and b - a and _EVERY not in a | b:
+            return True
+    return False
+
+
+def terse_changes(new: str, old: str) -> list[tuple[str, str]]:
+    """``(old value, new value)`` for each key of ``old``'s terse pairs ``new`` sets anew,
+    unless each says what it is for ("CUDA 12.1 on the A100 nodes" / "11.8 on the T4")."""
+    mine, theirs = terse_pairs(new), terse_pairs(old)
+    said = _words(new)
+    out = []
+    for key, (value, tail) in mine.items():
+        if key not in theirs:
+            continue
+        was, their_tail = theirs[key]
+        if was.casefold() == value.casefold() or _apart(tail, their_tail):
+            continue
+        if not {w for w in their_tail - _WHEN if w[0] != "^"} <= said:
+            continue  # "30s on the logs index": changed only by a text naming the logs index
+        out.append((was, value))
+    return out
+
+
+#: A CJK key and its number: "每批 5000 行", "批量改成 20000", "从库连接池 20".
+_CJK_PAIR = re.compile(r"([\u3400-\u9fff]{1,8})\s*(\d[\d.]*)(?![\d.]*[A-Za-z_-])")
+#: Characters that link or count rather than name ("每", "的", "改成").
+_CJK_LINK = re.compile(
+    r"改为|改成|换成|改用|改到|调到|调成|设为|设成|[每个的是用在了把给为到就先要请也都还]"
+)
+
+
+def _cjk_keys(text: str) -> list[tuple[frozenset[str], str]]:
+    return [
+        (frozenset(_CJK_LINK.sub("", m.group(1))), m.group(2)) for m in _CJK_PAIR.finditer(text)
+    ]
+
+
+def cjk_change(new: str, olds: Sequence[str]) -> tuple[int, str]:
+    """``(index in olds, old number)``: ``new``, with a change cue, gives a CJK key another
+    number — the one key of all of ``olds`` sharing most characters with it, and only it
+    ("批量改成 20000" / "每批 5000 行"); ``(-1, "")`` when none is."""
+    if default_cues().find("change", new) is None:
+        return -1, ""
+    for key, value in _cjk_keys(new):
+        scored = [
+            (len(key & k), index, v) for index, old in enumerate(olds) for k, v in _cjk_keys(old)
+        ]
+        best = max((score for score, _i, _v in scored), default=0)
+        top = [(index, v) for score, index, v in scored if score == best]
+        if best and len(top) == 1 and top[0][1] != value:
+            return top[0]
+    return -1, ""
+
+
+def terse_change(new: str, old: str) -> str:
+    """The first value of ``old`` that ``new`` sets anew under the same key ("" if none)."""
+    return next((old_value for old_value, _new in terse_changes(new, old)), "")
+
+
+__all__ = ["cjk_change", "terse_change", "terse_changes", "terse_pairs"]

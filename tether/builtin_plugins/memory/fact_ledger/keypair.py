@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
 from tether.builtin_plugins.memory.fact_ledger.keyshape import _CLAUSE_END, FILLER, _key, _stem
-from tether.builtin_plugins.memory.fact_ledger.words import STOP
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, vocabulary
 
 #: A terse pair: a key word, at most a linking word, and a value led by a digit ("minSdk 26",
 #: "max to 8", "-np 96", "Timestep is 0.02", "minSdk 改为 24", "lock at 30fps").
@@ -28,11 +28,7 @@ _TERSE = re.compile(
 #: A one-letter option with its level attached: "-O2", "-Os", "-j8" (the key: "-O").
 _LEVEL = re.compile(r"(?<![\w-])(-[A-Za-z])(?:\d{1,2}|[a-z])(?![\w-])")
 #: Words that number or place a thing rather than name a setting ("step 2", "line 212").
-_COUNTERS = frozenset(
-    "step phase line page item rank task day week month year wave row col column pid pr "
-    "issue ticket no number id part round run attempt test case chapter section figure "
-    "table option node job build sprint epic story ver v module has have had".split()
-)
+_COUNTERS = vocabulary("counters")
 
 
 #: Words after a value that say when, not what for ("0.02 at the moment").

@@ -5,9 +5,12 @@
 - **stale shown as current**: a retired value occurs (as a whole token, :func:`occurs`) on a
   line of the *latest summary* (kept entries are verbatim history and never count) that is not
   (a) under ``### Done`` (history, in pi's format), nor
-  (b) a change note: the line also holds the value that replaced it (``Use C (changed from B)``,
-  ``switch to httpx instead of aiohttp``), or a change word (:data:`CHANGE_NOTES`: "changed
-  from", "no longer", 不再, 改为…).
+  (b) a change note about it: the line also holds the value that replaced it (``Use C
+  (changed from B)``, ``switch to httpx instead of aiohttp``), or the value (or what follows
+  the words it shares with its replacement: ``3.3.6`` of ``ggplot2==3.3.6``) stands within
+  :data:`NOTE_REACH` characters of a change word (:data:`CHANGE_NOTES`: "changed from", "no
+  longer", 不再, 改为…). A change word about one value on a long line does not excuse another
+  old value on it.
   Heading lines never count. Each retired value counts at most once per compaction. So a value
   changed twice A→B→C: a line "Use C (changed from B)" is fine; a line "switch from A to B"
   shows B as current (an error) while marking A as replaced.
@@ -75,19 +78,50 @@ def lines(summary: str) -> list[Line]:
     return out
 
 
+_WORDS = re.compile(r"[^\s=:@]+")
+#: How near (in characters, either side) a change note must stand to the old value it excuses.
+NOTE_REACH = 40
+
+
+def _token(value: str) -> re.Pattern[str]:
+    head = r"(?<![A-Za-z0-9_])" if value[:1].isascii() and value[:1].isalnum() else ""
+    tail = r"(?![A-Za-z0-9_])" if value[-1:].isascii() and value[-1:].isalnum() else ""
+    return re.compile(head + re.escape(value) + tail)
+
+
 def occurs(value: str, text: str) -> bool:
     """``value`` in ``text`` as a whole token: an ASCII letter or digit at its edge must not
     continue in ``text`` (``--workers 2`` is not in ``--workers 24``; CJK next to it is fine)."""
-    head = r"(?<![A-Za-z0-9_])" if value[:1].isascii() and value[:1].isalnum() else ""
-    tail = r"(?![A-Za-z0-9_])" if value[-1:].isascii() and value[-1:].isalnum() else ""
-    return re.search(head + re.escape(value) + tail, text) is not None
+    return _token(value).search(text) is not None
 
 
-def is_change_note(text: str, replacement: str | None) -> bool:
-    lowered = text.lower()
+def _is_note(near: str) -> bool:
+    lowered = near.lower()
+    return any(note in lowered for note in CHANGE_NOTES)
+
+
+def _differing(value: str, replacement: str | None) -> str:
+    """``value`` after the words it shares with the start of its replacement (``3.3.6`` of
+    ``ggplot2==3.3.6`` replaced by ``ggplot2==3.4.4``; ``value`` itself when none)."""
+    if not replacement:
+        return value
+    old, new = list(_WORDS.finditer(value)), _WORDS.findall(replacement)
+    shared = 0
+    while shared < min(len(old), len(new)) - 1 and old[shared].group() == new[shared]:
+        shared += 1
+    return value[old[shared].start() :] if shared else value
+
+
+def is_change_note(text: str, value: str, replacement: str | None) -> bool:
+    """``text`` holds a change note about ``value`` (see the module)."""
     if replacement is not None and replacement in text:
         return True
-    return any(note in lowered for note in CHANGE_NOTES)
+    for named in dict.fromkeys((value, _differing(value, replacement))):
+        for match in _token(named).finditer(text):
+            start, end = match.span()
+            if _is_note(text[max(0, start - NOTE_REACH) : end + NOTE_REACH]):
+                return True
+    return False
 
 
 def stale(summary: str, script: Script) -> list[dict[str, str]]:
@@ -98,7 +132,7 @@ def stale(summary: str, script: Script) -> list[dict[str, str]]:
         for line in parsed:
             if line.done or not occurs(retired.value, line.text):
                 continue
-            if is_change_note(line.text, retired.by):
+            if is_change_note(line.text, retired.value, retired.by):
                 continue
             where = line.h2 + (f" / {line.h3}" if line.h3 else "")
             out.append({"value": retired.value, "section": where, "line": line.text.strip()})

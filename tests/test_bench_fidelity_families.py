@@ -63,6 +63,21 @@ def test_a_stale_value_in_a_current_section_counts_and_a_change_note_does_not() 
     ]
 
 
+def test_a_change_note_excuses_only_the_old_value_it_stands_next_to() -> None:
+    far = " and then a long stretch of words about something else entirely, " * 2
+    text = summary(
+        ("Goal", f"- Pin lib==1.0 (changed to lib==2.0){far}and use db-a.internal here."),
+        ("Critical Context", f"- db-a.internal{far}changed from nothing"),
+    )
+    shown = judge(text, text, SCRIPT)["staleShown"]
+    assert [(s["value"], s["section"]) for s in shown] == [("db-a.internal", "Goal")]
+    # a note may name only the part that changed ("1.0" of "lib==1.0")
+    text = summary(("Goal", f"- Pin lib==1.0{far}(later: 1.0 changed to 2.0)"))
+    assert judge(text, text, SCRIPT)["staleShown"] == []
+    text = summary(("Goal", f"- Pin lib==1.0{far}(later: 3.1 changed to 3.2)"))
+    assert [s["value"] for s in judge(text, text, SCRIPT)["staleShown"]] == ["lib==1.0"]
+
+
 def test_a_longer_value_that_starts_with_a_retired_one_is_not_stale() -> None:
     text = summary(("Constraints & Preferences", "- Pin lib==1.05 and mylib==1.0\n- 用lib==1.0吧"))
     (shown,) = judge(text, text, SCRIPT)["staleShown"]

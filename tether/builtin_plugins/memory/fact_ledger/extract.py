@@ -28,6 +28,7 @@ from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
+from tether.builtin_plugins.memory.fact_ledger.words import alternation
 from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
@@ -55,6 +56,7 @@ _NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNOR
 _QUOTED_RULE = re.compile(
     r"(?<![\"'])[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
 )
+_EXTENSIONS = alternation("file_extensions")
 _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
     r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
@@ -68,8 +70,9 @@ _IDENTIFIERS = re.compile(
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
     r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
-    r"|(?P<path>(?:(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:py|toml"
-    r"|json|ya?ml|md|txt|ts|tsx|js|rs|go|sql|sh|cfg|ini|lock|env|csv|html|css)(?![\w]))"
+    r"|(?P<path>(?:(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:"
+    + _EXTENSIONS
+    + r")(?![\w]))"
     r"(?::\d{1,6}(?::\d{1,4})?(?![\w:]|\.\w))?)"
 )
 

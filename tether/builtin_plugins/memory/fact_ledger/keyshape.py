@@ -24,7 +24,13 @@ from dataclasses import dataclass
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, WIDE_RUN, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    STOP,
+    WIDE,
+    WIDE_RUN,
+    alternation,
+    vocabulary,
+)
 
 _TLD = r"(?:com|net|org|dev|io|ai|app|cloud|internal|local|lan|corp|cn|de|eu|uk|co|svc)"
 #: Value shapes, most specific first (a span taken by one is not read again).
@@ -35,7 +41,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ("route", r"(?<![\w@:/])/[\w.{}<>%$:/-]*(?:/:|[{<%$])[\w.{}<>%$:/-]*[\w}>/]"),
     ("path", r"(?<![\w@:])(?:~|\.{1,2})?/?(?:[\w.@+{}<>%$:-]+/)+[\w.@+{}<>%$:-]*[\w}>/]"),
     ("host", rf"(?<![\w.@/-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.{_TLD}(?![\w-]|\.\w)"),
-    ("file", r"(?<![\w./-])[\w-]+\.(?:py|js|ts|md|json|ya?ml|toml|txt|rs|go|sh|cfg|ini|lock)\b"),
+    ("file", rf"(?<![\w./-])[\w-]+\.(?:{alternation('file_extensions')})\b"),
     ("dotted", r"(?<![\w./@-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w-]|\.\w)"),
     ("ext", r"(?<![\w/.-])\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w-]|\.\w)"),
     ("version", r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w]|\.\d)"),

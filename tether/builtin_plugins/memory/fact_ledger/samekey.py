@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.keypair import cjk_change, terse_change
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, alternation, vocabulary
 
 _ASSIGN = re.compile(
     r"(?<![\w.\-/:])(?P<key>[A-Za-z_][\w.-]*\w)\s*(?P<op>=|:)\s*(?P<value>[^\s,;，；。、]+)"
@@ -33,11 +33,7 @@ _ASSIGN = re.compile(
 _FLAG = re.compile(
     r"(?<![\w-])(?P<key>--[a-z][\w-]+)(?:=|\s+)(?P<value>[^\s,;，；。、-][^\s,;，；。、]*)"
 )
-_FILE = re.compile(
-    r"\.(?:py|js|ts|tsx|jsx|md|json|ya?ml|toml|txt|go|rs|sh|cfg|ini|java|c|h|cpp|rb|php|sql"
-    r"|lock|log|csv|html|css)$",
-    re.IGNORECASE,
-)
+_FILE = re.compile(rf"\.(?:{alternation('file_extensions')})$", re.IGNORECASE)
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*[a-z]?\w*")
 #: parts of a key that name no thing of their own ("loader_version": the loader)
 _GENERIC = vocabulary("key_parts_generic")

@@ -27,7 +27,7 @@ from difflib import SequenceMatcher
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, Slot, slots
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, WIDE_RUN
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, WIDE_RUN, alternation
 
 FRAME_LIKENESS = 0.5  # the frames of two sentences about one subject
 CJK_OVERLAP = 0.6  # CJK frames: the share of the smaller one in common
@@ -264,7 +264,7 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
 
 
 _HOST = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$")
-_FILE_END = re.compile(r"\.(?:py|js|ts|md|json|ya?ml|toml|txt|rs|go|sh|cfg|ini|lock|env|csv)$")
+_FILE_END = re.compile(rf"\.(?:{alternation('file_extensions')})$")
 
 
 def _rehosted(o: Slot, n: Slot) -> bool:

@@ -27,6 +27,12 @@ def vocabulary(name: str) -> frozenset[str]:
     return frozenset(" ".join(_vocabularies()[name]).split())
 
 
+def alternation(name: str) -> str:
+    """The words of :func:`vocabulary` ``name`` as a regular-expression alternation (longest
+    first, so ``tsx`` is tried before ``ts``)."""
+    return "|".join(re.escape(w) for w in sorted(vocabulary(name), key=lambda w: (-len(w), w)))
+
+
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word
 #: Characters of scripts written without spaces (kana, CJK ideographs, hangul): one word each.
 WIDE_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"

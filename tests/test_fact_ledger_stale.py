@@ -228,6 +228,31 @@ def test_a_file_of_the_goal_moved_elsewhere_is_told_as_changed() -> None:
     assert '"/home/dev/saves/slot.sav" changed to "/mnt/shared/saves/slot_v2.sav"' in note
 
 
+@pytest.mark.parametrize("track", ["offline", "factfree"])
+def test_a_goal_file_moved_later_is_no_current_path_or_identifier(
+    tmp_path: Path, track: str
+) -> None:
+    file = tmp_path / f"{track}.jsonl"
+    write_turns(
+        file,
+        [
+            "帮我做每周流失报表，数据文件在 /srv/wh/churn.duckdb，周一发。",
+            "数据文件改成 /mnt/nas/wh/churn_v2.duckdb",
+        ],
+        reply="Noted.",
+    )
+    plugins = [("factfree", FactFree())] if track == "factfree" else []
+    for entry in compactions(file, 2, *plugins, summarizer=track):
+        summary = entry["summary"]
+        listed = [
+            line
+            for line in summary.splitlines()
+            if line.lstrip("- ").startswith(("Paths: ", "Identifiers: "))
+        ]
+        assert "/mnt/nas/wh/churn_v2.duckdb" in summary
+        assert not [line for line in listed if "/srv/wh/churn.duckdb" in line], listed
+
+
 def test_a_chinese_number_said_again_without_a_cue_is_no_change() -> None:
     ledger = ledger_of("帮我把订单服务的接口整理一下。", "每页 20 条", "分页组件 50 行代码就够")
     assert "每页 20 条" in live(ledger)

@@ -94,10 +94,12 @@ def kept_identifiers(
     *,
     record: bool = True,
 ) -> list[Fact]:
-    """Live identifiers a kept rule does not quote, within the budgets (see the module);
-    with ``record`` the rest are dropped from ``ledger`` with a record."""
+    """Live identifiers a kept rule does not quote and no later fact changed in the goal
+    (:meth:`~.ledger.Ledger.goal_changes`), within the budgets (see the module); with
+    ``record`` the rest are dropped from ``ledger`` with a record."""
     said = " ".join(f.text for f in ledger.live() if f.kind in QUOTING)
-    own = [f for f in ledger.live("identifier") if f.text not in said]
+    changed = ledger.goal_changes()
+    own = [f for f in ledger.live("identifier") if f.text not in said and f.text not in changed]
     order = _recency(ledger)
     ranked = sorted(own, key=lambda f: (_SPECIFIC.search(f.text) is None, -order.get(f.id, 0)))
     kept, left = _fit(ledger, ranked, max_items, max_chars)

@@ -10,6 +10,8 @@ the summary stops growing.
 
 from __future__ import annotations
 
+import re
+
 from tether.builtin_plugins.memory.fact_ledger import (
     Fact,
     Ledger,
@@ -142,8 +144,10 @@ _STATED = frozenset({"constraint", "decision", "request", "next_step"})
 
 
 def _replaced_path(ledger: Ledger, path: str) -> bool:
-    """A path the user replaced: said in a retired fact, and now only as the old value
-    ("… instead of /data/exports")."""
+    """A path the user replaced: one the goal names that a later fact changed, or one said in
+    a retired fact and now only as the old value ("… instead of /data/exports")."""
+    if path in ledger.goal_changes():
+        return True
     replaced = (f for f in ledger.facts if f.status == "retired" and f.kind in _STATED)
     if not any(path in f.text for f in replaced):
         return False
@@ -156,6 +160,19 @@ def _replaced_path(ledger: Ledger, path: str) -> bool:
         if span is None or not 0 <= at - span[1] <= 5:
             return False  # still said as a current value
     return True
+
+
+_PATH_ITEM = re.compile(r"`([^`]+)`|\(\+[^)]*\)")
+
+
+def _current_paths(line: str, ledger: Ledger) -> str:
+    """A ``Paths:`` line (carried from an earlier summary too) without the replaced paths."""
+    kept = [
+        m.group(0)
+        for m in _PATH_ITEM.finditer(line[len("Paths: ") :])
+        if m.group(1) is None or not _replaced_path(ledger, m.group(1))
+    ]
+    return "Paths: " + ", ".join(kept) if kept else ""
 
 
 def _critical(cp: Checkpoint, facts: Facts, ledger: Ledger) -> None:
@@ -175,8 +192,10 @@ def _critical(cp: Checkpoint, facts: Facts, ledger: Ledger) -> None:
     if identifiers:
         items.append("Identifiers: " + ", ".join(f"`{i}`" for i in identifiers))
     merged = merge(Checkpoint(critical=cp.critical), Checkpoint(critical=items)).critical
+    merged = [_current_paths(c, ledger) if c.startswith("Paths: ") else c for c in merged]
     errors = [c for c in merged if c.startswith("Error seen: ")]
-    cp.critical = [c for c in merged if not c.startswith("Error seen: ")] + errors[-MAX_ERRORS:]
+    kept = [c for c in merged if c and not c.startswith("Error seen: ")]
+    cp.critical = kept + errors[-MAX_ERRORS:]
 
 
 __all__ = ["LEDGER_PREFIXES", "build_checkpoint", "recall_query", "shown"]

@@ -192,23 +192,29 @@ def test_an_error_quoting_a_changed_goal_value_says_it_changed() -> None:
     assert "/srv/out/nightly changed to /data/out/nightly" in note
 
 
+#: The offline summary's lines listing paths and identifiers.
+LISTS = ("- Paths: ", "- Identifiers: ")
+
+
+def summaries(tmp_path: Path, track: str, turns: list[str]) -> list[str]:
+    """The summaries of two compactions of ``turns`` on ``track`` (offline, or the fact-free
+    model whose facts only the gate keeps)."""
+    file = tmp_path / f"{track}.jsonl"
+    write_turns(file, turns, reply="Noted.")
+    plugins = [("factfree", FactFree())] if track == "factfree" else []
+    return [e["summary"] for e in compactions(file, 2, *plugins, summarizer=track)]
+
+
 @pytest.mark.parametrize("track", ["offline", "factfree"])
 def test_a_terse_value_changed_later_is_never_current_after_compactions(
     tmp_path: Path, track: str
 ) -> None:
-    file = tmp_path / f"{track}.jsonl"
-    write_turns(
-        file,
-        [
-            "We're tuning the render farm scheduler. The queue keeps maxJobs 12, and never "
-            "preempt the lighting renders.",
-            "the nodes overheat, drop maxJobs to 6.",
-        ],
-        reply="Noted.",
-    )
-    plugins = [("factfree", FactFree())] if track == "factfree" else []
-    for entry in compactions(file, 2, *plugins, summarizer=track):
-        summary = entry["summary"]
+    turns = [
+        "We're tuning the render farm scheduler. The queue keeps maxJobs 12, and never "
+        "preempt the lighting renders.",
+        "the nodes overheat, drop maxJobs to 6.",
+    ]
+    for summary in summaries(tmp_path, track, turns):
         current = [
             line
             for line in summary.splitlines()
@@ -232,25 +238,14 @@ def test_a_file_of_the_goal_moved_elsewhere_is_told_as_changed() -> None:
 def test_a_goal_file_moved_later_is_no_current_path_or_identifier(
     tmp_path: Path, track: str
 ) -> None:
-    file = tmp_path / f"{track}.jsonl"
-    write_turns(
-        file,
-        [
-            "帮我做每周流失报表，数据文件在 /srv/wh/churn.duckdb，周一发。",
-            "数据文件改成 /mnt/nas/wh/churn_v2.duckdb",
-        ],
-        reply="Noted.",
-    )
-    plugins = [("factfree", FactFree())] if track == "factfree" else []
-    for entry in compactions(file, 2, *plugins, summarizer=track):
-        summary = entry["summary"]
-        listed = [
-            line
-            for line in summary.splitlines()
-            if line.lstrip("- ").startswith(("Paths: ", "Identifiers: "))
-        ]
+    turns = [
+        "帮我做每周流失报表，数据文件在 /srv/wh/churn.duckdb，周一发。",
+        "数据文件改成 /mnt/nas/wh/churn_v2.duckdb",
+    ]
+    for summary in summaries(tmp_path, track, turns):
+        lists = [line for line in summary.splitlines() if line.startswith(LISTS)]
         assert "/mnt/nas/wh/churn_v2.duckdb" in summary
-        assert not [line for line in listed if "/srv/wh/churn.duckdb" in line], listed
+        assert not [line for line in lists if "/srv/wh/churn.duckdb" in line], lists
 
 
 def test_a_chinese_number_said_again_without_a_cue_is_no_change() -> None:

@@ -248,6 +248,25 @@ def test_a_goal_file_moved_later_is_no_current_path_or_identifier(
         assert not [line for line in lists if "/srv/wh/churn.duckdb" in line], lists
 
 
+def test_a_sentence_of_the_goal_changed_later_is_no_longer_shown_in_it() -> None:
+    ledger = ledger_of(
+        "帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。", "采样周期改成 500ms"
+    )
+    assert ledger.goal().text == "帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。"
+    assert ledger.goal_shown() == "帮我把日志采集服务迁到新集群。…，落库用 MySQL。"
+    assert {"落库用 MySQL", "采样周期改成 500ms"} <= live(ledger)  # the other clause stays
+
+
+@pytest.mark.parametrize("track", ["offline", "factfree"])
+def test_a_changed_goal_sentence_is_never_current_after_compactions(
+    tmp_path: Path, track: str
+) -> None:
+    turns = ["帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。", "采样周期改成 500ms"]
+    for summary in summaries(tmp_path, track, turns):
+        assert "采样周期改成 500ms" in summary and "落库用 MySQL" in summary
+        assert "采样周期 1000ms" not in summary  # only a change note names the old value
+
+
 def test_a_chinese_number_said_again_without_a_cue_is_no_change() -> None:
     ledger = ledger_of("帮我把订单服务的接口整理一下。", "每页 20 条", "分页组件 50 行代码就够")
     assert "每页 20 条" in live(ledger)

@@ -170,6 +170,18 @@ def goal_sentences(
     return run, kept
 
 
+_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=")
+
+
+def goal_parts(
+    asked: Sequence[Statement], kept: Sequence[Statement], goal: str
+) -> list[Statement]:
+    """The sentences of a goal after its first that hold a value (a number, a name with a
+    dot, a path, code, a setting): filed as facts of their own too, so that a later change
+    retires them and the goal is shown without them (:meth:`.ledger.Ledger.goal_shown`)."""
+    return [s for s in asked[1:] if s not in kept and s.text in goal and _VALUE.search(s.text)]
+
+
 def verbatim(text: str, asked: Sequence[Statement]) -> str:
     """The words of ``asked`` as ``text`` has them: each run of neighbouring sentences
     verbatim (no space added between two Chinese sentences), runs joined by a space."""
@@ -241,8 +253,11 @@ class _Reader:
             self.had_goal, goal_message = True, True
             asked, kept = goal_sentences(statements, self.cues)
             goal = flat(verbatim(text, asked) if asked else text, MAX_GOAL)
-            self.ledger.new_fact("goal", goal, source)
+            goal_fact = self.ledger.new_fact("goal", goal, source)
             statements = [s for s in statements if s not in asked or s in kept]
+            for part in goal_parts(asked, kept, goal):
+                fact = self.ledger.add(Statement("constraint", part.text, source), self.cues)
+                fact.parent = goal_fact.id
         elif answer:  # "y. x is overkill, no thanks" after "x or y?": one decision, verbatim
             statements = answer_statements(text, statements, source, self.cues, self.choice)
             self.answered = self.answered or bool(self.choice)

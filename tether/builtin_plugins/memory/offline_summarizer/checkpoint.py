@@ -105,9 +105,11 @@ def build_checkpoint(
     cp = _progress(previous)
     goal = ledger.goal()
     if goal is not None:
-        text = goal.text if goal.source == "previous summary" else quote(goal.text, MAX_GOAL)
+        shown_goal = ledger.goal_shown()
+        text = shown_goal if goal.source == "previous summary" else quote(shown_goal, MAX_GOAL)
         cp.goal = [text + ledger.goal_note()]
-    add_unique(cp.constraints, [shown(ledger, f) for f in ledger.live("constraint")])
+    rules = [f for f in ledger.live("constraint") if not ledger.in_goal(f)]
+    add_unique(cp.constraints, [shown(ledger, f) for f in rules])
     add_unique(cp.decisions, [shown(ledger, f) for f in ledger.live("decision")])
     pending = facts.requests[-1] if facts.requests and not facts.answered else ""
     pending_key = normal(pending)

@@ -75,19 +75,23 @@ def sections(ctx: Context) -> list[RequiredItem]:
     return [RequiredItem("section", name, "checkpoint format") for name in SECTIONS]
 
 
-def _shown(fact: Fact) -> str:
-    """The words a summary must hold: a summary's item without its quotes, else verbatim."""
+def _shown(fact: Fact, text: str | None = None) -> str:
+    """The words a summary must hold: a summary's item without its quotes, else verbatim
+    (``text``: what is shown of the fact, when not all of it)."""
+    text = fact.text if text is None else text
     if fact.source != "previous summary":
-        return quote(fact.text, MAX_GOAL)
-    text = fact.text.strip()
+        return quote(text, MAX_GOAL)
+    text = text.strip()
     return text[1:-1] if len(text) > 1 and text[0] == text[-1] == '"' else text
 
 
 def goal(ctx: Context) -> list[RequiredItem]:
     """The defining request, as the ledger keeps it (with what changed since, if any)."""
     fact = ctx.ledger.goal()
+    if fact is None:
+        return []
     note = ctx.ledger.goal_note()
-    return [RequiredItem("goal", _shown(fact) + note, fact.id)] if fact else []
+    return [RequiredItem("goal", _shown(fact, ctx.ledger.goal_shown()) + note, fact.id)]
 
 
 def live_facts(ctx: Context) -> list[RequiredItem]:
@@ -95,7 +99,7 @@ def live_facts(ctx: Context) -> list[RequiredItem]:
     one (a changed value is only required in its latest form)."""
     out = []
     for fact in ctx.ledger.live():
-        if fact.kind in ("constraint", "decision", "next_step"):
+        if fact.kind in ("constraint", "decision", "next_step") and not ctx.ledger.in_goal(fact):
             revised = fact_note(ctx.ledger, fact)
             shown = _shown(fact) + (f" ({revised})" if revised else "")
             out.append(RequiredItem(fact.kind, shown, fact.id))

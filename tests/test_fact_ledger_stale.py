@@ -11,6 +11,7 @@ import pytest
 from tests.ledger_helpers import FactFree, compactions, write_turns
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
+from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers
 
 
 def ledger_of(*said: str) -> Ledger:
@@ -281,3 +282,14 @@ def test_a_chinese_key_changes_only_the_number_whose_key_shares_most() -> None:
     )
     assert "上传上限调到 500 张，设计要批量传。" in live(ledger)
     assert not quoting(ledger, "4 台")
+
+
+def test_an_identifier_cut_from_the_goal_with_its_clause_is_listed_on_its_own() -> None:
+    ledger = Ledger()
+    goal = ledger.new_fact("goal", "Fix the proxy. Config is /etc/px/main.conf, 2 workers.", "e0")
+    part = ledger.new_fact("constraint", "Config is /etc/px/main.conf, 2 workers.", "e0")
+    part.parent = goal.id
+    ledger.new_fact("identifier", "/etc/px/main.conf", "e0", parent=part.id)
+    ledger.retire(part, ledger.new_fact("constraint", "the config main.conf moved", "e1"))
+    assert "/etc/px/main.conf" not in ledger.goal_shown()
+    assert [f.text for f in kept_identifiers(ledger, record=False)] == ["/etc/px/main.conf"]

@@ -173,9 +173,7 @@ def goal_sentences(
 _VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=")
 
 
-def goal_parts(
-    asked: Sequence[Statement], kept: Sequence[Statement], goal: str
-) -> list[Statement]:
+def goal_parts(asked: Sequence[Statement], kept: Sequence[Statement], goal: str) -> list[Statement]:
     """The sentences of a goal after its first that hold a value (a number, a name with a
     dot, a path, code, a setting): filed as facts of their own too, so that a later change
     retires them and the goal is shown without them (:meth:`.ledger.Ledger.goal_shown`)."""

@@ -97,7 +97,11 @@ def kept_identifiers(
     """Live identifiers a kept rule does not quote and no later fact changed in the goal
     (:meth:`~.ledger.Ledger.goal_changes`), within the budgets (see the module); with
     ``record`` the rest are dropped from ``ledger`` with a record."""
-    said = " ".join(f.text for f in ledger.live() if f.kind in QUOTING)
+    said = " ".join(
+        ledger.goal_shown() if f.kind == "goal" else f.text
+        for f in ledger.live()
+        if f.kind in QUOTING and not ledger.in_goal(f)
+    )
     changed = ledger.goal_changes()
     own = [f for f in ledger.live("identifier") if f.text not in said and f.text not in changed]
     order = _recency(ledger)

@@ -293,3 +293,13 @@ def test_an_identifier_cut_from_the_goal_with_its_clause_is_listed_on_its_own() 
     ledger.retire(part, ledger.new_fact("constraint", "the config main.conf moved", "e1"))
     assert "/etc/px/main.conf" not in ledger.goal_shown()
     assert [f.text for f in kept_identifiers(ledger, record=False)] == ["/etc/px/main.conf"]
+
+
+def test_an_identifier_of_a_goal_sentence_revoked_or_changed_away_is_not_listed() -> None:
+    ledger = Ledger()
+    goal = ledger.new_fact("goal", "Fix the proxy. Config is /etc/px/main.conf, 2 workers.", "e0")
+    part = ledger.new_fact("constraint", "Config is /etc/px/main.conf, 2 workers.", "e0")
+    part.parent = goal.id
+    ledger.new_fact("identifier", "/etc/px/main.conf", "e0", parent=part.id)
+    ledger.retire(part, ledger.new_fact("constraint", "the config moved to /srv/px.conf", "e1"))
+    assert kept_identifiers(ledger, record=False) == []

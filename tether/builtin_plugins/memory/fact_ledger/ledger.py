@@ -120,6 +120,18 @@ class Ledger:
                 text = text.replace(fact.text, _unchanged_clauses(fact.text, by), 1)
         return " ".join(text.split()) if text != goal.text else text
 
+    def cut_from_goal(self, value: str) -> bool:
+        """Whether ``value`` was said in a goal sentence a later fact changed or revoked, and
+        that fact does not name it (by its last path part) again: an old value."""
+        goal = self.goal()
+        if goal is None or value not in goal.text or value in self.goal_shown():
+            return False
+        for fact in self.facts:
+            if fact.parent == goal.id and not fact.live and value in fact.text:
+                by = self.get(fact.replaced_by) if fact.replaced_by else None
+                return by is None or value.rsplit("/", 1)[-1] not in by.text
+        return False
+
     def goal_note(self) -> str:
         """`` (changed later: "4.2" changed to "5.0")`` when later facts gave a value the
         goal states another one ("" when none did): the goal stays verbatim, never current

@@ -103,7 +103,11 @@ def kept_identifiers(
         if f.kind in QUOTING and not ledger.in_goal(f)
     )
     changed = ledger.goal_changes()
-    own = [f for f in ledger.live("identifier") if f.text not in said and f.text not in changed]
+    own = [
+        f
+        for f in ledger.live("identifier")
+        if f.text not in said and f.text not in changed and not ledger.cut_from_goal(f.text)
+    ]
     order = _recency(ledger)
     ranked = sorted(own, key=lambda f: (_SPECIFIC.search(f.text) is None, -order.get(f.id, 0)))
     kept, left = _fit(ledger, ranked, max_items, max_chars)

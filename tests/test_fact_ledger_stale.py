@@ -10,6 +10,7 @@ import pytest
 
 from tests.ledger_helpers import FactFree, compactions, write_turns
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
 from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers
 
@@ -254,7 +255,7 @@ def test_a_sentence_of_the_goal_changed_later_is_no_longer_shown_in_it() -> None
         "帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。", "采样周期改成 500ms"
     )
     assert ledger.goal().text == "帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。"
-    assert ledger.goal_shown() == "帮我把日志采集服务迁到新集群。…，落库用 MySQL。"
+    assert goal_shown(ledger) == "帮我把日志采集服务迁到新集群。…，落库用 MySQL。"
     assert {"落库用 MySQL", "采样周期改成 500ms"} <= live(ledger)  # the other clause stays
 
 
@@ -291,7 +292,7 @@ def test_an_identifier_cut_from_the_goal_with_its_clause_is_listed_on_its_own() 
     part.parent = goal.id
     ledger.new_fact("identifier", "/etc/px/main.conf", "e0", parent=part.id)
     ledger.retire(part, ledger.new_fact("constraint", "the config main.conf moved", "e1"))
-    assert "/etc/px/main.conf" not in ledger.goal_shown()
+    assert "/etc/px/main.conf" not in goal_shown(ledger)
     assert [f.text for f in kept_identifiers(ledger, record=False)] == ["/etc/px/main.conf"]
 
 

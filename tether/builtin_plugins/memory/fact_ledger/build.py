@@ -34,6 +34,12 @@ from tether.builtin_plugins.memory.fact_ledger.extract import (
     text_of,
     user_statements,
 )
+from tether.builtin_plugins.memory.fact_ledger.goal import (
+    asks,
+    goal_parts,
+    goal_sentences,
+    verbatim,
+)
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
@@ -105,7 +111,7 @@ def greeting(text: str, statements: Sequence[Statement], cues: Cues) -> bool:
         size <= (2 * MAX_GREETING if wide else MAX_GREETING)
         and not short.endswith(".")
         and not any(ch.isdigit() for ch in short)
-        and all(_asks(s, cues) for s in statements)
+        and all(asks(s, cues) for s in statements)
         and not any(cues.has(kind, short) for kind in ("task", "goal", "accept", "proposal"))
     )
 
@@ -135,68 +141,6 @@ def _thanks(sentence: str, cues: Cues) -> bool:
     if len(WIDE.sub(" ", rest).split()) + len(WIDE.findall(rest)) // 2 > MAX_THANKS_WORDS:
         return False
     return not any(ch.isdigit() or ch in "-_/=." for ch in rest)
-
-
-def _asks(statement: Statement, cues: Cues) -> bool:
-    """A sentence that is a request when read on its own (a short one is not a remark)."""
-    return statement.kind == "request" or (
-        statement.kind == "constraint" and classify(statement.text, cues) == "request"
-    )
-
-
-def goal_sentences(
-    statements: Sequence[Statement], cues: Cues
-) -> tuple[list[Statement], list[Statement]]:
-    """The sentences of the defining message that state the goal, and those of them that are
-    also kept as facts of their own. With a ``goal`` cue ("I'd like you to", "希望您能",
-    "我们打算"), however polite: the run of sentences around the first cued one (requests and
-    cued sentences; a cued rule stays a rule too when another sentence of the run asks). Else
-    the requests (or the first sentence)."""
-    said = [s for s in statements if s.kind != "identifier"]
-    cued = [i for i, s in enumerate(said) if cues.has("goal", s.text)]
-    if not cued:
-        asked = [s for s in said if s.kind == "request"] or said[:1]
-        return asked, []
-    first = last = cued[0]
-    while first > 0 and _asks(said[first - 1], cues):
-        first -= 1
-    while last + 1 < len(said) and (_asks(said[last + 1], cues) or last + 1 in cued):
-        last += 1
-    run = said[first : last + 1]
-    asking = [s for s in run if _asks(s, cues) and cues.has("task", s.text)] + [
-        said[i] for i in cued if first <= i <= last
-    ]
-    kept = [s for s in run if not _asks(s, cues) and any(a is not s for a in asking)]
-    return run, kept
-
-
-_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=")
-
-
-def goal_parts(asked: Sequence[Statement], kept: Sequence[Statement], goal: str) -> list[Statement]:
-    """The sentences of a goal after its first that hold a value (a number, a name with a
-    dot, a path, code, a setting): filed as facts of their own too, so that a later change
-    retires them and the goal is shown without them (:meth:`.ledger.Ledger.goal_shown`)."""
-    return [s for s in asked[1:] if s not in kept and s.text in goal and _VALUE.search(s.text)]
-
-
-def verbatim(text: str, asked: Sequence[Statement]) -> str:
-    """The words of ``asked`` as ``text`` has them: each run of neighbouring sentences
-    verbatim (no space added between two Chinese sentences), runs joined by a space."""
-    whole = flat(text, len(text) + 1)
-    runs: list[tuple[int, int]] = []
-    at = 0
-    for statement in asked:
-        start = whole.find(statement.text, at)
-        if start < 0:
-            return " ".join(s.text for s in asked)
-        end = start + len(statement.text)
-        if runs and not whole[runs[-1][1] : start].strip():
-            runs[-1] = (runs[-1][0], end)
-        else:
-            runs.append((start, end))
-        at = end
-    return " ".join(whole[a:b] for a, b in runs)
 
 
 def _describe(name: str, target: str) -> str:

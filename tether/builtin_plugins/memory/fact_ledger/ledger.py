@@ -34,7 +34,7 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
     qualified,
 )
 from tether.builtin_plugins.memory.fact_ledger.supersede import supersede
-from tether.builtin_plugins.memory.fact_ledger.words import normal, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import normal
 
 VERSION = 1
 #: Kinds whose facts can replace one another (a decision may replace a constraint).
@@ -42,19 +42,6 @@ RULE_KINDS = frozenset({"constraint", "decision"})
 MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
 MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
-
-
-def _unchanged_clauses(text: str, by: Fact | None) -> str:
-    """``text`` without its clause that ``by`` changed (the one sharing most words with it,
-    as "…"); nothing when ``by`` shares no word with a clause or there is no ``by``."""
-    if by is None:
-        return ""
-    new = words_of(by.text)
-    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
-    shared = [len(words_of(c) & new) for c in clauses]
-    if len(clauses) < 2 or max(shared) == 0:
-        return ""
-    return text.replace(clauses[shared.index(max(shared))], "…", 1)
 
 
 @dataclass
@@ -101,36 +88,6 @@ class Ledger:
 
     def goal(self) -> Fact | None:
         return next((f for f in self.facts if f.kind == "goal" and f.live), None)
-
-    def in_goal(self, fact: Fact) -> bool:
-        """Whether ``fact`` is a sentence of the goal filed on its own (shown in the goal)."""
-        goal = self.goal()
-        return goal is not None and bool(fact.parent) and fact.parent == goal.id
-
-    def goal_shown(self) -> str:
-        """The goal's text without its sentences a later fact changed or revoked (see
-        :func:`.build.goal_parts`): an old value is never shown in it as current."""
-        goal = self.goal()
-        if goal is None:
-            return ""
-        text = goal.text
-        for fact in self.facts:
-            if fact.parent == goal.id and not fact.live and fact.kind != "identifier":
-                by = self.get(fact.replaced_by) if fact.replaced_by else None
-                text = text.replace(fact.text, _unchanged_clauses(fact.text, by), 1)
-        return " ".join(text.split()) if text != goal.text else text
-
-    def cut_from_goal(self, value: str) -> bool:
-        """Whether ``value`` was said in a goal sentence a later fact changed or revoked, and
-        that fact does not name it (by its last path part) again: an old value."""
-        goal = self.goal()
-        if goal is None or value not in goal.text or value in self.goal_shown():
-            return False
-        for fact in self.facts:
-            if fact.parent == goal.id and not fact.live and value in fact.text:
-                by = self.get(fact.replaced_by) if fact.replaced_by else None
-                return by is None or value.rsplit("/", 1)[-1] not in by.text
-        return False
 
     def goal_note(self) -> str:
         """`` (changed later: "4.2" changed to "5.0")`` when later facts gave a value the

@@ -21,6 +21,7 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.goal import cut_from_goal, goal_shown, in_goal
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.noted import CODE, LABEL, noted
@@ -98,15 +99,15 @@ def kept_identifiers(
     (:meth:`~.ledger.Ledger.goal_changes`), within the budgets (see the module); with
     ``record`` the rest are dropped from ``ledger`` with a record."""
     said = " ".join(
-        ledger.goal_shown() if f.kind == "goal" else f.text
+        goal_shown(ledger) if f.kind == "goal" else f.text
         for f in ledger.live()
-        if f.kind in QUOTING and not ledger.in_goal(f)
+        if f.kind in QUOTING and not in_goal(ledger, f)
     )
     changed = ledger.goal_changes()
     own = [
         f
         for f in ledger.live("identifier")
-        if f.text not in said and f.text not in changed and not ledger.cut_from_goal(f.text)
+        if f.text not in said and f.text not in changed and not cut_from_goal(ledger, f.text)
     ]
     order = _recency(ledger)
     ranked = sorted(own, key=lambda f: (_SPECIFIC.search(f.text) is None, -order.get(f.id, 0)))

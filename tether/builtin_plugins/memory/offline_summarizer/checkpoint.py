@@ -19,6 +19,7 @@ from tether.builtin_plugins.memory.fact_ledger import (
     normal,
     words_of,
 )
+from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown, in_goal
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
 from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
@@ -105,10 +106,10 @@ def build_checkpoint(
     cp = _progress(previous)
     goal = ledger.goal()
     if goal is not None:
-        shown_goal = ledger.goal_shown()
+        shown_goal = goal_shown(ledger)
         text = shown_goal if goal.source == "previous summary" else quote(shown_goal, MAX_GOAL)
         cp.goal = [text + ledger.goal_note()]
-    rules = [f for f in ledger.live("constraint") if not ledger.in_goal(f)]
+    rules = [f for f in ledger.live("constraint") if not in_goal(ledger, f)]
     add_unique(cp.constraints, [shown(ledger, f) for f in rules])
     add_unique(cp.decisions, [shown(ledger, f) for f in ledger.live("decision")])
     pending = facts.requests[-1] if facts.requests and not facts.answered else ""

@@ -15,6 +15,7 @@ from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.cues import cues_for
+from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown, in_goal
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers, kept_requests
 from tether.builtin_plugins.memory.offline_summarizer.facts import MAX_ERRORS, MAX_GOAL, quote
@@ -91,7 +92,7 @@ def goal(ctx: Context) -> list[RequiredItem]:
     if fact is None:
         return []
     note = ctx.ledger.goal_note()
-    return [RequiredItem("goal", _shown(fact, ctx.ledger.goal_shown()) + note, fact.id)]
+    return [RequiredItem("goal", _shown(fact, goal_shown(ctx.ledger)) + note, fact.id)]
 
 
 def live_facts(ctx: Context) -> list[RequiredItem]:
@@ -99,7 +100,7 @@ def live_facts(ctx: Context) -> list[RequiredItem]:
     one (a changed value is only required in its latest form)."""
     out = []
     for fact in ctx.ledger.live():
-        if fact.kind in ("constraint", "decision", "next_step") and not ctx.ledger.in_goal(fact):
+        if fact.kind in ("constraint", "decision", "next_step") and not in_goal(ctx.ledger, fact):
             revised = fact_note(ctx.ledger, fact)
             shown = _shown(fact) + (f" ({revised})" if revised else "")
             out.append(RequiredItem(fact.kind, shown, fact.id))

@@ -1,0 +1,137 @@
+"""The goal of a session: which sentences of its defining message state it, and what of it is
+shown once later facts changed some of them.
+
+The goal's later sentences that hold a value are filed as facts of their own too
+(:func:`goal_parts`), tied to the goal by ``parent``: a later change retires them as it would
+any rule, and :func:`goal_shown` shows the goal without the clause the change replaced.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement, classify, flat
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.ledger import _CLAUSE, Ledger
+from tether.builtin_plugins.memory.fact_ledger.words import words_of
+
+
+def asks(statement: Statement, cues: Cues) -> bool:
+    """A sentence that is a request when read on its own (a short one is not a remark)."""
+    return statement.kind == "request" or (
+        statement.kind == "constraint" and classify(statement.text, cues) == "request"
+    )
+
+
+def goal_sentences(
+    statements: Sequence[Statement], cues: Cues
+) -> tuple[list[Statement], list[Statement]]:
+    """The sentences of the defining message that state the goal, and those of them that are
+    also kept as facts of their own. With a ``goal`` cue ("I'd like you to", "希望您能",
+    "我们打算"), however polite: the run of sentences around the first cued one (requests and
+    cued sentences; a cued rule stays a rule too when another sentence of the run asks). Else
+    the requests (or the first sentence)."""
+    said = [s for s in statements if s.kind != "identifier"]
+    cued = [i for i, s in enumerate(said) if cues.has("goal", s.text)]
+    if not cued:
+        asked = [s for s in said if s.kind == "request"] or said[:1]
+        return asked, []
+    first = last = cued[0]
+    while first > 0 and asks(said[first - 1], cues):
+        first -= 1
+    while last + 1 < len(said) and (asks(said[last + 1], cues) or last + 1 in cued):
+        last += 1
+    run = said[first : last + 1]
+    asking = [s for s in run if asks(s, cues) and cues.has("task", s.text)] + [
+        said[i] for i in cued if first <= i <= last
+    ]
+    kept = [s for s in run if not asks(s, cues) and any(a is not s for a in asking)]
+    return run, kept
+
+
+_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=")
+
+
+def goal_parts(asked: Sequence[Statement], kept: Sequence[Statement], goal: str) -> list[Statement]:
+    """The sentences of a goal after its first that hold a value (a number, a name with a
+    dot, a path, code, a setting): filed as facts of their own too, so that a later change
+    retires them and the goal is shown without them (:func:`goal_shown`)."""
+    return [s for s in asked[1:] if s not in kept and s.text in goal and _VALUE.search(s.text)]
+
+
+def verbatim(text: str, asked: Sequence[Statement]) -> str:
+    """The words of ``asked`` as ``text`` has them: each run of neighbouring sentences
+    verbatim (no space added between two Chinese sentences), runs joined by a space."""
+    whole = flat(text, len(text) + 1)
+    runs: list[tuple[int, int]] = []
+    at = 0
+    for statement in asked:
+        start = whole.find(statement.text, at)
+        if start < 0:
+            return " ".join(s.text for s in asked)
+        end = start + len(statement.text)
+        if runs and not whole[runs[-1][1] : start].strip():
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((start, end))
+        at = end
+    return " ".join(whole[a:b] for a, b in runs)
+
+
+def in_goal(ledger: Ledger, fact: Fact) -> bool:
+    """Whether ``fact`` is a sentence of the goal filed on its own (shown in the goal)."""
+    goal = ledger.goal()
+    return goal is not None and bool(fact.parent) and fact.parent == goal.id
+
+
+def goal_shown(ledger: Ledger) -> str:
+    """The goal's text without its sentences a later fact changed or revoked (see
+    :func:`goal_parts`): an old value is never shown in it as current."""
+    goal = ledger.goal()
+    if goal is None:
+        return ""
+    text = goal.text
+    for fact in ledger.facts:
+        if fact.parent == goal.id and not fact.live and fact.kind != "identifier":
+            by = ledger.get(fact.replaced_by) if fact.replaced_by else None
+            text = text.replace(fact.text, _unchanged_clauses(fact.text, by), 1)
+    return " ".join(text.split()) if text != goal.text else text
+
+
+def cut_from_goal(ledger: Ledger, value: str) -> bool:
+    """Whether ``value`` was said in a goal sentence a later fact changed or revoked, and
+    that fact does not name it (by its last path part) again: an old value."""
+    goal = ledger.goal()
+    if goal is None or value not in goal.text or value in goal_shown(ledger):
+        return False
+    for fact in ledger.facts:
+        if fact.parent == goal.id and not fact.live and value in fact.text:
+            by = ledger.get(fact.replaced_by) if fact.replaced_by else None
+            return by is None or value.rsplit("/", 1)[-1] not in by.text
+    return False
+
+
+def _unchanged_clauses(text: str, by: Fact | None) -> str:
+    """``text`` without its clause that ``by`` changed (the one sharing most words with it,
+    as "…"); nothing when ``by`` shares no word with a clause or there is no ``by``."""
+    if by is None:
+        return ""
+    new = words_of(by.text)
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    shared = [len(words_of(c) & new) for c in clauses]
+    if len(clauses) < 2 or max(shared) == 0:
+        return ""
+    return text.replace(clauses[shared.index(max(shared))], "…", 1)
+
+
+__all__ = [
+    "asks",
+    "cut_from_goal",
+    "goal_parts",
+    "goal_sentences",
+    "goal_shown",
+    "in_goal",
+    "verbatim",
+]

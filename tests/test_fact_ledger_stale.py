@@ -303,3 +303,11 @@ def test_an_identifier_cut_from_the_goal_is_listed_only_if_its_change_names_it(
     ledger.retire(part, ledger.new_fact("constraint", change, "e1"))
     assert "/etc/px/main.conf" not in goal_shown(ledger)
     assert [f.text for f in kept_identifiers(ledger, record=False)] == listed
+
+
+def test_a_changed_value_sharing_no_word_with_the_old_one_names_no_recall_query(
+    tmp_path: Path,
+) -> None:
+    turns = ["帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。", "采样周期改成 500ms"]
+    for summary in summaries(tmp_path, "offline", turns):
+        assert '"采样周期改成 500ms" (changed earlier)' in summary  # no fact id to search for

@@ -49,14 +49,15 @@ def _cap(items: list[str], limit: int, label: str) -> list[str]:
 
 
 def recall_query(ledger: Ledger, fact: Fact) -> str:
-    """Words the old and the new value share: what ``tether recall`` finds the old one by."""
+    """Words the old and the new value share: what ``tether recall`` finds the old one by
+    ("" when they share none: a fact id is no text the tool can search)."""
     old = ledger.replaced(fact)
     if not old:
         return ""
     shared = words_of(fact.text) & words_of(old[0].text)
     ordered = [w for w in normal(old[0].text).split() if w in shared]
     words = list(dict.fromkeys(ordered))[:_RECALL_WORDS]
-    return " ".join(words) or old[0].id
+    return " ".join(words)
 
 
 def shown(ledger: Ledger, fact: Fact) -> str:
@@ -67,9 +68,10 @@ def shown(ledger: Ledger, fact: Fact) -> str:
     revised = fact_note(ledger, fact) if fact.kind != "error" else ""
     if revised:  # right after the words: the gate looks for both together
         text += f" ({revised})"
-    query = recall_query(ledger, fact) if fact.kind in ("constraint", "decision") else ""
-    if query:
-        text += f' (changed earlier; `recall "{query}"` finds the old value)'
+    if fact.kind in ("constraint", "decision") and ledger.replaced(fact):
+        query = recall_query(ledger, fact)
+        found = f'; `recall "{query}"` finds the old value' if query else ""
+        text += f" (changed earlier{found})"
     return text
 
 

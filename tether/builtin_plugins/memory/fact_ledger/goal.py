@@ -100,11 +100,12 @@ def goal_shown(ledger: Ledger) -> str:
     return " ".join(text.split()) if text != goal.text else text
 
 
-def cut_from_goal(ledger: Ledger, value: str) -> bool:
-    """Whether ``value`` was said in a goal sentence a later fact changed or revoked, and
-    that fact does not name it (by its last path part) again: an old value."""
+def cut_from_goal(ledger: Ledger, value: str, shown: str) -> bool:
+    """Whether ``value`` was said in a goal sentence a later fact changed or revoked (so it
+    is not in ``shown``, the :func:`goal_shown` text), and that fact does not name it (by its
+    last path part) again: an old value."""
     goal = ledger.goal()
-    if goal is None or value not in goal.text or value in goal_shown(ledger):
+    if goal is None or value not in goal.text or value in shown:
         return False
     for fact in ledger.facts:
         if fact.parent == goal.id and not fact.live and value in fact.text:

@@ -98,8 +98,9 @@ def kept_identifiers(
     """Live identifiers a kept rule does not quote and no later fact changed in the goal
     (:meth:`~.ledger.Ledger.goal_changes`), within the budgets (see the module); with
     ``record`` the rest are dropped from ``ledger`` with a record."""
+    shown = goal_shown(ledger)
     said = " ".join(
-        goal_shown(ledger) if f.kind == "goal" else f.text
+        shown if f.kind == "goal" else f.text
         for f in ledger.live()
         if f.kind in QUOTING and not in_goal(ledger, f)
     )
@@ -107,7 +108,7 @@ def kept_identifiers(
     own = [
         f
         for f in ledger.live("identifier")
-        if f.text not in said and f.text not in changed and not cut_from_goal(ledger, f.text)
+        if f.text not in said and f.text not in changed and not cut_from_goal(ledger, f.text, shown)
     ]
     order = _recency(ledger)
     ranked = sorted(own, key=lambda f: (_SPECIFIC.search(f.text) is None, -order.get(f.id, 0)))
@@ -125,23 +126,24 @@ def _body(fact: Fact) -> str:
     return text if fact.kind == "said" else LABEL.sub("", text)
 
 
-def _stated(fact: Fact, cues: Cues) -> bool:
-    """Whether a request states something the summary should keep: prose (not code or a
-    directive; a pasted line is kept as pasted), not a bare acknowledgement, not a question
-    that asks, not a word or two; something in it that :func:`_weight` counts (a request for
-    work, a task verb opening it, only with a rule or a value in it)."""
+def _stated(fact: Fact, cues: Cues) -> int:
+    """How surely a request states something the summary should keep (:func:`_weight`), 0
+    when it states nothing: code or a directive (a pasted line is kept as pasted), a bare
+    acknowledgement, a question that asks, a word or two, or a request for work (a task verb
+    opening it) without a rule or a value in it."""
     if fact.kind == "said" and fact.note:
-        return True  # a short message kept whole (:mod:`.whole`), as before
+        return 3  # a short message kept whole (:mod:`.whole`), as before
     body = _body(fact)
     size = len(WIDE.sub(" ", body).split()) + len(WIDE.findall(body)) // 2
     if size < MIN_STATED or bare_ack(body, cues):
-        return False
+        return 0
     if fact.kind != "said" and CODE.search(body):
-        return False
+        return 0
     if body.endswith(("?", "？")) and _ASKS.search(body):
-        return False
+        return 0
     opening = " ".join(body.split()[:_OPENING]) if body.isascii() else body[:4]
-    return _weight(fact, cues, body) >= (2 if cues.has("task", opening) else 1)
+    weight = _weight(fact, cues, body)
+    return weight if weight >= (2 if cues.has("task", opening) else 1) else 0
 
 
 def _weight(fact: Fact, cues: Cues, body: str) -> int:
@@ -166,9 +168,9 @@ def kept_requests(
 ) -> list[Fact]:
     """Live requests that state something, ranked (see the module) within the budgets, in
     the order they were said (history: shown under ``Done``)."""
-    said = [f for f in ledger.live("request", "said") if _stated(f, cues)]
+    weight = {f.id: w for f in ledger.live("request", "said") if (w := _stated(f, cues))}
+    said = [f for f in ledger.live("request", "said") if f.id in weight]
     order = _recency(ledger)
-    weight = {f.id: _weight(f, cues, _body(f)) for f in said}
     ranked = sorted(said, key=lambda f: (-weight[f.id], -order.get(f.id, 0)))
     kept, _ = _fit(ledger, ranked, max_items, max_chars)
     return kept

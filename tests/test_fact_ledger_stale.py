@@ -311,3 +311,14 @@ def test_a_changed_value_sharing_no_word_with_the_old_one_names_no_recall_query(
     turns = ["帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。", "采样周期改成 500ms"]
     for summary in summaries(tmp_path, "offline", turns):
         assert '"采样周期改成 500ms" (changed earlier)' in summary  # no fact id to search for
+
+
+def test_a_changed_value_sharing_only_a_number_with_the_old_one_names_no_recall_query(
+    tmp_path: Path,
+) -> None:
+    turns = [
+        "Port the portal to PHP 7.4. 数据库在 10.0.3.15，别动 LEDES 导出。",
+        "数据库改到 10.0.9.20",
+    ]
+    for summary in summaries(tmp_path, "offline", turns):
+        assert '"数据库改到 10.0.9.20" (changed earlier)' in summary  # not `recall "10"`

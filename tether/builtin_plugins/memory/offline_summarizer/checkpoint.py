@@ -50,12 +50,12 @@ def _cap(items: list[str], limit: int, label: str) -> list[str]:
 
 def recall_query(ledger: Ledger, fact: Fact) -> str:
     """Words the old and the new value share: what ``tether recall`` finds the old one by
-    ("" when they share none: a fact id is no text the tool can search)."""
+    ("" when they share none but numbers: a bare "10" finds every entry with a 10 in it)."""
     old = ledger.replaced(fact)
     if not old:
         return ""
     shared = words_of(fact.text) & words_of(old[0].text)
-    ordered = [w for w in normal(old[0].text).split() if w in shared]
+    ordered = [w for w in normal(old[0].text).split() if w in shared and not w.isdigit()]
     words = list(dict.fromkeys(ordered))[:_RECALL_WORDS]
     return " ".join(words)
 

@@ -19,9 +19,10 @@ from tether.builtin_plugins.commands.rpc.responses import failure, success
 
 RpcServer = Any  # tether.builtin_plugins.commands.rpc.server.RpcServer (not imported: no loop)
 
-#: How long at most a prompt's run waits for the reader to handle the lines written with it.
-#: The wait ends as soon as nothing more is readable; the bound is only reached by a line still
-#: being written or parsed (megabytes on a loaded machine) or by a writer stalled mid-line.
+#: How long a prompt's run waits for the reader to make progress on the lines written with it.
+#: The wait ends as soon as nothing more is readable. While the reader parses a line or takes
+#: in new ones the wait goes on (megabytes of JSON on a loaded machine); a writer stalled
+#: mid-line ends it after this long without progress.
 CATCH_UP_SECONDS = 3.0
 BUSY = (
     "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue "
@@ -107,6 +108,15 @@ def _claim(server: RpcServer) -> None:
         server.idle.wait(0.05)
 
 
+def _catch_up(server: RpcServer) -> None:
+    """Wait until the reader has handled every line written so far, as long as it progresses."""
+    seen = server.lines_read
+    while not server.caught_up.wait(CATCH_UP_SECONDS):
+        if not server.parsing and server.lines_read == seen:
+            return  # no progress: a writer stalled mid-line
+        seen = server.lines_read
+
+
 def _run(
     server: RpcServer, cid: Any, text: str, images: list[dict[str, Any]], claimed: bool
 ) -> None:
@@ -123,7 +133,7 @@ def _run(
         _claim(server)
     # lines written together with this prompt (a followUp, a steer) are read first, as pi
     # reads a whole chunk before the run goes on
-    server.caught_up.wait(CATCH_UP_SECONDS)
+    _catch_up(server)
     server.before_start = respond
     try:
         server.flush_bash()

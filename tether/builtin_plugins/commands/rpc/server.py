@@ -120,6 +120,8 @@ class RpcServer:
         self.prompt_pending = False  # a prompt accepted whose run has not started yet
         self.caught_up = threading.Event()  # the reader has handled every line written so far
         self.caught_up.set()  # (no reader: nothing to wait for)
+        self.lines_read = 0  # lines the reader has taken in: a waiting run sees it progress
+        self.parsing = False  # the reader is parsing a whole line (not waiting for bytes)
         self.workers: list[threading.Thread] = []
         self.pending_bash: list[dict[str, Any]] = []  # bash run while streaming: stored after
         self.lock = threading.Lock()
@@ -172,6 +174,7 @@ class RpcServer:
                 self.caught_up.set()  # every line written so far is handled
             raw = lines.readline()
             self.caught_up.clear()
+            self.lines_read += 1
             if not raw:
                 self.caught_up.set()
                 break
@@ -186,11 +189,14 @@ class RpcServer:
             worker.join()
 
     def handle_line(self, line: str) -> None:
+        self.parsing = True
         try:
             command = json.loads(line, parse_constant=_no_constant, parse_float=_finite)
         except (ValueError, RecursionError) as exc:  # not JSON, NaN/Infinity, nested too deeply
             self.output.write(failure(None, "parse", f"Failed to parse command: {exc}"))
             return
+        finally:
+            self.parsing = False
         if not isinstance(command, dict):
             self.output.write(failure(None, None, "Unknown command: undefined"))
             return

@@ -75,6 +75,22 @@ def test_validation_names_the_field() -> None:
         fmt.validate_entry(rec.make_message_entry("a", None, {"role": "robot"}))
 
 
+def test_each_record_type_validates_by_its_tag_alone() -> None:
+    from tether.builtin_plugins.storage.format import schema
+
+    assert list(schema._ENTRY_MODELS) == list(fmt.ENTRY_TYPES)
+    assert schema._MESSAGE_MODELS["hookMessage"] is schema.CustomMessage
+    assert list(schema.CompactionEntry.model_fields)[:2] == ["type", "id"]  # pi's key order
+    assert schema.ImageContent(data="AA==", mimeType="image/png").type == "image"
+    label = rec.make_label("a", None, "t", "x")
+    with pytest.raises(ValueError, match="type"):
+        schema.LabelEntry.model_validate({**label, "type": "session_info"})
+    custom = {"role": "hookMessage", "customType": "x", "content": "hi", "timestamp": 1}
+    assert fmt.validate_message(custom).to_record() == custom
+    with pytest.raises(ValueError, match="message.content"):  # a block by its type literal
+        fmt.validate_message({"role": "user", "content": [{"type": "image"}], "timestamp": 1})
+
+
 def test_constructors_write_pis_key_orders() -> None:
     made = {
         "message": rec.make_message_entry("i", "p", {"role": "user"}),

@@ -68,6 +68,18 @@ def test_without_a_choice_binding_fails_with_one_line(home, tmp_path):
         open_harness(pm, tmp_path, home, "faux/faux-1")
 
 
+def test_each_choice_without_an_answer_is_its_own_error():
+    from tether import Hooks
+    from tether.core.base.errors import UsageError
+    from tether.core.harness.setup import ModelRequest, choose_model, choose_thinking_level
+
+    hooks = Hooks(create_plugin_manager(environ=NO_THIRD_PARTY, disabled=["model_choice"]))
+    with pytest.raises(ProviderConfigError, match=r"^no plugin chose a model \("):
+        choose_model(hooks, None, ModelRequest("faux/faux-1"))
+    with pytest.raises(UsageError, match=r"^no plugin chose a thinking level \("):
+        choose_thinking_level(hooks, "high")
+
+
 class WrongAnswer:
     @hookimpl(tryfirst=True)
     def choose_model(self) -> Any:

@@ -52,3 +52,18 @@ def test_cut_points_never_a_tool_result() -> None:
     assert tether.cut_problem(path, "e3") is None
     assert "toolResult" in tether.cut_problem(path, "e2")
     assert "not on the branch" in tether.cut_problem(path, "zz")
+
+
+def test_is_image_is_the_test_the_kernel_and_the_providers_use() -> None:
+    from tether import convert_to_llm
+    from tether.providers import prepare_for_provider
+    from tether.rules import is_image
+
+    image = {"type": "image", "data": "AA==", "mimeType": "image/png"}
+    assert is_image(image) and not is_image({"type": "text", "text": "x"})
+    assert not is_image("image") and not is_image(None)
+    message = {"role": "user", "content": [image, {"type": "text", "text": "hi"}], "timestamp": 1}
+    blocked = convert_to_llm([message], block_images=True)[0]["content"]
+    omitted = prepare_for_provider([message], supports_images=False)[0]["content"]
+    for content in (blocked, omitted):
+        assert not any(is_image(b) for b in content) and content[-1]["text"] == "hi"

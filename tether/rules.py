@@ -17,7 +17,9 @@
   context size from a usage) anchor an estimate on what the provider reported;
 - **cut points**: :func:`is_cut_point`, :func:`find_valid_cut_points` (where the kept part may
   start: never a ``toolResult``) and :func:`cut_problem`, the check tether applies to every
-  strategy's ``first_kept_entry_id``.
+  strategy's ``first_kept_entry_id``;
+- **content blocks**: :func:`is_image`, the one test of an image block the context rules and
+  the built-in providers share.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 from tether.builtin_plugins.memory.token_estimate import estimate_tokens
 from tether.builtin_plugins.providers.message_check import message_issues, sanitize_message
+from tether.core.context.convert import is_image
 from tether.core.context.cuts import cut_problem, find_valid_cut_points, is_cut_point
 from tether.core.context.entry_messages import context_message, message_from_entry, timestamp_ms
 from tether.core.context.file_tracking import file_lists, format_file_lists
@@ -58,6 +61,7 @@ __all__ = [
     "find_valid_cut_points",
     "format_file_lists",
     "is_cut_point",
+    "is_image",
     "message_from_entry",
     "message_issues",
     "sanitize_message",

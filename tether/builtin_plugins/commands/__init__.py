@@ -6,22 +6,26 @@ the package, so loading a command plugin loads no helper module).
 ``session prepare|compact|branch`` (compaction_commands), ``session context|estimate``
 (context_commands) and ``session show|tree|…`` (session_commands) take the same session-file
 argument, ``--leaf``, ``--json`` and ``--counter``, with the same defaults; ``prepare``,
-``compact``, ``estimate`` and ``stats`` the same ``--window``, ``--reserve`` and ``--keep``;
-``chat``, ``run`` and ``rpc`` the session and model options of :class:`SessionOptions`.
+``compact``, ``estimate`` and ``stats`` those of ``--window``, ``--reserve``, ``--keep`` and
+``--counter`` they use (:func:`with_token_options`); ``chat``, ``run`` and ``rpc`` the session
+and model options of :class:`SessionOptions`.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from tether.cli import WaitOpt
 
+_Command = TypeVar("_Command", bound=Callable[..., None])
 _CAMEL_HUMP = re.compile(r"[A-Z]")
 SESSION_HELP = "Inspect and change session files."
 DEFAULT_WINDOW = 128000
@@ -103,6 +107,38 @@ ReserveOpt = Annotated[
 KeepOpt = Annotated[
     int | None, typer.Option("--keep", help="Recent tokens kept verbatim (default: settings).")
 ]
+
+
+def with_parameters(*parameters: inspect.Parameter) -> Callable[[_Command], _Command]:
+    """Declare ``parameters`` as a command's last CLI parameters, in place of its
+    ``**options``, which receives them: options several commands take, declared once."""
+
+    def declare(command: _Command) -> _Command:
+        own = inspect.signature(command, eval_str=True).parameters.values()
+        kept = [p for p in own if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        command.__signature__ = inspect.Signature([*kept, *parameters])  # type: ignore[attr-defined]
+        return command
+
+    return declare
+
+
+#: ``--window``, ``--reserve``, ``--keep`` and ``--counter`` as keyword parameters (none
+#: unless given), by name.
+TOKEN_OPTIONS = {
+    name: inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=option)
+    for name, option in (
+        ("window", WindowOpt),
+        ("reserve", ReserveOpt),
+        ("keep", KeepOpt),
+        ("counter", CounterOpt),
+    )
+}
+
+
+def with_token_options(*names: str) -> Callable[[_Command], _Command]:
+    """Declare the :data:`TOKEN_OPTIONS` ``names`` as a command's last CLI parameters, given
+    to its ``**token_options`` under the same names."""
+    return with_parameters(*(TOKEN_OPTIONS[name] for name in names))
 
 
 @dataclass

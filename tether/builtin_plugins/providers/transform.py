@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tether.rules import sanitize_message
+from tether.rules import is_image, sanitize_message
 
 Message = dict[str, Any]
 
@@ -103,13 +103,13 @@ def _omit_images(message: Message) -> Message:
     content = message.get("content")
     if role not in ("user", "toolResult") or not isinstance(content, list):
         return message
-    if not any(_is_image(b) for b in content):
+    if not any(is_image(b) for b in content):
         return message
     placeholder = USER_IMAGE_OMITTED if role == "user" else TOOL_IMAGE_OMITTED
     out: list[Any] = []
     previous_was_placeholder = False
     for block in content:
-        if _is_image(block):
+        if is_image(block):
             if not previous_was_placeholder:
                 out.append({"type": "text", "text": placeholder})
             previous_was_placeholder = True
@@ -166,10 +166,6 @@ def _block_for_model(block: Any, same: bool) -> Any:
     if kind == "toolCall" and "thoughtSignature" in block:
         return {k: v for k, v in block.items() if k != "thoughtSignature"}
     return block
-
-
-def _is_image(block: Any) -> bool:
-    return isinstance(block, dict) and block.get("type") == "image"
 
 
 __all__ = [

@@ -116,10 +116,10 @@ def _block_images(message: Message) -> Message:
     if message.get("role") not in ("user", "toolResult"):
         return message
     content = message.get("content")
-    if not isinstance(content, list) or not any(_is_image(b) for b in content):
+    if not isinstance(content, list) or not any(is_image(b) for b in content):
         return message
     replaced = [
-        {"type": "text", "text": IMAGES_BLOCKED_TEXT} if _is_image(b) else b for b in content
+        {"type": "text", "text": IMAGES_BLOCKED_TEXT} if is_image(b) else b for b in content
     ]
     kept = [
         block
@@ -133,7 +133,8 @@ def _block_images(message: Message) -> Message:
     return {**message, "content": kept}
 
 
-def _is_image(block: Any) -> bool:
+def is_image(block: Any) -> bool:
+    """Whether a content block is an image (``{"type": "image", "data", "mimeType"}``)."""
     return isinstance(block, dict) and block.get("type") == "image"
 
 
@@ -149,4 +150,5 @@ __all__ = [
     "IMAGES_BLOCKED_TEXT",
     "bash_execution_to_text",
     "convert_to_llm",
+    "is_image",
 ]

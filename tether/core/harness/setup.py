@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from tether.core.base.errors import (
@@ -48,20 +48,33 @@ class ModelRequest:
         return bool(self.ref or self.provider or self.model)
 
 
-def _chosen(hooks: Any, name: str, answer: type, missing: TetherError, **kwargs: Any) -> Any:
-    """The first answer of ``name`` (checked to be an ``answer``; none raises ``missing``);
-    a typed error a plugin raised on purpose (an unknown model, a missing key) is said as the
-    plugin said it."""
-    try:
-        found = hooks.runner.first(name, kwargs, expect(answer))
-    except (TetherError, ProviderError) as exc:
-        failure = attributed(exc)
-        if failure is not None and not isinstance(exc, HookError):
-            exc.args = (failure.detail, *exc.args[1:])
-        raise
-    if found is None:
-        raise missing
-    return found
+@dataclass(frozen=True)
+class _Choice:
+    """A choice hook: its name, the type its answer must have, and the error (class and
+    message) when no plugin answers."""
+
+    hook: str
+    answer: type
+    error: type[TetherError]
+    missing: str
+
+    def ask(self, hooks: Any, **arguments: Any) -> Any:
+        """The first answer of the hook, checked; a typed error a plugin raised on purpose (an
+        unknown model, a missing key) is said as the plugin said it."""
+        try:
+            found = hooks.runner.first(self.hook, arguments, expect(self.answer))
+        except (TetherError, ProviderError) as exc:
+            failure = attributed(exc)
+            if failure is not None and not isinstance(exc, HookError):
+                exc.args = (failure.detail, *exc.args[1:])
+            raise
+        if found is None:
+            raise self.error(self.missing)
+        return found
+
+
+_MODEL_CHOICE = _Choice("choose_model", Model, ProviderConfigError, NO_MODEL_CHOICE)
+_LEVEL_CHOICE = _Choice("choose_thinking_level", str, UsageError, NO_LEVEL_CHOICE)
 
 
 def choose_model(
@@ -75,18 +88,9 @@ def choose_model(
 ) -> Model:
     """The model the ``choose_model`` hook chooses; ``stored`` is the branch's model (a session
     with messages), ``current`` the one in use. No answer is one error line."""
-    return _chosen(  # type: ignore[no-any-return]
-        hooks,
-        "choose_model",
-        Model,
-        ProviderConfigError(NO_MODEL_CHOICE),
-        registry=registry,
-        ref=request.ref,
-        provider=request.provider,
-        model=request.model,
-        stored=stored,
-        current=current,
-        warn=warn,
+    # the request's fields (ref, provider, model) are the hook's own argument names
+    return _MODEL_CHOICE.ask(  # type: ignore[no-any-return]
+        hooks, registry=registry, **asdict(request), stored=stored, current=current, warn=warn
     )
 
 
@@ -100,15 +104,8 @@ def choose_thinking_level(
 ) -> str:
     """The level the ``choose_thinking_level`` hook chooses; ``branch_level`` is the branch's
     last recorded level (a session with messages). No answer is one error line."""
-    return _chosen(  # type: ignore[no-any-return]
-        hooks,
-        "choose_thinking_level",
-        str,
-        UsageError(NO_LEVEL_CHOICE),
-        requested=requested,
-        branch_level=branch_level,
-        model=model,
-        settings=settings,
+    return _LEVEL_CHOICE.ask(  # type: ignore[no-any-return]
+        hooks, requested=requested, branch_level=branch_level, model=model, settings=settings
     )
 
 

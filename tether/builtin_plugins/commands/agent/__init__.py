@@ -22,12 +22,17 @@ from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
-from tether.builtin_plugins.commands import PlainJsonOpt, SessionOptions, switch, text_argument
+from tether.builtin_plugins.commands import (
+    PlainJsonOpt,
+    SessionOptions,
+    switch,
+    text_argument,
+    with_parameters,
+)
 from tether.hookspecs import hookimpl
 
 #: The fields of :class:`SessionOptions` as keyword-only CLI parameters.
@@ -37,13 +42,9 @@ SESSION_PARAMETERS = tuple(
 )
 
 
-def with_session_options(command: Callable[..., None]) -> Callable[..., None]:
-    """Declare :data:`SESSION_PARAMETERS` as ``command``'s last CLI parameters, in place of
-    its ``**session_options``, which receives them."""
-    own = inspect.signature(command, eval_str=True).parameters.values()
-    kept = [p for p in own if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    command.__signature__ = inspect.Signature([*kept, *SESSION_PARAMETERS])
-    return command
+#: Declares :data:`SESSION_PARAMETERS` as a command's last CLI parameters, in place of its
+#: ``**session_options``, which receives them.
+with_session_options = with_parameters(*SESSION_PARAMETERS)
 
 
 def _plugin_manager(ctx: typer.Context) -> Any:

@@ -21,17 +21,14 @@ from typing import Annotated, Any
 import typer
 
 from tether.builtin_plugins.commands import (
-    CounterOpt,
     FileArg,
     JsonOpt,
-    KeepOpt,
     LeafOpt,
     PlainJsonOpt,
-    ReserveOpt,
-    WindowOpt,
     add_session_commands,
     open_session_file,
     switch,
+    with_token_options,
 )
 from tether.cli import WaitOpt
 from tether.hookspecs import hookimpl
@@ -98,17 +95,15 @@ def _json_pieces(value: Any, out: list[bytes]) -> None:
         out.append(dumps_bytes(value))
 
 
+@with_token_options("keep", "reserve", "window", "counter")
 def prepare_command(
     ctx: typer.Context,
     file: FileArg,
-    keep: KeepOpt = None,
-    reserve: ReserveOpt = None,
-    window: WindowOpt = None,
     leaf: LeafOpt = None,
     as_json: JsonOpt = False,
     quiet: switch("--quiet", help="Counts instead of id lists, no serialized text.") = False,
     strategy: StrategyOpt = None,
-    counter: CounterOpt = None,
+    **token_options: Any,
 ) -> None:
     """Dry run of a compaction: where it would cut and what it would summarize."""
     import gc
@@ -118,15 +113,15 @@ def prepare_command(
     from tether.builtin_plugins.commands.compaction.preview import prepare_report, render_prepare
 
     _, _, branch = open_branch(file, leaf)
+    window = token_options.pop("window")
     tokens = session_window(ctx.obj, branch_model(branch), window).tokens
-    budgets = {"keep": keep, "reserve": reserve, "window": tokens}
     report = prepare_report(
         ctx.obj,
         branch,
-        **budgets,
+        **token_options,
+        window=tokens,
         quiet=quiet,
         strategy=strategy,
-        counter=counter,
         encoded=as_json,
     )
     if as_json:
@@ -188,16 +183,16 @@ def _warn_or_fail_if_cancelled(outcome: Any, what: str) -> None:
         raise TetherError(f"{what} cancelled by a plugin: {outcome.reason}")
 
 
+@with_token_options("keep", "reserve")
 def compact_command(
     ctx: typer.Context,
     file: FileArg,
     instructions: InstructionsOpt = None,
     summarizer: SummarizerOpt = None,
-    keep: KeepOpt = None,
-    reserve: ReserveOpt = None,
     as_json: PlainJsonOpt = False,
     wait: WaitOpt = None,
     strategy: StrategyOpt = None,
+    **token_options: Any,
 ) -> None:
     """Compact the session: summarize the older part of the branch into a compaction entry."""
     from tether import Hooks, compact
@@ -206,7 +201,10 @@ def compact_command(
     from tether.memory import check_choices, gate_line
 
     settings = _settings_with(
-        summarizer=summarizer, strategy=strategy, keepRecentTokens=keep, reserveTokens=reserve
+        summarizer=summarizer,
+        strategy=strategy,
+        keepRecentTokens=token_options["keep"],
+        reserveTokens=token_options["reserve"],
     )
     check_choices(ctx.obj, settings, summarizer=summarizer, strategy=strategy)  # before work
     with holding(file, wait), StderrProgress() as progress:

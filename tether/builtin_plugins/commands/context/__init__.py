@@ -267,15 +267,13 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         )
 
 
+@opts.with_token_options("window", "reserve", "keep", "counter")
 def estimate_command(
     ctx: typer.Context,
     file: opts.FileArg,
-    window: opts.WindowOpt = None,
-    reserve: opts.ReserveOpt = None,
-    keep: opts.KeepOpt = None,
     leaf: opts.LeafOpt = None,
     as_json: opts.JsonOpt = False,
-    counter: opts.CounterOpt = None,
+    **token_options: Any,
 ) -> None:
     """Per-entry token estimates, the context size and the compaction threshold test."""
     from tether.builtin_plugins.commands.context.estimate import session_estimate
@@ -283,8 +281,7 @@ def estimate_command(
     with _without_cyclic_gc():
         session = _open(file)
         leaf_id = _resolve_leaf(session, leaf, file)
-        budgets = {"window": window, "reserve": reserve, "keep": keep, "counter": counter}
-        report = session_estimate(ctx.obj, session, leaf_id, **budgets)
+        report = session_estimate(ctx.obj, session, leaf_id, **token_options)
         _report_problems(session, file)
         if as_json:
             _write_json(report)

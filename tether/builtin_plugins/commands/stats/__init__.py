@@ -16,7 +16,7 @@ from typing import Any
 
 import typer
 
-from tether.builtin_plugins.commands import SESSION_HELP, CounterOpt, FileArg, JsonOpt, WindowOpt
+from tether.builtin_plugins.commands import SESSION_HELP, FileArg, JsonOpt, with_token_options
 from tether.cli import command_group
 from tether.hookspecs import hookimpl
 
@@ -26,12 +26,9 @@ def register_commands(app: Any) -> None:
     group = command_group(app, "session", SESSION_HELP)
 
     @group.command("stats")
+    @with_token_options("window", "counter")
     def stats_command(
-        ctx: typer.Context,
-        file: FileArg,
-        as_json: JsonOpt = False,
-        window: WindowOpt = None,
-        counter: CounterOpt = None,
+        ctx: typer.Context, file: FileArg, as_json: JsonOpt = False, **token_options: Any
     ) -> None:
         """Messages, tool calls, tokens and cost (in context and in the file), context usage,
         every compaction and prune step, and what they cost."""
@@ -39,7 +36,7 @@ def register_commands(app: Any) -> None:
         from tether.sessions import stats_text
 
         pm = ctx.find_root().obj
-        stats = file_stats(pm, file, window, counter)
+        stats = file_stats(pm, file, **token_options)
         if as_json:
             from tether.cli import json_text
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 import functools
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.words import alternation
+
 MAX_FACT = 1000  # as :data:`.extract.MAX_FACT`
 _EXIT_LINE = re.compile(
     r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
     re.IGNORECASE,
 )
-_ERROR_LINE = re.compile(
-    r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|错误|异常|失败",
-    re.IGNORECASE,
-)
+#: A line with a word of failure in it (``error_words`` of ``vocabulary.json``) or a phrase.
+_ERROR_LINE = re.compile(rf"{alternation('error_words')}|not found|no such|timed? ?out", re.I)
 
 #: A line that names the error itself: a typed error, ``error:``, "Shader error in …", a
 #: compiler's ``file:line:col: message``, a panic; "Build completed … 'Failed'" is weaker.

@@ -22,8 +22,9 @@ def _vocabularies() -> dict[str, list[str]]:
 
 
 def vocabulary(name: str) -> frozenset[str]:
-    """The English word list ``name`` of ``vocabulary.json``: open-ended lists one extends by
-    adding words are data, kept beside the cue tables rather than inside the code."""
+    """The word list ``name`` of ``vocabulary.json`` (English, some with Chinese words):
+    open-ended lists one extends by adding words are data, kept beside the cue tables rather
+    than inside the code."""
     return frozenset(" ".join(_vocabularies()[name]).split())
 
 

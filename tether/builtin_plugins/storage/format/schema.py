@@ -10,46 +10,55 @@ gives the same keys in the same order. Hot paths never build these models: they 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 
 class _Model(BaseModel):
+    """A pi record; ``class X(_Model, type="x")`` (or ``role=``, or a tuple of names) gives the
+    record its tag once: the first field, only those names valid, the first the default."""
+
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    def __init_subclass__(cls, **tag: str | tuple[str, ...]) -> None:
+        for key, value in tag.items():  # before pydantic reads the fields
+            names = (value,) if isinstance(value, str) else value
+            own = cls.__dict__.get("__annotations__", {})
+            cls.__annotations__ = {key: Literal[names], **own}
+            setattr(cls, key, names[0])
+        super().__init_subclass__()
 
     def to_record(self) -> dict[str, Any]:
         """The JSON-shaped dict pi would write (unset optionals omitted)."""
         return self.model_dump(by_alias=True, exclude_unset=True, mode="json")
 
 
-# The classes below share a shape (a ``type`` literal, then aliased fields): one pydantic
-# class per pi record type is the schema's design.
+def _by_tag(key: str, *models: type[_Model]) -> dict[str, type[_Model]]:
+    """Each tag (``type`` or ``role`` name) of ``models`` → its model, for validation."""
+    return {name: m for m in models for name in get_args(m.model_fields[key].annotation)}
+
 
 # ---- content blocks -------------------------------------------------------------------------
 
 
-class TextContent(_Model):
-    type: Literal["text"] = "text"
+class TextContent(_Model, type="text"):
     text: str
     text_signature: str | None = Field(None, alias="textSignature")
 
 
-class ThinkingContent(_Model):
-    type: Literal["thinking"] = "thinking"
+class ThinkingContent(_Model, type="thinking"):
     thinking: str
     thinking_signature: str | None = Field(None, alias="thinkingSignature")
     redacted: bool | None = None
 
 
-class ImageContent(_Model):
-    type: Literal["image"] = "image"
+class ImageContent(_Model, type="image"):
     data: str
     mime_type: str = Field(alias="mimeType")
 
 
-class ToolCall(_Model):
-    type: Literal["toolCall"] = "toolCall"
+class ToolCall(_Model, type="toolCall"):
     id: str
     name: str
     arguments: dict[str, Any]
@@ -80,14 +89,12 @@ class Usage(_Model):
     cost: UsageCost | None = None
 
 
-class UserMessage(_Model):
-    role: Literal["user"] = "user"
+class UserMessage(_Model, role="user"):
     content: str | list[UserBlock]
     timestamp: float
 
 
-class AssistantMessage(_Model):
-    role: Literal["assistant"] = "assistant"
+class AssistantMessage(_Model, role="assistant"):
     content: list[AssistantBlock]
     api: str | None = None
     provider: str | None = None
@@ -103,8 +110,7 @@ class AssistantMessage(_Model):
     timestamp: float
 
 
-class ToolResultMessage(_Model):
-    role: Literal["toolResult"] = "toolResult"
+class ToolResultMessage(_Model, role="toolResult"):
     tool_call_id: str = Field(alias="toolCallId")
     tool_name: str = Field(alias="toolName")
     content: list[UserBlock]
@@ -113,8 +119,7 @@ class ToolResultMessage(_Model):
     timestamp: float
 
 
-class BashExecutionMessage(_Model):
-    role: Literal["bashExecution"] = "bashExecution"
+class BashExecutionMessage(_Model, role="bashExecution"):
     command: str
     output: str
     exit_code: int | None = Field(None, alias="exitCode")
@@ -125,8 +130,7 @@ class BashExecutionMessage(_Model):
     exclude_from_context: bool | None = Field(None, alias="excludeFromContext")
 
 
-class CustomMessage(_Model):
-    role: Literal["custom", "hookMessage"] = "custom"
+class CustomMessage(_Model, role=("custom", "hookMessage")):
     custom_type: str = Field(alias="customType")
     content: str | list[UserBlock]
     display: bool = True
@@ -134,37 +138,34 @@ class CustomMessage(_Model):
     timestamp: float
 
 
-class BranchSummaryMessage(_Model):
-    role: Literal["branchSummary"] = "branchSummary"
+class BranchSummaryMessage(_Model, role="branchSummary"):
     summary: str
     from_id: str = Field(alias="fromId")
     timestamp: float
 
 
-class CompactionSummaryMessage(_Model):
-    role: Literal["compactionSummary"] = "compactionSummary"
+class CompactionSummaryMessage(_Model, role="compactionSummary"):
     summary: str
     tokens_before: int = Field(alias="tokensBefore")
     timestamp: float
 
 
-_MESSAGE_MODELS: dict[str, type[_Model]] = {
-    "user": UserMessage,
-    "assistant": AssistantMessage,
-    "toolResult": ToolResultMessage,
-    "bashExecution": BashExecutionMessage,
-    "custom": CustomMessage,
-    "hookMessage": CustomMessage,
-    "branchSummary": BranchSummaryMessage,
-    "compactionSummary": CompactionSummaryMessage,
-}
+_MESSAGE_MODELS = _by_tag(
+    "role",
+    UserMessage,
+    AssistantMessage,
+    ToolResultMessage,
+    BashExecutionMessage,
+    CustomMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+)
 
 
 # ---- header and entries ---------------------------------------------------------------------
 
 
-class SessionHeader(_Model):
-    type: Literal["session"] = "session"
+class SessionHeader(_Model, type="session"):
     version: int | None = None
     id: str
     timestamp: str
@@ -179,24 +180,20 @@ class _EntryBase(_Model):
     timestamp: str
 
 
-class MessageEntry(_EntryBase):
-    type: Literal["message"] = "message"
+class MessageEntry(_EntryBase, type="message"):
     message: dict[str, Any]
 
 
-class ThinkingLevelChangeEntry(_EntryBase):
-    type: Literal["thinking_level_change"] = "thinking_level_change"
+class ThinkingLevelChangeEntry(_EntryBase, type="thinking_level_change"):
     thinking_level: str = Field(alias="thinkingLevel")
 
 
-class ModelChangeEntry(_EntryBase):
-    type: Literal["model_change"] = "model_change"
+class ModelChangeEntry(_EntryBase, type="model_change"):
     provider: str
     model_id: str = Field(alias="modelId")
 
 
-class CompactionEntry(_EntryBase):
-    type: Literal["compaction"] = "compaction"
+class CompactionEntry(_EntryBase, type="compaction"):
     summary: str
     first_kept_entry_id: str = Field(alias="firstKeptEntryId")
     tokens_before: int = Field(alias="tokensBefore")
@@ -204,29 +201,25 @@ class CompactionEntry(_EntryBase):
     from_hook: bool | None = Field(None, alias="fromHook")
 
 
-class BranchSummaryEntry(_EntryBase):
-    type: Literal["branch_summary"] = "branch_summary"
+class BranchSummaryEntry(_EntryBase, type="branch_summary"):
     from_id: str = Field(alias="fromId")
     summary: str
     details: Any = None
     from_hook: bool | None = Field(None, alias="fromHook")
 
 
-class LabelEntry(_EntryBase):
-    type: Literal["label"] = "label"
+class LabelEntry(_EntryBase, type="label"):
     target_id: str = Field(alias="targetId")
     label: str | None = None
 
 
-class SessionInfoEntry(_EntryBase):
-    type: Literal["session_info"] = "session_info"
+class SessionInfoEntry(_EntryBase, type="session_info"):
     name: str
 
 
-class CustomEntry(_Model):
+class CustomEntry(_Model, type="custom"):
     """pi writes type, customType, data, id, parentId, timestamp — in that order."""
 
-    type: Literal["custom"] = "custom"
     custom_type: str = Field(alias="customType")
     data: Any = None
     id: str
@@ -234,10 +227,9 @@ class CustomEntry(_Model):
     timestamp: str
 
 
-class CustomMessageEntry(_Model):
+class CustomMessageEntry(_Model, type="custom_message"):
     """pi writes type, customType, content, display, details, id, parentId, timestamp."""
 
-    type: Literal["custom_message"] = "custom_message"
     custom_type: str = Field(alias="customType")
     content: str | list[UserBlock]
     display: bool
@@ -253,17 +245,18 @@ class UnknownEntry(_EntryBase):
     type: str
 
 
-_ENTRY_MODELS: dict[str, type[_Model]] = {
-    "message": MessageEntry,
-    "thinking_level_change": ThinkingLevelChangeEntry,
-    "model_change": ModelChangeEntry,
-    "compaction": CompactionEntry,
-    "branch_summary": BranchSummaryEntry,
-    "custom": CustomEntry,
-    "custom_message": CustomMessageEntry,
-    "label": LabelEntry,
-    "session_info": SessionInfoEntry,
-}
+_ENTRY_MODELS = _by_tag(
+    "type",
+    MessageEntry,
+    ThinkingLevelChangeEntry,
+    ModelChangeEntry,
+    CompactionEntry,
+    BranchSummaryEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    SessionInfoEntry,
+)
 
 
 def _first_error(exc: ValidationError) -> str:

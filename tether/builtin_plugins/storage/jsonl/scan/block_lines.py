@@ -49,20 +49,27 @@ class BlockLines(Sequence[bytes]):
         return self._block[self._ends[index - 1] + 1 : self._ends[index]]
 
 
-def block_lines(block: bytes, carry: bytes, first: int) -> tuple[BlockLines, list[int]] | None:
-    """The complete lines of ``carry + block`` and where each starts in the file, then where
-    the bytes after the last one start (``first``: where ``carry`` starts); ``None`` when the
-    block holds no newline."""
+def newline_ends(data: bytes) -> list[int]:
+    """Where each newline of ``data`` is (``bytes.find`` from one to the next: a line's
+    length at a time, where ``bytes.count`` or ``split`` look at every byte)."""
     ends: list[int] = []
-    append, find = ends.append, block.find
+    append, find = ends.append, data.find
     at = find(b"\n")
     while at != -1:
         append(at)
         at = find(b"\n", at + 1)
+    return ends
+
+
+def block_lines(block: bytes, carry: bytes, first: int) -> tuple[BlockLines, list[int]] | None:
+    """The complete lines of ``carry + block`` and where each starts in the file, then where
+    the bytes after the last one start (``first``: where ``carry`` starts); ``None`` when the
+    block holds no newline."""
+    ends = newline_ends(block)
     if not ends:
         return None
     after = first + len(carry) + 1  # a line starts one byte after each newline
     return BlockLines(block, ends, carry), [first, *map(after.__add__, ends)]
 
 
-__all__ = ["BlockLines", "block_lines"]
+__all__ = ["BlockLines", "block_lines", "newline_ends"]

@@ -94,7 +94,8 @@ def _lines_in_one_read(
         return None
     ends = newline_ends(data)
     if len(ends) == last + 1 - first and all(map(lt, batch, batch[1:])):
-        picks = [row - first for row in batch]  # one line for each row from first to last
+        # one line for each row from first to last; every one of them when no row is skipped
+        picks = None if count == len(ends) else [row - first for row in batch]
         return _lines_of_run(data, ends, offsets[first : last + 2].tolist(), picks)
     found: list[bytes | None] = data[:-1].split(b"\n")  # type: ignore[assignment]
     starts = accumulate(map(_PLUS_ONE, map(len, found)), initial=start)  # type: ignore[arg-type]
@@ -104,19 +105,21 @@ def _lines_in_one_read(
 
 
 def _lines_of_run(
-    data: bytes, ends: list[int], starts: list[int], picks: list[int]
+    data: bytes, ends: list[int], starts: list[int], picks: list[int] | None
 ) -> list[Any] | None:
-    """Lines ``picks`` of ``data``, which holds one line for each of ``starts`` but the last
-    (``starts``: where each line starts in the file, then the end of the last; ``ends``: where
-    each newline of ``data`` is, as many), cut where the index says (``split`` would copy every
-    line: 3-4 times slower); ``None`` unless each newline is where the index says the line
-    ends (the file changed since it was indexed). Every newline of ``data`` then ends one of
-    the lines: none is inside one."""
+    """Lines ``picks`` (``None``: all) of ``data``, which holds one line for each of
+    ``starts`` but the last (``starts``: where each line starts in the file, then the end of
+    the last; ``ends``: where each newline of ``data`` is, as many), cut where the index says
+    (``split`` would copy every line: 3-4 times slower); ``None`` unless each newline is where
+    the index says the line ends (the file changed since it was indexed). Every newline of
+    ``data`` then ends one of the lines: none is inside one."""
     cuts = list(map((-starts[0]).__add__, starts))
     if ends != list(map(_MINUS_ONE, cuts[1:])) or not all(map(lt, cuts, ends)):
         return None  # a newline not where a line ends (or an empty line)
-    cut, end = cuts.__getitem__, ends.__getitem__
     view = memoryview(data).__getitem__  # each line a view of the read: parsed, never copied
+    if picks is None:
+        return list(map(view, map(slice, cuts, ends)))
+    cut, end = cuts.__getitem__, ends.__getitem__
     return list(map(view, map(slice, map(cut, picks), map(end, picks))))
 
 

@@ -29,15 +29,15 @@ real_many = json_runs.dumps_many_or_none
 def dumps_many_or_none(values):
     encoded.extend(v.get("role") for v in values)
     return real_many(values)
-real_joined = json_runs.dumps_joined_or_none
-def dumps_joined_or_none(values):
-    joined = real_joined(values)
-    if joined is not None:  # else the messages are encoded again, one by one
+real_pieces = json_runs.dumps_joined_pieces
+def dumps_joined_pieces(values):
+    pieces = real_pieces(values)
+    if pieces is not None:  # else the messages are encoded again, one by one
         encoded.extend(v.get("role") for v in values)
-    return joined
+    return pieces
 fastjson.dumps_or_none = dumps_or_none
 json_runs.dumps_many_or_none = dumps_many_or_none
-json_runs.dumps_joined_or_none = dumps_joined_or_none
+json_runs.dumps_joined_pieces = dumps_joined_pieces
 from tether.core.cli.app import main
 code = main(["session", "context", sys.argv[1], "--quiet", "--json"])
 sys.stderr.write(json.dumps(encoded) + "\\n")

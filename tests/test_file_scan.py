@@ -185,3 +185,43 @@ def test_without_pread_the_lines_are_kept_and_encode_the_same(
     session = Session.open(big, readonly=True)
     assert unloaded(session) == 0
     assert encoded_bytes(session) == expected
+
+
+ODD_LINES = [
+    '{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}',
+    "",
+    '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user"}}',
+    '{"type":"custom","customType":"x","data":{},"id":"b","parentId":"a","timestamp":"t"}',
+    "not json at all",
+    '{"type":"message","id":"c","parentId":"b","timestamp":"t"}{"type":"message","id":"d",'
+    '"parentId":"c","timestamp":"t"}',
+    '{"id":"e","type":"label","parentId":"b","timestamp":"t","targetId":"a"}',
+    "   ",
+    '{"type":"message","id":"f","parentId":"e","timestamp":"t","message":{"role":"user"}}',
+]
+
+
+@pytest.mark.parametrize("block", [1, 2, 7, 64, 1000])
+@pytest.mark.parametrize("name", ["fixtures", "odd lines"])
+def test_lines_left_read_the_same_in_blocks_of_any_size(
+    name: str, block: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines that stay in the file are found by their newlines (``block_lines``), not split
+    out of each block: any block size, so lines across blocks' ends, a header after blank
+    lines, odd and glued lines, and a last line without its newline index as when kept."""
+    paths = FILES[:: max(1, len(FILES) // 12)]
+    if name == "odd lines":
+        paths = [tmp_path / "odd.jsonl", tmp_path / "odd-unterminated.jsonl"]
+        paths[0].write_text("\n".join(ODD_LINES) + "\n")
+        paths[1].write_text("\n" + "\n".join(ODD_LINES))
+    monkeypatch.setattr(file_scan, "LINES_LEFT_BYTES", 0)
+    for path in paths:
+        with path.open("rb") as handle:
+            kept = scan_stream(handle)
+        monkeypatch.setattr(file_scan, "BLOCK_SIZE", block)
+        with path.open("rb") as handle:
+            left = file_scan._scan_whole(handle)
+        monkeypatch.setattr(file_scan, "BLOCK_SIZE", 512 << 10)
+        if left is not None:  # None: no header, read again as one stream
+            assert index_of(left[0]) == index_of(kept[0]), path.name
+            assert left[1] == kept[1]

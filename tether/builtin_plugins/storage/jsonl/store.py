@@ -58,8 +58,9 @@ from tether.builtin_plugins.storage.jsonl.files.filesafety import (
 )
 from tether.builtin_plugins.storage.jsonl.guard import MISSING, KnownFile, check_unchanged
 from tether.builtin_plugins.storage.jsonl.scan.file_scan import scan_file
+from tether.builtin_plugins.storage.jsonl.scan.header import first_record
 from tether.builtin_plugins.storage.jsonl.scan.line_table import LineTable
-from tether.builtin_plugins.storage.jsonl.scan.scanner import ScannedFile, first_record
+from tether.builtin_plugins.storage.jsonl.scan.scanner import ScannedFile
 from tether.builtin_plugins.storage.jsonl.store_migration import (
     commit_migration,
     header_failure,

@@ -21,7 +21,7 @@ from tether import convert_to_llm
 from tether.builtin_plugins.storage.format import fastjson
 from tether.builtin_plugins.storage.format.fastjson import dumps_or_none
 from tether.builtin_plugins.storage.format.json_runs import (
-    dumps_joined_or_none,
+    dumps_joined_pieces,
     dumps_many_or_none,
 )
 from tether.builtin_plugins.storage.format.stringify import dumps_bytes
@@ -125,7 +125,7 @@ class EncodedContext:
         """Encode the messages of ``batches`` (``(messages, their roles)``, see
         :meth:`ContextStream.batches`) after those already here: each run of user, assistant
         and tool-result messages in one call
-        (:func:`~tether.builtin_plugins.storage.format.json_runs.dumps_joined_or_none`), the others
+        (:func:`~tether.builtin_plugins.storage.format.json_runs.dumps_joined_pieces`), the others
         one by one."""
         same = _SAME_IN_LLM.__contains__
         for messages, roles in batches:
@@ -144,17 +144,19 @@ class EncodedContext:
     def _add_run(self, messages: list[dict[str, Any]], roles: list[str]) -> None:
         """Add ``messages`` (all user, assistant or tool-result ones, so one range of
         ``llmMessages`` too)."""
-        joined = None if self._keep else dumps_joined_or_none(messages)
-        if joined is None:  # each message's bytes (for the items), or one needs a closer look
+        pieces = None if self._keep else dumps_joined_pieces(messages)
+        if pieces is None:  # each message's bytes (for the items), or one needs a closer look
             datas = dumps_many_or_none(messages)
             if None in datas:
                 pairs = zip(datas, messages, strict=True)
                 datas = [d if d is not None else dumps_bytes(m) for d, m in pairs]
-            joined = b",".join(datas)  # type: ignore[arg-type]
+            pieces = [b",".join(datas)]  # type: ignore[arg-type]
+        memory = self._memory
         if self.message_count:
-            self._memory += b","
+            memory += b","
         start = self.size
-        self._memory += joined
+        for piece in pieces:  # copied once, here
+            memory += piece
         end = self.size
         count = len(messages)
         self.message_count += count

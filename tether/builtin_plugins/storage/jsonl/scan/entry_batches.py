@@ -18,18 +18,20 @@ from tether.builtin_plugins.storage.jsonl.scan.line_table import LineTable
 from tether.storage import EntryTable
 
 BATCH_ROWS = 64
+_LINES = (bytes, memoryview)  # a line read elsewhere: its bytes, or a view of a larger read
 
 
 def parse_batch(
     table: LineTable,
     rows: list[int],
-    lines: list[bytes | None] | None = None,
+    lines: list[Any] | None = None,
     *,
     drop: bool = True,
 ) -> list[dict[str, Any]]:
     """The entries of ``rows`` (a batch: parsed, not kept). ``lines``: the rows' lines read
-    elsewhere (``None`` for a row parsed already), else the table's. ``drop``: as
-    ``iter_entries``' (a broken line raises ``StaleRow`` after dropping it, or ``BrokenLine``)."""
+    elsewhere (bytes, or views of a larger read; ``None`` for a row parsed already), else the
+    table's. ``drop``: as ``iter_entries``' (a broken line raises ``StaleRow`` after dropping
+    it, or ``BrokenLine``)."""
     items: list[Any] = table.lines_or_entries(rows) if lines is None else lines
     entries = _parsed_at_once(table, rows, items)
     if entries is not None:
@@ -39,7 +41,7 @@ def parse_batch(
         if item is None or item.__class__ is dict:  # parsed already
             out.append(table.entry(row))
             continue
-        entry = fastjson.loads_to_write(item) if item.__class__ is bytes else None
+        entry = fastjson.loads_to_write(item) if item.__class__ in _LINES else None
         if not _matches(table, row, entry):  # iter_entries finds what is wrong and says it
             entry = next(table.iter_entries([row], to_write=True, drop=drop))
         out.append(entry)

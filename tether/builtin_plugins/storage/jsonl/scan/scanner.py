@@ -20,14 +20,18 @@ line by line and every line searched for a second record start.
 
 from __future__ import annotations
 
-import json
-import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import IO, Any
 
-from tether.builtin_plugins.storage.jsonl.files.fileio import read_line_at
+from tether.builtin_plugins.storage.jsonl.scan.block_lines import block_lines
+from tether.builtin_plugins.storage.jsonl.scan.header import (
+    BOM,
+    MAX_LINES_BEFORE_HEADER,
+    header_error,
+)
 from tether.builtin_plugins.storage.jsonl.scan.line_table import LineTable
 from tether.builtin_plugins.storage.jsonl.scan.lines_left import UNLOADED
 from tether.storage import (
@@ -42,7 +46,6 @@ from tether.storage import (
 # a block and its lines are dropped before the next is read, so the next reuses their memory
 # (on a virtual machine, memory touched for the first time costs ~2.5 ms a megabyte)
 BLOCK_SIZE = 512 << 10
-MAX_LINES_BEFORE_HEADER = 1000
 _PREFIX_TEXT = (
     rb'\{"type":"([^"\\\n]*)","id":"([^"\\\n]+)","parentId":(null|"[^"\\\n]*"),"timestamp":"'
 )
@@ -58,7 +61,6 @@ CUSTOM_TAIL = re.compile(
 RECORD_START = re.compile(
     rb'\{"type":"(?:[^"\\]*","id":"[^"\\]*","parentId":|custom(?:_message)?","customType":|session",)'
 )
-_BOM = b"\xef\xbb\xbf"
 _PLUS_ONE = (1).__add__  # a line's length and its newline
 _NON_BLANK = re.compile(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
 
@@ -100,17 +102,6 @@ def _parents_of(items: tuple[bytes, ...]) -> list[str | None]:
     return parents
 
 
-def header_error(record: Any) -> str:
-    if not isinstance(record, dict):
-        return f"a JSON {type(record).__name__}, not an object"
-    if record.get("type") != "session":
-        kind = json.dumps(record.get("type"), ensure_ascii=False)
-        return f'"type" is {kind}, expected "session"'
-    if not isinstance(record.get("id"), str):
-        return '"id" is not a string'
-    return ""
-
-
 class LineScanner:
     """Indexes lines fed in order into :attr:`table` (``line_count``: lines seen so far, the
     number the next fed line follows)."""
@@ -132,10 +123,17 @@ class LineScanner:
     def feed(self, chunk: bytes, carry: bytes = b"") -> bytes:
         """Index the complete lines of ``carry + chunk``; returns what follows the last
         newline (the start of a line that the next chunk continues)."""
-        lines = chunk.split(b"\n")
-        rest = lines.pop()
         first = self.consumed - len(carry)
         self.consumed += len(chunk)
+        if not self.keep_lines:  # few lines are read: none cut from the chunk until then
+            found = block_lines(chunk, carry, first)
+            if found is None:
+                return carry + chunk
+            block, self.starts = found
+            self._lines(block, chunk, len(carry), block.end)
+            return chunk[block.end :]
+        lines = chunk.split(b"\n")
+        rest = lines.pop()
         if not lines:
             return carry + rest
         if carry:
@@ -152,7 +150,7 @@ class LineScanner:
 
     def _lines(
         self,
-        lines: list[bytes],
+        lines: Sequence[bytes],
         chunk: bytes,
         shift: int,
         end: int,
@@ -181,7 +179,7 @@ class LineScanner:
         if not self._bulk(chunk, lines, base, start, len(lines), pos, end):
             self._scan(lines, base, start, len(lines), careful=True)
 
-    def _find_header(self, lines: list[bytes], base: int) -> tuple[int, int]:
+    def _find_header(self, lines: Sequence[bytes], base: int) -> tuple[int, int]:
         offset = 0
         for i, raw in enumerate(lines):
             offset += len(raw) + 1
@@ -191,7 +189,7 @@ class LineScanner:
                 self.header_error = self.header_error or "no header in the first lines"
                 return len(lines), offset
             text = raw.strip()
-            if lineno == 1 and text.startswith(_BOM):
+            if lineno == 1 and text.startswith(BOM):
                 text = text[3:].strip()
             if not text:
                 continue
@@ -215,7 +213,14 @@ class LineScanner:
         return len(lines), offset
 
     def _bulk(
-        self, block: bytes, lines: list[bytes], base: int, start: int, stop: int, pos: int, end: int
+        self,
+        block: bytes,
+        lines: Sequence[bytes],
+        base: int,
+        start: int,
+        stop: int,
+        pos: int,
+        end: int,
     ) -> bool:
         """Index ``lines[start:stop]`` (bytes ``block[pos:end]``, ending with a newline) with a
         few passes over the bytes instead of one regex match per line. ``False`` (nothing done)
@@ -262,7 +267,9 @@ class LineScanner:
             done = i + 1
         return True
 
-    def _scan(self, lines: list[bytes], base: int, start: int, stop: int, careful: bool) -> None:
+    def _scan(
+        self, lines: Sequence[bytes], base: int, start: int, stop: int, careful: bool
+    ) -> None:
         """Index ``lines[start:stop]`` one line at a time (``careful``: look for glued records
         in every line)."""
         table = self.table
@@ -340,27 +347,6 @@ class LineScanner:
         )
 
 
-def first_record(fd: int) -> tuple[int, Any]:
-    """The first parsable record of an open file as every reader finds it (blank and
-    malformed lines and a BOM before it skipped, as pi does): ``(line number, record)``, or
-    ``(0, None)`` if there is none in the first lines."""
-    offset, size = 0, os.fstat(fd).st_size
-    for lineno in range(1, MAX_LINES_BEFORE_HEADER + 1):
-        if offset >= size:
-            break
-        raw, offset = read_line_at(fd, offset, 16 << 20)
-        text = raw.strip()
-        if lineno == 1 and text.startswith(_BOM):
-            text = text[len(_BOM) :].strip()
-        if not text:
-            continue
-        try:
-            return lineno, parse_json_line(text)
-        except ValueError:
-            continue
-    return 0, None
-
-
 def scan_stream(handle: IO[bytes], *, validate_all: bool = False) -> tuple[ScannedFile, bool]:
     """Scan an open binary file. Returns the result and whether the file held any non-blank
     byte. ``validate_all`` parses every line (``session show``/``repair``)."""
@@ -389,8 +375,6 @@ __all__ = [
     "RECORD_START",
     "LineScanner",
     "ScannedFile",
-    "first_record",
-    "header_error",
     "scan_bytes",
     "scan_stream",
 ]

@@ -41,6 +41,7 @@ from tether.builtin_plugins.memory.fact_ledger.goal import (
     verbatim,
 )
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.revert import restore_reverted
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
@@ -218,6 +219,7 @@ class _Reader:
             retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
+        restore_reverted(self.ledger, source, self.cues)
         if not goal_message:
             keep_whole(self.ledger, short, [f for f in filed if f.kind != "identifier"])
 

@@ -1,0 +1,81 @@
+"""Going back to an earlier value (issue 23, item 2): the change is retired and the value it
+replaced is in force again, verbatim; a remark on the reverted value retires with it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+
+
+def ledger_of(*said: str) -> Ledger:
+    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+
+
+def live(ledger: Ledger) -> set[str]:
+    return {f.text for f in ledger.live()}
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "revert", "old", "middle"),
+    [
+        (
+            "Fix the importer. Batches hold 500 rows.",
+            "make the batches 2000 rows, the DB can take it",
+            "the DB choked. go back to the old batch size.",
+            "Batches hold 500 rows.",
+            "make the batches 2000 rows, the DB can take it",
+        ),
+        (
+            "Set up the mail relay. SMTP goes over port 587.",
+            "switch the SMTP port to 2525, the ISP blocks 587",
+            "the ISP unblocked it, revert to the previous port",
+            "SMTP goes over port 587.",
+            "switch the SMTP port to 2525, the ISP blocks 587",
+        ),
+        (
+            "整理接口文档。接口超时设为 3 秒。",
+            "接口超时改为 10 秒，第三方太慢。",
+            "第三方修好了，超时用回原来的。",
+            "接口超时设为 3 秒。",
+            "接口超时改为 10 秒，第三方太慢。",
+        ),
+        (
+            "写一个压测脚本。并发数用 50。",
+            "并发数改成 200 看看。",
+            "服务扛不住，还是用之前的并发数吧。",
+            "并发数用 50。",
+            "并发数改成 200 看看。",
+        ),
+    ],
+)  # fmt: skip
+def test_a_revert_puts_the_replaced_value_back(
+    first: str, change: str, revert: str, old: str, middle: str
+) -> None:
+    ledger = ledger_of(first, change, revert)
+    shown = live(ledger)
+    assert old in shown
+    assert middle not in shown
+    back = next(f for f in ledger.live() if f.text == old)
+    assert middle in [f.text for f in ledger.replaced(back)]
+
+
+def test_undo_without_a_subject_takes_back_the_latest_change_and_its_remark() -> None:
+    ledger = ledger_of(
+        "Tune the JVM of the indexer. The heap stays at -Xmx2g.",
+        "try -Xmx8g, the GC pauses are long",
+        "-Xmx8g starved the sidecar. undo that.",
+    )
+    shown = {f.text for f in ledger.live("constraint", "decision", "request")}
+    assert "The heap stays at -Xmx2g." in shown
+    assert not any("-Xmx8g" in text for text in shown)
+
+
+def test_a_revert_naming_a_new_value_is_a_change_not_a_revert() -> None:
+    ledger = ledger_of(
+        "Serve the API. Cache responses for 60s.",
+        "cache them for 300s instead",
+        "revert to 120s, 300s serves stale prices",
+    )
+    assert "Cache responses for 60s." not in live(ledger)

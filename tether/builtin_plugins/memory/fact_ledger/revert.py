@@ -1,0 +1,138 @@
+"""Going back to an earlier value: "go back to the old timeout", "revert to the previous port",
+"用回原来的日志级别", "还是用之前的", "undo that".
+
+A sentence with a ``revert`` cue takes back the latest change of the subject it names (the
+words it shares with a changed fact or the fact that one replaced), or — when it names none,
+"undo that" — the change of the latest earlier message. The change is retired, and the value
+it replaced is in force again: the replaced fact is filed anew, verbatim, as the fact that
+retires the change (a retired fact is never live again). A sentence of the reverting message
+that names a value only the change said ("-O3 made the binary bigger") is a remark on it and
+retires with it. A revert that names a value no earlier fact said is a change, not a revert:
+it is left to :mod:`.supersede`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.implicit import values
+from tether.builtin_plugins.memory.fact_ledger.words import words_of
+
+
+class Ledger(Protocol):
+    """What reverting needs of :class:`~.ledger.Ledger`."""
+
+    facts: list[Fact]
+
+    def get(self, fact_id: str) -> Fact | None: ...
+
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
+
+    def new_fact(self, kind: str, text: str, source: str, **extra: object) -> Fact: ...
+
+
+_KINDS = ("constraint", "decision", "request")
+#: A token shaped like a value: a flag (``-O3``, ``--fast``) or a word with a digit (``45s``).
+_VALUE_TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|(?<![\w.-])[\w.:/-]*\d[\w.:/-]*\w")
+MAX_EARLIER = 250
+
+
+def _subject(text: str, cues: Cues) -> set[str]:
+    """The words of ``text`` with its cue phrases blanked (what the revert is about)."""
+    for kind in ("revert", "change", "revoke", "constraint", "decision", "task"):
+        for _ in range(3):
+            span = cues.find(kind, text)
+            if span is None:
+                break
+            text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+    return words_of(text)
+
+
+def _priors(ledger: Ledger, change: Fact) -> list[Fact]:
+    """The facts ``change`` replaced directly (retired rules, not identifiers)."""
+    out = []
+    for fact_id in change.replaces:
+        old = ledger.get(fact_id)
+        if old is not None and old.kind in _KINDS and not old.live:
+            out.append(old)
+    return out
+
+
+def _named_values(text: str, cues: Cues) -> list[str]:
+    return [v.text for v in values(text, cues) if v.cls != "name" or not v.text.islower()]
+
+
+def _target(ledger: Ledger, revert: Fact, cues: Cues) -> Fact | None:
+    """The change ``revert`` takes back (see the module), or ``None``."""
+    earlier = [
+        f
+        for f in ledger.facts[-MAX_EARLIER:]
+        if f.source != revert.source
+        and f.kind in _KINDS
+        and (f.live or f.replaced_by == revert.id)
+        and f.source
+    ]
+    if not earlier:
+        return None
+    named = _named_values(revert.text, cues)
+    if named:  # "back to 30s": the change whose replaced fact said it
+        for fact in reversed(earlier):
+            if any(v in p.text for p in _priors(ledger, fact) for v in named):
+                return fact
+        return None
+    subject = _subject(revert.text, cues)
+    if subject:
+        for fact in reversed(earlier):
+            said = words_of(fact.text).union(*(words_of(p.text) for p in _priors(ledger, fact)))
+            if subject & said and (_priors(ledger, fact) or not fact.live):
+                return fact
+    latest = earlier[-1].source
+    changes = [f for f in earlier if f.source == latest]
+    return next((f for f in reversed(changes) if _priors(ledger, f)), None) or (
+        changes[-1] if not subject else None
+    )
+
+
+def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
+    """Take back the changes the facts of message ``source`` revert (see the module)."""
+    if not source:
+        return
+    mine = [f for f in ledger.facts if f.source == source and f.live and f.kind in _KINDS]
+    for revert in mine:
+        if not revert.live or not cues.has("revert", revert.text):
+            continue
+        change = _target(ledger, revert, cues)
+        if change is None:
+            continue
+        priors = _priors(ledger, change)
+        back: Fact | None = None
+        note = f'back in force: "{revert.text}"'
+        for prior in priors:
+            back = ledger.new_fact(prior.kind, prior.text, source, note=note)
+        if change.live:
+            ledger.retire(change, back or revert)
+        elif back is not None:
+            change.replaced_by = back.id
+            back.replaces.append(change.id)
+        if back is not None:
+            ledger.retire(revert, back)
+        _retire_remarks(ledger, mine, change, priors, back or revert, cues)
+
+
+def _retire_remarks(
+    ledger: Ledger, mine: list[Fact], change: Fact, priors: list[Fact], by: Fact, cues: Cues
+) -> None:
+    """Facts of the reverting message naming a value only ``change`` said retire with it."""
+    kept = " ".join(p.text for p in priors)
+    said = [v.text for v in values(change.text, cues) if v.cls != "name"]
+    said += [m.group(0) for m in _VALUE_TOKEN.finditer(change.text)]
+    gone = [value for value in said if value not in kept]
+    for fact in mine:
+        if fact.live and fact is not by and any(value in fact.text for value in gone):
+            ledger.retire(fact, by)
+
+
+__all__ = ["restore_reverted"]

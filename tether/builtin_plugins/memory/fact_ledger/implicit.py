@@ -205,6 +205,7 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
         return True
     if parts_differ(new, old, cues.concepts):
         return True
+    both = {h.key for h in cues.concepts.find(new)} & {h.key for h in cues.concepts.find(old)}
     new, old = _unvalued(new, cues), _unvalued(old, cues)
     if cjk(new) != cjk(old):
         return False  # other words across scripts: only the part tables compare
@@ -217,11 +218,11 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     for word in shared:
         anchors_new += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", new.casefold())]
         anchors_old += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", old.casefold())]
-    named = {
+    named = {  # the subject both name ("timeout"), not another one qualifying it ("DB")
         _stem(w)
         for text, hits in ((new, hits_new), (old, hits_old))
         for h in hits
-        if not h.key.startswith("part:")
+        if not h.key.startswith("part:") and h.key in both
         for w in _WORDS.findall(text[h.start : h.end].casefold())
     }
     stems_new = {_stem(w) for w in _WORDS.findall(new.casefold())}

@@ -79,3 +79,16 @@ def test_a_revert_naming_a_new_value_is_a_change_not_a_revert() -> None:
         "revert to 120s, 300s serves stale prices",
     )
     assert "Cache responses for 60s." not in live(ledger)
+
+
+def test_a_revert_restores_only_the_clause_the_change_replaced() -> None:
+    ledger = ledger_of(
+        "Roll out the edge proxy. Pin envoy at 1.28.0, drain one node at a time.",
+        "bump envoy to 1.30.1, we need the new filters",
+        "1.30 crashes on ARM. revert to the old pin, envoy 1.28.0 again.",
+    )
+    texts = [f.text for f in ledger.live("constraint", "decision", "request")]
+    assert any(t.startswith("Pin envoy at 1.28.0") for t in texts)
+    assert not any("drain one node" in t and "envoy" in t for t in texts)  # not twice
+    assert "drain one node at a time" in " ".join(texts)
+    assert not any("1.30.1" in t or "new filters" in t for t in texts)

@@ -4,8 +4,9 @@
 A sentence with a ``revert`` cue takes back the latest change of the subject it names (the
 words it shares with a changed fact or the fact that one replaced), or — when it names none,
 "undo that" — the change of the latest earlier message. The change is retired, and the value
-it replaced is in force again: the replaced fact is filed anew, verbatim, as the fact that
-retires the change (a retired fact is never live again). A sentence of the reverting message
+it replaced is in force again: the replaced fact (or the one clause of it the change
+replaced) is filed anew, verbatim, as the fact that retires the change (a retired fact is
+never live again). A sentence of the reverting message
 that names a value only the change said ("-O3 made the binary bigger") is a remark on it and
 retires with it. A revert that names a value no earlier fact said is a change, not a revert:
 it is left to :mod:`.supersede`.
@@ -16,10 +17,11 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.clauses import split_clauses
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
-from tether.builtin_plugins.memory.fact_ledger.words import words_of
+from tether.builtin_plugins.memory.fact_ledger.words import normal, words_of
 
 
 class Ledger(Protocol):
@@ -111,7 +113,8 @@ def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
         back: Fact | None = None
         note = f'back in force: "{revert.text}"'
         for prior in priors:
-            back = ledger.new_fact(prior.kind, prior.text, source, note=note)
+            for text in _restored(ledger, prior):
+                back = ledger.new_fact(prior.kind, text, source, note=note)
         if change.live:
             ledger.retire(change, back or revert)
         elif back is not None:
@@ -122,16 +125,31 @@ def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
         _retire_remarks(ledger, mine, change, priors, back or revert, cues)
 
 
+def _restored(ledger: Ledger, prior: Fact) -> list[str]:
+    """What of ``prior`` is back in force: the whole sentence, or — when the change retired
+    one clause of it and kept the others as facts of their own — that clause only, verbatim
+    (the kept clauses live, or were changed since, on their own)."""
+    clauses = split_clauses(prior.text)
+    kept = {normal(f.text) for f in ledger.facts if f is not prior and f.source == prior.source}
+    left = [c for c in clauses if normal(c) not in kept]
+    return left if 0 < len(left) < len(clauses) else [prior.text]
+
+
 def _retire_remarks(
     ledger: Ledger, mine: list[Fact], change: Fact, priors: list[Fact], by: Fact, cues: Cues
 ) -> None:
-    """Facts of the reverting message naming a value only ``change`` said retire with it."""
+    """Facts of the reverting message naming a value only ``change`` said, and the clauses of
+    ``change`` kept live on their own (its reasons), retire with it."""
     kept = " ".join(p.text for p in priors)
     said = [v.text for v in values(change.text, cues) if v.cls != "name"]
     said += [m.group(0) for m in _VALUE_TOKEN.finditer(change.text)]
     gone = [value for value in said if value not in kept]
     for fact in mine:
         if fact.live and fact is not by and any(value in fact.text for value in gone):
+            ledger.retire(fact, by)
+    parts = {normal(c) for c in split_clauses(change.text)}
+    for fact in ledger.facts:  # a clause of the change kept live ("we want http3")
+        if fact.live and fact.source == change.source and normal(fact.text) in parts:
             ledger.retire(fact, by)
 
 

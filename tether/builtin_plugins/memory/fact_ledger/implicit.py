@@ -24,6 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
+from tether.builtin_plugins.memory.fact_ledger.when import DATE
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
 
 _CLASS = {
@@ -79,7 +80,11 @@ def values(text: str, cues: Cues) -> list[Value]:
     out: dict[int, Value] = {}
     for match in _REGION.finditer(text):
         out[match.start()] = Value(match.group(0), "region", match.start())
+    for match in DATE.finditer(text):
+        out[match.start()] = Value(match.group(0), "date", match.start())
     for match in _SCHEDULE.finditer(text):
+        if any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
+            continue  # "3月22日 10 点": the date, then its time
         when = match.group(0).strip()
         start = match.start() + match.group(0).find(when)
         out[start] = Value(when, "schedule", start)
@@ -278,6 +283,10 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue
         if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
             continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
+        if n.cls == o.cls == "date":  # "release slipped, it's 2024-03-22 now": the sentence
+            if _same_subject(new, old, cues) and not distinct(new, old, cues):
+                return True  # names what the date is of, rarely the clause
+            continue
         clause_new, clause_old = clause_of(new, n), clause_of(old, o)
         region = _region_named(n, o, clause_new, clause_old, cues)
         if not (region or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")):

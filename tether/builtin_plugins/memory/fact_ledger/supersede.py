@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
@@ -193,6 +194,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
     if best is None and not keyed and cues is not None:
         keyed = _keyed_alike(fact, rules, cues)
+    if best is None and not keyed and cues is not None:
+        keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     retired = [old for old in keyed if old.live]
@@ -203,6 +206,16 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
     retire_echoes(ledger, fact, retired)
+
+
+def _moved(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:
+    """The earlier rules whose location (host, IP, bucket) of one subject ``fact`` moves
+    (:func:`~.hosts.moved`); with a cue or "now", the only rule giving one of that kind."""
+    found = _earlier_alike(fact, rules, lambda old: moved(fact.text, old, cues))
+    if found or not cued:
+        return found
+    found = _earlier_alike(fact, rules, lambda old: moved(fact.text, old, cues, cued=True))
+    return found if len(found) == 1 else []
 
 
 def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:

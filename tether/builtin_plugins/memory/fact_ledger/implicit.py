@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from operator import attrgetter
 
-from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
+from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
@@ -223,11 +223,11 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     for word in shared:
         anchors_new += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", new.casefold())]
         anchors_old += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", old.casefold())]
-    named = {  # the subject both name ("timeout"), not another one qualifying it ("DB")
+    named = {  # the subjects named, not one that says which ("DB timeout", "for sessions")
         _stem(w)
         for text, hits in ((new, hits_new), (old, hits_old))
         for h in hits
-        if not h.key.startswith("part:") and h.key in both
+        if not h.key.startswith("part:") and not _qualifying(h, hits, text, both)
         for w in _WORDS.findall(text[h.start : h.end].casefold())
     }
     stems_new = {_stem(w) for w in _WORDS.findall(new.casefold())}
@@ -235,6 +235,18 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     mine = {_stem(w) for w in _qualifiers(new, anchors_new)} - stems_old - named
     theirs = {_stem(w) for w in _qualifiers(old, anchors_old)} - stems_new - named
     return bool(mine) and bool(theirs)
+
+
+_FOR = re.compile(r"\b(?:for|of)\s+(?:the\s+|our\s+)?$", re.IGNORECASE)
+
+
+def _qualifying(hit: Hit, hits: tuple[Hit, ...], text: str, both: set[str]) -> bool:
+    """A subject one text names only, right before a subject both name ("DB timeout") or
+    after "for"/"of" ("Redis for sessions"): it says which one, as a qualifier does."""
+    if hit.key in both:
+        return False
+    before = any(g.key in both and 0 < g.start - hit.end <= 2 for g in hits)
+    return before or _FOR.search(text[: hit.start]) is not None
 
 
 def _stem(word: str) -> str:

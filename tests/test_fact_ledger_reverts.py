@@ -92,3 +92,35 @@ def test_a_revert_restores_only_the_clause_the_change_replaced() -> None:
     assert not any("drain one node" in t and "envoy" in t for t in texts)  # not twice
     assert "drain one node at a time" in " ".join(texts)
     assert not any("1.30.1" in t or "new filters" in t for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("said", "taken_back", "kept"),
+    [
+        (
+            (
+                "Fix the nightly sync. The sync pulls from the ERP replica.",
+                "hmm, set catchup: true for the sync",
+                "wait no, scratch that, catchup would hammer the ERP replica for days.",
+            ),
+            "hmm, set catchup: true for the sync",
+            "The sync pulls from the ERP replica.",
+        ),
+        (
+            (
+                "整理报表导出。导出文件放在 /data/exports。",
+                "导出频率改成每小时一次。",
+                "当我没说，产品还没定。",
+            ),
+            "导出频率改成每小时一次。",
+            "导出文件放在 /data/exports。",
+        ),
+    ],
+)  # fmt: skip
+def test_scratch_that_takes_back_the_latest_message_only(
+    said: tuple[str, ...], taken_back: str, kept: str
+) -> None:
+    ledger = ledger_of(*said)
+    shown = {f.text for f in ledger.live("constraint", "decision", "request")}
+    assert taken_back not in shown
+    assert kept in shown  # shares words with the reason given, but was not taken back

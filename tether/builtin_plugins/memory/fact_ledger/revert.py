@@ -42,6 +42,26 @@ _VALUE_TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|(?<![\w.-])[\w.:/-]*\d[\
 MAX_EARLIER = 250
 
 
+_CLAUSE = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
+
+
+def _cue_clause(text: str, cues: Cues) -> str:
+    """The clause of ``text`` holding its revert cue ("scratch that" of "wait no, scratch
+    that, the backfill would hammer the ERP": the reason is no subject)."""
+    span = cues.find("revert", text)
+    if span is None:
+        return text
+    starts = [0, *(m.end() for m in _CLAUSE.finditer(text) if m.end() <= span[0])]
+    ends = [m.start() for m in _CLAUSE.finditer(text) if m.start() >= span[1]]
+    return text[max(starts) : min(ends, default=len(text))]
+
+
+def deictic(text: str, cues: Cues) -> bool:
+    """A revert naming nothing but what was just said ("scratch that", "undo that", "算了"):
+    it takes back the latest earlier message, whatever words that shares with others."""
+    return cues.has("revert", text) and not _subject(_cue_clause(text, cues), cues)
+
+
 def _subject(text: str, cues: Cues) -> set[str]:
     """The words of ``text`` with its cue phrases blanked (what the revert is about)."""
     for kind in ("revert", "change", "revoke", "constraint", "decision", "task"):
@@ -79,17 +99,19 @@ def _target(ledger: Ledger, revert: Fact, cues: Cues) -> Fact | None:
     ]
     if not earlier:
         return None
-    named = _named_values(revert.text, cues)
+    clause = _cue_clause(revert.text, cues)
+    named = _named_values(clause, cues)
     if named:  # "back to 30s": the change whose replaced fact said it
         for fact in reversed(earlier):
             if any(v in p.text for p in _priors(ledger, fact) for v in named):
                 return fact
         return None
-    subject = _subject(revert.text, cues)
+    subject = _subject(clause, cues)
     if subject:
         for fact in reversed(earlier):
             said = words_of(fact.text).union(*(words_of(p.text) for p in _priors(ledger, fact)))
-            if subject & said and (_priors(ledger, fact) or not fact.live):
+            changed = _priors(ledger, fact) or not fact.live or values(fact.text, cues)
+            if subject & said and changed:
                 return fact
     latest = earlier[-1].source
     changes = [f for f in earlier if f.source == latest]
@@ -153,4 +175,4 @@ def _retire_remarks(
             ledger.retire(fact, by)
 
 
-__all__ = ["restore_reverted"]
+__all__ = ["deictic", "restore_reverted"]

@@ -25,6 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -121,6 +122,8 @@ def chosen(cues: Cues, before: str | None) -> bool:
 
 def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> None:
     """Retire the live facts ``fact`` (a constraint or decision) replaces."""
+    if cues is not None and deictic(fact.text, cues):
+        return  # "scratch that": the latest message is taken back (:mod:`.revert`)
     cued = statement.change or statement.revoke
     text = fact.text
     if cued and cues is not None:

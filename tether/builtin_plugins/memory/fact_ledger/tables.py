@@ -69,7 +69,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "switch it back", "switch back", "as before", "like before", "what we had before",
         "what we had", "the way it was", "the old one", "the previous one", "the original one",
         "the old value", "the previous value", "the original value", "the old setting",
-        "the previous setting", "the original setting",
+        "the previous setting", "the original setting", "scratch that", "wait no", "no wait",
+        "forget that", "never mind that", "ignore that", "take that back",
     ),
     "discard": (
         "remove", "delete", "drop", "take ... out", "get rid of", "getting deleted",
@@ -163,6 +164,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "还原成", "还原为", "还原到", "还是用之前", "还是用原来", "还是用以前", "还是按之前",
         "还是按原来", "用原来的", "用之前的", "用以前的", "按原来的", "按之前的", "照原来的",
         "原来那个", "之前那个", "跟以前一样", "和以前一样", "和原来一样", "跟原来一样", "照旧",
+        "刚才说的不算", "当我没说", "刚才那个不要了", "撤回刚才",
     ),
     "discard": (
         "删掉", "删除", "去掉", "不需要", "不用了", "不要了", "拿掉", "移除", "下线", "停用",

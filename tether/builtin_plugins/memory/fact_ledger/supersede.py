@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.bare import bare_change, inherited
 from tether.builtin_plugins.memory.fact_ledger.clauses import retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
@@ -44,6 +45,8 @@ class Ledger(Protocol):
     def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
 
     def new_fact(self, kind: str, text: str, source: str, **extra: Any) -> Fact: ...
+
+    def replaced(self, fact: Fact) -> list[Fact]: ...
 
     @property
     def facts(self) -> list[Fact]: ...
@@ -199,6 +202,9 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         keyed = _keyed_alike(fact, rules, cues)
     if best is None and not keyed and cues is not None:
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
+    if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
+        keyed = bare_change(fact, rules, cues) if cued else []
+        keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     retired = [old for old in keyed if old.live]

@@ -54,3 +54,27 @@ def test_a_module_or_a_file_is_no_location() -> None:
         ("host", "10.0.0.5"),
         ("host", "api.example.com"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Secrets live in deploy/vault.yml.", "they moved it, vault is now at ops/prod/vault.yml"),
+        ("The creds are in secrets/prod.env.", "creds file is at config/secrets.env now"),
+    ],
+)  # fmt: skip
+def test_a_file_moved_retires_the_old_path(old: str, new: str) -> None:
+    ledger = ledger_of("Get the reporting job running again.", old, new)
+    assert old not in live(ledger)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Config lives in config/app.toml.", "Secrets live in config/secrets.toml now."),
+        ("Staging values are in deploy/staging/values.yaml.", "Prod uses deploy/prod/values.yaml."),
+    ],
+)  # fmt: skip
+def test_two_files_both_stay(first: str, second: str) -> None:
+    ledger = ledger_of("Get the reporting job running again.", first, second)
+    assert {first, second} <= live(ledger)

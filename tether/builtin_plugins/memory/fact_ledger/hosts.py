@@ -7,8 +7,9 @@ URL's scheme and host (``s3://bucket``, ``redis://cache-01``); a hostname and an
 are one kind. A sentence giving a location of a kind an earlier rule gives another one of
 moves it when both name one subject (:mod:`.concepts`: "DB" and "postgres" name the
 database) and no part or qualifier tells them apart (staging / prod, "for sessions" / "for
-rate limits"); with a change cue or "now"
-(``cued``), when the earlier rule is the only one of that kind (:mod:`.supersede` checks).
+rate limits"); with a change cue or "now" (``cued``), when the earlier rule is the only one
+of that kind (:mod:`.supersede` checks). A file moves too: the same file name in another
+directory, or (with a cue) a file of its extension named like the old one's directory.
 """
 
 from __future__ import annotations
@@ -58,9 +59,34 @@ def locations(text: str) -> list[tuple[str, str]]:
     return out
 
 
+_PATH = re.compile(
+    r"(?<![\w@:/.-])(?:~/|/)?(?:[\w.@+-]+/)+([\w@+-]+)(\.[A-Za-z0-9]{1,8})(?![\w/-])"
+)
+
+
+def _file_moved(new: str, old: str, *, cued: bool) -> bool:
+    """A file of ``old`` said at another place: the same file name in another directory
+    ("group_vars/prod/vault.yml" → "inventories/prod/vault.yml"), or — with a cue — a file
+    of its extension named like the old one's directory ("vault/secrets.yml" → "…/vault.yml")."""
+    theirs = [m for m in _PATH.finditer(old) if _FILE.search(m.group(0))]
+    for n in (m for m in _PATH.finditer(new) if _FILE.search(m.group(0))):
+        for o in theirs:
+            if n.group(0) == o.group(0) or n.group(0) in old or o.group(0) in new:
+                return False  # the old path said again: a remark on it
+            if n.group(1, 2) == o.group(1, 2):
+                return True
+            if cued and n.group(2) == o.group(2):
+                dirs_new, dirs_old = n.group(0).split("/")[:-1], o.group(0).split("/")[:-1]
+                if n.group(1) in dirs_old or o.group(1) in dirs_new:
+                    return True
+    return False
+
+
 def moved(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
     """Whether ``new`` gives a location of a kind ``old`` gives another one of, for one
     subject (or, ``cued``, any subject: the caller wants the only such rule)."""
+    if _file_moved(new, old, cued=cued) and not parts_differ(new, old, cues.concepts):
+        return True
     mine, theirs = locations(new), locations(old)
     if not mine or not theirs:
         return False

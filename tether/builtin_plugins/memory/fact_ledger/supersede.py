@@ -24,6 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
@@ -210,6 +211,11 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     retired = [old for old in keyed if old.live]
     if best is not None and best[1].live and best[1] not in retired:
         retired.append(best[1])
+    retired = [
+        old
+        for old in retired
+        if not restates(fact.text, old.text) and not (cued and pin_kept(fact.text, old.text))
+    ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
@@ -340,6 +346,8 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
         if span is not None:
             before = _BEFORE.search(fact.text[: span[0]])
             value = before.group(1) if before else ""
+            if before is not None and common_noun(fact.text, before.end()):
+                return []  # "now that the old android app is dead": not every "app"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)

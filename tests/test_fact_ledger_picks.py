@@ -72,3 +72,22 @@ def test_a_rule_the_offer_is_not_about_stays() -> None:
     )
     assert "Never print secrets to stdout." in shown(ledger)
     assert "a PyInstaller binary" in shown(ledger)
+
+
+def test_a_fault_found_in_a_listed_item_is_no_pick() -> None:
+    ledger = ledger_of(
+        ("user", "Ship the CLI. Never print secrets to stdout."),
+        (
+            "assistant",
+            "I found two issues: (1) the config loader leaks env vars, (2) the retry loop "
+            "never stops. Which should I fix first?",
+        ),
+        ("user", "the second one is wrong, it stops after 5"),
+    )
+    assert "the retry loop never stops" not in shown(ledger)
+    listed = ledger_of(
+        ("user", "Ship the CLI. Never print secrets to stdout."),
+        ("assistant", "Done. Changes: (1) the loader reads TOML, (2) the retry loop backs off."),
+        ("user", "second one looks good"),
+    )
+    assert "the retry loop backs off" not in shown(listed)

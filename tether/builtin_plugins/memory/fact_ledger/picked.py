@@ -2,11 +2,12 @@
 "2", "就按第二个来", "方案二".
 
 When the assistant's last message lists options ("(1) … or (2) …", "Option A: … Option B:
-…", "方案一：…；方案二：…", a numbered or bulleted list) and the user's short reply names one by
-its number, letter or ordinal, the decision is that option in the assistant's words, verbatim
+…", "方案一：…；方案二：…", a numbered or bulleted list) and asks, and the user's short reply
+names one by its number, letter or ordinal (and finds no fault with it: "the second one is
+wrong" picks nothing), the decision is that option in the assistant's words, verbatim
 (noted as proposed and accepted): the reply alone says nothing once compacted. The option
 replaces the earlier rule the offer was about — the one rule sharing the most words (at least
-two) with the text before the options and the option picked ("SQLite locks under concurrent
+two) with the offer ("SQLite locks under concurrent
 writers … (2) put it on Redis streams" after "Use SQLite for the job queue").
 """
 
@@ -18,7 +19,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, words_of
 
 
 class Ledger(Protocol):
@@ -34,6 +35,11 @@ class Ledger(Protocol):
 
 
 ACCEPTED = "proposed by the assistant, accepted"
+MAX_ASKED = 400  # characters: the end of the offer, where it asks which one
+_FAULT = re.compile(
+    r"\b(?:wrong|broken|bad|fails?|failing|not|isn't|doesn't|won't|no)\b|不对|不行|错了|有问题",
+    re.IGNORECASE,
+)
 MAX_OFFER = 2000  # characters: the end of the assistant's message, where it offers
 MAX_REPLY = 80  # characters: a longer reply is read as a message of its own
 MIN_SHARED = 2  # words the replaced rule shares with the offer
@@ -122,7 +128,10 @@ def picked(reply: str, options: list[str]) -> str:
 def file_pick(ledger: Ledger, reply: str, source: str, offer: str, cues: Cues) -> Fact | None:
     """The option ``reply`` picks of those ``offer`` lists, filed as an accepted decision
     that replaces the rule the offer was about (``None`` when it picks none)."""
-    option = picked(reply, offered_options(offer)) if offer else ""
+    asks = "?" in offer[-MAX_ASKED:] or "？" in offer[-MAX_ASKED:]
+    if not asks or negated(reply) or _FAULT.search(reply):
+        return None  # a list of findings, or "the second one is wrong": no pick
+    option = picked(reply, offered_options(offer))
     if not option:
         return None
     chosen = ledger.add(Statement("decision", option, source), cues)

@@ -124,3 +124,16 @@ def test_scratch_that_takes_back_the_latest_message_only(
     shown = {f.text for f in ledger.live("constraint", "decision", "request")}
     assert taken_back not in shown
     assert kept in shown  # shares words with the reason given, but was not taken back
+
+
+def test_scratch_that_with_a_new_value_is_a_change_not_a_take_back() -> None:
+    ledger = ledger_of(
+        "Rebuild the export job. The export stays under 20 minutes.",
+        "We're on Node 18 in CI.",
+        "CI runs Node 20 now.",
+        "Scratch that limit, 35 minutes is fine since the report moved to 9am.",
+    )
+    shown = {f.text for f in ledger.live("constraint", "decision", "request")}
+    assert "CI runs Node 20 now." in shown  # the latest message is not taken back
+    assert "We're on Node 18 in CI." not in shown
+    assert "The export stays under 20 minutes." not in shown

@@ -56,10 +56,15 @@ def _cue_clause(text: str, cues: Cues) -> str:
     return text[max(starts) : min(ends, default=len(text))]
 
 
-def deictic(text: str, cues: Cues) -> bool:
+def deictic(text: str, cues: Cues, rules: list[Fact]) -> bool:
     """A revert naming nothing but what was just said ("scratch that", "undo that", "算了"):
-    it takes back the latest earlier message, whatever words that shares with others."""
-    return cues.has("revert", text) and not _subject(_cue_clause(text, cues), cues)
+    it takes back the latest earlier message, whatever words that shares with others — unless
+    the sentence gives a value of a class an earlier rule (``rules``) states ("Scratch that,
+    90 minutes is fine" after "stays under 45 minutes"): a correction, not a take-back."""
+    if not cues.has("revert", text) or _subject(_cue_clause(text, cues), cues):
+        return False
+    mine = {v.cls for v in values(text, cues) if v.cls != "name"}
+    return not any(v.cls in mine for rule in rules for v in values(rule.text, cues))
 
 
 def _subject(text: str, cues: Cues) -> set[str]:
@@ -71,6 +76,18 @@ def _subject(text: str, cues: Cues) -> set[str]:
                 break
             text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
     return words_of(text)
+
+
+def _stems(words: set[str]) -> set[str]:
+    """ASCII words without a plural ending ("batches" → "batch"); other words as they are."""
+    out = set()
+    for word in words:
+        if word.isascii() and len(word) > 4 and word.endswith("es"):
+            word = word[:-2]
+        elif word.isascii() and len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.add(word)
+    return out
 
 
 def _priors(ledger: Ledger, change: Fact) -> list[Fact]:
@@ -99,25 +116,31 @@ def _target(ledger: Ledger, revert: Fact, cues: Cues) -> Fact | None:
     ]
     if not earlier:
         return None
+    named = _named_values(revert.text, cues)
+    for fact in reversed(earlier):  # "back to 30s": the change whose replaced fact said it
+        if any(v in p.text for p in _priors(ledger, fact) for v in named):
+            return fact
     clause = _cue_clause(revert.text, cues)
-    named = _named_values(clause, cues)
-    if named:  # "back to 30s": the change whose replaced fact said it
-        for fact in reversed(earlier):
-            if any(v in p.text for p in _priors(ledger, fact) for v in named):
-                return fact
-        return None
-    subject = _subject(clause, cues)
+    if _named_values(clause, cues):
+        return None  # back to a value no change replaced: a change (:mod:`.supersede`)
+    subject = _stems(_subject(clause, cues))
     if subject:
+        if any(v.cls != "name" for v in values(revert.text.replace(clause, " "), cues)):
+            return None  # "Scratch that limit, 90 minutes is acceptable": a change
         for fact in reversed(earlier):
             said = words_of(fact.text).union(*(words_of(p.text) for p in _priors(ledger, fact)))
             changed = _priors(ledger, fact) or not fact.live or values(fact.text, cues)
-            if subject & said and changed:
+            if subject & _stems(said) and changed:
                 return fact
+        return None  # a subject no change names: nothing to take back
+    if any(f.replaced_by == revert.id for f in earlier):
+        return None  # it changed a rule already ("Scratch that, 90 minutes is fine"): no take-back
+    rules = [f for f in earlier if f.live and f.kind != "request"]
+    if not deictic(revert.text, cues, rules):
+        return None
     latest = earlier[-1].source
     changes = [f for f in earlier if f.source == latest]
-    return next((f for f in reversed(changes) if _priors(ledger, f)), None) or (
-        changes[-1] if not subject else None
-    )
+    return next((f for f in reversed(changes) if _priors(ledger, f)), None) or changes[-1]
 
 
 def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:

@@ -126,7 +126,8 @@ def chosen(cues: Cues, before: str | None) -> bool:
 
 def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> None:
     """Retire the live facts ``fact`` (a constraint or decision) replaces."""
-    if cues is not None and deictic(fact.text, cues):
+    live_rules = ledger.live("constraint") + ledger.live("decision")
+    if cues is not None and deictic(fact.text, cues, [r for r in live_rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
     cued = statement.change or statement.revoke
     text = fact.text

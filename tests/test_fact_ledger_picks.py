@@ -56,6 +56,13 @@ def test_a_picked_option_is_the_decision_and_replaces_the_rule(
     assert reply not in live  # says nothing once compacted: retired into the option
 
 
+def test_lettered_options_in_chinese_are_picked_by_letter() -> None:
+    offer = "消息中间件有两个选择：方案A：继续用 ActiveMQ；方案B：迁到 RocketMQ。选哪个？"
+    assert picked("选B吧", offered_options(offer)) == "迁到 RocketMQ"
+    listed = "A. 每天全量同步\nB. 按 binlog 增量同步\n你看用哪个？"
+    assert picked("B", offered_options(listed)) == "按 binlog 增量同步"
+
+
 def test_a_reply_naming_no_place_picks_nothing() -> None:
     options = offered_options("Two ways: (1) add an index, or (2) partition the table. Which?")
     assert options == ["add an index", "partition the table"]

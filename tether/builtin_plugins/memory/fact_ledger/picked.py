@@ -49,8 +49,8 @@ _CN = "一二三四五六"
 _MARKER = re.compile(
     r"(?:^|(?<=[\s:：,，;；。.！？!?]))(?:\((\d)\)|(\d)[)）]|(?<![\w.])(\d)[.、](?=\s)"
     r"|(?:option|choice|approach|plan)\s+([A-Da-d1-6])\b\s*[:：.)-]?"
-    r"|\(?([A-Da-d])\)"
-    rf"|(?:方案|选项|办法|思路)([{_CN}\d])[：:，,、]?|第([{_CN}\d])(?:种|个)?[方案办法]*[：:，,])",
+    r"|\(?([A-Da-d])\)|^[ \t]*([A-Da-d])[.、:：](?=\s)"
+    rf"|(?:方案|选项|办法|思路)([{_CN}\dA-Da-d])[：:，,、]?|第([{_CN}\d])(?:种|个)?[方案办法]*[：:，,])",
     re.IGNORECASE | re.MULTILINE,
 )
 _END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；?？]")
@@ -68,7 +68,8 @@ _PICK = re.compile(
     r"\b(?:option|choice|approach|plan|number)\s*#?([A-Da-d1-6])\b|#([1-6])\b"
     r"|\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|former|latter)\b"
     r"|\b(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+(?:one|option|choice|approach|plan)\b"
-    rf"|(?:第|方案|选项|选)([{_CN}\d])|(前者|后者)|^\W*([A-Da-d1-6])\W*$",
+    rf"|(?:第|方案|选项|选)([{_CN}\dA-Da-d])(?![A-Za-z])|([A-Da-d])方案|(前者|后者)"
+    r"|^\W*([A-Da-d1-6])\W*$",
     re.IGNORECASE,
 )
 

@@ -55,6 +55,11 @@ def live(ledger: Ledger) -> set[str]:
         ("Store sessions in Redis.", "Store sessions in Memcached."),
         ("我们的接口超时是 3 秒。", "接口超时调到 10 秒。"),
         ("Point the client at api.staging.example.com.", "Point the client at api.example.com."),
+        # a subject one sentence names ("port") is no qualifier telling two settings apart
+        (
+            "The dev server listens on port 8080.",
+            "8080 clashes with the proxy on my laptop, use 9090 for the dev server",
+        ),
     ],
 )  # fmt: skip
 def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: str) -> None:
@@ -90,6 +95,8 @@ def test_the_same_subject_with_a_new_value_retires_the_old_one(old: str, new: st
         ("The web tier has 4 replicas.", "The worker tier has 8 replicas."),
         ("Staging runs on k8s-staging.example.com.", "Production runs on k8s-prod.example.com."),
         ("Config lives in config/app.toml.", "Secrets live in config/secrets.toml."),
+        ("The HTTP timeout is 30s.", "The DB timeout is 4s."),  # another subject qualifies it
+        ("The UI cache holds 200 entries.", "The DB cache holds 5000 entries."),
     ],
 )  # fmt: skip
 def test_two_live_facts_of_one_kind_both_stay_live(first: str, second: str) -> None:

@@ -49,12 +49,14 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     end; any other phrase matches as a substring. An unknown kind fails the compaction with
     one line naming it (the session is left untouched).
     Also ``soft_change`` (a casual change that counts only with another value of the same
-    subject: "go with", "nah", "就用") and ``discard`` (a named thing goes: "remove", "删掉";
-    revokes an identifier said earlier). Subjects are data too: ``subject:KEY`` (nouns naming
-    a subject: ``subject:queue`` → "Warteschlange"), ``value:KEY`` (well-known values of it:
-    "RabbitMQ") and ``part:KEY`` (words naming a part a value is for: ``part:prod`` →
-    "Produktion"); a key names one subject in every language, so a value stated in one
-    language and changed in another is found.
+    subject: "go with", "nah", "就用"), ``discard`` (a named thing goes: "remove", "删掉";
+    revokes an identifier said earlier) and ``revert`` (back to the value before the latest
+    change, or of the latest message: "go back to the old", "scratch that", "用回原来的").
+    Subjects are data too: ``subject:KEY`` (nouns naming a subject: ``subject:queue`` →
+    "Warteschlange"), ``value:KEY`` (well-known values of it: "RabbitMQ") and ``part:KEY``
+    (words naming a part a value is for: ``part:prod`` → "Produktion"); a key names one
+    subject in every language, so a value stated in one language and changed in another is
+    found.
     Return: nothing. Ordering: all plugins are called, built-ins first; tables add up (a
     language registered twice: the later table replaces the earlier). Built-ins: English
     (``en``) and Chinese (``zh``) ship with the ledger and need no registration.

@@ -41,6 +41,12 @@ from tether.builtin_plugins.memory.fact_ledger.goal import (
     verbatim,
 )
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.picked import (
+    ACCEPTED,
+    file_pick,
+    retire_bare_picks,
+)
+from tether.builtin_plugins.memory.fact_ledger.revert import restore_reverted
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
@@ -48,7 +54,6 @@ from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_b
 from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 MAX_GOAL = 2000
-ACCEPTED = "proposed by the assistant, accepted"
 _ACCEPTED = re.compile(r'^"(.*)"(?: \((proposed by the assistant, accepted)\))?$', re.DOTALL)
 _CHANGED_NOTE = re.compile(r" \(changed [^()]*(?:\([^()]*\)[^()]*)*\)$")
 _REQUEST = re.compile(r'^Request: "(.*)"$', re.DOTALL)
@@ -158,6 +163,7 @@ class _Reader:
         self.proposals: list[str] = []
         self.asked = False  # the last assistant message offered a choice (:mod:`.answers`)
         self.choice = ""  # the options it named (``choice:a|b``)
+        self.offer = ""  # its last text, where it may list options to pick (:mod:`.picked`)
         self.answered = any(f.key.startswith("choice:") for f in ledger.facts)
         self.had_goal = any(f.kind == "goal" for f in ledger.facts)
 
@@ -165,6 +171,9 @@ class _Reader:
         if not text.strip():
             return
         short = flat(text, 400)
+        chosen, self.offer = file_pick(self.ledger, short, source, self.offer, self.cues), ""
+        if chosen is not None:
+            self.proposals = []  # the option picked, not the whole offer
         if self.proposals and len(short) <= 200 and self.cues.has("accept", short):
             for proposal in self.proposals:
                 fact = self.ledger.add(Statement("decision", proposal, source), self.cues)
@@ -218,6 +227,9 @@ class _Reader:
             retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
+        restore_reverted(self.ledger, source, self.cues)
+        if chosen is not None:
+            retire_bare_picks(self.ledger, chosen, self.cues)
         if not goal_message:
             keep_whole(self.ledger, short, [f for f in filed if f.kind != "identifier"])
 
@@ -228,6 +240,7 @@ class _Reader:
             (str(b.get("text") or "") for b in reversed(texts) if b.get("type") == "text"), ""
         )
         self.asked = offers_choice(said)  # the last text: where a question closes the message
+        self.offer = said
         self.choice = choice_key(said) if self.asked else ""
         for block in message.get("content") or []:
             if not isinstance(block, dict):

@@ -20,10 +20,11 @@ import re
 from dataclasses import dataclass
 from operator import attrgetter
 
-from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
+from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
+from tether.builtin_plugins.memory.fact_ledger.when import DATE
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
 
 _CLASS = {
@@ -79,7 +80,11 @@ def values(text: str, cues: Cues) -> list[Value]:
     out: dict[int, Value] = {}
     for match in _REGION.finditer(text):
         out[match.start()] = Value(match.group(0), "region", match.start())
+    for match in DATE.finditer(text):
+        out[match.start()] = Value(match.group(0), "date", match.start())
     for match in _SCHEDULE.finditer(text):
+        if any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
+            continue  # "3月22日 10 点": the date, then its time
         when = match.group(0).strip()
         start = match.start() + match.group(0).find(when)
         out[start] = Value(when, "schedule", start)
@@ -205,6 +210,7 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
         return True
     if parts_differ(new, old, cues.concepts):
         return True
+    both = {h.key for h in cues.concepts.find(new)} & {h.key for h in cues.concepts.find(old)}
     new, old = _unvalued(new, cues), _unvalued(old, cues)
     if cjk(new) != cjk(old):
         return False  # other words across scripts: only the part tables compare
@@ -217,11 +223,11 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     for word in shared:
         anchors_new += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", new.casefold())]
         anchors_old += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", old.casefold())]
-    named = {
+    named = {  # the subjects named, not one that says which ("DB timeout", "for sessions")
         _stem(w)
         for text, hits in ((new, hits_new), (old, hits_old))
         for h in hits
-        if not h.key.startswith("part:")
+        if not h.key.startswith("part:") and not _qualifying(h, hits, text, both)
         for w in _WORDS.findall(text[h.start : h.end].casefold())
     }
     stems_new = {_stem(w) for w in _WORDS.findall(new.casefold())}
@@ -229,6 +235,18 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     mine = {_stem(w) for w in _qualifiers(new, anchors_new)} - stems_old - named
     theirs = {_stem(w) for w in _qualifiers(old, anchors_old)} - stems_new - named
     return bool(mine) and bool(theirs)
+
+
+_FOR = re.compile(r"\b(?:for|of)\s+(?:the\s+|our\s+)?$", re.IGNORECASE)
+
+
+def _qualifying(hit: Hit, hits: tuple[Hit, ...], text: str, both: set[str]) -> bool:
+    """A subject one text names only, right before a subject both name ("DB timeout") or
+    after "for"/"of" ("Redis for sessions"): it says which one, as a qualifier does."""
+    if hit.key in both:
+        return False
+    before = any(g.key in both and 0 < g.start - hit.end <= 2 for g in hits)
+    return before or _FOR.search(text[: hit.start]) is not None
 
 
 def _stem(word: str) -> str:
@@ -277,6 +295,10 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue
         if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
             continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
+        if n.cls == o.cls == "date":  # "release slipped, it's 2024-03-22 now": the sentence
+            if _same_subject(new, old, cues) and not distinct(new, old, cues):
+                return True  # names what the date is of, rarely the clause
+            continue
         clause_new, clause_old = clause_of(new, n), clause_of(old, o)
         region = _region_named(n, o, clause_new, clause_old, cues)
         if not (region or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")):

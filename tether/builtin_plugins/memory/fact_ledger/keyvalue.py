@@ -53,6 +53,7 @@ _LABEL = re.compile(r"^\s*([A-Za-z][\w -]{0,30}?)\s*:\s")
 _OF = re.compile(r"\s+(?:of|for)\s+(?:the\s+|our\s+)?([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)")
 _NUMBERED = re.compile(r"(?:#|\b(?:number|no\.?|id|ticket|issue|pr|phase|step|module))\s*$", re.I)
 _NEXT = re.compile(r"\s*([A-Za-z][\w-]*)")
+_ACRONYM = re.compile(r"\b[A-Z]{2}\b")
 MAX_PLAIN_CLAUSE = 8  # words: a plain word is a value only in a short clause
 
 
@@ -85,7 +86,8 @@ def _subject(before: str, cues: Cues | None) -> frozenset[str]:
     if cues is not None:
         ignored = ignored | cues.words("change") | cues.words("soft_change")
     words = [w for w in _ASCII.findall(before.casefold())][-5:]
-    out = [_stem(w) for w in words if w not in ignored and len(w) > 2]
+    acronyms = {w.casefold() for w in _ACRONYM.findall(before)}  # "DB", "UI": a subject too
+    out = [_stem(w) for w in words if w not in ignored and (len(w) > 2 or w in acronyms)]
     return frozenset(out[-4:])
 
 

@@ -25,6 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.keypair import terse_changes
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
+from tether.builtin_plugins.memory.fact_ledger.schedules import whole_pairs
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     PER_PART_KEYS,
@@ -112,7 +113,17 @@ class Ledger:
         if self._goal_changes is not None and self._goal_changes[0] == state:
             return dict(self._goal_changes[1])
         changes = goal_changes(self, default_cues())  # by key and shape, chains followed
-        for fact in self.live("constraint") + self.live("decision"):
+        rules = self.live("constraint") + self.live("decision")
+        wholes = {
+            o: n
+            for f in rules
+            if f.source != goal.source
+            for o, n in whole_pairs(f.text, goal.text, default_cues())
+        }
+        if wholes:  # "0 2 * * *" → "30 3 * * *", not "0" → "30"
+            changes = {o: n for o, n in changes.items() if not any(o in w for w in wholes)}
+            changes.update(wholes)
+        for fact in rules:
             for old, new in keyed_pairs(fact.text, goal.text, default_cues()):
                 if not any(old in said or said in old for said in changes):
                     changes[old] = new

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.bare import bare_change, inherited
 from tether.builtin_plugins.memory.fact_ledger.clauses import retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
@@ -21,9 +22,12 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -42,6 +46,8 @@ class Ledger(Protocol):
     def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
 
     def new_fact(self, kind: str, text: str, source: str, **extra: Any) -> Fact: ...
+
+    def replaced(self, fact: Fact) -> list[Fact]: ...
 
     @property
     def facts(self) -> list[Fact]: ...
@@ -120,6 +126,9 @@ def chosen(cues: Cues, before: str | None) -> bool:
 
 def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> None:
     """Retire the live facts ``fact`` (a constraint or decision) replaces."""
+    live_rules = ledger.live("constraint") + ledger.live("decision")
+    if cues is not None and deictic(fact.text, cues, [r for r in live_rules if r is not fact]):
+        return  # "scratch that": the latest message is taken back (:mod:`.revert`)
     cued = statement.change or statement.revoke
     text = fact.text
     if cued and cues is not None:
@@ -193,16 +202,36 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
     if best is None and not keyed and cues is not None:
         keyed = _keyed_alike(fact, rules, cues)
+    if best is None and not keyed and cues is not None:
+        keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
+    if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
+        keyed = bare_change(fact, rules, cues) if cued else []
+        keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     retired = [old for old in keyed if old.live]
     if best is not None and best[1].live and best[1] not in retired:
         retired.append(best[1])
+    retired = [
+        old
+        for old in retired
+        if not restates(fact.text, old.text) and not (cued and pin_kept(fact.text, old.text))
+    ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
     retire_echoes(ledger, fact, retired)
+
+
+def _moved(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:
+    """The earlier rules whose location (host, IP, bucket) of one subject ``fact`` moves
+    (:func:`~.hosts.moved`); with a cue or "now", the only rule giving one of that kind."""
+    found = _earlier_alike(fact, rules, lambda old: moved(fact.text, old, cues))
+    if found or not cued:
+        return found
+    found = _earlier_alike(fact, rules, lambda old: moved(fact.text, old, cues, cued=True))
+    return found if len(found) == 1 else []
 
 
 def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:
@@ -318,6 +347,8 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
         if span is not None:
             before = _BEFORE.search(fact.text[: span[0]])
             value = before.group(1) if before else ""
+            if before is not None and common_noun(fact.text, before.end()):
+                return []  # "now that the old android app is dead": not every "app"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)

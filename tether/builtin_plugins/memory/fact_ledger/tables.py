@@ -59,6 +59,19 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "remove the rule", "we can drop", "not needed", "isn't needed", "no need for",
         "get rid of", "can be dropped", "can be removed", "can go away", "can go $",
     ),
+    "revert": (
+        "go back to the old", "go back to the previous", "go back to the original",
+        "go back to what", "back to the old", "back to the previous", "back to the original",
+        "back to how it was", "back to what we had", "back to the way it was", "revert to",
+        "revert that", "revert it", "revert this", "revert the change", "revert back",
+        "undo that", "undo this", "undo it", "undo the change", "roll that back",
+        "roll it back", "roll back to", "change it back", "set it back", "put it back",
+        "switch it back", "switch back", "as before", "like before", "what we had before",
+        "what we had", "the way it was", "the old one", "the previous one", "the original one",
+        "the old value", "the previous value", "the original value", "the old setting",
+        "the previous setting", "the original setting", "scratch that", "wait no", "no wait",
+        "forget that", "never mind that", "ignore that", "take that back",
+    ),
     "discard": (
         "remove", "delete", "drop", "take ... out", "get rid of", "getting deleted",
         "being deleted", "will be deleted", "is deleted", "torn down", "tear down",
@@ -145,6 +158,13 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "revoke": (
         "不再", "取消", "算了", "不用了", "作废", "撤销", "去掉", "忽略之前", "不需要了", "删掉",
         "拿掉",
+    ),
+    "revert": (
+        "用回", "改回", "换回", "切回", "调回", "回退到", "回滚到", "恢复成", "恢复到", "恢复为",
+        "还原成", "还原为", "还原到", "还是用之前", "还是用原来", "还是用以前", "还是按之前",
+        "还是按原来", "用原来的", "用之前的", "用以前的", "按原来的", "按之前的", "照原来的",
+        "原来那个", "之前那个", "跟以前一样", "和以前一样", "和原来一样", "跟原来一样", "照旧",
+        "刚才说的不算", "当我没说", "刚才那个不要了", "撤回刚才",
     ),
     "discard": (
         "删掉", "删除", "去掉", "不需要", "不用了", "不要了", "拿掉", "移除", "下线", "停用",

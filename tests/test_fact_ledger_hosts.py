@@ -1,0 +1,80 @@
+"""Where a service lives, moved (issue 23, item 2): a host, an IP address or a bucket given
+anew retires the old one though the change names the service in other words; locations of
+two services, or of two parts, both stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.hosts import locations
+
+
+def ledger_of(*said: str) -> Ledger:
+    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+
+
+def live(ledger: Ledger) -> set[str]:
+    return {f.text for f in ledger.live("constraint", "decision", "request")}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The database server is pg-old-3.lan.", "aim MySQL at 172.16.4.9 from today"),
+        ("Our queue broker runs on mq-a.internal:5672.", "kafka sits on 10.1.1.7:9092 now"),
+        ("Exports land in gs://exports-legacy.", "the exports bucket is gs://exports-v2 now"),
+        ("缓存服务器是 cache-7.corp。", "redis 迁到 192.168.3.30 了"),
+    ],
+)  # fmt: skip
+def test_a_location_moved_retires_the_old_one(old: str, new: str) -> None:
+    ledger = ledger_of("Get the reporting job running again.", old, new)
+    assert old not in live(ledger)
+    assert new in live(ledger)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The database is pg-main.internal.", "The cache is redis-1.internal."),
+        ("Staging DB is pg-stg.internal.", "Prod DB is pg-prod.internal."),
+        ("Logs ship to s3://app-logs.", "Backups go to gs://app-backups."),
+    ],
+)  # fmt: skip
+def test_locations_of_two_things_both_stay(first: str, second: str) -> None:
+    ledger = ledger_of("Get the reporting job running again.", first, second)
+    assert {first, second} <= live(ledger)
+
+
+def test_a_module_or_a_file_is_no_location() -> None:
+    said = "use os.path and node.js, settings in vault.yml, version 1.2.3"
+    assert locations(said) == []
+    assert locations("db at 10.0.0.5:5432 and api.example.com") == [
+        ("host", "10.0.0.5"),
+        ("host", "api.example.com"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Secrets live in deploy/vault.yml.", "they moved it, vault is now at ops/prod/vault.yml"),
+        ("The creds are in secrets/prod.env.", "creds file is at config/secrets.env now"),
+    ],
+)  # fmt: skip
+def test_a_file_moved_retires_the_old_path(old: str, new: str) -> None:
+    ledger = ledger_of("Get the reporting job running again.", old, new)
+    assert old not in live(ledger)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Config lives in config/app.toml.", "Secrets live in config/secrets.toml now."),
+        ("Staging values are in deploy/staging/values.yaml.", "Prod uses deploy/prod/values.yaml."),
+    ],
+)  # fmt: skip
+def test_two_files_both_stay(first: str, second: str) -> None:
+    ledger = ledger_of("Get the reporting job running again.", first, second)
+    assert {first, second} <= live(ledger)

@@ -1,0 +1,47 @@
+"""False retirements a change must not make (issue 23, item 2): a fact stating the very
+setting a change sets, a version pin of a thing the change only uses, and every fact naming
+a common noun said to be "dead" elsewhere."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+
+
+def ledger_of(*said: str) -> Ledger:
+    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+
+
+def live(ledger: Ledger) -> set[str]:
+    return {f.text for f in ledger.live("constraint", "decision", "request")}
+
+
+@pytest.mark.parametrize(
+    ("kept", "later"),
+    [
+        (
+            "Keep auto_merge: false on the release branch, humans merge releases.",
+            "scratch the bot idea, back to auto_merge: false like before",
+        ),
+        (
+            "The site runs Django 4.2 with HTMX 1.9, no SPA.",
+            "use HTMX polling for the status badge instead",
+        ),
+        (
+            "The web app calls the gateway at gw-1.pay.internal with a 5s timeout.",
+            "the tablet layout is simpler now that the old mobile app is dead",
+        ),
+    ],
+)  # fmt: skip
+def test_a_fact_the_change_does_not_change_stays(kept: str, later: str) -> None:
+    ledger = ledger_of("Keep the billing service running.", kept, later)
+    assert kept in live(ledger)
+
+
+def test_a_named_thing_gone_still_retires_what_names_it() -> None:
+    ledger = ledger_of(
+        "Keep the billing service running.", "Ship metrics to statsd.", "statsd is gone"
+    )
+    assert "Ship metrics to statsd." not in live(ledger)

@@ -1,0 +1,52 @@
+"""False retirements a change must not make: facts a new sentence shares words with but does
+not change.
+
+- A fact stating the very setting the new sentence sets ("catchup: false # never backfill
+  automatically" beside "back to catchup: false, I'll open a ticket"): the same value said
+  again is no change of it.
+- A fact pinning a version of a thing the new sentence only uses ("Phoenix 1.7.14 + LiveView
+  0.20" beside "use LiveView streams with infinite scroll instead"): the pin stays.
+- A common noun before "is dead"/"is gone" ("now that the old android app is dead"): the
+  thing gone is that one, not every fact naming an app.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SETTING = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\"?([^\s,;\"#]+)")
+_VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)+)(?![\w.])")
+_DETERMINED = re.compile(r"\b(?:the|a|an|our|my|your|their|this|that|its)\s+(?:\S+\s+){0,2}$")
+
+
+def _settings(text: str) -> dict[str, str]:
+    return {k.casefold(): v.casefold() for k, v in _SETTING.findall(text)}
+
+
+def restates(new: str, old: str) -> bool:
+    """``new`` sets a key of ``old`` to the value ``old`` gives it (and no key of ``old`` to
+    another value): ``old`` is said again, not changed."""
+    mine, theirs = _settings(new), _settings(old)
+    shared = set(mine) & set(theirs)
+    return bool(shared) and all(mine[k] == theirs[k] for k in shared)
+
+
+def pin_kept(new: str, old: str) -> bool:
+    """``old`` pins a version of a name ``new`` names without any version: a use of the
+    thing, not a new version of it."""
+    pinned = {name.casefold() for name, _v in _VERSIONED.findall(old)}
+    if not pinned or _VERSIONED.search(new):
+        return False
+    said = {w.casefold() for w in re.findall(r"[A-Za-z][\w.+-]*", new)}
+    return bool(pinned & said)
+
+
+def common_noun(text: str, start: int) -> bool:
+    """The word ending at ``start`` in ``text`` follows a determiner ("the old android app"):
+    a common noun, not the name of a value."""
+    before = text[:start]
+    at = before.rstrip().rfind(" ")
+    return _DETERMINED.search(before[: at + 1] if at >= 0 else "") is not None
+
+
+__all__ = ["common_noun", "pin_kept", "restates"]

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from typing import Any
 
 from tether.builtin_plugins.commands.rpc.responses import failure, success
 
 RpcServer = Any  # tether.builtin_plugins.commands.rpc.server.RpcServer (not imported: no loop)
 
-#: How long a prompt's run waits for the reader to make progress on the lines written with it.
-#: The wait ends as soon as nothing more is readable. While the reader parses a line or takes
-#: in new ones the wait goes on (megabytes of JSON on a loaded machine); a writer stalled
-#: mid-line ends it after this long without progress.
+#: How long a prompt's run waits for the reader to handle the lines written with it. The wait
+#: ends as soon as nothing more is readable, or at once when the reader waits for this run (a
+#: session command, :meth:`.server.RpcServer.settle`). Past the bound it goes on only for the
+#: line the reader holds then (megabytes of JSON parsed on a loaded machine), never for a
+#: stream of new lines or for a writer stalled mid-line.
 CATCH_UP_SECONDS = 3.0
+_POLL_SECONDS = 0.02
 BUSY = (
     "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue "
     "the message."
@@ -109,12 +112,20 @@ def _claim(server: RpcServer) -> None:
 
 
 def _catch_up(server: RpcServer) -> None:
-    """Wait until the reader has handled every line written so far, as long as it progresses."""
-    seen = server.lines_read
-    while not server.caught_up.wait(CATCH_UP_SECONDS):
-        if not server.parsing and server.lines_read == seen:
-            return  # no progress: a writer stalled mid-line
-        seen = server.lines_read
+    """Wait until the reader has handled the lines written so far (see :data:`CATCH_UP_SECONDS`)."""
+    deadline = time.monotonic() + CATCH_UP_SECONDS
+    while not server.caught_up.wait(_POLL_SECONDS):
+        if server.settling:
+            return  # the reader waits for this run to start
+        if time.monotonic() >= deadline:
+            break
+    else:
+        return
+    held = server.lines_read
+    while server.handling and server.lines_read == held and not server.settling:
+        if server.caught_up.wait(_POLL_SECONDS):
+            return
+    server.caught_up.wait(_POLL_SECONDS)  # the lines right behind it, if they are there
 
 
 def _run(

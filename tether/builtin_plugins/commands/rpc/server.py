@@ -120,8 +120,9 @@ class RpcServer:
         self.prompt_pending = False  # a prompt accepted whose run has not started yet
         self.caught_up = threading.Event()  # the reader has handled every line written so far
         self.caught_up.set()  # (no reader: nothing to wait for)
-        self.lines_read = 0  # lines the reader has taken in: a waiting run sees it progress
-        self.parsing = False  # the reader is parsing a whole line (not waiting for bytes)
+        self.lines_read = 0  # lines the reader has taken in
+        self.handling = False  # the reader holds a whole line (parsing it, answering it)
+        self.settling = False  # the reader waits for a prompt's run to start (settle)
         self.workers: list[threading.Thread] = []
         self.pending_bash: list[dict[str, Any]] = []  # bash run while streaming: stored after
         self.lock = threading.Lock()
@@ -175,6 +176,7 @@ class RpcServer:
             raw = lines.readline()
             self.caught_up.clear()
             self.lines_read += 1
+            self.handling = True
             if not raw:
                 self.caught_up.set()
                 break
@@ -185,18 +187,16 @@ class RpcServer:
                 line = line[:-1]
             if line.strip():
                 self.handle_line(line)
+            self.handling = False
         for worker in list(self.workers):
             worker.join()
 
     def handle_line(self, line: str) -> None:
-        self.parsing = True
         try:
             command = json.loads(line, parse_constant=_no_constant, parse_float=_finite)
         except (ValueError, RecursionError) as exc:  # not JSON, NaN/Infinity, nested too deeply
             self.output.write(failure(None, "parse", f"Failed to parse command: {exc}"))
             return
-        finally:
-            self.parsing = False
         if not isinstance(command, dict):
             self.output.write(failure(None, None, "Unknown command: undefined"))
             return
@@ -227,10 +227,14 @@ class RpcServer:
     def settle(self) -> None:
         """Wait while the prompt that is streaming has no run going (see :data:`NEEDS_IDLE`)."""
         deadline = time.monotonic() + SETTLE_SECONDS
-        while self.streaming.is_set() and not self.in_run.is_set():
-            if time.monotonic() > deadline:
-                return
-            self.idle.wait(0.02)
+        self.settling = True  # a run waiting for the reader (prompting._catch_up) goes on
+        try:
+            while self.streaming.is_set() and not self.in_run.is_set():
+                if time.monotonic() > deadline:
+                    return
+                self.idle.wait(0.02)
+        finally:
+            self.settling = False
 
     def _in_background(self, command: dict[str, Any]) -> None:
         if command.get("type") == "prompt":

@@ -131,7 +131,7 @@ def loads_orjson() -> Any:
     return _lib().loads
 
 
-def loads_to_write(raw: bytes) -> Any:
+def loads_to_write(raw: bytes | memoryview) -> Any:
     """orjson's value of ``raw``, or ``None`` when it refuses: for values that are only
     written again as JSON. An integer beyond 64 bits is then a float, as JavaScript reads it,
     and :func:`dumps_or_none` writes the same text for both (JS's)."""

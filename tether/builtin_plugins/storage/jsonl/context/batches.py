@@ -65,7 +65,7 @@ def _read_batches(
 
 def _lines_in_one_read(
     fd: int, batch: list[int], table: line_table.LineTable, size: int
-) -> list[bytes | None] | None:
+) -> list[bytes | memoryview | None] | None:
     """The lines of ``batch`` in one read, from the first row's line to the start of the row
     after the last (a run of a branch: mostly consecutive lines), each found by where it
     starts. ``None`` (then :func:`read_lines` reads each row's line): a row parsed already,

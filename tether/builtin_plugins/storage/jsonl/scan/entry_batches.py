@@ -51,8 +51,8 @@ def parse_batch(
 def _parsed_at_once(
     table: EntryTable, rows: list[int], lines: list[Any]
 ) -> list[dict[str, Any]] | None:
-    """The entries when every row is unparsed (``lines`` all bytes) and every line an entry
-    that agrees with the index; else ``None``."""
+    """The entries when every row is unparsed (``lines`` all bytes or views of them) and
+    every line an entry that agrees with the index; else ``None``."""
     try:
         entries = list(map(fastjson.loads_orjson(), lines))
         ids = list(map(dict.get, entries, repeat("id")))

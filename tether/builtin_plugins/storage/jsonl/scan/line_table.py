@@ -60,7 +60,7 @@ class FastParser(Protocol):
     def loads_many_or_none(self, raws: list[bytes]) -> list[Any]:
         """Each line's value, or ``None`` where the reference parser must decide."""
 
-    def loads_to_write(self, raw: bytes) -> Any:
+    def loads_to_write(self, raw: bytes | memoryview) -> Any:
         """A value only written again as JSON (an integer beyond 64 bits may be a float)."""
 
 

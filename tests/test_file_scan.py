@@ -215,6 +215,7 @@ def test_lines_left_read_the_same_in_blocks_of_any_size(
         paths[0].write_text("\n".join(ODD_LINES) + "\n")
         paths[1].write_text("\n" + "\n".join(ODD_LINES))
     monkeypatch.setattr(file_scan, "LINES_LEFT_BYTES", 0)
+    compared = 0
     for path in paths:
         with path.open("rb") as handle:
             kept = scan_stream(handle)
@@ -225,3 +226,5 @@ def test_lines_left_read_the_same_in_blocks_of_any_size(
         if left is not None:  # None: no header, read again as one stream
             assert index_of(left[0]) == index_of(kept[0]), path.name
             assert left[1] == kept[1]
+            compared += 1
+    assert compared >= len(paths) // 2  # most files have a header: they are compared

@@ -151,3 +151,26 @@ def test_the_offline_summary_shows_every_error_the_gate_requires() -> None:
         assert item.text in summary, item.text
     assert "MPI_ABORT was invoked on rank 2" in summary
     assert "roundsHalfEven" not in summary.split("## Blocked")[1].split("##")[0]
+
+
+JOB_LOG = """IEF403I NIGHTLY1 - STARTED - TIME=02.10.00
+IEF142I NIGHTLY1 STEP010 - STEP WAS EXECUTED - COND CODE 0000
+IEF450I NIGHTLY1 STEP020 - ABEND=S0C4 U0000 REASON=00000011
+IEF404I NIGHTLY1 - ENDED - TIME=02.10.09
+"""
+REGION_LOG = """+XYZSI1517 REGION7 Control is being given to the monitor.
+XYZAC2206 02:11:40 REGION7 Transaction ORD1 failed with abend AEI0. Updates backed out.
+XYZME0116 REGION7 Trace written to auxiliary storage.
+"""
+
+
+def test_a_message_id_line_that_says_something_failed_is_the_error() -> None:
+    """A line opening with a message id (capitals, digits, a severity letter) and saying
+    something failed or ended abnormally is the error line, not the job's last line; a
+    user who pastes one gets it as an open error, verbatim."""
+    assert failure_lines(JOB_LOG)[0] == JOB_LOG.splitlines()[2]
+    pasted = {"type": "text", "text": f"the region said:\n{REGION_LOG}"}
+    ledger = build_ledger([{"role": "user", "content": [pasted]}], ["u1"])
+    assert [f.text for f in ledger.live("error")] == [
+        "XYZAC2206 02:11:40 REGION7 Transaction ORD1 failed with abend AEI0. Updates backed out."
+    ]

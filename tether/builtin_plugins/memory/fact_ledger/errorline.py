@@ -12,7 +12,7 @@ _EXIT_LINE = re.compile(
 )
 _ERROR_LINE = re.compile(
     r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|错误|异常|失败",
+    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|abend|abnormal|错误|异常|失败",
     re.IGNORECASE,
 )
 
@@ -35,9 +35,12 @@ _TALLY = re.compile(
 )
 #: A line that says what went wrong: a located diagnostic, a named error and its message
 #: ("KeyError: 'x'", "ABC-1234: Thing 7 not found", "Shader error in 'X': …", "error: …",
-#: "Error (nc_open): …" — a qualifier in parentheses before the colon).
+#: "Error (nc_open): …" — a qualifier in parentheses before the colon; a message id — capitals,
+#: digits, a severity letter — opening a line that says something failed: "IEF450I … ABEND=S0C7",
+#: "DFHAC2206 … failed with abend ASRA").
 _SAYS_WHAT = re.compile(
     r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s"
+    r"|^\W{0,2}[A-Z][A-Z0-9]{1,8}\d{3,5}[A-Z]?\s(?=.*?(?i:" + _ERROR_LINE.pattern + "))"
     r"|(?:^|[\s\"'{\[(])(?:[\w.]*(?:Error|Exception)|[A-Z]{2,6}-\d{2,6}"
     r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)(?:\s?\([^()\s]{1,40}\))?\s?:\s+\S"
     r"|\b[A-Z][\w-]{1,30}\s(?:error|exception|failure)\s(?:in|at|from|on|while)\s[^:]{1,80}:\s"

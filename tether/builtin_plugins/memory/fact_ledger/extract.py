@@ -6,10 +6,12 @@ sentence never drops the others): ``next_step`` (a next-step cue opens it), ``de
 decision cue, or a terse choice: a named value closed by a ``choice`` cue), ``constraint`` (cue
 words of any registered language, or a language-independent signal: a negated imperative, a
 quoted rule), else ``request``; a question that asks (an ``ask`` cue opens it: what, should
-we, 怎么…) is a ``request``: a modal verb in it sets no rule. Identifier shapes (ticket ids,
-version pins, paths, environment variables, flags) and exact strings (:mod:`.exact`: inline
-code, error lines, command lines) are found in every user sentence; error lines in pasted text
-and in failing tool output. Nothing here decides what replaces what: :mod:`.ledger` does.
+we, 怎么…) is a ``request``: a modal verb in it sets no rule — unless a ``complaint`` cue
+makes it a preference ("why is this camelCase again??", "can we not touch vendor/?").
+Identifier shapes (ticket ids, version pins, paths, environment variables, flags) and exact
+strings (:mod:`.exact`: inline code, error lines, command lines) are found in every user
+sentence; error lines in pasted text and in failing tool output. Nothing here decides what
+replaces what: :mod:`.ledger` does.
 """
 
 from __future__ import annotations
@@ -221,6 +223,9 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "next_step"
     if cues.has("decision", sentence):
         return "decision"
+    question = "?" in sentence or "？" in sentence
+    if question and cues.has("complaint", sentence):
+        return "constraint"  # "why is this camelCase again??", "can we not touch vendor/?"
     if sentence.rstrip().endswith(("?", "？")) and cues.has("ask", _opening(sentence)):
         return "request"  # "what should we look at next?" asks; it states no rule
     cue = rule_cue(sentence, cues)

@@ -115,6 +115,13 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "should i", "shall i", "is it", "is there", "are there", "is this", "are we", "do we",
         "does it", "did", "any idea", "any ideas", "thoughts", "whether",
     ),
+    "complaint": (
+        "why ... again", "how come ... again", "why do you keep", "why does it keep",
+        "why are you still", "how many times", "can we not", "could we not", "can you not",
+        "could you not", "would you not", "can we please not", "can you please not",
+        "could you please not", "can you stop", "could you stop", "would you stop",
+        "can you please stop", "could you please stop", "please stop",
+    ),
 }  # fmt: skip
 
 CHINESE: dict[str, tuple[str, ...]] = {
@@ -176,6 +183,10 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "ask": (
         "什么", "怎么", "为什么", "为何", "哪", "如何", "多少", "是不是", "有没有", "对吗",
         "要不要",
+    ),
+    "complaint": (
+        "又", "老是", "怎么还", "说了多少次", "都说了", "不是说了", "能不能别", "能不能不要",
+        "可不可以不要", "可以不要", "能别", "别再",
     ),
 }  # fmt: skip
 

@@ -26,3 +26,10 @@ def test_a_setting_said_first_is_not_the_goal(setting: str, task: str) -> None:
     goal = ledger.goal()
     assert goal is not None and goal.text == task
     assert setting in [f.text for f in ledger.live("constraint")]  # still a fact of its own
+
+
+@pytest.mark.parametrize("hello", ["Morning.", "Hello there!", "您好！"])
+def test_a_greeting_opening_the_message_is_not_the_goal(hello: str) -> None:
+    task = "Move the ingest service into the monorepo build."
+    goal = _ledger(f"{hello} {task} The ticket is INFRA-77.").goal()
+    assert goal is not None and goal.text.startswith(task)

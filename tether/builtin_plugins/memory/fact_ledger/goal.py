@@ -49,6 +49,23 @@ def asks_for_work(statement: Statement, cues: Cues) -> bool:
     return any(rest != text and cues.has("task", rest.lstrip(" ,:：")) for rest in rests)
 
 
+MAX_GREETING_WORDS = 2  # a CJK character counts as half a word
+
+
+def greets(statement: Statement, cues: Cues) -> bool:
+    """A sentence that only greets ("Morning.", "Hi all,", "您好！"): a request of a word or
+    two, no digit, no task or goal cue."""
+    text = statement.text
+    size = len(WIDE.sub(" ", text).split()) + len(WIDE.findall(text)) / 2
+    return (
+        statement.kind == "request"
+        and size <= MAX_GREETING_WORDS
+        and not any(ch.isdigit() for ch in text)
+        and not cues.has("task", text)
+        and not cues.has("goal", text)
+    )
+
+
 def _asked(said: Sequence[Statement], cues: Cues) -> list[Statement]:
     """Without a ``goal`` cue: the requests; with none, the first sentence filed as a rule
     that asks for the work (:func:`asks_for_work`), else the first sentence — so a setting
@@ -71,6 +88,8 @@ def goal_sentences(
     said = [s for s in statements if s.kind != "identifier"]
     cued = [i for i, s in enumerate(said) if cues.has("goal", s.text)]
     if not cued:
+        while len(said) > 1 and greets(said[0], cues):
+            said = said[1:]  # "Morning. So the context is …": the greeting is not the goal
         return _asked(said, cues), []
     first = last = cued[0]
     while first > 0 and asks(said[first - 1], cues):
@@ -164,6 +183,7 @@ def _unchanged_clauses(text: str, by: Fact | None) -> str:
 __all__ = [
     "asks",
     "asks_for_work",
+    "greets",
     "cut_from_goal",
     "goal_parts",
     "goal_sentences",

@@ -174,3 +174,33 @@ def test_a_message_id_line_that_says_something_failed_is_the_error() -> None:
     assert [f.text for f in ledger.live("error")] == [
         "XYZAC2206 02:11:40 REGION7 Transaction ORD1 failed with abend AEI0. Updates backed out."
     ]
+
+
+SCRIPT_LOG = """Loading /data/run_07/ch2.mat ...
+Error using resample
+Input signal must be longer than the filter kernel.
+
+Error in clean_channel (line 18)
+    y = resample(x, p, q);
+
+job 5521 exited with code 1
+"""
+PASTED_SQL = """```
+Database Error in model fct_orders (models/marts/fct_orders.sql)
+  002003 (42S02): SQL compilation error:
+  Object 'RAW.SHOP.ORDERS' does not exist or not authorized.
+```
+probably a grant missing on my role."""
+
+
+def test_a_header_naming_only_the_error_keeps_its_message_line() -> None:
+    """ "Error using resample" says where; the prose line after it says what went wrong."""
+    first = failure_lines(SCRIPT_LOG)[0]
+    assert "Input signal must be longer than the filter kernel." in first
+
+
+def test_a_pasted_error_header_ending_in_a_colon_keeps_its_message_line() -> None:
+    pasted = {"type": "text", "text": PASTED_SQL}
+    ledger = build_ledger([{"role": "user", "content": [pasted]}], ["u1"])
+    errors = [f.text for f in ledger.live("error")]
+    assert any("Object 'RAW.SHOP.ORDERS' does not exist or not authorized." in e for e in errors)

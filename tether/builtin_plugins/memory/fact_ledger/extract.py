@@ -23,7 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.errorline import error_line, opens_with_error
+from tether.builtin_plugins.memory.fact_ledger.errorline import (
+    error_line,
+    joined,
+    opens_with_error,
+)
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
@@ -279,9 +283,9 @@ def terse_choice(sentence: str, cues: Cues) -> bool:
 
 def pasted_error(text: str) -> str:
     """The error line of a user message that pastes an error or a failing log ("" if none)."""
-    lines = [
-        line for line in text.splitlines() if _ERROR_SHAPE.match(line) or opens_with_error(line)
-    ]
+    rows = [row.strip() for row in text.splitlines() if row.strip()]
+    lines = [joined(rows, at) for at in range(len(rows))]  # a header and its message line
+    lines = [line for line in lines if _ERROR_SHAPE.match(line) or opens_with_error(line)]
     return flat(lines[-1]) if lines else ""
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.gate_helpers import tool_turn, user
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.offline_summarizer.checkpoint import build_checkpoint
@@ -204,3 +205,25 @@ def test_a_pasted_error_header_ending_in_a_colon_keeps_its_message_line() -> Non
     ledger = build_ledger([{"role": "user", "content": [pasted]}], ["u1"])
     errors = [f.text for f in ledger.live("error")]
     assert any("Object 'RAW.SHOP.ORDERS' does not exist or not authorized." in e for e in errors)
+
+
+RUSTC = """   Compiling ledger v0.4.0 (/home/dev/ledger)
+error[E0599]: no method named `settle` found for struct `Book` in the current scope
+  --> src/main.rs:12:10
+error: aborting due to 1 previous error
+"""
+
+
+def test_a_resolved_error_line_stays_as_an_identifier() -> None:
+    """ "aborting due to 1 previous error" only tallies; once the call succeeds, the line
+    that said what went wrong is no open error but stays, word for word, as history."""
+    call = {"command": "cargo build"}
+    messages = [
+        user("Get the ledger crate building."),
+        *tool_turn("c1", "bash", call, RUSTC, True),
+        *tool_turn("c2", "bash", call, "Finished dev profile", False),
+    ]
+    ledger = build_ledger(messages, [f"e{n}" for n in range(len(messages))])
+    line = "error[E0599]: no method named `settle` found for struct `Book` in the current scope"
+    assert ledger.live("error") == []
+    assert line in [f.text for f in ledger.live("identifier")]

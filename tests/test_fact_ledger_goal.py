@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tether.builtin_plugins.memory.fact_ledger import build_ledger
+from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown
 
 
 def _ledger(text: str):  # type: ignore[no-untyped-def]
@@ -33,3 +34,17 @@ def test_a_greeting_opening_the_message_is_not_the_goal(hello: str) -> None:
     task = "Move the ingest service into the monorepo build."
     goal = _ledger(f"{hello} {task} The ticket is INFRA-77.").goal()
     assert goal is not None and goal.text.startswith(task)
+
+
+def test_the_sentence_after_a_greeting_is_never_cut_from_the_goal() -> None:
+    """A greeting of a script without spaces ("お疲れ様です。") is no goal sentence either, so
+    the task after it leads the goal and a later value does not cut it out."""
+    task = "経費精算アプリ（今は VM 2台）を AWS に載せ替えたいです。"
+    ledger = build_ledger(
+        [
+            {"role": "user", "content": f"お疲れ様です。{task}リポジトリは infra-keihi です。"},
+            {"role": "user", "content": "PostgreSQL 13 です。"},
+        ],
+        ["u1", "u2"],
+    )
+    assert task in goal_shown(ledger)

@@ -49,14 +49,14 @@ def asks_for_work(statement: Statement, cues: Cues) -> bool:
     return any(rest != text and cues.has("task", rest.lstrip(" ,:：")) for rest in rests)
 
 
-MAX_GREETING_WORDS = 2  # a CJK character counts as half a word
+MAX_GREETING_WORDS = 3  # a CJK character counts as half a word ("お疲れ様です。")
 
 
 def greets(statement: Statement, cues: Cues) -> bool:
-    """A sentence that only greets ("Morning.", "Hi all,", "您好！"): a request of a word or
-    two, no digit, no task or goal cue."""
+    """A sentence that only greets ("Morning.", "Hello there!", "お疲れ様です。"): a request
+    of a few words, no digit, no task or goal cue."""
     text = statement.text
-    size = len(WIDE.sub(" ", text).split()) + len(WIDE.findall(text)) / 2
+    size = len(re.findall(r"\w+", WIDE.sub(" ", text))) + len(WIDE.findall(text)) / 2
     return (
         statement.kind == "request"
         and size <= MAX_GREETING_WORDS

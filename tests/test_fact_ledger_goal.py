@@ -48,3 +48,15 @@ def test_the_sentence_after_a_greeting_is_never_cut_from_the_goal() -> None:
         ["u1", "u2"],
     )
     assert task in goal_shown(ledger)
+
+
+@pytest.mark.parametrize(
+    "stated",
+    [
+        "这次的目标就是把支付链路理清楚，月底前能让对账只读汇总层。",
+        "The goal here is a checkout that survives a region outage.",
+    ],
+)
+def test_a_goal_stated_as_such_is_in_the_goal(stated: str) -> None:
+    goal = _ledger(f"Context first: the cluster runs Hive 3.1. {stated}").goal()
+    assert goal is not None and stated in goal.text

@@ -227,3 +227,27 @@ def test_a_resolved_error_line_stays_as_an_identifier() -> None:
     line = "error[E0599]: no method named `settle` found for struct `Book` in the current scope"
     assert ledger.live("error") == []
     assert line in [f.text for f in ledger.live("identifier")]
+
+
+EVENT = """the desktop team pasted this from Event Viewer:
+
+```
+Log Name:      Application
+Source:        Application Error
+Event ID:      1000
+Level:         Error
+Description:
+Faulting application name: Notes.exe, version: 2.1.0.0, time stamp: 0x65f2a1c4
+Faulting module name: libvpx.dll, version: 0.0.0.0, time stamp: 0x65d7b2e0
+Exception code: 0xc0000005
+Fault offset: 0x00000000001a4f3b
+```"""
+
+
+def test_a_pasted_log_keeps_its_other_error_lines_verbatim() -> None:
+    """A pasted log states more than its last error line: the faulting module of a Windows
+    event too, kept word for word as an identifier."""
+    ledger = build_ledger([user(EVENT)], ["u1"])
+    kept = [f.text for f in ledger.live("error", "identifier")]
+    line = "Faulting module name: libvpx.dll, version: 0.0.0.0, time stamp: 0x65d7b2e0"
+    assert line in kept

@@ -12,7 +12,8 @@ _EXIT_LINE = re.compile(
 )
 _ERROR_LINE = re.compile(
     r"error|exception|traceback|failed|failure|fatal|denied|not found|no such|cannot|can't"
-    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|abend|abnormal|错误|异常|失败",
+    r"|invalid|refused|timed? ?out|panic|mismatch|unexpected|assert|abend|abnormal|\bfault"
+    r"|错误|异常|失败",
     re.IGNORECASE,
 )
 
@@ -132,13 +133,13 @@ def error_line(text: str) -> str:
 #: where in the code it failed ("… at lib/X.pm line 12"), a value against the one expected
 #: ("a != b", "(expected 0x1F)", "got 3, want 4"), an HTTP error status ("HTTP/1.1 503"),
 #: a failure or fault tagged in capitals ("CHECK FAIL:",
-#: "[BusFault]", "FATAL").
+#: "[BusFault]", "FATAL"), a faulting module or application ("Faulting module name: x.dll").
 _MORE_SHAPES = re.compile(
     r"(?i:abort|undefined|nothing provides|unresolved|unsatisfied|segmentation fault"
     r"|core dumped|\bkilled\b|\bexit(?:ed)?\b.{0,40}\b(?:code|status)\s*:?\s*[1-9]"
     r"|\bstatus\s*:?\s*[1-9]|\bat \S+ line \d+|\bexpected\b|\bgot\b.{0,60}\bwant\b"
     r"|\bHTTP\S*\s+[45]\d\d\b)"
-    r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b",
+    r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b|(?i:\bfault(?:ing|ed)\b)",
 )
 #: A line that only introduces others: "Traceback (most recent call last):", "Error:".
 _ONLY_HEADER = re.compile(r"^(?:Traceback \(most recent call last\)|\W*\w+)\s*:$")

@@ -275,17 +275,9 @@ class _Reader:
         if message.get("isError"):
             self._fail(name, target, failure_lines(text_of(message.get("content"))), source)
             return
-        self._resolve(error_key(name, target), source)
+        self.ledger.resolve(error_key(name, target))
         if name in ("edit", "write") and target:  # an edit also clears a failed write
-            self._resolve(error_key("write" if name == "edit" else "edit", target), source)
-
-    def _resolve(self, key: str, source: str) -> None:
-        """A later success of a failing call: its errors are resolved, and the line that said
-        what went wrong stays as an exact identifier (history: "that E0277 again")."""
-        first = next((f for f in self.ledger.live("error") if f.key == key), None)
-        self.ledger.resolve(key)
-        if first is not None:
-            self.ledger.add(Statement("identifier", first.text, source), self.cues)
+            self.ledger.resolve(error_key("write" if name == "edit" else "edit", target))
 
     def bash(self, message: Mapping[str, Any], source: str) -> None:
         if message.get("excludeFromContext"):
@@ -298,7 +290,7 @@ class _Reader:
             first, *more = failure_lines(str(message.get("output", "")))
             self._fail("bash", command, [f"exit code {code}: {first}", *more], source)
         else:
-            self._resolve(error_key("bash", command), source)
+            self.ledger.resolve(error_key("bash", command))
 
 
 def build_ledger(

@@ -62,3 +62,28 @@ def test_comment_rules_survive_compactions_on_both_summarizers(tmp_path: Path) -
         for entry in (entries[0], entries[-1]):
             for comment in comments:
                 assert comment in entry["summary"], (summarizer, comment)
+
+
+CONFIG = (
+    "the job config:\n\n```yaml\n"
+    "job_id: ledger_nightly\n"
+    'schedule: "0 1 * * *"     # must be done before 05:30 Lisbon, the bank pulls at 05:45\n'
+    "dedupe: true              # never turn this off, the upstream resends\n"
+    "```\n"
+)
+
+
+def test_a_rule_on_a_setting_line_is_the_comment_and_outlives_the_value() -> None:
+    """The comment is the rule (a time of day is no quantity); the line is history, so a
+    later value of the key retires the line, not the rule."""
+    messages = [
+        user("Port the nightly ledger job to the new scheduler."),
+        assistant([text("Reading it.")]),
+        user(CONFIG),
+        assistant([text("Ported.")]),
+        user('schedule: "30 2 * * *" from now on, the source dump got slower'),
+        assistant([text("Changed.")]),
+    ]
+    constraints = [f.text for f in ledger_of(messages).live("constraint")]
+    assert "must be done before 05:30 Lisbon, the bank pulls at 05:45" in constraints
+    assert "never turn this off, the upstream resends" in constraints

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.gate_helpers import user
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.offline_summarizer.checkpoint import build_checkpoint
@@ -151,3 +152,93 @@ def test_the_offline_summary_shows_every_error_the_gate_requires() -> None:
         assert item.text in summary, item.text
     assert "MPI_ABORT was invoked on rank 2" in summary
     assert "roundsHalfEven" not in summary.split("## Blocked")[1].split("##")[0]
+
+
+JOB_LOG = """IEF403I NIGHTLY1 - STARTED - TIME=02.10.00
+IEF142I NIGHTLY1 STEP010 - STEP WAS EXECUTED - COND CODE 0000
+IEF450I NIGHTLY1 STEP020 - ABEND=S0C4 U0000 REASON=00000011
+IEF404I NIGHTLY1 - ENDED - TIME=02.10.09
+"""
+REGION_LOG = """+XYZSI1517 REGION7 Control is being given to the monitor.
+XYZAC2206 02:11:40 REGION7 Transaction ORD1 failed with abend AEI0. Updates backed out.
+XYZME0116 REGION7 Trace written to auxiliary storage.
+"""
+
+
+def test_a_message_id_line_that_says_something_failed_is_the_error() -> None:
+    """A line opening with a message id (capitals, digits, a severity letter) and saying
+    something failed or ended abnormally is the error line, not the job's last line; a
+    user who pastes one gets it as an open error, verbatim."""
+    assert failure_lines(JOB_LOG)[0] == JOB_LOG.splitlines()[2]
+    pasted = {"type": "text", "text": f"the region said:\n{REGION_LOG}"}
+    ledger = build_ledger([{"role": "user", "content": [pasted]}], ["u1"])
+    assert [f.text for f in ledger.live("error")] == [
+        "XYZAC2206 02:11:40 REGION7 Transaction ORD1 failed with abend AEI0. Updates backed out."
+    ]
+
+
+SCRIPT_LOG = """Loading /data/run_07/ch2.mat ...
+Error using resample
+Input signal must be longer than the filter kernel.
+
+Error in clean_channel (line 18)
+    y = resample(x, p, q);
+
+job 5521 exited with code 1
+"""
+PASTED_SQL = """```
+Database Error in model fct_orders (models/marts/fct_orders.sql)
+  002003 (42S02): SQL compilation error:
+  Object 'RAW.SHOP.ORDERS' does not exist or not authorized.
+```
+probably a grant missing on my role."""
+
+
+def test_a_header_naming_only_the_error_keeps_its_message_line() -> None:
+    """ "Error using resample" says where; the prose line after it says what went wrong."""
+    first = failure_lines(SCRIPT_LOG)[0]
+    assert "Input signal must be longer than the filter kernel." in first
+
+
+def test_a_pasted_error_header_ending_in_a_colon_keeps_its_message_line() -> None:
+    pasted = {"type": "text", "text": PASTED_SQL}
+    ledger = build_ledger([{"role": "user", "content": [pasted]}], ["u1"])
+    errors = [f.text for f in ledger.live("error")]
+    assert any("Object 'RAW.SHOP.ORDERS' does not exist or not authorized." in e for e in errors)
+
+
+RUSTC = """   Compiling ledger v0.4.0 (/home/dev/ledger)
+error[E0599]: no method named `settle` found for struct `Book` in the current scope
+  --> src/main.rs:12:10
+error: aborting due to 1 previous error
+"""
+
+
+def test_aborting_due_to_previous_errors_only_tallies() -> None:
+    """ "aborting due to 1 previous error" only tallies: the line before it says what."""
+    line = "error[E0599]: no method named `settle` found for struct `Book` in the current scope"
+    assert failure_lines(RUSTC)[0] == line
+
+
+EVENT = """the desktop team pasted this from Event Viewer:
+
+```
+Log Name:      Application
+Source:        Application Error
+Event ID:      1000
+Level:         Error
+Description:
+Faulting application name: Notes.exe, version: 2.1.0.0, time stamp: 0x65f2a1c4
+Faulting module name: libvpx.dll, version: 0.0.0.0, time stamp: 0x65d7b2e0
+Exception code: 0xc0000005
+Fault offset: 0x00000000001a4f3b
+```"""
+
+
+def test_a_pasted_log_keeps_its_other_error_lines_verbatim() -> None:
+    """A pasted log states more than its last error line: the faulting module of a Windows
+    event too, kept word for word as an identifier."""
+    ledger = build_ledger([user(EVENT)], ["u1"])
+    kept = [f.text for f in ledger.live("error", "identifier")]
+    line = "Faulting module name: libvpx.dll, version: 0.0.0.0, time stamp: 0x65d7b2e0"
+    assert line in kept

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.compaction_helpers import hooks_with, settings
 from tests.gate_helpers import assistant, text, tool_turn, user
 from tests.ledger_helpers import FactFree, write_turns
@@ -78,3 +80,24 @@ def test_work_turns_add_no_constraints_and_the_summary_stays_flat(tmp_path: Path
         assert rule in entry["summary"]
     assert "what should we look at next" not in entry["summary"]
     assert sizes[-1] <= sizes[2] * 1.10, sizes
+
+
+@pytest.mark.parametrize(
+    "complaint",
+    [
+        "why is the config in YAML again??",
+        "can we not reformat the whole file?",
+        "could you stop adding print calls?",
+        "怎么又把日志打到 stdout 了？？",
+        "能不能别再改 lockfile 了？",
+    ],
+)
+def test_a_question_that_complains_states_a_preference(complaint: str) -> None:
+    """A complaint phrased as a question ("why … again??", "can we not …?", "怎么又…？") is
+    a preference, filed under constraints, word for word — not a question that asks."""
+    assert classify(complaint, cues_for(None)) == "constraint"
+
+
+@pytest.mark.parametrize("asked", ["Can you run the migration again?", "How do I stop the worker?"])
+def test_a_plain_question_with_those_words_still_asks(asked: str) -> None:
+    assert classify(asked, cues_for(None)) == "request"

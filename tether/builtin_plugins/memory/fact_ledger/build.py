@@ -20,7 +20,11 @@ from tether.builtin_plugins.memory.fact_ledger.answers import (
     offers_choice,
     retire_answered,
 )
-from tether.builtin_plugins.memory.fact_ledger.comments import comment_rules, pasted_notes
+from tether.builtin_plugins.memory.fact_ledger.comments import (
+    comment_rules,
+    pasted_notes,
+    setting_rule,
+)
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import (
@@ -215,9 +219,11 @@ class _Reader:
         rules = comment_rules(text)  # "# no public IPs on workers, ever." in a pasted config
         if rules:
             said = " ".join(s.text for s in statements)
-            statements += [
-                Statement("constraint", line, source) for line in rules if flat(line) not in said
-            ]
+            for line in (line for line in rules if flat(line) not in said):
+                prose = setting_rule(line)  # "catchup: false  # never backfill": the comment
+                statements.append(Statement("constraint", prose or line, source))
+                if prose:
+                    statements.append(Statement("said", line, source))
         noted = pasted_notes(text)  # "// the toplevel one has alt contigs", "replicaCount: 3"
         if noted:
             said = " ".join(s.text for s in statements)

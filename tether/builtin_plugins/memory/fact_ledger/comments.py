@@ -5,9 +5,11 @@ ever``, ``#define USE_DMA 1  // never turn this off``, ``# 注意：不要开 gz
 reader, which skips code, never sees them. :func:`comment_rules` finds each line of a pasted
 block whose comment is prose that states a rule (a negation, a modal, a word in capitals, a
 Chinese prohibition) and no quantity, and the ledger keeps the whole line, code and comment, as
-a constraint. :func:`pasted_notes` finds what else such a block states — a prose comment that
-is no rule (or one with a quantity, which a later message may change), a key's setting in a
-short fenced block (``replicaCount: 3``) — and the ledger keeps those lines whole as history.
+a constraint — or, when its code sets a key, the comment as the constraint and the line as
+history (:func:`setting_rule`: a later message may change the value, not the rule).
+:func:`pasted_notes` finds what else such a block states — a prose comment that is no rule (or
+one with a quantity, which a later message may change), a key's setting in a short fenced block
+(``replicaCount: 3``) — and the ledger keeps those lines whole as history.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ _RULE = re.compile(
 _WIDE_RULE = re.compile(r"不要|别|禁止|必须|只能|不许|不准|务必|勿|不得|不能")
 #: A quantity in the comment ("8 MHz", "<= 10ms"): it documents a setting, which a later
 #: message may change in words the ledger cannot tie to this line; only rules are kept.
-_QUANTITY = re.compile(r"\d(?:[\d.,]*)\s?(?:[A-Za-z%]+\b|%)")
+#: Not a time of day ("before 06:00 Berlin"): a number after a colon, a capitalized name.
+_QUANTITY = re.compile(r"(?<![\d:])\d[\d.,]*\s?(?:[a-z]+\b|[A-Za-z]{1,3}\b|%)")
 MIN_WORDS = 3
 MIN_WIDE = 4
 MAX_LINE = 240
@@ -59,6 +62,16 @@ def comment_rules(text: str) -> list[str]:
         if _prose(prose) and _rule(prose):
             out.append(line.strip())
     return out
+
+
+def setting_rule(line: str) -> str:
+    """The comment of a rule line (:func:`comment_rules`) whose code sets a key to a value
+    ("catchup: false   # never backfill automatically"), verbatim; "" for another line.
+    The rule outlives the value: a later message may change the setting, not the rule."""
+    found = _COMMENT.search(line)
+    if found is None or not _SETTING_LINE.match(line[: found.start()]):
+        return ""
+    return found.group("prose").rstrip("*/ ").strip()
 
 
 _FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
@@ -98,4 +111,4 @@ def pasted_notes(text: str) -> list[str]:
     return out[:MAX_NOTES]
 
 
-__all__ = ["comment_rules", "pasted_notes"]
+__all__ = ["comment_rules", "pasted_notes", "setting_rule"]

@@ -43,6 +43,7 @@ KINDS = (
     "choice",  # closes a terse choice right after a named value: "Redis it is", "Redis 吧"
     "ask",  # opens a question that asks (what, how, should we, 怎么, 为什么…); a question
     # without one ("Can we keep it under 2 MB?", "…, ok?") is read as what it asks for
+    "complaint",  # makes a question a complaint, a preference: why … again, can we not, 又…
 )
 
 

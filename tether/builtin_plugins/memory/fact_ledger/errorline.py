@@ -12,8 +12,11 @@ _EXIT_LINE = re.compile(
     r"^(?:exit status \d+|exit code:? \d+|command exited with code \d+|process exited.*)$",
     re.IGNORECASE,
 )
-#: A line with a word of failure in it (``error_words`` of ``vocabulary.json``) or a phrase.
-_ERROR_LINE = re.compile(rf"{alternation('error_words')}|not found|no such|timed? ?out", re.I)
+#: A line with a word of failure in it (``error_words`` of ``vocabulary.json``) or a phrase
+#: ("fault", but not inside "default").
+_ERROR_LINE = re.compile(
+    rf"{alternation('error_words')}|not found|no such|timed? ?out|\bfault", re.I
+)
 
 #: A line that names the error itself: a typed error, ``error:``, "Shader error in …", a
 #: compiler's ``file:line:col: message``, a panic; "Build completed … 'Failed'" is weaker.
@@ -24,9 +27,10 @@ _STRONG_ERROR = re.compile(
 )
 _LOCATED = re.compile(r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s")  # file:12:3: msg
 #: A line that only reports that something failed, after the line that says what: make's
-#: "*** [target] Error 1", "Build finished with 1 error", "3 errors generated.", "FAILED".
+#: "*** [target] Error 1", "Build finished with 1 error", "3 errors generated.", "FAILED",
+#: "error: aborting due to 1 previous error".
 _TALLY = re.compile(
-    r"^\W*\*{3}|\bError \d+\s*$|\b\d+\s+(?:errors?|failures?|failed)\b"
+    r"^\W*\*{3}|\bError \d+\s*$|\b\d+\s+(?:errors?|failures?|failed)\b|\bprevious errors?\b"
     r"|\b(?:tests?|builds?|commands?|scripts?|jobs?|steps?)\s+failed\b"
     r"|^(?:build|compilation|command|task|job)\b.*\b(?:failed|finished|completed)\b"
     r"|^\W*(?:FAILED|ERROR|FAILURE)\W*$",
@@ -34,34 +38,70 @@ _TALLY = re.compile(
 )
 #: A line that says what went wrong: a located diagnostic, a named error and its message
 #: ("KeyError: 'x'", "ABC-1234: Thing 7 not found", "Shader error in 'X': …", "error: …",
-#: "Error (nc_open): …" — a qualifier in parentheses before the colon).
+#: "Error (nc_open): …" — a qualifier in parentheses before the colon; a message id — capitals,
+#: digits, a severity letter — opening a line that says something failed: "IEF450I … ABEND=S0C7",
+#: "DFHAC2206 … failed with abend ASRA"; a numeric code, a state in parentheses, a colon:
+#: "002003 (42S02): SQL compilation error: …").
 _SAYS_WHAT = re.compile(
     r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s"
+    r"|^\W{0,2}[A-Z][A-Z0-9]{1,8}\d{3,5}[A-Z]?\s(?=.*?(?i:" + _ERROR_LINE.pattern + "))"
+    r"|^\W{0,2}\d{3,}\s*(?:\([^()\s]{1,12}\))?:\s+(?=.*?(?i:" + _ERROR_LINE.pattern + "))"
     r"|(?:^|[\s\"'{\[(])(?:[\w.]*(?:Error|Exception)|[A-Z]{2,6}-\d{2,6}"
     r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)(?:\s?\([^()\s]{1,40}\))?\s?:\s+\S"
     r"|\b[A-Z][\w-]{1,30}\s(?:error|exception|failure)\s(?:in|at|from|on|while)\s[^:]{1,80}:\s"
 )
 
 
+#: A header that names an error and where, its message on the next line ("Error using
+#: filtfilt", "Error in foo (line 41)"): no colon, nothing said of what went wrong.
+_NAMES_ONLY = r"(?:fatal\s+)?(?:error|exception)\b[^:]{0,60}"
+#: A line of prose: a capital, words, a full stop ("Data must have length more than 3 …").
+_PROSE = r"[A-Z][a-z]+(?:\s+[\w'’,-]+){2,}[.!]"
+_HEADER = re.compile(f"^{_NAMES_ONLY}$", re.IGNORECASE)
+_MESSAGE = re.compile(f"^{_PROSE}$")
+_HEADED = re.compile(f"^(?i:{_NAMES_ONLY}?) {_PROSE}$")  # the two joined
+
+
+def joined(lines: list[str], at: int) -> str:
+    """Line ``at`` of ``lines``, with the message line after it when it is a header: one
+    ending in ":" that names an error ("thread 'main' panicked at src/x.rs:3:1:", "002003
+    (42S02): SQL compilation error:"), or one naming only the error and where, followed by
+    a line of prose ("Error using filtfilt" + "Data must have length …")."""
+    line = lines[at]
+    if at + 1 >= len(lines) or _EXIT_LINE.match(lines[at + 1]):
+        return line
+    if line.endswith(":") and _STRONG_ERROR.search(line) is not None:
+        return f"{line} {lines[at + 1]}"
+    if _HEADER.match(line) and _MESSAGE.match(lines[at + 1]):
+        return f"{line} {lines[at + 1]}"
+    return line
+
+
 def _error_lines(lines: list[str], more: re.Pattern[str] | None = None) -> list[str]:
-    """Error-looking lines (or of the shape ``more``), a header ending in ":" joined to the
-    message line after it ("thread 'main' panicked at src/x.rs:3:1:" + "byte index 7 …")."""
+    """Error-looking lines (or of the shape ``more``), a header joined to the message line
+    after it (:func:`joined`)."""
     out = []
     for at, line in enumerate(lines):
         if not (_ERROR_LINE.search(line) or _STRONG_ERROR.search(line) or _SAYS_WHAT.search(line)):
             if more is None or not more.search(line):
                 continue
-        header = line.endswith(":") and _STRONG_ERROR.search(line) is not None
-        if header and at + 1 < len(lines) and not _EXIT_LINE.match(lines[at + 1]):
-            line = f"{line} {lines[at + 1]}"
-        out.append(line)
+        out.append(joined(lines, at))
     return out
+
+
+def says_what(line: str) -> bool:
+    """Whether ``line`` says what went wrong (not only that something failed)."""
+    said = _SAYS_WHAT.search(line) is not None or _HEADED.match(line) is not None
+    return said and not _TALLY.search(line)
 
 
 def opens_with_error(line: str) -> bool:
     """Whether ``line`` starts by saying what went wrong (a pasted diagnostic, an API error
-    code with its message, a named error), not by tallying a failure."""
-    return _SAYS_WHAT.match(line.strip()) is not None and not _TALLY.search(line)
+    code with its message, a named error, a header joined to its message), not by tallying
+    a failure."""
+    line = line.strip()
+    said = _SAYS_WHAT.match(line) is not None or _HEADED.match(line) is not None
+    return said and not _TALLY.search(line)
 
 
 @functools.lru_cache(maxsize=512)  # the ledger and the summarizer's reading both ask
@@ -77,7 +117,7 @@ def error_line(text: str) -> str:
     lines = [line for line in lines if not _EXIT_LINE.match(line)] or lines
     found = _error_lines(lines)
     strong = [line for line in found if _STRONG_ERROR.search(line)]
-    telling = [line for line in found if _SAYS_WHAT.search(line) and not _TALLY.search(line)]
+    telling = [line for line in found if says_what(line)]
     strong = telling or [line for line in strong if not _TALLY.search(line)] or strong
     if strong:
         first, last = strong[0], strong[-1]
@@ -94,13 +134,13 @@ def error_line(text: str) -> str:
 #: where in the code it failed ("… at lib/X.pm line 12"), a value against the one expected
 #: ("a != b", "(expected 0x1F)", "got 3, want 4"), an HTTP error status ("HTTP/1.1 503"),
 #: a failure or fault tagged in capitals ("CHECK FAIL:",
-#: "[BusFault]", "FATAL").
+#: "[BusFault]", "FATAL"), a faulting module or application ("Faulting module name: x.dll").
 _MORE_SHAPES = re.compile(
     r"(?i:abort|undefined|nothing provides|unresolved|unsatisfied|segmentation fault"
     r"|core dumped|\bkilled\b|\bexit(?:ed)?\b.{0,40}\b(?:code|status)\s*:?\s*[1-9]"
     r"|\bstatus\s*:?\s*[1-9]|\bat \S+ line \d+|\bexpected\b|\bgot\b.{0,60}\bwant\b"
     r"|\bHTTP\S*\s+[45]\d\d\b)"
-    r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b",
+    r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b|(?i:\bfault(?:ing|ed)\b)",
 )
 #: A line that only introduces others: "Traceback (most recent call last):", "Error:".
 _ONLY_HEADER = re.compile(r"^(?:Traceback \(most recent call last\)|\W*\w+)\s*:$")
@@ -146,4 +186,4 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["MAX_LINES", "error_line", "failure_lines", "opens_with_error"]
+__all__ = ["MAX_LINES", "error_line", "failure_lines", "joined", "opens_with_error", "says_what"]

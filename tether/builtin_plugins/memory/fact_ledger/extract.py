@@ -6,10 +6,12 @@ sentence never drops the others): ``next_step`` (a next-step cue opens it), ``de
 decision cue, or a terse choice: a named value closed by a ``choice`` cue), ``constraint`` (cue
 words of any registered language, or a language-independent signal: a negated imperative, a
 quoted rule), else ``request``; a question that asks (an ``ask`` cue opens it: what, should
-we, 怎么…) is a ``request``: a modal verb in it sets no rule. Identifier shapes (ticket ids,
-version pins, paths, environment variables, flags) and exact strings (:mod:`.exact`: inline
-code, error lines, command lines) are found in every user sentence; error lines in pasted text
-and in failing tool output. Nothing here decides what replaces what: :mod:`.ledger` does.
+we, 怎么…) is a ``request``: a modal verb in it sets no rule — unless a ``complaint`` cue
+makes it a preference ("why is this camelCase again??", "can we not touch vendor/?").
+Identifier shapes (ticket ids, version pins, paths, environment variables, flags) and exact
+strings (:mod:`.exact`: inline code, error lines, command lines) are found in every user
+sentence; error lines in pasted text and in failing tool output. Nothing here decides what
+replaces what: :mod:`.ledger` does.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.errorline import error_line, opens_with_error
+from tether.builtin_plugins.memory.fact_ledger.errorline import (
+    error_line,
+    failure_lines,
+    joined,
+    opens_with_error,
+)
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
@@ -37,6 +44,7 @@ MAX_REMARK = 240  # a message this short stating no task is a remark (a preferen
 MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
 MAX_TERSE_LINES = 800  # a message of short lines this long may be settings, one a line
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+_FENCED_BODY = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
 )
@@ -221,6 +229,9 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "next_step"
     if cues.has("decision", sentence):
         return "decision"
+    question = "?" in sentence or "？" in sentence
+    if question and cues.has("complaint", sentence):
+        return "constraint"  # "why is this camelCase again??", "can we not touch vendor/?"
     if sentence.rstrip().endswith(("?", "？")) and cues.has("ask", _opening(sentence)):
         return "request"  # "what should we look at next?" asks; it states no rule
     cue = rule_cue(sentence, cues)
@@ -274,9 +285,9 @@ def terse_choice(sentence: str, cues: Cues) -> bool:
 
 def pasted_error(text: str) -> str:
     """The error line of a user message that pastes an error or a failing log ("" if none)."""
-    lines = [
-        line for line in text.splitlines() if _ERROR_SHAPE.match(line) or opens_with_error(line)
-    ]
+    rows = [row.strip() for row in text.splitlines() if row.strip()]
+    lines = [joined(rows, at) for at in range(len(rows))]  # a header and its message line
+    lines = [line for line in lines if _ERROR_SHAPE.match(line) or opens_with_error(line)]
     return flat(lines[-1]) if lines else ""
 
 
@@ -335,6 +346,12 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     error = pasted_error(text)
     if error:
         out.append(Statement("error", error, source, key="pasted"))
+        for block in _FENCED_BODY.findall(text):  # a pasted log: its other error lines
+            out += [
+                Statement("identifier", line, source)
+                for line in failure_lines(block)
+                if line not in error and error not in line
+            ]
     return [statement for at, statement in enumerate(out) if at not in labels]
 
 

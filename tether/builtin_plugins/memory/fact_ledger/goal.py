@@ -15,7 +15,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement, classify, flat
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.ledger import _CLAUSE, Ledger
-from tether.builtin_plugins.memory.fact_ledger.words import words_of
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, words_of
 
 
 def asks(statement: Statement, cues: Cues) -> bool:
@@ -25,6 +25,58 @@ def asks(statement: Statement, cues: Cues) -> bool:
     )
 
 
+_LEAD_LABEL = re.compile(r"^[^:：\s]{1,12}[:：]\s*")  # "Task: ", "任务："
+MAX_SUBJECT_WORDS = 2  # before the rule cue of a sentence asking for work ("We need to")
+MAX_WIDE_LEAD = 3  # characters of a subject and a modal before a task verb ("我们要把…")
+
+
+def asks_for_work(statement: Statement, cues: Cues) -> bool:
+    """A sentence filed as a rule that asks for the work all the same: a task verb opens it
+    after a short label ("Task: port …"), after a rule cue a word or two open it with ("We
+    need to port …", "需要把…"), after a few characters of a script without spaces
+    ("我们要把…") — or opens it when a change word made it a rule ("把导出改成异步任务").
+    Never a prohibition."""
+    text = statement.text
+    if statement.kind == "request" or negated(text):
+        return False
+    if cues.has("task", text) and classify(text, cues) == "request":
+        return True
+    rests = [_LEAD_LABEL.sub("", text, count=1)]
+    cue = cues.find("constraint", text)
+    if cue is not None and len(text[: cue[0]].split()) <= MAX_SUBJECT_WORDS:
+        rests.append(text[cue[1] :])
+    rests += [text[i:] for i in range(1, MAX_WIDE_LEAD + 1) if WIDE.fullmatch(text[i - 1])]
+    return any(rest != text and cues.has("task", rest.lstrip(" ,:：")) for rest in rests)
+
+
+MAX_GREETING_WORDS = 3  # a CJK character counts as half a word ("お疲れ様です。")
+
+
+def greets(statement: Statement, cues: Cues) -> bool:
+    """A sentence that only greets ("Morning.", "Hello there!", "お疲れ様です。"): a request
+    of a few words, no digit, no task or goal cue."""
+    text = statement.text
+    size = len(re.findall(r"\w+", WIDE.sub(" ", text))) + len(WIDE.findall(text)) / 2
+    return (
+        statement.kind == "request"
+        and size <= MAX_GREETING_WORDS
+        and not any(ch.isdigit() for ch in text)
+        and not cues.has("task", text)
+        and not cues.has("goal", text)
+    )
+
+
+def _asked(said: Sequence[Statement], cues: Cues) -> list[Statement]:
+    """Without a ``goal`` cue: the requests; with none, the first sentence filed as a rule
+    that asks for the work (:func:`asks_for_work`), else the first sentence — so a setting
+    said first ("The DB is at db-1:3306.", "数据库在 …") is not taken for the goal."""
+    requests = [s for s in said if s.kind == "request"]
+    if requests:
+        return requests
+    work = next((s for s in said if asks_for_work(s, cues)), None)
+    return [work] if work is not None else list(said[:1])
+
+
 def goal_sentences(
     statements: Sequence[Statement], cues: Cues
 ) -> tuple[list[Statement], list[Statement]]:
@@ -32,12 +84,13 @@ def goal_sentences(
     also kept as facts of their own. With a ``goal`` cue ("I'd like you to", "希望您能",
     "我们打算"), however polite: the run of sentences around the first cued one (requests and
     cued sentences; a cued rule stays a rule too when another sentence of the run asks). Else
-    the requests (or the first sentence)."""
+    the requests (or the first sentence; see :func:`_asked`)."""
     said = [s for s in statements if s.kind != "identifier"]
     cued = [i for i, s in enumerate(said) if cues.has("goal", s.text)]
     if not cued:
-        asked = [s for s in said if s.kind == "request"] or said[:1]
-        return asked, []
+        while len(said) > 1 and greets(said[0], cues):
+            said = said[1:]  # "Morning. So the context is …": the greeting is not the goal
+        return _asked(said, cues), []
     first = last = cued[0]
     while first > 0 and asks(said[first - 1], cues):
         first -= 1
@@ -129,6 +182,8 @@ def _unchanged_clauses(text: str, by: Fact | None) -> str:
 
 __all__ = [
     "asks",
+    "asks_for_work",
+    "greets",
     "cut_from_goal",
     "goal_parts",
     "goal_sentences",

@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import re
 
-#: "the next step is", "our next steps are", "next step:", "下一步是", "接下来要"…
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+
+_LATER = "|".join(re.escape(w) for w in sorted(vocabulary("later_times"), key=len, reverse=True))
+
+#: "the next step is", "our next steps are", "next step:", "下一步是", "接下来要"…; "write the
+#: notes next, then …", "… next." closing the sentence; "tomorrow: wire …", "明天：…" (a later
+#: time as a label); "明天早上第一件事是…"; "先 X，然后 Y" (a plan in order).
 _NEXT_INSIDE = re.compile(
     r"\b(?:the|our|my|your|a|one)\s+next\s+(?:steps?|thing|task|move)\s+"
     r"(?:is|are|will\s+be|would\s+be|should\s+be)\b"
     r"|\bnext\s+up\s+is\b|\bnext\s+steps?\s*[:：]"
-    r"|\bnext\s+steps?\s+(?:is|are|will\s+be)\s+to\b"
+    r"|\bnext\s+steps?\s+(?:is|are|will\s+be)\b"
+    r"|\s\bnext\s*(?:,\s*then\b|[.!]?\s*$)"
+    r"|^\W*(?:" + _LATER + r")\s*[:：]"
     r"|下一步(?:是|就是|要|得|再|先|：|:)"
-    r"|接下来(?:是|就是|要|得|再)",
+    r"|接下来(?:是|就是|要|得|再)|第一件事(?:是|就是)|先.{1,40}然后",
     re.IGNORECASE,
 )
 

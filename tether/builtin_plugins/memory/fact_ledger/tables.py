@@ -121,12 +121,20 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "i'm trying to", "we're trying to", "help me", "i was hoping", "i'm hoping",
         "we're hoping", "i'm looking to", "we're looking to", "the task is",
         "wondering if you could", "would it be possible", "it would be great if",
+        "the goal here is", "the aim here is",
     ),
     "choice": ("it is", "it'll be", "then", "for now", "it's settled"),
     "ask": (
         "what", "which", "how", "why", "where", "when", "who", "whose", "should we", "shall we",
         "should i", "shall i", "is it", "is there", "are there", "is this", "are we", "do we",
         "does it", "did", "any idea", "any ideas", "thoughts", "whether",
+    ),
+    "complaint": (
+        "why ... again", "how come ... again", "why do you keep", "why does it keep",
+        "why are you still", "how many times", "can we not", "could we not", "can you not",
+        "could you not", "would you not", "can we please not", "can you please not",
+        "could you please not", "can you stop", "could you stop", "would you stop",
+        "can you please stop", "could you please stop", "please stop",
     ),
 }  # fmt: skip
 
@@ -190,12 +198,16 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "希望", "想要", "想请", "我想", "我们想", "目标是", "目标：", "打算", "准备", "计划",
         "请帮我", "请帮忙", "帮我", "帮忙", "麻烦您", "麻烦你", "麻烦帮", "能否", "能不能",
         "可不可以", "可以帮", "需要你", "需要您", "想让你", "想让您", "任务是", "需求是",
-        "有个需求", "想把", "请你", "请您", "拜托",
+        "有个需求", "想把", "请你", "请您", "拜托", "目标就是", "目的是", "目的就是",
     ),
     "choice": ("吧", "了", "啦", "呗"),
     "ask": (
         "什么", "怎么", "为什么", "为何", "哪", "如何", "多少", "是不是", "有没有", "对吗",
         "要不要",
+    ),
+    "complaint": (
+        "又", "老是", "怎么还", "说了多少次", "都说了", "不是说了", "能不能别", "能不能不要",
+        "可不可以不要", "可以不要", "能别", "别再",
     ),
 }  # fmt: skip
 

@@ -1,0 +1,62 @@
+"""Which sentences of the opening message are the goal (issue 23): a setting said first is
+not the goal when a later sentence asks for the work, in any language."""
+
+from __future__ import annotations
+
+import pytest
+
+from tether.builtin_plugins.memory.fact_ledger import build_ledger
+from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown
+
+
+def _ledger(text: str):  # type: ignore[no-untyped-def]
+    return build_ledger([{"role": "user", "content": [{"type": "text", "text": text}]}], ["u1"])
+
+
+@pytest.mark.parametrize(
+    ("setting", "task"),
+    [
+        ("The queue is at amqp://mq-7.lan:5672.", "We need to move the mailer onto it."),
+        ("The repo is in /srv/shop.", "Task: migrate the cart service to Go 1.22."),
+        ("缓存在 10.1.2.3:6379，代码在 /opt/shop 下面。", "把购物车改成异步写入。"),
+        ("日志目录是 /var/log/shop。", "我们要把订单导出做成定时任务。"),
+    ],
+)
+def test_a_setting_said_first_is_not_the_goal(setting: str, task: str) -> None:
+    ledger = _ledger(f"{setting} {task}")
+    goal = ledger.goal()
+    assert goal is not None and goal.text == task
+    assert setting in [f.text for f in ledger.live("constraint")]  # still a fact of its own
+
+
+@pytest.mark.parametrize("hello", ["Morning.", "Hello there!", "您好！"])
+def test_a_greeting_opening_the_message_is_not_the_goal(hello: str) -> None:
+    task = "Move the ingest service into the monorepo build."
+    goal = _ledger(f"{hello} {task} The ticket is INFRA-77.").goal()
+    assert goal is not None and goal.text.startswith(task)
+
+
+def test_the_sentence_after_a_greeting_is_never_cut_from_the_goal() -> None:
+    """A greeting of a script without spaces ("お疲れ様です。") is no goal sentence either, so
+    the task after it leads the goal and a later value does not cut it out."""
+    task = "経費精算アプリ（今は VM 2台）を AWS に載せ替えたいです。"
+    ledger = build_ledger(
+        [
+            {"role": "user", "content": f"お疲れ様です。{task}リポジトリは infra-keihi です。"},
+            {"role": "user", "content": "PostgreSQL 13 です。"},
+        ],
+        ["u1", "u2"],
+    )
+    assert task in goal_shown(ledger)
+
+
+@pytest.mark.parametrize(
+    "stated",
+    [
+        "这次的目标就是把支付链路理清楚，月底前能让对账只读汇总层。",
+        "The goal here is a checkout that survives a region outage.",
+    ],
+)
+def test_a_goal_stated_as_such_is_in_the_goal(stated: str) -> None:
+    goal = _ledger(f"Context first: the cluster runs Hive 3.1. {stated}").goal()
+    assert goal is not None and stated in goal.text

@@ -98,3 +98,51 @@ def test_a_fault_found_in_a_listed_item_is_no_pick() -> None:
         ("user", "second one looks good"),
     )
     assert "the retry loop backs off" not in shown(listed)
+
+
+@pytest.mark.parametrize(
+    ("reply", "place"),
+    [
+        ("1 吧。外部 flash 那颗料最近缺货", 0),
+        ("2。上限摆在那里，先保守", 1),
+        ("(b) only, the other one is too slow", 1),
+        ("B でお願いします", 1),
+        ("1で", 0),
+    ],
+)  # fmt: skip
+def test_a_reply_opening_with_the_bare_mark_picks_it(reply: str, place: int) -> None:
+    options = offered_options(
+        "两个方案：\n1. 双分区，失败自动回滚\n2. 单分区加外部 flash\n你倾向哪个？"
+    )
+    assert picked(reply, options) == options[place]
+
+
+@pytest.mark.parametrize(
+    "reply", ["2 hours is fine", "A good idea, but later", "1. run the tests\n2. ship it"]
+)
+def test_a_number_or_letter_that_opens_a_sentence_picks_nothing(reply: str) -> None:
+    assert picked(reply, ["add an index", "partition the table"]) == ""
+
+
+def test_a_rule_sharing_only_a_word_and_the_count_of_options_stays() -> None:
+    ledger = ledger_of(
+        ("user", "整理日志归档。日志保留两个副本，磁盘最多用 20GB。"),
+        ("assistant", "关于副本存放有两个方案：\n1. 本地磁盘\n2. 对象存储\n你选哪个？"),
+        ("user", "2 吧，本地磁盘不够"),
+    )
+    assert "对象存储" in shown(ledger)
+    assert any("磁盘最多用 20GB" in text for text in shown(ledger))
+
+
+def test_a_picked_option_never_replaces_a_prohibition() -> None:
+    ledger = ledger_of(
+        ("user", "Speed up the build. Don't rebuild protobuf from source, it breaks the cache."),
+        (
+            "assistant",
+            "The cache is warm again and the build passes. For the protobuf step: (1) run it in "
+            "parallel, or (2) skip it when nothing changed. Which one?",
+        ),
+        ("user", "2, keep it simple"),
+    )
+    assert "skip it when nothing changed" in shown(ledger)
+    assert "Don't rebuild protobuf from source, it breaks the cache." in shown(ledger)

@@ -7,7 +7,7 @@ names one by its number, letter or ordinal (and finds no fault with it: "the sec
 wrong" picks nothing), the decision is that option in the assistant's words, verbatim
 (noted as proposed and accepted): the reply alone says nothing once compacted. The option
 replaces the earlier rule the offer was about — the one rule sharing the most words (at least
-two) with the offer ("SQLite locks under concurrent
+two) with what the offer says before its options ("SQLite locks under concurrent
 writers … (2) put it on Redis streams" after "Use SQLite for the job queue").
 """
 
@@ -63,13 +63,15 @@ _ORDINALS = {
     **dict.fromkeys(("fourth", "4th", "four"), 3),
     **dict.fromkeys(("last", "latter"), -1),
 }
-#: How a reply names a place: "option B", "the second one", "#2", "第二个", "方案二", "后者".
+#: How a reply names a place: "option B", "the second one", "#2", "第二个", "方案二", "后者";
+#: or a reply that opens with the bare mark and goes on: "2。先保守", "1 吧", "(b) only", "Bで".
 _PICK = re.compile(
     r"\b(?:option|choice|approach|plan|number)\s*#?([A-Da-d1-6])\b|#([1-6])\b"
     r"|\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|former|latter)\b"
     r"|\b(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+(?:one|option|choice|approach|plan)\b"
     rf"|(?:第|方案|选项|选)([{_CN}\dA-Da-d])(?![A-Za-z])|([A-Da-d])方案|(前者|后者)"
-    r"|^\W*([A-Da-d1-6])\W*$",
+    r"|^\W*([A-Da-d1-6])\W*$"
+    r"|^\W*([A-Da-d1-6])(?:[)）]|\s*(?:[。，,!！;；]|\.\s*$|[吧呗啦]|好了|で(?:お願い|いい)|で(?!\w)))",
     re.IGNORECASE,
 )
 
@@ -137,8 +139,22 @@ def file_pick(ledger: Ledger, reply: str, source: str, offer: str, cues: Cues) -
         return None
     chosen = ledger.add(Statement("decision", option, source), cues)
     chosen.note = ACCEPTED
-    _retire_offered(ledger, chosen, offer[-MAX_OFFER:])
+    _retire_offered(ledger, chosen, _preamble(offer[-MAX_OFFER:]))
     return chosen
+
+
+def _preamble(offer: str) -> str:
+    """What the offer is about: its words before the first option, without the phrase that
+    counts the options ("two ways", "两个方案"), which any rule with a number may share."""
+    first = _MARKER.search(offer) or _BULLET.search(offer)
+    return _COUNTED.sub(" ", offer[: first.start()] if first else offer)
+
+
+_COUNTED = re.compile(
+    r"\b(?:two|three|four|\d)\s+(?:ways|options|choices|approaches|plans|ideas)\b"
+    rf"|[两{_CN}\d几]\s*[个种条]?\s*(?:方案|选择|办法|思路|选项)",
+    re.IGNORECASE,
+)
 
 
 def retire_bare_picks(ledger: Ledger, chosen: Fact, cues: Cues) -> None:
@@ -172,8 +188,8 @@ def _retire_offered(ledger: Ledger, decision: Fact, about: str) -> None:
     mine = words_of(about)
     best: tuple[int, Fact] | None = None
     for old in ledger.live("constraint") + ledger.live("decision"):
-        if old is decision or old.source == decision.source:
-            continue
+        if old is decision or old.source == decision.source or negated(old.text):
+            continue  # a prohibition is no option: picking one never replaces it
         shared = len(mine & words_of(old.text))
         if shared >= MIN_SHARED and (best is None or shared > best[0]):
             best = (shared, old)

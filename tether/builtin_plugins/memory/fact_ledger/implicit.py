@@ -2,7 +2,8 @@
 
 Each clause stating a value gives it a *class* (:func:`values`): a size (``40MB``, ``2 GB``),
 a duration (``800 毫秒``, ``2s``, ``20 min``), a count of one unit (``3 次`` / ``6 times``), a
-version of one name, a port, a host, a cloud region, a plain number, or a product name
+date format (``dd/mm/yyyy``, ``%Y-%m-%d``), a version of one name, a port, a host, a cloud
+region, a plain number, or a product name
 (``RabbitMQ``, ``Kafka``; an ASCII word in a Chinese sentence, a capitalized word, a word after
 "use"/"with"/"is"). A later clause gives another value of the same class to the same *subject*
 when both name one concept of the tables (:mod:`.concepts`: ``queue`` = ``消息队列``, in any
@@ -51,6 +52,11 @@ _SCHEDULE_WORDS = re.compile(
     r"\b(?:schedule[sd]?|cron|crontab|timer|time|runs?|run time)\b|时间|定时|计划任务|cron|跑",
     re.IGNORECASE,
 )
+#: A date format: ``dd/mm/yyyy``, ``YYYY-MM-DD``, ``dd-mmm-yyyy``, ``%Y-%m-%d``.
+_DATE_FORMAT = re.compile(
+    r"(?<![\w%])[dmy]{1,4}(?:[/.-][dmy]{1,4}){1,2}(?![\w%])|%[a-z](?:[/.: -]?%[a-z]){1,5}",
+    re.IGNORECASE,
+)
 _PORT = re.compile(
     r"(?:\bport\b|端口)\W{0,3}?\s*(?:is\s+|to\s+|=\s*|为\s*|是\s*)?(\d{2,5})\b", re.I
 )
@@ -88,6 +94,10 @@ def values(text: str, cues: Cues) -> list[Value]:
         when = match.group(0).strip()
         start = match.start() + match.group(0).find(when)
         out[start] = Value(when, "schedule", start)
+    for match in _DATE_FORMAT.finditer(text):
+        pattern = match.group(0).casefold()
+        if "%" in pattern or ("yy" in pattern and ("dd" in pattern or "mm" in pattern)):
+            out[match.start()] = Value(match.group(0), "date_format", match.start())
     for match in _PORT.finditer(text):
         out[match.start(1)] = Value(match.group(1), "port", match.start(1))
     at = 0
@@ -295,7 +305,8 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue
         if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
             continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
-        if n.cls == o.cls == "date":  # "release slipped, it's 2024-03-22 now": the sentence
+        if n.cls == o.cls and n.cls in ("date", "date_format"):  # "release slipped, it's
+            # 2024-03-22 now", "dates, everything as dd/mm/yyyy": the sentence
             if _same_subject(new, old, cues) and not distinct(new, old, cues):
                 return True  # names what the date is of, rarely the clause
             continue

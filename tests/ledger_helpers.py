@@ -9,6 +9,7 @@ from typing import Any
 
 from tests.compaction_helpers import hooks_with, settings
 from tests.gate_helpers import assistant, text, tool_turn, user
+from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
 from tether.core.memory.compaction import compact
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
@@ -21,6 +22,17 @@ FACT_FREE = (
     "### Blocked\n- (none)\n\n## Key Decisions\n- (none)\n\n## Next Steps\n1. Keep going\n\n"
     "## Critical Context\n- (none)"
 )
+
+
+def ledger_of_said(*said: str) -> Ledger:
+    """The ledger of user messages ``said``, in order (entry ids ``e0``, ``e1``…)."""
+    return ledger_of_turns(*(("user", text) for text in said))
+
+
+def ledger_of_turns(*turns: tuple[str, str]) -> Ledger:
+    """The ledger of ``(role, text)`` messages, in order (entry ids ``e0``, ``e1``…)."""
+    messages = [{"role": role, "content": [{"type": "text", "text": t}]} for role, t in turns]
+    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
 
 
 def write_turns(path: Path, turns: Sequence[str], reply: str = "Done.") -> Session:

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import ledger_of_said
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.bare import bare
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
 
 
 def live(ledger: Ledger) -> set[str]:
@@ -37,10 +33,10 @@ def live(ledger: Ledger) -> set[str]:
 def test_a_bare_value_changes_the_rule_and_is_changed_with_its_subject(
     first: str, middle: str, last: str
 ) -> None:
-    ledger = ledger_of("Build the auth service.", first, middle)
+    ledger = ledger_of_said("Build the auth service.", first, middle)
     bare_fact = next(f for f in ledger.live() if f.source == "e2" and bare(f.text, default_cues()))
     assert first not in live(ledger)
-    ledger = ledger_of("Build the auth service.", first, middle, last)
+    ledger = ledger_of_said("Build the auth service.", first, middle, last)
     assert bare_fact.text not in live(ledger)
     assert last in live(ledger)
 

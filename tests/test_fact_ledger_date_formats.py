@@ -4,12 +4,8 @@ clause of the sentence than the format ("dates, all of them as dd.mm.yyyy")."""
 
 from __future__ import annotations
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+from tests.ledger_helpers import ledger_of_said
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 
 
 def shown(ledger: Ledger) -> str:
@@ -17,7 +13,7 @@ def shown(ledger: Ledger) -> str:
 
 
 def test_a_later_date_format_retires_one_said_in_another_clause() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Port the timesheet macro to the new workbook.",
         "Oh and dates, everything as dd/mm/yyyy please, we're a Kiwi firm and the payroll "
         "people get grumpy otherwise.",
@@ -28,7 +24,7 @@ def test_a_later_date_format_retires_one_said_in_another_clause() -> None:
 
 
 def test_strftime_formats_of_two_subjects_keep_their_own() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Clean up the log pipeline.",
         "Log timestamps as %Y-%m-%d %H:%M:%S, the parser expects it.",
         "Invoice dates stay dd/mm/yyyy for the customers.",

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+from tests.ledger_helpers import ledger_of_said
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 
 
 def live(ledger: Ledger) -> set[str]:
@@ -26,7 +22,7 @@ def live(ledger: Ledger) -> set[str]:
     ],
 )  # fmt: skip
 def test_a_date_moved_later_retires_the_old_one(old: str, new: str) -> None:
-    ledger = ledger_of("Prepare the release notes.", old, new)
+    ledger = ledger_of_said("Prepare the release notes.", old, new)
     assert old not in live(ledger)
     assert new in live(ledger)
 
@@ -40,5 +36,5 @@ def test_a_date_moved_later_retires_the_old_one(old: str, new: str) -> None:
     ],
 )  # fmt: skip
 def test_dates_of_two_things_both_stay(first: str, second: str) -> None:
-    ledger = ledger_of("Prepare the release notes.", first, second)
+    ledger = ledger_of_said("Prepare the release notes.", first, second)
     assert {first, second} <= live(ledger)

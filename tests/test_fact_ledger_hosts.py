@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import ledger_of_said
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.hosts import locations
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
 
 
 def live(ledger: Ledger) -> set[str]:
@@ -29,7 +25,7 @@ def live(ledger: Ledger) -> set[str]:
     ],
 )  # fmt: skip
 def test_a_location_moved_retires_the_old_one(old: str, new: str) -> None:
-    ledger = ledger_of("Get the reporting job running again.", old, new)
+    ledger = ledger_of_said("Get the reporting job running again.", old, new)
     assert old not in live(ledger)
     assert new in live(ledger)
 
@@ -43,7 +39,7 @@ def test_a_location_moved_retires_the_old_one(old: str, new: str) -> None:
     ],
 )  # fmt: skip
 def test_locations_of_two_things_both_stay(first: str, second: str) -> None:
-    ledger = ledger_of("Get the reporting job running again.", first, second)
+    ledger = ledger_of_said("Get the reporting job running again.", first, second)
     assert {first, second} <= live(ledger)
 
 
@@ -64,7 +60,7 @@ def test_a_module_or_a_file_is_no_location() -> None:
     ],
 )  # fmt: skip
 def test_a_file_moved_retires_the_old_path(old: str, new: str) -> None:
-    ledger = ledger_of("Get the reporting job running again.", old, new)
+    ledger = ledger_of_said("Get the reporting job running again.", old, new)
     assert old not in live(ledger)
 
 
@@ -76,5 +72,5 @@ def test_a_file_moved_retires_the_old_path(old: str, new: str) -> None:
     ],
 )  # fmt: skip
 def test_two_files_both_stay(first: str, second: str) -> None:
-    ledger = ledger_of("Get the reporting job running again.", first, second)
+    ledger = ledger_of_said("Get the reporting job running again.", first, second)
     assert {first, second} <= live(ledger)

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+from tests.ledger_helpers import ledger_of_said
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 
 
 def live(ledger: Ledger) -> set[str]:
@@ -36,12 +32,12 @@ def live(ledger: Ledger) -> set[str]:
     ],
 )  # fmt: skip
 def test_a_fact_the_change_does_not_change_stays(kept: str, later: str) -> None:
-    ledger = ledger_of("Keep the billing service running.", kept, later)
+    ledger = ledger_of_said("Keep the billing service running.", kept, later)
     assert kept in live(ledger)
 
 
 def test_a_named_thing_gone_still_retires_what_names_it() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Keep the billing service running.", "Ship metrics to statsd.", "statsd is gone"
     )
     assert "Ship metrics to statsd." not in live(ledger)

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import ledger_of_turns
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.picked import offered_options, picked
-
-
-def ledger_of(*turns: tuple[str, str]) -> Ledger:
-    messages = [{"role": role, "content": [{"type": "text", "text": t}]} for role, t in turns]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
 
 
 def shown(ledger: Ledger) -> set[str]:
@@ -47,7 +43,7 @@ def shown(ledger: Ledger) -> set[str]:
 def test_a_picked_option_is_the_decision_and_replaces_the_rule(
     rule: str, offer: str, reply: str, option: str
 ) -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_turns(
         ("user", "Help me with the backlog. " + rule), ("assistant", offer), ("user", reply)
     )
     live = shown(ledger)
@@ -72,7 +68,7 @@ def test_a_reply_naming_no_place_picks_nothing() -> None:
 
 
 def test_a_rule_the_offer_is_not_about_stays() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_turns(
         ("user", "Ship the CLI. Never print secrets to stdout."),
         ("assistant", "For packaging: (1) a zipapp, or (2) a PyInstaller binary. Which one?"),
         ("user", "2"),
@@ -82,7 +78,7 @@ def test_a_rule_the_offer_is_not_about_stays() -> None:
 
 
 def test_a_fault_found_in_a_listed_item_is_no_pick() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_turns(
         ("user", "Ship the CLI. Never print secrets to stdout."),
         (
             "assistant",
@@ -92,7 +88,7 @@ def test_a_fault_found_in_a_listed_item_is_no_pick() -> None:
         ("user", "the second one is wrong, it stops after 5"),
     )
     assert "the retry loop never stops" not in shown(ledger)
-    listed = ledger_of(
+    listed = ledger_of_turns(
         ("user", "Ship the CLI. Never print secrets to stdout."),
         ("assistant", "Done. Changes: (1) the loader reads TOML, (2) the retry loop backs off."),
         ("user", "second one looks good"),
@@ -125,7 +121,7 @@ def test_a_number_or_letter_that_opens_a_sentence_picks_nothing(reply: str) -> N
 
 
 def test_a_rule_sharing_only_a_word_and_the_count_of_options_stays() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_turns(
         ("user", "整理日志归档。日志保留两个副本，磁盘最多用 20GB。"),
         ("assistant", "关于副本存放有两个方案：\n1. 本地磁盘\n2. 对象存储\n你选哪个？"),
         ("user", "2 吧，本地磁盘不够"),
@@ -135,7 +131,7 @@ def test_a_rule_sharing_only_a_word_and_the_count_of_options_stays() -> None:
 
 
 def test_a_picked_option_never_replaces_a_prohibition() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_turns(
         ("user", "Speed up the build. Don't rebuild protobuf from source, it breaks the cache."),
         (
             "assistant",

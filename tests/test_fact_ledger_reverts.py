@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+from tests.ledger_helpers import ledger_of_said
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 
 
 def live(ledger: Ledger) -> set[str]:
@@ -53,7 +49,7 @@ def live(ledger: Ledger) -> set[str]:
 def test_a_revert_puts_the_replaced_value_back(
     first: str, change: str, revert: str, old: str, middle: str
 ) -> None:
-    ledger = ledger_of(first, change, revert)
+    ledger = ledger_of_said(first, change, revert)
     shown = live(ledger)
     assert old in shown
     assert middle not in shown
@@ -62,7 +58,7 @@ def test_a_revert_puts_the_replaced_value_back(
 
 
 def test_undo_without_a_subject_takes_back_the_latest_change_and_its_remark() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Tune the JVM of the indexer. The heap stays at -Xmx2g.",
         "try -Xmx8g, the GC pauses are long",
         "-Xmx8g starved the sidecar. undo that.",
@@ -73,7 +69,7 @@ def test_undo_without_a_subject_takes_back_the_latest_change_and_its_remark() ->
 
 
 def test_a_revert_naming_a_new_value_is_a_change_not_a_revert() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Serve the API. Cache responses for 60s.",
         "cache them for 300s instead",
         "revert to 120s, 300s serves stale prices",
@@ -82,7 +78,7 @@ def test_a_revert_naming_a_new_value_is_a_change_not_a_revert() -> None:
 
 
 def test_a_revert_restores_only_the_clause_the_change_replaced() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Roll out the edge proxy. Pin envoy at 1.28.0, drain one node at a time.",
         "bump envoy to 1.30.1, we need the new filters",
         "1.30 crashes on ARM. revert to the old pin, envoy 1.28.0 again.",
@@ -120,14 +116,14 @@ def test_a_revert_restores_only_the_clause_the_change_replaced() -> None:
 def test_scratch_that_takes_back_the_latest_message_only(
     said: tuple[str, ...], taken_back: str, kept: str
 ) -> None:
-    ledger = ledger_of(*said)
+    ledger = ledger_of_said(*said)
     shown = {f.text for f in ledger.live("constraint", "decision", "request")}
     assert taken_back not in shown
     assert kept in shown  # shares words with the reason given, but was not taken back
 
 
 def test_scratch_that_with_a_new_value_is_a_change_not_a_take_back() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Rebuild the export job. The export stays under 20 minutes.",
         "We're on Node 18 in CI.",
         "CI runs Node 20 now.",

@@ -12,16 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.gate_helpers import assistant, text, tool_turn, user
-from tests.ledger_helpers import FactFree, compactions, section, write_turns
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import FactFree, compactions, ledger_of_said, section, write_turns
 
 TRACKS = ["offline", "factfree"]
 NOTES = ("revoked", "no longer", "changed to", "changed from")
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
 
 
 def summaries(tmp_path: Path, turns: list[str], track: str, k: int = 2) -> list[str]:
@@ -70,7 +64,7 @@ REVOKED = {"en": (REVOKE_EN, ["gs://ops-audit-spool", "--no-verify"]),
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_revoked_identifier_is_no_live_fact(language: str) -> None:
     turns, names = REVOKED[language]
-    ledger = ledger_of(*turns)
+    ledger = ledger_of_said(*turns)
     live = {f.text for f in ledger.live("identifier")}
     for name in names:
         assert name not in live, name
@@ -91,12 +85,12 @@ def test_a_revoked_identifier_is_never_shown_as_current(
 
 
 def test_an_identifier_said_first_in_a_revoking_message_stays() -> None:
-    ledger = ledger_of("Set up the exporter.", "drop the old cron job, write to s3://new-drop")
+    ledger = ledger_of_said("Set up the exporter.", "drop the old cron job, write to s3://new-drop")
     assert "s3://new-drop" in {f.text for f in ledger.live("identifier")}
 
 
 def test_deleting_something_else_named_with_a_pin_keeps_the_pin() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Fix the build.",
         "I'm on numpy==1.26.4 because the 2.x wheels broke us.",
         "delete the stale wheel cache in the build folder, then rebuild against numpy==1.26.4 "
@@ -106,7 +100,7 @@ def test_deleting_something_else_named_with_a_pin_keeps_the_pin() -> None:
 
 
 def test_keeping_a_flag_is_no_revocation() -> None:
-    ledger = ledger_of("Set up the exporter.", "Run it with --strict.", "don't drop --strict")
+    ledger = ledger_of_said("Set up the exporter.", "Run it with --strict.", "don't drop --strict")
     assert "--strict" in {f.text for f in ledger.live("identifier")}
 
 
@@ -142,7 +136,9 @@ def test_an_opening_messages_old_values_carry_their_change(
 
 
 def test_two_parts_of_one_later_message_are_no_change_of_the_goal() -> None:
-    ledger = ledger_of("Port the scripts; reference is GRX19.", "Keep GRX19 and add GRX38 too.")
+    ledger = ledger_of_said(
+        "Port the scripts; reference is GRX19.", "Keep GRX19 and add GRX38 too."
+    )
     assert ledger.goal_note() == ""
 
 
@@ -162,7 +158,7 @@ SAME_KEY = [
 
 
 def test_a_key_set_again_retires_the_earlier_settings() -> None:
-    live = {f.text for f in ledger_of(*SAME_KEY).live()}
+    live = {f.text for f in ledger_of_said(*SAME_KEY).live()}
     assert not any("process.threads = 16" in t or "process.threads = 8" in t for t in live)
     assert "and the queue got better, process.threads = 12 is the sweet spot." in live
     assert "bump the loader to 0.15.3" not in live
@@ -175,20 +171,20 @@ def test_a_key_set_again_in_chinese_retires_the_earlier_setting() -> None:
         "先设 sync.parallel = 8 跟线上一样。",
         "sync.parallel = 2 测试机扛不住",
     ]
-    live = {f.text for f in ledger_of(*turns).live()}
+    live = {f.text for f in ledger_of_said(*turns).live()}
     assert "先设 sync.parallel = 8 跟线上一样。" not in live
     assert "sync.parallel = 2 测试机扛不住" in live
 
 
 def test_a_file_and_a_line_are_no_key() -> None:
     turns = ["Fix the parser.", "look at utils.py: it crashes", "and check app.py:42 too"]
-    ledger = ledger_of(*turns, "now look at utils.py: the loop is wrong")
+    ledger = ledger_of_said(*turns, "now look at utils.py: the loop is wrong")
     assert "look at utils.py: it crashes" in {f.text for f in ledger.live("request")}
 
 
 def test_one_key_for_two_parts_keeps_both() -> None:
     turns = ["Tune it.", "pool.size = 4 on staging", "pool.size = 32 in prod"]
-    live = {f.text for f in ledger_of(*turns).live()}
+    live = {f.text for f in ledger_of_said(*turns).live()}
     assert {"pool.size = 4 on staging", "pool.size = 32 in prod"} <= live
 
 
@@ -248,13 +244,13 @@ STEP_ZH = (
     ],
 )
 def test_other_wordings_of_a_next_step_inside_a_sentence(sentence: str) -> None:
-    ledger = ledger_of("Ship the release.", sentence)
+    ledger = ledger_of_said("Ship the release.", sentence)
     assert [f.text for f in ledger.live("next_step")] == [sentence]
 
 
 @pytest.mark.parametrize("sentence", ["周五前要把报告发给客户。", "The draft is due by Monday."])
 def test_a_deadline_is_a_constraint(sentence: str) -> None:
-    ledger = ledger_of("Write the report.", "Use the 2024 template. " + sentence + " Thanks!")
+    ledger = ledger_of_said("Write the report.", "Use the 2024 template. " + sentence + " Thanks!")
     assert sentence in {f.text for f in ledger.live("constraint")}
 
 
@@ -308,6 +304,6 @@ def test_a_failed_call_with_a_revoked_flag_says_the_flag_is_revoked(
 def test_the_value_a_change_names_as_replaced_is_no_live_identifier(
     turns: list[str], old: str, new: str
 ) -> None:
-    ledger = ledger_of(*turns)
+    ledger = ledger_of_said(*turns)
     live = {f.text for f in ledger.live("identifier")}
     assert new in live and old not in live, live

@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+from tests.ledger_helpers import ledger_of_said
 
 
 @pytest.mark.parametrize(
@@ -34,6 +29,6 @@ def ledger_of(*said: str) -> Ledger:
 def test_a_goal_schedule_changed_later_is_named_whole(
     goal: str, change: str, old: str, new: str
 ) -> None:
-    ledger = ledger_of(goal, change)
+    ledger = ledger_of_said(goal, change)
     assert ledger.goal_changes() == {old: new}
     assert f'"{old}" changed to "{new}"' in ledger.goal_note()

@@ -8,16 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.ledger_helpers import FactFree, compactions, write_turns
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import FactFree, compactions, ledger_of_said, write_turns
+from tether.builtin_plugins.memory.fact_ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
 from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers
-
-
-def ledger_of(*said: str) -> Ledger:
-    messages = [{"role": "user", "content": [{"type": "text", "text": t}]} for t in said]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
 
 
 def live(ledger: Ledger) -> set[str]:
@@ -78,7 +73,7 @@ def quoting(ledger: Ledger, value: str) -> list[str]:
 def test_a_key_given_another_value_retires_only_its_clause(
     first: str, later: str, old: str, kept: str
 ) -> None:
-    ledger = ledger_of("Set up the ingestion service.", first, later)
+    ledger = ledger_of_said("Set up the ingestion service.", first, later)
     assert not quoting(ledger, old)
     assert kept in live(ledger)
 
@@ -92,7 +87,7 @@ def test_a_key_given_another_value_retires_only_its_clause(
     ],
 )
 def test_terse_pairs_of_two_parts_or_numberings_both_stay(first: str, later: str) -> None:
-    assert {first, later} <= live(ledger_of("Set up the ingestion service.", first, later))
+    assert {first, later} <= live(ledger_of_said("Set up the ingestion service.", first, later))
 
 
 def test_an_option_at_another_level_is_a_change_and_the_same_level_is_not() -> None:
@@ -123,7 +118,7 @@ def test_an_option_at_another_level_is_a_change_and_the_same_level_is_not() -> N
     ],
 )
 def test_a_one_dash_flag_taken_out_is_never_current(said: str, taken_out: str, flag: str) -> None:
-    ledger = ledger_of("Ship the CLI release this week.", said, taken_out)
+    ledger = ledger_of_said("Ship the CLI release this week.", said, taken_out)
     assert said not in live(ledger)
     assert not [f for f in ledger.live("identifier") if flag in f.text]
     for fact in ledger.live("constraint", "decision", "request"):
@@ -139,7 +134,7 @@ def test_a_replacement_said_after_the_reason_retires_the_old_value() -> None:
         "The cache must run on r6g.large nodes, and t3.medium was too small for the index, "
         "keep the nodes private."
     )
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Stand up the cache cluster.",
         rule,
         "r6g.large runs out of memory under the import, r7g.xlarge has headroom, take that",
@@ -152,7 +147,9 @@ def test_a_replacement_said_after_the_reason_retires_the_old_value() -> None:
 
 def test_two_values_listed_without_a_reason_are_no_replacement() -> None:
     first = "The cache must run on r6g.large nodes."
-    ledger = ledger_of("Stand up the cache cluster.", first, "r6g.large and r7g.xlarge both work")
+    ledger = ledger_of_said(
+        "Stand up the cache cluster.", first, "r6g.large and r7g.xlarge both work"
+    )
     assert first in live(ledger)
 
 
@@ -178,7 +175,7 @@ def test_two_values_listed_without_a_reason_are_no_replacement() -> None:
 def test_the_clause_with_the_value_changes_not_the_remark_sharing_words(
     rule: str, change: str, old: str
 ) -> None:
-    ledger = ledger_of("Put the chat service behind the new gateway.", rule, change)
+    ledger = ledger_of_said("Put the chat service behind the new gateway.", rule, change)
     assert not quoting(ledger, old)
 
 
@@ -186,7 +183,7 @@ def test_the_clause_with_the_value_changes_not_the_remark_sharing_words(
 
 
 def test_an_error_quoting_a_changed_goal_value_says_it_changed() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "Build the nightly export; the files go to /srv/out/nightly and are named by date.",
         "the disk is full there, so the export directory changes to /data/out/nightly",
     )
@@ -228,7 +225,7 @@ def test_a_terse_value_changed_later_is_never_current_after_compactions(
 
 
 def test_a_file_of_the_goal_moved_elsewhere_is_told_as_changed() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "帮我给这个小游戏加自动存档，存档写在 /home/dev/saves/slot.sav 里，每关结束存一次。",
         "共享盘挂好了，存档位置改成 /mnt/shared/saves/slot_v2.sav",
     )
@@ -251,7 +248,7 @@ def test_a_goal_file_moved_later_is_no_current_path_or_identifier(
 
 
 def test_a_sentence_of_the_goal_changed_later_is_no_longer_shown_in_it() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。", "采样周期改成 500ms"
     )
     assert ledger.goal().text == "帮我把日志采集服务迁到新集群。采样周期 1000ms，落库用 MySQL。"
@@ -270,12 +267,14 @@ def test_a_changed_goal_sentence_is_never_current_after_compactions(
 
 
 def test_a_chinese_number_said_again_without_a_cue_is_no_change() -> None:
-    ledger = ledger_of("帮我把订单服务的接口整理一下。", "每页 20 条", "分页组件 50 行代码就够")
+    ledger = ledger_of_said(
+        "帮我把订单服务的接口整理一下。", "每页 20 条", "分页组件 50 行代码就够"
+    )
     assert "每页 20 条" in live(ledger)
 
 
 def test_a_chinese_key_changes_only_the_number_whose_key_shares_most() -> None:
-    ledger = ledger_of(
+    ledger = ledger_of_said(
         "给图片服务做容量规划。",
         "线上 4 台机器。",
         "上传上限调到 500 张，设计要批量传。",

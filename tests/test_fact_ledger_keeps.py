@@ -41,3 +41,13 @@ def test_a_named_thing_gone_still_retires_what_names_it() -> None:
         "Keep the billing service running.", "Ship metrics to statsd.", "statsd is gone"
     )
     assert "Ship metrics to statsd." not in live(ledger)
+
+
+def test_numbers_joined_by_a_chinese_conjunction_name_no_subject() -> None:
+    first = "只统计 Lager 10 和 20，30 号仓库是外包的"
+    ledger = ledger_of_said(
+        "做库存报表。",
+        first,
+        "数量那一列用件数就行，重量不用，反正 10 和 20 都是按件管理",
+    )
+    assert first in {f.text for f in ledger.live()}

@@ -51,3 +51,32 @@ def test_numbers_joined_by_a_chinese_conjunction_name_no_subject() -> None:
         "数量那一列用件数就行，重量不用，反正 10 和 20 都是按件管理",
     )
     assert first in {f.text for f in ledger.live()}
+
+
+@pytest.mark.parametrize(
+    ("rule", "change", "remark"),
+    [
+        (
+            "Times in the report as 24h clock please, the ops team prefers it.",
+            "switch the report times to 12h with am/pm, the client asked",
+            "the ops team prefers it",
+        ),
+        ("导出文件用 GBK 编码，财务那边习惯这样。", "导出编码改成 UTF-8。", "财务那边习惯这样"),
+    ],
+)  # fmt: skip
+def test_a_remark_pointing_back_at_a_changed_rule_retires_with_it(
+    rule: str, change: str, remark: str
+) -> None:
+    ledger = ledger_of_said("Build the report export.", rule, change)
+    shown = {f.text for f in ledger.live()}
+    assert remark not in shown
+    assert change in shown
+
+
+def test_a_clause_with_a_value_or_a_prohibition_of_its_own_stays() -> None:
+    ledger = ledger_of_said(
+        "Build the report export.",
+        "Times in the report as 24h clock, keep it under 2 MB.",
+        "switch the report times to 12h with am/pm",
+    )
+    assert "keep it under 2 MB" in {f.text for f in ledger.live()}

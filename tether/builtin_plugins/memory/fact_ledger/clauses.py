@@ -3,8 +3,10 @@
 A user often states several values in one sentence ("it reads from wh-ro-2.corp:5433 and
 writes to s3://fin-exports/daily/", "主库连接池 50，从库连接池 20", "Staging gets 4 GB, prod
 16 GB"). When a later fact changes one of them, only the clause stating it is replaced: the
-other clauses stay live as facts of their own, verbatim, with the identifiers they name. When
-no clause can be told apart as the changed one (or every clause is), the whole rule retires.
+other clauses stay live as facts of their own, verbatim, with the identifiers they name —
+but not a short remark that states nothing of its own and points back at the rule ("…, the
+accountants like it", "…，他们习惯这样"): it retires with the rule. When no clause can be told
+apart as the changed one (or every clause is), the whole rule retires.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    STOP,
+    WIDE,
+    negated,
+    vocabulary,
+    words_of,
+)
 
 #: Where a sentence splits into clauses: commas, semicolons, "and"/"but", a dash, wide stops.
 _SPLIT = re.compile(
@@ -28,6 +36,8 @@ _SPLIT = re.compile(
 )
 _LABEL = re.compile(r"^[^:：]{1,30}[:：]\s")
 MIN_CLAUSE_WORDS = 2  # ASCII words; a CJK clause needs 4 characters
+MAX_REMARK_WORDS = 6  # a remark on the rule: this many ASCII words (or twice as many CJK)
+_BACK = vocabulary("back_references")
 
 
 class Ledger(Protocol):
@@ -55,6 +65,18 @@ def _substantial(clause: str) -> bool:
     if WIDE.search(clause):
         return len(clause) >= 4
     return len(clause.split()) >= MIN_CLAUSE_WORDS and len(clause) >= 6
+
+
+def _remark(clause: str) -> bool:
+    """A short clause with no value and no prohibition of its own that points back at the
+    rule it stands in ("the accountants like it"): said of the old value only."""
+    if values_said(clause) or negated(clause):
+        return False
+    lower = clause.casefold()
+    if WIDE.search(clause):
+        return len(clause) <= 2 * MAX_REMARK_WORDS and any(w in clause for w in _BACK)
+    words = re.findall(r"[a-z']+", lower)
+    return len(words) <= MAX_REMARK_WORDS and bool(_BACK.intersection(words))
 
 
 def about(new: str, clause: str, cues: Cues | None, *, revoke: bool = False) -> bool:
@@ -99,7 +121,7 @@ def retire_rule(
         changed = _with_value(new.text, clauses, changed)
         if any(changed) and not all(changed):
             kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
-            kept = [c for c in kept if _substantial(c)]
+            kept = [c for c in kept if _substantial(c) and not _remark(c)]
     facts = []
     for clause in kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))

@@ -38,7 +38,8 @@ def missing(tool: str, why: str) -> None:
     line = f"{tool} missing: {why}"
     if strict():
         pytest.fail(f"{line} (CI=true: the tools of the full suite are required)", pytrace=False)
-    pytest.skip(line)
+    else:
+        pytest.skip(line)
 
 
 def chromium() -> str:

@@ -114,18 +114,17 @@ def _claim(server: RpcServer) -> None:
 def _catch_up(server: RpcServer) -> None:
     """Wait until the reader has handled the lines written so far (see :data:`CATCH_UP_SECONDS`)."""
     deadline = time.monotonic() + CATCH_UP_SECONDS
+    held = None  # past the bound: the line the reader held then
     while not server.caught_up.wait(_POLL_SECONDS):
         if server.settling:
             return  # the reader waits for this run to start
-        if time.monotonic() >= deadline:
-            break
-    else:
-        return
-    held = server.lines_read
-    while server.handling and server.lines_read == held and not server.settling:
-        if server.caught_up.wait(_POLL_SECONDS):
+        if time.monotonic() < deadline:
+            continue
+        if held is None:
+            held = server.lines_read
+        if not server.handling or server.lines_read != held:
+            server.caught_up.wait(_POLL_SECONDS)  # the lines right behind it, if there
             return
-    server.caught_up.wait(_POLL_SECONDS)  # the lines right behind it, if they are there
 
 
 def _run(

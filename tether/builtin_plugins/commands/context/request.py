@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from tether.memory import block_parts
+from tether.rules import is_image
 
 
 def _branch_level(branch: list[dict[str, Any]]) -> str | None:
@@ -36,7 +37,7 @@ def _last_prompt(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, An
             if isinstance(content, str):
                 return content, []
             text = "".join(block_parts(content, tool_call=lambda _b: "", thinking=False))
-            images = [b for b in content or [] if isinstance(b, dict) and b.get("type") == "image"]
+            images = [b for b in content or [] if is_image(b)]
             return text, images
     return "", []
 

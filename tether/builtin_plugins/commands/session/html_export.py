@@ -26,6 +26,7 @@ from tether.builtin_plugins.commands.session.html_assets import (
 )
 from tether.builtin_plugins.commands.session.render import describe
 from tether.builtin_plugins.commands.session.tree_nodes import build_tree
+from tether.rules import is_image
 
 SUMMARY_TYPES = ("compaction", "branch_summary")
 
@@ -119,7 +120,7 @@ def _images(message: dict[str, Any]) -> str:
     content = message.get("content")
     if not isinstance(content, list):
         return ""
-    return "".join(_image(b) for b in content if isinstance(b, dict) and b.get("type") == "image")
+    return "".join(_image(b) for b in content if is_image(b))
 
 
 def _entry_body(entry: dict[str, Any]) -> tuple[str, str, list[str]]:

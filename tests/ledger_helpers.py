@@ -31,8 +31,9 @@ def ledger_of_said(*said: str) -> Ledger:
 
 def ledger_of_turns(*turns: tuple[str, str]) -> Ledger:
     """The ledger of ``(role, text)`` messages, in order (entry ids ``e0``, ``e1``…)."""
-    messages = [{"role": role, "content": [{"type": "text", "text": t}]} for role, t in turns]
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
+    return ledger_of(
+        [{"role": role, "content": [{"type": "text", "text": t}]} for role, t in turns]
+    )
 
 
 def write_turns(path: Path, turns: Sequence[str], reply: str = "Done.") -> Session:
@@ -86,10 +87,8 @@ def compactions(
     return entries
 
 
-def ledger_of(messages: Sequence[dict[str, Any]]) -> Any:
+def ledger_of(messages: Sequence[dict[str, Any]]) -> Ledger:
     """The fact ledger of ``messages`` (entry ids ``e0``, ``e1``…)."""
-    from tether.builtin_plugins.memory.fact_ledger import build_ledger
-
     return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
 
 

@@ -36,6 +36,11 @@ def ledger_of_turns(*turns: tuple[str, str]) -> Ledger:
     )
 
 
+def live_rules(ledger: Ledger) -> set[str]:
+    """The texts of the live constraints, decisions and requests of ``ledger``."""
+    return {f.text for f in ledger.live("constraint", "decision", "request")}
+
+
 def write_turns(path: Path, turns: Sequence[str], reply: str = "Done.") -> Session:
     """A session file: each user turn answered by ``reply``."""
     session = Session.open(path, create=True, cwd=str(path.parent))

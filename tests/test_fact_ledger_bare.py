@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of_said
-from tether.builtin_plugins.memory.fact_ledger import Ledger
+from tests.ledger_helpers import ledger_of_said, live_rules
 from tether.builtin_plugins.memory.fact_ledger.bare import bare
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
-
-
-def live(ledger: Ledger) -> set[str]:
-    return {f.text for f in ledger.live("constraint", "decision", "request")}
 
 
 @pytest.mark.parametrize(
@@ -35,10 +30,10 @@ def test_a_bare_value_changes_the_rule_and_is_changed_with_its_subject(
 ) -> None:
     ledger = ledger_of_said("Build the auth service.", first, middle)
     bare_fact = next(f for f in ledger.live() if f.source == "e2" and bare(f.text, default_cues()))
-    assert first not in live(ledger)
+    assert first not in live_rules(ledger)
     ledger = ledger_of_said("Build the auth service.", first, middle, last)
-    assert bare_fact.text not in live(ledger)
-    assert last in live(ledger)
+    assert bare_fact.text not in live_rules(ledger)
+    assert last in live_rules(ledger)
 
 
 def test_a_sentence_with_a_subject_is_not_bare() -> None:

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of_said
-from tether.builtin_plugins.memory.fact_ledger import Ledger
-
-
-def live(ledger: Ledger) -> set[str]:
-    return {f.text for f in ledger.live("constraint", "decision", "request")}
+from tests.ledger_helpers import ledger_of_said, live_rules
 
 
 @pytest.mark.parametrize(
@@ -23,8 +18,8 @@ def live(ledger: Ledger) -> set[str]:
 )  # fmt: skip
 def test_a_date_moved_later_retires_the_old_one(old: str, new: str) -> None:
     ledger = ledger_of_said("Prepare the release notes.", old, new)
-    assert old not in live(ledger)
-    assert new in live(ledger)
+    assert old not in live_rules(ledger)
+    assert new in live_rules(ledger)
 
 
 @pytest.mark.parametrize(
@@ -37,4 +32,4 @@ def test_a_date_moved_later_retires_the_old_one(old: str, new: str) -> None:
 )  # fmt: skip
 def test_dates_of_two_things_both_stay(first: str, second: str) -> None:
     ledger = ledger_of_said("Prepare the release notes.", first, second)
-    assert {first, second} <= live(ledger)
+    assert {first, second} <= live_rules(ledger)

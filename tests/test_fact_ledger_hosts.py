@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of_said
-from tether.builtin_plugins.memory.fact_ledger import Ledger
+from tests.ledger_helpers import ledger_of_said, live_rules
 from tether.builtin_plugins.memory.fact_ledger.hosts import locations
-
-
-def live(ledger: Ledger) -> set[str]:
-    return {f.text for f in ledger.live("constraint", "decision", "request")}
 
 
 @pytest.mark.parametrize(
@@ -26,8 +21,8 @@ def live(ledger: Ledger) -> set[str]:
 )  # fmt: skip
 def test_a_location_moved_retires_the_old_one(old: str, new: str) -> None:
     ledger = ledger_of_said("Get the reporting job running again.", old, new)
-    assert old not in live(ledger)
-    assert new in live(ledger)
+    assert old not in live_rules(ledger)
+    assert new in live_rules(ledger)
 
 
 @pytest.mark.parametrize(
@@ -40,7 +35,7 @@ def test_a_location_moved_retires_the_old_one(old: str, new: str) -> None:
 )  # fmt: skip
 def test_locations_of_two_things_both_stay(first: str, second: str) -> None:
     ledger = ledger_of_said("Get the reporting job running again.", first, second)
-    assert {first, second} <= live(ledger)
+    assert {first, second} <= live_rules(ledger)
 
 
 def test_a_module_or_a_file_is_no_location() -> None:
@@ -61,7 +56,7 @@ def test_a_module_or_a_file_is_no_location() -> None:
 )  # fmt: skip
 def test_a_file_moved_retires_the_old_path(old: str, new: str) -> None:
     ledger = ledger_of_said("Get the reporting job running again.", old, new)
-    assert old not in live(ledger)
+    assert old not in live_rules(ledger)
 
 
 @pytest.mark.parametrize(
@@ -73,4 +68,4 @@ def test_a_file_moved_retires_the_old_path(old: str, new: str) -> None:
 )  # fmt: skip
 def test_two_files_both_stay(first: str, second: str) -> None:
     ledger = ledger_of_said("Get the reporting job running again.", first, second)
-    assert {first, second} <= live(ledger)
+    assert {first, second} <= live_rules(ledger)

@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of_turns
-from tether.builtin_plugins.memory.fact_ledger import Ledger
+from tests.ledger_helpers import ledger_of_turns, live_rules
 from tether.builtin_plugins.memory.fact_ledger.picked import offered_options, picked
-
-
-def shown(ledger: Ledger) -> set[str]:
-    return {f.text for f in ledger.live("constraint", "decision", "request")}
 
 
 @pytest.mark.parametrize(
@@ -46,7 +41,7 @@ def test_a_picked_option_is_the_decision_and_replaces_the_rule(
     ledger = ledger_of_turns(
         ("user", "Help me with the backlog. " + rule), ("assistant", offer), ("user", reply)
     )
-    live = shown(ledger)
+    live = live_rules(ledger)
     assert option in live
     assert rule not in live
     assert reply not in live  # says nothing once compacted: retired into the option
@@ -73,8 +68,8 @@ def test_a_rule_the_offer_is_not_about_stays() -> None:
         ("assistant", "For packaging: (1) a zipapp, or (2) a PyInstaller binary. Which one?"),
         ("user", "2"),
     )
-    assert "Never print secrets to stdout." in shown(ledger)
-    assert "a PyInstaller binary" in shown(ledger)
+    assert "Never print secrets to stdout." in live_rules(ledger)
+    assert "a PyInstaller binary" in live_rules(ledger)
 
 
 def test_a_fault_found_in_a_listed_item_is_no_pick() -> None:
@@ -87,13 +82,13 @@ def test_a_fault_found_in_a_listed_item_is_no_pick() -> None:
         ),
         ("user", "the second one is wrong, it stops after 5"),
     )
-    assert "the retry loop never stops" not in shown(ledger)
+    assert "the retry loop never stops" not in live_rules(ledger)
     listed = ledger_of_turns(
         ("user", "Ship the CLI. Never print secrets to stdout."),
         ("assistant", "Done. Changes: (1) the loader reads TOML, (2) the retry loop backs off."),
         ("user", "second one looks good"),
     )
-    assert "the retry loop backs off" not in shown(listed)
+    assert "the retry loop backs off" not in live_rules(listed)
 
 
 @pytest.mark.parametrize(
@@ -126,8 +121,8 @@ def test_a_rule_sharing_only_a_word_and_the_count_of_options_stays() -> None:
         ("assistant", "关于副本存放有两个方案：\n1. 本地磁盘\n2. 对象存储\n你选哪个？"),
         ("user", "2 吧，本地磁盘不够"),
     )
-    assert "对象存储" in shown(ledger)
-    assert any("磁盘最多用 20GB" in text for text in shown(ledger))
+    assert "对象存储" in live_rules(ledger)
+    assert any("磁盘最多用 20GB" in text for text in live_rules(ledger))
 
 
 def test_a_picked_option_never_replaces_a_prohibition() -> None:
@@ -140,5 +135,5 @@ def test_a_picked_option_never_replaces_a_prohibition() -> None:
         ),
         ("user", "2, keep it simple"),
     )
-    assert "skip it when nothing changed" in shown(ledger)
-    assert "Don't rebuild protobuf from source, it breaks the cache." in shown(ledger)
+    assert "skip it when nothing changed" in live_rules(ledger)
+    assert "Don't rebuild protobuf from source, it breaks the cache." in live_rules(ledger)

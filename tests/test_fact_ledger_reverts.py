@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of_said
+from tests.ledger_helpers import ledger_of_said, live_rules
 from tether.builtin_plugins.memory.fact_ledger import Ledger
 
 
@@ -63,7 +63,7 @@ def test_undo_without_a_subject_takes_back_the_latest_change_and_its_remark() ->
         "try -Xmx8g, the GC pauses are long",
         "-Xmx8g starved the sidecar. undo that.",
     )
-    shown = {f.text for f in ledger.live("constraint", "decision", "request")}
+    shown = live_rules(ledger)
     assert "The heap stays at -Xmx2g." in shown
     assert not any("-Xmx8g" in text for text in shown)
 
@@ -117,7 +117,7 @@ def test_scratch_that_takes_back_the_latest_message_only(
     said: tuple[str, ...], taken_back: str, kept: str
 ) -> None:
     ledger = ledger_of_said(*said)
-    shown = {f.text for f in ledger.live("constraint", "decision", "request")}
+    shown = live_rules(ledger)
     assert taken_back not in shown
     assert kept in shown  # shares words with the reason given, but was not taken back
 
@@ -129,7 +129,7 @@ def test_scratch_that_with_a_new_value_is_a_change_not_a_take_back() -> None:
         "CI runs Node 20 now.",
         "Scratch that limit, 35 minutes is fine since the report moved to 9am.",
     )
-    shown = {f.text for f in ledger.live("constraint", "decision", "request")}
+    shown = live_rules(ledger)
     assert "CI runs Node 20 now." in shown  # the latest message is not taken back
     assert "We're on Node 18 in CI." not in shown
     assert "The export stays under 20 minutes." not in shown

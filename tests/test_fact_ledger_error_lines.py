@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.gate_helpers import user
-from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tests.ledger_helpers import ledger_of, ledger_of_said
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.offline_summarizer.checkpoint import build_checkpoint
 from tether.builtin_plugins.memory.offline_summarizer.facts import read_facts
@@ -115,15 +115,11 @@ def _session() -> list[dict[str, Any]]:
     ]
 
 
-def _ledger(messages: list[dict[str, Any]]) -> Ledger:
-    return build_ledger(messages, [f"e{i}" for i in range(len(messages))])
-
-
 def test_a_later_success_resolves_every_line_of_its_failure() -> None:
     messages = _session()
-    before = {f.text for f in _ledger(messages[:-2]).live("error")}
+    before = {f.text for f in ledger_of(messages[:-2]).live("error")}
     assert "InvoiceMathTest > roundsHalfEven FAILED" in before
-    ledger = _ledger(messages)
+    ledger = ledger_of(messages)
     live = {f.text for f in ledger.live("error")}
     assert not any("ledger:test" in t or "roundsHalfEven" in t or "2.34" in t for t in live)
     resolved = {f.text for f in ledger.facts if f.status == "resolved"}
@@ -137,14 +133,14 @@ def test_a_new_failure_of_the_same_call_replaces_all_its_lines() -> None:
     again = "srun: error: node-b07: task 0: Out Of Memory"
     messages = [*_session()[:5], _call(9, "bash", {"command": "srun -n 4 ./solver case7.cfg"}),
                 _result(9, "bash", again, error=True)]  # fmt: skip
-    live = [f.text for f in _ledger(messages).live("error")]
+    live = [f.text for f in ledger_of(messages).live("error")]
     assert again in live
     assert not any("MPI_ABORT" in t or "exit code 17" in t for t in live)
 
 
 def test_the_offline_summary_shows_every_error_the_gate_requires() -> None:
     messages = _session()
-    ledger = _ledger(messages)
+    ledger = ledger_of(messages)
     required = open_errors(SimpleNamespace(ledger=ledger))  # type: ignore[arg-type]
     assert len(required) >= 4  # the solver's lines and the package manager's
     summary = render(build_checkpoint(read_facts(messages), ledger), "compaction", None)
@@ -170,8 +166,7 @@ def test_a_message_id_line_that_says_something_failed_is_the_error() -> None:
     something failed or ended abnormally is the error line, not the job's last line; a
     user who pastes one gets it as an open error, verbatim."""
     assert failure_lines(JOB_LOG)[0] == JOB_LOG.splitlines()[2]
-    pasted = {"type": "text", "text": f"the region said:\n{REGION_LOG}"}
-    ledger = build_ledger([{"role": "user", "content": [pasted]}], ["u1"])
+    ledger = ledger_of_said(f"the region said:\n{REGION_LOG}")
     assert [f.text for f in ledger.live("error")] == [
         "XYZAC2206 02:11:40 REGION7 Transaction ORD1 failed with abend AEI0. Updates backed out."
     ]
@@ -201,8 +196,7 @@ def test_a_header_naming_only_the_error_keeps_its_message_line() -> None:
 
 
 def test_a_pasted_error_header_ending_in_a_colon_keeps_its_message_line() -> None:
-    pasted = {"type": "text", "text": PASTED_SQL}
-    ledger = build_ledger([{"role": "user", "content": [pasted]}], ["u1"])
+    ledger = ledger_of_said(PASTED_SQL)
     errors = [f.text for f in ledger.live("error")]
     assert any("Object 'RAW.SHOP.ORDERS' does not exist or not authorized." in e for e in errors)
 
@@ -238,7 +232,7 @@ Fault offset: 0x00000000001a4f3b
 def test_a_pasted_log_keeps_its_other_error_lines_verbatim() -> None:
     """A pasted log states more than its last error line: the faulting module of a Windows
     event too, kept word for word as an identifier."""
-    ledger = build_ledger([user(EVENT)], ["u1"])
+    ledger = ledger_of([user(EVENT)])
     kept = [f.text for f in ledger.live("error", "identifier")]
     line = "Faulting module name: libvpx.dll, version: 0.0.0.0, time stamp: 0x65d7b2e0"
     assert line in kept

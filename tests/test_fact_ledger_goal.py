@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ledger_helpers import ledger_of_said
 from tether.builtin_plugins.memory.fact_ledger import build_ledger
 from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown
-
-
-def _ledger(text: str):  # type: ignore[no-untyped-def]
-    return build_ledger([{"role": "user", "content": [{"type": "text", "text": text}]}], ["u1"])
 
 
 @pytest.mark.parametrize(
@@ -23,7 +20,7 @@ def _ledger(text: str):  # type: ignore[no-untyped-def]
     ],
 )
 def test_a_setting_said_first_is_not_the_goal(setting: str, task: str) -> None:
-    ledger = _ledger(f"{setting} {task}")
+    ledger = ledger_of_said(f"{setting} {task}")
     goal = ledger.goal()
     assert goal is not None and goal.text == task
     assert setting in [f.text for f in ledger.live("constraint")]  # still a fact of its own
@@ -32,7 +29,7 @@ def test_a_setting_said_first_is_not_the_goal(setting: str, task: str) -> None:
 @pytest.mark.parametrize("hello", ["Morning.", "Hello there!", "您好！"])
 def test_a_greeting_opening_the_message_is_not_the_goal(hello: str) -> None:
     task = "Move the ingest service into the monorepo build."
-    goal = _ledger(f"{hello} {task} The ticket is INFRA-77.").goal()
+    goal = ledger_of_said(f"{hello} {task} The ticket is INFRA-77.").goal()
     assert goal is not None and goal.text.startswith(task)
 
 
@@ -58,5 +55,5 @@ def test_the_sentence_after_a_greeting_is_never_cut_from_the_goal() -> None:
     ],
 )
 def test_a_goal_stated_as_such_is_in_the_goal(stated: str) -> None:
-    goal = _ledger(f"Context first: the cluster runs Hive 3.1. {stated}").goal()
+    goal = ledger_of_said(f"Context first: the cluster runs Hive 3.1. {stated}").goal()
     assert goal is not None and stated in goal.text

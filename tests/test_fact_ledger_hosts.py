@@ -57,6 +57,7 @@ def test_a_module_or_a_file_is_no_location() -> None:
 def test_a_file_moved_retires_the_old_path(old: str, new: str) -> None:
     ledger = ledger_of_said("Get the reporting job running again.", old, new)
     assert old not in live_rules(ledger)
+    assert new in live_rules(ledger)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
-from tether.builtin_plugins.memory.fact_ledger.keyshape import _CLAUSE_END, FILLER, _key, _stem
+from tether.builtin_plugins.memory.fact_ledger.keyshape import CLAUSE_END, FILLER, key_words, stem
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, vocabulary
 
 #: A terse pair: a key word, at most a linking word, and a value led by a digit ("minSdk 26",
@@ -36,17 +36,17 @@ _WHEN = frozenset("moment now today currently present time being for".split())
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in re.findall(r"[a-z][a-z0-9_]*", text.casefold()))
+    return frozenset(stem(w) for w in re.findall(r"[a-z][a-z0-9_]*", text.casefold()))
 
 
 def _before(said: str) -> frozenset[str]:
     """What the key is of: the content words of its clause before it ("the web tier has",
     "Postgres on"), filler and cue words aside, as qualifiers (marked ``^``)."""
-    ends = list(_CLAUSE_END.finditer(said))
+    ends = list(CLAUSE_END.finditer(said))
     clause = said[ends[-1].end() :] if ends else said
     cues = default_cues()
     ignored = cues.words("discard") | cues.words("revoke")
-    words = frozenset("^" + w for w in _key(clause, cues) if w not in ignored)
+    words = frozenset("^" + w for w in key_words(clause, cues) if w not in ignored)
     return words | {_EVERY} if _ALL.search(clause) else words
 
 
@@ -58,7 +58,7 @@ def _subject(text: str) -> str:
     """What a sentence is about: its first content word (``@`` marks a key read so)."""
     words = re.findall(r"[a-z][a-z0-9_-]*", text.casefold())
     first = next((w for w in words if w not in FILLER and w not in STOP and len(w) > 2), "")
-    return "@" + _stem(first) if first else ""
+    return "@" + stem(first) if first else ""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -73,12 +73,12 @@ def terse_pairs(text: str) -> Mapping[str, tuple[str, frozenset[str]]]:
         if key in FILLER or key in STOP or key in _COUNTERS or len(key.lstrip("-@")) < 2:
             continue
         value = match.group("value")
-        after = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
-        tail = _key(after, None, last=False) | _before(text[: match.start()])
-        seen.setdefault(_stem(key), {})[value.casefold()] = (value, tail)
+        after = CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
+        tail = key_words(after, None, last=False) | _before(text[: match.start()])
+        seen.setdefault(stem(key), {})[value.casefold()] = (value, tail)
     for match in _LEVEL.finditer(text):  # "-O2" … "-Os": one option at another level
-        after = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
-        tail = _key(after, None, last=False)
+        after = CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
+        tail = key_words(after, None, last=False)
         seen.setdefault(match.group(1), {})[match.group(0)] = (match.group(0), tail)
     return MappingProxyType({k: next(iter(v.values())) for k, v in seen.items() if len(v) == 1})
 

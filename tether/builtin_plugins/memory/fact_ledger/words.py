@@ -40,6 +40,9 @@ WIDE_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 WIDE = re.compile(f"[{WIDE_CHARS}]")
 WIDE_RUN = re.compile(f"[{WIDE_CHARS}]+")
 STOP = vocabulary("stop")
+#: Where a sentence splits into clauses a fact can keep or lose one by one: a comma or a
+#: semicolon (with any "and"/"but" after it), "and", "but", and their Chinese ("，", "并且").
+CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
 _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
 
@@ -112,4 +115,13 @@ def unsaid_pairs(
                 yield n, o
 
 
-__all__ = ["STOP", "likeness", "negated", "memo_per_cues", "normal", "unsaid_pairs", "words_of"]
+__all__ = [
+    "CLAUSES",
+    "STOP",
+    "likeness",
+    "negated",
+    "memo_per_cues",
+    "normal",
+    "unsaid_pairs",
+    "words_of",
+]

@@ -32,7 +32,7 @@ _COUNTERS = vocabulary("counters")
 
 
 #: Words after a value that say when, not what for ("0.02 at the moment").
-_WHEN = frozenset("moment now today currently present time being for".split())
+_WHEN = vocabulary("value_times")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -51,7 +51,7 @@ def _before(said: str) -> frozenset[str]:
 
 
 #: Words before a value that name no key: a pronoun or a hedge ("knock it to", "like 0.1s").
-_VAGUE = frozenset("it like about around roughly approx approximately maybe".split())
+_VAGUE = vocabulary("value_hedges")
 
 
 def _subject(text: str) -> str:

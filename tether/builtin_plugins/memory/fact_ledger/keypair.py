@@ -124,10 +124,11 @@ _CJK_LINK = re.compile(
 )
 
 
-def _cjk_keys(text: str) -> list[tuple[frozenset[str], str]]:
-    return [
+@functools.lru_cache(maxsize=4096)
+def _cjk_keys(text: str) -> tuple[tuple[frozenset[str], str], ...]:
+    return tuple(
         (frozenset(_CJK_LINK.sub("", m.group(1))), m.group(2)) for m in _CJK_PAIR.finditer(text)
-    ]
+    )
 
 
 def cjk_change(new: str, olds: Sequence[str]) -> tuple[int, str]:
@@ -136,10 +137,9 @@ def cjk_change(new: str, olds: Sequence[str]) -> tuple[int, str]:
     ("批量改成 20000" / "每批 5000 行"); ``(-1, "")`` when none is."""
     if default_cues().find("change", new) is None:
         return -1, ""
+    said = [(index, k, v) for index, old in enumerate(olds) for k, v in _cjk_keys(old)]
     for key, value in _cjk_keys(new):
-        scored = [
-            (len(key & k), index, v) for index, old in enumerate(olds) for k, v in _cjk_keys(old)
-        ]
+        scored = [(len(key & k), index, v) for index, k, v in said]
         best = max((score for score, _i, _v in scored), default=0)
         top = [(index, v) for score, index, v in scored if score == best]
         if best and len(top) == 1 and top[0][1] != value:

@@ -21,13 +21,14 @@ from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 #: A comment: ``//``, ``#`` (not ``#define``/``#include`` … themselves), ``--`` (SQL, Lua),
 #: ``;`` (ini) at a line's start or after code and white space, or ``/* … */``.
 _COMMENT = re.compile(r"(?:^|\s)(?://+|#+(?![a-z])|--(?=\s)|;+(?=\s)|/\*+)\s*(?P<prose>.+)$")
+#: A prohibition or an obligation in Chinese: a rule however short ("# 别改").
+_WIDE_MUST = r"不要|别|禁止|必须|只能|不许|不准|务必|勿|不得|不能"
 #: What makes a comment a rule rather than a description.
 _RULE = re.compile(
     r"\b(?:never|always|must|mustn'?t|don'?t|do not|not|no|only|keep|avoid|required?|ever)\b"
-    r"|\b[A-Z]{3,}\b|不要|别|禁止|必须|只能|注意|不许|不准|务必|勿|不得|保持|不能",
+    rf"|\b[A-Z]{{3,}}\b|{_WIDE_MUST}|注意|保持",
 )
-#: A prohibition in a script written without spaces is a rule however short ("# 别改").
-_WIDE_RULE = re.compile(r"不要|别|禁止|必须|只能|不许|不准|务必|勿|不得|不能")
+_WIDE_RULE = re.compile(_WIDE_MUST)
 #: A quantity in the comment ("8 MHz", "<= 10ms"): it documents a setting, which a later
 #: message may change in words the ledger cannot tie to this line; only rules are kept.
 #: Not a time of day ("before 06:00 Berlin"): a number after a colon, a capitalized name.

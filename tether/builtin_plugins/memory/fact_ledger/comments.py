@@ -49,8 +49,9 @@ def _rule(prose: str) -> bool:
     return bool(_RULE.search(prose)) and not _QUANTITY.search(prose)
 
 
-def comment_rules(text: str) -> list[str]:
-    """The lines of a pasted block in ``text`` whose comment states a rule, whole, stripped."""
+def _prose_comments(text: str) -> list[tuple[str, str]]:
+    """``(line, comment)`` for each line of a pasted block in ``text`` (of at least
+    :data:`MIN_LINES` lines) whose comment is prose, the line stripped."""
     lines = text.splitlines()
     if len(lines) < MIN_LINES:
         return []
@@ -60,9 +61,14 @@ def comment_rules(text: str) -> list[str]:
         if found is None or len(line.strip()) > MAX_LINE:
             continue
         prose = found.group("prose").rstrip("*/ ").strip()
-        if _prose(prose) and _rule(prose):
-            out.append(line.strip())
+        if _prose(prose):
+            out.append((line.strip(), prose))
     return out
+
+
+def comment_rules(text: str) -> list[str]:
+    """The lines of a pasted block in ``text`` whose comment states a rule, whole, stripped."""
+    return [line for line, prose in _prose_comments(text) if _rule(prose)]
 
 
 def setting_rule(line: str) -> str:
@@ -90,16 +96,7 @@ def pasted_notes(text: str) -> list[str]:
     """The lines of a paste in ``text`` that state something beyond its rules, whole and
     stripped: a prose comment :func:`comment_rules` does not keep, and the setting lines of
     a fenced block of at most :data:`MAX_BLOCK_LINES` lines; at most :data:`MAX_NOTES`."""
-    lines = text.splitlines()
-    out = []
-    if len(lines) >= MIN_LINES:
-        for line in lines:
-            found = _COMMENT.search(line)
-            if found is None or len(line.strip()) > MAX_LINE:
-                continue
-            prose = found.group("prose").rstrip("*/ ").strip()
-            if _prose(prose) and not _rule(prose):
-                out.append(line.strip())
+    out = [line for line, prose in _prose_comments(text) if not _rule(prose)]
     for block in _FENCED.findall(text):
         rows = block.splitlines()
         if len(rows) <= MAX_BLOCK_LINES:

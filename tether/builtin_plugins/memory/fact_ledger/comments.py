@@ -81,7 +81,8 @@ def setting_rule(line: str) -> str:
     return found.group("prose").rstrip("*/ ").strip()
 
 
-_FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
+#: The body of a fenced block (the line after its opening ``` to its close or the end).
+FENCED_BODY = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
 #: A key's setting: a name, ``:`` or ``=``, one literal value ("replicaCount: 3",
 #: "  repository: registry.example.io/app", "time_step = 54,", 'queue = "short"'); not code
 #: (``total = price * qty``, ``x = load(path)``).
@@ -97,7 +98,7 @@ def pasted_notes(text: str) -> list[str]:
     stripped: a prose comment :func:`comment_rules` does not keep, and the setting lines of
     a fenced block of at most :data:`MAX_BLOCK_LINES` lines; at most :data:`MAX_NOTES`."""
     out = [line for line, prose in _prose_comments(text) if not _rule(prose)]
-    for block in _FENCED.findall(text):
+    for block in FENCED_BODY.findall(text):
         rows = block.splitlines()
         if len(rows) <= MAX_BLOCK_LINES:
             out += [
@@ -109,4 +110,4 @@ def pasted_notes(text: str) -> list[str]:
     return out[:MAX_NOTES]
 
 
-__all__ = ["comment_rules", "pasted_notes", "setting_rule"]
+__all__ = ["FENCED_BODY", "comment_rules", "pasted_notes", "setting_rule"]

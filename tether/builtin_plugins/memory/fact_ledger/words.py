@@ -58,6 +58,12 @@ def words_of(text: str) -> set[str]:
     return tokens
 
 
+def word_count(text: str) -> int:
+    """The words of ``text``, split at white space; two characters of a script written
+    without spaces count as one word ("嗯 好的" is two)."""
+    return len(WIDE.sub(" ", text).split()) + len(WIDE.findall(text)) // 2
+
+
 def likeness(a: set[str], b: set[str]) -> float:
     """Jaccard likeness of two word sets (0 when either is empty)."""
     return len(a & b) / len(a | b) if a and b else 0.0
@@ -123,5 +129,6 @@ __all__ = [
     "memo_per_cues",
     "normal",
     "unsaid_pairs",
+    "word_count",
     "words_of",
 ]

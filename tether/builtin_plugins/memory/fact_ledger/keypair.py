@@ -35,6 +35,7 @@ _COUNTERS = vocabulary("counters")
 _WHEN = vocabulary("value_times")
 
 
+@functools.lru_cache(maxsize=4096)
 def _words(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in re.findall(r"[a-z][a-z0-9_]*", text.casefold()))
 
@@ -102,7 +103,6 @@ def terse_changes(new: str, old: str) -> list[tuple[str, str]]:
     """``(old value, new value)`` for each key of ``old``'s terse pairs ``new`` sets anew,
     unless each says what it is for ("CUDA 12.1 on the A100 nodes" / "11.8 on the T4")."""
     mine, theirs = terse_pairs(new), terse_pairs(old)
-    said = _words(new)
     out = []
     for key, (value, tail) in mine.items():
         if key not in theirs:
@@ -110,7 +110,7 @@ def terse_changes(new: str, old: str) -> list[tuple[str, str]]:
         was, their_tail = theirs[key]
         if was.casefold() == value.casefold() or _apart(tail, their_tail):
             continue
-        if not {w for w in their_tail - _WHEN if w[0] != "^"} <= said:
+        if not {w for w in their_tail - _WHEN if w[0] != "^"} <= _words(new):
             continue  # "30s on the logs index": changed only by a text naming the logs index
         out.append((was, value))
     return out

@@ -55,7 +55,7 @@ from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_broken_wholes
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, word_count
 
 MAX_GOAL = 2000
 _ACCEPTED = re.compile(r'^"(.*)"(?: \((proposed by the assistant, accepted)\))?$', re.DOTALL)
@@ -147,7 +147,7 @@ def _thanks(sentence: str, cues: Cues) -> bool:
     if span is None or span[0] > 1 or _DENIAL.match(sentence):
         return False
     rest = sentence[span[1] :].rstrip(".。!！")
-    if len(WIDE.sub(" ", rest).split()) + len(WIDE.findall(rest)) // 2 > MAX_THANKS_WORDS:
+    if word_count(rest) > MAX_THANKS_WORDS:
         return False
     return not any(ch.isdigit() or ch in "-_/=." for ch in rest)
 

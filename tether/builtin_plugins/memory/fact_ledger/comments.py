@@ -21,13 +21,14 @@ from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 #: A comment: ``//``, ``#`` (not ``#define``/``#include`` … themselves), ``--`` (SQL, Lua),
 #: ``;`` (ini) at a line's start or after code and white space, or ``/* … */``.
 _COMMENT = re.compile(r"(?:^|\s)(?://+|#+(?![a-z])|--(?=\s)|;+(?=\s)|/\*+)\s*(?P<prose>.+)$")
+#: A prohibition or an obligation in Chinese: a rule however short ("# 别改").
+_WIDE_MUST = r"不要|别|禁止|必须|只能|不许|不准|务必|勿|不得|不能"
 #: What makes a comment a rule rather than a description.
 _RULE = re.compile(
     r"\b(?:never|always|must|mustn'?t|don'?t|do not|not|no|only|keep|avoid|required?|ever)\b"
-    r"|\b[A-Z]{3,}\b|不要|别|禁止|必须|只能|注意|不许|不准|务必|勿|不得|保持|不能",
+    rf"|\b[A-Z]{{3,}}\b|{_WIDE_MUST}|注意|保持",
 )
-#: A prohibition in a script written without spaces is a rule however short ("# 别改").
-_WIDE_RULE = re.compile(r"不要|别|禁止|必须|只能|不许|不准|务必|勿|不得|不能")
+_WIDE_RULE = re.compile(_WIDE_MUST)
 #: A quantity in the comment ("8 MHz", "<= 10ms"): it documents a setting, which a later
 #: message may change in words the ledger cannot tie to this line; only rules are kept.
 #: Not a time of day ("before 06:00 Berlin"): a number after a colon, a capitalized name.
@@ -48,8 +49,9 @@ def _rule(prose: str) -> bool:
     return bool(_RULE.search(prose)) and not _QUANTITY.search(prose)
 
 
-def comment_rules(text: str) -> list[str]:
-    """The lines of a pasted block in ``text`` whose comment states a rule, whole, stripped."""
+def _prose_comments(text: str) -> list[tuple[str, str]]:
+    """``(line, comment)`` for each line of a pasted block in ``text`` (of at least
+    :data:`MIN_LINES` lines) whose comment is prose, the line stripped."""
     lines = text.splitlines()
     if len(lines) < MIN_LINES:
         return []
@@ -59,9 +61,14 @@ def comment_rules(text: str) -> list[str]:
         if found is None or len(line.strip()) > MAX_LINE:
             continue
         prose = found.group("prose").rstrip("*/ ").strip()
-        if _prose(prose) and _rule(prose):
-            out.append(line.strip())
+        if _prose(prose):
+            out.append((line.strip(), prose))
     return out
+
+
+def comment_rules(text: str) -> list[str]:
+    """The lines of a pasted block in ``text`` whose comment states a rule, whole, stripped."""
+    return [line for line, prose in _prose_comments(text) if _rule(prose)]
 
 
 def setting_rule(line: str) -> str:
@@ -74,7 +81,8 @@ def setting_rule(line: str) -> str:
     return found.group("prose").rstrip("*/ ").strip()
 
 
-_FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
+#: The body of a fenced block (the line after its opening ``` to its close or the end).
+FENCED_BODY = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
 #: A key's setting: a name, ``:`` or ``=``, one literal value ("replicaCount: 3",
 #: "  repository: registry.example.io/app", "time_step = 54,", 'queue = "short"'); not code
 #: (``total = price * qty``, ``x = load(path)``).
@@ -89,17 +97,8 @@ def pasted_notes(text: str) -> list[str]:
     """The lines of a paste in ``text`` that state something beyond its rules, whole and
     stripped: a prose comment :func:`comment_rules` does not keep, and the setting lines of
     a fenced block of at most :data:`MAX_BLOCK_LINES` lines; at most :data:`MAX_NOTES`."""
-    lines = text.splitlines()
-    out = []
-    if len(lines) >= MIN_LINES:
-        for line in lines:
-            found = _COMMENT.search(line)
-            if found is None or len(line.strip()) > MAX_LINE:
-                continue
-            prose = found.group("prose").rstrip("*/ ").strip()
-            if _prose(prose) and not _rule(prose):
-                out.append(line.strip())
-    for block in _FENCED.findall(text):
+    out = [line for line, prose in _prose_comments(text) if not _rule(prose)]
+    for block in FENCED_BODY.findall(text):
         rows = block.splitlines()
         if len(rows) <= MAX_BLOCK_LINES:
             out += [
@@ -111,4 +110,4 @@ def pasted_notes(text: str) -> list[str]:
     return out[:MAX_NOTES]
 
 
-__all__ = ["comment_rules", "pasted_notes", "setting_rule"]
+__all__ = ["FENCED_BODY", "comment_rules", "pasted_notes", "setting_rule"]

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tether.builtin_plugins.memory.fact_ledger.comments import FENCED_BODY
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.errorline import (
     error_line,
@@ -44,7 +45,6 @@ MAX_REMARK = 240  # a message this short stating no task is a remark (a preferen
 MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
 MAX_TERSE_LINES = 800  # a message of short lines this long may be settings, one a line
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-_FENCED_BODY = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
 _LOG_LINE = re.compile(
     r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
 )
@@ -346,7 +346,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     error = pasted_error(text)
     if error:
         out.append(Statement("error", error, source, key="pasted"))
-        for block in _FENCED_BODY.findall(text):  # a pasted log: its other error lines
+        for block in FENCED_BODY.findall(text):  # a pasted log: its other error lines
             out += [
                 Statement("identifier", line, source)
                 for line in failure_lines(block)

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement, classify, flat
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.ledger import _CLAUSE, Ledger
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, words_of
+from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, WIDE, negated, words_of
 
 
 def asks(statement: Statement, cues: Cues) -> bool:
@@ -173,7 +173,7 @@ def _unchanged_clauses(text: str, by: Fact | None) -> str:
     if by is None:
         return ""
     new = words_of(by.text)
-    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    clauses = [c for c in CLAUSES.split(text) if c.strip()]
     shared = [len(words_of(c) & new) for c in clauses]
     if len(clauses) < 2 or max(shared) == 0:
         return ""

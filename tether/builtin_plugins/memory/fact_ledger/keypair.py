@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
-from tether.builtin_plugins.memory.fact_ledger.keyshape import _CLAUSE_END, FILLER, _key, _stem
+from tether.builtin_plugins.memory.fact_ledger.keyshape import CLAUSE_END, FILLER, key_words, stem
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, vocabulary
 
 #: A terse pair: a key word, at most a linking word, and a value led by a digit ("minSdk 26",
@@ -32,33 +32,34 @@ _COUNTERS = vocabulary("counters")
 
 
 #: Words after a value that say when, not what for ("0.02 at the moment").
-_WHEN = frozenset("moment now today currently present time being for".split())
+_WHEN = vocabulary("value_times")
 
 
+@functools.lru_cache(maxsize=4096)
 def _words(text: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in re.findall(r"[a-z][a-z0-9_]*", text.casefold()))
+    return frozenset(stem(w) for w in re.findall(r"[a-z][a-z0-9_]*", text.casefold()))
 
 
 def _before(said: str) -> frozenset[str]:
     """What the key is of: the content words of its clause before it ("the web tier has",
     "Postgres on"), filler and cue words aside, as qualifiers (marked ``^``)."""
-    ends = list(_CLAUSE_END.finditer(said))
+    ends = list(CLAUSE_END.finditer(said))
     clause = said[ends[-1].end() :] if ends else said
     cues = default_cues()
     ignored = cues.words("discard") | cues.words("revoke")
-    words = frozenset("^" + w for w in _key(clause, cues) if w not in ignored)
+    words = frozenset("^" + w for w in key_words(clause, cues) if w not in ignored)
     return words | {_EVERY} if _ALL.search(clause) else words
 
 
 #: Words before a value that name no key: a pronoun or a hedge ("knock it to", "like 0.1s").
-_VAGUE = frozenset("it like about around roughly approx approximately maybe".split())
+_VAGUE = vocabulary("value_hedges")
 
 
 def _subject(text: str) -> str:
     """What a sentence is about: its first content word (``@`` marks a key read so)."""
     words = re.findall(r"[a-z][a-z0-9_-]*", text.casefold())
     first = next((w for w in words if w not in FILLER and w not in STOP and len(w) > 2), "")
-    return "@" + _stem(first) if first else ""
+    return "@" + stem(first) if first else ""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -73,12 +74,12 @@ def terse_pairs(text: str) -> Mapping[str, tuple[str, frozenset[str]]]:
         if key in FILLER or key in STOP or key in _COUNTERS or len(key.lstrip("-@")) < 2:
             continue
         value = match.group("value")
-        after = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
-        tail = _key(after, None, last=False) | _before(text[: match.start()])
-        seen.setdefault(_stem(key), {})[value.casefold()] = (value, tail)
+        after = CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
+        tail = key_words(after, None, last=False) | _before(text[: match.start()])
+        seen.setdefault(stem(key), {})[value.casefold()] = (value, tail)
     for match in _LEVEL.finditer(text):  # "-O2" … "-Os": one option at another level
-        after = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
-        tail = _key(after, None, last=False)
+        after = CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
+        tail = key_words(after, None, last=False)
         seen.setdefault(match.group(1), {})[match.group(0)] = (match.group(0), tail)
     return MappingProxyType({k: next(iter(v.values())) for k, v in seen.items() if len(v) == 1})
 
@@ -102,7 +103,6 @@ def terse_changes(new: str, old: str) -> list[tuple[str, str]]:
     """``(old value, new value)`` for each key of ``old``'s terse pairs ``new`` sets anew,
     unless each says what it is for ("CUDA 12.1 on the A100 nodes" / "11.8 on the T4")."""
     mine, theirs = terse_pairs(new), terse_pairs(old)
-    said = _words(new)
     out = []
     for key, (value, tail) in mine.items():
         if key not in theirs:
@@ -110,7 +110,7 @@ def terse_changes(new: str, old: str) -> list[tuple[str, str]]:
         was, their_tail = theirs[key]
         if was.casefold() == value.casefold() or _apart(tail, their_tail):
             continue
-        if not {w for w in their_tail - _WHEN if w[0] != "^"} <= said:
+        if not {w for w in their_tail - _WHEN if w[0] != "^"} <= _words(new):
             continue  # "30s on the logs index": changed only by a text naming the logs index
         out.append((was, value))
     return out
@@ -124,10 +124,11 @@ _CJK_LINK = re.compile(
 )
 
 
-def _cjk_keys(text: str) -> list[tuple[frozenset[str], str]]:
-    return [
+@functools.lru_cache(maxsize=4096)
+def _cjk_keys(text: str) -> tuple[tuple[frozenset[str], str], ...]:
+    return tuple(
         (frozenset(_CJK_LINK.sub("", m.group(1))), m.group(2)) for m in _CJK_PAIR.finditer(text)
-    ]
+    )
 
 
 def cjk_change(new: str, olds: Sequence[str]) -> tuple[int, str]:
@@ -136,10 +137,9 @@ def cjk_change(new: str, olds: Sequence[str]) -> tuple[int, str]:
     ("批量改成 20000" / "每批 5000 行"); ``(-1, "")`` when none is."""
     if default_cues().find("change", new) is None:
         return -1, ""
+    said = [(index, k, v) for index, old in enumerate(olds) for k, v in _cjk_keys(old)]
     for key, value in _cjk_keys(new):
-        scored = [
-            (len(key & k), index, v) for index, old in enumerate(olds) for k, v in _cjk_keys(old)
-        ]
+        scored = [(len(key & k), index, v) for index, k, v in said]
         best = max((score for score, _i, _v in scored), default=0)
         top = [(index, v) for score, index, v in scored if score == best]
         if best and len(top) == 1 and top[0][1] != value:

@@ -107,7 +107,8 @@ _LINKED = re.compile(r"(?:\b(?:is|are|be|use|using|to|as|in|with|keep|stays?)|[:
 _SETS = re.compile(r"`?\s*(?:=|[:：](?!//|\d))")
 MAX_KEY_WORDS = 5
 MAX_TAIL_WORDS = 3
-_CLAUSE_END = re.compile(
+#: Where a clause ends: punctuation, a dash, or a joining word ("and", "but", "so").
+CLAUSE_END = re.compile(
     r"[,;:!?，；：。！？()（）]|\.(?:\s|$)|\s[-—–]+\s|\b(?:and|but|so|because)\b"
 )
 #: A path is a value set, not a file named, when it is a template or said to be a location.
@@ -132,7 +133,8 @@ class Keyed:
     tail: frozenset[str] = frozenset()  # words after it in its clause ("on the T4 nodes")
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """``word`` without a plural or ``-ing``/``-ed`` ending ("timeouts" → "timeout")."""
     for end in ("ing", "ed", "es", "s"):
         if len(word) > len(end) + 3 and word.endswith(end) and not word.endswith("ss"):
             return word[: -len(end)]
@@ -145,7 +147,7 @@ def _form(value: str) -> str:
     return re.sub(r"[A-Za-z0-9]+", "a", value)
 
 
-def _key(said: str, cues: Cues | None, *, last: bool = True) -> frozenset[str]:
+def key_words(said: str, cues: Cues | None, *, last: bool = True) -> frozenset[str]:
     """The content words of ``said`` (the last :data:`MAX_KEY_WORDS` of the words before a
     value, or the first few after it with ``last`` false)."""
     if WIDE.search(said):
@@ -159,7 +161,7 @@ def _key(said: str, cues: Cues | None, *, last: bool = True) -> frozenset[str]:
         ignored = ignored | cues.words("change") | cues.words("soft_change")
     words = [w for w in _ASCII.findall(said.casefold()) if w not in ignored and len(w) > 1]
     words = words[-MAX_KEY_WORDS:] if last else words[:MAX_TAIL_WORDS]
-    return frozenset(w if w in _PART_WORDS else _stem(w) for w in words)
+    return frozenset(w if w in _PART_WORDS else stem(w) for w in words)
 
 
 _CACHE: dict[tuple[int, str], tuple[Keyed, ...]] = {}
@@ -220,8 +222,8 @@ def _read(text: str, cues: Cues | None) -> list[Keyed]:
         ):
             before = before[cut + 1 :]
         stop = spans[index + 1][0] if index + 1 < len(spans) else len(text)
-        after = _CLAUSE_END.split(text[end:stop], maxsplit=1)[0]
-        key, tail = _key(before, cues), _key(after, cues, last=False)
+        after = CLAUSE_END.split(text[end:stop], maxsplit=1)[0]
+        key, tail = key_words(before, cues), key_words(after, cues, last=False)
         named = _beside(text, spans, index, index - 1, MAX_GAP_WORDS)
         if named and out and out[-1].start == spans[index - 1][0]:
             key |= named | out[-1].key  # "服务端用 Python 3.11": the name's own key too
@@ -247,7 +249,7 @@ def _beside(
         return frozenset()
     a, b = sorted((spans[at], spans[other]))[0][1], sorted((spans[at], spans[other]))[1][0]
     between = text[a:b]
-    if _CLAUSE_END.search(between) or len(between.split()) > gap:
+    if CLAUSE_END.search(between) or len(between.split()) > gap:
         return frozenset()
     start, end, _shape = spans[other]
     return frozenset({text[start:end].casefold()})
@@ -301,7 +303,7 @@ def _comparable(n: Keyed, o: Keyed) -> bool:
 
 
 def _unit(value: str) -> str:
-    return _stem(re.sub(r"^[\d.\s]+", "", value).casefold())
+    return stem(re.sub(r"^[\d.\s]+", "", value).casefold())
 
 
 def _said(value: str, text: str) -> bool:
@@ -337,11 +339,15 @@ def unlike_values(new: str, old: str, cues: Cues | None = None) -> bool:
 
 
 __all__ = [
+    "CLAUSE_END",
     "CONTRAST",
     "DISTINCT",
+    "FILLER",
     "LOOSE",
     "Keyed",
+    "key_words",
     "keyed_values",
     "reshaped",
+    "stem",
     "unlike_values",
 ]

@@ -12,7 +12,6 @@ changed twice keeps only the last. Identifiers found in a retired sentence retir
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -35,14 +34,13 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
     qualified,
 )
 from tether.builtin_plugins.memory.fact_ledger.supersede import supersede
-from tether.builtin_plugins.memory.fact_ledger.words import normal
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, normal
 
 VERSION = 1
 #: Kinds whose facts can replace one another (a decision may replace a constraint).
 RULE_KINDS = frozenset({"constraint", "decision"})
 MAX_LIVE = 400  # beyond this the oldest requests are dropped, with a record
 MAX_DROPPED_RECORDS = 50  # the newest drops keep their words; all are counted
-_CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
 
 
 @dataclass
@@ -298,7 +296,7 @@ class Ledger:
         if parent is None or not parent.live or parent is new_parent:
             return
         self.retire(parent, new_parent)
-        for clause in _CLAUSE.split(parent.text):
+        for clause in CLAUSES.split(parent.text):
             clause = clause.strip(" .")
             if len(clause) >= 4 and old.text not in clause and len(clause.split()) >= 2:
                 self.new_clause(parent, clause, note="")

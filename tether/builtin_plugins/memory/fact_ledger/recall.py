@@ -26,7 +26,7 @@ from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.noted import CODE, LABEL, noted
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated
+from tether.builtin_plugins.memory.fact_ledger.words import negated, word_count
 
 #: Kinds a summary keeps whole: an identifier quoted in one of them needs no line of its own
 #: (an open error is not one: only the newest are shown).
@@ -134,8 +134,7 @@ def _stated(fact: Fact, cues: Cues) -> int:
     if fact.kind == "said" and fact.note:
         return 3  # a short message kept whole (:mod:`.whole`), as before
     body = _body(fact)
-    size = len(WIDE.sub(" ", body).split()) + len(WIDE.findall(body)) // 2
-    if size < MIN_STATED or bare_ack(body, cues):
+    if word_count(body) < MIN_STATED or bare_ack(body, cues):
         return 0
     if fact.kind != "said" and CODE.search(body):
         return 0

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import alternation
 
-_LATER = "|".join(re.escape(w) for w in sorted(vocabulary("later_times"), key=len, reverse=True))
+_LATER = alternation("later_times")
 
 #: "the next step is", "our next steps are", "next step:", "下一步是", "接下来要"…; "write the
 #: notes next, then …", "… next." closing the sentence; "tomorrow: wire …", "明天：…" (a later

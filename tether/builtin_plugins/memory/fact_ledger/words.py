@@ -40,6 +40,9 @@ WIDE_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 WIDE = re.compile(f"[{WIDE_CHARS}]")
 WIDE_RUN = re.compile(f"[{WIDE_CHARS}]+")
 STOP = vocabulary("stop")
+#: Where a sentence splits into clauses a fact can keep or lose one by one: a comma or a
+#: semicolon (with any "and"/"but" after it), "and", "but", and their Chinese ("，", "并且").
+CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
 _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
 
@@ -53,6 +56,12 @@ def words_of(text: str) -> set[str]:
     for run in WIDE_RUN.findall(lower):
         tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
     return tokens
+
+
+def word_count(text: str) -> int:
+    """The words of ``text``, split at white space; two characters of a script written
+    without spaces count as one word ("嗯 好的" is two)."""
+    return len(WIDE.sub(" ", text).split()) + len(WIDE.findall(text)) // 2
 
 
 def likeness(a: set[str], b: set[str]) -> float:
@@ -112,4 +121,14 @@ def unsaid_pairs(
                 yield n, o
 
 
-__all__ = ["STOP", "likeness", "negated", "memo_per_cues", "normal", "unsaid_pairs", "words_of"]
+__all__ = [
+    "CLAUSES",
+    "STOP",
+    "likeness",
+    "negated",
+    "memo_per_cues",
+    "normal",
+    "unsaid_pairs",
+    "word_count",
+    "words_of",
+]

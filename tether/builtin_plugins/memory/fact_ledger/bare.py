@@ -26,13 +26,7 @@ def bare(text: str, cues: Cues) -> bool:
     found = values(text, cues)
     if len(found) != 1:
         return False
-    text = text.replace(found[0].text, " ")
-    for kind in _BLANKED:
-        for _ in range(3):
-            span = cues.find(kind, text)
-            if span is None:
-                break
-            text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+    text = cues.blank(text.replace(found[0].text, " "), _BLANKED)
     rest = {
         w
         for w in words_of(text)

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.words import words_of
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary, words_of
 
 _BLANKED = ("change", "soft_change", "revert", "constraint", "decision", "select")
 _PARTICLES = frozenset("吧了啊呢的就")  # closing particles of a CJK sentence: no subject
-_FILLER = frozenset("it that this them make bump set go let let's please ok okay so now".split())
+_FILLER = vocabulary("bare_filler")  # words of a bare change that name no subject
 
 
 def bare(text: str, cues: Cues) -> bool:

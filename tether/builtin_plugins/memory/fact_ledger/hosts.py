@@ -23,14 +23,11 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
 )
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct
-from tether.builtin_plugins.memory.fact_ledger.words import alternation
+from tether.builtin_plugins.memory.fact_ledger.words import alternation, vocabulary
 
 _FILE = re.compile(rf"\.(?:{alternation('file_extensions')})$", re.IGNORECASE)
 #: Last labels that make a dotted name a host ("db-main.internal", "api.example.com").
-_DOMAINS = frozenset(
-    "com net org io dev app cloud internal local lan corp intra svc cluster prod stg staging "
-    "cn uk de eu us jp co ai sh me info biz".split()
-)
+_DOMAINS = vocabulary("host_domains")
 _IP = r"(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}"
 _LOCATION = re.compile(
     r"(?P<url>\b(?P<scheme>[a-z][a-z0-9+]{1,10})://(?P<where>[\w.-]+))"

@@ -14,13 +14,14 @@ from collections.abc import Callable
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
 
 _BLANKED = ("change", "soft_change", "revert", "constraint", "decision", "select")
 _PARTICLES = frozenset("吧了啊呢的就")  # closing particles of a CJK sentence: no subject
 _FILLER = vocabulary("bare_filler")  # words of a bare change that name no subject
 
 
+@memo_per_cues
 def bare(text: str, cues: Cues) -> bool:
     """Whether ``text`` states one value and no subject ("make it 2 hours")."""
     found = values(text, cues)

@@ -17,7 +17,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, val
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
 
 _BLANKED = ("change", "soft_change", "revert", "constraint", "decision", "select")
-_PARTICLES = frozenset("吧了啊呢的就")  # closing particles of a CJK sentence: no subject
+_PARTICLES = vocabulary("cjk_closing_particles")  # of a CJK sentence: no subject
 _FILLER = vocabulary("bare_filler")  # words of a bare change that name no subject
 
 

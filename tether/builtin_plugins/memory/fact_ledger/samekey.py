@@ -114,13 +114,8 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
     (messages without entry ids share one source: nothing is earlier than another)."""
     if not source:
         return
-    news = []
-    for fact in reversed(ledger.facts):  # the message's facts are the newest: read from the end
-        if fact.source != source:
-            break
-        if fact.live and fact.kind in _KINDS and _assignments(fact.text):
-            news.append(fact)
-    for new in reversed(news):
+    news = [fact for fact in _newest_of(ledger, source) if _assignments(fact.text)]
+    for new in news:
         keys = _assignments(new.text)
         for old in _newest_rules(ledger, source):  # with the clauses a retirement just kept
             if not old.source or not old.live:

@@ -14,25 +14,20 @@ from collections.abc import Callable
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.words import words_of
+from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
 
 _BLANKED = ("change", "soft_change", "revert", "constraint", "decision", "select")
-_PARTICLES = frozenset("吧了啊呢的就")  # closing particles of a CJK sentence: no subject
-_FILLER = frozenset("it that this them make bump set go let let's please ok okay so now".split())
+_PARTICLES = vocabulary("cjk_closing_particles")  # of a CJK sentence: no subject
+_FILLER = vocabulary("bare_filler")  # words of a bare change that name no subject
 
 
+@memo_per_cues
 def bare(text: str, cues: Cues) -> bool:
     """Whether ``text`` states one value and no subject ("make it 2 hours")."""
     found = values(text, cues)
     if len(found) != 1:
         return False
-    text = text.replace(found[0].text, " ")
-    for kind in _BLANKED:
-        for _ in range(3):
-            span = cues.find(kind, text)
-            if span is None:
-                break
-            text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+    text = cues.blank(text.replace(found[0].text, " "), _BLANKED)
     rest = {
         w
         for w in words_of(text)

@@ -219,6 +219,17 @@ class Cues:
             text = _masked(text, self.masks)
         return matcher.search(text)
 
+    def blank(self, text: str, kinds: Iterable[str], *, times: int = 3) -> str:
+        """``text`` with up to ``times`` phrases of each cue kind ``kinds`` blanked (spaces
+        of their length): what is left says what the sentence is about."""
+        for kind in kinds:
+            for _ in range(times):
+                span = self.find(kind, text)
+                if span is None:
+                    break
+                text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+        return text
+
 
 #: The kinds that count only at the start of a sentence (or a reply).
 ANCHORED = frozenset({"next_step", "accept", "filler", "task"})

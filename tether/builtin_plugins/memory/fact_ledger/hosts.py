@@ -23,14 +23,10 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
 )
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct
-from tether.builtin_plugins.memory.fact_ledger.words import alternation
+from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, vocabulary
 
-_FILE = re.compile(rf"\.(?:{alternation('file_extensions')})$", re.IGNORECASE)
 #: Last labels that make a dotted name a host ("db-main.internal", "api.example.com").
-_DOMAINS = frozenset(
-    "com net org io dev app cloud internal local lan corp intra svc cluster prod stg staging "
-    "cn uk de eu us jp co ai sh me info biz".split()
-)
+_DOMAINS = vocabulary("host_domains")
 _IP = r"(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}"
 _LOCATION = re.compile(
     r"(?P<url>\b(?P<scheme>[a-z][a-z0-9+]{1,10})://(?P<where>[\w.-]+))"
@@ -50,7 +46,7 @@ def locations(text: str) -> list[tuple[str, str]]:
             out.append(("host", match.group("ip")))
         else:
             host = match.group("host")
-            if _FILE.search(host) or host.rsplit(".", 1)[-1].isdigit():
+            if FILE_END.search(host) or host.rsplit(".", 1)[-1].isdigit():
                 continue  # "vault.yml", "v1.2": a file, a version
             domain = host.rsplit(".", 1)[-1].casefold()
             named = any(ch.isdigit() or ch == "-" for ch in host.split(".", 1)[0])
@@ -68,8 +64,8 @@ def _file_moved(new: str, old: str, *, cued: bool) -> bool:
     """A file of ``old`` said at another place: the same file name in another directory
     ("group_vars/prod/vault.yml" → "inventories/prod/vault.yml"), or — with a cue — a file
     of its extension named like the old one's directory ("vault/secrets.yml" → "…/vault.yml")."""
-    theirs = [m for m in _PATH.finditer(old) if _FILE.search(m.group(0))]
-    for n in (m for m in _PATH.finditer(new) if _FILE.search(m.group(0))):
+    theirs = [m for m in _PATH.finditer(old) if FILE_END.search(m.group(0))]
+    for n in (m for m in _PATH.finditer(new) if FILE_END.search(m.group(0))):
         for o in theirs:
             if n.group(0) == o.group(0) or n.group(0) in old or o.group(0) in new:
                 return False  # the old path said again: a remark on it

@@ -41,18 +41,18 @@ _ASCII = re.compile(r"[a-z][a-z0-9'-]*")
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–]+\s")
 #: Words that say how a value is set, not what it is about.
 _FILLER = vocabulary("setting_filler")
-#: CJK characters that only link a subject and its value (verbs of setting, particles).
 #: Chinese words that join or qualify and never name a subject or a unit ("1000 和 2000",
 #: "2000 都是 EUR"): "and", "or", "with", "all", "also", "still", "is", "at".
-_CJK_FUNCTION = "和与及或跟都也还是在"
+_CJK_FUNCTION = vocabulary("cjk_function_words")
+#: CJK characters that only link a subject and its value (verbs of setting, particles).
 _CJK_LINKS = re.compile(
     r"(?:改成|改为|换成|调到|调成|设为|设成|改到|降到|加到|提到|定为|用|换|改|给|为|到|设|开|的|就|吧|了"
-    rf"|[{_CJK_FUNCTION}])+$"
+    rf"|[{''.join(sorted(_CJK_FUNCTION))}])+$"
 )
 _PLAIN_AFTER = re.compile(r"(?:[:=：]|\b(?:is|are|be)\b)\s*$", re.IGNORECASE)
 _ADJECTIVE = re.compile(r"(?:ed|ing|ly|able|ible|ful|ous|ive|less|ish)$")
 _NAME_BEFORE = re.compile(r"(?<![\w.-])[A-Z][\w+.-]*\s+$")
-_NOT_UNITS = frozenset("for on in at of and or but with if when than".split()) | set(_CJK_FUNCTION)
+_NOT_UNITS = frozenset("for on in at of and or but with if when than".split()) | _CJK_FUNCTION
 _LABEL = re.compile(r"^\s*([A-Za-z][\w -]{0,30}?)\s*:\s")
 _OF = re.compile(r"\s+(?:of|for)\s+(?:the\s+|our\s+)?([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)")
 _NUMBERED = re.compile(r"(?:#|\b(?:number|no\.?|id|ticket|issue|pr|phase|step|module))\s*$", re.I)

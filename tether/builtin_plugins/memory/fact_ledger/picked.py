@@ -19,7 +19,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, vocabulary, words_of
 
 
 class Ledger(Protocol):
@@ -36,8 +36,10 @@ class Ledger(Protocol):
 
 ACCEPTED = "proposed by the assistant, accepted"
 MAX_ASKED = 400  # characters: the end of the offer, where it asks which one
+_FAULTS = vocabulary("fault_words")  # "the second one is wrong", "第二个不对"
 _FAULT = re.compile(
-    r"\b(?:wrong|broken|bad|fails?|failing|not|isn't|doesn't|won't|no)\b|不对|不行|错了|有问题",
+    rf"\b(?:{'|'.join(sorted(w for w in _FAULTS if w.isascii()))})\b"
+    rf"|{'|'.join(sorted(w for w in _FAULTS if not w.isascii()))}",
     re.IGNORECASE,
 )
 MAX_OFFER = 2000  # characters: the end of the assistant's message, where it offers
@@ -180,7 +182,7 @@ def retire_bare_picks(ledger: Ledger, chosen: Fact, cues: Cues) -> None:
 
 MAX_REST = 1  # words a bare pick may hold beside its pick and cue words ("the", "it")
 MAX_REST_WIDE = 3  # characters of a CJK script: "就按…来", "吧"
-_NOISE = frozenset("the a an one it that this please".split())
+_NOISE = vocabulary("pick_noise")
 
 
 def _retire_offered(ledger: Ledger, decision: Fact, about: str) -> None:

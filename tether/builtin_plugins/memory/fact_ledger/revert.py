@@ -69,13 +69,9 @@ def deictic(text: str, cues: Cues, rules: list[Fact]) -> bool:
 
 def _subject(text: str, cues: Cues) -> set[str]:
     """The words of ``text`` with its cue phrases blanked (what the revert is about)."""
-    for kind in ("revert", "change", "revoke", "constraint", "decision", "task"):
-        for _ in range(3):
-            span = cues.find(kind, text)
-            if span is None:
-                break
-            text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
-    return words_of(text)
+    return words_of(
+        cues.blank(text, ("revert", "change", "revoke", "constraint", "decision", "task"))
+    )
 
 
 def _stems(words: set[str]) -> set[str]:

@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.keypair import cjk_change, terse_change
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, alternation, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, WIDE, vocabulary
 
 _ASSIGN = re.compile(
     r"(?<![\w.\-/:])(?P<key>[A-Za-z_][\w.-]*\w)\s*(?P<op>=|:)\s*(?P<value>[^\s,;，；。、]+)"
@@ -33,7 +33,6 @@ _ASSIGN = re.compile(
 _FLAG = re.compile(
     r"(?<![\w-])(?P<key>--[a-z][\w-]+)(?:=|\s+)(?P<value>[^\s,;，；。、-][^\s,;，；。、]*)"
 )
-_FILE = re.compile(rf"\.(?:{alternation('file_extensions')})$", re.IGNORECASE)
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*[a-z]?\w*")
 #: parts of a key that name no thing of their own ("loader_version": the loader)
 _GENERIC = vocabulary("key_parts_generic")
@@ -54,7 +53,7 @@ def _assignments(text: str) -> Mapping[str, str]:
         key, op, value = match.group("key"), match.group("op"), match.group("value")
         if value.startswith(("//", "=")) or (op == ":" and not re.search(r"[._]", key)):
             continue  # a URL, a comparison; "image: x" is a label, not a key
-        if _FILE.search(key):
+        if FILE_END.search(key):
             continue  # "utils.py: it crashes", "app.py:42": a file, not a key
         seen.setdefault(key.casefold(), []).append(value.rstrip(".:!?)"))
     for match in _FLAG.finditer(text):
@@ -115,13 +114,8 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
     (messages without entry ids share one source: nothing is earlier than another)."""
     if not source:
         return
-    news = []
-    for fact in reversed(ledger.facts):  # the message's facts are the newest: read from the end
-        if fact.source != source:
-            break
-        if fact.live and fact.kind in _KINDS and _assignments(fact.text):
-            news.append(fact)
-    for new in reversed(news):
+    news = [fact for fact in _newest_of(ledger, source) if _assignments(fact.text)]
+    for new in news:
         keys = _assignments(new.text)
         for old in _newest_rules(ledger, source):  # with the clauses a retirement just kept
             if not old.source or not old.live:

@@ -27,7 +27,7 @@ from difflib import SequenceMatcher
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, Slot, slots
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, WIDE_RUN, alternation
+from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, WIDE, WIDE_RUN
 
 FRAME_LIKENESS = 0.5  # the frames of two sentences about one subject
 CJK_OVERLAP = 0.6  # CJK frames: the share of the smaller one in common
@@ -264,7 +264,6 @@ def relation(new: str, old: str, cues: Cues | None = None) -> str:
 
 
 _HOST = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$")
-_FILE_END = re.compile(rf"\.(?:{alternation('file_extensions')})$")
 
 
 def _rehosted(o: Slot, n: Slot) -> bool:
@@ -272,7 +271,7 @@ def _rehosted(o: Slot, n: Slot) -> bool:
     repository host): the same thing moved to another host."""
     hosts = [s.text.split("/", 1)[0].casefold() for s in (o, n)]
     return (
-        all(_HOST.match(h) and not _FILE_END.search(h) for h in hosts)
+        all(_HOST.match(h) and not FILE_END.search(h) for h in hosts)
         and hosts[0] != hosts[1]
         and all(s.text.count("/") >= 1 for s in (o, n))
     )

@@ -126,8 +126,8 @@ def chosen(cues: Cues, before: str | None) -> bool:
 
 def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> None:
     """Retire the live facts ``fact`` (a constraint or decision) replaces."""
-    live_rules = ledger.live("constraint") + ledger.live("decision")
-    if cues is not None and deictic(fact.text, cues, [r for r in live_rules if r is not fact]):
+    rules = ledger.live("constraint") + ledger.live("decision")
+    if cues is not None and deictic(fact.text, cues, [r for r in rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
     cued = statement.change or statement.revoke
     text = fact.text
@@ -139,7 +139,6 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     mine = words_of(text)
     short = len(fact.text.split()) <= PLAIN_MAX_WORDS
     best: tuple[float, Fact] | None = None
-    rules = ledger.live("constraint") + ledger.live("decision")
     if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
         rules += ledger.live("request")[-50:]
     keyed: list[Fact] = []

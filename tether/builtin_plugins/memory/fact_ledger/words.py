@@ -34,6 +34,8 @@ def alternation(name: str) -> str:
     return "|".join(re.escape(w) for w in sorted(vocabulary(name), key=lambda w: (-len(w), w)))
 
 
+#: The end of a file name: a known extension (``vault.yml``, ``App.tsx``), in any case.
+FILE_END = re.compile(rf"\.(?:{alternation('file_extensions')})$", re.IGNORECASE)
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word
 #: Characters of scripts written without spaces (kana, CJK ideographs, hangul): one word each.
 WIDE_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"

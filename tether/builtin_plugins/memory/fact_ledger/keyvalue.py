@@ -25,6 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     STOP,
     WIDE,
     WIDE_RUN,
+    alternation,
     memo_per_cues,
     unsaid_pairs,
     vocabulary,
@@ -44,11 +45,8 @@ _FILLER = vocabulary("setting_filler")
 #: Chinese words that join or qualify and never name a subject or a unit ("1000 和 2000",
 #: "2000 都是 EUR"): "and", "or", "with", "all", "also", "still", "is", "at".
 _CJK_FUNCTION = vocabulary("cjk_function_words")
-#: CJK characters that only link a subject and its value (verbs of setting, particles).
-_CJK_LINKS = re.compile(
-    r"(?:改成|改为|换成|调到|调成|设为|设成|改到|降到|加到|提到|定为|用|换|改|给|为|到|设|开|的|就|吧|了"
-    rf"|[{''.join(sorted(_CJK_FUNCTION))}])+$"
-)
+#: CJK words that only link a subject and its value (verbs of setting, particles).
+_CJK_LINKS = re.compile(rf"(?:{alternation('cjk_links')}|[{''.join(sorted(_CJK_FUNCTION))}])+$")
 _PLAIN_AFTER = re.compile(r"(?:[:=：]|\b(?:is|are|be)\b)\s*$", re.IGNORECASE)
 _ADJECTIVE = re.compile(r"(?:ed|ing|ly|able|ible|ful|ous|ive|less|ish)$")
 _NAME_BEFORE = re.compile(r"(?<![\w.-])[A-Z][\w+.-]*\s+$")

@@ -394,6 +394,7 @@ KIND_MODULES: dict[str, set[str]] = {
         "StreamOptions",
         "StreamEvent",
         "IDLE_TIMEOUT",
+        "drain",
         "empty_usage",
         "now_ms",
         "ProviderError",

@@ -13,7 +13,6 @@ import pytest
 
 from tether.builtin_plugins.providers import faux as provider_faux
 from tether.builtin_plugins.providers.faux.provider import FauxProvider
-from tether.builtin_plugins.providers.messages import drain
 from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs.abort import AbortSignal
@@ -25,6 +24,7 @@ from tether.hookspecs.providers import (
     ProviderConfigError,
     StreamOptions,
     TransientError,
+    drain,
 )
 
 
@@ -59,6 +59,11 @@ def test_default_answer_streams_and_estimates_usage(reg: ProviderRegistry) -> No
     assert adapter.last_context is context
 
 
+def final(reg: ProviderRegistry, model: Any, context: LlmContext) -> dict[str, Any]:
+    """The final message of one call through the registry."""
+    return drain(reg.stream(model, context))[0]
+
+
 def test_default_answer_after_a_tool_result(reg: ProviderRegistry) -> None:
     model, _ = reg.resolve("faux/faux-1")
     result = {
@@ -69,7 +74,7 @@ def test_default_answer_after_a_tool_result(reg: ProviderRegistry) -> None:
         "content": [{"type": "text", "text": "line one\nline two"}],
         "timestamp": 2,
     }
-    message = reg.complete(model, LlmContext("", [user("read"), result]))
+    message = final(reg, model, LlmContext("", [user("read"), result]))
     assert message["content"][0]["text"] == "Tool read returned: line one, line two"
 
 
@@ -91,7 +96,7 @@ def test_inline_script_is_consumed_in_order(
     monkeypatch.setenv("TETHER_FAUX_SCRIPT", json.dumps(script))
     model, _ = reg.resolve(provider="faux")
     context = LlmContext("", [user("go")])
-    first = reg.complete(model, context)
+    first = final(reg, model, context)
     assert first["content"][:2] == [
         {"type": "thinking", "thinking": "I need the file."},
         {"type": "text", "text": "Reading."},
@@ -104,11 +109,11 @@ def test_inline_script_is_consumed_in_order(
     }
     assert first["content"][3]["name"] == "ls" and first["content"][3]["id"]
     assert first["stopReason"] == "toolUse"
-    assert reg.complete(model, context)["content"] == [{"type": "text", "text": "It says hello."}]
-    third = reg.complete(model, context)
+    assert final(reg, model, context)["content"] == [{"type": "text", "text": "It says hello."}]
+    third = final(reg, model, context)
     assert third["stopReason"] == "length"
     assert (third["usage"]["input"], third["usage"]["output"]) == (900, 0)
-    assert reg.complete(model, context)["content"][0]["text"] == "You said: go"  # exhausted
+    assert final(reg, model, context)["content"][0]["text"] == "You said: go"  # exhausted
 
 
 def test_script_file_and_error_steps(
@@ -167,7 +172,7 @@ def test_script_from_models_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     reg = ProviderRegistry(pm, home=tmp_path, environ={})
     model, _ = reg.resolve("faux/faux-small")
     assert model.context_window == 2000
-    assert reg.complete(model, LlmContext("", [user("q")]))["content"][0]["text"] == "small answer"
+    assert final(reg, model, LlmContext("", [user("q")]))["content"][0]["text"] == "small answer"
     assert reg.resolve("faux/faux-1")[0].id == "faux-1"  # the built-in one is still there
 
 
@@ -207,11 +212,11 @@ def test_offline_demo_lists_files_with_the_ls_tool(reg: ProviderRegistry) -> Non
     model, _ = reg.resolve("faux/faux-1")
     tools = [{"name": "ls", "description": "list", "parameters": {}}]
     ask = LlmContext("", [user("please list the files here")], tools)
-    message = reg.complete(model, ask)
+    message = final(reg, model, ask)
     assert message["stopReason"] == "toolUse"
     assert message["content"][0]["name"] == "ls"
     assert message["content"][0]["arguments"] == {"path": "."}
     injected = LlmContext("", [user("please list the files here"), user("branch: main")], tools)
-    assert reg.complete(model, injected)["content"][0]["name"] == "ls"
-    no_tool = reg.complete(model, LlmContext("", [user("please list the files here")]))
+    assert final(reg, model, injected)["content"][0]["name"] == "ls"
+    no_tool = final(reg, model, LlmContext("", [user("please list the files here")]))
     assert no_tool["content"][0]["text"] == "You said: please list the files here"

@@ -19,7 +19,7 @@ from tether.builtin_plugins.providers.models.registry import ProviderRegistry
 from tether.core.base.errors import TetherError
 from tether.core.host.manager import create_plugin_manager
 from tether.hookspecs import hookimpl
-from tether.hookspecs.providers import LlmContext, ProviderConfigError, StreamOptions
+from tether.hookspecs.providers import LlmContext, ProviderConfigError, StreamOptions, drain
 
 BUILTINS = [
     ("http_client", http_client),
@@ -294,9 +294,12 @@ def test_complete_with_prices_from_models_json(
     )
     with registry(tmp_path, {"ANTHROPIC_API_KEY": "sk-ant"}) as reg:
         model = reg.resolve("anthropic/claude-test")[0]
-        message = reg.complete(model, CONTEXT, StreamOptions(max_tokens=500))
+        options = StreamOptions(max_tokens=500, stream=False)
+        message, error = drain(reg.stream(model, CONTEXT, options))
+    assert error is None
     assert anthropic_server.last_request.headers["x-api-key"] == "sk-ant"
     assert anthropic_server.last_request.body["max_tokens"] == 500
+    assert anthropic_server.last_request.body["stream"] is False  # one non-streaming request
     assert message["content"] == [{"type": "text", "text": "summary"}]
     assert message["usage"]["cost"] == {
         "input": 3.0,
@@ -305,3 +308,25 @@ def test_complete_with_prices_from_models_json(
         "cacheWrite": 0.0,
         "total": 4.5,
     }
+
+
+def test_an_exception_an_adapter_raises_has_the_keys_redacted(tmp_path: Path) -> None:
+    key = "sk-raised-0123456789abcdef"
+
+    class Broken:
+        api = "broken"
+
+        def stream(self, model: Any, context: Any, options: Any) -> Any:
+            yield from ()
+            raise RuntimeError(f"adapter bug, sent {options.api_key}")
+
+    class Plugin:
+        @hookimpl
+        def register_providers(self, register: Any) -> None:
+            register(Broken())
+
+    entry = {"baseUrl": "http://x", "api": "broken", "apiKey": key, "models": [{"id": "m"}]}
+    write_models(tmp_path, {"b": entry})
+    reg = registry(tmp_path, None, ("broken", Plugin()))
+    with pytest.raises(RuntimeError, match=r"sent \[redacted\]$"):
+        list(reg.stream(reg.resolve("b/m")[0], CONTEXT))

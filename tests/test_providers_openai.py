@@ -10,9 +10,9 @@ import pytest
 
 from tests.servers import OpenAIServer, ToolCall, Usage
 from tether.builtin_plugins.providers.http.sse import parse_partial_json
-from tether.builtin_plugins.providers.messages import complete, drain
+from tether.builtin_plugins.providers.messages import complete
 from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
-from tether.hookspecs.providers import LlmContext, Model, StreamOptions
+from tether.hookspecs.providers import LlmContext, Model, StreamOptions, drain
 
 PNG = "iVBORw0KGgo="
 READ_TOOL = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from tether.hookspecs.providers import (
@@ -19,7 +19,9 @@ class ModelRegistry(Protocol):
     """Resolves model references and makes model calls for one plugin manager.
 
     ``resolve`` raises a :class:`tether.ProviderError` of kind ``config`` (one line saying
-    what to configure); ``stream`` never raises for a failed call (its last event is an ``error``);
+    what to configure); ``stream`` never raises for a failed call (its last event is an ``error``;
+    ``StreamOptions(stream=False)`` makes it one non-streaming request, as for summaries, and
+    :func:`tether.providers.drain` gives its final message and typed error);
     ``close`` releases the HTTP clients (a registry is also a context manager). A registry
     may also offer ``fresh()``: a new registry of the same configuration with clients of its
     own, which the kernel uses for the second summary request of a split turn (made on another
@@ -45,17 +47,6 @@ class ModelRegistry(Protocol):
         self, model: Model, context: LlmContext, options: StreamOptions | None = None
     ) -> Iterator[StreamEvent]:
         """The adapter's stream with the key and HTTP client filled in."""
-        ...
-
-    def complete(
-        self,
-        model: Model,
-        context: LlmContext,
-        options: StreamOptions | None = None,
-        *,
-        raise_on_error: bool = False,
-    ) -> dict[str, Any]:
-        """One non-streaming call: the final assistant message."""
         ...
 
     def close(self) -> None: ...

@@ -114,10 +114,9 @@ class StreamEvent:
 
 
 class Provider(Protocol):
-    """An API adapter. An optional ``complete(model, context, options) -> StreamEvent`` (the
-    final done/error event of a non-streaming call) is used for summaries; an optional
-    ``request_body(model, context, options) -> dict`` (the JSON body ``stream`` would send,
-    unsent) by ``tether session context --request``."""
+    """An API adapter. ``options.stream`` false asks ``stream`` for one non-streaming call
+    (summaries); an optional ``request_body(model, context, options) -> dict`` (the JSON body
+    ``stream`` would send, unsent) is used by ``tether session context --request``."""
 
     api: str
 
@@ -126,6 +125,17 @@ class Provider(Protocol):
     ) -> Iterator[StreamEvent]:
         """Yield events; the last one is ``done`` or ``error`` with the final message."""
         ...
+
+
+def drain(events: Iterator[StreamEvent]) -> tuple[dict[str, Any], ProviderError | None]:
+    """Consume a stream; return (final message, typed error or None)."""
+    final: StreamEvent | None = None
+    for event in events:
+        if event.type in ("done", "error"):
+            final = event
+    if final is None or final.message is None:
+        raise RuntimeError("provider stream ended without a done/error event")
+    return final.message, final.error
 
 
 # The empty usage of a message (the adapters' helpers that shape a whole assistant message:
@@ -156,5 +166,6 @@ __all__ = [
     "StreamEvent",
     "StreamOptions",
     "TransientError",
+    "drain",
     "empty_usage",
 ]

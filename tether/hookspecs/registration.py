@@ -60,8 +60,8 @@ def register_providers(register: Callable[[Provider], None]) -> None:
 
     When: the first time a model is resolved in a process. Arguments: ``register(provider)``,
     where ``provider`` has an ``api`` name (e.g. ``"openai-completions"``,
-    ``"anthropic-messages"``, ``"faux"``) and ``stream(model, context, options)`` /
-    ``complete(...)`` methods (the :class:`tether.Provider` protocol). ``models.json``
+    ``"anthropic-messages"``, ``"faux"``) and a ``stream(model, context, options)``
+    method (the :class:`tether.Provider` protocol). ``models.json``
     entries pick an adapter by its ``api``. Return: nothing. Ordering: all run; the last
     registration of an ``api`` wins (third-party after built-ins). If it raises, a warning
     names the plugin and the hook, and none of this plugin's adapters are used.
@@ -184,7 +184,7 @@ def model_registry(pm: Any, settings: Any) -> ModelRegistry | None:
     :class:`tether.Hooks`); ``settings`` — the merged settings (``default_provider``,
     ``default_model``, ``provider.idle_timeout_ms``) or ``None``. Return: a
     :class:`tether.ModelRegistry` (``resolve``, ``find_model``, ``models``, ``stream``,
-    ``complete``, ``close``) or ``None`` to let the next implementation answer. Ordering:
+    ``close``) or ``None`` to let the next implementation answer. Ordering:
     firstresult; the built-in answer (plugin ``model_registry``: models.json in the tether
     home, keys from ``--api-key``/environment/file, keys redacted from error texts) is
     ``trylast``, so a plugin (a central model catalogue, a key vault) wins. With no answer at

@@ -7,7 +7,6 @@ of a provider is :mod:`tether.hookspecs.providers`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from tether.providers import (
@@ -15,8 +14,8 @@ from tether.providers import (
     LlmContext,
     Model,
     ProviderError,
-    StreamEvent,
     StreamOptions,
+    drain,
     empty_usage,
     now_ms,
 )
@@ -107,21 +106,9 @@ def complete(
     return message
 
 
-def drain(events: Iterator[StreamEvent]) -> tuple[dict[str, Any], ProviderError | None]:
-    """Consume a stream; return (final message, typed error or None)."""
-    final: StreamEvent | None = None
-    for event in events:
-        if event.type in ("done", "error"):
-            final = event
-    if final is None or final.message is None:
-        raise RuntimeError("provider stream ended without a done/error event")
-    return final.message, final.error
-
-
 __all__ = [
     "MESSAGE_KEY_ORDER",
     "complete",
-    "drain",
     "fail_message",
     "finish_usage",
     "new_assistant_message",

@@ -63,7 +63,7 @@ def expect_methods(kind: str, *methods: str) -> Check:
 
 #: ``None`` or a :class:`~tether.hookspecs.model_registry.ModelRegistry`
 expect_registry = expect_methods(
-    "ModelRegistry", "resolve", "find_model", "models", "stream", "complete", "close"
+    "ModelRegistry", "resolve", "find_model", "models", "stream", "close"
 )
 #: ``None`` or a :class:`~tether.hookspecs.pins.Pins`
 expect_pins = expect_methods("Pins", "pins", "pin", "unpin", "previous_summary", "stored_summary")

@@ -66,7 +66,7 @@ class LlmSummarizer:
         from tether.builtin_plugins.memory.llm_summarizer.model_choice import setting
         from tether.builtin_plugins.memory.llm_summarizer.prompts import SYSTEM_PROMPT
         from tether.builtin_plugins.memory.llm_summarizer.response import reply_problem, reply_text
-        from tether.providers import LlmContext, StreamOptions
+        from tether.providers import LlmContext, StreamOptions, drain
 
         reasoning = request.thinking_level if self.model.reasoning else None
         timeout = setting(request, "timeoutSeconds", "timeout_seconds")
@@ -78,7 +78,9 @@ class LlmSummarizer:
             stream=False,
         )
         context = LlmContext(SYSTEM_PROMPT, _request_messages(text, int(time.time() * 1000)))
-        message = self.registry.complete(self.model, context, options, raise_on_error=True)
+        message, error = drain(self.registry.stream(self.model, context, options))
+        if error is not None:
+            raise error
         used = message.get("usage") if isinstance(message.get("usage"), dict) else {}
         sent = sum(used.get(k) or 0 for k in ("input", "cacheRead", "cacheWrite"))
         self.calls.append(

@@ -31,7 +31,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tether.builtin_plugins.providers.messages import complete, fail_message, new_assistant_message
+from tether.builtin_plugins.providers.messages import fail_message, new_assistant_message
 from tether.builtin_plugins.providers.models.models_file import (
     build_model,
     load_models_file,
@@ -119,7 +119,7 @@ class ProviderRegistry:
     """Providers registered by plugins plus the models of models.json, for one plugin manager.
 
     ``ProviderRegistry(pm)`` reads ``<tether home>/models.json``; ``resolve("openai/gpt-4o")``
-    → ``(Model, Provider)``; ``stream``/``complete`` fill in the API key and the HTTP client
+    → ``(Model, Provider)``; ``stream`` fills in the API key and the HTTP client
     (``http_client`` hook, purpose ``"provider:<api>"``). Close it (or use ``with``) to close
     the clients.
     """
@@ -320,26 +320,6 @@ class ProviderRegistry:
             return iter([StreamEvent("error", message=message, error=error)])
         return _redacted(adapter.stream(model, context, options), lambda: self.redactor(options))
 
-    def complete(
-        self,
-        model: Model,
-        context: LlmContext,
-        options: StreamOptions | None = None,
-        *,
-        raise_on_error: bool = False,
-    ) -> dict[str, Any]:
-        """One non-streaming call (summaries); see :func:`tether.hookspecs.providers.complete`."""
-        adapter = self.adapter(model)
-        options = self._options(model, options)
-        redactor = self.redactor(options)
-        try:
-            message = complete(adapter, model, context, options, raise_on_error=raise_on_error)
-        except Exception as error:
-            redactor.error(error)
-            raise
-        redactor.message(message)
-        return message
-
     def redactor(self, options: StreamOptions | None = None) -> Redactor:
         """What hides the configured keys (and the call's own) in error texts."""
         try:
@@ -373,8 +353,9 @@ class ProviderRegistry:
 def _redacted(
     events: Iterator[StreamEvent], make_redactor: Callable[[], Redactor]
 ) -> Iterator[StreamEvent]:
-    """``events`` with keys removed from the final error (message and typed error); the
-    secrets are gathered only when an error comes (not on every call)."""
+    """``events`` with keys removed from the final error (message and typed error) and from
+    an exception the adapter raises; the secrets are gathered only when an error comes (not on
+    every call)."""
     try:
         for event in events:
             if event.type == "error":
@@ -383,6 +364,9 @@ def _redacted(
                     redactor.message(event.message)
                     redactor.error(event.error)
             yield event
+    except Exception as error:
+        make_redactor().error(error)
+        raise
     finally:
         close = getattr(events, "close", None)
         if callable(close):

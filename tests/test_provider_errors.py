@@ -4,6 +4,7 @@ Both adapters run against their loopback servers (parametrized ``server``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import socket
 import threading
@@ -16,7 +17,6 @@ import pytest
 
 from tests.servers import AnthropicServer, OpenAIServer, Reply, ScriptedServer, Usage
 from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
-from tether.builtin_plugins.providers.messages import complete
 from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
 from tether.builtin_plugins.providers.provider_errors import error_of, is_context_overflow
 from tether.hookspecs.abort import AbortSignal
@@ -28,6 +28,7 @@ from tether.hookspecs.providers import (
     PermanentError,
     StreamOptions,
     TransientError,
+    drain,
 )
 
 ADAPTERS = {
@@ -270,7 +271,9 @@ def test_silent_overflow_is_seen_in_usage(target: Target) -> None:
 def test_complete_reports_errors(target: Target) -> None:
     target.server.error(503, "down")
     target.server.error(401, "invalid x-api-key")
-    message = complete(target.provider, target.model, CONTEXT, target.options())
+    options = dataclasses.replace(target.options(), stream=False)
+    message, error = drain(target.provider.stream(target.model, CONTEXT, options))
     assert message["stopReason"] == "error" and message["errorMessage"] == "503 down"
-    with pytest.raises(PermanentError, match="401 invalid x-api-key"):
-        complete(target.provider, target.model, CONTEXT, target.options(), raise_on_error=True)
+    assert error is not None and "503 down" in str(error)
+    _, error = drain(target.provider.stream(target.model, CONTEXT, options))
+    assert isinstance(error, PermanentError) and "401 invalid x-api-key" in str(error)

@@ -6,8 +6,7 @@ from typing import Any
 
 from tests.servers import AnthropicServer, ToolCall, Usage
 from tether.builtin_plugins.providers.anthropic.messages import AnthropicMessagesProvider
-from tether.builtin_plugins.providers.messages import complete
-from tether.hookspecs.providers import LlmContext, Model, StreamOptions
+from tether.hookspecs.providers import LlmContext, Model, StreamOptions, drain
 
 PNG = "iVBORw0KGgo="
 EDIT_TOOL = {
@@ -312,11 +311,12 @@ def test_non_streaming_complete(anthropic_server: AnthropicServer) -> None:
     anthropic_server.reply(
         thinking="t", thinking_signature="s", text="The summary.", usage=Usage(input=300, output=20)
     )
-    message = complete(
-        AnthropicMessagesProvider(),
-        model_for(anthropic_server),
-        LlmContext("sys", [user("summarize")]),
-        StreamOptions(api_key="k"),
+    message, _ = drain(
+        AnthropicMessagesProvider().stream(
+            model_for(anthropic_server),
+            LlmContext("sys", [user("summarize")]),
+            StreamOptions(api_key="k", stream=False),
+        )
     )
     assert anthropic_server.last_request.body["stream"] is False
     assert anthropic_server.last_request.headers["accept"] == "application/json"

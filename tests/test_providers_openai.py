@@ -10,7 +10,6 @@ import pytest
 
 from tests.servers import OpenAIServer, ToolCall, Usage
 from tether.builtin_plugins.providers.http.sse import parse_partial_json
-from tether.builtin_plugins.providers.messages import complete
 from tether.builtin_plugins.providers.openai.completions import OpenAICompletionsProvider
 from tether.hookspecs.providers import LlmContext, Model, StreamOptions, drain
 
@@ -293,11 +292,12 @@ def test_non_streaming_complete(openai_server: OpenAIServer) -> None:
         tool_calls=[ToolCall("read", {"path": "a"})],
         usage=Usage(input=50, output=7),
     )
-    message = complete(
-        OpenAICompletionsProvider(),
-        model_for(openai_server),
-        LlmContext("sys", [user("summarize")]),
-        StreamOptions(api_key="k"),
+    message, _ = drain(
+        OpenAICompletionsProvider().stream(
+            model_for(openai_server),
+            LlmContext("sys", [user("summarize")]),
+            StreamOptions(api_key="k", stream=False),
+        )
     )
     assert openai_server.last_request.body["stream"] is False
     assert "stream_options" not in openai_server.last_request.body
@@ -379,9 +379,16 @@ def test_request_shape_with_mock_transport() -> None:
     )
     client = httpx.Client(transport=httpx.MockTransport(handler))
     options = StreamOptions(
-        api_key="or-key", reasoning="low", client=client, headers={"X-Extra": "1"}, temperature=0.2
+        api_key="or-key",
+        reasoning="low",
+        client=client,
+        headers={"X-Extra": "1"},
+        temperature=0.2,
+        stream=False,
     )
-    message = complete(OpenAICompletionsProvider(), model, LlmContext("", [user("q")]), options)
+    message, _ = drain(
+        OpenAICompletionsProvider().stream(model, LlmContext("", [user("q")]), options)
+    )
     assert message["content"] == [{"type": "text", "text": "ok"}]
     request = seen[0]
     assert str(request.url) == "https://openrouter.ai/api/v1/chat/completions"

@@ -11,11 +11,8 @@ from typing import Any
 
 from tether.providers import (
     AbortedError,
-    LlmContext,
     Model,
     ProviderError,
-    StreamOptions,
-    drain,
     empty_usage,
     now_ms,
 )
@@ -79,36 +76,8 @@ def fail_message(message: dict[str, Any], error: ProviderError) -> dict[str, Any
     return order_message(message)
 
 
-def complete(
-    provider: Any,
-    model: Model,
-    context: LlmContext,
-    options: StreamOptions | None = None,
-    *,
-    raise_on_error: bool = False,
-) -> dict[str, Any]:
-    """Run one call to the end and return the final assistant message.
-
-    Uses ``provider.complete(model, context, options)`` when the provider has one (it returns
-    the final ``done``/``error`` :class:`StreamEvent`; HTTP providers send ``stream: false``),
-    else drains ``provider.stream``. Failures come back as a message with
-    stopReason error/aborted, or — with ``raise_on_error`` — as the typed error.
-    """
-    options = options or StreamOptions()
-    own = getattr(provider, "complete", None)
-    if callable(own):
-        final = own(model, context, options)
-        message, error = final.message, final.error
-    else:
-        message, error = drain(provider.stream(model, context, options))
-    if raise_on_error and error is not None:
-        raise error
-    return message
-
-
 __all__ = [
     "MESSAGE_KEY_ORDER",
-    "complete",
     "fail_message",
     "finish_usage",
     "new_assistant_message",

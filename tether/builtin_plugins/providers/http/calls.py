@@ -161,7 +161,7 @@ class HttpCall:
 
 
 class HttpProvider:
-    """Base of the HTTP adapters: ``stream`` and ``complete`` over :class:`HttpCall`."""
+    """Base of the HTTP adapters: ``stream`` over :class:`HttpCall`."""
 
     api = ""
     assembler: type[Assembler] = Assembler
@@ -185,10 +185,6 @@ class HttpProvider:
     ) -> Iterator[StreamEvent]:
         """SSE streaming (``options.stream`` false: one JSON response, then done/error)."""
         return self._run(model, context, options, stream=options.stream)
-
-    def complete(self, model: Model, context: LlmContext, options: StreamOptions) -> StreamEvent:
-        """One non-streaming request (``"stream": false``); the final done/error event."""
-        return list(self._run(model, context, options, stream=False))[-1]
 
     def _run(
         self, model: Model, context: LlmContext, options: StreamOptions, *, stream: bool

@@ -73,6 +73,7 @@ def test_summarize_with_raises_tether_errors_with_the_provider_error_as_cause() 
     assert outcome.status == "compacted"
     unknown, bogus, failed = raised
     assert isinstance(unknown, tether.TetherError) and "registered summarizers" in str(unknown)
+    assert "(from summarize_with)" in str(unknown)  # not a --summarizer the user never gave
     assert isinstance(bogus, TypeError)
     assert isinstance(failed, tether.TetherError) and "llm_summarizer" in str(failed)
     assert isinstance(failed.__cause__, TransientError)

@@ -1,6 +1,6 @@
 """The public toolkit for command plugins: the sub-command groups of ``tether``, shared
 options, settings read without loading plugins, errors that end a command with one line, and
-what starting an agent or printing its prompt takes. See docs/plugins.md ("Command plugins").
+what starting an agent or printing its prompt takes. See docs/plugins.md ("Public modules").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The public toolkit for memory plugins (strategies, summarizers, token counters) and the
 commands that drive them: pi's entry-to-message rules, token figures, the chosen counter and
-strategy, and the text helpers summaries are built from. See docs/plugins.md
-("Memory plugins").
+strategy, and the text helpers summaries are built from. Cut points, the token estimate and
+file operations are in :mod:`tether.rules`. See docs/plugins.md ("Public modules").
 """
 
 from __future__ import annotations

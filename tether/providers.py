@@ -1,6 +1,6 @@
 """The public toolkit for provider plugins: the model and provider contract, stream events,
 the typed errors a call raises (the retry policy reads them) and the helpers pi's wire
-formats need. See docs/plugins.md ("Provider plugins").
+formats need. See docs/plugins.md ("Public modules").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The public toolkit for commands over stored sessions: where sessions live, finding them,
-pins, and pi's session statistics. See docs/plugins.md ("Command plugins").
+pins, and pi's session statistics. See docs/plugins.md ("Public modules").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The public toolkit for tool plugins: the tool contract, the error a tool raises for the
 model to read, the registered tools in prompt order, and pi's JavaScript string rules (tool
-output is truncated in UTF-16 units, as pi does). See docs/plugins.md ("Tool plugins").
+output is truncated in UTF-16 units, as pi does). See docs/plugins.md ("Public modules").
 """
 
 from __future__ import annotations

@@ -42,7 +42,15 @@ def register_summarizers(register: Callable[..., None]) -> None:
     untouched). A split turn's two requests are made at once, from two threads.
     ``request.summarize_with(name, **changes)`` hands the request to another registered
     summarizer (``None``: the built-in default), e.g. the ``llm`` one on another model:
-    ``request.summarize_with("llm", settings={**request.settings, "model": "p/m"})``.
+    ``request.summarize_with("llm", settings={**request.settings, "model": "p/m"})``;
+    ``changes`` are fields of ``tether.SummarizeRequest`` (``max_tokens``, ``settings``,
+    ``custom_instructions``, ``replace_instructions``, ``messages``…; another key raises
+    ``TypeError``). It returns that summarizer's ``tether.Summary``, checked, or raises
+    ``tether.TetherError``: an unknown name, the request handed to itself, or that summarizer
+    failing (its exception, e.g. the provider's ``TransientError``, as ``__cause__``; tether
+    retries no summary's model call). ``details.cost`` counts the calls listed in the
+    ``details["requests"]`` of the ``Summary`` you return (docs/plugins.md, "Writing a
+    summarizer").
     Return: nothing. Ordering: all plugins are called, built-ins first; a name registered
     twice keeps the first registration (a warning names both plugins).
     Built-ins: ``llm`` and ``offline``.

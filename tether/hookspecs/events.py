@@ -232,7 +232,9 @@ class SummarizeRequest:
         """Hand this request (with ``changes`` to its fields) to the summarizer registered as
         ``name`` — ``None``: the built-in default (``llm`` when a model is known, else
         ``offline``) — and return its :class:`Summary`. E.g. a summarizer with its own model:
-        ``request.summarize_with("llm", settings={**request.settings, "model": "p/m"})``."""
+        ``request.summarize_with("llm", settings={**request.settings, "model": "p/m"})``.
+        Raises :class:`tether.TetherError` (unknown name, itself, or that summarizer failed:
+        its error is ``__cause__``); ``TypeError`` for a key that is not a field."""
         if self.delegate is None:
             raise RuntimeError("summarize_with works only in a summarizer called by tether")
         return self.delegate(name, changes)

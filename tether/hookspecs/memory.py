@@ -157,7 +157,9 @@ def compaction_details(
     replaces an earlier one's. The built-in
     (plugin ``compaction_cost``) adds ``cost``: ``{tokensBefore, tokensAfter, summarizer,
     model, usage: {input, output}, durationMs}`` — ``usage`` and ``model`` over every answer
-    (what the calls the gate threw away cost too) — shown by ``tether session stats``.
+    (what the calls the gate threw away cost too): the sums of each answer's
+    ``details["requests"][i]["usage"]`` ``{"input", "output"}`` and its ``details["model"]``
+    (``"provider/id"``) — shown by ``tether session stats``.
 
     Example::
 

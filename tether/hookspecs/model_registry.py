@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 class ModelRegistry(Protocol):
     """Resolves model references and makes model calls for one plugin manager.
 
+    A ``Protocol``: the built-in ``model_registry`` plugin answers a
+    :class:`tether.ProviderRegistry`; a summarizer gets the one in use as ``request.registry``.
+
     ``resolve`` raises a :class:`tether.ProviderError` of kind ``config`` (one line saying
     what to configure); ``stream`` never raises for a failed call (its last event is an ``error``;
     ``StreamOptions(stream=False)`` makes it one non-streaming request, as for summaries, and

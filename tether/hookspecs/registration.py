@@ -184,7 +184,9 @@ def model_registry(pm: Any, settings: Any) -> ModelRegistry | None:
     :class:`tether.Hooks`); ``settings`` — the merged settings (``default_provider``,
     ``default_model``, ``provider.idle_timeout_ms``) or ``None``. Return: a
     :class:`tether.ModelRegistry` (``resolve``, ``find_model``, ``models``, ``stream``,
-    ``close``) or ``None`` to let the next implementation answer. Ordering:
+    ``close``: a ``Protocol``, any object with these methods; the built-in answers a
+    ``tether.ProviderRegistry``, which summarizers get as ``request.registry``) or ``None`` to
+    let the next implementation answer. Ordering:
     firstresult; the built-in answer (plugin ``model_registry``: models.json in the tether
     home, keys from ``--api-key``/environment/file, keys redacted from error texts) is
     ``trylast``, so a plugin (a central model catalogue, a key vault) wins. With no answer at

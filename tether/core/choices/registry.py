@@ -134,7 +134,8 @@ def plural(kind: str) -> str:
     return f"{kind[:-1]}ies" if kind.endswith("y") else f"{kind}s"
 
 
-def _unknown(kind: Kind, name: str, source: str, found: dict[str, Registered]) -> TetherError:
+def unknown_name(kind: Kind, name: str, source: str, found: dict[str, Registered]) -> TetherError:
+    """The one-line error for ``name``, given by ``source``, that no plugin registered."""
     names = ", ".join(sorted(found)) or "none"
     return TetherError(
         f"unknown {kind.name} '{name}' (from {source}); registered {plural(kind.name)}: {names}"
@@ -165,7 +166,7 @@ def choose(
         if wanted:
             item = found.get(wanted)
             if item is None:
-                raise _unknown(spec, wanted, source, found)
+                raise unknown_name(spec, wanted, source, found)
             return _traced(pm, Choice(kind, item.name, item.plugin, item.function, why))  # type: ignore[arg-type]
     claims = sorted((r for r in found.values() if r.default), key=lambda r: r.name)
     if claims:
@@ -214,4 +215,5 @@ __all__ = [
     "choose",
     "plural",
     "registered",
+    "unknown_name",
 ]

@@ -14,7 +14,14 @@ from functools import partial
 from typing import Any
 
 from tether.core.base.errors import TetherError
-from tether.core.choices.registry import KINDS, Choice, check_named, choose
+from tether.core.choices.registry import (
+    KINDS,
+    Choice,
+    check_named,
+    choose,
+    registered,
+    unknown_name,
+)
 from tether.core.context.cuts import cut_problem
 from tether.core.host.calls import call_implementation, detail_of, implementations, warn
 from tether.hookspecs.events import (
@@ -178,7 +185,11 @@ def run_summarizer(pm: Any, request: SummarizeRequest) -> Summary:
 
 def _summarize(pm: Any, choice: Choice, request: SummarizeRequest) -> Summary:
     def delegate(name: str | None, changes: dict[str, Any]) -> Summary:
-        other = choose(pm, "summarizer", flag=name or default_summarizer(pm, request))
+        wanted = name or default_summarizer(pm, request)
+        found = registered(pm, "summarizer")
+        if wanted not in found:  # named by the plugin, not by --summarizer
+            raise unknown_name(KINDS["summarizer"], wanted, "summarize_with", found)
+        other = choose(pm, "summarizer", flag=wanted)
         if other.name == choice.name:
             raise TetherError(f"summarizer '{choice.name}' handed the request to itself")
         return _summarize(pm, other, dataclasses.replace(request, **changes))

@@ -87,6 +87,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "proposal": (
         "i suggest", "i propose", "i recommend", "shall i", "should i", "should we",
         "how about", "i could", "we could", "i'd suggest", "my suggestion", "want me to",
+        "i'd propose", "i'd recommend", "i would suggest", "i would propose", "i would recommend",
     ),
     "filler": (
         "continue", "go on", "keep going", "proceed", "ok", "okay", "thanks", "thank you",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.bare import bare_change, inherited
-from tether.builtin_plugins.memory.fact_ledger.clauses import retire_echoes, retire_rule
+from tether.builtin_plugins.memory.fact_ledger.clauses import names_new, retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
     per_parts,
@@ -220,7 +220,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
-    retire_echoes(ledger, fact, retired)
+    retire_echoes(ledger, fact, retired, new=cued and names_new(fact.text, retired, cues))
 
 
 def _moved(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:

@@ -64,3 +64,25 @@ def test_a_question_that_names_its_value_is_the_proposal_itself() -> None:
 )
 def test_only_a_short_question_without_a_value_points_back(sentence: str, pointing: bool) -> None:
     assert points_back(sentence) is pointing
+
+
+@pytest.mark.parametrize(
+    ("rule", "offer", "reply"),
+    [
+        (
+            "The worker image runs Go 1.20.",
+            "The linter needs a newer toolchain. Should I switch the worker image to Go 1.22?",
+            "yes please",
+        ),
+        (
+            "数据库连接池大小 20。",
+            "压测时连接不够用。我建议把连接池大小改成 50，可以吗？",
+            "可以",
+        ),
+    ],
+)
+def test_an_accepted_change_retires_the_rule_it_changes(rule: str, offer: str, reply: str) -> None:
+    ledger = ledger_of_turns(
+        ("user", "Keep the service healthy. " + rule), ("assistant", offer), ("user", reply)
+    )
+    assert rule not in live_rules(ledger)

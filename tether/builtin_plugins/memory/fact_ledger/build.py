@@ -179,8 +179,10 @@ class _Reader:
         if chosen is not None:
             self.proposals = []  # the option picked, not the whole offer
         if self.proposals and len(short) <= 200 and self.cues.has("accept", short):
-            for proposal in self.proposals:
-                fact = self.ledger.add(Statement("decision", proposal, source), self.cues)
+            for proposal in self.proposals:  # "bump it to 22?": a change once accepted
+                change = self.cues.has("change", proposal)
+                said = Statement("decision", proposal, source, change)
+                fact = self.ledger.add(said, self.cues)
                 fact.note = ACCEPTED
         self.proposals = []
         prompted, self.asked = self.asked, False

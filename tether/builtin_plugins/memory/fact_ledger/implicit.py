@@ -47,6 +47,12 @@ _SCHEDULE = re.compile(
     r"|(?<![\w*/])(?=(?:[\d*/,-]+\s+){0,4}[\d*/,-]*\*)[\d*/,-]+(?:\s+[\d*/,-]+){4}(?![\w*/])",
     re.IGNORECASE,
 )
+#: A time of day on a 24-hour clock ("at 02:30 UTC", "18:45"): not a host's port, not part
+#: of a timestamp. Its own class: a deadline "before 05:30" is no run time ("0 1 * * *").
+_CLOCK = re.compile(
+    r"(?:\bat\s+)?(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:.]|\.\d)"
+    r"(?:\s*(?:UTC|GMT|Z)\b)?"
+)
 #: Words that name a schedule: its values are one subject ("时间也调一下：每月 24 号…").
 _SCHEDULE_WORDS = re.compile(
     r"\b(?:schedule[sd]?|cron|crontab|timer|time|runs?|run time)\b|时间|定时|计划任务|cron|跑",
@@ -94,6 +100,9 @@ def values(text: str, cues: Cues) -> list[Value]:
         when = match.group(0).strip()
         start = match.start() + match.group(0).find(when)
         out[start] = Value(when, "schedule", start)
+    for match in _CLOCK.finditer(text):
+        if not any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
+            out[match.start()] = Value(match.group(0), "clock", match.start())
     for match in _DATE_FORMAT.finditer(text):
         pattern = match.group(0).casefold()
         if "%" in pattern or ("yy" in pattern and ("dd" in pattern or "mm" in pattern)):

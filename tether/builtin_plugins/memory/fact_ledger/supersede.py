@@ -12,7 +12,12 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from tether.builtin_plugins.memory.fact_ledger.bare import bare_change, inherited
+from tether.builtin_plugins.memory.fact_ledger.bare import (
+    bare_change,
+    bare_part,
+    inherited,
+    note_step,
+)
 from tether.builtin_plugins.memory.fact_ledger.clauses import names_new, retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
@@ -144,9 +149,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     keyed: list[Fact] = []
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
+    bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
     for old in rules[-250:]:
-        if old is fact:
-            continue
+        if old is fact or bare_said:
+            continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
         theirs = words_of(old.text)
         score = likeness(mine, theirs)
         if cued:  # "image loading" is about "images load": word forms aside
@@ -205,7 +211,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
     if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
         keyed = bare_change(fact, rules, cues) if cued else []
-        keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
+        if cued and note_step(ledger, fact, keyed, cues):
+            keyed = []  # "make that 02:30" after "next: …, cron at 03:00": noted on the step
+        else:
+            keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     retired = [old for old in keyed if old.live]

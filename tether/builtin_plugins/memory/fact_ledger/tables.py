@@ -47,7 +47,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "switch to", "switched to", "instead of", "instead", "rather than", "scratch that",
         "after all", "from now on", "change to", "changed to", "change it to", "now use",
         "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
-        "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
+        "no wait", "on second thought", "bump", "bumped", "make it", "let's make it", "make that",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
         "i meant", "meant to say", "revert ... to", "roll back to", "back to", "revert that",
         "undo that", "roll that back",

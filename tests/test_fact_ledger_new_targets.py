@@ -21,3 +21,32 @@ def test_ending_a_value_and_naming_its_successor_keeps_the_change(rule: str, cha
     live = live_rules(ledger)
     assert change in live
     assert rule not in live
+
+
+@pytest.mark.parametrize(
+    ("rule", "change"),
+    [
+        ("Payroll runs on the 25th of each month.", "ah wait, payroll on the 28th, not the 25th"),
+        ("The admin API listens on 9443.", "expose it on 7443 not 9443, the LB reserves that one"),
+        ("Clients call /api/v1/orders.", "point the clients at v2, not v1"),
+    ],
+)
+def test_a_value_set_against_the_old_one_replaces_it(rule: str, change: str) -> None:
+    ledger = ledger_of_said("Keep the billing stack running. " + rule, change)
+    live = live_rules(ledger)
+    assert rule not in live
+    assert change in live
+
+
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        ("Keep 3 replicas of the API.", "scale the worker to 5, not more"),
+        ("Staging runs release 4.2.", "the bug shows in 4.3, not in 4.2"),
+    ],
+)
+def test_a_contrast_of_unlike_values_or_about_another_thing_keeps_the_rule(
+    rule: str, said: str
+) -> None:
+    ledger = ledger_of_said("Keep the billing stack running. " + rule, said)
+    assert rule in live_rules(ledger)

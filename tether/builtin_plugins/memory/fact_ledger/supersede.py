@@ -24,6 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
     per_parts,
     subjects_differ,
 )
+from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
@@ -357,6 +358,7 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             value = before.group(1) if before else ""
             if before is not None and common_noun(fact.text, before.end()):
                 return []  # "now that the old android app is dead": not every "app"
+    value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)

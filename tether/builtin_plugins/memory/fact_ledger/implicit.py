@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
-from tether.builtin_plugins.memory.fact_ledger.when import DATE
+from tether.builtin_plugins.memory.fact_ledger.when import CLOCK, DATE
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
 
 _CLASS = {
@@ -46,12 +46,6 @@ _SCHEDULE = re.compile(
     r"|(?:\b(?:every|each|on)\s+(?:\w+\s+){0,3}?)?(?:\bat\s+)?\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b"
     r"|(?<![\w*/])(?=(?:[\d*/,-]+\s+){0,4}[\d*/,-]*\*)[\d*/,-]+(?:\s+[\d*/,-]+){4}(?![\w*/])",
     re.IGNORECASE,
-)
-#: A time of day on a 24-hour clock ("at 02:30 UTC", "18:45"): not a host's port, not part
-#: of a timestamp. Its own class: a deadline "before 05:30" is no run time ("0 1 * * *").
-_CLOCK = re.compile(
-    r"(?:\bat\s+)?(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:.]|\.\d)"
-    r"(?:\s*(?:UTC|GMT|Z)\b)?"
 )
 #: Words that name a schedule: its values are one subject ("时间也调一下：每月 24 号…").
 _SCHEDULE_WORDS = re.compile(
@@ -100,7 +94,7 @@ def values(text: str, cues: Cues) -> list[Value]:
         when = match.group(0).strip()
         start = match.start() + match.group(0).find(when)
         out[start] = Value(when, "schedule", start)
-    for match in _CLOCK.finditer(text):
+    for match in CLOCK.finditer(text):
         if not any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
             out[match.start()] = Value(match.group(0), "clock", match.start())
     for match in _DATE_FORMAT.finditer(text):

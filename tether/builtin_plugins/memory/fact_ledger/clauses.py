@@ -20,6 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
+from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
 from tether.builtin_plugins.memory.fact_ledger.words import (
     STOP,
@@ -126,6 +127,7 @@ def retire_rule(
     for clause in kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))
     ledger.retire(old, new)
+    resolve_moot(ledger, old, new, cues)
     for child in ledger.live("identifier"):
         if child.parent == old.id:
             home = next((f for f in facts if child.text in f.text), None)

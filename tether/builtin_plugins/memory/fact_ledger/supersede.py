@@ -33,6 +33,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_c
 from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
@@ -366,6 +367,7 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
         if old is not fact and pattern.search(old.text):
             ledger.retire(old, fact)
+            resolve_moot(ledger, old, fact, cues)
             out.append(old)
     return out
 

@@ -50,3 +50,20 @@ def test_a_contrast_of_unlike_values_or_about_another_thing_keeps_the_rule(
 ) -> None:
     ledger = ledger_of_said("Keep the billing stack running. " + rule, said)
     assert rule in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "revoke"),
+    [
+        (
+            "keep the nightly cache warmer hitting /api/search for now",
+            "Also, search is served by the CDN; no more cache warmers, the edge handles it.",
+        ),
+        ("每次发布前先手动跑一遍冒烟测试脚本。", "冒烟测试脚本不再手动跑了，流水线里已经有了。"),
+    ],
+)
+def test_no_more_of_a_thing_revokes_the_rule_that_set_it(rule: str, revoke: str) -> None:
+    ledger = ledger_of_said("Tidy up the release process. " + rule, revoke)
+    live = live_rules(ledger)
+    assert rule not in live
+    assert revoke in live

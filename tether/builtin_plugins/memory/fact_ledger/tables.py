@@ -54,7 +54,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
-        "not anymore", "anymore", "any more", "stop using", "don't bother",
+        "not anymore", "anymore", "any more", "no more", "stop using", "don't bother",
         "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop", "not needed", "isn't needed", "no need for",
         "get rid of", "can be dropped", "can be removed", "can go away", "can go $",

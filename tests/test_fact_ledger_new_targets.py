@@ -67,3 +67,18 @@ def test_no_more_of_a_thing_revokes_the_rule_that_set_it(rule: str, revoke: str)
     live = live_rules(ledger)
     assert rule not in live
     assert revoke in live
+
+
+def test_a_named_thing_going_away_retires_the_rule_that_chose_it() -> None:
+    rule = "Expose the admin UI through the traefik gateway on port 8081."
+    gone = "Second, the traefik gateway is going away next quarter; put the admin UI behind Envoy."
+    ledger = ledger_of_said("Harden the admin UI. " + rule, gone)
+    live = live_rules(ledger)
+    assert rule not in live
+    assert gone in live
+
+
+def test_a_common_noun_going_away_retires_no_rule_naming_it() -> None:
+    rule = "The mobile app reads its config from /etc/app/config.yaml."
+    ledger = ledger_of_said("Harden the admin UI. " + rule, "the app is going away in May")
+    assert rule in live_rules(ledger)

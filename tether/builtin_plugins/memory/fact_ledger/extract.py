@@ -332,8 +332,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             heading_at, heading_sentence = len(out), index
         change = cues.has("change", words)
         revoke = cues.has("revoke", words)
-        if kind == "request" and (change or revoke):
-            kind = "constraint"  # "Scratch that: port 9000." states the value in force
+        if kind == "request" and (change or revoke or cues.has("gone", words)):
+            kind = "constraint"  # "Scratch that: port 9000.", "X is going away; use Y"
         out.append(Statement(kind, words, source, change, revoke))
         replaced = cues.find("replaces", sentence)
         for token, subject in identifiers(sentence):

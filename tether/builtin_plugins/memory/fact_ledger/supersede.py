@@ -30,10 +30,14 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, pin_kept, restates
+from tether.builtin_plugins.memory.fact_ledger.keeps import (
+    common_noun,
+    named_noun,
+    pin_kept,
+    restates,
+)
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
-from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
@@ -358,7 +362,9 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             before = _BEFORE.search(fact.text[: span[0]])
             value = before.group(1) if before else ""
             if before is not None and common_noun(fact.text, before.end()):
-                return []  # "now that the old android app is dead": not every "app"
+                value = named_noun(fact.text, before.end())  # "the nginx ingress is gone"
+                if not value:
+                    return []  # "now that the app is dead": not every "app"
     value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
@@ -366,8 +372,7 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     out = []
     for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
         if old is not fact and pattern.search(old.text):
-            ledger.retire(old, fact)
-            resolve_moot(ledger, old, fact, cues)
+            retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
             out.append(old)
     return out
 

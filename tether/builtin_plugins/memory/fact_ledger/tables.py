@@ -105,7 +105,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "replaces": ("instead of", "rather than", "in place of", "replacing", "now not"),
     "gone": (
         "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
-        "is out", "is retired", "was too", "is no more", "is off the table",
+        "is out", "is retired", "was too", "is no more", "is off the table", "is going away",
+        "are going away", "goes away",
     ),
     "select": (
         "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",

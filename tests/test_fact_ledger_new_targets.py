@@ -82,3 +82,26 @@ def test_a_common_noun_going_away_retires_no_rule_naming_it() -> None:
     rule = "The mobile app reads its config from /etc/app/config.yaml."
     ledger = ledger_of_said("Harden the admin UI. " + rule, "the app is going away in May")
     assert rule in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "change"),
+    [
+        ("会话数据放在 window.sessionStorage 里，刷新也不丢。", "放 window.localStorage。"),
+        (
+            "Keep the feature flags in app.config.staging so QA can flip them.",
+            "Use app.config.shared.",
+        ),
+    ],
+)
+def test_a_bare_dotted_id_with_the_same_head_changes_the_last_part(rule: str, change: str) -> None:
+    ledger = ledger_of_said("Ship the settings page. " + rule, change)
+    live = live_rules(ledger)
+    assert rule not in live
+    assert change in live
+
+
+def test_dotted_ids_with_their_own_keys_stay_apart() -> None:
+    rule = "Health checks call requests.get on /healthz."
+    other = "Uploads go through requests.post with a 30s timeout."
+    assert rule in live_rules(ledger_of_said("Ship the settings page. " + rule, other))

@@ -28,6 +28,7 @@ from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keeps import (
@@ -212,7 +213,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
     if best is None and not keyed and cues is not None:
-        keyed = _keyed_alike(fact, rules, cues)
+        keyed = _keyed_alike(fact, rules, cues) or reformatted(fact, rules)
     if best is None and not keyed and cues is not None:
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
     if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it

@@ -236,3 +236,23 @@ def test_a_pasted_log_keeps_its_other_error_lines_verbatim() -> None:
     kept = [f.text for f in ledger.live("error", "identifier")]
     line = "Faulting module name: libvpx.dll, version: 0.0.0.0, time stamp: 0x65d7b2e0"
     assert line in kept
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "asyncpg.exceptions.UniqueViolationError: duplicate key value violates unique constraint",
+        "psycopg2.errors.SerializationFailure: could not serialize access due to update",
+        "sqlalchemy.exc.NoResultFound: No row was found when one was required",
+    ],
+)
+def test_a_class_of_an_errors_module_is_the_pasted_error(line: str) -> None:
+    """A qualified class of an ``errors``/``exceptions`` module names the error even when
+    its own name does not end in "Error": it beats the log line above it."""
+    pasted = (
+        "the worker logs this every few minutes:\n\n```\n"
+        f"2025-01-09 11:02:07,114 WARN jobs.sync retrying batch 77\n{line}\n"
+        '  DETAIL: while inserting into relation "ledger_rows"\n```'
+    )
+    ledger = ledger_of([user(pasted)])
+    assert [f.text for f in ledger.live("error")] == [line]

@@ -57,3 +57,36 @@ def test_the_sentence_after_a_greeting_is_never_cut_from_the_goal() -> None:
 def test_a_goal_stated_as_such_is_in_the_goal(stated: str) -> None:
     goal = ledger_of_said(f"Context first: the cluster runs Hive 3.1. {stated}").goal()
     assert goal is not None and stated in goal.text
+
+
+@pytest.mark.parametrize(
+    ("opening", "goal"),
+    [
+        (
+            "writing a price tracker for second-hand cameras. Daily scrape, alerts by email.",
+            "writing a price tracker for second-hand cameras. Daily scrape, alerts by email.",
+        ),
+        (
+            "做一个家庭相册的备份脚本。增量备份，带校验。",
+            "做一个家庭相册的备份脚本。增量备份，带校验。",
+        ),
+    ],
+)
+def test_short_sentences_that_go_on_describing_the_goal_are_the_goal(
+    opening: str, goal: str
+) -> None:
+    ledger = ledger_of_said(opening)
+    assert ledger.goal() is not None and ledger.goal().text == goal
+
+
+def test_a_rule_after_the_goal_sentence_stays_a_rule() -> None:
+    ledger = ledger_of_said("writing a price tracker for cameras. Never scrape more than hourly.")
+    assert (
+        ledger.goal() is not None and ledger.goal().text == "writing a price tracker for cameras."
+    )
+    assert "Never scrape more than hourly." in [f.text for f in ledger.live("constraint")]
+
+
+def test_a_sentence_with_its_own_subject_after_the_goal_stays_a_rule() -> None:
+    ledger = ledger_of_said("Speed up the report job. The job reads from the archive DB.")
+    assert "The job reads from the archive DB." in [f.text for f in ledger.live("constraint")]

@@ -9,12 +9,29 @@ change the sentence it took the place of.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import Any, Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.clauses import split_clauses
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
+
+
+class Ledger(Protocol):
+    """What a change noted on a next step needs of :class:`~.ledger.Ledger`."""
+
+    def live(self, *kinds: str) -> list[Fact]: ...
+
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
+
+    def new_fact(self, kind: str, text: str, source: str, **extra: Any) -> Fact: ...
+
+    @property
+    def facts(self) -> list[Fact]: ...
+
 
 _BLANKED = ("change", "soft_change", "revert", "constraint", "decision", "select")
 _PARTICLES = vocabulary("cjk_closing_particles")  # of a CJK sentence: no subject
@@ -36,12 +53,21 @@ def bare(text: str, cues: Cues) -> bool:
     return not rest
 
 
+def bare_part(text: str, cues: Cues) -> str:
+    """``text`` when it is bare, else its first clause that holds a change cue and is bare
+    ("make that 02:30 UTC, the runners are busy at 3": the rest gives the reason)."""
+    if bare(text, cues):
+        return text
+    return next((c for c in split_clauses(text) if cues.has("change", c) and bare(c, cues)), "")
+
+
 def bare_change(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
     """The latest earlier rule (another message) stating another value of the class of the
     one value ``fact`` states, when ``fact`` names no subject (see the module)."""
-    if not bare(fact.text, cues):
+    part = bare_part(fact.text, cues)
+    if not part:
         return []
-    mine = values(fact.text, cues)[0]
+    mine = values(part, cues)[0]
     for old in reversed(rules[-250:]):
         if old is fact or not old.live or old.source == fact.source:
             continue
@@ -49,6 +75,37 @@ def bare_change(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
         if any(v.cls == mine.cls and v.text != mine.text for v in said):
             return [old]
     return []
+
+
+_AT = re.compile(r"^(?:at|on|by)\s+", re.IGNORECASE)
+
+
+def note_step(ledger: Ledger, fact: Fact, found: list[Fact], cues: Cues) -> bool:
+    """A bare change said right after a next step that states a value of its class ("next:
+    add the nightly job, cron at 03:00" / "make that 02:30"): the step stays (its task is
+    still next) and its old value is noted as changed — an identifier of the old value
+    replaced by one of the new, which the step is shown with. Not when the rule ``found`` for
+    the change was said after the step."""
+    part = bare_part(fact.text, cues)
+    if not part:
+        return False
+    mine = values(part, cues)[0]
+    after = ledger.facts.index(found[0]) if found else -1
+    for step in reversed(ledger.live("next_step")):
+        if step.source == fact.source:
+            continue
+        if ledger.facts.index(step) < after:
+            return False
+        olds = [v for v in values(step.text, cues) if v.cls == mine.cls and v.text != mine.text]
+        if not olds:
+            continue
+        new_text = _AT.sub("", mine.text)
+        new = next((f for f in ledger.live("identifier") if f.text == new_text), None)
+        new = new or ledger.new_fact("identifier", new_text, fact.source, parent=fact.id)
+        old = ledger.new_fact("identifier", _AT.sub("", olds[-1].text), step.source)
+        ledger.retire(old, new)
+        return True
+    return False
 
 
 def inherited(
@@ -65,4 +122,4 @@ def inherited(
     return out
 
 
-__all__ = ["bare", "bare_change", "inherited"]
+__all__ = ["bare", "bare_change", "bare_part", "inherited", "note_step"]

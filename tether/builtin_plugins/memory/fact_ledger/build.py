@@ -28,7 +28,6 @@ from tether.builtin_plugins.memory.fact_ledger.comments import (
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import (
-    MAX_FACT,
     Statement,
     call_target,
     classify,
@@ -50,6 +49,7 @@ from tether.builtin_plugins.memory.fact_ledger.picked import (
     file_pick,
     retire_bare_picks,
 )
+from tether.builtin_plugins.memory.fact_ledger.proposals import proposed
 from tether.builtin_plugins.memory.fact_ledger.revert import restore_reverted
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
@@ -179,8 +179,10 @@ class _Reader:
         if chosen is not None:
             self.proposals = []  # the option picked, not the whole offer
         if self.proposals and len(short) <= 200 and self.cues.has("accept", short):
-            for proposal in self.proposals:
-                fact = self.ledger.add(Statement("decision", proposal, source), self.cues)
+            for proposal in self.proposals:  # "bump it to 22?": a change once accepted
+                change = self.cues.has("change", proposal)
+                said = Statement("decision", proposal, source, change)
+                fact = self.ledger.add(said, self.cues)
                 fact.note = ACCEPTED
         self.proposals = []
         prompted, self.asked = self.asked, False
@@ -248,16 +250,9 @@ class _Reader:
         self.asked = offers_choice(said)  # the last text: where a question closes the message
         self.offer = said
         self.choice = choice_key(said) if self.asked else ""
-        for block in message.get("content") or []:
-            if not isinstance(block, dict):
-                continue
+        for block in texts:
             if block.get("type") == "text":
-                said = str(block.get("text") or "")
-                if not self.cues.may_have("proposal", said):
-                    continue
-                for sentence in sentences(said):
-                    if self.cues.has("proposal", sentence):
-                        self.proposals.append(flat(sentence, MAX_FACT))
+                self.proposals += proposed(str(block.get("text") or ""), self.cues)
             elif block.get("type") == "toolCall":
                 name = str(block.get("name", ""))
                 self.calls[str(block.get("id", ""))] = (name, block.get("arguments"))

@@ -20,6 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
+from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
 from tether.builtin_plugins.memory.fact_ledger.words import (
     STOP,
@@ -126,6 +127,7 @@ def retire_rule(
     for clause in kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))
     ledger.retire(old, new)
+    resolve_moot(ledger, old, new, cues)
     for child in ledger.live("identifier"):
         if child.parent == old.id:
             home = next((f for f in facts if child.text in f.text), None)
@@ -171,10 +173,26 @@ def _orphans(ledger: Ledger, gone: list[Fact]) -> None:
             ledger.retire(child, None)
 
 
-def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact]) -> bool:
+def names_new(text: str, old: list[Fact], cues: Cues | None) -> bool:
+    """Whether a clause of ``text`` with a change cue names words no fact of ``old`` says
+    ("不再用 X，改用 Y", "no more X, use Y instead"): a change to something new, not a remark
+    on the old value."""
+    if cues is None:
+        return False
+    said = set().union(*(words_of(f.text) for f in old)) if old else set()
+    said |= _BACK | cues.words("change") | cues.words("select")
+    for clause in split_clauses(text):
+        span = cues.find("change", clause)
+        if span is not None and words_of(clause[: span[0]] + " " + clause[span[1] :]) - said:
+            return True
+    return False
+
+
+def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact], *, new: bool = False) -> bool:
     """Rules of ``fact``'s own message that only remark on a value it just replaced retire
-    with it; ``fact`` itself retires when it only names the values it ended, or only remarks
-    on a value another sentence of its message replaced (True then)."""
+    with it; ``fact`` itself retires when it only names the values it ended (unless ``new``:
+    it names what replaces them), or only remarks on a value another sentence of its message
+    replaced (True then)."""
     if not fact.source:
         return False
     rules = ledger.live("constraint") + ledger.live("decision")
@@ -184,7 +202,7 @@ def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact]) -> bool:
             if other is not fact and other.live and echoes(other.text, old.text, fact.text):
                 ledger.retire(other, fact)
     if retired:
-        if any(echoes(fact.text, old.text, "") for old in retired):
+        if not new and any(echoes(fact.text, old.text, "") for old in retired):
             ledger.retire(fact, None)  # "5000 rows was too much": it ends the old value only
             _orphans(ledger, [*retired, fact])
             return True
@@ -200,4 +218,4 @@ def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact]) -> bool:
     return False
 
 
-__all__ = ["about", "echoes", "retire_echoes", "retire_rule", "split_clauses"]
+__all__ = ["about", "echoes", "names_new", "retire_echoes", "retire_rule", "split_clauses"]

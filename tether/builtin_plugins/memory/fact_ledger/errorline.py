@@ -37,7 +37,8 @@ _TALLY = re.compile(
     re.IGNORECASE,
 )
 #: A line that says what went wrong: a located diagnostic, a named error and its message
-#: ("KeyError: 'x'", "ABC-1234: Thing 7 not found", "Shader error in 'X': …", "error: …",
+#: ("KeyError: 'x'", "ABC-1234: Thing 7 not found", a class of an errors module:
+#: "psycopg.errors.DeadlockDetected: …", "Shader error in 'X': …", "error: …",
 #: "Error (nc_open): …" — a qualifier in parentheses before the colon; a message id — capitals,
 #: digits, a severity letter — opening a line that says something failed: "IEF450I … ABEND=S0C7",
 #: "DFHAC2206 … failed with abend ASRA"; a numeric code, a state in parentheses, a colon:
@@ -47,6 +48,7 @@ _SAYS_WHAT = re.compile(
     r"|^\W{0,2}[A-Z][A-Z0-9]{1,8}\d{3,5}[A-Z]?\s(?=.*?(?i:" + _ERROR_LINE.pattern + "))"
     r"|^\W{0,2}\d{3,}\s*(?:\([^()\s]{1,12}\))?:\s+(?=.*?(?i:" + _ERROR_LINE.pattern + "))"
     r"|(?:^|[\s\"'{\[(])(?:[\w.]*(?:Error|Exception)|[A-Z]{2,6}-\d{2,6}"
+    r"|\w+(?:\.\w+)*\.(?:errors?|exceptions?|exc)\.[A-Z]\w*"
     r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)(?:\s?\([^()\s]{1,40}\))?\s?:\s+\S"
     r"|\b[A-Z][\w-]{1,30}\s(?:error|exception|failure)\s(?:in|at|from|on|while)\s[^:]{1,80}:\s"
 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.comments import FENCED_BODY
@@ -34,7 +34,7 @@ from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observe
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
-from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
+from tether.builtin_plugins.memory.fact_ledger.steps import follow_steps, names_next_step
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
 from tether.builtin_plugins.memory.fact_ledger.words import alternation
 from tether.memory import content_text
@@ -332,8 +332,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             heading_at, heading_sentence = len(out), index
         change = cues.has("change", words)
         revoke = cues.has("revoke", words)
-        if kind == "request" and (change or revoke):
-            kind = "constraint"  # "Scratch that: port 9000." states the value in force
+        if kind == "request" and (change or revoke or cues.has("gone", words)):
+            kind = "constraint"  # "Scratch that: port 9000.", "X is going away; use Y"
         out.append(Statement(kind, words, source, change, revoke))
         replaced = cues.find("replaces", sentence)
         for token, subject in identifiers(sentence):
@@ -352,6 +352,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
                 for line in failure_lines(block)
                 if line not in error and error not in line
             ]
+    kinds = follow_steps([s.kind for s in out], [s.text for s in out])
+    out = [replace(s, kind=k) if k != s.kind else s for s, k in zip(out, kinds, strict=True)]
     return [statement for at, statement in enumerate(out) if at not in labels]
 
 

@@ -15,7 +15,14 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement, classify, flat
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
-from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, WIDE, negated, words_of
+from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    CLAUSES,
+    WIDE,
+    negated,
+    word_count,
+    words_of,
+)
 
 
 def asks(statement: Statement, cues: Cues) -> bool:
@@ -69,12 +76,44 @@ def greets(statement: Statement, cues: Cues) -> bool:
 def _asked(said: Sequence[Statement], cues: Cues) -> list[Statement]:
     """Without a ``goal`` cue: the requests; with none, the first sentence filed as a rule
     that asks for the work (:func:`asks_for_work`), else the first sentence — so a setting
-    said first ("The DB is at db-1:3306.", "数据库在 …") is not taken for the goal."""
-    requests = [s for s in said if s.kind == "request"]
-    if requests:
-        return requests
-    work = next((s for s in said if asks_for_work(s, cues)), None)
-    return [work] if work is not None else list(said[:1])
+    said first ("The DB is at db-1:3306.", "数据库在 …") is not taken for the goal — with
+    the short sentences after it that only go on describing it (:func:`_describes`)."""
+    run = [s for s in said if s.kind == "request"]
+    if not run:
+        work = next((s for s in said if asks_for_work(s, cues)), None)
+        run = [work if work is not None else said[0]]
+    for more in said[said.index(run[-1]) + 1 :]:  # "… invoicing. PDF invoices, emailed monthly."
+        if not _describes(more, cues):
+            break
+        run.append(more)
+    return run
+
+
+MAX_DESCRIBING_WORDS = 8  # a fragment that goes on describing the goal (CJK: 2 chars a word)
+
+
+#: A sentence with a subject of its own ("The sync pulls from …", "我们用 …"): it states
+#: something, where a fragment ("PDF invoices, emailed monthly.") goes on describing the goal.
+_SUBJECT = re.compile(
+    r"^\W*(?:(?:the|a|an|this|that|these|those|it|its|we|i|you|they|our|my|there)\b"
+    r"|我|你|他|她|它|这|那|咱)",
+    re.IGNORECASE,
+)
+
+
+def _describes(statement: Statement, cues: Cues) -> bool:
+    """A short fragment after the goal's sentence that only goes on describing it: filed as
+    a rule for being said in passing, with no subject, rule cue, negation, question or value."""
+    text = statement.text
+    return (
+        statement.kind == "constraint"
+        and not _SUBJECT.match(text)
+        and word_count(text) <= MAX_DESCRIBING_WORDS
+        and not rule_cue(text, cues)
+        and not negated(text)
+        and not text.rstrip().endswith(("?", "？"))
+        and not _VALUE.search(text)
+    )
 
 
 def goal_sentences(

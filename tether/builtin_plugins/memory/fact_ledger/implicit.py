@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
-from tether.builtin_plugins.memory.fact_ledger.when import DATE
+from tether.builtin_plugins.memory.fact_ledger.when import CLOCK, DATE
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
 
 _CLASS = {
@@ -94,6 +94,9 @@ def values(text: str, cues: Cues) -> list[Value]:
         when = match.group(0).strip()
         start = match.start() + match.group(0).find(when)
         out[start] = Value(when, "schedule", start)
+    for match in CLOCK.finditer(text):
+        if not any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
+            out[match.start()] = Value(match.group(0), "clock", match.start())
     for match in _DATE_FORMAT.finditer(text):
         pattern = match.group(0).casefold()
         if "%" in pattern or ("yy" in pattern and ("dd" in pattern or "mm" in pattern)):

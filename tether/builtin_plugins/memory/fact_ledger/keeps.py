@@ -49,4 +49,19 @@ def common_noun(text: str, start: int) -> bool:
     return _DETERMINED.search(before[: at + 1] if at >= 0 else "") is not None
 
 
-__all__ = ["common_noun", "pin_kept", "restates"]
+_DETERMINER = re.compile(r"\b(?:the|a|an|our|my|your|their|this|that|its)\s+((?:\S+\s+){1,2})$")
+
+
+def named_noun(text: str, start: int) -> str:
+    """The words from after the determiner to ``start`` when a word stands between them
+    ("the nginx ingress"): the phrase names one thing ("" when none does)."""
+    before = text[:start]
+    at = before.rstrip().rfind(" ")
+    found = _DETERMINER.search(before[: at + 1] if at >= 0 else "")
+    phrase = text[at + 1 - len(found.group(1)) : start].split() if found else []
+    while phrase and _DETERMINED.match(phrase[0] + " "):
+        phrase = phrase[1:]  # "that the app": no word between
+    return " ".join(phrase) if len(phrase) > 1 else ""
+
+
+__all__ = ["common_noun", "named_noun", "pin_kept", "restates"]

@@ -269,6 +269,16 @@ def _contrasting(mine: Iterable[str], theirs: Iterable[str]) -> bool:
     return any(a and b and a != b for a, b in zip(_parts(mine), _parts(theirs), strict=True))
 
 
+def _same_head(n: Keyed, o: Keyed) -> bool:
+    """Two dotted ids that differ only in their last part ("chrome.storage.sync" /
+    "chrome.storage.local", read as a host for its last part), one said with no key of its
+    own ("存 chrome.storage.local"): the head names the key."""
+    if not {n.shape, o.shape} <= {"dotted", "host"} or (n.key and o.key):
+        return False
+    a, b = n.value.casefold().split("."), o.value.casefold().split(".")
+    return len(a) == len(b) and a[:-1] == b[:-1]
+
+
 def _same_key(n: Keyed, o: Keyed) -> bool:
     mine, theirs = n.key | n.tail, o.key | o.tail
     shared = mine & theirs
@@ -323,7 +333,9 @@ def reshaped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
         if _said(n.value, old):
             continue
         for o in olds:
-            if _said(o.value, new) or not _comparable(n, o) or not _same_key(n, o):
+            if _said(o.value, new):
+                continue
+            if not _same_head(n, o) and not (_comparable(n, o) and _same_key(n, o)):
                 continue
             out.append((o.value, n.value))
             break

@@ -241,8 +241,8 @@ class Ledger:
             return fact
         if kind == "next_step":  # the latest stated next step is the one in force
             for old in self.live("next_step"):
-                if old is fact:
-                    continue
+                if old is fact or old.source == fact.source:
+                    continue  # the steps of one message stand together
                 if cues is not None and rule_cue(old.text, cues) == "rule":
                     old.kind = "constraint"  # "The deadline is 14 March, so next …": the rule
                     self._index = None  # filed again under its new kind, in order

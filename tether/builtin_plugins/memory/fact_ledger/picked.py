@@ -7,8 +7,10 @@ names one by its number, letter or ordinal (and finds no fault with it: "the sec
 wrong" picks nothing), the decision is that option in the assistant's words, verbatim
 (noted as proposed and accepted): the reply alone says nothing once compacted. The option
 replaces the earlier rule the offer was about — the one rule sharing the most words (at least
-two) with what the offer says before its options ("SQLite locks under concurrent
-writers … (2) put it on Redis streams" after "Use SQLite for the job queue").
+two; the name of what the rule chose counts twice) with what the offer says before its
+options ("SQLite locks under concurrent writers … (2) put it on Redis streams" after "Use
+SQLite for the job queue"; "wkhtmltopdf isn't in the container … (1) WeasyPrint" after "use
+wkhtmltopdf for pdf rendering").
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.implicit import values
+from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, vocabulary, words_of
 
 
@@ -141,7 +145,7 @@ def file_pick(ledger: Ledger, reply: str, source: str, offer: str, cues: Cues) -
         return None
     chosen = ledger.add(Statement("decision", option, source), cues)
     chosen.note = ACCEPTED
-    _retire_offered(ledger, chosen, _preamble(offer[-MAX_OFFER:]))
+    _retire_offered(ledger, chosen, _preamble(offer[-MAX_OFFER:]), cues)
     return chosen
 
 
@@ -185,18 +189,22 @@ MAX_REST_WIDE = 3  # characters of a CJK script: "就按…来", "吧"
 _NOISE = vocabulary("pick_noise")
 
 
-def _retire_offered(ledger: Ledger, decision: Fact, about: str) -> None:
-    """Retire the one earlier rule the offer was ``about`` (see the module)."""
+def _retire_offered(ledger: Ledger, decision: Fact, about: str, cues: Cues) -> None:
+    """Retire the one earlier rule the offer was ``about`` (see the module); the name of
+    what the rule chose ("use wkhtmltopdf for …") counts twice: the offer is about it."""
     mine = words_of(about)
     best: tuple[int, Fact] | None = None
     for old in ledger.live("constraint") + ledger.live("decision"):
         if old is decision or old.source == decision.source or negated(old.text):
             continue  # a prohibition is no option: picking one never replaces it
-        shared = len(mine & words_of(old.text))
+        both = mine & words_of(old.text)
+        named = {v.text.casefold() for v in values(old.text, cues) if v.cls == "name"}
+        shared = len(both) + len(both & named)
         if shared >= MIN_SHARED and (best is None or shared > best[0]):
             best = (shared, old)
     if best is not None:
         ledger.retire(best[1], decision)
+        resolve_moot(ledger, best[1], decision, cues)
 
 
 __all__ = ["ACCEPTED", "file_pick", "offered_options", "picked", "retire_bare_picks"]

@@ -12,7 +12,8 @@ _LATER = alternation("later_times")
 
 #: "the next step is", "our next steps are", "next step:", "下一步是", "接下来要"…; "write the
 #: notes next, then …", "… next." closing the sentence; "tomorrow: wire …", "明天：…" (a later
-#: time as a label); "明天早上第一件事是…"; "先 X，然后 Y" (a plan in order).
+#: time as a label); "明天早上第一件事是…"; "先 X，然后 Y" (a plan in order); "迁移完成后，…",
+#: "when the migration is done, …" (what follows the current task).
 _NEXT_INSIDE = re.compile(
     r"\b(?:the|our|my|your|a|one)\s+next\s+(?:steps?|thing|task|move)\s+"
     r"(?:is|are|will\s+be|would\s+be|should\s+be)\b"
@@ -21,7 +22,9 @@ _NEXT_INSIDE = re.compile(
     r"|\s\bnext\s*(?:,\s*then\b|[.!]?\s*$)"
     r"|^\W*(?:" + _LATER + r")\s*[:：]"
     r"|下一步(?:是|就是|要|得|再|先|：|:)"
-    r"|接下来(?:是|就是|要|得|再)|第一件事(?:是|就是)|先.{1,40}然后",
+    r"|接下来(?:是|就是|要|得|再)|第一件事(?:是|就是)|先.{1,40}然后"
+    r"|^[^，。,.]{0,20}(?:完成|做完|搞定|弄完|跑完)(?:之后|以后|后)\s*[，,]"
+    r"|^\W*(?:when|once)\s+[^,.]{1,40}\s+(?:is|are|'s)\s+(?:done|finished|merged)\s*,",
     re.IGNORECASE,
 )
 
@@ -31,4 +34,17 @@ def names_next_step(sentence: str) -> bool:
     return _NEXT_INSIDE.search(sentence) is not None
 
 
-__all__ = ["names_next_step"]
+def follow_steps(kinds: list[str], texts: list[str]) -> list[str]:
+    """The kinds of one message's sentences, with each request after a next step that
+    asks nothing a next step too ("下一步：发布到 registry。发布前先跟 @lina 确认一下。",
+    "Next: cut the release. Tag it from main."): the message lists what comes next."""
+    out, step = [], False
+    for kind, text in zip(kinds, texts, strict=True):
+        if step and kind == "request" and not text.rstrip().endswith(("?", "？")):
+            kind = "next_step"
+        step = step or kind == "next_step"
+        out.append(kind)
+    return out
+
+
+__all__ = ["follow_steps", "names_next_step"]

@@ -12,19 +12,31 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from tether.builtin_plugins.memory.fact_ledger.bare import bare_change, inherited
-from tether.builtin_plugins.memory.fact_ledger.clauses import retire_echoes, retire_rule
+from tether.builtin_plugins.memory.fact_ledger.bare import (
+    bare_change,
+    bare_part,
+    inherited,
+    note_step,
+)
+from tether.builtin_plugins.memory.fact_ledger.clauses import names_new, retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
     per_parts,
     subjects_differ,
 )
+from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, pin_kept, restates
+from tether.builtin_plugins.memory.fact_ledger.keeps import (
+    common_noun,
+    named_noun,
+    pin_kept,
+    restates,
+)
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
@@ -144,9 +156,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     keyed: list[Fact] = []
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
+    bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
     for old in rules[-250:]:
-        if old is fact:
-            continue
+        if old is fact or bare_said:
+            continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
         theirs = words_of(old.text)
         score = likeness(mine, theirs)
         if cued:  # "image loading" is about "images load": word forms aside
@@ -200,12 +213,15 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
     if best is None and not keyed and cues is not None:
-        keyed = _keyed_alike(fact, rules, cues)
+        keyed = _keyed_alike(fact, rules, cues) or reformatted(fact, rules)
     if best is None and not keyed and cues is not None:
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
     if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
         keyed = bare_change(fact, rules, cues) if cued else []
-        keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
+        if cued and note_step(ledger, fact, keyed, cues):
+            keyed = []  # "make that 02:30" after "next: …, cron at 03:00": noted on the step
+        else:
+            keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
     retired = [old for old in keyed if old.live]
@@ -220,7 +236,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
-    retire_echoes(ledger, fact, retired)
+    retire_echoes(ledger, fact, retired, new=cued and names_new(fact.text, retired, cues))
 
 
 def _moved(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:
@@ -347,14 +363,17 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             before = _BEFORE.search(fact.text[: span[0]])
             value = before.group(1) if before else ""
             if before is not None and common_noun(fact.text, before.end()):
-                return []  # "now that the old android app is dead": not every "app"
+                value = named_noun(fact.text, before.end())  # "the nginx ingress is gone"
+                if not value:
+                    return []  # "now that the app is dead": not every "app"
+    value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
     out = []
     for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
         if old is not fact and pattern.search(old.text):
-            ledger.retire(old, fact)
+            retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
             out.append(old)
     return out
 

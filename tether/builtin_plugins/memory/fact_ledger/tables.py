@@ -42,19 +42,21 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "next_step": (
         "next", "next step", "then", "after that", "afterwards", "todo", "as a next step",
         "later", "once that", "once this", "when that", "following that", "up next",
+        "when it's done", "once it's done", "when that's done", "once that's done", "when done",
+        "once done",
     ),
     "change": (
         "switch to", "switched to", "instead of", "instead", "rather than", "scratch that",
         "after all", "from now on", "change to", "changed to", "change it to", "now use",
         "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
-        "no wait", "on second thought", "bump", "bumped", "make it", "let's make it",
+        "no wait", "on second thought", "bump", "bumped", "make it", "let's make it", "make that",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
         "i meant", "meant to say", "revert ... to", "roll back to", "back to", "revert that",
         "undo that", "roll that back",
     ),
     "revoke": (
         "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
-        "not anymore", "anymore", "any more", "stop using", "don't bother",
+        "not anymore", "anymore", "any more", "no more", "stop using", "don't bother",
         "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop", "not needed", "isn't needed", "no need for",
         "get rid of", "can be dropped", "can be removed", "can go away", "can go $",
@@ -87,6 +89,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "proposal": (
         "i suggest", "i propose", "i recommend", "shall i", "should i", "should we",
         "how about", "i could", "we could", "i'd suggest", "my suggestion", "want me to",
+        "i'd propose", "i'd recommend", "i would suggest", "i would propose", "i would recommend",
     ),
     "filler": (
         "continue", "go on", "keep going", "proceed", "ok", "okay", "thanks", "thank you",
@@ -104,7 +107,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "replaces": ("instead of", "rather than", "in place of", "replacing", "now not"),
     "gone": (
         "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
-        "is out", "is retired", "was too", "is no more", "is off the table",
+        "is out", "is retired", "was too", "is no more", "is off the table", "is going away",
+        "are going away", "goes away",
     ),
     "select": (
         "use", "using", "uses", "with", "via", "through", "pick", "choose", "prefer",
@@ -146,7 +150,8 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "喜欢", "习惯", "倾向", "希望", "最好", "宁愿", "对我来说", "限制", "上限", "下限",
         "以后", "不再", "改为", "换成", "改用", "用的是", "习惯用", "就行", "为准", "统一",
         "一律", "千万", "绝不", "不准", "请用", "别用", "规则", "规范", "约定",
-        "之前要", "之前得", "以前要", "前要交", "前要", "前得", "截止", "最晚",
+        "之前要", "之前得", "以前要", "前要交", "前要", "前得", "截止", "最晚", "都按", "全部按",
+        "一概",
     ),
     "decision": (
         "决定", "采用", "选用", "就用", "选择", "定了", "敲定", "用这个", "那就", "我们用",
@@ -157,6 +162,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
     "next_step": (
         "下一步", "接下来", "然后", "之后", "随后", "再来", "待办", "后面", "稍后", "回头",
+        "完成后", "做完后", "搞定后", "弄完后",
     ),
     "change": (
         "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",

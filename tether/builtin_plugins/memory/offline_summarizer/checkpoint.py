@@ -20,6 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger import (
     words_of,
 )
 from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown, in_goal
+from tether.builtin_plugins.memory.fact_ledger.moot import MOOT
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
 from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
@@ -198,7 +199,8 @@ def _critical(cp: Checkpoint, facts: Facts, ledger: Ledger) -> None:
         items.append("Identifiers: " + ", ".join(f"`{i}`" for i in identifiers))
     merged = merge(Checkpoint(critical=cp.critical), Checkpoint(critical=items)).critical
     merged = [_current_paths(c, ledger) if c.startswith("Paths: ") else c for c in merged]
-    errors = [c for c in merged if c.startswith("Error seen: ")]
+    moot = {f'Error seen: "{f.text}"' for f in ledger.facts if f.status == MOOT}
+    errors = [c for c in merged if c.startswith("Error seen: ") and c not in moot]
     kept = [c for c in merged if c and not c.startswith("Error seen: ")]
     cp.critical = kept + errors[-MAX_ERRORS:]
 

@@ -65,6 +65,8 @@ _QUOTED_RULE = re.compile(
     r"(?<![\"'])[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
 )
 _EXTENSIONS = alternation("file_extensions")
+#: A time of day on a 24-hour clock ("02:00", "23:30"): a schedule, never a host and port.
+CLOCK = r"(?:[01]?\d|2[0-3]):[0-5]\d(?![\w:]|\.\d)"
 _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
     r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
@@ -74,7 +76,7 @@ _IDENTIFIERS = re.compile(
     r"|(?P<flag>(?<![\w-])--[a-z][\w-]*(?:\.[\w-]+)+(?:=[^\s,;'\"`，；。、]+)?"  # --a.b.c=x
     r"|(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
     r"|(?P<image>(?<![\w/.-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
-    r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
+    r"|(?P<hostport>(?<![\w.-])(?!" + CLOCK + r")[\w][\w.-]*:\d{2,5}(?![\w]))"
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
     r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
@@ -373,6 +375,7 @@ def error_key(name: str, target: str) -> str:
 
 
 __all__ = [
+    "CLOCK",
     "MAX_FACT",
     "Statement",
     "call_target",

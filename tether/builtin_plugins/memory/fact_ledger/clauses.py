@@ -20,6 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
+from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
 from tether.builtin_plugins.memory.fact_ledger.words import (
     STOP,
@@ -86,7 +87,7 @@ def about(new: str, clause: str, cues: Cues | None, *, revoke: bool = False) -> 
         return bool(mine & words_of(clause))
     if cues is not None and parts_differ(new, clause, cues.concepts):
         return False
-    if relation(new, clause, cues):
+    if relation(new, clause, cues) or renumbered(new, clause):
         return True
     if any(o.key and o.key == n.key for o, n in changed_pairs(new, clause)):
         return True

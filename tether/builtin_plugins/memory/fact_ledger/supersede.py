@@ -27,6 +27,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_c
 from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered_rules
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
@@ -142,9 +143,11 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
         rules += ledger.live("request")[-50:]
     keyed: list[Fact] = []
+    if cued or fact.kind == "decision":  # "GRCh37" → "GRCh38": no look-alike needed
+        keyed = renumbered_rules(fact, rules)
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
-    for old in rules[-250:]:
+    for old in rules[-250:] if not keyed else []:
         if old is fact:
             continue
         theirs = words_of(old.text)

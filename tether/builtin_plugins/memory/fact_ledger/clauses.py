@@ -116,7 +116,10 @@ def retire_rule(
     clauses = split_clauses(old.text) if old.kind in ("constraint", "decision") else []
     kept: list[str] = []
     if len(clauses) > 1:
-        changed = [about(new.text, c, cues, revoke=revoke) for c in clauses]
+        changed = [  # a revoke giving another value changes that value's clause too
+            about(new.text, c, cues, revoke=revoke) or (revoke and about(new.text, c, cues))
+            for c in clauses
+        ]
         if all(changed) or not any(changed):  # the words tell which clause it changes
             changed = _nearest(new.text, clauses)
         changed = _with_value(new.text, clauses, changed)

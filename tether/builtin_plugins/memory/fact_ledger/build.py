@@ -50,6 +50,7 @@ from tether.builtin_plugins.memory.fact_ledger.picked import (
     file_pick,
     retire_bare_picks,
 )
+from tether.builtin_plugins.memory.fact_ledger.proposals import proposes
 from tether.builtin_plugins.memory.fact_ledger.revert import restore_reverted
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
@@ -180,7 +181,9 @@ class _Reader:
             self.proposals = []  # the option picked, not the whole offer
         if self.proposals and len(short) <= 200 and self.cues.has("accept", short):
             for proposal in self.proposals:
-                fact = self.ledger.add(Statement("decision", proposal, source), self.cues)
+                change = self.cues.has("change", proposal)  # "Switch to X?" accepted
+                statement = Statement("decision", proposal, source, change=change)
+                fact = self.ledger.add(statement, self.cues)
                 fact.note = ACCEPTED
         self.proposals = []
         prompted, self.asked = self.asked, False
@@ -253,10 +256,10 @@ class _Reader:
                 continue
             if block.get("type") == "text":
                 said = str(block.get("text") or "")
-                if not self.cues.may_have("proposal", said):
+                if not self.cues.may_have("proposal", said) and not {"?", "？"} & set(said):
                     continue
                 for sentence in sentences(said):
-                    if self.cues.has("proposal", sentence):
+                    if proposes(sentence, self.cues):
                         self.proposals.append(flat(sentence, MAX_FACT))
             elif block.get("type") == "toolCall":
                 name = str(block.get("name", ""))

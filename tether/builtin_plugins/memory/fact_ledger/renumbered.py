@@ -17,7 +17,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.words import negated
 
 #: Letters then a number, one word: "GRCh38", "SF9", "es2022", "gpt4" ("x86_64" is not one).
-_NUMBERED = re.compile(r"(?<![\w.@/-])([A-Za-z]{2,})(\d{1,4})(?![\w.@/-]|\.\w)")
+_NUMBERED = re.compile(r"(?<![\w.@/-])([A-Za-z]{2,})(\d{1,4})(?![\w@/-]|\.\w)")
 
 
 def numbered(text: str) -> dict[str, set[str]]:

@@ -36,6 +36,7 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
     same_subjects,
     shaped_pairs,
 )
+from tether.builtin_plugins.memory.fact_ledger.topic import revoked_topic
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, likeness, negated, words_of
 
 
@@ -192,6 +193,9 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 best = (score, old)
     if best is None and cued:
         best = _named_alike(fact, text, rules, any_word=statement.revoke)
+    if best is None and not keyed and statement.revoke and cues is not None:
+        for old in revoked_topic(fact, rules, cues):  # "邮件那个不要了，不再发": all of it
+            ledger.retire(old, fact)
     if best is None and not cued and _short_prohibition(fact.text, cues):
         said = rules + ledger.live("request")[-50:]
         found = _named_alike(fact, fact.text, [r for r in said if not negated(r.text)])

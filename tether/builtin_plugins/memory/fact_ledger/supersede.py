@@ -27,6 +27,8 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_c
 from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
+from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
 from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered_rules
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
@@ -162,6 +164,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 if len(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
+            if cues is not None and held_for_now(text, old.text, cues):
+                close, score = True, score + PROVISIONAL_BONUS  # "先用 CRC32" → "校验改为 X"
             if close and unlike_values(fact.text, old.text, cues):
                 continue  # "call it `a.b_c` instead" is about no rule without such a value
             if close and (best is None or score > best[0]):

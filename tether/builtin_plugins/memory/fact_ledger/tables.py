@@ -124,6 +124,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "the goal here is", "the aim here is", "what we want", "what i want", "what we need",
         "what i need", "what we're after", "what i'm after", "the end goal", "the idea is",
     ),
+    "provisional": (
+        "for now", "for the time being", "to start with", "temporarily", "initially",
+        "at first", "as a stopgap",
+    ),
     "choice": ("it is", "it'll be", "then", "for now", "it's settled"),
     "ask": (
         "what", "which", "how", "why", "where", "when", "who", "whose", "should we", "shall we",
@@ -202,6 +206,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "有个需求", "想把", "请你", "请您", "拜托", "目标就是", "目的是", "目的就是",
         "我们要的是", "我要的是", "最终目标", "最终想", "最终是要",
     ),
+    "provisional": ("先用", "先出", "先按", "先设", "先定", "暂时", "暂且", "临时", "目前先"),
     "choice": ("吧", "了", "啦", "呗"),
     "ask": (
         "什么", "怎么", "为什么", "为何", "哪", "如何", "多少", "是不是", "有没有", "对吗",

@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass
 from operator import attrgetter
 
+from tether.builtin_plugins.memory.fact_ledger.clock import clock_times
 from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.extract import CLOCK
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
 from tether.builtin_plugins.memory.fact_ledger.when import DATE
@@ -48,14 +48,6 @@ _SCHEDULE = re.compile(
     r"|(?<![\w*/])(?=(?:[\d*/,-]+\s+){0,4}[\d*/,-]*\*)[\d*/,-]+(?:\s+[\d*/,-]+){4}(?![\w*/])",
     re.IGNORECASE,
 )
-#: A time of day on a 24-hour clock, with the days it is on: "Sundays at 06:00", "23:30".
-_CLOCK_TIME = re.compile(
-    r"(?:\b(?:every|each|on)\s+(?:\w+\s+){0,3}?|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
-    r"|nightly|daily|weekdays)\s+)?(?:\bat\s+)?(?<![\w.:])" + CLOCK,
-    re.IGNORECASE,
-)
-#: Words before a clock time that make it a deadline, not when a job runs ("before 05:30").
-_DEADLINE = re.compile(r"\b(?:before|by|until|till|than|latest)\s*$", re.I)
 #: Words that name a schedule: its values are one subject ("时间也调一下：每月 24 号…").
 _SCHEDULE_WORDS = re.compile(
     r"\b(?:schedule[sd]?|cron|crontab|timer|time|runs?|run time)\b|时间|定时|计划任务|cron|跑",
@@ -97,14 +89,12 @@ def values(text: str, cues: Cues) -> list[Value]:
         out[match.start()] = Value(match.group(0), "region", match.start())
     for match in DATE.finditer(text):
         out[match.start()] = Value(match.group(0), "date", match.start())
-    for cls, pattern in (("schedule", _SCHEDULE), ("clock", _CLOCK_TIME)):
-        for match in pattern.finditer(text):
+    for cls, found in (("schedule", _SCHEDULE.finditer(text)), ("clock", clock_times(text))):
+        for match in found:
             if any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
                 continue  # "3月22日 10 点": the date, then its time
             when = match.group(0).strip()
             start = match.start() + match.group(0).find(when)
-            if cls == "clock" and _DEADLINE.search(text[max(0, start - 16) : start]):
-                continue  # "done before 05:30": a deadline, not when a job runs
             out[start] = Value(when, cls, start)
     for match in _DATE_FORMAT.finditer(text):
         pattern = match.group(0).casefold()

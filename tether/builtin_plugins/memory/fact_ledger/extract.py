@@ -32,6 +32,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
 )
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
+from tether.builtin_plugins.memory.fact_ledger.logline import logged_messages
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
@@ -289,7 +290,11 @@ def pasted_error(text: str) -> str:
     """The error line of a user message that pastes an error or a failing log ("" if none)."""
     rows = [row.strip() for row in text.splitlines() if row.strip()]
     lines = [joined(rows, at) for at in range(len(rows))]  # a header and its message line
-    lines = [line for line in lines if _ERROR_SHAPE.match(line) or opens_with_error(line)]
+    lines = [
+        line
+        for line in lines  # "<time> ERROR handler:88 KeyError: 'id'": a logged error too
+        if _ERROR_SHAPE.match(line) or any(map(opens_with_error, [line, *logged_messages(line)]))
+    ]
     return flat(lines[-1]) if lines else ""
 
 

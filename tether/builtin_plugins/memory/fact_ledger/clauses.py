@@ -175,10 +175,14 @@ def _orphans(ledger: Ledger, gone: list[Fact]) -> None:
             ledger.retire(child, None)
 
 
-def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact]) -> bool:
+def retire_echoes(
+    ledger: Ledger, fact: Fact, retired: list[Fact], *, replacing: bool = False
+) -> bool:
     """Rules of ``fact``'s own message that only remark on a value it just replaced retire
     with it; ``fact`` itself retires when it only names the values it ended, or only remarks
-    on a value another sentence of its message replaced (True then)."""
+    on a value another sentence of its message replaced (True then) — never when it says
+    what it replaces (``replacing``: "switch to nanopb instead of cJSON" names a new value,
+    however it is written)."""
     if not fact.source:
         return False
     rules = ledger.live("constraint") + ledger.live("decision")
@@ -188,7 +192,7 @@ def retire_echoes(ledger: Ledger, fact: Fact, retired: list[Fact]) -> bool:
             if other is not fact and other.live and echoes(other.text, old.text, fact.text):
                 ledger.retire(other, fact)
     if retired:
-        if any(echoes(fact.text, old.text, "") for old in retired):
+        if not replacing and any(echoes(fact.text, old.text, "") for old in retired):
             ledger.retire(fact, None)  # "5000 rows was too much": it ends the old value only
             _orphans(ledger, [*retired, fact])
             return True

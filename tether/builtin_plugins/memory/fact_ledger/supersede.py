@@ -231,7 +231,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
-    retire_echoes(ledger, fact, retired)
+    replacing = cues is not None and cues.has("replaces", fact.text)
+    retire_echoes(ledger, fact, retired, replacing=replacing)
 
 
 def _moved(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:

@@ -32,7 +32,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
 )
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
-from tether.builtin_plugins.memory.fact_ledger.logline import logged_messages
+from tether.builtin_plugins.memory.fact_ledger.logline import first_logged_error, logged_messages
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import names_next_step
@@ -295,7 +295,7 @@ def pasted_error(text: str) -> str:
         for line in lines  # "<time> ERROR handler:88 KeyError: 'id'": a logged error too
         if _ERROR_SHAPE.match(line) or any(map(opens_with_error, [line, *logged_messages(line)]))
     ]
-    return flat(lines[-1]) if lines else ""
+    return flat(lines[-1]) if lines else flat(first_logged_error(rows))
 
 
 #: A heading that presents its list for the reader ("如下", "as follows"), not a log of work.

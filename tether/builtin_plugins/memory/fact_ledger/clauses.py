@@ -22,6 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
+from tether.builtin_plugins.memory.fact_ledger.switched import name_kept_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.words import (
     STOP,
     WIDE,
@@ -123,6 +124,8 @@ def retire_rule(
         if all(changed) or not any(changed):  # the words tell which clause it changes
             changed = _nearest(new.text, clauses)
         changed = _with_value(new.text, clauses, changed)
+        if cues is not None:  # "…, and keep bowtie2" after "switch to bwa-mem2"
+            changed = name_kept_elsewhere(new.text, old.text, clauses, changed, cues)
         if any(changed) and not all(changed):
             kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
             kept = [c for c in kept if _substantial(c) and not _remark(c)]

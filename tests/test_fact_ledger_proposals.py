@@ -1,5 +1,5 @@
 """What the assistant proposes as a bare change question ("Switch to LOD1?", "换成 Kafka？")
-and the user accepts is a decision (issue 23); "so use that" decides too."""
+and the user accepts is a decision (issue 23)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 
 from tests.ledger_helpers import ledger_of_turns
 from tether.builtin_plugins.memory.fact_ledger import default_cues
-from tether.builtin_plugins.memory.fact_ledger.extract import classify
 from tether.builtin_plugins.memory.fact_ledger.proposals import proposes
 
 
@@ -44,8 +43,3 @@ def test_an_accepted_change_question_is_a_decision(rule: str, offer: str, reply:
 )
 def test_a_question_about_a_change_proposes_nothing(sentence: str) -> None:
     assert not proposes(sentence, default_cues())
-
-
-def test_so_use_that_decides() -> None:
-    said = "The field test says 0 dBm closes the link, so use that."
-    assert classify(said, default_cues()) == "decision"

@@ -37,7 +37,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "decided", "decide to", "we decided", "instead of", "rather than", "chose", "choose to",
         "we're going with", "go with", "opted", "switch to", "switched to",
         "i'll use", "we'll use", "will use", "decision", "let's use", "settled on", "agreed on",
-        "we'll go", "let's go", "pick", "picked", "use that", "use that one", "so use it",
+        "we'll go", "let's go", "pick", "picked",
     ),
     "next_step": (
         "next", "next step", "then", "after that", "afterwards", "todo", "as a next step",

@@ -45,7 +45,7 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     "希望您能"), ``choice`` (closes a terse choice right after a named value: "Redis it is",
     "Redis 吧"), ``ask`` (opens a question that asks: "what", "should we", "怎么"),
     ``complaint`` (makes a question a complaint, so a preference: "why … again", "can we
-    not", "又"), ``mask``
+    not", "又"), ``provisional`` (says a value holds for now only: "for now", "先用"), ``mask``
     (words that only look like a cue, blanked before matching). An ASCII phrase matches whole
     words, case aside; ``"switch ... to"`` with words between, ``"can go $"`` at a sentence's
     end; any other phrase matches as a substring. An unknown kind fails the compaction with

@@ -21,7 +21,9 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
+from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
+from tether.builtin_plugins.memory.fact_ledger.switched import name_kept_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.words import (
     STOP,
     WIDE,
@@ -87,7 +89,7 @@ def about(new: str, clause: str, cues: Cues | None, *, revoke: bool = False) -> 
         return bool(mine & words_of(clause))
     if cues is not None and parts_differ(new, clause, cues.concepts):
         return False
-    if relation(new, clause, cues):
+    if relation(new, clause, cues) or renumbered(new, clause):
         return True
     if any(o.key and o.key == n.key for o, n in changed_pairs(new, clause)):
         return True
@@ -116,10 +118,15 @@ def retire_rule(
     clauses = split_clauses(old.text) if old.kind in ("constraint", "decision") else []
     kept: list[str] = []
     if len(clauses) > 1:
-        changed = [about(new.text, c, cues, revoke=revoke) for c in clauses]
+        changed = [  # a revoke giving another value changes that value's clause too
+            about(new.text, c, cues, revoke=revoke) or (revoke and about(new.text, c, cues))
+            for c in clauses
+        ]
         if all(changed) or not any(changed):  # the words tell which clause it changes
             changed = _nearest(new.text, clauses)
         changed = _with_value(new.text, clauses, changed)
+        if cues is not None:  # "…, and keep bowtie2" after "switch to bwa-mem2"
+            changed = name_kept_elsewhere(new.text, old.text, clauses, changed, cues)
         if any(changed) and not all(changed):
             kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
             kept = [c for c in kept if _substantial(c) and not _remark(c)]
@@ -173,11 +180,16 @@ def _orphans(ledger: Ledger, gone: list[Fact]) -> None:
             ledger.retire(child, None)
 
 
-def names_new(text: str, old: list[Fact], cues: Cues | None) -> bool:
-    """Whether a clause of ``text`` with a change cue names words no fact of ``old`` says
-    ("不再用 X，改用 Y", "no more X, use Y instead"): a change to something new, not a remark
-    on the old value."""
+def names_new(text: str, old: list[Fact], cues: Cues | None, *, cued: bool = True) -> bool:
+    """Whether ``text`` names what replaces the values of ``old``, not only remarks on them:
+    it says what it replaces ("switch to nanopb instead of cJSON", "用 Y 而不是 X"), however
+    the new value is written, or (``cued``: a change) a clause of it with a change cue names
+    words no fact of ``old`` says ("不再用 X，改用 Y", "no more X, use Y instead")."""
     if cues is None:
+        return False
+    if cues.has("replaces", text):
+        return True
+    if not cued:
         return False
     said = set().union(*(words_of(f.text) for f in old)) if old else set()
     said |= _BACK | cues.words("change") | cues.words("select")

@@ -44,6 +44,7 @@ KINDS = (
     "ask",  # opens a question that asks (what, how, should we, 怎么, 为什么…); a question
     # without one ("Can we keep it under 2 MB?", "…, ok?") is read as what it asks for
     "complaint",  # makes a question a complaint, a preference: why … again, can we not, 又…
+    "provisional",  # says a value holds for now only: for now, to start with, 先用, 暂时…
 )
 
 

@@ -33,7 +33,9 @@ _TALLY = re.compile(
     r"^\W*\*{3}|\bError \d+\s*$|\b\d+\s+(?:errors?|failures?|failed)\b|\bprevious errors?\b"
     r"|\b(?:tests?|builds?|commands?|scripts?|jobs?|steps?)\s+failed\b"
     r"|^(?:build|compilation|command|task|job)\b.*\b(?:failed|finished|completed)\b"
-    r"|^\W*(?:FAILED|ERROR|FAILURE)\W*$",
+    r"|^\W*(?:FAILED|ERROR|FAILURE)\W*$"
+    r"|\b(?:returned|exited with)\s+\d+\s+exit status\b|\bsubcommand failed\b"  # a wrapper's
+    r"|^FAILED:\s+\S+$",  # "collect2: error: ld returned 1 exit status", ninja's "FAILED: x.elf"
     re.IGNORECASE,
 )
 #: A line that says what went wrong: a located diagnostic, a named error and its message
@@ -120,7 +122,12 @@ def error_line(text: str) -> str:
     found = _error_lines(lines)
     strong = [line for line in found if _STRONG_ERROR.search(line)]
     telling = [line for line in found if says_what(line)]
-    strong = telling or [line for line in strong if not _TALLY.search(line)] or strong
+    strong = (
+        telling
+        or [line for line in strong if not _TALLY.search(line)]
+        or [line for line in found if not _TALLY.search(line)]  # "region X overflowed by …"
+        or strong
+    )
     if strong:
         first, last = strong[0], strong[-1]
         if first in last or not (_LOCATED.match(first) and _LOCATED.match(last)):

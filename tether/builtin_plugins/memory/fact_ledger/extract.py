@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tether.builtin_plugins.memory.fact_ledger.clock import CLOCK
 from tether.builtin_plugins.memory.fact_ledger.comments import FENCED_BODY
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.errorline import (
@@ -32,6 +33,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
 )
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
+from tether.builtin_plugins.memory.fact_ledger.logline import first_logged_error, logged_messages
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import follow_steps, names_next_step
@@ -74,7 +76,7 @@ _IDENTIFIERS = re.compile(
     r"|(?P<flag>(?<![\w-])--[a-z][\w-]*(?:\.[\w-]+)+(?:=[^\s,;'\"`，；。、]+)?"  # --a.b.c=x
     r"|(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
     r"|(?P<image>(?<![\w/.-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
-    r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
+    r"|(?P<hostport>(?<![\w.-])(?!" + CLOCK + r")[\w][\w.-]*:\d{2,5}(?![\w]))"
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
     r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
@@ -287,8 +289,12 @@ def pasted_error(text: str) -> str:
     """The error line of a user message that pastes an error or a failing log ("" if none)."""
     rows = [row.strip() for row in text.splitlines() if row.strip()]
     lines = [joined(rows, at) for at in range(len(rows))]  # a header and its message line
-    lines = [line for line in lines if _ERROR_SHAPE.match(line) or opens_with_error(line)]
-    return flat(lines[-1]) if lines else ""
+    lines = [
+        line
+        for line in lines  # "<time> ERROR handler:88 KeyError: 'id'": a logged error too
+        if _ERROR_SHAPE.match(line) or any(map(opens_with_error, [line, *logged_messages(line)]))
+    ]
+    return flat(lines[-1]) if lines else flat(first_logged_error(rows))
 
 
 #: A heading that presents its list for the reader ("如下", "as follows"), not a log of work.

@@ -143,7 +143,7 @@ def goal_sentences(
     return run, kept
 
 
-_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=")
+_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=|\b[a-z][a-z0-9]*[-_][a-z0-9]+[-_a-z0-9]*\b")
 
 
 def goal_parts(asked: Sequence[Statement], kept: Sequence[Statement], goal: str) -> list[Statement]:

@@ -21,11 +21,12 @@ import re
 from dataclasses import dataclass
 from operator import attrgetter
 
+from tether.builtin_plugins.memory.fact_ledger.clock import clock_times
 from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
-from tether.builtin_plugins.memory.fact_ledger.when import CLOCK, DATE
+from tether.builtin_plugins.memory.fact_ledger.when import DATE
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
 
 _CLASS = {
@@ -88,15 +89,13 @@ def values(text: str, cues: Cues) -> list[Value]:
         out[match.start()] = Value(match.group(0), "region", match.start())
     for match in DATE.finditer(text):
         out[match.start()] = Value(match.group(0), "date", match.start())
-    for match in _SCHEDULE.finditer(text):
-        if any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
-            continue  # "3月22日 10 点": the date, then its time
-        when = match.group(0).strip()
-        start = match.start() + match.group(0).find(when)
-        out[start] = Value(when, "schedule", start)
-    for match in CLOCK.finditer(text):
-        if not any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
-            out[match.start()] = Value(match.group(0), "clock", match.start())
+    for cls, found in (("schedule", _SCHEDULE.finditer(text)), ("clock", clock_times(text))):
+        for match in found:
+            if any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
+                continue  # "3月22日 10 点": the date, then its time
+            when = match.group(0).strip()
+            start = match.start() + match.group(0).find(when)
+            out[start] = Value(when, cls, start)
     for match in _DATE_FORMAT.finditer(text):
         pattern = match.group(0).casefold()
         if "%" in pattern or ("yy" in pattern and ("dd" in pattern or "mm" in pattern)):
@@ -332,9 +331,9 @@ def _region_named(n: Value, o: Value, new: str, old: str, cues: Cues) -> bool:
     eu-central-1" after "Everything lives in us-east-1 today"), or two times a job runs where
     one sentence names the schedule ("时间也调一下：每月 24 号晚上 11 点跑"): a value of its
     own subject."""
-    if n.cls != o.cls or n.cls not in ("region", "schedule"):
+    if n.cls != o.cls or n.cls not in ("region", "schedule", "clock"):
         return False
-    if n.cls == "schedule":
+    if n.cls in ("schedule", "clock"):
         return bool(_SCHEDULE_WORDS.search(new) or _SCHEDULE_WORDS.search(old))
     return "region" in cues.concepts.subjects(new) | cues.concepts.subjects(old)
 

@@ -1,6 +1,8 @@
-"""What the assistant proposes in one message: its sentences with a proposal cue ("I'd
-suggest …", "shall I …", 建议…). A closing question that only points back ("Want me to do
-that?", 要我这样改吗？) names nothing itself: the sentence before it is the proposal."""
+"""What the assistant proposes in one message, for a user's "yes" to accept (see
+:mod:`.build`): a sentence with a ``proposal`` cue ("I'd suggest …", "shall I …", 建议…), or
+a question made of a change itself ("Switch to SF9?", "Bump it to 3.12?", "换成 Kafka？"): a
+change cue opens it and it names a value. A closing question that only points back ("Want me
+to do that?", 要我这样改吗？) names nothing itself: the sentence before it is the proposal."""
 
 from __future__ import annotations
 
@@ -8,12 +10,16 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import MAX_FACT, flat, sentences
+from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.words import vocabulary, word_count
 
 _BACK = vocabulary("back_references")
 MAX_POINTER_WORDS = 6  # words of a question that only points back (two CJK characters: one)
+MAX_LEAD_WORDS = 1  # words before the change cue of a change question: "So switch to SF9?"
 _ASCII = re.compile(r"[a-z']+")
 _NAMES = re.compile(r"[0-9_=/@]|\.\w")  # a digit, a path, a flag value, a dotted name
+#: A value named after the cue: a word with a digit, a capitalized or code-like name.
+_NAMED = re.compile(r"[\w.-]*\d|(?<![\w.-])[A-Z][\w.+-]+|`[^`]+`|[\w-]+\.[A-Za-z]\w*")
 
 
 def points_back(sentence: str) -> bool:
@@ -29,15 +35,28 @@ def points_back(sentence: str) -> bool:
     )
 
 
+def proposes(sentence: str, cues: Cues) -> bool:
+    """Whether an assistant's ``sentence`` proposes something the user may accept."""
+    if cues.has("proposal", sentence):
+        return True
+    if not sentence.rstrip().endswith(("?", "？")):
+        return False
+    span = cues.find("change", sentence)
+    if span is None or word_count(sentence[: span[0]]) > MAX_LEAD_WORDS:
+        return False
+    rest = sentence[span[1] :]
+    return bool(_NAMED.search(rest) or values(rest, cues))
+
+
 def proposed(text: str, cues: Cues) -> list[str]:
     """The proposals of one assistant text, verbatim (a pointing question replaced by the
     sentence it points to)."""
-    if not cues.may_have("proposal", text):
+    if not cues.may_have("proposal", text) and not {"?", "？"} & set(text):
         return []
     out: list[str] = []
     said = sentences(text)
     for at, sentence in enumerate(said):
-        if not cues.has("proposal", sentence):
+        if not proposes(sentence, cues):
             continue
         if at and points_back(sentence):
             sentence = said[at - 1]
@@ -47,4 +66,4 @@ def proposed(text: str, cues: Cues) -> list[str]:
     return out
 
 
-__all__ = ["points_back", "proposed"]
+__all__ = ["points_back", "proposed", "proposes"]

@@ -8,7 +8,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 
 #: Classes whose values change as a whole: "0 2 * * *" → "30 3 * * *", not "0" → "30".
-WHOLE = ("schedule", "date")
+WHOLE = ("schedule", "clock", "date")
 
 
 def whole_pairs(new: str, old: str, cues: Cues) -> list[tuple[str, str]]:

@@ -39,6 +39,9 @@ from tether.builtin_plugins.memory.fact_ledger.keeps import (
 )
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
+from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
+from tether.builtin_plugins.memory.fact_ledger.renumbered import numbered, renumbered
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
@@ -47,6 +50,7 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
     same_subjects,
     shaped_pairs,
 )
+from tether.builtin_plugins.memory.fact_ledger.topic import revoked_topic
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, likeness, negated, words_of
 
 
@@ -154,10 +158,12 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
         rules += ledger.live("request")[-50:]
     keyed: list[Fact] = []
+    if (cued or fact.kind == "decision") and numbered(fact.text):  # "GRCh37" → "GRCh38"
+        keyed = _earlier_alike(fact, rules, lambda old: renumbered(fact.text, old))
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
-    for old in rules[-250:]:
+    for old in rules[-250:] if not keyed else []:
         if old is fact or bare_said:
             continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
         theirs = words_of(old.text)
@@ -171,6 +177,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 if len(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
+            if cues is not None and held_for_now(text, old.text, cues):
+                close, score = True, score + PROVISIONAL_BONUS  # "先用 CRC32" → "校验改为 X"
             if close and unlike_values(fact.text, old.text, cues):
                 continue  # "call it `a.b_c` instead" is about no rule without such a value
             if close and (best is None or score > best[0]):
@@ -202,6 +210,9 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 best = (score, old)
     if best is None and cued:
         best = _named_alike(fact, text, rules, any_word=statement.revoke)
+    if best is None and not keyed and statement.revoke and cues is not None:
+        for old in revoked_topic(fact, rules, cues):  # "邮件那个不要了，不再发": all of it
+            ledger.retire(old, fact)
     if best is None and not cued and _short_prohibition(fact.text, cues):
         said = rules + ledger.live("request")[-50:]
         found = _named_alike(fact, fact.text, [r for r in said if not negated(r.text)])
@@ -236,7 +247,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
-    retire_echoes(ledger, fact, retired, new=cued and names_new(fact.text, retired, cues))
+    retire_echoes(ledger, fact, retired, new=names_new(fact.text, retired, cues, cued=cued))
 
 
 def _moved(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:

@@ -125,7 +125,12 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "i'm trying to", "we're trying to", "help me", "i was hoping", "i'm hoping",
         "we're hoping", "i'm looking to", "we're looking to", "the task is",
         "wondering if you could", "would it be possible", "it would be great if",
-        "the goal here is", "the aim here is",
+        "the goal here is", "the aim here is", "what we want", "what i want", "what we need",
+        "what i need", "what we're after", "what i'm after", "the end goal", "the idea is",
+    ),
+    "provisional": (
+        "for now", "for the time being", "to start with", "temporarily", "initially",
+        "at first", "as a stopgap",
     ),
     "choice": ("it is", "it'll be", "then", "for now", "it's settled"),
     "ask": (
@@ -205,7 +210,9 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "请帮我", "请帮忙", "帮我", "帮忙", "麻烦您", "麻烦你", "麻烦帮", "能否", "能不能",
         "可不可以", "可以帮", "需要你", "需要您", "想让你", "想让您", "任务是", "需求是",
         "有个需求", "想把", "请你", "请您", "拜托", "目标就是", "目的是", "目的就是",
+        "我们要的是", "我要的是", "最终目标", "最终想", "最终是要",
     ),
+    "provisional": ("先用", "先出", "先按", "先设", "先定", "暂时", "暂且", "临时", "目前先"),
     "choice": ("吧", "了", "啦", "呗"),
     "ask": (
         "什么", "怎么", "为什么", "为何", "哪", "如何", "多少", "是不是", "有没有", "对吗",

@@ -1,7 +1,6 @@
 """Dates as values: "2024-03-15", "2024/3/15", "March 22", "22 Mar 2025", "3月22日", "2025 年
 1 月 10 号" — a release date, a deadline or a freeze that moves is one value of class ``date``
-(:func:`~.implicit.values`), changed as a whole, never number by number; a time of day on a
-24-hour clock ("02:30 UTC") one value of class ``clock``."""
+(:func:`~.implicit.values`), changed as a whole, never number by number."""
 
 from __future__ import annotations
 
@@ -21,11 +20,4 @@ DATE = re.compile(
     r"|(?:\d{4}\s*年\s*)?(?:1[0-2]|0?[1-9])\s*月\s*(?:[12]\d|3[01]|0?[1-9])\s*[日号]"
 )
 
-#: A time of day on a 24-hour clock ("at 02:30 UTC", "18:45"): not a host's port, not part
-#: of a timestamp. Its own class: a deadline "before 05:30" is no run time ("0 1 * * *").
-CLOCK = re.compile(
-    r"(?:\bat\s+)?(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:.]|\.\d)"
-    r"(?:\s*(?:UTC|GMT|Z)\b)?"
-)
-
-__all__ = ["CLOCK", "DATE"]
+__all__ = ["DATE"]

@@ -1,0 +1,37 @@
+"""One name with another number (issue 23): "LOD2" → "LOD3" with a change cue or as a
+decision replaces the earlier rule though the two sentences share no other word; the rule's
+other clauses stay; without a cue two numberings are two things."""
+
+from __future__ import annotations
+
+from tests.ledger_helpers import ledger_of_said, live_rules
+from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered
+
+START = "Set up the asset pipeline."
+
+
+def test_a_change_to_another_number_of_one_name_retires_the_old_rule() -> None:
+    first = "Keep the meshes at LOD2 for previews."
+    later = "On second thought, LOD3 please, the artists complained."
+    ledger = ledger_of_said(START, first, later)
+    assert first not in live_rules(ledger)
+    assert later in live_rules(ledger)
+
+
+def test_a_decision_renumbers_one_clause_and_keeps_the_others() -> None:
+    first = "Encode with VP8, bitrate 8 Mbps, two passes"
+    ledger = ledger_of_said(START, first, "We decided on VP9 after the size test.")
+    rules = live_rules(ledger)
+    assert first not in rules
+    assert {"bitrate 8 Mbps", "two passes"} <= rules
+
+
+def test_two_numberings_said_without_a_cue_both_stay() -> None:
+    ledger = ledger_of_said(START, "The intro goes in ch2.", "The appendix goes in ch3.")
+    assert {"The intro goes in ch2.", "The appendix goes in ch3."} <= live_rules(ledger)
+
+
+def test_the_old_number_said_again_compares_and_changes_nothing() -> None:
+    assert renumbered("switch to SF9", "spreading factor SF12")
+    assert not renumbered("SF9 beats SF12 on airtime", "spreading factor SF12")
+    assert not renumbered("use x86 builds", "use arm64 builds")

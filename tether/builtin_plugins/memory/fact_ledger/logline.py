@@ -1,0 +1,44 @@
+"""An error in a pasted log line: "2024-11-19T07:52:40Z ERROR handler:88 KeyError: 'id'".
+
+A log line opens with a timestamp, a level and often the logger (with its line); at an
+error level (ERROR, FATAL, CRITICAL, E) the message after them is an error said by the user,
+though the line does not open with it. A level alone opens a line too ("E: …", "[ERROR] …");
+of lines logged at an error level that name no error by shape, the first that says something
+in words is the error (:func:`first_logged_error`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_LEVEL = r"(?:ERROR|FATAL|CRITICAL|ERR|E)"
+_PREFIX = re.compile(
+    r"^(?:\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?\s+"  # a timestamp, then an error level
+    rf"\[?{_LEVEL}\]?[:\s]|\[{_LEVEL}\]|{_LEVEL}:)\s*"  # or a level alone: "E: ", "[ERROR]"
+)
+_LOGGER = re.compile(r"\[?[\w.$/<>-]+(?::\d+)?\]?\s*[:-]?\s+")  # maybe with its line
+
+
+def logged_messages(row: str) -> list[str]:
+    """What ``row`` may say after its prefix when it is a log line at an error level: the
+    rest, and the rest after a logger name ([] when it is no such line)."""
+    found = _PREFIX.match(row)
+    if found is None:
+        return []
+    rest = row[found.end() :]
+    logger = _LOGGER.match(rest)
+    return [rest, rest[logger.end() :]] if logger else [rest]
+
+
+def first_logged_error(rows: list[str]) -> str:
+    """The first of ``rows`` logged at an error level whose message is words, not a banner
+    ("E: ***** USAGE FAULT *****") — the register dump after it says less ("" if none)."""
+    for row in rows:
+        said = logged_messages(row)
+        if said and re.search(r"[a-z]{2,}\s+\w+", said[0]):
+            return row
+    return ""
+
+
+__all__ = ["first_logged_error", "logged_messages"]

@@ -150,7 +150,36 @@ def goal_shown(ledger: Ledger) -> str:
         if fact.parent == goal.id and not fact.live and fact.kind != "identifier":
             by = ledger.get(fact.replaced_by) if fact.replaced_by else None
             text = text.replace(fact.text, _unchanged_clauses(fact.text, by), 1)
+    if text != goal.text:  # a clause a part kept, retired later on its own ("…, … and …")
+        for fact in ledger.facts:
+            if _kept_clause(ledger, goal, fact) and fact.text in text:
+                by = ledger.get(fact.replaced_by) if fact.replaced_by else None
+                text = _ELLIPSES.sub("…", text.replace(fact.text, _cut(fact.text, by), 1))
     return " ".join(text.split()) if text != goal.text else text
+
+
+#: Neighbouring cuts, with what only joined them ("…, …", "… and …", "…，…").
+_ELLIPSES = re.compile(r"…(?:(?:\s*(?:[,;，；、]|\band\b|\bor\b))*\s*…)+")
+
+
+def _kept_clause(ledger: Ledger, goal: Fact, fact: Fact) -> bool:
+    """A retired sentence of the goal's message that no part of the goal is, but a clause
+    that a retired part left standing (filed on its own without a parent)."""
+    return (
+        not fact.live
+        and fact.kind not in ("identifier", "said", "request", "goal")
+        and not fact.parent
+        and fact.source == goal.source
+        and any(
+            p.parent == goal.id and not p.live and fact.text in p.text and p is not fact
+            for p in ledger.facts
+        )
+    )
+
+
+def _cut(text: str, by: Fact | None) -> str:
+    """:func:`_unchanged_clauses`, or "…" where that leaves nothing."""
+    return _unchanged_clauses(text, by) or "…"
 
 
 def cut_from_goal(ledger: Ledger, value: str, shown: str) -> bool:

@@ -1,0 +1,55 @@
+"""What the goal shows once the values of its sentences changed one by one (issue 23): a
+clause that a first change left standing is cut from the goal when a later change retires it
+too, in any language."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ledger_helpers import ledger_of_said
+from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown
+
+
+@pytest.mark.parametrize(
+    ("opening", "changes", "old", "kept"),
+    [
+        (
+            "Morning. I am building a thumbnail service for the photo app and we need small "
+            "previews out of it. Use libvips 8.14 from the distro packages, thumbnails of 256 "
+            "pixels, and upload them to gs://thumbs-prod.",
+            [
+                "the designers want 320 pixel thumbnails instead, 256 looks blurry",
+                "libvips 8.14 leaks memory on big TIFFs, switch to libvips 8.15 please",
+                "and upload to gs://thumbs-qa instead of prod for now",
+            ],
+            ["8.14", "gs://thumbs-prod", "256"],
+            "we need small previews out of it.",
+        ),
+        (
+            "帮我写一个图片缩略图服务。用 libvips 8.14，缩略图 256 像素，结果上传到 oss://thumbs-prod。",
+            ["缩略图改成 320 像素", "libvips 换成 8.15", "上传改为 oss://thumbs-qa"],
+            ["8.14", "oss://thumbs-prod", "256"],
+            "帮我写一个图片缩略图服务。",
+        ),
+    ],
+)
+def test_clauses_changed_one_by_one_all_leave_the_goal(
+    opening: str, changes: list[str], old: list[str], kept: str
+) -> None:
+    shown = goal_shown(ledger_of_said(opening, *changes))
+    assert kept in shown
+    assert [value for value in old if value in shown] == []
+    assert "…, …" not in shown and "…，…" not in shown  # neighbouring cuts read as one
+
+
+def test_a_clause_no_later_change_touched_stays_in_the_goal() -> None:
+    shown = goal_shown(
+        ledger_of_said(
+            "Morning. I am writing a cron job for the backup host and we need old archives "
+            "pruned. Use 7 daily copies, write the log to /var/log/prune.log, and run it "
+            "as the backup user.",
+            "use 14 daily copies instead",
+        )
+    )
+    assert "/var/log/prune.log" in shown and "run it as the backup user" in shown
+    assert "7 daily" not in shown

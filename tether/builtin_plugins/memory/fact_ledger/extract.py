@@ -77,7 +77,7 @@ _IDENTIFIERS = re.compile(
     r"|(?P<hostport>(?<![\w.-])[\w][\w.-]*:\d{2,5}(?![\w]))"
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
-    r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d))"
+    r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d|\s?(?:[A-Za-z]{1,3}/[A-Za-z]{1,3}|[kMG]?Hz)\b))"
     r"|(?P<path>(?:(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:"
     + _EXTENSIONS
     + r")(?![\w]))"
@@ -172,6 +172,9 @@ def host_role(host: str) -> str:
     return "ip" if _IP.match(host) else re.sub(r"\d+", "#", host)
 
 
+_RATE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[A-Za-z]{1,5}/[A-Za-z]{1,3}$")
+
+
 def identifier_spans(sentence: str) -> list[tuple[int, int, str, str]]:
     """``(start, end, kind, subject)`` of each identifier shape in ``sentence``."""
     if not _MAYBE_IDENTIFIER.search(sentence):
@@ -184,6 +187,8 @@ def identifier_spans(sentence: str) -> list[tuple[int, int, str, str]]:
             continue
         if kind == "env" and "_" not in token:
             continue
+        if kind == "path" and _RATE.search(sentence, 0, match.start() + len(token)):
+            continue  # "25 km/h", "5 MB/s": the unit of a rate, no path
         start, end = match.start(), match.start() + len(token)
         out.append((start, end, kind, _subject(kind, token, sentence[:start])))
     return out

@@ -53,3 +53,42 @@ def test_a_clause_no_later_change_touched_stays_in_the_goal() -> None:
     )
     assert "/var/log/prune.log" in shown and "run it as the backup user" in shown
     assert "7 daily" not in shown
+
+
+@pytest.mark.parametrize(
+    ("opening", "change", "old"),
+    [
+        (
+            "Morning. We are building the billing worker for the shop and we need invoices "
+            "out of it. Jobs wait in RabbitMQ until the worker picks them up.",
+            "use SQS instead of RabbitMQ for the jobs, ops runs it already",
+            "RabbitMQ",
+        ),
+        (
+            "Morning. We are building the billing worker for the shop and we need invoices "
+            "out of it. Also run it with -race, we had data races before.",
+            "drop the -race flag, it slows the soak test too much",
+            "-race",
+        ),
+        (
+            "帮我写一个账单服务。任务队列先用 RabbitMQ。",
+            "队列不再用 RabbitMQ，改用 SQS。",
+            "RabbitMQ",
+        ),
+    ],
+)
+def test_a_goal_sentence_naming_a_product_or_flag_leaves_the_goal_when_changed(
+    opening: str, change: str, old: str
+) -> None:
+    ledger = ledger_of_said(opening, change)
+    assert old not in goal_shown(ledger)
+    assert old in ledger.goal().text  # the goal itself stays verbatim
+
+
+def test_a_goal_sentence_naming_a_product_nobody_changed_stays() -> None:
+    said = (
+        "Morning. We are building the billing worker for the shop and we need invoices out "
+        "of it. Jobs wait in RabbitMQ until the worker picks them up."
+    )
+    ledger = ledger_of_said(said, "add a dead-letter queue for failed jobs")
+    assert "Jobs wait in RabbitMQ until the worker picks them up." in goal_shown(ledger)

@@ -104,14 +104,24 @@ def goal_sentences(
     return run, kept
 
 
-_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=")
+_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=|(?<![\w-])--?[A-Za-z]")
+#: A name: a capitalized word after a lower-case one ("queue lives in Redis", "gets a CSV
+#: export"), or a Latin word in a sentence of a script without spaces ("序列化先用 protobuf").
+_NAME = re.compile(r"(?<=[a-z,] )[A-Z][\w-]+")
+_LATIN = re.compile(r"[A-Za-z][\w-]+")
 
 
 def goal_parts(asked: Sequence[Statement], kept: Sequence[Statement], goal: str) -> list[Statement]:
     """The sentences of a goal after its first that hold a value (a number, a name with a
-    dot, a path, code, a setting): filed as facts of their own too, so that a later change
-    retires them and the goal is shown without them (:func:`goal_shown`)."""
-    return [s for s in asked[1:] if s not in kept and s.text in goal and _VALUE.search(s.text)]
+    dot, a path, code, a setting, a flag, a product name): filed as facts of their own too,
+    so that a later change retires them and the goal is shown without them (:func:`goal_shown`)."""
+    return [s for s in asked[1:] if s not in kept and s.text in goal and _holds_value(s.text)]
+
+
+def _holds_value(text: str) -> bool:
+    """A value, a flag, a name (see :data:`_NAME`)."""
+    wide = WIDE.search(text) is not None
+    return bool(_VALUE.search(text) or _NAME.search(text) or (wide and _LATIN.search(text)))
 
 
 def verbatim(text: str, asked: Sequence[Statement]) -> str:
@@ -159,7 +169,7 @@ def goal_shown(ledger: Ledger) -> str:
 
 
 #: Neighbouring cuts, with what only joined them ("…, …", "… and …", "…，…").
-_ELLIPSES = re.compile(r"…(?:(?:\s*(?:[,;，；、]|\band\b|\bor\b))*\s*…)+")
+_ELLIPSES = re.compile(r"…(?:(?:\s*(?:[.,;。，；、]|\band\b|\bor\b))*\s*…)+")
 
 
 def _kept_clause(ledger: Ledger, goal: Fact, fact: Fact) -> bool:

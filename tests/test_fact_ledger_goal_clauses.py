@@ -92,3 +92,25 @@ def test_a_goal_sentence_naming_a_product_nobody_changed_stays() -> None:
     )
     ledger = ledger_of_said(said, "add a dead-letter queue for failed jobs")
     assert "Jobs wait in RabbitMQ until the worker picks them up." in goal_shown(ledger)
+
+
+@pytest.mark.parametrize(
+    ("opening", "change"),
+    [
+        (
+            "帮我写一个推送网关。会话状态放 Redis，地址 redis-01:6379，日志写本地。",
+            "Redis 改为 redis-cluster.internal:7000，单实例不够用了。",
+        ),
+        (
+            "Morning. I am building a push gateway and we need it to hold the sessions. Use "
+            "Redis for the sessions, at redis-01:6379, and write logs locally.",
+            "switch Redis to redis-cluster.internal:7000 instead, one instance is not enough",
+        ),
+    ],
+)
+def test_every_clause_a_change_shares_most_words_with_leaves_the_goal(
+    opening: str, change: str
+) -> None:
+    shown = goal_shown(ledger_of_said(opening, change))
+    assert "redis-01" not in shown
+    assert "日志写本地" in shown or "write logs locally" in shown

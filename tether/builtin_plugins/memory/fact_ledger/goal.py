@@ -207,16 +207,20 @@ def cut_from_goal(ledger: Ledger, value: str, shown: str) -> bool:
 
 
 def _unchanged_clauses(text: str, by: Fact | None) -> str:
-    """``text`` without its clause that ``by`` changed (the one sharing most words with it,
-    as "…"); nothing when ``by`` shares no word with a clause or there is no ``by``."""
+    """``text`` without its clauses that ``by`` changed (those sharing most words with it,
+    as "…": "presence in Redis, at redis-a:6379" changed to another Redis host loses both);
+    nothing when ``by`` shares no word with a clause, changes them all, or there is no ``by``."""
     if by is None:
         return ""
     new = words_of(by.text)
     clauses = [c for c in CLAUSES.split(text) if c.strip()]
     shared = [len(words_of(c) & new) for c in clauses]
-    if len(clauses) < 2 or max(shared) == 0:
+    if len(clauses) < 2 or max(shared) == 0 or min(shared) == max(shared):
         return ""
-    return text.replace(clauses[shared.index(max(shared))], "…", 1)
+    for clause, count in zip(clauses, shared, strict=True):
+        if count == max(shared):
+            text = text.replace(clause, "…", 1)
+    return _ELLIPSES.sub("…", text)
 
 
 __all__ = [

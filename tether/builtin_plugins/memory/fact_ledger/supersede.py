@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.bare import bare_change, inherited
+from tether.builtin_plugins.memory.fact_ledger.bounds import measures_bound
 from tether.builtin_plugins.memory.fact_ledger.clauses import retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
@@ -214,7 +215,9 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     retired = [
         old
         for old in retired
-        if not restates(fact.text, old.text) and not (cued and pin_kept(fact.text, old.text))
+        if not restates(fact.text, old.text)
+        and not (cued and pin_kept(fact.text, old.text))
+        and not (cues is not None and measures_bound(fact.text, old.text, cues, cued=cued))
     ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)

@@ -62,3 +62,14 @@ def test_a_setting_without_a_report_still_replaces_a_bound() -> None:
 )
 def test_what_states_a_bound(text: str, bound: bool) -> None:
     assert states_bound(text) is bound
+
+
+def test_a_report_on_a_bound_still_changes_another_value_it_gives() -> None:
+    ledger = ledger_of_said(
+        GOAL,
+        "the full build must stay under 25 minutes",
+        "the build cache holds 2GB",
+        "the full build took 31 minutes, the build cache holds 6GB",
+    )
+    assert "the full build must stay under 25 minutes" in live(ledger)
+    assert "the build cache holds 2GB" not in live(ledger)

@@ -37,12 +37,12 @@ def states_bound(text: str) -> bool:
 
 def measures_bound(new: str, old: str, cues: Cues, *, cued: bool) -> bool:
     """Whether ``new`` only reports a measure of what ``old`` bounds: ``old`` states a bound,
-    ``new`` states none, and carries no change cue nor "now"."""
-    if cued or any(cues.has(kind, new) for kind in ("change", "current", "soft_change")):
-        return False
-    if not (_NUMBER.search(new) and _MEASURED.search(new)):
+    ``new`` reports a number, states no bound, and carries no change cue nor "now"."""
+    if cued or not states_bound(old) or not (_NUMBER.search(new) and _MEASURED.search(new)):
         return False  # "4 GB of heap": a setting, not a report
-    return states_bound(old) and not states_bound(new)
+    if any(cues.has(kind, new) for kind in ("change", "current", "soft_change")):
+        return False
+    return not states_bound(new)
 
 
 __all__ = ["measures_bound", "states_bound"]

@@ -154,4 +154,10 @@ def slots(text: str) -> tuple[Slot, ...]:
     return tuple(slot for _, _, slot in found)
 
 
-__all__ = ["WORD_STOP", "Slot", "slots"]
+def counted_noun(shape: str) -> bool:
+    """A quantity of counted things named by a noun (``qty:shard``, ``qty:replica``), not of
+    a unit of measure (``qty:px``, ``qty:hz``, ``qty:%``)."""
+    return shape.startswith("qty:") and shape[4:].isalpha() and len(shape) > len("qty:rpm")
+
+
+__all__ = ["WORD_STOP", "Slot", "counted_noun", "slots"]

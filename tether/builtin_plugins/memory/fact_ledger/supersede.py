@@ -131,6 +131,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cues is not None and deictic(fact.text, cues, [r for r in rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
     cued = statement.change or statement.revoke
+    if cues is not None:  # "the run took 13 min" reports on "under 10 minutes", no change
+        rules = [r for r in rules if not measures_bound(fact.text, r.text, cues, cued=cued)]
     text = fact.text
     if cued and cues is not None:
         for kind in ("change", "revoke", "change", "revoke"):
@@ -215,9 +217,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     retired = [
         old
         for old in retired
-        if not restates(fact.text, old.text)
-        and not (cued and pin_kept(fact.text, old.text))
-        and not (cues is not None and measures_bound(fact.text, old.text, cues, cued=cued))
+        if not restates(fact.text, old.text) and not (cued and pin_kept(fact.text, old.text))
     ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)

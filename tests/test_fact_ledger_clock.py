@@ -7,7 +7,7 @@ import pytest
 
 from tests.ledger_helpers import ledger_of_said, live_rules
 from tether.builtin_plugins.memory.fact_ledger import default_cues
-from tether.builtin_plugins.memory.fact_ledger.extract import identifier_spans
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from tests.ledger_helpers import FACT_FREE, FactFree, compactions, section, write_turns
 from tether.builtin_plugins.memory.fact_ledger import build_ledger, default_cues
-from tether.builtin_plugins.memory.fact_ledger.extract import classify, identifiers, sentences
+from tether.builtin_plugins.memory.fact_ledger.extract import classify, sentences
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.cues import cues_for
-from tether.builtin_plugins.memory.fact_ledger.extract import identifiers
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 
 
 def ledger_of(*said: str) -> Ledger:

@@ -2,7 +2,7 @@
 06:00".
 
 A clock time is a value of its own class (:func:`~.implicit.values`), never a host and port
-(:data:`CLOCK` keeps it out of :func:`~.extract.identifier_spans`) nor part of a timestamp;
+(:data:`CLOCK` keeps it out of :func:`~.identifiers.identifier_spans`) nor part of a timestamp;
 it is read with the days it is on and its zone. A time right after "before", "by" or "until"
 is a deadline, not when a job runs, and is no value.
 """

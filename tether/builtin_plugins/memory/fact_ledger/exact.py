@@ -4,7 +4,7 @@ command lines from the program name through their flags and arguments.
 
 Each finder gives ``(start, end)`` spans of one sentence; :func:`exact_spans` joins them. The
 identifier shapes inside a span (a flag with its value, a pin) lend it their subject, so a
-changed value still retires it (:func:`.extract.identifiers`).
+changed value still retires it (:func:`.identifiers.identifiers`).
 """
 
 from __future__ import annotations

@@ -143,14 +143,26 @@ def goal_sentences(
     return run, kept
 
 
-_VALUE = re.compile(r"\d|`|[\w-]+\.[A-Za-z]|/\w|=|\b[a-z][a-z0-9]*[-_][a-z0-9]+[-_a-z0-9]*\b")
+_VALUE = re.compile(
+    r"\d|`|[\w-]+\.[A-Za-z]|/\w|=|\b[a-z][a-z0-9]*[-_][a-z0-9]+[-_a-z0-9]*\b|(?<![\w-])--?[A-Za-z]"
+)
+#: A name: a capitalized word after a lower-case one ("queue lives in Redis", "gets a CSV
+#: export"), or a Latin word in a sentence of a script without spaces ("序列化先用 protobuf").
+_NAME = re.compile(r"(?<=[a-z,] )[A-Z][\w-]+")
+_LATIN = re.compile(r"[A-Za-z][\w-]+")
 
 
 def goal_parts(asked: Sequence[Statement], kept: Sequence[Statement], goal: str) -> list[Statement]:
     """The sentences of a goal after its first that hold a value (a number, a name with a
-    dot, a path, code, a setting): filed as facts of their own too, so that a later change
-    retires them and the goal is shown without them (:func:`goal_shown`)."""
-    return [s for s in asked[1:] if s not in kept and s.text in goal and _VALUE.search(s.text)]
+    dot, a path, code, a setting, a flag, a product name): filed as facts of their own too,
+    so that a later change retires them and the goal is shown without them (:func:`goal_shown`)."""
+    return [s for s in asked[1:] if s not in kept and s.text in goal and _holds_value(s.text)]
+
+
+def _holds_value(text: str) -> bool:
+    """A value, a flag, a name (see :data:`_NAME`)."""
+    wide = WIDE.search(text) is not None
+    return bool(_VALUE.search(text) or _NAME.search(text) or (wide and _LATIN.search(text)))
 
 
 def verbatim(text: str, asked: Sequence[Statement]) -> str:
@@ -189,7 +201,36 @@ def goal_shown(ledger: Ledger) -> str:
         if fact.parent == goal.id and not fact.live and fact.kind != "identifier":
             by = ledger.get(fact.replaced_by) if fact.replaced_by else None
             text = text.replace(fact.text, _unchanged_clauses(fact.text, by), 1)
+    if text != goal.text:  # a clause a part kept, retired later on its own ("…, … and …")
+        for fact in ledger.facts:
+            if _kept_clause(ledger, goal, fact) and fact.text in text:
+                by = ledger.get(fact.replaced_by) if fact.replaced_by else None
+                text = _ELLIPSES.sub("…", text.replace(fact.text, _cut(fact.text, by), 1))
     return " ".join(text.split()) if text != goal.text else text
+
+
+#: Neighbouring cuts, with what only joined them ("…, …", "… and …", "…，…").
+_ELLIPSES = re.compile(r"…(?:(?:\s*(?:[.,;。，；、]|\band\b|\bor\b))*\s*…)+")
+
+
+def _kept_clause(ledger: Ledger, goal: Fact, fact: Fact) -> bool:
+    """A retired sentence of the goal's message that no part of the goal is, but a clause
+    that a retired part left standing (filed on its own without a parent)."""
+    return (
+        not fact.live
+        and fact.kind not in ("identifier", "said", "request", "goal")
+        and not fact.parent
+        and fact.source == goal.source
+        and any(
+            p.parent == goal.id and not p.live and fact.text in p.text and p is not fact
+            for p in ledger.facts
+        )
+    )
+
+
+def _cut(text: str, by: Fact | None) -> str:
+    """:func:`_unchanged_clauses`, or "…" where that leaves nothing."""
+    return _unchanged_clauses(text, by) or "…"
 
 
 def cut_from_goal(ledger: Ledger, value: str, shown: str) -> bool:
@@ -207,16 +248,20 @@ def cut_from_goal(ledger: Ledger, value: str, shown: str) -> bool:
 
 
 def _unchanged_clauses(text: str, by: Fact | None) -> str:
-    """``text`` without its clause that ``by`` changed (the one sharing most words with it,
-    as "…"); nothing when ``by`` shares no word with a clause or there is no ``by``."""
+    """``text`` without its clauses that ``by`` changed (those sharing most words with it,
+    as "…": "presence in Redis, at redis-a:6379" changed to another Redis host loses both);
+    nothing when ``by`` shares no word with a clause, changes them all, or there is no ``by``."""
     if by is None:
         return ""
     new = words_of(by.text)
     clauses = [c for c in CLAUSES.split(text) if c.strip()]
     shared = [len(words_of(c) & new) for c in clauses]
-    if len(clauses) < 2 or max(shared) == 0:
+    if len(clauses) < 2 or max(shared) == 0 or min(shared) == max(shared):
         return ""
-    return text.replace(clauses[shared.index(max(shared))], "…", 1)
+    for clause, count in zip(clauses, shared, strict=True):
+        if count == max(shared):
+            text = text.replace(clause, "…", 1)
+    return _ELLIPSES.sub("…", text)
 
 
 __all__ = [

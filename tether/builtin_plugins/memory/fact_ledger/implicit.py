@@ -24,7 +24,7 @@ from operator import attrgetter
 from tether.builtin_plugins.memory.fact_ledger.clock import clock_times
 from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, slots
+from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, counted_noun, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
 from tether.builtin_plugins.memory.fact_ledger.when import DATE
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
@@ -314,8 +314,11 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue
         clause_new, clause_old = clause_of(new, n), clause_of(old, o)
         region = _region_named(n, o, clause_new, clause_old, cues)
-        if not (region or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")):
-            continue
+        bare = n.cls == o.cls and counted_noun(n.cls) and not _subject_words(clause_new, cues)
+        if not (
+            region or bare or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")
+        ):
+            continue  # a bare count ("8 shards") is of the one thing counted so before
         if region and parts_differ(clause_new, clause_old, cues.concepts):
             continue  # a region or schedule per part: only named parts tell them apart
         if (not region and distinct(clause_new, clause_old, cues)) or _other_names(

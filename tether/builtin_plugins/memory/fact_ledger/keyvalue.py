@@ -19,7 +19,7 @@ from operator import attrgetter
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ, per_parts
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.extract import identifier_spans
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.subject import topics_differ
 from tether.builtin_plugins.memory.fact_ledger.words import (
     STOP,

@@ -24,6 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.keypair import terse_changes
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
+from tether.builtin_plugins.memory.fact_ledger.restated import restates_rule
 from tether.builtin_plugins.memory.fact_ledger.schedules import whole_pairs
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
@@ -189,8 +190,15 @@ class Ledger:
     def add(self, statement: Statement, cues: Cues | None = None) -> Fact:
         """File ``statement``: a restatement, a new fact, or one replacing live facts."""
         kind, text = statement.kind, statement.text
-        if kind == "request" and cues is not None and self._soft_or_setting(text, cues):
-            kind = "constraint"  # "let's do Postgres for the database": a value in force
+        if (
+            kind == "request"
+            and cues is not None
+            and (
+                self._soft_or_setting(text, cues)
+                or restates_rule(text, statement.source, self.live(*RULE_KINDS), cues)
+            )
+        ):  # "let's do Postgres for the database", "the sim goes to a 60 Hz tick"
+            kind = "constraint"  # a value in force
             statement = replace(statement, kind=kind)
         self._live_index()
         same = self._said.get((kind, normal(text)))

@@ -23,6 +23,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
+from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, vocabulary, words_of
 
 
@@ -140,13 +141,31 @@ def file_pick(ledger: Ledger, reply: str, source: str, offer: str, cues: Cues) -
     asks = "?" in offer[-MAX_ASKED:] or "？" in offer[-MAX_ASKED:]
     if not asks or negated(reply) or _FAULT.search(reply):
         return None  # a list of findings, or "the second one is wrong": no pick
-    option = picked(reply, offered_options(offer))
+    options = offered_options(offer)
+    option = picked(reply, options)
     if not option:
         return None
     chosen = ledger.add(Statement("decision", option, source), cues)
     chosen.note = ACCEPTED
     _retire_offered(ledger, chosen, _preamble(offer[-MAX_OFFER:]), cues)
+    _retire_passed_over(ledger, chosen, [o for o in options if o != option])
     return chosen
+
+
+def _retire_passed_over(ledger: Ledger, chosen: Fact, others: list[str]) -> None:
+    """Retire the earlier rules naming a tool or library only an option not picked names
+    ("1) keep node-cron sweeping" passed over for BullMQ: "the sweep can be node-cron")."""
+    names = {
+        s.text
+        for other in others
+        for s in slots(other)
+        if s.shape == "name" and len(s.text) > 2 and s.text not in chosen.text
+    }
+    for old in ledger.live("constraint") + ledger.live("decision"):
+        if old is chosen or old.source == chosen.source or negated(old.text):
+            continue
+        if any(re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", old.text) for n in names):
+            ledger.retire(old, chosen)
 
 
 def _preamble(offer: str) -> str:

@@ -19,8 +19,9 @@ import re
 from collections.abc import Sequence
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.extract import Statement, identifier_spans
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.notes import REVOKED
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
+from tether.builtin_plugins.memory.fact_ledger.bounds import measures_bound
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
@@ -139,16 +140,21 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
             changed = [(olds[at], value)] if value else []
         for old, value in changed:
             if value and old.live and not parts_differ(new.text, old.text, cues.concepts):
-                _retire(ledger, old, new, value)
-    retire_reshaped(ledger, source, cues, lambda old, new, value: _retire(ledger, old, new, value))
+                _retire(ledger, old, new, value, cues)
+    retire_reshaped(
+        ledger, source, cues, lambda old, new, value: _retire(ledger, old, new, value, cues)
+    )
 
 
 _CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、。])\s*")
 
 
-def _retire(ledger: Ledger, old: Fact, new: Fact, value: str) -> None:
+def _retire(ledger: Ledger, old: Fact, new: Fact, value: str, cues: Cues) -> None:
     """Retire ``old`` for ``new``; the clauses of ``old`` that do not state ``value`` stay
-    live on their own ("Hugo 用 0.120，草稿不要发布": the second clause), in either script."""
+    live on their own ("Hugo 用 0.120，草稿不要发布": the second clause), in either script.
+    A measure of what ``old`` bounds retires nothing (:mod:`.bounds`)."""
+    if measures_bound(new.text, old.text, cues, cued=False):
+        return
     clauses = [c.strip(" .。!！") for c in _CLAUSES.split(old.text)]
     clauses = [c for c in clauses if c] if old.kind in ("constraint", "decision") else []
     kept = [

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tether.builtin_plugins.memory.fact_ledger.extract import host_role, identifier_spans
+from tether.builtin_plugins.memory.fact_ledger.identifiers import host_role, identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
 
 _FILE_EXT = vocabulary("file_extensions")
@@ -29,10 +29,13 @@ _UNITS = {
     "item": "item", "items": "item", "entry": "item", "entries": "item", "record": "item",
     "records": "item", "条": "item", "项": "item", "time": "time", "times": "time", "次": "time",
     "request": "request", "requests": "request", "req": "request",
+    # rates and frequencies ("30 Hz", "0.8 m/s", "60 fps", "3000 rpm", "50 赫兹")
+    "hz": "hz", "khz": "khz", "mhz": "mhz", "ghz": "ghz", "赫兹": "hz", "fps": "fps",
+    "rpm": "rpm", "m/s": "m/s", "km/h": "km/h", "kmh": "km/h", "mph": "mph",
 }  # fmt: skip
 WORD_STOP = vocabulary("slot_stop")
 _QTY = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{1,12}\b)|\s?(分钟|小时|毫秒|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
+    r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{1,12}(?:/[a-zA-Z]{1,3})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
 )
 _NUMBER = re.compile(r"(?<![\w.:/-])(\d+(?:\.\d+)?)(?![\w%:/-]|\.\d)")
 _IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
@@ -128,6 +131,8 @@ def slots(text: str) -> tuple[Slot, ...]:
         unit = (match.group(2) or match.group(3) or "").casefold()
         if unit in _UNITS:
             unit = _UNITS[unit]
+        elif "/" in unit:
+            pass  # a rate of its own ("20 req/s", "5 MB/s")
         elif unit in WORD_STOP or not (match.group(3) or unit.endswith("s")):
             continue  # "3 of", "8 was": a number before a word that is no unit
         else:
@@ -149,4 +154,10 @@ def slots(text: str) -> tuple[Slot, ...]:
     return tuple(slot for _, _, slot in found)
 
 
-__all__ = ["WORD_STOP", "Slot", "slots"]
+def counted_noun(shape: str) -> bool:
+    """A quantity of counted things named by a noun (``qty:shard``, ``qty:replica``), not of
+    a unit of measure (``qty:px``, ``qty:hz``, ``qty:%``)."""
+    return shape.startswith("qty:") and shape[4:].isalpha() and len(shape) > len("qty:rpm")
+
+
+__all__ = ["WORD_STOP", "Slot", "counted_noun", "slots"]

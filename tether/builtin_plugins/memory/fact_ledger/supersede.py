@@ -18,6 +18,7 @@ from tether.builtin_plugins.memory.fact_ledger.bare import (
     inherited,
     note_step,
 )
+from tether.builtin_plugins.memory.fact_ledger.bounds import measures_bound
 from tether.builtin_plugins.memory.fact_ledger.clauses import names_new, retire_echoes, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.concepts import (
     parts_differ,
@@ -146,6 +147,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cues is not None and deictic(fact.text, cues, [r for r in rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
     cued = statement.change or statement.revoke
+    if cues is not None:  # "the run took 13 min" reports on "under 10 minutes", no change
+        rules = [r for r in rules if not measures_bound(fact.text, r.text, cues, cued=cued)]
     text = fact.text
     if cued and cues is not None:
         for kind in ("change", "revoke", "change", "revoke"):

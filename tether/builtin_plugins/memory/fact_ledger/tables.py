@@ -224,4 +224,14 @@ CHINESE: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
-BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {"en": ENGLISH, "zh": CHINESE}
+#: Signs any language writes with: a thumbs-up or a check mark accepts a proposal.
+SIGNS: dict[str, tuple[str, ...]] = {
+    "accept": ("👍", "👌", "✅", "✔", "🆗", "🙆"),
+    "filler": ("👍", "👌", "✅", "✔", "🆗", "🙆"),
+}
+
+BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {
+    "en": ENGLISH,
+    "zh": CHINESE,
+    "signs": SIGNS,
+}

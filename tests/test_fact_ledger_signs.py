@@ -30,3 +30,15 @@ def test_a_sign_without_a_proposal_is_no_decision() -> None:
         ("user", "👍"),
     )
     assert ledger.live("decision") == []
+
+
+def test_a_sign_accepts_a_change_question() -> None:
+    ledger = ledger_of_turns(
+        ("user", "Train the detector."),
+        ("user", "Use batch size 32 for training."),
+        ("assistant", "Memory is tight. Switch to batch size 16?"),
+        ("user", "✅"),
+    )
+    accepted = [f for f in ledger.live("decision") if "16" in f.text]
+    assert accepted and "accepted" in accepted[0].note
+    assert "Use batch size 32 for training." not in {f.text for f in ledger.live()}

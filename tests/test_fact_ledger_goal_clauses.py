@@ -114,3 +114,33 @@ def test_every_clause_a_change_shares_most_words_with_leaves_the_goal(
     shown = goal_shown(ledger_of_said(opening, change))
     assert "redis-01" not in shown
     assert "日志写本地" in shown or "write logs locally" in shown
+
+
+@pytest.mark.parametrize(
+    ("opening", "change", "old", "kept"),
+    [
+        (
+            "We're cutting the 2.0 release of the Beacon app. I need the build scripts tidied "
+            "before Monday. Oldest Windows is Windows 10, oldest macOS 12.",
+            "Update from the sync: oldest Windows becomes Windows 11 since the installer needs "
+            "it, macOS stays where it is.",
+            "Windows 10",
+            "oldest macOS 12",
+        ),
+        (
+            "给仓库管理后台做一次升级。我们要在月底前发布。"
+            "数据库用 PostgreSQL 13，缓存用 Redis 6。",
+            "开会定了：数据库升到 PostgreSQL 16，缓存保持不变。",
+            "PostgreSQL 13",
+            "缓存用 Redis 6",
+        ),
+    ],
+)
+def test_a_change_that_keeps_the_other_clause_cuts_only_its_own(
+    opening: str, change: str, old: str, kept: str
+) -> None:
+    """The change names the other clause's subject only to keep it ("…, macOS stays where
+    it is"): only the clause whose number the change replaces is cut."""
+    shown = goal_shown(ledger_of_said(opening, change))
+    assert old not in shown
+    assert kept in shown

@@ -253,7 +253,7 @@ def _unchanged_clauses(text: str, by: Fact | None) -> str:
     nothing when ``by`` shares no word with a clause, changes them all, or there is no ``by``."""
     if by is None:
         return ""
-    new = words_of(by.text)
+    new = words_of(_changing_part(by.text, text))
     clauses = [c for c in CLAUSES.split(text) if c.strip()]
     shared = [len(words_of(c) & new) for c in clauses]
     if len(clauses) < 2 or max(shared) == 0 or min(shared) == max(shared):
@@ -263,6 +263,16 @@ def _unchanged_clauses(text: str, by: Fact | None) -> str:
             text = text.replace(clause, "…", 1)
     return _ELLIPSES.sub("…", text)
 
+
+def _changing_part(change: str, old: str) -> str:
+    """The clauses of ``change`` that bring a number ``old`` does not hold ("…goes to 16
+    since…" of "…goes to 16 since…, the rest stays as it is"), else all of ``change``."""
+    numbers = set(_NUMBER.findall(old))
+    bringing = [c for c in CLAUSES.split(change) if set(_NUMBER.findall(c)) - numbers]
+    return " ".join(bringing) or change
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 
 __all__ = [
     "asks",

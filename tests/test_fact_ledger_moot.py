@@ -63,3 +63,20 @@ def test_an_error_about_another_tool_stays_open() -> None:
         *PICKED,
     ]
     assert [f.text for f in ledger_of(messages).live("error")] == [other]
+
+
+def test_an_adverb_of_the_replaced_rule_is_no_name_the_error_shares() -> None:
+    """A rule "the broker is already running and the queue is called jobs-main" names no
+    tool called "already": an error that says "already exists" is not made moot by its
+    change."""
+    failure = "ERROR: queue jobs-main-dlq already exists and cannot be re-declared"
+    messages = [
+        user(
+            "Host is worker-3, region eu. The broker is already running (v3.12) and the "
+            "queue is called jobs-main."
+        ),
+        assistant([text("OK.")]),
+        *tool_turn("c1", "bash", {"command": "python declare.py"}, failure, True),
+        user("on the test box use the queue jobs-test instead, only prod keeps the real one"),
+    ]
+    assert [f.text for f in ledger_of(messages).live("error")] == [failure]

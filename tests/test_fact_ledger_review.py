@@ -1,0 +1,33 @@
+"""Review of the tuned ledger rules on sessions they were not fitted to: where a rule retired
+a fact the user still wants, the narrower rule that keeps it."""
+
+from __future__ import annotations
+
+from tests.ledger_helpers import ledger_of_said, live_rules
+
+GOAL = "Build the nightly export job for the billing service."
+
+
+def test_a_switch_to_a_region_keeps_the_kept_protocol() -> None:
+    """ "switch to the EU region" names a region: no product takes "keep JSON-RPC"'s place."""
+    first = "Keep the API on v2 for now, and keep JSON-RPC."
+    later = "We'll bump the API to v3 and switch to the EU region."
+    rules = live_rules(ledger_of_said(GOAL, first, later))
+    assert "keep JSON-RPC" in rules, rules
+    assert first not in rules
+
+
+def test_a_switch_of_a_named_thing_keeps_another_tool() -> None:
+    """ "switch the formatter to Biome" switches the formatter, not the kept linter."""
+    first = "Use Node 18 for now and keep ESLint."
+    later = "Actually move to Node 20, and switch the formatter to Biome."
+    rules = live_rules(ledger_of_said(GOAL, first, later))
+    assert "keep ESLint" in rules, rules
+    assert first not in rules
+
+
+def test_a_switch_to_a_bare_name_still_ends_the_kept_one() -> None:
+    first = "Keep the build on Java11 for now, and keep Maven-3."
+    later = "We'll move the build to Java17 and switch to Gradle-8."
+    rules = live_rules(ledger_of_said(GOAL, first, later))
+    assert not [rule for rule in rules if "Maven" in rule], rules

@@ -31,3 +31,18 @@ def test_a_switch_to_a_bare_name_still_ends_the_kept_one() -> None:
     later = "We'll move the build to Java17 and switch to Gradle-8."
     rules = live_rules(ledger_of_said(GOAL, first, later))
     assert not [rule for rule in rules if "Maven" in rule], rules
+
+
+def test_a_contrast_of_another_setting_keeps_the_rule() -> None:
+    """ "Timeout is 30s, not 10s" sets the timeout: the 10s backoff of retries stays."""
+    first = "Retry 5 times with a 10s backoff."
+    later = "Timeout is 30s, not 10s, for the PDF call."
+    rules = live_rules(ledger_of_said(GOAL, first, later))
+    assert first in rules and later in rules
+
+
+def test_a_contrast_of_the_same_setting_still_replaces() -> None:
+    first = "The export timeout is 10s."
+    later = "Make the export timeout 30s, not 10s."
+    rules = live_rules(ledger_of_said(GOAL, first, later))
+    assert first not in rules and later in rules, rules

@@ -24,7 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
     per_parts,
     subjects_differ,
 )
-from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted
+from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted, other_key
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
@@ -377,12 +377,15 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
                 value = named_noun(fact.text, before.end())  # "the nginx ingress is gone"
                 if not value:
                     return []  # "now that the app is dead": not every "app"
+    contrast = not value
     value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
     out = []
     for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
+        if contrast and other_key(fact.text, old.text, value, cues):
+            continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
         if old is not fact and pattern.search(old.text):
             retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
             out.append(old)

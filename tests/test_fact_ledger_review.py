@@ -46,3 +46,21 @@ def test_a_contrast_of_the_same_setting_still_replaces() -> None:
     later = "Make the export timeout 30s, not 10s."
     rules = live_rules(ledger_of_said(GOAL, first, later))
     assert first not in rules and later in rules, rules
+
+
+def test_a_change_after_its_subject_is_no_bare_change() -> None:
+    """ "The legacy gateway is being retired, switch to ingress-nginx": the switch takes its
+    subject from the clause before it, so the rule naming the gateway is changed."""
+    first = "Expose reports through the legacy gateway gw-old.example.com and log to stdout."
+    later = "The legacy gateway is being retired, switch to ingress-nginx."
+    rules = live_rules(ledger_of_said(GOAL, first, later))
+    assert not [rule for rule in rules if "gw-old" in rule], rules
+    assert later in rules
+
+
+def test_a_chinese_change_after_its_subject_is_no_bare_change() -> None:
+    first = "报表通过旧网关 gw-old.example.com 暴露，日志写到 /var/log/report.log。"
+    later = "旧网关要下线了，改用 ingress。"
+    rules = live_rules(ledger_of_said("把报表服务迁移到新集群。", first, later))
+    assert not [rule for rule in rules if "gw-old" in rule], rules
+    assert "日志写到 /var/log/report.log" in rules

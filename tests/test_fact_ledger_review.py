@@ -64,3 +64,9 @@ def test_a_chinese_change_after_its_subject_is_no_bare_change() -> None:
     rules = live_rules(ledger_of_said("把报表服务迁移到新集群。", first, later))
     assert not [rule for rule in rules if "gw-old" in rule], rules
     assert "日志写到 /var/log/report.log" in rules
+
+
+def test_the_tail_of_a_log_timestamp_is_no_host_and_port() -> None:
+    """ "[02:00:01] INFO …" holds a time of day, not the host "00" on port 01."""
+    ledger = ledger_of_said(GOAL, "The run printed:\n[02:00:01] INFO connecting to warehouse")
+    assert [f.text for f in ledger.facts if f.kind == "identifier"] == []

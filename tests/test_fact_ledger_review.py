@@ -70,3 +70,26 @@ def test_the_tail_of_a_log_timestamp_is_no_host_and_port() -> None:
     """ "[02:00:01] INFO …" holds a time of day, not the host "00" on port 01."""
     ledger = ledger_of_said(GOAL, "The run printed:\n[02:00:01] INFO connecting to warehouse")
     assert [f.text for f in ledger.facts if f.kind == "identifier"] == []
+
+
+def test_a_symptom_going_away_retires_no_rule() -> None:
+    """ "X goes away after/if …" says a symptom ends, not that X is gone."""
+    rules = ["Keep the nginx proxy in front of the API on port 8080.", "Pin numpy 1.26."]
+    said = [
+        "The 502 from the nginx proxy goes away after a restart.",
+        "The warning about numpy goes away if I set NPY_DISABLE=1.",
+    ]
+    for rule, symptom in zip(rules, said, strict=True):
+        assert rule in live_rules(ledger_of_said(GOAL, rule, symptom)), symptom
+
+
+def test_a_thing_going_away_but_kept_until_then_stays() -> None:
+    rule = "Send CI alerts to the #ci Slack channel."
+    later = "The #ci Slack channel is going away next month; keep posting there until then."
+    assert rule in live_rules(ledger_of_said(GOAL, rule, later))
+
+
+def test_a_named_thing_going_away_still_retires_its_rule() -> None:
+    rule = "Use the legacy runner pool runners-old for ARM builds."
+    later = "The legacy runner pool is going away in Q3."
+    assert rule not in live_rules(ledger_of_said(GOAL, rule, later))

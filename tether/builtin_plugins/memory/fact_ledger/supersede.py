@@ -34,6 +34,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_c
 from tether.builtin_plugins.memory.fact_ledger.keeps import (
     common_noun,
     named_noun,
+    not_gone_yet,
     pin_kept,
     restates,
 )
@@ -370,6 +371,8 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
         value = named.group(1) if named else ""
     else:
         span = cues.find("gone", fact.text)
+        if span is not None and not_gone_yet(fact.text, span[1]):
+            return []  # "the 502 goes away after a restart", "… keep it until then"
         if span is not None:
             before = _BEFORE.search(fact.text[: span[0]])
             value = before.group(1) if before else ""

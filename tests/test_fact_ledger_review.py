@@ -93,3 +93,11 @@ def test_a_named_thing_going_away_still_retires_its_rule() -> None:
     rule = "Use the legacy runner pool runners-old for ARM builds."
     later = "The legacy runner pool is going away in Q3."
     assert rule not in live_rules(ledger_of_said(GOAL, rule, later))
+
+
+def test_a_size_change_leaves_a_rule_held_for_now_without_a_size() -> None:
+    """ "上传限制改为 50MB" shares 上传 with the log path held for now, but changes the cap."""
+    held = "暂时把上传日志写到 /tmp/upload.log。"
+    cap = "上传文件大小限制 20MB。"
+    rules = live_rules(ledger_of_said("加固上传服务。", held, cap, "上传限制改为 50MB。"))
+    assert held in rules and cap not in rules, rules

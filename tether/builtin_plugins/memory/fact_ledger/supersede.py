@@ -178,7 +178,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 if len(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
-            if cues is not None and held_for_now(text, old.text, cues):
+            if cues is not None and held_for_now(text, old.text, cues, fact.text):
                 close, score = True, score + PROVISIONAL_BONUS  # "先用 CRC32" → "校验改为 X"
             if close and unlike_values(fact.text, old.text, cues):
                 continue  # "call it `a.b_c` instead" is about no rule without such a value

@@ -101,3 +101,20 @@ def test_a_size_change_leaves_a_rule_held_for_now_without_a_size() -> None:
     cap = "上传文件大小限制 20MB。"
     rules = live_rules(ledger_of_said("加固上传服务。", held, cap, "上传限制改为 50MB。"))
     assert held in rules and cap not in rules, rules
+
+
+def test_a_symptom_reported_gone_takes_back_no_rule() -> None:
+    """ "No more warnings in the log after the upgrade" reports a problem gone: the rules
+    naming warnings or failed requests still hold."""
+    cases = [
+        ("Log warnings to warnings.log and errors to Sentry.", "No more warnings in the log."),
+        ("Retry failed requests 3 times.", "No more failed requests overnight."),
+        ("上传失败时重试 3 次。", "不再报错了，上传都成功。"),
+    ]
+    for rule, report in cases:
+        assert rule in live_rules(ledger_of_said(GOAL, rule, report)), report
+
+
+def test_no_more_of_a_thing_still_takes_back_its_rule() -> None:
+    rule = "Send a Slack message on each deploy."
+    assert rule not in live_rules(ledger_of_said(GOAL, rule, "No more Slack messages on deploy."))

@@ -10,8 +10,7 @@ we, 怎么…) is a ``request``: a modal verb in it sets no rule — unless a ``
 makes it a preference ("why is this camelCase again??", "can we not touch vendor/?").
 Identifier shapes (ticket ids, version pins, paths, environment variables, flags) and exact
 strings (:mod:`.exact`: inline code, error lines, command lines) are found in every user
-sentence; error lines in pasted text and in failing tool output. Nothing here decides what
-replaces what: :mod:`.ledger` does.
+sentence; error lines in pasted text and failing tool output (:mod:`.ledger` relates them).
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
     failure_lines,
     joined,
     opens_with_error,
+    symptom_gone,
 )
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans, observed
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
@@ -337,7 +337,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
                 heading = "presented"  # "需求我整理如下，麻烦看一下：", "Here is what I need:"
             heading_at, heading_sentence = len(out), index
         change = cues.has("change", words)
-        revoke = cues.has("revoke", words)
+        revoke = cues.has("revoke", words) and not symptom_gone(words, cues)
         if kind == "request" and (change or revoke or cues.has("gone", words)):
             kind = "constraint"  # "Scratch that: port 9000.", "X is going away; use Y"
         out.append(Statement(kind, words, source, change, revoke))

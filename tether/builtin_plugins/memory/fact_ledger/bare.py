@@ -54,11 +54,14 @@ def bare(text: str, cues: Cues) -> bool:
 
 
 def bare_part(text: str, cues: Cues) -> str:
-    """``text`` when it is bare, else its first clause that holds a change cue and is bare
-    ("make that 02:30 UTC, the runners are busy at 3": the rest gives the reason)."""
+    """``text`` when it is bare, else its first clause when that holds a change cue and is
+    bare ("make that 02:30 UTC, the runners are busy at 3": the rest gives the reason). A
+    bare clause after another one takes its subject from it ("the old gateway is going
+    away, switch to ingress"): no bare change."""
     if bare(text, cues):
         return text
-    return next((c for c in split_clauses(text) if cues.has("change", c) and bare(c, cues)), "")
+    first = next((c for c in split_clauses(text) if c.strip()), "")
+    return first if cues.has("change", first) and bare(first, cues) else ""
 
 
 def bare_change(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.keyshape import keyed_values
+
 _CONTRAST = re.compile(
     r"(?<![\w.:/@=+-])([\w.:/@=+-]*\d[\w.:/@=+-]*)\s*,?\s+not\s+(?:the\s+|a\s+)?"
     r"([\w.:/@=+-]*\d[\w.:/@=+-]*?)(?=[\s,;.!?)]|$)",
@@ -38,4 +41,23 @@ def contrasted(text: str) -> str:
     return ""
 
 
-__all__ = ["contrasted"]
+def _key(value: str, text: str, cues: Cues | None) -> frozenset[str]:
+    """The words that say what ``value`` is in ``text`` (its key and tail; "" → none)."""
+    for keyed in keyed_values(text, cues):
+        if keyed.value == value:
+            return (keyed.key | keyed.tail) - {"not"}
+    return frozenset()
+
+
+def other_key(new: str, old: str, value: str, cues: Cues | None) -> bool:
+    """Whether the contrast ``new`` sets a value of another thing than the ``value`` of rule
+    ``old``: "timeout is 30s, not 10s" says nothing of "retry with a 10s backoff". Both sides
+    must say what their value is, in words that share none."""
+    match = next((m for m in _CONTRAST.finditer(new) if m.group(2) == value), None)
+    if match is None:
+        return False
+    mine, theirs = _key(match.group(1), new, cues), _key(value, old, cues)
+    return bool(mine) and bool(theirs) and not mine & theirs
+
+
+__all__ = ["contrasted", "other_key"]

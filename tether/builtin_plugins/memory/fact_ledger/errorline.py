@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import re
 
-from tether.builtin_plugins.memory.fact_ledger.words import alternation
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.words import alternation, vocabulary
 
 MAX_FACT = 1000  # as :data:`.extract.MAX_FACT`
 _EXIT_LINE = re.compile(
@@ -195,4 +196,30 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["MAX_LINES", "error_line", "failure_lines", "joined", "opens_with_error", "says_what"]
+_SYMPTOMS = vocabulary("symptom_words")
+_NEXT_WORD = re.compile(r"\W*(?:(?:the|any|more|of)\s+)*([^\W\d_]+|\d\w*)", re.IGNORECASE)
+
+
+def symptom_gone(text: str, cues: Cues) -> bool:
+    """Whether the take-back cue of ``text`` reports a problem gone, not a rule ended: a
+    symptom right after it ("No more timeouts since the pool bump", "no longer failing",
+    "不再报错了")."""
+    span = cues.find("revoke", text)
+    if span is None:
+        return False
+    rest = text[span[1] :]
+    following = _NEXT_WORD.match(rest)
+    if following and following.group(1).casefold() in _SYMPTOMS:
+        return True
+    return any(not w.isascii() and rest.lstrip().startswith(w) for w in _SYMPTOMS)
+
+
+__all__ = [
+    "MAX_LINES",
+    "error_line",
+    "failure_lines",
+    "joined",
+    "opens_with_error",
+    "says_what",
+    "symptom_gone",
+]

@@ -28,6 +28,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
     failure_lines,
     joined,
     opens_with_error,
+    symptom_gone,
 )
 from tether.builtin_plugins.memory.fact_ledger.exact import observed
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
@@ -241,7 +242,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
                 heading = "presented"  # "需求我整理如下，麻烦看一下：", "Here is what I need:"
             heading_at, heading_sentence = len(out), index
         change = cues.has("change", words)
-        revoke = cues.has("revoke", words)
+        revoke = cues.has("revoke", words) and not symptom_gone(words, cues)
         if kind == "request" and (change or revoke or cues.has("gone", words)):
             if revoke or not _CONDITION.search(words):  # "try X and make that the default
                 kind = "constraint"  # if it's faster" stays a trial: "Scratch that: port 9000."

@@ -8,11 +8,16 @@ not change.
   0.20" beside "use LiveView streams with infinite scroll instead"): the pin stays.
 - A common noun before "is dead"/"is gone" ("now that the old android app is dead"): the
   thing gone is that one, not every fact naming an app.
+- A gone cue with a condition after it ("the 502 from the proxy goes away after a restart":
+  a symptom ends, not the proxy), or in a sentence that keeps the thing meanwhile ("… is
+  going away next month; keep posting there until then"): nothing is gone yet.
 """
 
 from __future__ import annotations
 
 import re
+
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
 
 _SETTING = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\"?([^\s,;\"#]+)")
 _VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)+)(?![\w.])")
@@ -64,4 +69,27 @@ def named_noun(text: str, start: int) -> str:
     return " ".join(phrase) if len(phrase) > 1 else ""
 
 
-__all__ = ["common_noun", "named_noun", "pin_kept", "restates"]
+_CONDITIONS = vocabulary("gone_conditions")
+_HELD = vocabulary("gone_held")
+_NEXT = re.compile(r"\s*([A-Za-z]+)")
+
+
+def _says(text: str, word: str) -> bool:
+    if not word.isascii():
+        return word in text
+    return re.search(r"\b" + re.escape(word) + r"\b", text, re.IGNORECASE) is not None
+
+
+def not_gone_yet(text: str, end: int) -> bool:
+    """Whether the gone cue of ``text`` ending at ``end`` leaves its thing in use: a condition
+    right after it, or a word in the sentence keeping the thing meanwhile."""
+    rest = text[end:]
+    following = _NEXT.match(rest)
+    if following and following.group(1).casefold() in _CONDITIONS:
+        return True
+    if any(not w.isascii() and rest.lstrip().startswith(w) for w in _CONDITIONS):
+        return True
+    return any(_says(text, word) for word in _HELD)
+
+
+__all__ = ["common_noun", "named_noun", "not_gone_yet", "pin_kept", "restates"]

@@ -3,12 +3,15 @@
 A rule said as holding for now (a ``provisional`` cue) is the one a later change is most
 likely about: a change cue and one subject word in common (cue words aside: "校验改为 SHA-256"
 after "镜像校验先用 CRC32") are enough to replace it, where two rules said for good need a
-closer likeness.
+closer likeness. A change stating a quantity (a size, a duration, a count) is no change of
+a rule held for now that states none of its kind ("上传限制改为 50MB" is not about
+"暂时把上传日志写到 X"): names aside, a value changes a value of its own class.
 """
 
 from __future__ import annotations
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.words import words_of
 
 BONUS = 0.2  # added to the likeness of a rule held for now that shares a subject word
@@ -21,10 +24,14 @@ def _subject_words(text: str, cues: Cues) -> set[str]:
     return {w for w in words if w not in vocabulary and len(w) > 1}
 
 
-def held_for_now(new: str, old: str, cues: Cues) -> bool:
-    """Whether ``old`` holds for now only and shares a subject word with ``new``."""
+def held_for_now(new: str, old: str, cues: Cues, said: str = "") -> bool:
+    """Whether ``old`` holds for now only and shares a subject word with ``new`` (of the
+    sentence ``said``, cue words blanked)."""
     if not cues.has("provisional", old):
         return False
+    mine = {v.cls.split(":")[0] for v in values(said or new, cues)} - {"name"}
+    if mine and not mine & {v.cls.split(":")[0] for v in values(old, cues)}:
+        return False  # "limit 50MB" is about no rule without a size
     return bool(_subject_words(new, cues) & _subject_words(old, cues))
 
 

@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
     per_parts,
     subjects_differ,
 )
-from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted
+from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted, other_key
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
@@ -35,6 +35,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_c
 from tether.builtin_plugins.memory.fact_ledger.keeps import (
     common_noun,
     named_noun,
+    not_gone_yet,
     pin_kept,
     restates,
 )
@@ -81,8 +82,6 @@ _ENDS = frozenset(".!?。！？")
 _CLAUSE = re.compile(r"[,;，；]|\s[-—–]+\s")
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
 _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
-
-
 _TOKEN = re.compile(
     r"[A-Za-z0-9_.:/@=+-]*[A-Za-z0-9_]|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\w\s]"
 )
@@ -180,7 +179,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 if len(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
-            if cues is not None and held_for_now(text, old.text, cues):
+            if cues is not None and held_for_now(text, old.text, cues, fact.text):
                 close, score = True, score + PROVISIONAL_BONUS  # "先用 CRC32" → "校验改为 X"
             if close and unlike_values(fact.text, old.text, cues):
                 continue  # "call it `a.b_c` instead" is about no rule without such a value
@@ -373,6 +372,8 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
         value = named.group(1) if named else ""
     else:
         span = cues.find("gone", fact.text)
+        if span is not None and not_gone_yet(fact.text, span[1]):
+            return []  # "the 502 goes away after a restart", "… keep it until then"
         if span is not None:
             before = _BEFORE.search(fact.text[: span[0]])
             value = before.group(1) if before else ""
@@ -380,12 +381,15 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
                 value = named_noun(fact.text, before.end())  # "the nginx ingress is gone"
                 if not value:
                     return []  # "now that the app is dead": not every "app"
+    contrast = not value
     value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
     out = []
     for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
+        if contrast and other_key(fact.text, old.text, value, cues):
+            continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
         if old is not fact and pattern.search(old.text):
             retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
             out.append(old)

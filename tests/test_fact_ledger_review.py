@@ -3,7 +3,7 @@ a fact the user still wants, the narrower rule that keeps it."""
 
 from __future__ import annotations
 
-from tests.ledger_helpers import ledger_of_said, live_rules
+from tests.ledger_helpers import ledger_of_said, ledger_of_turns, live_rules
 
 GOAL = "Build the nightly export job for the billing service."
 
@@ -118,3 +118,16 @@ def test_a_symptom_reported_gone_takes_back_no_rule() -> None:
 def test_no_more_of_a_thing_still_takes_back_its_rule() -> None:
     rule = "Send a Slack message on each deploy."
     assert rule not in live_rules(ledger_of_said(GOAL, rule, "No more Slack messages on deploy."))
+
+
+def test_an_answer_before_a_bare_change_leaves_it_bare() -> None:
+    """ "yes do it, switch to postgres-16": the leading answer gives the change no subject, so
+    the change stays bare, and a later take-back of another thing that shares a word with it
+    ("drop the --trace flag, I read postgres logs") does not end it."""
+    ledger = ledger_of_turns(
+        ("user", "We are moving the reporting service off MySQL. Target is postgres-15 for now."),
+        ("assistant", "postgres-16 has the MERGE fix we need. Want me to move us to postgres-16?"),
+        ("user", "yes do it, switch to postgres-16"),
+        ("user", "And the --trace flag, drop it, I read the postgres logs directly anyway."),
+    )
+    assert "yes do it, switch to postgres-16" in live_rules(ledger)

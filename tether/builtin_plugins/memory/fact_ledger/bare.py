@@ -17,6 +17,7 @@ from tether.builtin_plugins.memory.fact_ledger.clauses import split_clauses
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
 
 
@@ -57,10 +58,10 @@ def bare_part(text: str, cues: Cues) -> str:
     """``text`` when it is bare, else its first clause when that holds a change cue and is
     bare ("make that 02:30 UTC, the runners are busy at 3": the rest gives the reason). A
     bare clause after another one takes its subject from it ("the old gateway is going
-    away, switch to ingress"): no bare change."""
+    away, switch to ingress"): no bare change. A leading "yes, do it" only answers."""
     if bare(text, cues):
         return text
-    first = next((c for c in split_clauses(text) if c.strip()), "")
+    first = next((c for c in split_clauses(text) if c.strip() and not bare_ack(c, cues)), "")
     return first if cues.has("change", first) and bare(first, cues) else ""
 
 

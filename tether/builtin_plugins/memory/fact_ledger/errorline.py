@@ -214,7 +214,14 @@ def symptom_gone(text: str, cues: Cues) -> bool:
     return any(not w.isascii() and rest.lstrip().startswith(w) for w in _SYMPTOMS)
 
 
+#: A line that opens as an error report: a named error, ``error:``, a failed test, a panic.
+ERROR_SHAPE = re.compile(
+    r"^\s*(?:[\w.]*(?:Error|Exception|Warning)\b:?|error(?:\[\w+\])?:|E\s{2,}|FAILED\b|fatal:"
+    r"|panic:|Traceback \(most recent call last\)|npm ERR!|\w+: command not found)",
+)
+
 __all__ = [
+    "ERROR_SHAPE",
     "MAX_LINES",
     "error_line",
     "failure_lines",

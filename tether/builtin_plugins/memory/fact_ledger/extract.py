@@ -24,6 +24,7 @@ from typing import Any
 from tether.builtin_plugins.memory.fact_ledger.comments import FENCED_BODY
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.errorline import (
+    ERROR_SHAPE,
     error_line,
     failure_lines,
     joined,
@@ -33,7 +34,11 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
 from tether.builtin_plugins.memory.fact_ledger.exact import observed
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
-from tether.builtin_plugins.memory.fact_ledger.logline import first_logged_error, logged_messages
+from tether.builtin_plugins.memory.fact_ledger.logline import (
+    LOG_LINE,
+    first_logged_error,
+    logged_messages,
+)
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import follow_steps, names_next_step
@@ -47,13 +52,6 @@ MAX_REMARK = 240  # a message this short stating no task is a remark (a preferen
 MAX_REMARK_WORDS = 25  # ...and a remark is one short sentence
 MAX_TERSE_LINES = 800  # a message of short lines this long may be settings, one a line
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-_LOG_LINE = re.compile(
-    r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
-)
-_ERROR_SHAPE = re.compile(
-    r"^\s*(?:[\w.]*(?:Error|Exception|Warning)\b:?|error(?:\[\w+\])?:|E\s{2,}|FAILED\b|fatal:"
-    r"|panic:|Traceback \(most recent call last\)|npm ERR!|\w+: command not found)",
-)
 _NEGATED = re.compile(
     r"^\W*(?:no|never|don'?t|do not|stop|avoid|不要|别|禁止|勿|不准|不得)\b", re.I
 )
@@ -105,7 +103,7 @@ def sentences(text: str) -> list[str]:
     prose = _FENCE.sub("\n", text) if "```" in text else text
     out = []
     for part in split_sentences(prose):
-        if not _LOG_LINE.match(part) and any(ch.isalnum() for ch in part):
+        if not LOG_LINE.match(part) and any(ch.isalnum() for ch in part):
             out.append(part)
     return out[:MAX_SENTENCES]
 
@@ -191,7 +189,7 @@ def pasted_error(text: str) -> str:
     lines = [
         line
         for line in lines  # "<time> ERROR handler:88 KeyError: 'id'": a logged error too
-        if _ERROR_SHAPE.match(line) or any(map(opens_with_error, [line, *logged_messages(line)]))
+        if ERROR_SHAPE.match(line) or any(map(opens_with_error, [line, *logged_messages(line)]))
     ]
     return flat(lines[-1]) if lines else flat(first_logged_error(rows))
 

@@ -41,4 +41,9 @@ def first_logged_error(rows: list[str]) -> str:
     return ""
 
 
-__all__ = ["first_logged_error", "logged_messages"]
+#: A line of a log or test run, not prose: a timestamp, a level column, a rule, a result.
+LOG_LINE = re.compile(
+    r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
+)
+
+__all__ = ["LOG_LINE", "first_logged_error", "logged_messages"]

@@ -129,10 +129,8 @@ MAX_BARE = 24  # characters: a sentence this short next to a filler word says no
 
 
 def _bare(sentence: str, cues: Cues) -> bool:
-    """A filler sentence ("Thanks!", "继续吧", "ok go on") without a number ("嗯 4096 太慢了，
-    chunk 16384" states a value), or one too short to state a fact."""
-    valued = any(ch.isdigit() for ch in sentence)
-    return (cues.has("filler", sentence) and not valued) or len(flat(sentence)) <= MAX_BARE
+    """A filler sentence ("Thanks!", "继续吧", "ok go on"), or one too short to state a fact."""
+    return cues.has("filler", sentence) or len(flat(sentence)) <= MAX_BARE
 
 
 _DENIAL = re.compile(r"^\W*(?:no|not|never|nope|不|别|没)", re.IGNORECASE)

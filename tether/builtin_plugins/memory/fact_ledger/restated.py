@@ -11,11 +11,13 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 
+MAX_RESTATED = 160  # characters: a restated value is one short sentence, not a long request
+
 
 def restates_rule(text: str, source: str, rules: Iterable[Fact], cues: Cues) -> bool:
     """Whether ``text`` (a request said in ``source``) gives a rule of another message a new
     value without asking for any work."""
-    if cues.has("task", text) or not values(text, cues):
+    if len(text) > MAX_RESTATED or cues.has("task", text) or not values(text, cues):
         return False
     return any(r.source != source and shape_change(text, r.text, cues) for r in rules)
 

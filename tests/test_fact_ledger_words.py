@@ -45,8 +45,9 @@ def test_every_vocabulary_list_is_read_by_the_ledger_and_holds_lower_case_words(
     lists = json.loads((folder / "vocabulary.json").read_text(encoding="utf-8"))
     used = set()
     for module in folder.glob("*.py"):
-        source = module.read_text(encoding="utf-8")  # read as a set, or as a regex alternation
-        used.update(re.findall(r"""(?:vocabulary|alternation)\(["'](\w+)["']\)""", source))
+        source = module.read_text(encoding="utf-8")  # a set, a regex alternation or a search
+        readers = r"""(?:vocabulary|alternation|word_search)\(["'](\w+)["']\)"""
+        used.update(re.findall(readers, source))
     assert used == set(lists), "a list nobody reads, or a name with no list"
     for name, lines in lists.items():
         words = " ".join(lines).split()

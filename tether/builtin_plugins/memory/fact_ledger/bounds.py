@@ -10,24 +10,11 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, word_search
 
-_WORDS = sorted(vocabulary("bound_words"), key=len, reverse=True)
-_BOUND = re.compile(
-    "|".join(
-        r"\b" + re.escape(w).replace("_", r"\s+") + r"\b" if w.isascii() else re.escape(w)
-        for w in _WORDS
-    ),
-    re.IGNORECASE,
-)
+_BOUND = word_search("bound_words")
 _NUMBER = re.compile(r"\d")
-_MEASURED = re.compile(
-    "|".join(
-        r"\b" + re.escape(w) + r"\b" if w.isascii() else re.escape(w)
-        for w in sorted(vocabulary("measure_words"), key=len, reverse=True)
-    ),
-    re.IGNORECASE,
-)
+_MEASURED = word_search("measure_words")
 
 
 def states_bound(text: str) -> bool:

@@ -43,7 +43,7 @@ from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import follow_steps, names_next_step
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import word_search
 from tether.memory import content_text
 
 MAX_FACT = 1000  # a sentence longer than this is cut (an identifier fact keeps its tail)
@@ -198,12 +198,8 @@ def pasted_error(text: str) -> str:
 _PRESENTING = re.compile(
     r"如下|以下|下面|\b(?:as follows|below|the following|here(?:'s| is| are) what)\b", re.I
 )
-_CONDITIONS = vocabulary("conditions")
 #: A condition word: a change asked for only if something holds is a trial, not yet a rule.
-_ASCII_IF = "|".join(w for w in _CONDITIONS if w.isascii())
-_CONDITION = re.compile(
-    rf"\b(?:{_ASCII_IF})\b|{'|'.join(w for w in _CONDITIONS if not w.isascii())}", re.I
-)
+_CONDITION = word_search("conditions")
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary, word_search
 
 _SETTING = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\"?([^\s,;\"#]+)")
 _VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)+)(?![\w.])")
@@ -70,14 +70,8 @@ def named_noun(text: str, start: int) -> str:
 
 
 _CONDITIONS = vocabulary("gone_conditions")
-_HELD = vocabulary("gone_held")
+_HELD = word_search("gone_held")
 _NEXT = re.compile(r"\s*([A-Za-z]+)")
-
-
-def _says(text: str, word: str) -> bool:
-    if not word.isascii():
-        return word in text
-    return re.search(r"\b" + re.escape(word) + r"\b", text, re.IGNORECASE) is not None
 
 
 def not_gone_yet(text: str, end: int) -> bool:
@@ -89,7 +83,7 @@ def not_gone_yet(text: str, end: int) -> bool:
         return True
     if any(not w.isascii() and rest.lstrip().startswith(w) for w in _CONDITIONS):
         return True
-    return any(_says(text, word) for word in _HELD)
+    return _HELD.search(text) is not None
 
 
 __all__ = ["common_noun", "named_noun", "not_gone_yet", "pin_kept", "restates"]

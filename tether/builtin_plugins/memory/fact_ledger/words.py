@@ -34,6 +34,19 @@ def alternation(name: str) -> str:
     return "|".join(re.escape(w) for w in sorted(vocabulary(name), key=lambda w: (-len(w), w)))
 
 
+def word_search(name: str) -> re.Pattern[str]:
+    """A case-blind search for any word of :func:`vocabulary` ``name``: an ASCII word whole
+    (``_`` stands for white space: ``at_most``), a CJK word anywhere in the text."""
+    words = sorted(vocabulary(name), key=lambda w: (-len(w), w))
+    return re.compile(
+        "|".join(
+            r"\b" + re.escape(w).replace("_", r"\s+") + r"\b" if w.isascii() else re.escape(w)
+            for w in words
+        ),
+        re.IGNORECASE,
+    )
+
+
 #: The end of a file name: a known extension (``vault.yml``, ``App.tsx``), in any case.
 FILE_END = re.compile(rf"\.(?:{alternation('file_extensions')})$", re.IGNORECASE)
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word

@@ -43,6 +43,7 @@ from tether.builtin_plugins.memory.fact_ledger.goal import (
     goal_sentences,
     verbatim,
 )
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.picked import (
     ACCEPTED,
@@ -129,8 +130,11 @@ MAX_BARE = 24  # characters: a sentence this short next to a filler word says no
 
 
 def _bare(sentence: str, cues: Cues) -> bool:
-    """A filler sentence ("Thanks!", "继续吧", "ok go on"), or one too short to state a fact."""
-    return cues.has("filler", sentence) or len(flat(sentence)) <= MAX_BARE
+    """A filler sentence ("Thanks!", "继续吧", "ok go on"), or one too short to state a fact;
+    not a filler word before an identifier ("👍 tag it v0.9.1 and mention FW-118")."""
+    if len(flat(sentence)) <= MAX_BARE or _thanks(sentence, cues):
+        return True
+    return cues.has("filler", sentence) and not any(identifiers(sentence))
 
 
 _DENIAL = re.compile(r"^\W*(?:no|not|never|nope|不|别|没)", re.IGNORECASE)

@@ -85,6 +85,21 @@ def test_tallies_are_never_an_extra_line() -> None:
     assert failure_lines(TEMPLATE) == (UNDEFINED,)
 
 
+LINKER = """\
+   Compiling openssl-sys v0.9.102
+error: failed to run custom build command for `openssl-sys v0.9.102`
+  --- stderr
+  x86_64-w64-mingw32-gcc: not found
+"""
+
+
+def test_the_last_line_of_a_failure_is_kept_when_it_is_the_cause() -> None:
+    lines = failure_lines(LINKER)
+    assert lines[0].startswith("error: failed to run custom build command")
+    assert "x86_64-w64-mingw32-gcc: not found" in lines
+    assert "--- stderr" not in lines
+
+
 def _call(at: int, name: str, args: dict[str, Any]) -> dict[str, Any]:
     block = {"type": "toolCall", "id": f"c{at}", "name": name, "arguments": args}
     return {"role": "assistant", "content": [block], "stopReason": "toolUse"}

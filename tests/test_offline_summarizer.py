@@ -307,3 +307,23 @@ def test_a_10k_entry_session_keeps_its_error_within_the_budget(tmp_path: Path) -
     text = summarize(messages)
     assert "ValueError: bad value" in text
     assert len(text) <= 13107 * 4
+
+
+def test_a_fixed_failure_keeps_its_cause_line_in_critical_context() -> None:
+    build = {"command": "cargo build --target x86_64-pc-windows-gnu"}
+    stderr = (
+        "   Compiling openssl-sys v0.9.102\n"
+        "error: failed to run custom build command for `openssl-sys v0.9.102`\n"
+        "  --- stderr\n  x86_64-w64-mingw32-gcc: not found"
+    )
+    text = summarize(
+        [
+            user("Build the Windows binary of the CLI."),
+            assistant("", ("c1", "bash", build)),
+            result("c1", "bash", stderr, error=True),
+            assistant("", ("c2", "bash", build)),
+            result("c2", "bash", "Finished release [optimized] target(s) in 41s"),
+        ]
+    )
+    assert "x86_64-w64-mingw32-gcc: not found" in section(text, "## Critical Context")
+    assert "x86_64-w64-mingw32-gcc" not in section(text, "### Blocked")  # fixed since

@@ -175,8 +175,9 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
     """Up to ``limit`` distinct error lines of ``text``, verbatim: :func:`error_line` first,
     then other lines that name a failure (:func:`_named`: "Foo > bar FAILED", "MPI_ABORT was
     invoked …", "nothing provides libx", "'name' is undefined") — those that say what went
-    wrong first, each in output order. A line that only tallies the failure ("1 error",
-    "*** Error 1", "BUILD FAILED") is never an extra one."""
+    wrong first, each in output order — and the output's last line when it looks like an
+    error (a cause that names no error type). A line that only tallies the failure
+    ("1 error", "*** Error 1", "BUILD FAILED") is never an extra one."""
     first = error_line(text)
     out = [first]
     lines = [line.strip() for line in text.splitlines() if line.strip()]
@@ -187,6 +188,9 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
         for line in found
         if _named(line) and not (_TALLY.search(line) or _ONLY_HEADER.match(line))
     ]
+    last = lines[-1][:MAX_FACT] if lines else ""
+    if _ERROR_LINE.search(last) and not (_TALLY.search(last) or _ONLY_HEADER.match(last)):
+        extra.append(last)  # the output's last word on it: "  aarch64-linux-musl-gcc: not found"
     order = {line: at for at, line in reversed(list(enumerate(extra)))}  # first place
     for line in sorted(order, key=lambda line: (_rank(line), order[line])):
         if len(out) >= limit:

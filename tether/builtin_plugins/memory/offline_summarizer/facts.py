@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import default_cues
+from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import call_target
 from tether.builtin_plugins.memory.fact_ledger.extract import error_line as ledger_error_line
 from tether.builtin_plugins.memory.offline_summarizer.scan import find_functions, find_paths
@@ -80,12 +81,16 @@ class Facts:
             if len(self.functions) < 10 * MAX_FUNCTIONS:
                 self.functions[name] = None
 
-    def fail(self, key: tuple[str, str], text: str) -> None:
+    def fail(self, key: tuple[str, str], text: str, more: tuple[str, ...] | None = None) -> None:
+        """A failure of ``key``: its error line open, and seen with the other lines that name
+        the failure (``more``; by default those of ``text``: :func:`.errorline.failure_lines`)."""
         line = error_line(text)
         self.errors.pop(key, None)
         self.errors[key] = line
-        if line not in self.error_lines:
-            self.error_lines.append(line)
+        extra = failure_lines(text)[1:] if more is None else more
+        for seen in (line, *(quote(m) for m in extra)):
+            if seen not in self.error_lines:
+                self.error_lines.append(seen)
 
     def succeed(self, key: tuple[str, str], action: str | None) -> None:
         self.errors.pop(key, None)
@@ -160,7 +165,8 @@ def _read_bash_execution(facts: Facts, message: dict[str, Any]) -> None:
         facts.fail(key, "cancelled by the user")
     elif exit_code not in (0, None):
         output = str(message.get("output", ""))
-        facts.fail(key, f"exit code {exit_code}: {error_line(output)}")
+        more = failure_lines(output)[1:]
+        facts.fail(key, f"exit code {exit_code}: {error_line(output)}", more)
     else:
         facts.succeed(key, f"Ran `{quote(command, 160)}` (user shell)")
 

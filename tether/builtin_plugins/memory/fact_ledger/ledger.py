@@ -252,6 +252,8 @@ class Ledger:
                 if old is not fact and old.key == statement.key:
                     self.retire(old, fact)
             return fact
+        if kind == "next_step" and statement.change and self._changes_rule(fact, statement, cues):
+            return fact  # "then move night mode to 23:00": the rule's new value, in force
         if kind == "next_step":  # the latest stated next step is the one in force
             for old in self.live("next_step"):
                 if old is fact or old.source == fact.source:
@@ -264,6 +266,18 @@ class Ledger:
         elif kind in RULE_KINDS:
             supersede(self, fact, statement, cues)
         return fact
+
+    def _changes_rule(self, fact: Fact, statement: Statement, cues: Cues | None) -> bool:
+        """Whether the next step ``fact``, said with a change cue, gives a live rule a new
+        value; if so it retires the rule and is filed as a constraint in its place."""
+        if cues is None:
+            return False
+        supersede(self, fact, statement, cues)
+        if not any(f.replaced_by == fact.id for f in self.facts if f.kind != "identifier"):
+            return False
+        fact.kind = "constraint"
+        self._index = None  # filed again under its new kind
+        return True
 
     def _retired_here(self, statement: Statement) -> bool:
         """Whether the sentence ``statement`` (an identifier) was found in was filed from

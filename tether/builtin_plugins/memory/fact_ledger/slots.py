@@ -34,10 +34,12 @@ _UNITS = {
     "rpm": "rpm", "m/s": "m/s", "km/h": "km/h", "kmh": "km/h", "mph": "mph",
 }  # fmt: skip
 WORD_STOP = vocabulary("slot_stop")
+#: A word character that is no CJK one: a number glued to Chinese ("最多7节课") is a value.
+_LATIN_W = r"[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 _QTY = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{1,12}(?:/[a-zA-Z]{1,3})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
+    rf"(?<!{_LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
 )
-_NUMBER = re.compile(r"(?<![\w.:/-])(\d+(?:\.\d+)?)(?![\w%:/-]|\.\d)")
+_NUMBER = re.compile(rf"(?<!{_LATIN_W})(?<![.:/-])(\d+(?:\.\d+)?)(?!{_LATIN_W}|[%:/-]|\.\d)")
 _IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 _DOTTED = re.compile(r"(?<![\w.@/-])[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+(?![\w-]|\.\w)")
 _CAMEL = re.compile(

@@ -23,7 +23,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
 from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.keypair import terse_changes
-from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
+from tether.builtin_plugins.memory.fact_ledger.nextsteps import file_next_step
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.restated import restates_rule
 from tether.builtin_plugins.memory.fact_ledger.schedules import whole_pairs
@@ -252,32 +252,12 @@ class Ledger:
                 if old is not fact and old.key == statement.key:
                     self.retire(old, fact)
             return fact
-        if kind == "next_step" and statement.change and self._changes_rule(fact, statement, cues):
-            return fact  # "then move night mode to 23:00": the rule's new value, in force
         if kind == "next_step":  # the latest stated next step is the one in force
-            for old in self.live("next_step"):
-                if old is fact or old.source == fact.source:
-                    continue  # the steps of one message stand together
-                if cues is not None and rule_cue(old.text, cues) == "rule":
-                    old.kind = "constraint"  # "The deadline is 14 March, so next …": the rule
-                    self._index = None  # filed again under its new kind, in order
-                else:  # stays once its step is done
-                    self.retire(old, fact)
+            if file_next_step(self, fact, statement, cues):
+                self._index = None  # a kind changed: filed again under it, in order
         elif kind in RULE_KINDS:
             supersede(self, fact, statement, cues)
         return fact
-
-    def _changes_rule(self, fact: Fact, statement: Statement, cues: Cues | None) -> bool:
-        """Whether the next step ``fact``, said with a change cue, gives a live rule a new
-        value; if so it retires the rule and is filed as a constraint in its place."""
-        if cues is None:
-            return False
-        supersede(self, fact, statement, cues)
-        if not any(f.replaced_by == fact.id for f in self.facts if f.kind != "identifier"):
-            return False
-        fact.kind = "constraint"
-        self._index = None  # filed again under its new kind
-        return True
 
     def _retired_here(self, statement: Statement) -> bool:
         """Whether the sentence ``statement`` (an identifier) was found in was filed from

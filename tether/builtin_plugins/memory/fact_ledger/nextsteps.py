@@ -1,0 +1,33 @@
+"""Filing a next step (see :mod:`.ledger`): the latest one stated is the one in force, and one
+said with a change cue that gives a live rule a new value ("then move night mode to 23:00",
+"然后 晚上模式 改成 23:00") is that rule's new value, not a step."""
+
+from __future__ import annotations
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
+from tether.builtin_plugins.memory.fact_ledger.supersede import Ledger, supersede
+
+
+def file_next_step(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> bool:
+    """Retire what the new next step ``fact`` replaces; True when ``fact`` changed a rule and
+    is now a constraint (the caller files it again under its new kind)."""
+    if statement.change and cues is not None:
+        supersede(ledger, fact, statement, cues)
+        if any(f.replaced_by == fact.id for f in ledger.facts if f.kind != "identifier"):
+            fact.kind = "constraint"
+            return True
+    moved = False
+    for old in ledger.live("next_step"):
+        if old is fact or old.source == fact.source:
+            continue  # the steps of one message stand together
+        if cues is not None and rule_cue(old.text, cues) == "rule":
+            old.kind, moved = "constraint", True  # "The deadline is 14 March, so next …"
+        else:  # stays once its step is done
+            ledger.retire(old, fact)
+    return moved
+
+
+__all__ = ["file_next_step"]

@@ -23,7 +23,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
 )
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct
-from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, latin_view, vocabulary
 
 #: Last labels that make a dotted name a host ("db-main.internal", "api.example.com").
 _DOMAINS = vocabulary("host_domains")
@@ -39,7 +39,7 @@ _LOCATION = re.compile(
 def locations(text: str) -> list[tuple[str, str]]:
     """``(kind, location)`` of each location ``text`` names (kind ``host`` or ``url:s3``…)."""
     out = []
-    for match in _LOCATION.finditer(text):
+    for match in _LOCATION.finditer(latin_view(text)):
         if match.group("url"):
             out.append((f"url:{match.group('scheme').casefold()}", match.group("where")))
         elif match.group("ip"):

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from tether.builtin_plugins.memory.fact_ledger.clock import CLOCK
 from tether.builtin_plugins.memory.fact_ledger.exact import exact_spans
-from tether.builtin_plugins.memory.fact_ledger.words import alternation
+from tether.builtin_plugins.memory.fact_ledger.words import alternation, latin_view
 
 _EXTENSIONS = alternation("file_extensions")
 _IDENTIFIERS = re.compile(
@@ -85,7 +85,7 @@ def identifier_spans(sentence: str) -> list[tuple[int, int, str, str]]:
     if not _MAYBE_IDENTIFIER.search(sentence):
         return []
     out = []
-    for match in _IDENTIFIERS.finditer(sentence):
+    for match in _IDENTIFIERS.finditer(latin_view(sentence)):
         kind = match.lastgroup or ""
         token = match.group(0).rstrip(".,:;)")
         if kind == "path" and (token.count("/") == 0 and "." not in token or len(token) < 4):

@@ -22,6 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.subject import topics_differ
 from tether.builtin_plugins.memory.fact_ledger.words import (
+    LATIN_W,
     STOP,
     WIDE,
     WIDE_RUN,
@@ -31,12 +32,15 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     vocabulary,
 )
 
+#: A value; one written against Chinese ("最多7节课", "用bcftools") counts as a spaced one.
+_L = LATIN_W  # a word character, no wide one
 _VALUE = re.compile(
     r"(?P<hex>(?<![\w&])#(?=\d*[A-Fa-f])[0-9A-Fa-f]{3,8}(?![\w-]))"
-    r"|(?P<num>(?<![\w.:/#-])[-+]?\d+(?:[.:,]\d+)*(?:\s?(?:%|[A-Za-z]{1,8}\b|[\u4e00-\u9fff]))?)"
-    r"|(?P<token>(?<![\w.:/@#-])(?:[A-Za-z_$][\w$]*(?:[._:/@-][\w$]+)+|[a-z]+[A-Z_]\w*"
-    r"|[A-Za-z]*\d[\w.-]*))"
-    r"|(?P<word>(?<![\w./@#-])[A-Za-z][\w+#]*(?![\w/-]|\.\w))"
+    rf"|(?P<num>(?<!{_L})(?<![.:/#-])[-+]?\d+(?:[.:,]\d+)*"
+    r"(?:\s?(?:%|[A-Za-z]{1,8}\b|[\u4e00-\u9fff]))?)"
+    rf"|(?P<token>(?<!{_L})(?<![.:/@#-])(?:[A-Za-z_$](?:{_L}|\$)*(?:[._:/@-](?:{_L}|\$)+)+"
+    rf"|[a-z]+[A-Z_]{_L}*|[A-Za-z]*\d(?:{_L}|[.-])*))"
+    rf"|(?P<word>(?<!{_L})(?<![./@#-])[A-Za-z](?:{_L}|[+#])*(?!{_L}|[/-]|\.\w))"
 )
 _ASCII = re.compile(r"[a-z][a-z0-9'-]*")
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–]+\s")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tether.builtin_plugins.memory.fact_ledger.identifiers import host_role, identifier_spans
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import LATIN_W, vocabulary
 
 _FILE_EXT = vocabulary("file_extensions")
 _TLD = frozenset("com net org dev internal local svc cloud lan corp app ai cn io".split())
@@ -34,13 +34,11 @@ _UNITS = {
     "rpm": "rpm", "m/s": "m/s", "km/h": "km/h", "kmh": "km/h", "mph": "mph",
 }  # fmt: skip
 WORD_STOP = vocabulary("slot_stop")
-#: A word character that is no CJK one: a number glued to Chinese ("最多7节课") is a value.
-_LATIN_W = r"[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 _QTY = re.compile(
-    rf"(?<!{_LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
+    rf"(?<!{LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
 )
-_NUMBER = re.compile(rf"(?<!{_LATIN_W})(?<![.:/-])(\d+(?:\.\d+)?)(?!{_LATIN_W}|[%:/-]|\.\d)")
-_IP = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
+_NUMBER = re.compile(rf"(?<!{LATIN_W})(?<![.:/-])(\d+(?:\.\d+)?)(?!{LATIN_W}|[%:/-]|\.\d)")
+_IP = re.compile(rf"(?<!{LATIN_W})(?<!\.)\d{{1,3}}(?:\.\d{{1,3}}){{3}}(?!{LATIN_W}|\.)")
 _DOTTED = re.compile(r"(?<![\w.@/-])[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+(?![\w-]|\.\w)")
 _CAMEL = re.compile(
     r"(?<![\w.-])[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?![\w-])|(?<![\w.-])[A-Z]{2,}[a-z]\w*"

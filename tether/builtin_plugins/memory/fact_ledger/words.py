@@ -54,6 +54,20 @@ _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]") 
 WIDE_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 WIDE = re.compile(f"[{WIDE_CHARS}]")
 WIDE_RUN = re.compile(f"[{WIDE_CHARS}]+")
+#: A word character of a spaced script (``\w`` but no wide one), for a look-around: a value
+#: written against Chinese ("最多7节课", "用bcftools") starts and ends where a spaced one would.
+LATIN_W = f"[^\\W{WIDE_CHARS}]"
+#: A wide character or a full-width mark (，。：；！？（）「」、…): never part of an identifier.
+_WIDE_OR_MARK = re.compile(f"[{WIDE_CHARS}\u3000-\u303f\uff00-\uff0f\uff1a-\uff20]")
+
+
+def latin_view(text: str) -> str:
+    """``text`` with each wide character and full-width mark as one space: the same length,
+    so a span found in it is the span of the original, and an identifier written against
+    Chinese ("服务器在10.0.0.5上", "票号FW-118") stands alone as it would between spaces."""
+    return _WIDE_OR_MARK.sub(" ", text) if WIDE.search(text) else text
+
+
 STOP = vocabulary("stop")
 #: Where a sentence splits into clauses a fact can keep or lose one by one: a comma or a
 #: semicolon (with any "and"/"but" after it), "and", "but", and their Chinese ("，", "并且").
@@ -138,7 +152,9 @@ def unsaid_pairs(
 
 __all__ = [
     "CLAUSES",
+    "LATIN_W",
     "STOP",
+    "latin_view",
     "likeness",
     "negated",
     "memo_per_cues",

@@ -86,3 +86,17 @@ def test_an_accepted_change_retires_the_rule_it_changes(rule: str, offer: str, r
         ("user", "Keep the service healthy. " + rule), ("assistant", offer), ("user", reply)
     )
     assert rule not in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("offer", "yes"),
+    [
+        ("Would it make sense to move the cache to Valkey 8? Same protocol.", "sure, do that"),
+        ("What about pinning pytest to 8.2.1 until the plugin catches up?", "yes please"),
+        ("可以考虑把批大小改成 2000，网络往返少一些。", "行"),
+    ],
+)
+def test_a_proposal_asked_as_a_question_is_accepted(offer: str, yes: str) -> None:
+    ledger = ledger_of_turns(("user", "Keep the build green."), ("assistant", offer), ("user", yes))
+    decisions = [f.text for f in ledger.live("decision")]
+    assert any(d in offer for d in decisions), decisions

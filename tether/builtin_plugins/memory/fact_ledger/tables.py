@@ -90,6 +90,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "i suggest", "i propose", "i recommend", "shall i", "should i", "should we",
         "how about", "i could", "we could", "i'd suggest", "my suggestion", "want me to",
         "i'd propose", "i'd recommend", "i would suggest", "i would propose", "i would recommend",
+        "would it make sense", "does it make sense", "what about", "would you like me to",
+        "do you want me to", "might be worth", "maybe we should", "we should probably",
     ),
     "filler": (
         "continue", "go on", "keep going", "proceed", "ok", "okay", "thanks", "thank you",
@@ -190,7 +192,7 @@ CHINESE: dict[str, tuple[str, ...]] = {
         "弃用", "要删",
     ),
     "accept": ("好", "好的", "可以", "行", "同意", "没问题", "就这么办", "照你说的", "嗯"),
-    "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如"),
+    "proposal": ("建议", "要不要", "我们可以", "我可以", "是否", "不如", "可以考虑", "要不"),
     "filler": ("继续", "好的", "谢谢", "行", "嗯", "接着", "go on"),
     "task": (
         "帮我", "请", "把", "给", "加", "写", "修", "实现", "看看", "跑", "改", "做", "查", "删",

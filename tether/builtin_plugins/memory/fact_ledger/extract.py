@@ -240,6 +240,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
         if kind == "request" and (change or revoke or cues.has("gone", words)):
             if revoke or not _CONDITION.search(words):  # "try X and make that the default
                 kind = "constraint"  # if it's faster" stays a trial: "Scratch that: port 9000."
+        if ERROR_SHAPE.match(words) or opens_with_error(words):
+            kind, change, revoke = "said", False, False  # a pasted error line: no rule, no change
         out.append(Statement(kind, words, source, change, revoke))
         replaced = cues.find("replaces", sentence)
         for token, subject in identifiers(sentence):

@@ -31,3 +31,11 @@ def test_a_step_with_a_change_cue_and_no_rule_is_still_a_step() -> None:
     ledger = ledger_of_said(GOAL, "The backup runs at 01:30.", "next, switch the CI to Buildkite")
     assert [f.text for f in ledger.live("next_step")] == ["next, switch the CI to Buildkite"]
     assert "The backup runs at 01:30." in live_rules(ledger)
+
+
+def test_a_step_naming_only_a_format_changes_no_rule() -> None:
+    first = "I'd like a script that reads the Moodle CSV export and totals the marks my way."
+    step = "Next could you make it write a CSV the registry portal accepts: id,grade?"
+    ledger = ledger_of_said("Grade the course.", first, step)
+    assert first in live_rules(ledger)
+    assert step in [f.text for f in ledger.live("next_step")]

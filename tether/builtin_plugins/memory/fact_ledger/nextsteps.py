@@ -1,20 +1,27 @@
 """Filing a next step (see :mod:`.ledger`): the latest one stated is the one in force, and one
-said with a change cue that gives a live rule a new value ("then move night mode to 23:00",
-"然后 晚上模式 改成 23:00") is that rule's new value, not a step."""
+said with a change cue and a value (not a name) that gives a live rule a new value ("then move
+night mode to 23:00", "然后 晚上模式 改成 23:00") is that rule's new value, not a step."""
 
 from __future__ import annotations
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.supersede import Ledger, supersede
+
+
+def _measured(text: str, cues: Cues) -> bool:
+    """Whether ``text`` states a value other than a name (a time, a size, a count…): only
+    such a step gives a rule a new value ("make it spit out a CSV" changes no rule)."""
+    return any(value.cls != "name" for value in values(text, cues))
 
 
 def file_next_step(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> bool:
     """Retire what the new next step ``fact`` replaces; True when ``fact`` changed a rule and
     is now a constraint (the caller files it again under its new kind)."""
-    if statement.change and cues is not None:
+    if statement.change and cues is not None and _measured(fact.text, cues):
         supersede(ledger, fact, statement, cues)
         if any(f.replaced_by == fact.id for f in ledger.facts if f.kind != "identifier"):
             fact.kind = "constraint"

@@ -36,3 +36,16 @@ def test_an_acknowledgement_before_an_identifier_keeps_the_message(
 )
 def test_an_acknowledgement_that_only_keeps_going_states_nothing(said: str) -> None:
     assert [f.kind for f in ledger_of_said(GOAL, said).live()] == ["goal"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["嗯，全量重算没必要，增量就够了。", "好，那报表只给财务组看，别发全员"],
+)
+def test_a_chinese_filler_word_before_a_statement_keeps_it(said: str) -> None:
+    assert said in [f.text for f in ledger_of_said(GOAL, said).live()]
+
+
+@pytest.mark.parametrize("said", ["好的，继续吧", "嗯嗯，接着来"])
+def test_a_chinese_filler_alone_states_nothing(said: str) -> None:
+    assert [f.kind for f in ledger_of_said(GOAL, said).live()] == ["goal"]

@@ -56,7 +56,7 @@ from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_broken_wholes
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, word_count
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, word_count, words_of
 
 MAX_GOAL = 2000
 _ACCEPTED = re.compile(r'^"(.*)"(?: \((proposed by the assistant, accepted)\))?$', re.DOTALL)
@@ -129,12 +129,21 @@ def greeting(text: str, statements: Sequence[Statement], cues: Cues) -> bool:
 MAX_BARE = 24  # characters: a sentence this short next to a filler word says nothing more
 
 
+MAX_FILLER_CONTENT = 3  # content words beside the filler of a sentence that only keeps going
+
+
 def _bare(sentence: str, cues: Cues) -> bool:
-    """A filler sentence ("Thanks!", "继续吧", "ok go on"), or one too short to state a fact;
-    not a filler word before an identifier ("👍 tag it v0.9.1 and mention FW-118")."""
-    if len(flat(sentence)) <= MAX_BARE or _thanks(sentence, cues):
+    """A filler sentence ("Thanks!", "继续吧", "ok go on"), or one too short to state a fact
+    (a wide character counts twice); not one stating something beside its filler word
+    ("👍 tag it v0.9.1 …", "嗯，精确解没必要，启发式够了")."""
+    if len(flat(sentence)) + len(WIDE.findall(sentence)) <= MAX_BARE or _thanks(sentence, cues):
         return True
-    return cues.has("filler", sentence) and not any(identifiers(sentence))
+    if not cues.has("filler", sentence) or any(identifiers(sentence)):
+        return False
+    if not WIDE.search(sentence):
+        return True  # "Continue (progress check 1): keep going with the task and report."
+    rest = words_of(cues.blank(sentence, ("filler", "accept"))) - STOP  # 嗯 opens a thought
+    return len(rest) <= MAX_FILLER_CONTENT
 
 
 _DENIAL = re.compile(r"^\W*(?:no|not|never|nope|不|别|没)", re.IGNORECASE)

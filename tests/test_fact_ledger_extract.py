@@ -38,6 +38,14 @@ from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
         ),
         ('He wrote "Stop. Now." Then left.', ['He wrote "Stop. Now."', "Then left."]),
         (
+            "Keep the toast short, 'Saved! Nice.' rather than 'Save complete'. Don't beep.",
+            ["Keep the toast short, 'Saved! Nice.' rather than 'Save complete'.", "Don't beep."],
+        ),
+        (
+            'The banner says "Try again!" when it fails. Ok.',
+            ['The banner says "Try again!" when it fails.', "Ok."],
+        ),
+        (
             "Use black, isort etc. Then push. Use A, B etc. for now.",
             ["Use black, isort etc.", "Then push.", "Use A, B etc. for now."],
         ),

@@ -14,14 +14,17 @@ from bisect import bisect_left
 
 from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
 
-#: Spans never cut: inline code, URLs, double-quoted strings on one line.
+#: Spans never cut: inline code, URLs, double-quoted strings on one line, and single-quoted
+#: ones whose quotes stand outside words ("'not quite, try again!' rather than 'Wrong'"; the
+#: apostrophes of "don't" and "it's" open and close nothing).
 _PROTECTED = re.compile(
     r"`[^`\n]+`"
     r"|(?<![\w/])[a-z][a-z0-9+.-]*://[^\s<>]+"
     r"|\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|「[^」\n]{1,300}」|『[^』\n]{1,300}』"
+    r"|(?<!\w)'(?=\S)[^'\n]{1,120}(?<=\S)'(?!\w)|‘[^’\n]{1,120}’(?!\w)"
 )
 #: A candidate end: stops and closers followed by white space; a wide stop; a line break.
-_MAY_PROTECT = re.compile(r"[\"`“「『]|://")
+_MAY_PROTECT = re.compile(r"[\"`“「『'‘]|://")
 _END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|[。！？]+[”’」』）)]*|\n")
 _ELLIPSIS = re.compile(r"(?:\.{2,}|…)[\"'”’)\]]*$")
 #: Words whose dot is never a stop (dotted initialisms such as e.g., i.e., a.k.a. too)…
@@ -60,6 +63,19 @@ def _inside(spans: list[tuple[int, int]], starts: list[int], start: int, end: in
     return at >= 0 and end < spans[at][1]
 
 
+def _quote_closes(
+    text: str, spans: list[tuple[int, int]], starts: list[int], start: int, end: int
+) -> bool:
+    """``start``…``end`` (a stop and its closers) ends one of ``spans`` that is a quote."""
+    at = bisect_left(starts, start) - 1
+    return at >= 0 and end == spans[at][1] and text[spans[at][0]] in "\"'“‘「『"
+
+
+def _lower_next(text: str, end: int) -> bool:
+    following = _NEXT_WORD.match(text, end)
+    return following is not None and following.group(2).islower()
+
+
 def _is_end(
     text: str, match: re.Match[str], spans: list[tuple[int, int]], starts: list[int]
 ) -> bool:
@@ -68,6 +84,8 @@ def _is_end(
         return True
     if spans and _inside(spans, starts, start, end):
         return False  # inside code, a URL or a quote
+    if spans and _quote_closes(text, spans, starts, start, end) and _lower_next(text, end):
+        return False  # "'not quite, try again!' rather than …": the sentence goes on
     stops = match.group(0).rstrip("\"'”’)]）」』")
     if _ELLIPSIS.search(stops):
         return False

@@ -53,7 +53,15 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
     shaped_pairs,
 )
 from tether.builtin_plugins.memory.fact_ledger.topic import revoked_topic
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, likeness, negated, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    FUNCTION_WORDS,
+    STOP,
+    likeness,
+    negated,
+    shared_count,
+    stemmed,
+    words_of,
+)
 
 
 class Ledger(Protocol):
@@ -114,20 +122,6 @@ def one_word_swap(new: str, old: str) -> str | None:
     return " ".join(a[max(0, head - 3) : head])
 
 
-def stemmed(words: set[str]) -> set[str]:
-    """ASCII words without a plural or ``-ing`` ending ("images" → "image", "loading" →
-    "load"); other words as they are."""
-    out = set()
-    for word in words:
-        if word.isascii() and word.isalpha():
-            if len(word) > 5 and word.endswith("ing"):
-                word = word[:-3]
-            elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-                word = word[:-1]
-        out.add(word)
-    return out
-
-
 def chosen(cues: Cues, before: str | None) -> bool:
     """Whether the words ``before`` a swapped word end with a word that takes a chosen value
     ("use", "with", "用") or a label's colon: "use requests" → "use httpx" is a change, "run
@@ -173,10 +167,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         if cued:  # "image loading" is about "images load": word forms aside
             stems, their_stems = stemmed(mine), stemmed(theirs)
             score = max(score, likeness(stems, their_stems))
-            shared = len(stems & their_stems)
+            shared = shared_count(stems & their_stems)
             if shared < 2 and text != fact.text:  # "switch the state backend to X": the
                 full = stemmed(words_of(fact.text))  # words inside the cue name the subject
-                if len(full & their_stems) >= 2:
+                if shared_count(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
             if cues is not None and held_for_now(text, old.text, cues, fact.text):
@@ -331,7 +325,7 @@ def _named_alike(
     if any_word:
         names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
     for name in names:
-        if name.casefold() in STOP or _destination(fact.text, name):
+        if name.casefold() in FUNCTION_WORDS or _destination(fact.text, name):
             continue
         head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
         pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)

@@ -69,6 +69,24 @@ def latin_view(text: str) -> str:
 
 
 STOP = vocabulary("stop")
+#: Function words and vague ones ("not", "after", "many", "thing"): none names what a
+#: take-back is about.
+FUNCTION_WORDS = STOP | vocabulary("weak_subject")
+
+
+#: Characters that glue Chinese words together: a pair of characters with one of them ("释要"
+#: of "注释要") names nothing of its own.
+_CJK_GLUE = frozenset("的了要是在和与也都还就把被给对吧呢吗啊这那个会能可得地着过")
+
+
+def shared_count(shared: set[str]) -> int:
+    """How many words ``shared`` holds, function words ("not", "after") and CJK character
+    pairs with a glue character ("释要") left out: two sentences share that many things they
+    name."""
+    glued = {w for w in shared if len(w) == 2 and WIDE.match(w) and _CJK_GLUE & set(w)}
+    return len(shared - glued - FUNCTION_WORDS)
+
+
 #: Where a sentence splits into clauses a fact can keep or lose one by one: a comma or a
 #: semicolon (with any "and"/"but" after it), "and", "but", and their Chinese ("，", "并且").
 CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
@@ -150,15 +168,32 @@ def unsaid_pairs(
                 yield n, o
 
 
+def stemmed(words: set[str]) -> set[str]:
+    """ASCII words without a plural or ``-ing`` ending ("images" → "image", "loading" →
+    "load"); other words as they are."""
+    out = set()
+    for word in words:
+        if word.isascii() and word.isalpha():
+            if len(word) > 5 and word.endswith("ing"):
+                word = word[:-3]
+            elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+                word = word[:-1]
+        out.add(word)
+    return out
+
+
 __all__ = [
     "CLAUSES",
     "LATIN_W",
+    "FUNCTION_WORDS",
     "STOP",
     "latin_view",
     "likeness",
     "negated",
     "memo_per_cues",
     "normal",
+    "shared_count",
+    "stemmed",
     "unsaid_pairs",
     "word_count",
     "words_of",

@@ -1,0 +1,40 @@
+"""A change or take-back replaces a rule only when both name the same thing: a function word
+("not", "after") or one Chinese word seen as two overlapping character pairs is no such thing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ledger_helpers import ledger_of_said, live_rules
+from tether.builtin_plugins.memory.fact_ledger.words import shared_count
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        (
+            "Blank cells mean the sample was lost — skip them, not as zero.",
+            "Also, I've decided not to round the means after all, keep two decimals.",
+        ),
+        (
+            "另外标签要支持嵌套，<b><i></i></b> 这种要能正确处理。",
+            "对，未闭合的标签要报错而不是直接崩溃。",
+        ),
+    ],
+)
+def test_a_change_about_something_else_keeps_the_rule(rule: str, later: str) -> None:
+    rules = live_rules(ledger_of_said("Write the lab data cleaner.", rule, later))
+    assert rule in rules
+    assert later in rules
+
+
+def test_a_character_pair_with_a_glue_character_is_no_shared_word() -> None:
+    assert shared_count({"标签", "签要"}) == 1
+    assert shared_count({"旧网", "网关"}) == 2
+    assert shared_count({"strings", "escape"}) == 2
+
+
+def test_a_take_back_naming_the_rules_tool_still_retires_it() -> None:
+    rule = "Compress the nightly dumps with lz4."
+    ledger = ledger_of_said("Back up the lab server.", rule, "we don't need lz4 anymore, drop it")
+    assert rule not in live_rules(ledger)

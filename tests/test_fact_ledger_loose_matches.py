@@ -38,3 +38,27 @@ def test_a_take_back_naming_the_rules_tool_still_retires_it() -> None:
     rule = "Compress the nightly dumps with lz4."
     ledger = ledger_of_said("Back up the lab server.", rule, "we don't need lz4 anymore, drop it")
     assert rule not in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        (
+            "每个仓位最多放 40 箱",
+            "3 号仓这周进了 120 箱是因为补货，补货单不再走人工审批，单独处理",
+        ),
+        (
+            "Keep each upload under 200 MB.",
+            "The 900 MB file last night was a one-off backfill, and we no longer email the report.",
+        ),
+    ],
+)  # fmt: skip
+def test_a_value_outside_the_clause_of_the_cue_changes_no_rule(rule: str, later: str) -> None:
+    rules = live_rules(ledger_of_said("Run the warehouse jobs.", rule, later))
+    assert rule in rules
+
+
+def test_a_cued_value_of_the_same_unit_still_changes_the_rule() -> None:
+    rule = "每个仓位最多放 40 箱"
+    rules = live_rules(ledger_of_said("Run the warehouse jobs.", rule, "上限改成 60 箱"))
+    assert rule not in rules

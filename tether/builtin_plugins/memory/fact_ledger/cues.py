@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import tether.builtin_plugins.memory.fact_ledger.concepts as subjects
 from tether.builtin_plugins.memory.fact_ledger.tables import BUILTIN_TABLES, CHINESE, ENGLISH
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES
 
 #: The cue kinds a table may fill (any other key is an error naming it).
 KINDS = (
@@ -219,6 +220,24 @@ class Cues:
         if self.masks and not text.isascii():
             text = _masked(text, self.masks)
         return matcher.search(text)
+
+    def cue_span(self, text: str, kinds: Iterable[str]) -> tuple[int, int]:
+        """Where in ``text`` its first cue of ``kinds`` speaks: from the start of the clause
+        holding it (clauses cut at :data:`.words.CLAUSES`) to the end of the clause after it
+        ("Scratch that limit, 35 minutes is fine"); all of ``text`` when it has no such cue.
+        A value in an earlier clause ("the 900 MB file was a one-off, and we no longer …")
+        is not what the cue is about."""
+        spans = [span for kind in kinds if (span := self.find(kind, text)) is not None]
+        if not spans:
+            return 0, len(text)
+        at, start, bounds = min(spans)[0], 0, []
+        for clause in CLAUSES.split(text):
+            begin = text.find(clause, start)
+            start = begin + len(clause)
+            if clause:
+                bounds.append((begin, start))
+        first = next((k for k, (_b, end) in enumerate(bounds) if end > at), len(bounds) - 1)
+        return bounds[first][0], bounds[min(first + 1, len(bounds) - 1)][1]
 
     def blank(self, text: str, kinds: Iterable[str], *, times: int = 3) -> str:
         """``text`` with up to ``times`` phrases of each cue kind ``kinds`` blanked (spaces

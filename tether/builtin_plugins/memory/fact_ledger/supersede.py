@@ -204,8 +204,9 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         ):
             if best is None or score > best[0]:
                 best = (score, old)
-    if best is None and cued:
-        best = _named_alike(fact, text, rules, any_word=statement.revoke)
+    if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
+        start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
+        best = _named_alike(fact, text[start:end], rules, any_word=statement.revoke)
     if best is None and not keyed and statement.revoke and cues is not None:
         for old in revoked_topic(fact, rules, cues):  # "邮件那个不要了，不再发": all of it
             ledger.retire(old, fact)
@@ -341,14 +342,16 @@ def _same_shape(
     """A change with no look-alike in words — cued, or written in another script than
     the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
     rule stating another value of the same shape (unit, key) is the one it changes."""
-    mine = cjk(fact.text)
+    mine = cjk(fact.text)  # cued: the value must stand in the clause of the cue
+    start, end = cues.cue_span(fact.text, ("change", "revoke")) if cued and cues else (0, None)
+    said = fact.text[start:end]
     found = [
         old
         for old in rules[-250:]
         if old is not fact
         and old.live
         and (cued or cjk(old.text) != mine)
-        and (shaped_pairs(fact.text, old.text) or same_unit(fact.text, old.text))
+        and (shaped_pairs(said, old.text) or same_unit(said, old.text))
         and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))

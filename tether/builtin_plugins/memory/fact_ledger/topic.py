@@ -33,7 +33,10 @@ def topic_words(text: str, cues: Cues) -> set[str]:
 
 def revoked_topic(fact: Fact, rules: Sequence[Fact], cues: Cues) -> list[Fact]:
     """The one live rule of an earlier message that the topic of ``fact`` (a revoke) names."""
-    words = topic_words(split_sentences(fact.text)[0] if fact.text else "", cues)
+    sentence = split_sentences(fact.text)[0] if fact.text else ""
+    if cues.cue_span(sentence, ("revoke", "discard"))[0] > 0:
+        return []  # the take-back speaks in a later clause: the first one is no topic of it
+    words = topic_words(sentence, cues)
     if not words:
         return []
     found = [

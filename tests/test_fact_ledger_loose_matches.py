@@ -62,3 +62,17 @@ def test_a_cued_value_of_the_same_unit_still_changes_the_rule() -> None:
     rule = "每个仓位最多放 40 箱"
     rules = live_rules(ledger_of_said("Run the warehouse jobs.", rule, "上限改成 60 箱"))
     assert rule not in rules
+
+
+@pytest.mark.parametrize(
+    "denied",
+    [
+        "We can't just bump the base image because the billing Dockerfile pins "
+        "`alpine:3.19@sha256:9f1e…` and audit signed off on that digest.",
+        "I won't simply upgrade the base image, the worker Dockerfile pins `ubuntu:22.04`.",
+    ],
+)
+def test_a_denied_change_retires_nothing(denied: str) -> None:
+    rule = "The nightly job scans ghcr.io/acme/billing-api:4.2.0 with grype 0.74.1."
+    rules = live_rules(ledger_of_said("Fix the image scan.", rule, denied))
+    assert rule in rules

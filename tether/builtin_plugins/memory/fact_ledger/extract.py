@@ -203,6 +203,20 @@ _CONDITION = word_search("conditions")
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 
+#: A negation just before a change cue: "we can't just bump the image", "先别改成 8443".
+_DENIED = re.compile(
+    r"(?:\b(?:can'?t|cannot|won'?t|don'?t|do not|never|shouldn'?t|mustn'?t|not)(?:\s+\w+){0,2}"
+    r"|先别|别|不要|不能|不用)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _asked(cues: Cues, kind: str, sentence: str) -> bool:
+    """Whether ``sentence`` has a cue of ``kind`` that no negation right before denies."""
+    span = cues.find(kind, sentence)
+    return span is not None and not _DENIED.search(sentence[max(0, span[0] - 30) : span[0]])
+
+
 def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     """Every fact of one user message, in order."""
     out: list[Statement] = []
@@ -235,7 +249,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             if heading == "request" and _PRESENTING.search(words):
                 heading = "presented"  # "需求我整理如下，麻烦看一下：", "Here is what I need:"
             heading_at, heading_sentence = len(out), index
-        change = cues.has("change", words)
+        change = _asked(cues, "change", words)
         revoke = cues.has("revoke", words) and not symptom_gone(words, cues)
         if kind == "request" and (change or revoke or cues.has("gone", words)):
             if revoke or not _CONDITION.search(words):  # "try X and make that the default

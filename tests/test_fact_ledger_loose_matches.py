@@ -76,3 +76,10 @@ def test_a_denied_change_retires_nothing(denied: str) -> None:
     rule = "The nightly job scans ghcr.io/acme/billing-api:4.2.0 with grype 0.74.1."
     rules = live_rules(ledger_of_said("Fix the image scan.", rule, denied))
     assert rule in rules
+
+
+def test_a_piece_of_a_contraction_names_nothing() -> None:
+    rule = "rejected packets i'd log but rate limited, don't want the disk filling up"
+    later = "the old vpn forwarding rules can go, we don't run openvpn on this box anymore"
+    rules = live_rules(ledger_of_said("Move the router to nftables.", rule, later))
+    assert rule in rules

@@ -324,7 +324,9 @@ def _named_alike(
     names = _NAME.findall(text)
     names += [m.group(0) for m in _FLAG_OR_VAR.finditer(text) if m.group(0) not in names]
     if any_word:
-        names += [w for w in re.findall(r"[A-Za-z][\w.-]{2,}", text) if w not in names]
+        names += [
+            w for w in re.findall(r"(?<![\w'])[A-Za-z][\w.-]{2,}(?![\w'])", text) if w not in names
+        ]
     for name in names:
         if name.casefold() in FUNCTION_WORDS or _destination(fact.text, name):
             continue

@@ -141,9 +141,14 @@ def test_an_error_resolved_later_is_no_longer_required(tmp_path: Path) -> None:
     for message in filler_turns(4, start=10):
         session.append_message(message)
     second = run(file, ("scripted", Scripted(checkpoint(drop="error"))))
-    assert second.gate["verdict"] == "passed"
     facts = second.gate["ledger"]["facts"]  # issue 23: the ledger replaces details.gate.carry
     assert [f["status"] for f in facts if f["kind"] == "error"] == ["resolved"]
+    # no longer an open error (Blocked), but what went wrong is kept as history, under Done
+    assert second.gate["verdict"] != "fallback"
+    summary = second.entry["summary"]
+    blocked = summary.split("### Blocked", 1)[1].split("\n#", 1)[0]
+    assert ERROR not in blocked
+    assert f'Fixed since: "{ERROR}"' in summary
 
 
 def test_a_block_over_the_cap_hands_over_to_the_offline_summarizer(tmp_path: Path) -> None:
@@ -278,3 +283,21 @@ def test_an_offline_summary_is_not_retried(tmp_path: Path) -> None:
     assert len(summarizer.requests) == 1
     assert outcome.gate["verdict"] == "carried_forward"
     assert outcome.gate["carried"] == [f'constraint "{CONSTRAINT}"']
+
+
+def test_the_cause_of_a_fixed_failure_is_carried_under_done(tmp_path: Path) -> None:
+    cause = "x86_64-w64-mingw32-gcc: not found"
+    output = f"error: failed to run custom build command for `openssl-sys`\n  --- stderr\n  {cause}"
+    build = {"command": "cargo build --target x86_64-pc-windows-gnu"}
+    messages = [
+        user("Ship the Windows build of the CLI."),
+        *tool_turn("c1", "bash", build, output, True),
+        *tool_turn("c2", "bash", build, "Finished release target(s) in 41s", False),
+        *filler_turns(4, start=10),
+    ]
+    outcome = run(
+        write_session(tmp_path / "s.jsonl", messages), ("scripted", Scripted(checkpoint()))
+    )
+    summary = outcome.entry["summary"]
+    assert f'Fixed since: "{cause}"' in summary
+    assert cause not in summary.split("### Blocked", 1)[1].split("\n#", 1)[0]

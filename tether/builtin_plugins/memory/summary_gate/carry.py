@@ -91,6 +91,8 @@ def _line(item: RequiredItem) -> str:
         return f"- `{item.text}`"
     if item.rule == "error":
         return f'- Last error: "{item.text}"'
+    if item.rule == "fixed":
+        return f'- Fixed since: "{item.text}"'
     if item.rule == "request":
         return f'- Request: "{item.text}"'
     if item.rule == "identifier":

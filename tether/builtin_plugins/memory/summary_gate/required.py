@@ -38,6 +38,7 @@ RULE_SECTIONS = {
     "next_step": "Next Steps",
     "request": "Done",
     "error": "Blocked",
+    "fixed": "Done",
     "identifier": "Critical Context",
     "file": "Modified Files",
 }
@@ -46,7 +47,8 @@ RULE_SECTIONS = {
 @dataclass(frozen=True)
 class RequiredItem:
     """One thing the summary must contain: ``rule`` (section, goal, constraint, decision,
-    next_step, error, file), the verbatim ``text`` and where it came from (``origin``)."""
+    next_step, error, fixed, file), the verbatim ``text`` and where it came from
+    (``origin``)."""
 
     rule: str
     text: str
@@ -120,6 +122,16 @@ def open_errors(ctx: Context) -> list[RequiredItem]:
     return [RequiredItem("error", f.text, f.id) for f in ctx.ledger.live("error")[-MAX_ERRORS:]]
 
 
+MAX_FIXED = 6  # errors since fixed that the summary still names
+
+
+def fixed_errors(ctx: Context) -> list[RequiredItem]:
+    """The lines of the newest errors fixed since (a later success of the same call): what
+    went wrong stays known ("aarch64-linux-musl-gcc: not found"), under Done — history."""
+    fixed = [f for f in ctx.ledger.facts if f.kind == "error" and f.status == "resolved"]
+    return [RequiredItem("fixed", f.text, f.id) for f in fixed[-MAX_FIXED:]]
+
+
 def identifiers(ctx: Context) -> list[RequiredItem]:
     """Live identifiers (ticket ids, version pins, paths, variables, flags) no kept rule
     already quotes: the ones the offline summary lists (:func:`.recall.kept_identifiers`)."""
@@ -150,6 +162,7 @@ COLLECTORS: list[Collector] = [
     live_facts,
     noted_requests,
     open_errors,
+    fixed_errors,
     identifiers,
     modified_files,
 ]

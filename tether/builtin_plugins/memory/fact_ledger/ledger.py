@@ -180,11 +180,16 @@ class Ledger:
         if new is not None:
             old.replaced_by = new.id
             new.replaces.append(old.id)
-        if old.kind != "identifier":
+        if old.kind != "identifier":  # its identifiers, and those only it still said
             for child in self.live("identifier"):
-                if child.parent == old.id and not self._said_elsewhere(child):
+                orphan = child.text in old.text and not self._live_parent(child)
+                if (child.parent == old.id or orphan) and not self._said_elsewhere(child):
                     self._unlist(child)
                     child.status, child.replaced_by = status, new.id if new else ""
+
+    def _live_parent(self, identifier: Fact) -> bool:
+        parent = self.get(identifier.parent) if identifier.parent else None
+        return parent is None or parent.live
 
     def _said_elsewhere(self, identifier: Fact) -> bool:
         return any(

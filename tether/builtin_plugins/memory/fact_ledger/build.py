@@ -45,6 +45,7 @@ from tether.builtin_plugins.memory.fact_ledger.goal import (
 )
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.oldnamed import retire_named_old
 from tether.builtin_plugins.memory.fact_ledger.picked import (
     ACCEPTED,
     file_pick,
@@ -248,6 +249,7 @@ class _Reader:
             retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
+        retire_named_old(self.ledger, source, short, self.cues)
         restore_reverted(self.ledger, source, self.cues)
         if chosen is not None:
             retire_bare_picks(self.ledger, chosen, self.cues)

@@ -83,3 +83,25 @@ def test_a_piece_of_a_contraction_names_nothing() -> None:
     later = "the old vpn forwarding rules can go, we don't run openvpn on this box anymore"
     rules = live_rules(ledger_of_said("Move the router to nftables.", rule, later))
     assert rule in rules
+
+
+def test_a_topic_take_back_needs_more_than_one_generic_word_in_common() -> None:
+    rule = "the old jobs are in /etc/cron.d/legacy, port them to systemd timers"
+    later = "the old backup mirroring jobs can go, we don't mirror to tape anymore"
+    rules = live_rules(ledger_of_said("Move the server to systemd.", rule, later))
+    assert rule in rules
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("每周日把备份同步到磁带库", "磁带同步那个不要了，不再做"),
+        (
+            "mirror the backups to the tape library every Sunday",
+            "The tape mirroring: no longer needed, the library is being scrapped",
+        ),
+    ],
+)
+def test_a_topic_take_back_still_ends_the_rule_it_names(rule: str, later: str) -> None:
+    rules = live_rules(ledger_of_said("Move the server to systemd.", rule, later))
+    assert rule not in rules

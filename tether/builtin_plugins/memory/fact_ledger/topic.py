@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
-from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, vocabulary, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    CLAUSES,
+    FUNCTION_WORDS,
+    shared_count,
+    vocabulary,
+    words_of,
+)
 
 _BACK = vocabulary("back_references")
 _CUES = ("revoke", "discard", "constraint", "change", "revert", "gone")
@@ -36,13 +42,17 @@ def revoked_topic(fact: Fact, rules: Sequence[Fact], cues: Cues) -> list[Fact]:
     sentence = split_sentences(fact.text)[0] if fact.text else ""
     if cues.cue_span(sentence, ("revoke", "discard"))[0] > 0:
         return []  # the take-back speaks in a later clause: the first one is no topic of it
-    words = topic_words(sentence, cues)
+    words = topic_words(sentence, cues) - FUNCTION_WORDS
     if not words:
         return []
+    need = min(2, shared_count(words))  # "the old docker rules": more than "rules" in common
     found = [
         old
         for old in rules[-250:]
-        if old is not fact and old.live and old.source != fact.source and words & words_of(old.text)
+        if old is not fact
+        and old.live
+        and old.source != fact.source
+        and shared_count(words & words_of(old.text)) >= need
     ]
     return found if len(found) == 1 else []
 

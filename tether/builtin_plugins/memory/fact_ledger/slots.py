@@ -145,6 +145,8 @@ def slots(text: str) -> tuple[Slot, ...]:
         # "Node 20", "API level 26": a proper name before it ("Pool size 50": a capital only
         # because the sentence starts there); "module number 3" names a thing
         words = name.casefold().split()
+        if len(words) == 2 and words[1] in ("to", "at"):  # "set MTU to 1500": MTU's value
+            words, name = words[:1], name.split()[0]
         opening = named is not None and not text[: window + named.start(1)].strip(" \"'(")
         capital = name[1:] if opening else name
         proper = bool(words) and words[-1] not in WORD_STOP and capital != capital.casefold()

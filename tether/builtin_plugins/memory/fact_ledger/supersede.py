@@ -173,6 +173,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 if shared_count(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
+            if not close and old.source != fact.source:  # "the switch …, so set MTU to 1500"
+                close = relation(fact.text, old.text, cues) == "key"
             if cues is not None and held_for_now(text, old.text, cues, fact.text):
                 close, score = True, score + PROVISIONAL_BONUS  # "先用 CRC32" → "校验改为 X"
             if close and unlike_values(fact.text, old.text, cues):

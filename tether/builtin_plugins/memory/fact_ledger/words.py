@@ -94,20 +94,12 @@ _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
 
 
-_CAMEL = re.compile(r"(?<![A-Za-z])[A-Za-z]*[a-z][A-Z][A-Za-z]*")
-_CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
-
-
 def words_of(text: str) -> set[str]:
-    """Content words of ``text``: ASCII words (no stop words) and CJK character pairs; a
-    camel-case name ("ListenPort") counts its parts too ("listen port")."""
+    """Content words of ``text``: ASCII words (no stop words) and CJK character pairs."""
     lower = text.casefold()
     tokens = {w for w in _ASCII_WORD.findall(lower) if w not in STOP}
     for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
         tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in STOP)
-    for name in _CAMEL.findall(text) if not text.islower() else ():
-        parts = (p.casefold() for p in _CAMEL_PARTS.findall(name))
-        tokens.update(p for p in parts if len(p) > 1 and p not in STOP)
     for run in WIDE_RUN.findall(lower):
         tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
     return tokens

@@ -19,10 +19,12 @@ _IDENTIFIERS = re.compile(
     r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
     r"|(?P<define>(?<![\w-])-D[A-Za-z_]\w*(?:=[^\s,;'\"`，；。、]+)?)"  # -DNAME=VALUE
-    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Z0-9_]+\}?(?:=[^\s,;'\"`，；。、]+)?)"
+    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Za-z0-9_]+\}?(?:=[^\s,;'\"`，；。、]+)?)"
     r"|(?P<flag>(?<![\w-])--[a-z][\w-]*(?:\.[\w-]+)+(?:=[^\s,;'\"`，；。、]+)?"  # --a.b.c=x
     r"|(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
-    r"|(?P<image>(?<![\w/.-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
+    r"|(?P<coord>(?<![\w/.:-])[a-z][\w-]*(?:\.[\w-]+)+:[\w.-]+:v?\d[\w.-]*(?![\w.-]))"
+    r"|(?P<sha>(?<![\w/.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-]))"
+    r"|(?P<image>(?<![\w/.:-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
     r"|(?P<hostport>(?<![\w.:-])(?!" + CLOCK + r")[\w][\w.-]*:\d{2,5}(?![\w]))"
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
     r"|(?P<ip>(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)"
@@ -51,6 +53,8 @@ def _subject(kind: str, token: str, before: str = "") -> str:
         return f"version:{name}" if name and name not in _NOT_NAMES else ""
     if kind == "pin":
         return "pin:" + re.split(r"==|>=|<=|~=|!=|@", token, maxsplit=1)[0].lower()
+    if kind == "coord":  # com.android.tools.build:gradle:8.2.1 → …:gradle:8.3.0
+        return "pin:" + token.rsplit(":", 1)[0].lower()
     if kind == "define":  # -DNAME=1 and -DNAME=2 set one thing
         return "set:" + token[2:].split("=", 1)[0].lower()
     if kind in ("env", "assign") and "=" in token:

@@ -41,6 +41,7 @@ from tether.builtin_plugins.memory.fact_ledger.keeps import (
 )
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.named import FLAG_OR_VAR, named_alike
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
 from tether.builtin_plugins.memory.fact_ledger.renumbered import numbered, renumbered
@@ -54,7 +55,6 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
 )
 from tether.builtin_plugins.memory.fact_ledger.topic import revoked_topic
 from tether.builtin_plugins.memory.fact_ledger.words import (
-    FUNCTION_WORDS,
     STOP,
     likeness,
     negated,
@@ -82,10 +82,6 @@ class Ledger(Protocol):
 MAX_SWAP = 3  # words swapped in one place of an otherwise equal sentence
 CUED_LIKENESS = 0.2  # with a change/revoke cue
 PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are separate items
-_NAME = re.compile(
-    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
-)
-_FLAG_OR_VAR = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+|(?<![\w$])[A-Z][A-Z0-9]*_[A-Z0-9_]+")
 _ENDS = frozenset(".!?。！？")
 _CLAUSE = re.compile(r"[,;，；]|\s[-—–]+\s")
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
@@ -208,14 +204,14 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 best = (score, old)
     if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
-        best = _named_alike(fact, text[start:end], rules, any_word=statement.revoke)
+        best = named_alike(fact, text[start:end], rules, any_word=statement.revoke)
     if best is None and not keyed and statement.revoke and cues is not None:
         for old in revoked_topic(fact, rules, cues):  # "邮件那个不要了，不再发": all of it
             ledger.retire(old, fact)
     if best is None and not cued and _short_prohibition(fact.text, cues):
         said = rules + ledger.live("request")[-50:]
-        found = _named_alike(fact, fact.text, [r for r in said if not negated(r.text)])
-        best = found if found is not None and _FLAG_OR_VAR.search(fact.text) else None
+        found = named_alike(fact, fact.text, [r for r in said if not negated(r.text)])
+        best = found if found is not None and FLAG_OR_VAR.search(fact.text) else None
     if best is None and not keyed:
         best = _same_shape(fact, rules, cues, cued=cued)
     if best is None and not keyed and cues is not None:
@@ -278,7 +274,7 @@ def _short_prohibition(text: str, cues: Cues | None = None) -> bool:
     """A negation and little else: with a flag or variable an earlier rule set, it ends it
     ("no more --x"); a negated take-back keeps it ("don't drop --strict", "别删 --strict")."""
     first = _CLAUSE.split(text)[0]  # "no more --x, bun doesn't need it"
-    rest = _FLAG_OR_VAR.sub(" ", first)
+    rest = FLAG_OR_VAR.sub(" ", first)
     for kind in ("revoke", "discard"):
         span = cues.find(kind, first) if cues is not None else None
         if span is not None and _KEEPING.search(first[: span[0]]):
@@ -305,39 +301,6 @@ def _earlier_alike(fact: Fact, rules: list[Fact], alike: Callable[[str], bool]) 
         and not (prohibition and negated(old.text))
         and alike(old.text)
     ]
-
-
-_TO = re.compile(r"(?:\b(?:to|onto|into)\s+(?:the\s+|a\s+)?|换成|改用|改为|改成|切到)\s*$", re.I)
-
-
-def _destination(text: str, name: str) -> bool:
-    """Whether ``name`` is where ``text`` switches to ("switch the state backend to Pulumi
-    Cloud"): an earlier fact naming it ("use pulumi import for the VPC") is not replaced."""
-    at = text.find(name)
-    return at > 0 and _TO.search(text[:at]) is not None
-
-
-def _named_alike(
-    fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
-) -> tuple[float, Fact] | None:
-    """With a change cue and no look-alike: the one earlier fact that names the same
-    thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
-    with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
-    names = _NAME.findall(text)
-    names += [m.group(0) for m in _FLAG_OR_VAR.finditer(text) if m.group(0) not in names]
-    if any_word:
-        names += [
-            w for w in re.findall(r"(?<![\w'])[A-Za-z][\w.-]{2,}(?![\w'])", text) if w not in names
-        ]
-    for name in names:
-        if name.casefold() in FUNCTION_WORDS or _destination(fact.text, name):
-            continue
-        head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
-        pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
-        naming = [old for old in rules if old is not fact and pattern.search(old.text)]
-        if len(naming) == 1:
-            return (0.0, naming[0])
-    return None
 
 
 def _same_shape(

@@ -105,3 +105,13 @@ def test_a_topic_take_back_needs_more_than_one_generic_word_in_common() -> None:
 def test_a_topic_take_back_still_ends_the_rule_it_names(rule: str, later: str) -> None:
     rules = live_rules(ledger_of_said("Move the server to systemd.", rule, later))
     assert rule not in rules
+
+
+def test_a_later_sentence_of_the_goal_message_keeps_its_parts() -> None:
+    opening = (
+        "Picking up WEB-812 today. The web e2e build has been failing on CI since Monday, and "
+        "I'm fairly sure it started after the bump to playwright 1.44.0 in commit 5be91c0. Can "
+        "you look? The CI job is https://ci.example.dev/job/web-e2e/3012/ if you want the log."
+    )
+    kept = [f.text for f in ledger_of_said(opening).live("identifier")]
+    assert "https://ci.example.dev/job/web-e2e/3012/" in kept, kept

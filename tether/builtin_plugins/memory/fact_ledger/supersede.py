@@ -155,9 +155,12 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
+    goals = {f.id for f in ledger.facts if f.kind == "goal"}
     for old in rules[-250:] if not keyed else []:
         if old is fact or bare_said:
             continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
+        if old.source == fact.source and old.parent in goals:
+            continue  # the goal message's own parts: "… after the bump to X … The CI job is Y"
         theirs = words_of(old.text)
         score = likeness(mine, theirs)
         if cued:  # "image loading" is about "images load": word forms aside

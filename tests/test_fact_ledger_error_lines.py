@@ -82,7 +82,23 @@ def test_tallies_are_never_an_extra_line() -> None:
     assert lines[0] == "org.opentest4j.AssertionFailedError: expected: <2.34> but was: <2.35>"
     assert not {"BUILD FAILED in 14s", "41 tests completed, 1 failed"} & set(lines)
     assert "Execution failed for task ':ledger:test'." not in lines  # "failed" in prose only
-    assert failure_lines(TEMPLATE) == (UNDEFINED,)
+    template = failure_lines(TEMPLATE)
+    assert template[0] == UNDEFINED and "*** Error 1" not in template
+
+
+def test_the_frame_where_the_error_was_raised_is_kept() -> None:
+    assert 'File "mail/welcome.txt.j2", line 3, in top-level template code' in failure_lines(
+        TEMPLATE
+    )  # the innermost Python frame, not the outer "send.py"
+    dotnet = (
+        "InvalidOperationException: Sequence contains no elements\n"
+        "  at Inventory.Sync.PullOrders () (at Assets/Scripts/Sync/OrderSync.cs:141)\n"
+        "  at Inventory.Sync.Run () (at Assets/Scripts/Sync/Runner.cs:12)\n"
+        "Tests: 12 passed, 1 failed"
+    )
+    lines = failure_lines(dotnet)
+    assert "at Inventory.Sync.PullOrders () (at Assets/Scripts/Sync/OrderSync.cs:141)" in lines
+    assert not [line for line in lines if "Runner.cs" in line]
 
 
 LINKER = """\

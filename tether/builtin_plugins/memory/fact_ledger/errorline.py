@@ -197,7 +197,25 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
             break
         if not any(line in kept or kept in line for kept in out):
             out.append(line)
+    where = _innermost(lines)
+    if where and len(out) < limit and not any(where in kept for kept in out):
+        out.append(where[:MAX_FACT])
     return tuple(out)
+
+
+#: A frame of a stack trace that says where in the code: "(at Assets/World/Chunk.cs:88)",
+#: "at com.acme.Foo.bar(Foo.java:42)", a Python frame "File "src/app.py", line 42, in f".
+_PY_FRAME = re.compile(r'^File "[^"]+", line \d+')
+_FRAME = re.compile(r"[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]{1,5}:\d+\b")
+
+
+def _innermost(lines: list[str]) -> str:
+    """The frame line of a failing output where the error was raised: a Python traceback's
+    last ``File "…", line N``, else the first line naming ``file.ext:line`` ("" if none)."""
+    python = [line for line in lines if _PY_FRAME.match(line)]
+    if python:
+        return python[-1]
+    return next((line for line in lines if _FRAME.search(line) and not _LOCATED.match(line)), "")
 
 
 _SYMPTOMS = vocabulary("symptom_words")

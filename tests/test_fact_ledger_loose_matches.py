@@ -115,3 +115,25 @@ def test_a_later_sentence_of_the_goal_message_keeps_its_parts() -> None:
     )
     kept = [f.text for f in ledger_of_said(opening).live("identifier")]
     assert "https://ci.example.dev/job/web-e2e/3012/" in kept, kept
+
+
+@pytest.mark.parametrize(
+    ("rule", "later", "replaced"),
+    [
+        (
+            "The firmware is in boards/arm/acme_probe/ and I flash with "
+            "`west flash -- -DEXTRA=debug.conf`.",
+            "Also please gate the acme debug output behind CONFIG_PROBE_TRACE rather than "
+            "hard-coding printk.",
+            "",
+        ),
+        (
+            "we parse the feeds with ujson for now",
+            "parse the feeds with orjson rather than ujson",
+            "we parse the feeds with ujson for now",
+        ),
+    ],
+)  # fmt: skip
+def test_rather_than_names_what_it_replaces(rule: str, later: str, replaced: str) -> None:
+    rules = live_rules(ledger_of_said("Bring up the probe board.", rule, later))
+    assert (rule not in rules) == bool(replaced)

@@ -55,6 +55,7 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
 )
 from tether.builtin_plugins.memory.fact_ledger.topic import revoked_topic
 from tether.builtin_plugins.memory.fact_ledger.words import (
+    FUNCTION_WORDS,
     STOP,
     likeness,
     negated,
@@ -156,6 +157,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
     goals = {f.id for f in ledger.facts if f.kind == "goal"}
+    gone = _replaced_words(fact.text, cues) if cued else set()
     for old in rules[-250:] if not keyed else []:
         if old is fact or bare_said:
             continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
@@ -163,6 +165,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             continue  # the goal message's own parts: "… after the bump to X … The CI job is Y"
         theirs = words_of(old.text)
         score = likeness(mine, theirs)
+        if gone and not stemmed(gone) & stemmed(theirs):
+            continue  # "… rather than hard-coding LOG_LEVEL_DBG": a rule naming none of it
         if cued:  # "image loading" is about "images load": word forms aside
             stems, their_stems = stemmed(mine), stemmed(theirs)
             score = max(score, likeness(stems, their_stems))
@@ -246,6 +250,16 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
     retire_echoes(ledger, fact, retired, new=names_new(fact.text, retired, cues, cued=cued))
+
+
+def _replaced_words(text: str, cues: Cues | None) -> set[str]:
+    """The content words of the clause after a ``replaces`` cue ("use X rather than Y": Y's),
+    the thing a rule must name to be the one replaced; none without such a cue."""
+    span = cues.find("replaces", text) if cues is not None else None
+    if span is None:
+        return set()
+    after = _CLAUSE.split(text[span[1] :])[0]
+    return words_of(after) - FUNCTION_WORDS
 
 
 def _moved(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> list[Fact]:

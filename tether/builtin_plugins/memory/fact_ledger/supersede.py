@@ -42,6 +42,7 @@ from tether.builtin_plugins.memory.fact_ledger.keeps import (
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.named import FLAG_OR_VAR, named_alike
+from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
 from tether.builtin_plugins.memory.fact_ledger.renumbered import numbered, renumbered
@@ -243,7 +244,9 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     retired = [
         old
         for old in retired
-        if not restates(fact.text, old.text) and not (cued and pin_kept(fact.text, old.text))
+        if not restates(fact.text, old.text)
+        and not (cued and pin_kept(fact.text, old.text))
+        and not (statement.revoke and partial_take_back(fact.text, old.text))
     ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)

@@ -1,0 +1,42 @@
+"""A take-back narrowed by a qualifier ends part of a rule, not the rule: "coverage is no
+longer needed on PR builds, only on main" after "Upload coverage to Codecov on every build",
+"we no longer need Redis for sessions" after "Use Redis for sessions and caching".
+
+The take-back's qualifier ("for …", "on …", "in …", "except …", "during …") is about the
+same thing as the rule's and narrower: it adds a word the rule's does not say ("PR builds"
+of "every build"), or the rule's names more ("sessions and caching"). The rule then stays in
+force beside the newer, narrower one (both are shown; the newer one comes later). A take-back
+of the whole ("No more Slack messages on deploy" after "… on each deploy") still ends it."""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, stemmed, words_of
+
+_PREPOSITIONS = "for|on|in|except|during"
+_QUALIFIER = re.compile(rf"\b({_PREPOSITIONS})\s+((?:[\w.+#/-]+\s*){{1,3}})", re.IGNORECASE)
+_END = re.compile(r"[,;.:!?]|\s(?:to|on|in|at|by|with|from)\s", re.IGNORECASE)
+
+
+def _content(text: str) -> set[str]:
+    return stemmed(words_of(text) - FUNCTION_WORDS)
+
+
+def partial_take_back(new: str, old: str) -> bool:
+    """Whether the take-back ``new`` is narrowed by a qualifier to part of what ``old``
+    says (see the module)."""
+    found = _QUALIFIER.search(new)
+    if found is None:
+        return False
+    named = _content(found.group(2))
+    if not named & _content(old):
+        return False  # a qualifier about something the rule does not say
+    slot = re.search(rf"\b{found.group(1)}\s+(.{{1,60}})", old, re.IGNORECASE)
+    if slot is None:
+        return bool(named - _content(old))
+    theirs = _content(_END.split(slot.group(1))[0])
+    return bool(named - theirs and named & theirs) or bool(theirs - named and theirs & named)
+
+
+__all__ = ["partial_take_back"]

@@ -27,7 +27,7 @@ _DECLARATIVE = re.compile(
 )
 LABEL = re.compile(r"^[^:：\s]{1,12}(?:\s+\w{1,6})?[:：]\s*")  # "Turn 8: ", "问题："
 #: Code, a directive or a JSON object, not prose: '@tool bash {"command": …}', "$ make".
-CODE = re.compile(r"[{}]|^[@$>#/\\|<`]")
+CODE = re.compile(r"\{(?![0-9A-Fa-f]{8}-)|(?<![0-9A-Fa-f]{12})\}|^[@$>#/\\|<`]")  # a {GUID} is none
 _QUANTITY = re.compile(r"^[-+]?\d[\d.,:]*\s?(?:%|[^\W\d_]+)$")  # a number and its unit
 _BARE = re.compile(r"^[-+]?[\d.,:]+$")
 

@@ -156,7 +156,9 @@ def _weight(fact: Fact, cues: Cues, body: str) -> int:
     if negated(body) or rule_cue(body, cues) or _MODAL.search(body):
         return 2
     signs = (_SHAPED, _TAG, _REASON)
-    return 1 if fact.kind == "said" or any(sign.search(body) for sign in signs) else 0
+    if fact.kind == "said" or any(sign.search(body) for sign in signs):
+        return 1
+    return 1 if not body.isascii() and cues.has("select", body) else 0  # "语言用 Go": a choice
 
 
 def kept_requests(

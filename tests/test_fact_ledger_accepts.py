@@ -100,3 +100,22 @@ def test_a_proposal_asked_as_a_question_is_accepted(offer: str, yes: str) -> Non
     ledger = ledger_of_turns(("user", "Keep the build green."), ("assistant", offer), ("user", yes))
     decisions = [f.text for f in ledger.live("decision")]
     assert any(d in offer for d in decisions), decisions
+
+
+def test_an_accepted_offer_of_a_bare_version_bump_retires_the_pin() -> None:
+    ledger = ledger_of_turns(
+        ("user", "Port the synth to CLAP. Pin SDL 2.28.4 in the vendored deps."),
+        ("assistant", "SDL 2.28.4 crashes on Wayland resize. Want me to bump to 2.30.2?"),
+        ("user", "yes, bump it"),
+    )
+    rules = live_rules(ledger)
+    assert "Pin SDL 2.28.4 in the vendored deps." not in rules
+    assert "bump to 2.30.2" in rules  # the change itself, not the words that offered it
+
+
+def test_a_bare_version_change_retires_the_named_pin() -> None:
+    ledger = ledger_of_turns(
+        ("user", "Port the synth to CLAP. Pin SDL 2.28.4 in the vendored deps."),
+        ("user", "bump to 2.30.2 please"),
+    )
+    assert "Pin SDL 2.28.4 in the vendored deps." not in live_rules(ledger)

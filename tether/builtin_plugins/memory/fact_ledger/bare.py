@@ -76,9 +76,24 @@ def bare_change(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
         if old is fact or not old.live or old.source == fact.source:
             continue
         said = values(old.text, cues)
-        if any(v.cls == mine.cls and v.text != mine.text for v in said):
+        if any(_same_class(mine, v) and v.text != mine.text for v in said):
             return [old]
     return []
+
+
+_DOTTED_VERSION = re.compile(r"^v?\d+\.\d+\.\d+")  # three parts: no decimal number
+
+
+def _same_class(mine: Any, theirs: Any) -> bool:
+    """Values of one class; a bare dotted version ("bump to 7.0.12") is of a named one's
+    ("JUCE 7.0.5")."""
+    if mine.cls == theirs.cls:
+        return True
+    return (
+        mine.cls == "num"
+        and theirs.cls.startswith("version")
+        and bool(_DOTTED_VERSION.match(mine.text) and _DOTTED_VERSION.match(theirs.text))
+    )
 
 
 _AT = re.compile(r"^(?:at|on|by)\s+", re.IGNORECASE)

@@ -51,7 +51,7 @@ from tether.builtin_plugins.memory.fact_ledger.picked import (
     file_pick,
     retire_bare_picks,
 )
-from tether.builtin_plugins.memory.fact_ledger.proposals import proposed
+from tether.builtin_plugins.memory.fact_ledger.proposals import offered, proposed
 from tether.builtin_plugins.memory.fact_ledger.revert import restore_reverted
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
@@ -194,6 +194,7 @@ class _Reader:
             self.proposals = []  # the option picked, not the whole offer
         if self.proposals and len(short) <= 200 and self.cues.has("accept", short):
             for proposal in self.proposals:  # "bump it to 22?": a change once accepted
+                proposal = offered(proposal, self.cues)
                 change = self.cues.has("change", proposal)
                 said = Statement("decision", proposal, source, change)
                 fact = self.ledger.add(said, self.cues)

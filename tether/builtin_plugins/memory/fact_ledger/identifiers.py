@@ -41,7 +41,10 @@ _MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]")
 
 _NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")
 _NAMED_TO = re.compile(r"([A-Za-z][\w+.-]*)\s+(?:to|at|on)\s+v?$")  # "pin Node to 18.19.0"
-_NOT_NAMES = frozenset("to at is on from of v version set use pin lock the a and or".split())
+_NOT_NAMES = frozenset(
+    "to at is on from of v version set use pin lock the a and or it "
+    "bump upgrade downgrade update move switch go change revert raise lower make".split()
+)  # a verb of change before a version is no name: "bump to 7.0.12"
 
 
 def _subject(kind: str, token: str, before: str = "") -> str:

@@ -66,4 +66,18 @@ def proposed(text: str, cues: Cues) -> list[str]:
     return out
 
 
-__all__ = ["points_back", "proposed", "proposes"]
+def offered(proposal: str, cues: Cues) -> str:
+    """What a proposal offers to do, without the words that offer it: "Want me to bump to
+    7.0.12?" → "bump to 7.0.12", "Shall I switch the cache to Valkey?" → "switch the cache to
+    Valkey" — the change itself, as the user accepts it (verbatim, its question mark aside);
+    a suggestion that is no question is kept as said."""
+    if not proposal.rstrip().endswith(("?", "？")):
+        return proposal  # "我建议把过期时间改成 300 秒。": the suggestion as said
+    span = cues.find("proposal", proposal)
+    if span is None or span[0] > 2 or not cues.has("change", proposal[span[1] :]):
+        return proposal
+    rest = proposal[span[1] :].strip().rstrip("?？").strip()
+    return rest if word_count(rest) >= 2 else proposal
+
+
+__all__ = ["offered", "points_back", "proposed", "proposes"]

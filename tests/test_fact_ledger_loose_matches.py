@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.ledger_helpers import ledger_of_said, live_rules
+from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.words import shared_count
 
 
@@ -137,3 +140,22 @@ def test_a_later_sentence_of_the_goal_message_keeps_its_parts() -> None:
 def test_rather_than_names_what_it_replaces(rule: str, later: str, replaced: str) -> None:
     rules = live_rules(ledger_of_said("Bring up the probe board.", rule, later))
     assert (rule not in rules) == bool(replaced)
+
+
+def test_a_request_of_the_opening_message_is_no_setting_a_change_replaces() -> None:
+    cues = default_cues()
+    ledger = Ledger()
+    ledger.new_fact("goal", "I want to figure out if it's the emulator or our code.", "e0")
+    context = ledger.new_fact(
+        "request",
+        "hey, MOB-311 tracks the instrumented tests on CI failing since we went to AGP 8.4.1 "
+        "and gradle 8.7.",
+        "e0",
+    )
+    later = (
+        "Also we need the env var CHECKOUT_API_BASE_URL pointed at http://10.0.2.2:9090 in the "
+        "test runner args, it currently falls back to the staging URL which is probably why "
+        "some runs pass."
+    )
+    ledger.add(Statement("constraint", later, "e1", cues.has("change", later)), cues)
+    assert context.live

@@ -149,15 +149,16 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     mine = words_of(text)
     short = len(fact.text.split()) <= PLAIN_MAX_WORDS
     best: tuple[float, Fact] | None = None
+    opening = {f.source for f in ledger.facts if f.kind == "goal"}  # not its requests
     if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
-        rules += ledger.live("request")[-50:]
+        rules += [r for r in ledger.live("request")[-50:] if r.source not in opening]
     keyed: list[Fact] = []
     if (cued or fact.kind == "decision") and numbered(fact.text):  # "GRCh37" → "GRCh38"
         keyed = _earlier_alike(fact, rules, lambda old: renumbered(fact.text, old))
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
-    goals = {f.id for f in ledger.facts if f.kind == "goal"}
+    goals = {f.id: f.source for f in ledger.facts if f.kind == "goal"}
     gone = _replaced_words(fact.text, cues) if cued else set()
     for old in rules[-250:] if not keyed else []:
         if old is fact or bare_said:
@@ -176,7 +177,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 full = stemmed(words_of(fact.text))  # words inside the cue name the subject
                 if shared_count(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
-            close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
+            framing = old.source in goals.values()  # the opening message: a clear likeness
+            close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2 and not framing)
             if not close and old.source != fact.source:  # "the switch …, so set MTU to 1500"
                 close = relation(fact.text, old.text, cues) == "key"
             if cues is not None and held_for_now(text, old.text, cues, fact.text):
@@ -225,6 +227,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if best is None and not keyed and cues is not None:
         soft = cued or cues.has("soft_change", fact.text) or cues.has("current", fact.text)
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
+        requests = [r for r in requests if r.source not in opening]
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
     if best is None and not keyed and cues is not None:
         keyed = _keyed_alike(fact, rules, cues) or reformatted(fact, rules)

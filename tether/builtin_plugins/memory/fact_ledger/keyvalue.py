@@ -34,14 +34,18 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
 
 #: A value; one written against Chinese ("最多7节课", "用bcftools") counts as a spaced one.
 _L = LATIN_W  # a word character, no wide one
-_VALUE = re.compile(
-    r"(?P<hex>(?<![\w&])#(?=\d*[A-Fa-f])[0-9A-Fa-f]{3,8}(?![\w-]))"
-    rf"|(?P<num>(?<!{_L})(?<![.:/#-])[-+]?\d+(?:[.:,]\d+)*"
+_HEX_COLOR = r"(?P<hex>(?<![\w&])#(?=\d*[A-Fa-f])[0-9A-Fa-f]{3,8}(?![\w-]))"
+_NUMBER = (  # with its unit: "30s", "8 GB", "5 分"
+    rf"(?P<num>(?<!{_L})(?<![.:/#-])[-+]?\d+(?:[.:,]\d+)*"
     r"(?:\s?(?:%|[A-Za-z]{1,8}\b|[\u4e00-\u9fff]))?)"
-    rf"|(?P<token>(?<!{_L})(?<![.:/@#-])(?:[A-Za-z_$](?:{_L}|\$)*(?:[._:/@-](?:{_L}|\$)+)+"
-    rf"|[a-z]+[A-Z_]{_L}*|[A-Za-z]*\d(?:{_L}|[.-])*))"
-    rf"|(?P<word>(?<!{_L})(?<![./@#-])[A-Za-z](?:{_L}|[+#])*(?!{_L}|[/-]|\.\w))"
 )
+_PART = rf"(?:{_L}|\$)"
+_TOKEN = (  # a dotted, slashed or snake name; a name with a digit
+    rf"(?P<token>(?<!{_L})(?<![.:/@#-])(?:[A-Za-z_$]{_PART}*(?:[._:/@-]{_PART}+)+"
+    rf"|[a-z]+[A-Z_]{_L}*|[A-Za-z]*\d(?:{_L}|[.-])*))"
+)
+_WORD = rf"(?P<word>(?<!{_L})(?<![./@#-])[A-Za-z](?:{_L}|[+#])*(?!{_L}|[/-]|\.\w))"
+_VALUE = re.compile("|".join((_HEX_COLOR, _NUMBER, _TOKEN, _WORD)))
 _ASCII = re.compile(r"[a-z][a-z0-9'-]*")
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–]+\s")
 #: Words that say how a value is set, not what it is about.

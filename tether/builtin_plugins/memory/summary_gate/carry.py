@@ -84,19 +84,22 @@ def retry_note(missing: list[RequiredItem], problem: str | None) -> str:
     return "\n".join(lines)
 
 
+#: How a carried item of a rule is written (``{}``: its text verbatim); a rule not listed is
+#: quoted, unless its text already opens with a quote.
+_LINES = {
+    "file": "- `{}`",
+    "identifier": "- `{}`",
+    "error": '- Last error: "{}"',
+    "fixed": '- Fixed since: "{}"',
+    "request": '- Request: "{}"',
+}
+
+
 def _line(item: RequiredItem) -> str:
     if item.rule == "section":
         return f"- {NOT_GIVEN}"
-    if item.rule == "file":
-        return f"- `{item.text}`"
-    if item.rule == "error":
-        return f'- Last error: "{item.text}"'
-    if item.rule == "fixed":
-        return f'- Fixed since: "{item.text}"'
-    if item.rule == "request":
-        return f'- Request: "{item.text}"'
-    if item.rule == "identifier":
-        return f"- `{item.text}`"
+    if item.rule in _LINES:
+        return _LINES[item.rule].format(item.text)
     text = item.text
     return f"- {text}" if text[:1] in "\"'“" else f'- "{text}"'
 

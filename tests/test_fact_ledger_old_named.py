@@ -40,3 +40,27 @@ def test_a_rule_with_two_numbers_of_the_unit_or_another_unit_is_left_alone() -> 
     ledger.new_fact("constraint", said, "e3")
     retire_named_old(ledger, "e3", said, default_cues())
     assert two.live and unit.live
+
+
+def test_the_old_number_restated_in_the_change_is_still_changed() -> None:
+    rule = "The gateway is at 10.9.0.4, poll every 60 seconds, keep them in DuckDB."
+    rules = live_rules(ledger_of_said(GOAL, rule, "轮询间隔改成 15 秒，60 秒太慢了"))
+    assert not [r for r in rules if "60 seconds" in r], rules
+
+
+def test_a_clause_naming_a_product_outlives_its_changed_sentence() -> None:
+    first = "The gateway is at 10.9.0.4, poll every 60 seconds, keep them in DuckDB."
+    ledger = ledger_of_said(GOAL, first, "the gateway moved, it's 10.9.0.8 now")
+    rules = live_rules(ledger)
+    assert first not in rules
+    assert "keep them in DuckDB" in rules
+    assert "poll every 60 seconds" in rules
+
+
+def test_a_message_repeating_the_old_number_beside_the_new_changes_it() -> None:
+    ledger = Ledger()
+    old = ledger.new_fact("constraint", "samples every 30 seconds", "e1")
+    said = "采样间隔改成 10 秒，30 秒太慢了"
+    ledger.new_fact("constraint", said, "e2")
+    retire_named_old(ledger, "e2", said, default_cues())
+    assert not old.live

@@ -70,11 +70,14 @@ def _substantial(clause: str) -> bool:
     return len(clause.split()) >= MIN_CLAUSE_WORDS and len(clause) >= 6
 
 
+_NAMED = re.compile(r"(?<=\s)[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*|(?<=\s)[A-Z][a-z]+[A-Z]\w*")
+
+
 def _remark(clause: str) -> bool:
     """A short clause with no value and no prohibition of its own that points back at the
     rule it stands in ("the accountants like it"): said of the old value only."""
-    if values_said(clause) or negated(clause):
-        return False
+    if values_said(clause) or negated(clause) or _NAMED.search(clause.strip()):
+        return False  # "store them in SQLite": a choice of its own
     lower = clause.casefold()
     if WIDE.search(clause):
         return len(clause) <= 2 * MAX_REMARK_WORDS and any(w in clause for w in _BACK)

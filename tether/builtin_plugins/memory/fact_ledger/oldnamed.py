@@ -55,7 +55,8 @@ def retire_named_old(ledger: Ledger, source: str, said: str, cues: Cues) -> None
 
 
 def _changes(numbers: list[str], old: str) -> bool:
-    return bool(numbers) and old not in numbers
+    """Another number of the unit: "10 秒" beside "30 秒太慢了" changes the 30."""
+    return any(number != old for number in numbers)
 
 
 __all__ = ["retire_named_old"]

@@ -158,7 +158,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
-    goals = {f.id: f.source for f in ledger.facts if f.kind == "goal"}
+    goals = {f.id for f in ledger.facts if f.kind == "goal"}
     gone = _replaced_words(fact.text, cues) if cued else set()
     for old in rules[-250:] if not keyed else []:
         if old is fact or bare_said:
@@ -177,8 +177,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 full = stemmed(words_of(fact.text))  # words inside the cue name the subject
                 if shared_count(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
-            framing = old.source in goals.values()  # the opening message: a clear likeness
-            close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2 and not framing)
+            close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
             if not close and old.source != fact.source:  # "the switch …, so set MTU to 1500"
                 close = relation(fact.text, old.text, cues) == "key"
             if cues is not None and held_for_now(text, old.text, cues, fact.text):

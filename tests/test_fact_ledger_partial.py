@@ -43,3 +43,11 @@ def test_a_take_back_of_the_whole_still_ends_it(rule: str, later: str) -> None:
 
 def test_a_qualifier_about_something_else_is_no_narrowing() -> None:
     assert not partial_take_back("no longer needed for the docs", "Run mypy on every push.")
+
+
+def test_a_take_back_that_says_what_stays_keeps_the_rule() -> None:
+    rule = "keep the data in InfluxDB"
+    later = "InfluxDB: no longer needed for the raw samples, only for the hourly means"
+    rules = live_rules(ledger_of_said(GOAL, rule, later))
+    assert rule in rules
+    assert later in rules

@@ -6,7 +6,8 @@ The take-back's qualifier ("for …", "on …", "in …", "except …", "during 
 same thing as the rule's and narrower: it adds a word the rule's does not say ("PR builds"
 of "every build"), or the rule's names more ("sessions and caching"). The rule then stays in
 force beside the newer, narrower one (both are shown; the newer one comes later). A take-back
-of the whole ("No more Slack messages on deploy" after "… on each deploy") still ends it."""
+of the whole ("No more Slack messages on deploy" after "… on each deploy") still ends it; one
+that says what stays ("…, only for the daily rollups") never does."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, stem
 
 _PREPOSITIONS = "for|on|in|except|during"
 _QUALIFIER = re.compile(rf"\b({_PREPOSITIONS})\s+((?:[\w.+#/-]+\s*){{1,3}})", re.IGNORECASE)
+#: What the take-back leaves in force, said with it: "only for …", "except …", "只…", "仅…".
+_EXCEPT = re.compile(r"[,;，；]\s*(?:but\s+)?(?:only|except|still)\b|[，；]\s*(?:只|仅|还是)", re.I)
 _END = re.compile(r"[,;.:!?]|\s(?:to|on|in|at|by|with|from)\s", re.IGNORECASE)
 
 
@@ -26,6 +29,8 @@ def _content(text: str) -> set[str]:
 def partial_take_back(new: str, old: str) -> bool:
     """Whether the take-back ``new`` is narrowed by a qualifier to part of what ``old``
     says (see the module)."""
+    if _EXCEPT.search(new) and _content(new) & _content(old):
+        return True  # "…no longer needed for the raw readings, only for the daily rollups"
     found = _QUALIFIER.search(new)
     if found is None:
         return False

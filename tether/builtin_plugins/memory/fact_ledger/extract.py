@@ -39,7 +39,7 @@ from tether.builtin_plugins.memory.fact_ledger.logline import (
     first_logged_error,
     logged_messages,
 )
-from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
+from tether.builtin_plugins.memory.fact_ledger.negation import denied, rule_cue
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import follow_steps, names_next_step
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
@@ -203,18 +203,10 @@ _CONDITION = word_search("conditions")
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 
-#: A negation just before a change cue: "we can't just bump the image", "先别改成 8443".
-_DENIED = re.compile(
-    r"(?:\b(?:can'?t|cannot|won'?t|don'?t|do not|never|shouldn'?t|mustn'?t|not)(?:\s+\w+){0,2}"
-    r"|先别|别|不要|不能|不用)\s*$",
-    re.IGNORECASE,
-)
-
-
 def _asked(cues: Cues, kind: str, sentence: str) -> bool:
     """Whether ``sentence`` has a cue of ``kind`` that no negation right before denies."""
     span = cues.find(kind, sentence)
-    return span is not None and not _DENIED.search(sentence[max(0, span[0] - 30) : span[0]])
+    return span is not None and not denied(sentence, span[0])
 
 
 def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:

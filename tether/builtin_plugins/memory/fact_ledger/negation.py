@@ -56,4 +56,20 @@ def rule_cue(sentence: str, cues: Cues) -> str:
     return "rule"
 
 
-__all__ = ["described", "rule_cue"]
+#: A negation just before a cue, up to two words apart: "we can't just bump the image", "don't
+#: drop --strict", "no need to remove it", "先别改成 8443", "别删".
+_DENIED = re.compile(
+    r"(?:\b(?:can'?t|cannot|won'?t|don'?t|do not|never|shouldn'?t|mustn'?t|not|no need to)"
+    r"(?:\s+\w+){0,2}|先别|别|不要|不能|不用|不)\s*$",
+    re.IGNORECASE,
+)
+MAX_DENIAL = 30  # characters before a cue that a negation of it stands in
+
+
+def denied(text: str, at: int) -> bool:
+    """Whether a negation stands right before position ``at`` of ``text`` (a cue's start):
+    the cue is denied, not said ("we can't just bump …" is no change)."""
+    return _DENIED.search(text[max(0, at - MAX_DENIAL) : at].rstrip()) is not None
+
+
+__all__ = ["denied", "described", "rule_cue"]

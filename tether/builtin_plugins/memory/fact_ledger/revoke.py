@@ -23,10 +23,10 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.negation import denied
 from tether.builtin_plugins.memory.fact_ledger.notes import REVOKED
 
 _KEPT_SHAPES = frozenset({"path", "ticket"})
-_NEGATION = re.compile(r"(?:\b(?:don'?t|do not|never|not|no need to)|[别不]要?)$", re.I)
 _POINTS_BACK = re.compile(r"\b(?:it|that|them|those|this)\b|[它这那]", re.IGNORECASE)
 MAX_POINTER = 40  # characters: "remove it.", "take that out", "去掉吧"
 _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、])\s*")
@@ -40,7 +40,7 @@ def _cue_spans(sentence: str, cues: Cues) -> list[tuple[int, int]]:
     out = []
     for kind in ("revoke", "discard"):
         span = cues.find(kind, sentence)
-        if span is not None and not _NEGATION.search(sentence[: span[0]].rstrip()[-16:]):
+        if span is not None and not denied(sentence, span[0]):
             out.append(span)
     return out
 

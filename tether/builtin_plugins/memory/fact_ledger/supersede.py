@@ -42,6 +42,7 @@ from tether.builtin_plugins.memory.fact_ledger.keeps import (
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.named import FLAG_OR_VAR, named_alike
+from tether.builtin_plugins.memory.fact_ledger.negation import denied
 from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
@@ -289,9 +290,6 @@ def _shape_changed(fact: Fact, rules: list[Fact], cues: Cues, *, cued: bool) -> 
 MAX_PROHIBITION_WORDS = 4  # "no --legacy-fonts", "不要 --legacy-fonts 了"
 
 
-_KEEPING = re.compile(r"(?:\b(?:don'?t|do not|never)|[别不]要?)\s*$", re.IGNORECASE)
-
-
 def _short_prohibition(text: str, cues: Cues | None = None) -> bool:
     """A negation and little else: with a flag or variable an earlier rule set, it ends it
     ("no more --x"); a negated take-back keeps it ("don't drop --strict", "别删 --strict")."""
@@ -299,7 +297,7 @@ def _short_prohibition(text: str, cues: Cues | None = None) -> bool:
     rest = FLAG_OR_VAR.sub(" ", first)
     for kind in ("revoke", "discard"):
         span = cues.find(kind, first) if cues is not None else None
-        if span is not None and _KEEPING.search(first[: span[0]]):
+        if span is not None and denied(first, span[0]):
             return False
     return negated(first) and len(rest.split()) <= MAX_PROHIBITION_WORDS
 

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
+from tether.builtin_plugins.memory.fact_ledger.named import NAME
 from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
 from tether.builtin_plugins.memory.fact_ledger.switched import name_kept_elsewhere
@@ -70,13 +71,15 @@ def _substantial(clause: str) -> bool:
     return len(clause.split()) >= MIN_CLAUSE_WORDS and len(clause) >= 6
 
 
-_NAMED = re.compile(r"(?<=\s)[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*|(?<=\s)[A-Z][a-z]+[A-Z]\w*")
+def _names_one(clause: str) -> bool:
+    """Whether ``clause`` names a thing past its first word ("store them in SQLite")."""
+    return any(found.start() > 0 for found in NAME.finditer(clause))
 
 
 def _remark(clause: str) -> bool:
     """A short clause with no value and no prohibition of its own that points back at the
     rule it stands in ("the accountants like it"): said of the old value only."""
-    if values_said(clause) or negated(clause) or _NAMED.search(clause.strip()):
+    if values_said(clause) or negated(clause) or _names_one(clause.strip()):
         return False  # "store them in SQLite": a choice of its own
     lower = clause.casefold()
     if WIDE.search(clause):

@@ -10,7 +10,8 @@ import re
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS
 
-_NAME = re.compile(
+#: A capitalised, dotted or hyphenated name: "Postgres", "SQLite", "pg-bouncer", "k8s.io".
+NAME = re.compile(
     r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
 )
 #: A flag or an environment variable: "--offline", "-O2", "NODE_ENV".
@@ -33,7 +34,7 @@ def named_alike(
     """With a change cue and no look-alike: the one earlier fact that names the same
     thing (a capitalized or dotted name: "Bump Postgres to 17", "not use Redis anymore";
     with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
-    names = _NAME.findall(text)
+    names = NAME.findall(text)
     names += [m.group(0) for m in FLAG_OR_VAR.finditer(text) if m.group(0) not in names]
     if any_word:
         names += [
@@ -50,4 +51,4 @@ def named_alike(
     return None
 
 
-__all__ = ["FLAG_OR_VAR", "named_alike"]
+__all__ = ["FLAG_OR_VAR", "NAME", "named_alike"]

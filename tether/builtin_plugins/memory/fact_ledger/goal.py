@@ -197,13 +197,14 @@ def goal_shown(ledger: Ledger) -> str:
     if goal is None:
         return ""
     text = goal.text
-    for fact in ledger.facts:
-        if fact.parent == goal.id and not fact.live and fact.kind != "identifier":
+    parts = [f for f in ledger.facts if f.parent == goal.id and not f.live]  # retired ones
+    for fact in parts:
+        if fact.kind != "identifier":
             by = ledger.get(fact.replaced_by) if fact.replaced_by else None
             text = text.replace(fact.text, _unchanged_clauses(fact.text, by), 1)
     if text != goal.text:  # a clause a part kept, retired later on its own ("…, … and …")
         for fact in ledger.facts:
-            if _kept_clause(ledger, goal, fact) and fact.text in text:
+            if _kept_clause(parts, goal, fact) and fact.text in text:
                 by = ledger.get(fact.replaced_by) if fact.replaced_by else None
                 text = _ELLIPSES.sub("…", text.replace(fact.text, _cut(fact.text, by), 1))
     return " ".join(text.split()) if text != goal.text else text
@@ -213,18 +214,15 @@ def goal_shown(ledger: Ledger) -> str:
 _ELLIPSES = re.compile(r"…(?:(?:\s*(?:[.,;。，；、]|\band\b|\bor\b))*\s*…)+")
 
 
-def _kept_clause(ledger: Ledger, goal: Fact, fact: Fact) -> bool:
+def _kept_clause(parts: list[Fact], goal: Fact, fact: Fact) -> bool:
     """A retired sentence of the goal's message that no part of the goal is, but a clause
-    that a retired part left standing (filed on its own without a parent)."""
+    that a retired part (of ``parts``) left standing (filed on its own without a parent)."""
     return (
         not fact.live
         and fact.kind not in ("identifier", "said", "request", "goal")
         and not fact.parent
         and fact.source == goal.source
-        and any(
-            p.parent == goal.id and not p.live and fact.text in p.text and p is not fact
-            for p in ledger.facts
-        )
+        and any(fact.text in p.text and p is not fact for p in parts)
     )
 
 

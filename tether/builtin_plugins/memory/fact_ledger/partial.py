@@ -29,17 +29,18 @@ def _content(text: str) -> set[str]:
 def partial_take_back(new: str, old: str) -> bool:
     """Whether the take-back ``new`` is narrowed by a qualifier to part of what ``old``
     says (see the module)."""
-    if _EXCEPT.search(new) and _content(new) & _content(old):
+    said = _content(old)
+    if _EXCEPT.search(new) and _content(new) & said:
         return True  # "…no longer needed for the raw readings, only for the daily rollups"
     found = _QUALIFIER.search(new)
     if found is None:
         return False
     named = _content(found.group(2))
-    if not named & _content(old):
+    if not named & said:
         return False  # a qualifier about something the rule does not say
     slot = re.search(rf"\b{found.group(1)}\s+(.{{1,60}})", old, re.IGNORECASE)
     if slot is None:
-        return bool(named - _content(old))
+        return bool(named - said)
     theirs = _content(_END.split(slot.group(1))[0])
     return bool(named - theirs and named & theirs) or bool(theirs - named and theirs & named)
 

@@ -150,7 +150,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     mine = words_of(text)
     short = len(fact.text.split()) <= PLAIN_MAX_WORDS
     best: tuple[float, Fact] | None = None
-    opening = {f.source for f in ledger.facts if f.kind == "goal"}  # not its requests
+    goal_facts = [f for f in ledger.facts if f.kind == "goal"]
+    opening = {f.source for f in goal_facts}  # the goal's message: its requests are context
     if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
         rules += [r for r in ledger.live("request")[-50:] if r.source not in opening]
     keyed: list[Fact] = []
@@ -159,8 +160,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
-    goals = {f.id for f in ledger.facts if f.kind == "goal"}
-    gone = _replaced_words(fact.text, cues) if cued else set()
+    goals = {f.id for f in goal_facts}
+    gone = stemmed(_replaced_words(fact.text, cues)) if cued else set()
     for old in rules[-250:] if not keyed else []:
         if old is fact or bare_said:
             continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
@@ -168,7 +169,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             continue  # the goal message's own parts: "… after the bump to X … The CI job is Y"
         theirs = words_of(old.text)
         score = likeness(mine, theirs)
-        if gone and not stemmed(gone) & stemmed(theirs):
+        if gone and not gone & stemmed(theirs):
             continue  # "… rather than hard-coding LOG_LEVEL_DBG": a rule naming none of it
         if cued:  # "image loading" is about "images load": word forms aside
             stems, their_stems = stemmed(mine), stemmed(theirs)

@@ -23,6 +23,8 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
 )
 
 _BACK = vocabulary("back_references")
+_WIDE_BACK = sorted((w for w in _BACK if not w.isascii()), key=len, reverse=True)  # longest first
+_ASCII_BACK = frozenset(w for w in _BACK if w.isascii())
 _CUES = ("revoke", "discard", "constraint", "change", "revert", "gone")
 
 
@@ -31,9 +33,9 @@ def topic_words(text: str, cues: Cues) -> set[str]:
     (a lone CJK character is no word)."""
     first = next((c for c in CLAUSES.split(text) if c.strip()), "")
     rest = cues.blank(first, _CUES)
-    for word in sorted(_BACK, key=len, reverse=True):
-        rest = rest.replace(word, " ") if not word.isascii() else rest
-    words = words_of(rest) - {w for w in _BACK if w.isascii()}
+    for word in _WIDE_BACK:
+        rest = rest.replace(word, " ")
+    words = words_of(rest) - _ASCII_BACK
     return {w for w in words if len(w) > 1}
 
 

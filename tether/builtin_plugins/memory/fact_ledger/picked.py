@@ -24,7 +24,13 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated, vocabulary, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    WIDE,
+    negated,
+    vocabulary,
+    word_search,
+    words_of,
+)
 
 
 class Ledger(Protocol):
@@ -41,12 +47,7 @@ class Ledger(Protocol):
 
 ACCEPTED = "proposed by the assistant, accepted"
 MAX_ASKED = 400  # characters: the end of the offer, where it asks which one
-_FAULTS = vocabulary("fault_words")  # "the second one is wrong", "第二个不对"
-_FAULT = re.compile(
-    rf"\b(?:{'|'.join(sorted(w for w in _FAULTS if w.isascii()))})\b"
-    rf"|{'|'.join(sorted(w for w in _FAULTS if not w.isascii()))}",
-    re.IGNORECASE,
-)
+_FAULT = word_search("fault_words")  # "the second one is wrong", "第二个不对"
 MAX_OFFER = 2000  # characters: the end of the assistant's message, where it offers
 MAX_REPLY = 80  # characters: a longer reply is read as a message of its own
 MIN_SHARED = 2  # words the replaced rule shares with the offer

@@ -373,11 +373,12 @@ def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
     out = []
     for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
+        if old is fact or not pattern.search(old.text):
+            continue  # only a rule naming the old value (checked first: it is cheap)
         if contrast and other_key(fact.text, old.text, value, cues):
             continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
-        if old is not fact and pattern.search(old.text):
-            retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
-            out.append(old)
+        retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
+        out.append(old)
     return out
 
 

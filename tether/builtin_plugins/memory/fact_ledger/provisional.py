@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
-from tether.builtin_plugins.memory.fact_ledger.words import words_of
+from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, words_of
 
 BONUS = 0.2  # added to the likeness of a rule held for now that shares a subject word
 _CUE_KINDS = ("provisional", "constraint", "select", "change", "decision", "task", "revoke")
 
 
-def _subject_words(text: str, cues: Cues) -> set[str]:
+@memo_per_cues
+def _subject_words(text: str, cues: Cues) -> frozenset[str]:
+    """The words of ``text`` past its cue words: what it is about (memoized per text)."""
     words = words_of(cues.blank(text, _CUE_KINDS))
     vocabulary = frozenset().union(*(cues.words(kind) for kind in _CUE_KINDS))
-    return {w for w in words if w not in vocabulary and len(w) > 1}
+    return frozenset(w for w in words if w not in vocabulary and len(w) > 1)
 
 
 def held_for_now(new: str, old: str, cues: Cues, said: str = "") -> bool:

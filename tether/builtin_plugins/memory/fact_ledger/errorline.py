@@ -6,7 +6,7 @@ import functools
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.words import alternation, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import alternation, leads_with, vocabulary
 
 MAX_FACT = 1000  # as :data:`.extract.MAX_FACT`
 _EXIT_LINE = re.compile(
@@ -229,11 +229,7 @@ def symptom_gone(text: str, cues: Cues) -> bool:
     span = cues.find("revoke", text)
     if span is None:
         return False
-    rest = text[span[1] :]
-    following = _NEXT_WORD.match(rest)
-    if following and following.group(1).casefold() in _SYMPTOMS:
-        return True
-    return any(not w.isascii() and rest.lstrip().startswith(w) for w in _SYMPTOMS)
+    return leads_with(text[span[1] :], _SYMPTOMS, _NEXT_WORD)
 
 
 #: A line that opens as an error report: a named error, ``error:``, a failed test, a panic.

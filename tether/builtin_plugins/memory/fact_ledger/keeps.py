@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary, word_search
+from tether.builtin_plugins.memory.fact_ledger.words import leads_with, vocabulary, word_search
 
 _SETTING = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\"?([^\s,;\"#]+)")
 _VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)+)(?![\w.])")
@@ -77,13 +77,7 @@ _NEXT = re.compile(r"\s*([A-Za-z]+)")
 def not_gone_yet(text: str, end: int) -> bool:
     """Whether the gone cue of ``text`` ending at ``end`` leaves its thing in use: a condition
     right after it, or a word in the sentence keeping the thing meanwhile."""
-    rest = text[end:]
-    following = _NEXT.match(rest)
-    if following and following.group(1).casefold() in _CONDITIONS:
-        return True
-    if any(not w.isascii() and rest.lstrip().startswith(w) for w in _CONDITIONS):
-        return True
-    return _HELD.search(text) is not None
+    return leads_with(text[end:], _CONDITIONS, _NEXT) or _HELD.search(text) is not None
 
 
 __all__ = ["common_noun", "named_noun", "not_gone_yet", "pin_kept", "restates"]

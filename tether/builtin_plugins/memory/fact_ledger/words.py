@@ -168,6 +168,16 @@ def unsaid_pairs(
                 yield n, o
 
 
+def leads_with(rest: str, words: frozenset[str], next_word: re.Pattern[str]) -> bool:
+    """Whether ``rest`` (the text after a cue) opens with one of ``words``: its first word as
+    ``next_word`` reads it (group 1), or a CJK word of them written first ("报错了")."""
+    following = next_word.match(rest)
+    if following and following.group(1).casefold() in words:
+        return True
+    opening = rest.lstrip()
+    return any(not w.isascii() and opening.startswith(w) for w in words)
+
+
 def stemmed(words: set[str]) -> set[str]:
     """ASCII words without a plural or ``-ing`` ending ("images" → "image", "loading" →
     "load"); other words as they are."""
@@ -188,6 +198,7 @@ __all__ = [
     "FUNCTION_WORDS",
     "STOP",
     "latin_view",
+    "leads_with",
     "likeness",
     "negated",
     "memo_per_cues",

@@ -37,3 +37,17 @@ def test_an_address_said_again_before_its_change_leaves_with_it() -> None:
     assert "10.77.0.0/24" in live
     assert not [text for text in live if "10.60.0.0" in text], live
     assert "move the overlay to 10.77.0.0/24." in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "later", "changed"),
+    [
+        ("Redis lives at 10.12.0.4, keep it off the public net.", "Redis stays on 7.2.4", False),
+        ("Redis lives at 10.12.0.4.", "Redis moved to 10.12.0.9", True),
+    ],
+)
+def test_an_address_and_a_version_of_one_thing_are_two_settings(
+    rule: str, later: str, changed: bool
+) -> None:
+    rules = live_rules(ledger_of_said("Move the cache.", rule, later))
+    assert (rule not in rules) == changed

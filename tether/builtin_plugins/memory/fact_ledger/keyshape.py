@@ -44,6 +44,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ("file", rf"(?<![\w./-])[\w-]+\.(?:{alternation('file_extensions')})\b"),
     ("dotted", r"(?<![\w./@-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w-]|\.\w)"),
     ("ext", r"(?<![\w/.-])\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w-]|\.\w)"),
+    ("ip", r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?![\w]|\.\d)"),  # no version
     ("version", r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w]|\.\d)"),
     (
         "qty",
@@ -56,7 +57,7 @@ _CODE = re.compile(r"`([^`\s]{2,80})`")
 _ASCII_WORD = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*")
 _ASCII = re.compile(r"[a-z][a-z0-9_]*")
 #: Shapes that say what they are: a shared word of the keys is enough.
-DISTINCT = frozenset({"tuple", "url", "tz", "path", "host", "dotted", "ext", "code"})
+DISTINCT = frozenset({"tuple", "url", "tz", "path", "host", "ip", "dotted", "ext", "code"})
 #: Shapes named by an id of their own: keys that share a word are one key when the values
 #: have one form ("the command is registered as `a.b_c`" / "the command id: `d.e_f`"); other
 #: shapes need one key's words inside the other's ("API … api.example.com" / "docs …

@@ -47,6 +47,7 @@ _TOKEN = (  # a dotted, slashed or snake name; a name with a digit
 _WORD = rf"(?P<word>(?<!{_L})(?<![./@#-])[A-Za-z](?:{_L}|[+#])*(?!{_L}|[/-]|\.\w))"
 _VALUE = re.compile("|".join((_HEX_COLOR, _NUMBER, _TOKEN, _WORD)))
 _ASCII = re.compile(r"[a-z][a-z0-9'-]*")
+_ADDRESS = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}\b")  # 10.12.0.4: an address, no number
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–]+\s")
 #: Words that say how a value is set, not what it is about.
 _FILLER = vocabulary("setting_filler")
@@ -71,7 +72,7 @@ MAX_PLAIN_CLAUSE = 8  # words: a plain word is a value only in a short clause
 class Pair:
     subject: frozenset[str]
     value: str
-    shape: str  # "num:<unit>", "token", "word"
+    shape: str  # "num:<unit>", "ip", "token", "word"
     clause: str
 
 
@@ -132,7 +133,7 @@ def _pairs(text: str, cues: Cues | None) -> tuple[Pair, ...]:
                     value, unit = value[: len(value) - len(unit)].rstrip(), ""
                 if not unit and (_NUMBERED.search(before) or _NAME_BEFORE.search(before)):
                     continue  # "#123", "Module 3", "Python 3.11": which one (or a version)
-                shape = "num:" + _stem(unit.casefold())
+                shape = "ip" if _ADDRESS.match(value) else "num:" + _stem(unit.casefold())
             # no words before it: those after it ("keep 30 days of backups"), the sentence's
             # label ("Backups: …, keep 14 days"), the subject of the clause before ("每页 20
             # 条太少了，改 50")

@@ -1,7 +1,9 @@
-"""A failing tool's output keeps up to three error lines as open errors (issue 23): the line
-that says what went wrong, then the other lines of an error shape (a failed test case, an
-abort, a missing dependency, an undefined name) — never a bare tally — and a later success of
-the same call resolves them all. The offline summary shows what the gate requires."""
+"""A failing tool's output keeps its error lines as open errors (issue 23). A short output
+keeps every line that tells of the failure (table rows, records of one form); of a long one,
+up to three lines: the line that says what went wrong, then the other lines of an error
+shape (a failed test case, an abort, a missing dependency, an undefined name) — never a bare
+tally. A later success of the same call resolves them all. The offline summary shows what the
+gate requires."""
 
 from __future__ import annotations
 
@@ -61,6 +63,11 @@ jinja2.exceptions.UndefinedError: 'customer_name' is undefined
 """
 
 
+def _long(output: str) -> str:
+    """``output`` behind enough progress lines that it is no longer read whole."""
+    return "".join(f"stage {n} of 12 ok\n" for n in range(1, 13)) + output
+
+
 @pytest.mark.parametrize(
     ("output", "wanted"),
     [
@@ -71,7 +78,7 @@ jinja2.exceptions.UndefinedError: 'customer_name' is undefined
     ],
 )  # fmt: skip
 def test_other_error_lines_of_one_output_are_kept(output: str, wanted: list[str]) -> None:
-    lines = failure_lines(output)
+    lines = failure_lines(_long(output))
     assert len(lines) <= 3
     for line in wanted:
         assert line in lines, f"{line!r} not among {lines!r}"
@@ -96,7 +103,7 @@ def test_the_frame_where_the_error_was_raised_is_kept() -> None:
         "  at Inventory.Sync.Run () (at Assets/Scripts/Sync/Runner.cs:12)\n"
         "Tests: 12 passed, 1 failed"
     )
-    lines = failure_lines(dotnet)
+    lines = failure_lines(_long(dotnet))
     assert "at Inventory.Sync.PullOrders () (at Assets/Scripts/Sync/OrderSync.cs:141)" in lines
     assert not [line for line in lines if "Runner.cs" in line]
 
@@ -110,10 +117,70 @@ error: failed to run custom build command for `openssl-sys v0.9.102`
 
 
 def test_the_last_line_of_a_failure_is_kept_when_it_is_the_cause() -> None:
-    lines = failure_lines(LINKER)
-    assert lines[0].startswith("error: failed to run custom build command")
-    assert "x86_64-w64-mingw32-gcc: not found" in lines
-    assert "--- stderr" not in lines
+    for output in (LINKER, _long(LINKER)):
+        lines = failure_lines(output)
+        assert lines[0].startswith("error: failed to run custom build command")
+        assert "x86_64-w64-mingw32-gcc: not found" in lines
+        assert "--- stderr" not in lines
+
+
+SCAN = """2025-03-02T07:40:11Z	INFO	scanning image shop/web:4.1.0
+Total: 2 (HIGH: 1, CRITICAL: 1)
+
+| zlib1g  | CVE-2023-45853 | CRITICAL | 1:1.2.13.dfsg-1 |
+| libexpat1 | CVE-2024-28757 | HIGH | 2.5.0-1 |
+"""
+COMPARE = """MISMATCH field=pressure cell=(4,9) got 101.325 want 101.322
+MISMATCH field=humidity cell=(4,9) got 0.61 want 0.63
+*** Error 2
+"""
+
+
+def test_a_short_failing_output_keeps_every_line_that_tells_of_the_failure() -> None:
+    """Every row of a short findings table and every mismatch record stays, verbatim; the
+    scanner's progress line, a tally and the exit line do not."""
+    lines = failure_lines(SCAN)
+    assert set(lines) == {
+        "| zlib1g  | CVE-2023-45853 | CRITICAL | 1:1.2.13.dfsg-1 |",
+        "| libexpat1 | CVE-2024-28757 | HIGH | 2.5.0-1 |",
+    }
+    records = failure_lines(COMPARE + "exit code 2\n")
+    assert set(records) == set(COMPARE.splitlines()[:2])
+    logged = "09:14:02  Load failed for model stg_refunds\n09:14:02    100038 (22018): "
+    said = failure_lines(logged + "Numeric value '-' is not recognized\n09:14:02  Done. ERROR=1")
+    assert "09:14:02    100038 (22018): Numeric value '-' is not recognized" in said
+    checks = "| check | result |\n| lint | ok |\n| unit | FAILED 2 of 40 |\n| types | ok |"
+    assert failure_lines(checks) == ("| unit | FAILED 2 of 40 |",)  # not the passing rows
+    long_scan = failure_lines(_long(SCAN))
+    assert len(long_scan) < 2  # of a long output, only lines that name a failure
+
+
+PASTED_LINK = """The release archive breaks, output:
+
+```
+ld: Undefined symbols for architecture x86_64:
+  "_kernel_fft_plan", referenced from:
+      _run_transform in transform.o
+clang: error: linker command failed with exit code 1
+```
+"""
+
+
+def test_a_pasted_block_whose_diagnostic_sits_mid_line_keeps_its_lines() -> None:
+    """A pasted block that opens no line with an error but has "clang: error: …" in it is a
+    failing log: its lines are kept verbatim, the symbol the linker misses among them (as
+    identifiers: the one pasted error a later paste replaces stays the one it was)."""
+    ledger = ledger_of_said(PASTED_LINK)
+    kept = {f.text for f in ledger.live("error", "identifier")}
+    assert '"_kernel_fft_plan", referenced from:' in kept
+    for snippet in (
+        "if error:\n    raise Retry(error)",
+        "} catch (err: unknown) {\n  report(err)\n}\ntry { x() } catch (error: unknown) {}",
+        "- run: make lint\n  continue-on-error: false",
+        'log.Printf("fatal: %v", err)',
+    ):
+        pasted = f"fix this:\n```\n{snippet}\n```"
+        assert not ledger_of_said(pasted).live("error"), snippet  # code naming an error
 
 
 def _call(at: int, name: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,9 @@ _EXIT_LINE = re.compile(
 #: A line with a word of failure in it (``error_words`` of ``vocabulary.json``) or a phrase
 #: ("fault", but not inside "default").
 _ERROR_LINE = re.compile(
-    rf"{alternation('error_words')}|not found|no such|timed? ?out|\bfault", re.I
+    rf"{alternation('error_words')}|not found|no such|not recogni[sz]ed|does not exist"
+    r"|timed? ?out|\bfault",
+    re.I,
 )
 
 #: A line that names the error itself: a typed error, ``error:``, "Shader error in …", a
@@ -100,6 +102,17 @@ def says_what(line: str) -> bool:
     return said and not _TALLY.search(line)
 
 
+#: A tool's diagnostic: its name, then "error:" ("clang: error: linker command failed",
+#: "c++: fatal error: …"), not code that names an error ("catch (error: unknown)").
+_DIAGNOSTIC = re.compile(r"^\s*[\w.+/-]+:\s+(?:fatal\s+)?(?:error|panic):\s+\S", re.IGNORECASE)
+
+
+def reports_error(text: str) -> bool:
+    """Whether a line of ``text`` is a tool's diagnostic (:data:`_DIAGNOSTIC`): a pasted log
+    whose error line does not open with the error, not a snippet of code."""
+    return any(_DIAGNOSTIC.match(line) for line in text.splitlines())
+
+
 def opens_with_error(line: str) -> bool:
     """Whether ``line`` starts by saying what went wrong (a pasted diagnostic, an API error
     code with its message, a named error, a header joined to its message), not by tallying
@@ -170,18 +183,72 @@ def _rank(line: str) -> int:
     return 0 if _SAYS_WHAT.search(line) else 1 if _STRONG_ERROR.search(line) else 2
 
 
+#: What a short output's excerpt leaves out: a line that only tallies the failure, only
+#: introduces others ("Traceback (most recent call last):") or marks a section ("--- stderr").
+_NO_EXCERPT = re.compile(
+    f"{_TALLY.pattern}|{_ONLY_HEADER.pattern}|^[^\\w\\s]{{2,}}\\s*\\w+\\W*$", re.I
+)
+_SEPARATOR = re.compile(r"(?:^|(?<=\s))[|:;=<>]+(?=\s|$)")  # standing free: not "1:1.2"
+MIN_SKELETON = 3  # separators two lines share to be records of one form
+_DIGIT = re.compile(r"\d")
+_PASSED = re.compile(r"\b(?:ok|pass|passed|success|succeeded|green)\b|[✓✔]|通过|成功", re.I)
+SHORT_LINES = 8  # a failing output of at most this many lines …
+SHORT_CHARS = 1000  # … and characters is read as a whole (:func:`_excerpt`)
+
+
+def _skeleton(line: str) -> str:
+    """The free-standing separators of ``line`` in order: ``||||`` of a table row, ``:::<>``
+    of a "DIFFER : … : … : 12.4 <> 12.5" record."""
+    return "".join(_SEPARATOR.findall(line))
+
+
+def _excerpt(first: str, lines: list[str]) -> tuple[str, ...]:
+    """The error lines of a short output: ``first``, then in output order every line with a
+    sign of failure, the line a kept header ending in ":" introduces, every record of the
+    form of a kept one (a findings table's other rows, a second mismatch record) and the
+    frame where the error was raised (:func:`_innermost`)."""
+    kept: list[str] = []
+    for at, line in enumerate(lines):
+        if _NO_EXCERPT.search(line):
+            continue
+        introduced = at > 0 and lines[at - 1].endswith(":") and lines[at - 1] in kept
+        if introduced or _error_lines([line], _MORE_SHAPES) or line in first:
+            kept.append(line)
+    forms = {_skeleton(line) for line in kept} - {""}
+    kept += [
+        line
+        for line in lines
+        if line not in kept
+        and len(_skeleton(line)) >= MIN_SKELETON
+        and _skeleton(line) in forms
+        and _DIGIT.search(line)  # a record, not a table's header
+        and not _PASSED.search(line)  # "| lint | ok |": a check that passed
+    ]
+    where = _innermost(lines)
+    if where and not any(where in line for line in kept):
+        kept.append(where)
+    order = {line: at for at, line in enumerate(lines)}
+    return (first, *(line for line in sorted(kept, key=order.__getitem__) if line not in first))
+
+
 @functools.lru_cache(maxsize=512)
 def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
-    """Up to ``limit`` distinct error lines of ``text``, verbatim: :func:`error_line` first,
-    then other lines that name a failure (:func:`_named`: "Foo > bar FAILED", "MPI_ABORT was
-    invoked …", "nothing provides libx", "'name' is undefined") — those that say what went
-    wrong first, each in output order — and the output's last line when it looks like an
-    error (a cause that names no error type). A line that only tallies the failure
-    ("1 error", "*** Error 1", "BUILD FAILED") is never an extra one."""
+    """The error lines of ``text``, verbatim, :func:`error_line` first.
+
+    Of a short output (:data:`SHORT_LINES`, :data:`SHORT_CHARS`), every line that tells of
+    the failure (:func:`_excerpt`): every row of a findings table, both of two mismatch
+    records, a linker's missing symbol under its header. Of a longer one, up to
+    ``limit`` lines: other lines that name a failure (:func:`_named`: "Foo > bar FAILED",
+    "MPI_ABORT was invoked …", "nothing provides libx", "'name' is undefined") — those that
+    say what went wrong first, each in output order — and the output's last line when it
+    looks like an error (a cause that names no error type). A line that only tallies the
+    failure ("1 error", "*** Error 1", "BUILD FAILED") is never an extra one there."""
     first = error_line(text)
     out = [first]
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     lines = [line for line in lines if not _EXIT_LINE.match(line)]
+    if len(lines) <= SHORT_LINES and sum(map(len, lines)) <= SHORT_CHARS:
+        return _excerpt(first, lines)
     found = _error_lines(lines, _MORE_SHAPES)
     extra = [
         line[:MAX_FACT]
@@ -241,10 +308,13 @@ ERROR_SHAPE = re.compile(
 __all__ = [
     "ERROR_SHAPE",
     "MAX_LINES",
+    "SHORT_CHARS",
+    "SHORT_LINES",
     "error_line",
     "failure_lines",
     "joined",
     "opens_with_error",
+    "reports_error",
     "says_what",
     "symptom_gone",
 ]

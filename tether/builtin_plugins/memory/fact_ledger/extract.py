@@ -29,6 +29,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
     failure_lines,
     joined,
     opens_with_error,
+    reports_error,
     symptom_gone,
 )
 from tether.builtin_plugins.memory.fact_ledger.exact import observed
@@ -258,13 +259,15 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             else:
                 out.append(Statement("identifier", token, source, key=subject, parent=words))
     error = pasted_error(text)
+    blocks = FENCED_BODY.findall(text)
     if error:
         out.append(Statement("error", error, source, key="pasted"))
-        for block in FENCED_BODY.findall(text):  # a pasted log: its other error lines
+    for block in blocks:  # a pasted log: its (other) error lines, kept verbatim
+        if error or reports_error(block):  # "clang: error: …" inside it, not opening it
             out += [
                 Statement("identifier", line, source)
                 for line in failure_lines(block)
-                if line not in error and error not in line
+                if not error or (line not in error and error not in line)
             ]
     kinds = follow_steps([s.kind for s in out], [s.text for s in out])
     out = [replace(s, kind=k) if k != s.kind else s for s, k in zip(out, kinds, strict=True)]

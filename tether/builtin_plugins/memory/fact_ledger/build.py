@@ -55,6 +55,7 @@ from tether.builtin_plugins.memory.fact_ledger.proposals import offered, propose
 from tether.builtin_plugins.memory.fact_ledger.revert import restore_reverted
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
+from tether.builtin_plugins.memory.fact_ledger.seen import file_seen
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_broken_wholes
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, word_count, words_of
@@ -300,6 +301,7 @@ class _Reader:
             self._fail(name, target, failure_lines(text_of(message.get("content"))), source)
             return
         self.ledger.resolve(error_key(name, target))
+        file_seen(self.ledger, text_of(message.get("content")), f"seen:{name}:{target}", source)
         if name in ("edit", "write") and target:  # an edit also clears a failed write
             self.ledger.resolve(error_key("write" if name == "edit" else "edit", target))
 
@@ -315,6 +317,7 @@ class _Reader:
             self._fail("bash", command, [f"exit code {code}: {first}", *more], source)
         else:
             self.ledger.resolve(error_key("bash", command))
+            file_seen(self.ledger, str(message.get("output", "")), f"seen:bash:{command}", source)
 
 
 def build_ledger(

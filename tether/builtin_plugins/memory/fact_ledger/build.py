@@ -45,6 +45,7 @@ from tether.builtin_plugins.memory.fact_ledger.goal import (
 )
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.namedpick import retire_for_named_pick
 from tether.builtin_plugins.memory.fact_ledger.oldnamed import retire_named_old
 from tether.builtin_plugins.memory.fact_ledger.picked import (
     ACCEPTED,
@@ -189,8 +190,8 @@ class _Reader:
     def user(self, text: str, source: str) -> None:
         if not text.strip():
             return
-        short = flat(text, 400)
-        chosen, self.offer = file_pick(self.ledger, short, source, self.offer, self.cues), ""
+        short, offer = flat(text, 400), self.offer
+        chosen, self.offer = file_pick(self.ledger, short, source, offer, self.cues), ""
         if chosen is not None:
             self.proposals = []  # the option picked, not the whole offer
         if self.proposals and len(short) <= 200 and self.cues.has("accept", short):
@@ -200,6 +201,8 @@ class _Reader:
                 said = Statement("decision", proposal, source, change)
                 fact = self.ledger.add(said, self.cues)
                 fact.note = ACCEPTED
+            retire_for_named_pick(self.ledger, short, offer, source, [], self.cues)
+            offer = ""  # its question is answered
         self.proposals = []
         prompted, self.asked = self.asked, False
         if bare_ack(text, self.cues):
@@ -255,6 +258,8 @@ class _Reader:
         restore_reverted(self.ledger, source, self.cues)
         if chosen is not None:
             retire_bare_picks(self.ledger, chosen, self.cues)
+        elif offer:  # "sure, Parquet it is" after "… Switch the output format?"
+            retire_for_named_pick(self.ledger, short, offer, source, filed, self.cues)
         if not goal_message:
             keep_whole(self.ledger, short, [f for f in filed if f.kind != "identifier"])
 

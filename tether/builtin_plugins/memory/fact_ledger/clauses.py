@@ -12,6 +12,7 @@ apart as the changed one (or every clause is), the whole rule retires.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -118,12 +119,22 @@ def _nearest(new: str, clauses: list[str]) -> list[bool]:
 
 
 def retire_rule(
-    ledger: Ledger, old: Fact, new: Fact, cues: Cues | None, *, revoke: bool = False
+    ledger: Ledger,
+    old: Fact,
+    new: Fact,
+    cues: Cues | None,
+    *,
+    revoke: bool = False,
+    changes: Callable[[str], bool] | None = None,
 ) -> None:
-    """Retire ``old`` for ``new``; clauses of ``old`` that ``new`` is not about stay live."""
+    """Retire ``old`` for ``new``; clauses of ``old`` that ``new`` is not about (or, given
+    ``changes``, that it does not pick) stay live."""
     clauses = split_clauses(old.text) if old.kind in ("constraint", "decision") else []
     kept: list[str] = []
-    if len(clauses) > 1:
+    if len(clauses) > 1 and changes is not None:
+        kept = [c for c in clauses if not changes(c) and _substantial(c) and not _remark(c)]
+        kept = kept if len(kept) < len(clauses) else []
+    elif len(clauses) > 1:
         changed = [  # a revoke giving another value changes that value's clause too
             about(new.text, c, cues, revoke=revoke) or (revoke and about(new.text, c, cues))
             for c in clauses

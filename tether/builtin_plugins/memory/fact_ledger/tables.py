@@ -92,6 +92,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "i'd propose", "i'd recommend", "i would suggest", "i would propose", "i would recommend",
         "would it make sense", "does it make sense", "what about", "would you like me to",
         "do you want me to", "might be worth", "maybe we should", "we should probably",
+        "would you be open to", "are you open to", "would you be ok with", "are you ok with",
     ),
     "filler": (
         "continue", "go on", "keep going", "proceed", "ok", "okay", "thanks", "thank you",

@@ -31,3 +31,20 @@ def test_words_made_of_hex_letters_are_no_hash() -> None:
 def test_a_coordinate_is_keyed_by_its_group_and_artifact() -> None:
     found = dict(identifiers("pin com.squareup.okhttp3:okhttp:4.12.0 for now"))
     assert found["com.squareup.okhttp3:okhttp:4.12.0"] == "pin:com.squareup.okhttp3:okhttp"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reference"),
+    [
+        ("does the cache fix from PR #2207 still hold on 3.12?", "PR #2207"),
+        ("see issue #88 for the flaky upload", "issue #88"),
+        ("that landed in MR !415 last week", "MR !415"),
+        ("回归是 #4521 引入的", "#4521"),
+    ],
+)
+def test_a_tracker_reference_is_an_identifier(sentence: str, reference: str) -> None:
+    assert reference in [token for token, _ in identifiers(sentence)]
+
+
+def test_a_colour_a_channel_or_a_small_number_is_no_reference() -> None:
+    assert list(identifiers("make the header #1e90ff and post in #release-notes, item #3")) == []

@@ -16,7 +16,9 @@ from tether.builtin_plugins.memory.fact_ledger.words import alternation, latin_v
 _EXTENSIONS = alternation("file_extensions")
 _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
-    r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-]))"
+    r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])"
+    r"|\b(?:PR|MR|[Pp]ull [Rr]equest|[Ii]ssue|[Tt]icket|[Bb]ug|[Cc]ase)\s?[#!]\d{1,7}\b"  # PR #318
+    r"|(?<![\w#&!])#\d{3,7}(?![\w-]))"  # "#4521": a number of a tracker
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
     r"|(?P<define>(?<![\w-])-D[A-Za-z_]\w*(?:=[^\s,;'\"`，；。、]+)?)"  # -DNAME=VALUE
     r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Za-z0-9_]+\}?(?:=[^\s,;'\"`，；。、]+)?)"

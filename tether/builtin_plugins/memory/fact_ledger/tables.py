@@ -125,6 +125,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "goal": (
         "i'd like you to", "i want you to", "i need you to", "i'd like to", "i want to",
         "we want to", "we'd like to", "the goal is", "our goal", "my goal", "the aim is",
+        "goal:", "objective:",
         "i'm trying to", "we're trying to", "help me", "i was hoping", "i'm hoping",
         "we're hoping", "i'm looking to", "we're looking to", "the task is",
         "wondering if you could", "would it be possible", "it would be great if",

@@ -2,10 +2,11 @@
 
 A sentence's *keyed values* (:func:`keyed_values`) are the values it states by shape — a
 version tuple ``(3, 6, 0)``, a file extension ``.csv``, a dotted id ``mesh.tidy_edges``, a
-path or path template, a URL, a host, a quantity with its unit, an all-capitals code (``UTC``,
-``GBK``, ``UTF-8``), a time zone ``Asia/Tokyo``, inline code; in a CJK sentence any ASCII
-word — each with its *key*: the content words said before it in the sentence (ASCII words
-without endings, CJK character pairs), filler and cue words aside ("保持 X 不变", "还是用").
+path or path template, a URL, a host, a command-line flag ``-O2``, a quantity with its
+unit, an all-capitals code (``UTC``, ``GBK``, ``UTF-8``), a time zone ``Asia/Tokyo``, inline
+code; in a CJK sentence any ASCII word — each with its *key*: the content words said before
+it in the sentence (ASCII words without endings, CJK character pairs), filler and cue words
+aside ("保持 X 不变", "还是用").
 
 A later message that gives a key another value of the same shape changes it
 (:func:`reshaped`): the two keys share a word, and neither has a word of its own that names a
@@ -45,7 +46,8 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ("dotted", r"(?<![\w./@-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w-]|\.\w)"),
     ("ext", r"(?<![\w/.-])\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w-]|\.\w)"),
     ("ip", r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?:/\d{1,2})?(?![\w]|\.\d)"),  # no version
-    ("version", r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w]|\.\d)"),
+    ("flag", r"(?<![\w./-])--?[A-Za-z][\w-]*(?:=[^\s,;'\"`]+)?(?![\w-])"),  # -O2, --jobs=4
+    ("version", r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?:[a-z]{1,5}\d{0,3})?(?![\w]|\.\d)"),  # 3.12.0rc1
     (
         "qty",
         r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|[A-Za-z]{1,8}\b|分钟|小时|毫秒|[秒天条行次个页兆])",
@@ -331,7 +333,7 @@ def reshaped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
     out = []
     olds = keyed_values(old, cues)
     for n in keyed_values(new, cues):
-        if _said(n.value, old):
+        if _said(n.value, old) or (n.shape == "flag" and not _flag_set(n, new, cues)):
             continue
         for o in olds:
             if _said(o.value, new):
@@ -341,6 +343,18 @@ def reshaped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
             out.append((o.value, n.value))
             break
     return out
+
+
+#: A flag added beside the others: "also compile with -g", "with -n auto as well", 也带上.
+_ADDED = re.compile(r"\b(?:also|as well|too|plus|additionally|on top)\b|也|再加|另外", re.I)
+
+
+def _flag_set(n: Keyed, new: str, cues: Cues | None) -> bool:
+    """Flags add up: one replaces another only when said as the default ("make the default
+    -Os") or with a change cue ("switch to -O3"), and not as an addition ("also -g")."""
+    if _ADDED.search(new):
+        return False
+    return "default" in n.key or (cues is not None and cues.has("change", new))
 
 
 def unlike_values(new: str, old: str, cues: Cues | None = None) -> bool:

@@ -29,6 +29,7 @@ from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted, other
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.faulted import only_faulted
 from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
@@ -46,7 +47,11 @@ from tether.builtin_plugins.memory.fact_ledger.negation import denied
 from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
-from tether.builtin_plugins.memory.fact_ledger.renumbered import numbered, renumbered
+from tether.builtin_plugins.memory.fact_ledger.renumbered import (
+    numbered,
+    renumbered,
+    said_now,
+)
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
@@ -138,6 +143,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     rules = ledger.live("constraint") + ledger.live("decision")
     if cues is not None and deictic(fact.text, cues, [r for r in rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
+    if cues is not None and only_faulted(fact.text, cues):
+        return  # "02:00 was too early": the old value named, none set (:mod:`.faulted`)
     cued = statement.change or statement.revoke
     if cues is not None:  # "the run took 13 min" reports on "under 10 minutes", no change
         rules = [r for r in rules if not measures_bound(fact.text, r.text, cues, cued=cued)]
@@ -155,8 +162,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cued:  # "switch to prod instead" also replaces a request ("deploy to staging")
         rules += [r for r in ledger.live("request")[-50:] if r.source not in opening]
     keyed: list[Fact] = []
-    if (cued or fact.kind == "decision") and numbered(fact.text):  # "GRCh37" → "GRCh38"
-        keyed = _earlier_alike(fact, rules, lambda old: renumbered(fact.text, old))
+    now = not cued and fact.kind != "decision" and said_now(fact.text)  # "…/v2 now"
+    if (cued or now or fact.kind == "decision") and numbered(fact.text):  # "GRCh37" → "GRCh38"
+        paths = cued or now  # a decision renumbers a name ("GRCh38"), not a path or host
+        keyed = _earlier_alike(fact, rules, lambda o: renumbered(fact.text, o, cues, now, paths))
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))

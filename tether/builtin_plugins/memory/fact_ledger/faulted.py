@@ -1,0 +1,58 @@
+"""A value a sentence finds fault with is recalled, not set.
+
+"02:00 was too early", "之前那个 retries=3 太少", "the 500 MB cap is too small, make it 2 GB":
+the value is named to say why it goes. The words after it, to the end of its clause, find
+fault (``criticism_words`` of ``vocabulary.json``: "too slow", 太少 — not "use Redis too"
+or "不够再调", if it is not enough, adjust). A sentence whose every value is faulted sets none
+of them; a value faulted is no value in force.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.implicit import values
+from tether.builtin_plugins.memory.fact_ledger.words import word_search
+
+_CRITICISM = word_search("criticism_words")  # "too slow", 太少; not "use Redis too", 不够再调
+#: Where the words about a value end: a stop, a comma, a dash, a joining word, a reason.
+_CUT = re.compile(
+    r"[,;!?，；。！？]|\.(?:\s|$)|\s[-—–]+\s"
+    r"|\b(?:but|and|so|then|because|since|as|while|whereas)\b|因为|由于|但是|不过|而且",
+    re.IGNORECASE,
+)
+#: Cues that make a sentence a change, whatever it finds fault with ("switch to X because
+#: Y is too slow", "stop using Y as it is too slow", "去掉 Y 因为太慢了").
+_CHANGES = ("change", "revoke", "discard")
+
+
+def faulted_after(text: str, end: int, stop: int | None = None) -> bool:
+    """Whether the words of ``text`` from ``end`` to the end of that clause (and before
+    ``stop``, where the next value is said) find fault."""
+    clause = _CUT.split(text[end:stop], maxsplit=1)[0]
+    return _CRITICISM.search(clause) is not None
+
+
+def faulted(value: str, text: str) -> bool:
+    """Whether ``text`` finds fault with ``value`` where it names it."""
+    at = text.find(value)
+    return at >= 0 and faulted_after(text, at + len(value))
+
+
+def only_faulted(text: str, cues: Cues) -> bool:
+    """Whether ``text`` states values and finds fault with each of them, with no cue of a
+    change and no revert but one whose own clause finds fault ("之前那个 02:00 太早了")."""
+    if any(cues.has(kind, text) for kind in _CHANGES):
+        return False
+    revert = cues.find("revert", text)
+    if revert is not None and not faulted_after(text, revert[1]):
+        return False  # "go back to the previous one, X is too slow": a revert
+    said = values(text, cues)
+    ends = [v.start for v in said[1:]] + [len(text)]
+    return bool(said) and all(
+        faulted_after(text, v.start + len(v.text), stop) for v, stop in zip(said, ends, strict=True)
+    )
+
+
+__all__ = ["faulted", "faulted_after", "only_faulted"]

@@ -1,0 +1,79 @@
+"""A value a message replaces, named again in that message: recalled, not set.
+
+"以后失败重试都 retries=5。之前那个 retries=3 太少，夜里网络抖一下就挂。", "timeout=60 from now on;
+the timeout=20 we had kept tripping": the second sentence names the old value — as the
+earlier one, or finding fault with it, not keeping it or going back to it — to say why it
+changed. Its identifier replaces nothing (the new value stays in force) and is filed
+retired, into the fact that replaced it; the sentence goes with it when the old value is all
+the value it states — a reason given for the change, shown by the change.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from tether.builtin_plugins.memory.fact_ledger.extract import Statement
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.faulted import faulted
+from tether.builtin_plugins.memory.fact_ledger.words import normal
+
+MAX_BACK = 40  # facts back where this message's replacements are
+_DIGIT = re.compile(r"\d")
+
+
+class Ledger(Protocol):
+    """What recalling needs of :class:`~.ledger.Ledger`."""
+
+    facts: list[Fact]
+
+    def get(self, fact_id: str) -> Fact | None: ...
+
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
+
+
+#: Words that name a value as the earlier one: "之前那个 X", "the X we had", "the old X".
+_EARLIER = re.compile(
+    r"\b(?:the (?:old|previous|earlier|original|former)|we had|we used|used to)\b"
+    r"|之前|原来|以前|旧的|老的",
+    re.IGNORECASE,
+)
+
+
+#: Words that keep a value in force or bring it back: "keep", "stays", "go back to", 保持, 用回.
+_KEPT = re.compile(
+    r"\b(?:keep|keeps|stay|stays|stick with|go back|back to|revert|restore)\b"
+    r"|保持|保留|还是用|继续用|用回|改回|换回|恢复",
+    re.IGNORECASE,
+)
+
+
+def recalled_by(ledger: Ledger, statement: Statement) -> Fact | None:
+    """The fact of ``statement``'s own message that replaced the value it names, when the
+    sentence names it as the earlier one or finds fault with it (``None`` otherwise)."""
+    sentence = statement.parent or statement.text
+    if _KEPT.search(sentence) or not (
+        _EARLIER.search(sentence) or faulted(statement.text, sentence)
+    ):
+        return None  # "keep the timeout=60 we had", "go back to the old retries=3": in force
+    said = normal(statement.text)
+    for fact in reversed(ledger.facts[-MAX_BACK:]):
+        if fact.kind != "identifier" or fact.live or normal(fact.text) != said:
+            continue
+        by = ledger.get(fact.replaced_by) if fact.replaced_by else None
+        if by is not None and by.source == statement.source:
+            return by
+    return None
+
+
+def file_recalled(ledger: Ledger, fact: Fact, parent: Fact | None, by: Fact) -> Fact:
+    """Retire the recalled identifier ``fact`` into ``by``, and its sentence ``parent`` with
+    it when the old value is the only value it states."""
+    ledger.retire(fact, by)
+    if parent is not None and parent.live and not _DIGIT.search(parent.text.replace(fact.text, "")):
+        home = ledger.get(by.parent) if by.parent else None
+        ledger.retire(parent, home or by)
+    return fact
+
+
+__all__ = ["file_recalled", "recalled_by"]

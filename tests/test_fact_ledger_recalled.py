@@ -80,3 +80,47 @@ def test_what_counts_as_finding_fault() -> None:
     assert not faulted("2 GB", "the 500 MB cap is too small, make it 2 GB")
     assert not faulted("2000", "批大小 2000 不够再调")  # if it is not enough, adjust later
     assert not faulted("8 workers", "Make it 8 workers too please, like staging.")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "以后并发都 max_inflight=16。之前那个 max_inflight=4 太保守了。",
+        "max_inflight=16 from now on; the max_inflight=4 we had left the workers idle.",
+    ],
+)
+def test_an_old_value_never_on_record_replaces_nothing(message: str) -> None:
+    """The old value is named in the very message that first states the setting: no rule of
+    it is on record, and it still does not replace the new one."""
+    ledger = ledger_of_said(START, message)
+    live = {f.text for f in ledger.live("identifier")}
+    assert "max_inflight=16" in live
+    assert "max_inflight=4" not in live
+    assert any("max_inflight=16" in f.text for f in ledger.live("constraint"))
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "revert", "gone"),
+    [
+        ("副本数 2 个。", "改成 6 个副本。", "还是用回 2 个副本吧 6 个太多了", "6 个副本"),
+        (
+            "Run 2 replicas.",
+            "Make it 6 replicas.",
+            "go back to 2 replicas, 6 is too many",
+            "6 replicas",
+        ),
+    ],
+)
+def test_a_revert_whose_fault_is_the_other_values_still_reverts(
+    first: str, change: str, revert: str, gone: str
+) -> None:
+    """The fault after the value gone back to is the other value's: the revert holds."""
+    ledger = ledger_of_said(START, first, change, revert)
+    assert not any(gone in f.text for f in ledger.live("constraint", "decision"))
+
+
+def test_an_old_value_said_to_be_fine_somewhere_stays() -> None:
+    ledger = ledger_of_said(
+        START, "- workers=4", "Set workers=8; workers=4 like we had is fine for staging."
+    )
+    assert "workers=4" in {f.text for f in ledger.live("identifier")}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
 
@@ -40,19 +41,40 @@ def faulted(value: str, text: str) -> bool:
     return at >= 0 and faulted_after(text, at + len(value))
 
 
+def revert_faulted(text: str, cues: Cues) -> bool:
+    """Whether the clause of the ``revert`` cue of ``text`` finds fault with what it names,
+    up to the second value after the cue: "之前那个 retries=3 太少" and "the old one was too
+    slow" recall the old value; "用回 3 个 worker 吧 8 个太多了" and "用回之前那个，新的太慢" bring
+    it back (the fault is the other value's)."""
+    span = cues.find("revert", text)
+    if span is None:
+        return False
+    after = [s for s, _e in _value_spans(text, cues) if s >= span[1]]
+    return faulted_after(text, span[1], after[1] if len(after) > 1 else None)
+
+
+def _value_spans(text: str, cues: Cues) -> list[tuple[int, int]]:
+    """Where ``text`` states values: by class, and identifiers ("retries=3") beside them."""
+    spans = {(v.start, v.start + len(v.text)) for v in values(text, cues)}
+    for token, _subject in identifiers(text):  # "retries=3": a value the classes leave out
+        at = text.find(token)
+        if at >= 0 and not any(a <= at < b for a, b in spans):
+            spans.add((at, at + len(token)))
+    return sorted(spans)
+
+
 def only_faulted(text: str, cues: Cues) -> bool:
     """Whether ``text`` states values and finds fault with each of them, with no cue of a
     change and no revert but one whose own clause finds fault ("之前那个 02:00 太早了")."""
     if any(cues.has(kind, text) for kind in _CHANGES):
         return False
-    revert = cues.find("revert", text)
-    if revert is not None and not faulted_after(text, revert[1]):
+    if cues.has("revert", text) and not revert_faulted(text, cues):
         return False  # "go back to the previous one, X is too slow": a revert
-    said = values(text, cues)
-    ends = [v.start for v in said[1:]] + [len(text)]
+    said = _value_spans(text, cues)
+    ends = [start for start, _end in said[1:]] + [len(text)]
     return bool(said) and all(
-        faulted_after(text, v.start + len(v.text), stop) for v, stop in zip(said, ends, strict=True)
+        faulted_after(text, end, stop) for (_start, end), stop in zip(said, ends, strict=True)
     )
 
 
-__all__ = ["faulted", "faulted_after", "only_faulted"]
+__all__ = ["faulted", "faulted_after", "only_faulted", "revert_faulted"]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+import tether.builtin_plugins.memory.fact_ledger.recalled as recalling
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
@@ -25,7 +26,6 @@ from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.keypair import terse_changes
 from tether.builtin_plugins.memory.fact_ledger.nextsteps import file_next_step
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
-from tether.builtin_plugins.memory.fact_ledger.recalled import file_recalled, recalled_by
 from tether.builtin_plugins.memory.fact_ledger.restated import restates_rule
 from tether.builtin_plugins.memory.fact_ledger.schedules import whole_pairs
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
@@ -230,9 +230,9 @@ class Ledger:
             if parent is None and statement.parent and self._retired_here(statement):
                 self.retire(fact, None)  # its sentence only ended a value ("X can go.")
                 return fact
-            by = recalled_by(self, statement) if statement.key else None
-            if by is not None:  # "之前那个 retries=3 太少": what its own message replaced
-                return file_recalled(self, fact, parent, by)
+            if statement.key and recalling.recalled(statement):  # "之前那个 retries=3 太少"
+                by = recalling.recalled_by(self, statement)
+                return recalling.file_recalled(self, fact, parent, by)
             if statement.key:
                 olds = [
                     old

@@ -5,7 +5,9 @@ the timeout=20 we had kept tripping": the second sentence names the old value �
 earlier one, or finding fault with it, not keeping it or going back to it — to say why it
 changed. Its identifier replaces nothing (the new value stays in force) and is filed
 retired, into the fact that replaced it; the sentence goes with it when the old value is all
-the value it states — a reason given for the change, shown by the change.
+the value it states — a reason given for the change, shown by the change. A value so named
+whose replacement the ledger never saw ("之前那个 retries=3" with no rule of 3 on record) still
+replaces nothing: it is filed retired.
 """
 
 from __future__ import annotations
@@ -40,22 +42,31 @@ _EARLIER = re.compile(
 )
 
 
+_CLAUSE = re.compile(r"[;；。!?！？]|,\s|，")  # "X=16 from now on; the X=4 we had …": two
 #: Words that keep a value in force or bring it back: "keep", "stays", "go back to", 保持, 用回.
 _KEPT = re.compile(
-    r"\b(?:keep|keeps|stay|stays|stick with|go back|back to|revert|restore)\b"
+    r"\b(?:keep|keeps|stay|stays|stick with|go back|back to|revert|restore|still)\b"
+    r"|\b(?:is|are) (?:fine|ok|okay|good)\b"
     r"|保持|保留|还是用|继续用|用回|改回|换回|恢复",
     re.IGNORECASE,
 )
 
 
-def recalled_by(ledger: Ledger, statement: Statement) -> Fact | None:
-    """The fact of ``statement``'s own message that replaced the value it names, when the
-    sentence names it as the earlier one or finds fault with it (``None`` otherwise)."""
+def recalled(statement: Statement) -> bool:
+    """Whether the clause of ``statement`` (a value) names it as the earlier one or finds
+    fault with it, and neither keeps it nor goes back to it."""
     sentence = statement.parent or statement.text
-    if _KEPT.search(sentence) or not (
-        _EARLIER.search(sentence) or faulted(statement.text, sentence)
-    ):
-        return None  # "keep the timeout=60 we had", "go back to the old retries=3": in force
+    clause = next((c for c in _CLAUSE.split(sentence) if statement.text in c), sentence)
+    if _KEPT.search(clause):
+        return False  # "keep the timeout=60 we had", "go back to the old retries=3": in force
+    return bool(_EARLIER.search(clause) or faulted(statement.text, clause))
+
+
+def recalled_by(ledger: Ledger, statement: Statement) -> Fact | None:
+    """The fact of ``statement``'s own message that replaced the value it names, when it is
+    :func:`recalled` (``None`` otherwise)."""
+    if not recalled(statement):
+        return None
     said = normal(statement.text)
     for fact in reversed(ledger.facts[-MAX_BACK:]):
         if fact.kind != "identifier" or fact.live or normal(fact.text) != said:
@@ -66,14 +77,19 @@ def recalled_by(ledger: Ledger, statement: Statement) -> Fact | None:
     return None
 
 
-def file_recalled(ledger: Ledger, fact: Fact, parent: Fact | None, by: Fact) -> Fact:
-    """Retire the recalled identifier ``fact`` into ``by``, and its sentence ``parent`` with
-    it when the old value is the only value it states."""
+def file_recalled(ledger: Ledger, fact: Fact, parent: Fact | None, by: Fact | None) -> Fact:
+    """Retire the recalled identifier ``fact`` into ``by`` (what replaced it, if known), and
+    its sentence ``parent`` with it when the old value is the only value it states."""
     ledger.retire(fact, by)
-    if parent is not None and parent.live and not _DIGIT.search(parent.text.replace(fact.text, "")):
+    if (
+        by is not None
+        and parent is not None
+        and parent.live
+        and not _DIGIT.search(parent.text.replace(fact.text, ""))
+    ):
         home = ledger.get(by.parent) if by.parent else None
         ledger.retire(parent, home or by)
     return fact
 
 
-__all__ = ["file_recalled", "recalled_by"]
+__all__ = ["file_recalled", "recalled", "recalled_by"]

@@ -20,7 +20,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.clauses import split_clauses
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
+from tether.builtin_plugins.memory.fact_ledger.faulted import revert_faulted
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.words import normal, words_of
 
@@ -146,7 +146,11 @@ def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
         return
     mine = [f for f in ledger.facts if f.source == source and f.live and f.kind in _KINDS]
     for revert in mine:
-        if not revert.live or not cues.has("revert", revert.text) or _faulted(revert.text, cues):
+        if (
+            not revert.live
+            or not cues.has("revert", revert.text)
+            or revert_faulted(revert.text, cues)
+        ):
             continue
         change = _target(ledger, revert, cues)
         if change is None:
@@ -165,14 +169,6 @@ def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
         if back is not None:
             ledger.retire(revert, back)
         _retire_remarks(ledger, mine, change, priors, back or revert, cues)
-
-
-def _faulted(text: str, cues: Cues) -> bool:
-    """Whether the clause of the ``revert`` cue finds fault with what it names: "之前那个
-    retries=3 太少", "the old one was too slow" recall the old value, they do not bring it
-    back ("用回之前那个，新的太慢" does: the fault is the new one's, in another clause)."""
-    span = cues.find("revert", text)
-    return span is not None and faulted_after(text, span[1])
 
 
 def _restored(ledger: Ledger, prior: Fact) -> list[str]:

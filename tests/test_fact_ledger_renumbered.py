@@ -64,3 +64,13 @@ def test_a_renumbered_thing_said_beside_or_as_another_part_is_no_change() -> Non
         "There is now another store at kv-02.lan for the batch jobs too.",
     ):
         assert first in live_rules(ledger_of_said(START, first, later)), later
+
+
+def test_the_old_path_quoted_on_its_own_goes_with_its_rule() -> None:
+    """A renumbered path retires the identifier that quotes the old one, so it is never
+    listed as current beside the new one."""
+    first = "hi. goal: nightly rollups of the events into parquet under /srv/rollups/v1"
+    ledger = ledger_of_said(first, "heads up, the rollups moved — write to /srv/rollups/v2 now")
+    live = {f.text for f in ledger.live("identifier")}
+    assert "/srv/rollups/v2" in live
+    assert "/srv/rollups/v1" not in live

@@ -166,6 +166,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if (cued or now or fact.kind == "decision") and numbered(fact.text):  # "GRCh37" → "GRCh38"
         paths = cued or now  # a decision renumbers a name ("GRCh38"), not a path or host
         keyed = _earlier_alike(fact, rules, lambda o: renumbered(fact.text, o, cues, now, paths))
+    renumbering = bool(keyed)  # its old value, quoted alone, goes too (see the end)
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
@@ -266,6 +267,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cues is not None:
         retired += _retire_named(ledger, fact, cues)
     retire_echoes(ledger, fact, retired, new=names_new(fact.text, retired, cues, cued=cued))
+    for old in ledger.live("identifier") if renumbering else []:  # "/data/bars/v1", alone
+        alone = old.source != fact.source and " " not in old.text  # not an error line quoting it
+        if alone and renumbered(fact.text, old.text, cues, now, paths):
+            ledger.retire(old, fact)
 
 
 def _replaced_words(text: str, cues: Cues | None) -> set[str]:

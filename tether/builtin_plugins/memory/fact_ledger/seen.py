@@ -12,6 +12,7 @@ of facts).
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Protocol
 
@@ -19,6 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import MAX_FACT, Statemen
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 
 MAX_SEEN = 2  # error lines kept of one successful output
+MAX_LOOKED = 20  # lines naming an error looked at per output (a log may repeat one forever)
 #: A named error type and its message: "KeyError: 'sku'", "io.grpc.StatusRuntimeException: …".
 _NAMED = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\b:\s+\S")
 _CODE = re.compile(r"\b(?:raise|throw|throws|except|catch|class|def|import|new|assert)\b")
@@ -43,7 +45,10 @@ def seen_errors(text: str) -> list[str]:
     messages, verbatim (stripped)."""
     out: list[str] = []
     said: set[str] = set()  # the errors themselves: a log repeats one under other prefixes
-    for line in text.splitlines():
+    if "Error:" not in text and "Exception:" not in text:
+        return out  # most outputs: no line to look at (a named error has one of these)
+    candidates = (x for x in text.splitlines() if "Error:" in x or "Exception:" in x)
+    for line in itertools.islice(candidates, MAX_LOOKED):
         line = line.strip()
         named = _NAMED.search(line)
         if named is None or _CODE.search(line) or line[named.start() :] in said:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.words import (
+    ADDED,
     STOP,
     WIDE,
     WIDE_RUN,
@@ -345,14 +346,11 @@ def reshaped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
     return out
 
 
-#: A flag added beside the others: "also compile with -g", "with -n auto as well", 也带上.
-_ADDED = re.compile(r"\b(?:also|as well|too|plus|additionally|on top)\b|也|再加|另外", re.I)
-
-
 def _flag_set(n: Keyed, new: str, cues: Cues | None) -> bool:
     """Flags add up: one replaces another only when said as the default ("make the default
-    -Os") or with a change cue ("switch to -O3"), and not as an addition ("also -g")."""
-    if _ADDED.search(new):
+    -Os") or with a change cue ("switch to -O3"), and not as an addition ("also -g",
+    "-n auto as well", 也带上: :data:`~.words.ADDED`)."""
+    if ADDED.search(new):
         return False
     return "default" in n.key or (cues is not None and cues.has("change", new))
 

@@ -18,6 +18,7 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.words import ADDED
 
 #: Letters then a number, one word: "GRCh38", "SF9", "es2022", "gpt4" ("x86_64" is not one).
 _NUMBERED = re.compile(r"(?<![\w.@/-])([A-Za-z]{2,})(\d{1,4})(?![\w@/-]|\.\w)")
@@ -48,15 +49,12 @@ def numbered(text: str, *, structured: bool = True) -> dict[str, set[str]]:
 #: not "Now add …", "现在开始写 …", where it only says what comes next.
 _NOW = re.compile(r"(?<=\S)\s*(?:\b(?:now|these days|from here on)\b|现在|如今|目前)", re.I)
 _NEXT = re.compile(r"^\W*(?:now|现在|如今)\b|现在开始|现在先", re.IGNORECASE)
-#: A thing added beside the others ("also", "another", "as well", 另外, 再加): no renumbering.
-_ADDED = re.compile(
-    r"\b(?:also|another|additional|extra|as well|too|second|plus)\b|另外|还有|再加|新增|也", re.I
-)
 
 
 def said_now(text: str) -> bool:
-    """Whether ``text`` says what holds now and adds nothing beside it."""
-    return _NOW.search(text) is not None and not _NEXT.search(text) and not _ADDED.search(text)
+    """Whether ``text`` says what holds now and adds nothing beside it (no word of
+    :data:`~.words.ADDED`: "another", 另外)."""
+    return _NOW.search(text) is not None and not _NEXT.search(text) and not ADDED.search(text)
 
 
 def renumbered(

@@ -47,6 +47,10 @@ def word_search(name: str) -> re.Pattern[str]:
     )
 
 
+#: Words that add a thing beside the others ("also", "as well", "another", 另外, 再加): what
+#: they name is no new value of what is there.
+ADDED = word_search("additive_words")
+
 #: The end of a file name: a known extension (``vault.yml``, ``App.tsx``), in any case.
 FILE_END = re.compile(rf"\.(?:{alternation('file_extensions')})$", re.IGNORECASE)
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9](?:'[a-z]+)?|[a-z0-9]")  # let's: 1 word

@@ -101,17 +101,19 @@ def retire_for_named_pick(
     if not picks or any(picks & words_of(old.text) for old in rules):
         return  # nothing picked by name, or a rule of the picked thing: no switch away
     asked = _asked(offer)
+    asked_stems = _stems(" ".join(asked))
+    left = _found_wanting(offer)
     verb = _CHANGE_VERB.search(chosen.text)  # "move the CLI helpers into …": the CLI stays
     moved = words_of(chosen.text[verb.start() :]) if verb else set()
     mentioned = _content(reply) | moved  # what the reply names, or the change carries, stays
     scope = _scope(chosen.text if chosen.note == ACCEPTED else " ".join(asked))
     best: tuple[int, Fact, set[str]] | None = None
     for old in rules:
-        said = words_of(old.text)
-        weighed = {w for w in (_names(old.text, cues) & offered) - mentioned if _left(w, offer)}
-        if not weighed or not _related(_stems(" ".join(asked)), _stems(old.text)):
+        said, stems = words_of(old.text), _stems(old.text)
+        weighed = (_names(old.text, cues) & offered & left) - mentioned
+        if not weighed or not _related(asked_stems, stems):
             continue  # nothing of the rule is found wanting, or the question is not on it
-        if any(not (_related({w}, _stems(old.text)) or w in old.text) for w in scope):
+        if any(not (_related({w}, stems) or w in old.text) for w in scope):
             continue  # "move product search to X": narrower than "all product data in Y"
         shared = len(offered & said) + len(weighed)
         if shared >= MIN_SHARED and (best is None or shared > best[0]):
@@ -139,16 +141,15 @@ def _picks(chosen: Fact, reply: str, offered: set[str]) -> set[str]:
     return _content(reply) & offered
 
 
-def _left(name: str, offer: str) -> bool:
-    """Whether the offer weighs ``name`` as the thing to leave: a question names it ("polars is
-    fine, but … switch to pandas?") or a sentence naming it finds a drawback ("CSV loses the
+def _found_wanting(offer: str) -> set[str]:
+    """The words the offer weighs as things to leave: those of its questions ("polars is
+    fine, but … switch to pandas?") and of its sentences finding a drawback ("CSV loses the
     types", "Detox is flaky", 不支持)."""
+    out: set[str] = set()
     for sentence in sentences(offer):
-        if name in words_of(sentence) and (
-            sentence.rstrip().endswith(("?", "？")) or _DRAWBACK.search(sentence)
-        ):
-            return True
-    return False
+        if sentence.rstrip().endswith(("?", "？")) or _DRAWBACK.search(sentence):
+            out |= words_of(sentence)
+    return out
 
 
 _SHAPE_WORDS = vocabulary("shape_words")  # "the output format": "output" says what
@@ -164,10 +165,10 @@ def _scope(text: str) -> set[str]:
         return set()
     ba = text.rfind("把", 0, verb.start())
     if ba >= 0:  # 把 X 换成 Y: X, whole (CJK words are not split)
-        said = text[ba + 1 : verb.start()].strip()
-        for word in _SHAPE_WORDS:
-            said = said.replace(word, " ") if not word.isascii() else said
-        return {w for w in said.split() if w}
+        said = text[ba + 1 : verb.start()]
+        for word in (w for w in _SHAPE_WORDS if not w.isascii()):
+            said = said.replace(word, " ")
+        return set(said.split())
     match = _SCOPE.match(text[verb.end() :])
     return _stems(match.group(1) if match else "") - _SHAPE_WORDS
 

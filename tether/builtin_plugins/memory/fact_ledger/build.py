@@ -37,6 +37,8 @@ from tether.builtin_plugins.memory.fact_ledger.extract import (
     text_of,
     user_statements,
 )
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.faultswap import retire_faulted_choices
 from tether.builtin_plugins.memory.fact_ledger.goal import (
     asks,
     goal_parts,
@@ -59,6 +61,7 @@ from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_sa
 from tether.builtin_plugins.memory.fact_ledger.seen import file_seen
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_broken_wholes
+from tether.builtin_plugins.memory.fact_ledger.wondered import change_questions, settle_questions
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, word_count, words_of
 
 MAX_GOAL = 2000
@@ -186,11 +189,12 @@ class _Reader:
         self.offer = ""  # its last text, where it may list options to pick (:mod:`.picked`)
         self.answered = any(f.key.startswith("choice:") for f in ledger.facts)
         self.had_goal = any(f.kind == "goal" for f in ledger.facts)
+        self.wondered: list[Fact] = []  # the last user message's change questions
 
     def user(self, text: str, source: str) -> None:
         if not text.strip():
             return
-        short, offer = flat(text, 400), self.offer
+        short, offer, wondered, self.wondered = flat(text, 400), self.offer, self.wondered, []
         chosen, self.offer = file_pick(self.ledger, short, source, offer, self.cues), ""
         if chosen is not None:
             self.proposals = []  # the option picked, not the whole offer
@@ -250,11 +254,14 @@ class _Reader:
             said = " ".join(s.text for s in statements)
             statements += [Statement("said", line, source) for line in noted if line not in said]
         filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
+        settle_questions(self.ledger, wondered, filed)  # "… instead?", then "go with X"
+        self.wondered = change_questions(filed, self.cues)
         if self.answered:
             retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
         retire_named_old(self.ledger, source, short, self.cues)
+        retire_faulted_choices(self.ledger, source, flat(text, 2000), self.cues)
         restore_reverted(self.ledger, source, self.cues)
         if chosen is not None:
             retire_bare_picks(self.ledger, chosen, self.cues)

@@ -66,19 +66,43 @@ def _named(sentence: str, near: list[tuple[int, int]] | None = None) -> list[str
     return out
 
 
-def revoked_names(statements: Sequence[Statement], cues: Cues) -> list[tuple[Statement, str]]:
-    """``(revoking sentence, identifier)`` for each identifier a message takes back."""
-    out: list[tuple[Statement, str]] = []
+def _cue_clause(sentence: str, span: tuple[int, int]) -> str:
+    """The clause of ``sentence`` holding the cue at ``span``: "drop that" of "drop that, schema
+    validation should no longer be skipped."."""
+    start = 0
+    for cut in _CLAUSE.finditer(sentence):
+        if cut.start() >= span[1]:
+            return sentence[start : cut.start()]
+        start = cut.end()
+    return sentence[start:]
+
+
+def _points_back(sentence: str, spans: list[tuple[int, int]]) -> bool:
+    """A clause of ``sentence`` is a short taking back that points at what was said before:
+    "remove it.", "去掉吧", "drop that, schema validation should stay on"."""
+    for span in spans:
+        clause = _cue_clause(sentence, span)
+        if len(clause) <= MAX_POINTER and (_POINTS_BACK.search(clause) or not clause.isascii()):
+            return True
+    return False
+
+
+def revoked_names(
+    statements: Sequence[Statement], cues: Cues
+) -> list[tuple[Statement, str, Statement | None]]:
+    """``(revoking sentence, identifier, the sentence it points back at or None)`` for each
+    identifier a message takes back."""
+    out: list[tuple[Statement, str, Statement | None]] = []
     said = [s for s in statements if s.kind != "identifier"]
     for index, statement in enumerate(said):
         spans = _cue_spans(statement.text, cues)
         if not spans:
             continue
-        names = _named(statement.text, spans)
-        if not _named(statement.text) and index > 0 and len(statement.text) <= MAX_POINTER:
-            if _POINTS_BACK.search(statement.text) or not statement.text.isascii():
-                names = _named(said[index - 1].text)
-        out += [(statement, name) for name in names]
+        if not _named(statement.text) and index > 0 and _points_back(statement.text, spans):
+            before = said[index - 1]
+            out += [(statement, name, before) for name in _named(before.text)]
+        else:
+            out += [(statement, name, None) for name in _named(statement.text, spans)]
     return out
 
 
@@ -95,6 +119,31 @@ def _token(name: str, text: str) -> bool:
     return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
 
 
+def _said_before(ledger: Ledger, name: str, source: str) -> bool:
+    """An earlier message's rule, request or step quotes ``name`` (one this message has just
+    retired too: "we run plans with -parallelism=2" / "drop -parallelism=2"), or a failed call
+    passed it."""
+    for fact in ledger.facts:
+        if fact.source == source or fact.kind == "identifier":
+            continue
+        if fact.kind == "error":
+            if _token(name, fact.note):
+                return True
+            continue
+        by = ledger.get(fact.replaced_by) if fact.replaced_by else None
+        if (fact.live or (by is not None and by.source == source)) and _token(name, fact.text):
+            return True
+    return False
+
+
+def _wanted_then_dropped(sentence: str, name: str, cues: Cues) -> bool:
+    """``sentence`` names ``name`` before its cue and again after it: "I was going to want a
+    --plot flag on the CLI but drop the --plot flag"."""
+    spans = _cue_spans(sentence, cues)
+    first = sentence.find(name)
+    return bool(spans) and 0 <= first < spans[0][0] and sentence.find(name, spans[0][1]) >= 0
+
+
 def _live_fact(ledger: Ledger, statement: Statement) -> Fact | None:
     return next(
         (f for f in reversed(ledger.live()) if f.text == statement.text and f.kind != "identifier"),
@@ -105,11 +154,13 @@ def _live_fact(ledger: Ledger, statement: Statement) -> Fact | None:
 def revoke_named(ledger: Ledger, statements: Sequence[Statement], source: str, cues: Cues) -> None:
     """Retire the identifiers (and the earlier sentences stating them) that ``statements``
     (one user message, entry ``source``) take back."""
-    for statement, name in revoked_names(statements, cues):
+    for statement, name, pointed in revoked_names(statements, cues):
         named = [f for f in ledger.facts if f.kind == "identifier" and _names(f.text, name)]
-        if not any(f.first_seen and f.first_seen != source for f in named) and not any(
-            f.source != source and _token(name, f.text)
-            for f in ledger.live("constraint", "decision")
+        if (
+            not any(f.first_seen and f.first_seen != source for f in named)
+            and pointed is None  # "I ran it with --x. drop that": said, then taken back
+            and not _said_before(ledger, name, source)
+            and not _wanted_then_dropped(statement.text, name, cues)
         ):
             continue  # said for the first time here: nothing to take back
         by = _live_fact(ledger, statement)
@@ -126,7 +177,8 @@ def revoke_named(ledger: Ledger, statements: Sequence[Statement], source: str, c
                 continue  # changed to another value before: that one is the news
             fact.note = REVOKED
         for fact in ledger.live("constraint", "decision", "request", "next_step"):
-            if fact is not by and fact.source != source and name in fact.text:
+            earlier = fact.source != source or (pointed is not None and fact.text == pointed.text)
+            if fact is not by and earlier and name in fact.text:
                 retire_keeping_clauses(ledger, fact, by, name)
         if not any(f.text == name for f in named):  # "-prune" of `kubectl apply -prune`:
             bare = ledger.new_fact("identifier", name, source)  # quoted anywhere, it is

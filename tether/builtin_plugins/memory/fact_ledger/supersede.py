@@ -25,21 +25,15 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
     per_parts,
     subjects_differ,
 )
-from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted, other_key
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import only_faulted
 from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
+from tether.builtin_plugins.memory.fact_ledger.gone import retire_named_gone
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.keeps import (
-    common_noun,
-    named_noun,
-    not_gone_yet,
-    pin_kept,
-    restates,
-)
+from tether.builtin_plugins.memory.fact_ledger.keeps import pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.named import FLAG_OR_VAR, named_alike
@@ -63,11 +57,11 @@ from tether.builtin_plugins.memory.fact_ledger.subject import (
 from tether.builtin_plugins.memory.fact_ledger.topic import revoked_topic
 from tether.builtin_plugins.memory.fact_ledger.words import (
     FUNCTION_WORDS,
-    STOP,
     likeness,
     negated,
     shared_count,
     stemmed,
+    word_search,
     words_of,
 )
 
@@ -89,11 +83,36 @@ class Ledger(Protocol):
 
 MAX_SWAP = 3  # words swapped in one place of an otherwise equal sentence
 CUED_LIKENESS = 0.2  # with a change/revoke cue
+NUMBER_BONUS = 0.5  # a rule whose number a cued change names again is the one it changes
+_OLD_NUMBER = re.compile(r"(?<![\w.:/])\d{2,}(?:\.\d+)?(?![\w:/]|\.\d)")  # not 05:30
+
+
+_A_NUMBER = re.compile(r"(?<![\w.:/])\d+(?:\.\d+)?(?![\w:/]|\.\d)")
+
+
+_ADDED_ITEM = word_search("added_items")
+
+
+def _adds(text: str) -> bool:
+    """Whether ``text`` says its value comes beside another: "a second target", "another
+    queue", "再加一个 broker" (not "also", which opens changes as often as additions)."""
+    return any(  # not "a 30 second timeout"
+        not text[: m.start()].rstrip().endswith(tuple("0123456789"))
+        for m in _ADDED_ITEM.finditer(text)
+    )
+
+
+def _renumbers(new: str, old: str) -> bool:
+    """Whether ``new`` names again a number of ``old`` (two digits or more) beside a number
+    ``old`` does not state: the rule whose number a cued change gives anew."""
+    theirs = set(_A_NUMBER.findall(old))
+    mine = set(_A_NUMBER.findall(new))
+    return any(n in theirs for n in _OLD_NUMBER.findall(new)) and bool(mine - theirs)
+
+
 PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are separate items
 _ENDS = frozenset(".!?。！？")
 _CLAUSE = re.compile(r"[,;，；]|\s[-—–]+\s")
-_BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
-_VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 _TOKEN = re.compile(
     r"[A-Za-z0-9_.:/@=+-]*[A-Za-z0-9_]|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\w\s]"
 )
@@ -196,6 +215,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 close, score = True, score + PROVISIONAL_BONUS  # "先用 CRC32" → "校验改为 X"
             if close and unlike_values(fact.text, old.text, cues):
                 continue  # "call it `a.b_c` instead" is about no rule without such a value
+            if _renumbers(fact.text, old.text):  # "the API chokes at 100, drop batches to 25"
+                close, score = True, score + NUMBER_BONUS
             if close and (best is None or score > best[0]):
                 best = (score, old)
             continue
@@ -252,6 +273,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
+    if not cued and _adds(fact.text):
+        keyed, best = [], None  # "we're adding a second target: Y": Y beside X, not for it
     retired = [old for old in keyed if old.live]
     if best is not None and best[1].live and best[1] not in retired:
         retired.append(best[1])
@@ -265,7 +288,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
-        retired += _retire_named(ledger, fact, cues)
+        retired += retire_named_gone(ledger, fact, cues)
     retire_echoes(ledger, fact, retired, new=names_new(fact.text, retired, cues, cued=cued))
     for old in ledger.live("identifier") if renumbering else []:  # "/data/bars/v1", alone
         alone = old.source != fact.source and " " not in old.text  # not an error line quoting it
@@ -359,41 +382,6 @@ def _same_shape(
         and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))
     ]
     return (0.0, found[0]) if len(found) == 1 else None
-
-
-def _retire_named(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
-    """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
-    are replaced."""
-    value = ""
-    span = cues.find("replaces", fact.text)
-    if span is not None:
-        named = _VALUE.match(fact.text, span[1])
-        value = named.group(1) if named else ""
-    else:
-        span = cues.find("gone", fact.text)
-        if span is not None and not_gone_yet(fact.text, span[1]):
-            return []  # "the 502 goes away after a restart", "… keep it until then"
-        if span is not None:
-            before = _BEFORE.search(fact.text[: span[0]])
-            value = before.group(1) if before else ""
-            if before is not None and common_noun(fact.text, before.end()):
-                value = named_noun(fact.text, before.end())  # "the nginx ingress is gone"
-                if not value:
-                    return []  # "now that the app is dead": not every "app"
-    contrast = not value
-    value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
-    if len(value) < 2 or value.casefold() in STOP or not value.isascii():
-        return []
-    pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
-    out = []
-    for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
-        if old is fact or not pattern.search(old.text):
-            continue  # only a rule naming the old value (checked first: it is cheap)
-        if contrast and other_key(fact.text, old.text, value, cues):
-            continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
-        retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
-        out.append(old)
-    return out
 
 
 __all__ = ["supersede"]

@@ -55,7 +55,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "undo that", "roll that back",
     ),
     "revoke": (
-        "no longer", "scratch that", "forget", "never mind", "nevermind", "drop the",
+        "no longer", "scratch that", "scratch the", "forget", "never mind", "nevermind", "drop the",
         "not anymore", "anymore", "any more", "no more", "stop using", "don't bother",
         "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop", "not needed", "isn't needed", "no need for",
@@ -107,7 +107,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "clean", "split", "merge", "wire", "hook", "figure out", "pick up", "picking up",
         "progress check", "summarize", "list", "print", "compare", "profile", "measure",
     ),
-    "replaces": ("instead of", "rather than", "in place of", "replacing", "now not"),
+    "replaces": (
+        "instead of", "rather than", "in place of", "replacing", "now not", "stop writing to",
+        "stop logging to", "stop sending to", "stop pushing to", "stop reading from",
+    ),
     "gone": (
         "is gone", "are gone", "is dead", "is deprecated", "is end of life", "is eol",
         "is out", "is retired", "was too", "is no more", "is off the table", "is going away",

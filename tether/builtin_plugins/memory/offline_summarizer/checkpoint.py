@@ -151,12 +151,12 @@ _STATED = frozenset({"constraint", "decision", "request", "next_step"})
 
 def _replaced_path(ledger: Ledger, path: str) -> bool:
     """A path the user replaced: one the goal names that a later fact changed, or one said in
-    a retired fact and now only as the old value ("… instead of /data/exports")."""
+    a retired fact or named by a live one only as the old value ("… instead of /data/exports",
+    "stop writing to /var/log/relay.log")."""
     if path in ledger.goal_changes():
         return True
     replaced = (f for f in ledger.facts if f.status == "retired" and f.kind in _STATED)
-    if not any(path in f.text for f in replaced):
-        return False
+    old = any(path in f.text for f in replaced)
     cues = default_cues()
     for fact in ledger.live():
         at = fact.text.find(path)
@@ -165,7 +165,8 @@ def _replaced_path(ledger: Ledger, path: str) -> bool:
         span = cues.find("replaces", fact.text)
         if span is None or not 0 <= at - span[1] <= 5:
             return False  # still said as a current value
-    return True
+        old = True
+    return old
 
 
 _PATH_ITEM = re.compile(r"`([^`]+)`|\(\+[^)]*\)")

@@ -1,0 +1,89 @@
+"""A rule whose choice a later sentence finds fault with, and picks another in its place.
+
+"just plain sql piped to gzip, .sql.gz" then "gzip is too slow on 200GB, …, so use .sql.zst
+and zstd -T0"; "我们用 Celery 跑任务" then "Celery 太重了，改用 RQ": the sentence names a word
+of the earlier rule, finds fault with it (``criticism_words``: too slow, 太重), and after
+that clause picks (``pick_words``: use, go with, 改用) something the rule does not name. The
+rule is replaced whole; a prohibition never is, nor a rule of the same message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.clauses import Ledger, retire_rule
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, negated, word_search
+
+_PICK = word_search("pick_words")
+_NAME = re.compile(r"[A-Za-z][\w.+-]*[\w+]|\d[\w.:/]*|[\u3400-\u9fff]{2,}")
+#: What the pick names: the next token after the pick word.
+_PICKED = re.compile(r"\s*(?:the\s+|a\s+)?([^\s,;，；。]+)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+MAX_EARLIER = 100  # live rules looked at, newest first
+_MIN_NAME = 2
+
+
+def _faulted_names(said: str, rule: str) -> list[tuple[str, int]]:
+    """Each name ``said`` finds fault with that ``rule`` also says, with where the clause of
+    the fault ends."""
+    named = {m.group(0).casefold() for m in _NAME.finditer(rule)}
+    out = []
+    for match in _NAME.finditer(said):
+        name = match.group(0).rstrip(".:/")
+        if len(name) < _MIN_NAME or name.casefold() in STOP or name.casefold() not in named:
+            continue
+        if faulted_after(said, match.end()):
+            out.append((name, match.end()))
+    return out
+
+
+def _pick_at(said: str, name: str, after: int, rule: str) -> int:
+    """Where, after ``after``, ``said`` picks something ``rule`` does not name (a pick word
+    and what it names; for a faulted number, another number: "64 is too coarse … make chunks
+    32m"), or -1."""
+    for pick in _PICK.finditer(said, after):
+        named = _PICKED.match(said, pick.end())
+        if named and named.group(1).strip(".").casefold() not in rule.casefold():
+            return pick.start()
+    if _NUMBER.fullmatch(name):
+        for number in _NUMBER.finditer(said, after):
+            if number.group(0) != name and number.group(0) not in rule:
+                return number.start()
+    return -1
+
+
+def retire_faulted_choices(ledger: Ledger, source: str, said: str, cues: Cues) -> None:
+    """Retire each earlier rule whose choice the message ``said`` (entry ``source``) finds
+    fault with and replaces with a pick of its own (the fact saying the pick replaces it)."""
+    news = [
+        f
+        for f in ledger.facts
+        if f.source == source and f.live and f.kind in ("constraint", "decision", "request")
+    ]
+    if not news:
+        return
+    rules = [f for f in ledger.live("constraint") + ledger.live("decision") if f.source != source]
+    for old in reversed(rules[-MAX_EARLIER:]):
+        if negated(old.text):
+            continue  # "never use gzip": a fault found with gzip is no change of it
+        new = _replacing(said, old.text, news)
+        if new is not None:
+            retire_rule(ledger, old, new, cues, changes=lambda _clause: True)
+
+
+def _replacing(said: str, rule: str, news: list[Fact]) -> Fact | None:
+    """The fact of ``news`` holding the pick that replaces ``rule``'s faulted choice."""
+    for name, end in _faulted_names(said, rule):
+        at = _pick_at(said, name, end, rule)
+        if at >= 0:
+            clause = said[at : at + 12]
+            found = next((f for f in news if clause in f.text), None)
+            if found is not None:
+                return found
+    return None
+
+
+__all__ = ["retire_faulted_choices"]

@@ -1,0 +1,59 @@
+"""A value said to be replaced or gone retires what names it: "Use httpx instead of aiohttp",
+"stop writing to /var/log/relay.log", "statsd is gone", "port 8443, not 8080". The live rules
+and requests naming the old value are replaced (their clauses about other things stay), and
+so is an earlier identifier that is that value."""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.clauses import Ledger, retire_rule
+from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted, other_key
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, named_noun, not_gone_yet
+from tether.builtin_plugins.memory.fact_ledger.words import STOP
+
+_BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
+_VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
+
+
+def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
+    """ "Use httpx instead of aiohttp", "statsd is gone": live facts naming the old value
+    are replaced."""
+    value = ""
+    span = cues.find("replaces", fact.text)
+    if span is not None:
+        named = _VALUE.match(fact.text, span[1])
+        value = named.group(1) if named else ""
+    else:
+        span = cues.find("gone", fact.text)
+        if span is not None and not_gone_yet(fact.text, span[1]):
+            return []  # "the 502 goes away after a restart", "… keep it until then"
+        if span is not None:
+            before = _BEFORE.search(fact.text[: span[0]])
+            value = before.group(1) if before else ""
+            if before is not None and common_noun(fact.text, before.end()):
+                value = named_noun(fact.text, before.end())  # "the nginx ingress is gone"
+                if not value:
+                    return []  # "now that the app is dead": not every "app"
+    contrast = not value
+    value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
+    if len(value) < 2 or value.casefold() in STOP or not value.isascii():
+        return []
+    pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
+    out = []
+    for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
+        if old is fact or not pattern.search(old.text):
+            continue  # only a rule naming the old value (checked first: it is cheap)
+        if contrast and other_key(fact.text, old.text, value, cues):
+            continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
+        retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
+        out.append(old)
+    for old in ledger.live("identifier"):  # "stop writing to /var/log/x.log": that path too
+        if old.source != fact.source and old.text.casefold() == value.casefold():
+            ledger.retire(old, fact)
+    return out
+
+
+__all__ = ["retire_named_gone"]

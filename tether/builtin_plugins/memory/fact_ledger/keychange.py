@@ -29,7 +29,8 @@ from tether.builtin_plugins.memory.fact_ledger.keyshape import (
     keyed_values,
     reshaped,
 )
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE
+from tether.builtin_plugins.memory.fact_ledger.partial import other_topic, qualified_elsewhere
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated
 
 
 class Ledger(Protocol):
@@ -243,9 +244,11 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
         return out
     if not (_DROPPED.search(new) or any(cues.has(kind, new) for kind in _CHANGING)):
         return []
+    if other_topic(new, old):
+        return []  # "窗帘电机那个…不走 MQTT 了": the curtain motor's way, not the broker
     mine = keyed_values(new, cues)
-    for o in keyed_values(old, cues):
-        if o.shape in _NAMES and _said(o.value, new):
+    for o in keyed_values(old, cues):  # not "未压缩的 vcf" of "raw VCF": another thing
+        if o.shape in _NAMES and _said(o.value, new) and not qualified_elsewhere(new, o.value, old):
             for n in mine:
                 if n.shape in _NAMES and n.form == o.form and not _said(n.value, old):
                     return [(o.value, n.value)]
@@ -259,8 +262,9 @@ def reasoned(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
     """``(old value, new value)``: ``new`` names a value ``old`` states, then in a later
     clause another value of its shape ("v2.3.4 has the migration bug, go v2.4.0-rc2",
     "m6i.large is still tight on memory, c6i.xlarge is cheaper, use that"): the reason
-    for the change, then the replacement."""
-    if cues is not None and parts_differ(new, old, cues.concepts):
+    for the change, then the replacement. A prohibition has no replacement: "绕开 HAL …，直接写
+    TX mailbox" keeps "不要用 HAL 库的 …"."""
+    if negated(old) or (cues is not None and parts_differ(new, old, cues.concepts)):
         return []
     mine = keyed_values(new, cues)
     for o in keyed_values(old, cues):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.partial import qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS
 
 #: A capitalised, dotted or hyphenated name: "Postgres", "SQLite", "pg-bouncer", "k8s.io".
@@ -36,16 +37,19 @@ def named_alike(
     with a revoke cue any word of 3+ letters: "not bother with gzip anymore")."""
     names = NAME.findall(text)
     names += [m.group(0) for m in FLAG_OR_VAR.finditer(text) if m.group(0) not in names]
+    proper = len(names)  # the names proper; with a take-back cue, any word after them
     if any_word:
         names += [
             w for w in re.findall(r"(?<![\w'])[A-Za-z][\w.-]{2,}(?![\w'])", text) if w not in names
         ]
-    for name in names:
+    for index, name in enumerate(names):
         if name.casefold() in FUNCTION_WORDS or _destination(fact.text, name):
             continue
         head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
         pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
         naming = [old for old in rules if old is not fact and pattern.search(old.text)]
+        if index >= proper:  # a plain word: "未压缩的 vcf" (uncompressed) is not every "VCF"
+            naming = [old for old in naming if not qualified_elsewhere(text, name, old.text)]
         if len(naming) == 1:
             return (0.0, naming[0])
     return None

@@ -26,10 +26,43 @@ def _content(text: str) -> set[str]:
     return stemmed(words_of(text) - FUNCTION_WORDS)
 
 
+#: A take-back that opens with the thing it is about: "as for the curtains, …", "窗帘电机那个…".
+_TOPIC = re.compile(
+    r"^\W*(?:as for|as to|regarding)\s+(?:the\s+)?([^,;:]{2,40})[,;:]"
+    r"|^\W*([\u3400-\u9fff\w]{2,12}?)(?:那个|那边|那块|的话)",
+    re.IGNORECASE,
+)
+
+
+def other_topic(new: str, old: str) -> bool:
+    """Whether ``new`` opens with a topic ``old`` does not name: "窗帘电机那个我们就用 Zigbee
+    直连，不走 MQTT 了" is about the curtain motor, not "MQTT broker 在 mqtt.home.lan"."""
+    topic = _TOPIC.match(new)
+    return bool(topic) and not _content(topic.group(1) or topic.group(2)) & _content(old)
+
+
+#: The word qualifying a name just before it: "uncompressed" of "uncompressed vcf", "压缩" of
+#: "未压缩的 vcf".
+_MODIFIER = re.compile(r"(?:\b([A-Za-z][\w-]{2,})|([\u3400-\u9fff]{2})的)\s*$")
+
+
+def qualified_elsewhere(new: str, name: str, old: str) -> bool:
+    """Whether ``new`` qualifies ``name`` by a word ``old`` does not say: "不再输出未压缩的
+    vcf" (no more uncompressed vcf) changes nothing of a rule on "raw VCF"."""
+    at = new.casefold().find(name.casefold())
+    found = _MODIFIER.search(new[:at]) if at > 0 else None
+    if found is None:
+        return False
+    word = (found.group(1) or found.group(2)).casefold()
+    return word not in FUNCTION_WORDS and word not in old.casefold()
+
+
 def partial_take_back(new: str, old: str) -> bool:
     """Whether the take-back ``new`` is narrowed by a qualifier to part of what ``old``
-    says (see the module)."""
+    says (see the module), or is about another thing (:func:`other_topic`)."""
     said = _content(old)
+    if other_topic(new, old):
+        return True
     if _EXCEPT.search(new) and _content(new) & said:
         return True  # "…no longer needed for the raw readings, only for the daily rollups"
     found = _QUALIFIER.search(new)
@@ -45,4 +78,4 @@ def partial_take_back(new: str, old: str) -> bool:
     return bool(named - theirs and named & theirs) or bool(theirs - named and theirs & named)
 
 
-__all__ = ["partial_take_back"]
+__all__ = ["other_topic", "partial_take_back", "qualified_elsewhere"]

@@ -1,0 +1,75 @@
+"""A take-back about a narrower or another thing leaves the broader rule standing: one that
+opens with its own topic ("as for the door lock, …", "门锁那个…") the rule does not name, and
+one naming a plain word with a qualifier the rule does not say ("uncompressed csv" is not the
+"raw CSV" of the goal); and a prohibition is never replaced by a value said after its reason."""
+
+from __future__ import annotations
+
+from tests.ledger_helpers import ledger_of_said, live_rules
+from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
+from tether.builtin_plugins.memory.fact_ledger.keychange import reasoned, swapped
+
+BUS = "The message bus is NATS at nats.lab.lan."
+
+
+def test_a_take_back_about_another_topic_keeps_the_rule() -> None:
+    later = "as for the door lock, it pairs over BLE directly, no NATS anymore"
+    rules = live_rules(ledger_of_said("Build the door gateway.", BUS, later))
+    assert BUS in rules and later in rules
+
+
+def test_a_take_back_on_the_rules_own_topic_still_ends_it() -> None:
+    later = "as for the message bus, no NATS anymore, the gateway talks MQTT"
+    rules = live_rules(ledger_of_said("Build the door gateway.", BUS, later))
+    assert BUS not in rules
+
+
+def test_a_swap_for_another_topic_is_no_swap_of_the_rule() -> None:
+    cues = default_cues()
+    rule = "AMQP broker 在 amqp.lab.lan"
+    assert swapped("门锁那个我们就用 Zigbee 直连，不走 AMQP 了", rule, cues) == []
+    assert swapped("broker 那个我们就用 Zigbee 直连，不走 AMQP 了", rule, cues) != []
+
+
+GOAL_ZH = "hi，这个项目做 CSV 导出的清洗。goal: 把 raw CSV 里 amount<0 的行筛掉"
+
+
+def test_a_qualified_word_takes_back_no_goal_part_without_that_qualifier() -> None:
+    ledger = ledger_of_said(GOAL_ZH, "还有输出格式：不再输出未压缩的 csv，统一 gzip")
+    assert "goal: 把 raw CSV 里 amount<0 的行筛掉" in live_rules(ledger)
+
+
+def test_a_qualified_word_keeps_an_english_rule_without_that_qualifier() -> None:
+    rule = "Read the raw CSV drops from /data/in every night."
+    later = "no longer write uncompressed csv, gzip everything"
+    rules = live_rules(ledger_of_said("Set up the nightly export.", rule, later))
+    assert rule in rules
+
+
+def test_the_same_qualifier_in_the_rule_still_takes_it_back() -> None:
+    rule = "Write uncompressed CSV files to /data/out every night."
+    later = "no longer write uncompressed csv, gzip everything"
+    assert rule not in live_rules(ledger_of_said("Set up the nightly export.", rule, later))
+
+
+def test_a_prohibition_has_no_replacement_said_after_its_reason() -> None:
+    cues = default_cues()
+    rule = "- 不要用 SDK 的 UploadSync 同步接口，之前被它坑过"
+    assert reasoned("我建议绕开 SDK 的上传接口，直接调 REST API，这样也快。", rule, cues) == []
+    said = "v2.3.4 has the migration bug, go v2.4.0-rc2"
+    assert reasoned(said, "never deploy v2.3.4 to prod", cues) == []
+    assert reasoned(said, "pin the chart at v2.3.4", cues) == [("v2.3.4", "v2.4.0")]
+
+
+def test_a_value_added_beside_another_replaces_nothing() -> None:
+    rule = "We're on llvm-17, target is x86_64-unknown-linux-gnu for now."
+    added = "Also we're adding another target: aarch64-unknown-linux-gnu, behind a --target flag."
+    rules = live_rules(ledger_of_said("Build the compiler backend.", rule, added))
+    assert rule in rules and added in rules
+
+
+def test_a_number_of_seconds_is_no_second_thing() -> None:
+    rule = "poll timeout is 10 seconds"
+    assert rule not in live_rules(
+        ledger_of_said("Build the poller.", rule, "make it a 30 second timeout")
+    )

@@ -16,12 +16,16 @@ from tether.builtin_plugins.memory.fact_ledger.words import alternation, latin_v
 _EXTENSIONS = alternation("file_extensions")
 _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
+    r"|(?P<arn>(?<![\w:])arn:[\w-]+:[\w-]*:[\w-]*:\d*:[\w/.:+=@-]*[\w/*])"  # AWS resource
+    r"|(?P<winpath>(?<![\w\\%])(?:[A-Za-z]:|%[A-Za-z_]\w*%|HK(?:LM|CU|CR|U|CC)|\\\\[\w.-]+)"
+    r"(?:\\[\w.$@{}+~()-]+(?: [\w.$@{}+~()-]+)*(?=\\))*"  # "\Program Files" inside it
+    r"\\[\w.$@{}+~-]*[\w$@}]\\?|(?<![\w%])%[A-Za-z_]\w*%)"  # C:\x, %APPDATA%\y, HKLM\z
     r"|(?P<ticket>(?<![\w/])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])"
     r"|\b(?:PR|MR|[Pp]ull [Rr]equest|[Ii]ssue|[Tt]icket|[Bb]ug|[Cc]ase)\s?[#!]\d{1,7}\b"  # PR #318
     r"|(?<![\w#&!])#\d{3,7}(?![\w-]))"  # "#4521": a number of a tracker
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
     r"|(?P<define>(?<![\w-])-D[A-Za-z_]\w*(?:=[^\s,;'\"`，；。、]+)?)"  # -DNAME=VALUE
-    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Za-z0-9_]+\}?(?:=[^\s,;'\"`，；。、]+)?)"
+    r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Za-z0-9_]+\}?(?![\w}/])(?:=[^\s,;'\"`，；。、]+)?)"
     r"|(?P<flag>(?<![\w-])--[a-z][\w-]*(?:\.[\w-]+)+(?:=[^\s,;'\"`，；。、]+)?"  # --a.b.c=x
     r"|(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
     r"|(?P<coord>(?<![\w/.:-])[a-z][\w-]*(?:\.[\w-]+)+:[\w.-]+:v?\d[\w.-]*(?![\w.-]))"
@@ -33,12 +37,11 @@ _IDENTIFIERS = re.compile(
     r"(?:/\d{1,2})?(?![\w-]|\.\d))"  # 10.20.0.5, a subnet 10.44.0.0/24: no version
     r"|(?P<version>(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?(?![\w])"
     r"|(?<=[A-Za-z] )\d+\.\d+(?![\w]|\.\d|\s?(?:[A-Za-z]{1,3}/[A-Za-z]{1,3}|[kMG]?Hz)\b))"
-    r"|(?P<path>(?:(?<![\w@])(?:~|\.{1,2})?/?(?:[\w.@+-]+/)+[\w.@+-]+|(?<![\w/])[\w-]+\.(?:"
-    + _EXTENSIONS
-    + r")(?![\w]))"
+    r"|(?P<path>(?:(?<![\w@$])(?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?(?:[\w.@+-]+/)+[\w.@+-]+"
+    r"|(?<![\w/])[\w-]+\.(?:" + _EXTENSIONS + r")(?![\w]))"
     r"(?::\d{1,6}(?::\d{1,4})?(?![\w:]|\.\w))?)"
 )
-_MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]")
+_MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~\\]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]|%\w+%")
 
 
 _NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")

@@ -63,6 +63,9 @@ _SIGNS = {
 }
 _ASKS, _MODAL, _TAG, _REASON = (re.compile(_SIGNS[k], re.I) for k in _SIGNS)
 _OPENING = 3  # words: a task verb this early asks for work
+#: A name a request for work says how to do it with: a key with an underscore
+#: ("session_id"), a path ("/healthz"), a flag, a dotted name ("orders.created_at").
+_NAMED_VALUE = re.compile(r"(?<![\w/])(?:[a-z]+_[a-z_]+|/[\w.-]+|--?[a-z][\w-]+|[a-z]+\.[a-z_]+)\b")
 MIN_STATED = 2  # words (a CJK character counts as half a word): fewer states nothing
 
 
@@ -142,7 +145,8 @@ def _stated(fact: Fact, cues: Cues) -> int:
         return 0
     opening = " ".join(body.split()[:_OPENING]) if body.isascii() else body[:4]
     weight = _weight(fact, cues, body)
-    return weight if weight >= (2 if cues.has("task", opening) else 1) else 0
+    named = _NAMED_VALUE.search(body) is not None  # "merge on session_id", "add a /healthz"
+    return weight if weight >= (2 if cues.has("task", opening) and not named else 1) else 0
 
 
 def _weight(fact: Fact, cues: Cues, body: str) -> int:

@@ -29,6 +29,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyshape import (
     keyed_values,
     reshaped,
 )
+from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs
 from tether.builtin_plugins.memory.fact_ledger.partial import other_topic, qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated
 
@@ -340,7 +341,8 @@ def goal_changes(ledger: Ledger, cues: Cues | None = None) -> dict[str, str]:
     for fact in ledger.facts:
         if not fact.live or fact.kind not in _RULES or fact.source == goal.source:
             continue
-        for old, new in reshaped(fact.text, goal.text, cues) + moved(fact.text, goal.text, cues):
+        changed = reshaped(fact.text, goal.text, cues) + moved(fact.text, goal.text, cues)
+        for old, new in changed + now_pairs(fact.text, goal.text, cues):  # "X is Y now"
             out[old] = new
         for earlier in ledger.replaced(fact):
             for old, between in reshaped(earlier.text, goal.text, cues):

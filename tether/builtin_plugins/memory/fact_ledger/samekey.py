@@ -25,6 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
 from tether.builtin_plugins.memory.fact_ledger.keypair import cjk_change, terse_change
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs, now_values
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, WIDE, vocabulary
 
@@ -141,6 +142,11 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
         for old, value in changed:
             if value and old.live and not parts_differ(new.text, old.text, cues.concepts):
                 _retire(ledger, old, new, value, cues)
+    for new in _newest_of(ledger, source):  # "the partition is gpu-h100-batch now"
+        for old in _newest_rules(ledger, source) if now_values(new.text, cues) else []:
+            pairs = now_pairs(new.text, old.text, cues)
+            if pairs and old.live and old.kind != "request":
+                _retire(ledger, old, new, pairs[0][0], cues)
     retire_reshaped(
         ledger, source, cues, lambda old, new, value: _retire(ledger, old, new, value, cues)
     )

@@ -31,6 +31,14 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import only_faulted
 from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
 from tether.builtin_plugins.memory.fact_ledger.gone import retire_named_gone
+from tether.builtin_plugins.memory.fact_ledger.guards import (
+    NUMBER_BONUS,
+    SWITCHED,
+    adds,
+    keyed_elsewhere,
+    renumbers,
+    said_now_of,
+)
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keeps import pin_kept, restates
@@ -38,6 +46,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
 from tether.builtin_plugins.memory.fact_ledger.named import FLAG_OR_VAR, named_alike
 from tether.builtin_plugins.memory.fact_ledger.negation import denied
+from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
 from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
@@ -61,7 +70,6 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     negated,
     shared_count,
     stemmed,
-    word_search,
     words_of,
 )
 
@@ -83,33 +91,6 @@ class Ledger(Protocol):
 
 MAX_SWAP = 3  # words swapped in one place of an otherwise equal sentence
 CUED_LIKENESS = 0.2  # with a change/revoke cue
-NUMBER_BONUS = 0.5  # a rule whose number a cued change names again is the one it changes
-_OLD_NUMBER = re.compile(r"(?<![\w.:/])\d{2,}(?:\.\d+)?(?![\w:/]|\.\d)")  # not 05:30
-
-
-_A_NUMBER = re.compile(r"(?<![\w.:/])\d+(?:\.\d+)?(?![\w:/]|\.\d)")
-
-
-_ADDED_ITEM = word_search("added_items")
-
-
-def _adds(text: str) -> bool:
-    """Whether ``text`` says its value comes beside another: "a second target", "another
-    queue", "再加一个 broker" (not "also", which opens changes as often as additions)."""
-    return any(  # not "a 30 second timeout"
-        not text[: m.start()].rstrip().endswith(tuple("0123456789"))
-        for m in _ADDED_ITEM.finditer(text)
-    )
-
-
-def _renumbers(new: str, old: str) -> bool:
-    """Whether ``new`` names again a number of ``old`` (two digits or more) beside a number
-    ``old`` does not state: the rule whose number a cued change gives anew."""
-    theirs = set(_A_NUMBER.findall(old))
-    mine = set(_A_NUMBER.findall(new))
-    return any(n in theirs for n in _OLD_NUMBER.findall(new)) and bool(mine - theirs)
-
-
 PLAIN_MAX_WORDS = 20  # without one both must be short: long look-alikes are separate items
 _ENDS = frozenset(".!?。！？")
 _CLAUSE = re.compile(r"[,;，；]|\s[-—–]+\s")
@@ -191,6 +172,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
     goals = {f.id for f in goal_facts}
     gone = stemmed(_replaced_words(fact.text, cues)) if cued else set()
+    switched = SWITCHED.search(fact.text)
+    scope = stemmed(words_of(switched.group(1))) - FUNCTION_WORDS if switched else set()
     for old in rules[-250:] if not keyed else []:
         if old is fact or bare_said:
             continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
@@ -215,7 +198,9 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
                 close, score = True, score + PROVISIONAL_BONUS  # "先用 CRC32" → "校验改为 X"
             if close and unlike_values(fact.text, old.text, cues):
                 continue  # "call it `a.b_c` instead" is about no rule without such a value
-            if _renumbers(fact.text, old.text):  # "the API chokes at 100, drop batches to 25"
+            if close and scope and keyed_elsewhere(old.text, scope, cues):
+                continue  # "switch precision to fp16": not "the partition is X now"
+            if renumbers(fact.text, old.text):  # "the API chokes at 100, drop batches to 25"
                 close, score = True, score + NUMBER_BONUS
             if close and (best is None or score > best[0]):
                 best = (score, old)
@@ -273,8 +258,11 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             keyed = keyed or inherited(fact, rules, cues, ledger.replaced)
     if len(keyed) > 1:  # one key said of several parts: the one(s) this names
         keyed = [keyed[i] for i in nearest_parts(fact.text, [k.text for k in keyed], cues)]
-    if not cued and _adds(fact.text):
+    if not cued and adds(fact.text):
         keyed, best = [], None  # "we're adding a second target: Y": Y beside X, not for it
+    if not cued and cues is not None and now_values(fact.text, cues):  # "the X is Y now":
+        keyed = [o for o in keyed if said_now_of(fact.text, o.text, cues)]  # X's rule only
+        best = best if best is not None and said_now_of(fact.text, best[1].text, cues) else None
     retired = [old for old in keyed if old.live]
     if best is not None and best[1].live and best[1] not in retired:
         retired.append(best[1])

@@ -1,0 +1,63 @@
+"""Which look-alike rule a change is, or is not, about (:mod:`.supersede` asks):
+
+- a cued change naming a rule's number again beside a new one changes that rule ("the API
+  chokes at 100, drop batches to 25");
+- a value said to come beside another replaces nothing without a cue ("a second target");
+- "the X is Y now" is about a rule naming a value of Y's kind, or a location it moves;
+- "switch precision to fp16" is about no rule saying what another key is now.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.hosts import moved
+from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values, old_kinds, value_kind
+from tether.builtin_plugins.memory.fact_ledger.words import stemmed, word_search
+
+NUMBER_BONUS = 0.5  # a rule whose number a cued change names again is the one it changes
+_OLD_NUMBER = re.compile(r"(?<![\w.:/])\d{2,}(?:\.\d+)?(?![\w:/]|\.\d)")  # not 05:30
+
+
+_A_NUMBER = re.compile(r"(?<![\w.:/])\d+(?:\.\d+)?(?![\w:/]|\.\d)")
+
+
+_ADDED_ITEM = word_search("added_items")
+
+
+#: What a switch is said of: "switch precision to fp16", "change the log level to debug".
+SWITCHED = re.compile(r"\b(?:switch|change)\s+(?:the\s+|our\s+)?(\w+(?:\s\w+)?)\s+to\b", re.I)
+
+
+def keyed_elsewhere(old: str, scope: set[str], cues: Cues) -> bool:
+    """Whether ``old`` says what a key other than the words of ``scope`` is now."""
+    keys = [key for key, _value in now_values(old, cues)]
+    return bool(keys) and not any(stemmed(key) & scope for key in keys)
+
+
+def said_now_of(new: str, old: str, cues: Cues) -> bool:
+    """Whether what ``new`` says holds now may be a new value of ``old``'s: ``old`` names a
+    value of that kind (:mod:`.nowvalue`), or a location ``new`` moves."""
+    kinds = {value_kind(value) for _key, value in now_values(new, cues)}
+    return bool(kinds & old_kinds(old)) or moved(new, old, cues, cued=True)
+
+
+def adds(text: str) -> bool:
+    """Whether ``text`` says its value comes beside another: "a second target", "another
+    queue", "再加一个 broker" (not "also", which opens changes as often as additions)."""
+    return any(  # not "a 30 second timeout"
+        not text[: m.start()].rstrip().endswith(tuple("0123456789"))
+        for m in _ADDED_ITEM.finditer(text)
+    )
+
+
+def renumbers(new: str, old: str) -> bool:
+    """Whether ``new`` names again a number of ``old`` (two digits or more) beside a number
+    ``old`` does not state: the rule whose number a cued change gives anew."""
+    theirs = set(_A_NUMBER.findall(old))
+    mine = set(_A_NUMBER.findall(new))
+    return any(n in theirs for n in _OLD_NUMBER.findall(new)) and bool(mine - theirs)
+
+
+__all__ = ["NUMBER_BONUS", "SWITCHED", "adds", "keyed_elsewhere", "renumbers", "said_now_of"]

@@ -1,0 +1,121 @@
+"""What a thing is now, said as its new value: "the partition is gpu-h100-batch now", "the
+slack channel is #billing-db-alerts now", "new bucket is s3://ops-pgbackups-ca".
+
+A sentence with a ``current`` cue (now, new, currently) that says "<key> is <value>" — the
+value written with a digit or a separator — gives its key a new value. An earlier text names
+the old one when a token of the same kind (a URL of the same scheme, a #channel, an @handle,
+a path, a hyphenated name with a digit, a dotted one) stands within a few words of one of the
+key's words and is not the new value: "submit to the gpu-a100-short partition", "alerts go to
+#dba-pager in slack". The rule saying it is replaced (:mod:`.samekey`); in the goal it is
+named in the goal's change note (:func:`~.keychange.goal_changes`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.hosts import moved
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, stemmed
+
+_SAID = re.compile(
+    r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)\s+(?:is|are|['’]s)\s+(?:now\s+)?"
+    r"[`\"']?(?P<value>(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/])",
+    re.IGNORECASE,
+)
+#: A key and its value said after the first one: "new bucket is s3://x, region ca-central-1".
+_ALSO = re.compile(
+    r"[,;]\s*(?P<key>[A-Za-z][\w-]*)\s+(?P<value>(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/])"
+)
+_TOKEN = re.compile(r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]|[A-Za-z]+")
+NEAR = 3  # words between a key word and the old value
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def value_kind(token: str) -> str:
+    """The kind of a value token (see the module); "" for a plain word or number."""
+    if "://" in token:
+        return "url:" + token.split("://", 1)[0].casefold()
+    if token[0] in "#@$":
+        return token[0]
+    if "/" in token:
+        return "path"
+    if not any(ch.isdigit() for ch in token):
+        return ""
+    if "-" in token:
+        return "slug"
+    return "dotted" if "." in token else ""
+
+
+def old_kinds(text: str) -> set[str]:
+    """The kinds of the values ``text`` names (see :func:`value_kind`)."""
+    return {value_kind(m.group(0).rstrip(".")) for m in _TOKEN.finditer(text)} - {""}
+
+
+def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
+    """``(key words, new value)`` for each "<key> is <value>" ``text`` says with a current
+    cue; none without one."""
+    if not cues.has("current", text):
+        return []
+    out = []
+    for match in [*_SAID.finditer(text), *_ALSO.finditer(text)]:
+        value = match.group("value").rstrip(".")
+        key = {w for w in stemmed({w.casefold() for w in match.group("key").split()}) if w}
+        key -= STOP | {"new", "now", "it", "that", "this", "one"}
+        if key and value_kind(value):
+            out.append((key, value))
+    return out
+
+
+def old_values(text: str, key: set[str], new: str) -> list[str]:
+    """The tokens of ``text`` of ``new``'s kind standing near a word of ``key`` (not ``new``
+    itself, which ``text`` then already says)."""
+    if new in text:
+        return []
+    tokens = [m.group(0).rstrip(".") for m in _TOKEN.finditer(text)]
+    words = [next(iter(stemmed({t.casefold()})), "") for t in tokens]
+    kind, out = value_kind(new), []
+    for at, token in enumerate(tokens):
+        if value_kind(token) != kind or token in out:
+            continue
+        near = words[max(0, at - NEAR) : at + NEAR + 1]
+        if key & set(near):
+            out.append(token)
+    return out
+
+
+def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
+    """``(old value, new value)`` for what ``new`` says a key of ``old`` is now, and for the
+    one location of a kind ``old`` names that ``new``, saying what holds now, moves
+    ("new bucket is s3://ops-pgbackups-ca" after "writing to s3://ops-pgbackups-eu")."""
+    if cues is None:
+        return []
+    said = now_values(new, cues)
+    out = [(o, value) for key, value in said for o in old_values(old, key, value)]
+    for _key, value in said if not out else []:  # "…, region ca-central-1" after "eu-west-3"
+        alike = [t for t in _tokens(old) if t != value and _form(t) == _form(value)]
+        if len(set(alike)) == 1 and _form(value).count("-") + _form(value).count(".") >= 2:
+            out.append((alike[0], value))
+    if said and not out:
+        for sentence in _SENTENCE_END.split(old):  # the sentence naming the old location
+            theirs = _urls(sentence)
+            if theirs and moved(new, sentence, cues, cued=True):
+                kinds = {value_kind(o): o for o in theirs}
+                out += [(kinds[value_kind(n)], n) for n in _urls(new) if value_kind(n) in kinds][:1]
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    return [m.group(0).rstrip(".") for m in _TOKEN.finditer(text)]
+
+
+def _form(token: str) -> str:
+    """``eu-west-3`` → ``a-a-9``: letter and digit runs as one mark each, separators kept."""
+    return re.sub(r"\d+", "9", re.sub(r"[^\W\d_]+", "a", token))
+
+
+def _urls(text: str) -> list[str]:
+    return [m.group(0).rstrip(".") for m in _TOKEN.finditer(text) if "://" in m.group(0)]
+
+
+__all__ = ["now_pairs", "now_values", "old_kinds", "old_values", "value_kind"]

@@ -72,3 +72,17 @@ def test_a_now_sentence_leaves_rules_without_a_value_of_its_kind() -> None:
     later = "and the alerts channel is #spring-render-alerts now, the old one got archived."
     rules = live_rules(ledger_of_said(GOAL, first, later))
     assert first in rules
+
+
+def test_a_thing_renamed_by_pronoun_after_its_key_retires_the_old_name() -> None:
+    rule = "and gate the whole import queue behind the flag import_async_v1 so we can kill it"
+    later = "and that feature flag, rename it to warehouse_import_queue since it stays past v1"
+    rules = live_rules(ledger_of_said(GOAL, rule, later))
+    assert rule not in rules
+
+
+def test_a_location_said_of_it_moves_the_goals_location() -> None:
+    goal = "Build the scanner app and point it at https://scan.staging.acme-wh.net for now."
+    later = "the staging api moved, it's https://scan.stg.acmewarehouse.com now"
+    changes = ledger_of_said(goal, later).goal_changes()
+    assert changes == {"https://scan.staging.acme-wh.net": "https://scan.stg.acmewarehouse.com"}

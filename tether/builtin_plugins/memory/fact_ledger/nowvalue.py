@@ -19,13 +19,19 @@ from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, stemmed
 
 _SAID = re.compile(
-    r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)\s+(?:is|are|['’]s)\s+(?:now\s+)?"
+    r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)(?:\s+(?:is|are)|['’]s)\s+(?:now\s+)?"
     r"[`\"']?(?P<value>(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/])",
     re.IGNORECASE,
 )
 #: A key and its value said after the first one: "new bucket is s3://x, region ca-central-1".
 _ALSO = re.compile(
     r"[,;]\s*(?P<key>[A-Za-z][\w-]*)\s+(?P<value>(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/])"
+)
+#: A rename of a thing named before it: "that feature flag, rename it to wms_offline_queue".
+_RENAMED = re.compile(
+    r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)[,:]?\s+rename\s+it\s+to\s+"
+    r"[`\"']?(?P<value>\w[\w./:+-]*\w)",
+    re.IGNORECASE,
 )
 _TOKEN = re.compile(r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]|[A-Za-z]+")
 NEAR = 3  # words between a key word and the old value
@@ -40,6 +46,8 @@ def value_kind(token: str) -> str:
         return token[0]
     if "/" in token:
         return "path"
+    if "_" in token.strip("_") and token.islower():
+        return "snake"  # "scan_offline_v1", "wms_offline_queue"
     if not any(ch.isdigit() for ch in token):
         return ""
     if "-" in token:
@@ -54,15 +62,17 @@ def old_kinds(text: str) -> set[str]:
 
 def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
     """``(key words, new value)`` for each "<key> is <value>" ``text`` says with a current
-    cue; none without one."""
-    if not cues.has("current", text):
-        return []
+    cue, and each "<key>, rename it to <value>"; a location said of "it" ("the staging api
+    moved, it's https://…") has no key words."""
+    matches = list(_RENAMED.finditer(text))
+    if cues.has("current", text):
+        matches += [*_SAID.finditer(text), *_ALSO.finditer(text)]
     out = []
-    for match in [*_SAID.finditer(text), *_ALSO.finditer(text)]:
+    for match in matches:
         value = match.group("value").rstrip(".")
         key = {w for w in stemmed({w.casefold() for w in match.group("key").split()}) if w}
         key -= STOP | {"new", "now", "it", "that", "this", "one"}
-        if key and value_kind(value):
+        if value_kind(value) and (key or value_kind(value).startswith("url:")):
             out.append((key, value))
     return out
 

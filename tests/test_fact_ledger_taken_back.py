@@ -233,3 +233,28 @@ def test_a_path_only_the_assistant_named_leaves_the_paths_line_once_stopped(
     for summary in summaries(tmp_path, messages, "offline"):
         paths = [line for line in summary.splitlines() if line.startswith("- Paths: ")]
         assert not [line for line in paths if "/srv/billing/export.log" in line], paths
+
+
+# -- an error quoting a value changed since carries the change ---------------------------------
+
+
+@pytest.mark.parametrize("track", TRACKS)
+def test_an_error_quoting_an_old_path_says_what_it_changed_to(tmp_path: Path, track: str) -> None:
+    messages = [
+        user("We need monthly statements rendered as PDFs. Files go to /srv/stmts/out please."),
+        assistant([text("Rendering.")]),
+        *tool_turn(
+            "c1",
+            "bash",
+            {"command": "python render.py"},
+            "OSError: [Errno 28] No space left on device: '/srv/stmts/out/2024-05.pdf'",
+            True,
+        ),
+        user("/srv is the tiny root volume. output goes to /mnt/stmt-archive/out instead"),
+        assistant([text("Moved.")]),
+    ]
+    for summary in summaries(tmp_path, messages, track):
+        assert "No space left on device" in summary
+        quoting = [line for line in summary.splitlines() if "/srv/stmts/out/2024-05.pdf" in line]
+        assert quoting, summary
+        assert all("changed to" in line for line in quoting), quoting

@@ -201,9 +201,21 @@ def _critical(cp: Checkpoint, facts: Facts, ledger: Ledger) -> None:
     merged = merge(Checkpoint(critical=cp.critical), Checkpoint(critical=items)).critical
     merged = [_current_paths(c, ledger) if c.startswith("Paths: ") else c for c in merged]
     moot = {f'Error seen: "{f.text}"' for f in ledger.facts if f.status == MOOT}
-    errors = [c for c in merged if c.startswith("Error seen: ") and c not in moot]
+    errors = [_NOTE.sub("", c) for c in merged if c.startswith("Error seen: ")]
+    errors = list(dict.fromkeys(c for c in errors if c not in moot))
     kept = [c for c in merged if c and not c.startswith("Error seen: ")]
-    cp.critical = kept + errors[-MAX_ERRORS:]
+    cp.critical = kept + [_with_note(ledger, c) for c in errors[-MAX_ERRORS:]]
+
+
+#: The change note an error line was shown with (said again from the ledger, never carried).
+_NOTE = re.compile(r" \((?:[^()]*(?:changed to|revoked, no longer in use)[^()]*)\)$")
+
+
+def _with_note(ledger: Ledger, line: str) -> str:
+    """An error seen, with a note for a value it quotes that was changed or taken back since
+    (the old output path of an "No space left on device" error)."""
+    revised = revision_note(ledger, line)
+    return f"{line} ({revised})" if revised else line
 
 
 __all__ = ["LEDGER_PREFIXES", "build_checkpoint", "recall_query", "shown"]

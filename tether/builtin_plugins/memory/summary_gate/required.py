@@ -16,7 +16,7 @@ from typing import Any
 from tether.builtin_plugins.memory.fact_ledger import Fact, Ledger, build_ledger
 from tether.builtin_plugins.memory.fact_ledger.cues import cues_for
 from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown, in_goal
-from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
+from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
 from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers, kept_requests
 from tether.builtin_plugins.memory.offline_summarizer.facts import MAX_ERRORS, MAX_GOAL, quote
 from tether.hookspecs.gate import SummaryCheck
@@ -118,8 +118,13 @@ def noted_requests(ctx: Context) -> list[RequiredItem]:
 
 
 def open_errors(ctx: Context) -> list[RequiredItem]:
-    """The newest errors still unresolved (a later success of the same call resolves one)."""
-    return [RequiredItem("error", f.text, f.id) for f in ctx.ledger.live("error")[-MAX_ERRORS:]]
+    """The newest errors still unresolved (a later success of the same call resolves one),
+    each with a note for a value it quotes that was changed or taken back since."""
+    out = []
+    for fact in ctx.ledger.live("error")[-MAX_ERRORS:]:
+        revised = revision_note(ctx.ledger, f"{fact.note} {fact.text}")
+        out.append(RequiredItem("error", fact.text + (f" ({revised})" if revised else ""), fact.id))
+    return out
 
 
 MAX_FIXED = 6  # errors since fixed that the summary still names

@@ -24,6 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.named import NAME
 from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered
+from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
 from tether.builtin_plugins.memory.fact_ledger.switched import name_kept_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.words import (
@@ -115,7 +116,17 @@ def _nearest(new: str, clauses: list[str]) -> list[bool]:
     mine = words_of(new)
     scores = [len((words - common) & mine) for words in said]
     best = max(scores)
-    return [score == best for score in scores] if best else [True] * len(clauses)
+    if not best:
+        return [True] * len(clauses)
+    units = _units(new)  # a tie: the clause with a quantity of new's unit ("28 天" for "21 天")
+    tied = [
+        score == best and bool(units & _units(c)) for score, c in zip(scores, clauses, strict=True)
+    ]
+    return tied if scores.count(best) > 1 and sum(tied) == 1 else [s == best for s in scores]
+
+
+def _units(text: str) -> set[str]:
+    return {slot.shape for slot in slots(text) if slot.shape.startswith("qty:")}
 
 
 def retire_rule(

@@ -13,9 +13,16 @@ BUS = "The message bus is NATS at nats.lab.lan."
 
 
 def test_a_take_back_about_another_topic_keeps_the_rule() -> None:
-    later = "as for the door lock, it pairs over BLE directly, no NATS anymore"
-    rules = live_rules(ledger_of_said("Build the door gateway.", BUS, later))
-    assert BUS in rules and later in rules
+    rule = "AMQP broker 在 amqp.lab.lan，端口 5672"
+    later = "门锁那个我们就用 Zigbee 直连，不走 AMQP 了"
+    rules = live_rules(ledger_of_said("搭一个门禁网关。", rule, "端口换成 5671，走 TLS", later))
+    assert "AMQP broker 在 amqp.lab.lan" in rules and later in rules
+
+
+def test_an_english_topic_naming_the_rules_key_still_ends_it() -> None:
+    rule = "Deploy to us-east-1 on ECS."
+    later = "as for the region, no more us-east-1, go eu-west-1"
+    assert rule not in live_rules(ledger_of_said("Build the door gateway.", rule, later))
 
 
 def test_a_take_back_on_the_rules_own_topic_still_ends_it() -> None:
@@ -37,6 +44,12 @@ GOAL_ZH = "hi，这个项目做 CSV 导出的清洗。goal: 把 raw CSV 里 amou
 def test_a_qualified_word_takes_back_no_goal_part_without_that_qualifier() -> None:
     ledger = ledger_of_said(GOAL_ZH, "还有输出格式：不再输出未压缩的 csv，统一 gzip")
     assert "goal: 把 raw CSV 里 amount<0 的行筛掉" in live_rules(ledger)
+
+
+def test_a_plain_adjective_is_no_qualifier() -> None:
+    rule = "Write results as CSV."
+    later = "no more plain csv output please, parquet only"
+    assert rule not in live_rules(ledger_of_said("Set up the nightly export.", rule, later))
 
 
 def test_a_qualified_word_keeps_an_english_rule_without_that_qualifier() -> None:

@@ -62,10 +62,28 @@ def test_drop_that_takes_back_the_flag_of_the_sentence_before() -> None:
         "I had been passing --no-dedupe while we chased the double rows. "
         "drop that, rows must be deduplicated again."
     )
-    ledger = ledger_of_said(GOAL, "Write the files to the export share.", said)
+    ledger = ledger_of(
+        [
+            user(GOAL),
+            *tool_turn("c1", "bash", {"command": "exporter run --no-dedupe"}, "fatal: x", True),
+            user(said),
+        ]
+    )
     assert revoked(ledger, "--no-dedupe")
     rules = live_rules(ledger)
     assert not [r for r in rules if "--no-dedupe" in r and "drop that" not in r], rules
+
+
+def test_a_flag_said_first_then_a_thing_named_and_dropped_is_kept() -> None:
+    said = "Also, the debug banner, remove it, it's noisy and clutters the CI log output."
+    ledger = ledger_of_said(GOAL, "Build with --release.", said)
+    assert not revoked(ledger, "--release")
+    assert "Build with --release." in live_rules(ledger)
+
+
+def test_a_flag_kept_beside_a_dropped_one_is_not_revoked() -> None:
+    ledger = ledger_of_said(GOAL, "Add a --plot flag; drop the --csv idea, --plot covers it")
+    assert not revoked(ledger, "--plot")
 
 
 def test_a_long_sentence_opening_with_drop_that_points_nowhere_without_a_flag_before() -> None:
@@ -178,7 +196,7 @@ def test_a_blocked_port_replaced_by_another_changes_the_rule() -> None:
 
 ASKED = "the registry rejects that tag, too long. maybe tag with the short sha instead?"
 CAVEAT = "I can, but two builds of one commit would then share a tag."
-DECIDED = "ok fair, go with the pipeline id then, $CI_PIPELINE_ID."
+DECIDED = "ok fair, go with the pipeline id for the tag then, $CI_PIPELINE_ID."
 
 
 def test_a_change_question_is_settled_by_the_next_decision() -> None:
@@ -189,6 +207,15 @@ def test_a_change_question_is_settled_by_the_next_decision() -> None:
     rules = live_rules(ledger)
     assert "maybe tag with the short sha instead?" not in rules
     assert DECIDED in rules
+
+
+def test_a_decision_on_another_subject_settles_no_question() -> None:
+    ledger = ledger_of_turns(
+        ("user", GOAL), ("assistant", "ok"), ("user", "Use Celery for tasks."),
+        ("assistant", "ok"), ("user", "should we switch to RQ instead?"),
+        ("assistant", "RQ is simpler."), ("user", "yes. We'll use cron for scheduling."),
+    )  # fmt: skip
+    assert "should we switch to RQ instead?" in live_rules(ledger)
 
 
 def test_a_change_question_stays_when_no_decision_follows_at_once() -> None:
@@ -250,7 +277,9 @@ def test_an_error_quoting_an_old_path_says_what_it_changed_to(tmp_path: Path, tr
             "OSError: [Errno 28] No space left on device: '/srv/stmts/out/2024-05.pdf'",
             True,
         ),
-        user("/srv is the tiny root volume. output goes to /mnt/stmt-archive/out instead"),
+        user(
+            "/srv is the tiny root volume. write to /mnt/stmt-archive/out instead of /srv/stmts/out"
+        ),
         assistant([text("Moved.")]),
     ]
     for summary in summaries(tmp_path, messages, track):

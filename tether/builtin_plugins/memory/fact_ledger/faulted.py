@@ -16,7 +16,7 @@ from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
 
-_CRITICISM = word_search("criticism_words")  # "too slow", 太少; not "use Redis too", 不够再调
+CRITICISM = word_search("criticism_words")  # "too slow", 太少; not "use Redis too", 不够再调
 #: Where the words about a value end: a stop, a comma, a dash, a joining word, a reason.
 _CUT = re.compile(
     r"[,;!?，；。！？]|\.(?:\s|$)|\s[-—–]+\s"
@@ -32,7 +32,7 @@ def faulted_after(text: str, end: int, stop: int | None = None) -> bool:
     """Whether the words of ``text`` from ``end`` to the end of that clause (and before
     ``stop``, where the next value is said) find fault."""
     clause = _CUT.split(text[end:stop], maxsplit=1)[0]
-    return _CRITICISM.search(clause) is not None
+    return CRITICISM.search(clause) is not None
 
 
 def faulted(value: str, text: str) -> bool:
@@ -77,4 +77,4 @@ def only_faulted(text: str, cues: Cues) -> bool:
     )
 
 
-__all__ = ["faulted", "faulted_after", "only_faulted", "revert_faulted"]
+__all__ = ["CRITICISM", "faulted", "faulted_after", "only_faulted", "revert_faulted"]

@@ -14,7 +14,7 @@ import re
 from tether.builtin_plugins.memory.fact_ledger.clauses import Ledger, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
+from tether.builtin_plugins.memory.fact_ledger.faulted import CRITICISM, faulted_after
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, negated, word_search
 
 _PICK = word_search("pick_words")
@@ -69,21 +69,49 @@ def retire_faulted_choices(ledger: Ledger, source: str, said: str, cues: Cues) -
     for old in reversed(rules[-MAX_EARLIER:]):
         if negated(old.text):
             continue  # "never use gzip": a fault found with gzip is no change of it
-        new = _replacing(said, old.text, news)
-        if new is not None:
-            retire_rule(ledger, old, new, cues, changes=lambda _clause: True)
+        found = _replacing(said, old.text, news)
+        if found is not None:
+            new, name = found
+            retire_rule(ledger, old, new, cues, changes=lambda c, n=name: _names(c, n))
 
 
-def _replacing(said: str, rule: str, news: list[Fact]) -> Fact | None:
-    """The fact of ``news`` holding the pick that replaces ``rule``'s faulted choice."""
+def _replacing(said: str, rule: str, news: list[Fact]) -> tuple[Fact, str] | None:
+    """The fact of ``news`` holding the pick that replaces ``rule``'s faulted choice, and the
+    name found wanting; none when the fault is said of a part the rule does not name ("too
+    slow for the logs pipeline", "on CI", "for local runs") or the pick is negated."""
     for name, end in _faulted_names(said, rule):
+        if _narrowed(said, end, rule):
+            continue
         at = _pick_at(said, name, end, rule)
-        if at >= 0:
+        if at >= 0 and not negated(said[max(0, at - 12) : at + 1]):
             clause = said[at : at + 12]
             found = next((f for f in news if clause in f.text), None)
             if found is not None:
-                return found
+                return found, name
     return None
+
+
+#: A fault said of a part: "too slow for the logs pipeline", "too heavy for the small jobs".
+_FAULT_FOR = re.compile(r"\s+(?:for|on|in|during)\s+(?:the\s+|our\s+)?([\w-]+(?:\s[\w-]+)?)", re.I)
+#: A pick said of a part: "use lz4 there", "use pandas for those", "for local runs use 2".
+_PICK_FOR = re.compile(r"\b(?:there|locally|for (?:those|these|them|that part|local\b))", re.I)
+
+
+def _narrowed(said: str, end: int, rule: str) -> bool:
+    """Whether the fault found after ``end`` is said of a part the rule does not name ("too
+    slow for the logs pipeline"), or the pick of a part ("so use lz4 there")."""
+    fault = CRITICISM.search(said, end)
+    if fault is not None:
+        part = _FAULT_FOR.match(said, fault.end())
+        words = part.group(1) if part else ""
+        if words and not any(ch.isdigit() for ch in words):
+            if not any(w.casefold() in rule.casefold() for w in words.split()):
+                return True
+    return _PICK_FOR.search(said, end, end + 160) is not None
+
+
+def _names(clause: str, name: str) -> bool:
+    return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", clause, re.IGNORECASE) is not None
 
 
 __all__ = ["retire_faulted_choices"]

@@ -41,9 +41,13 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
         return []
-    pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-])", re.IGNORECASE)
+    pattern = re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-]|\.\w)", re.IGNORECASE)
     out = []
-    for old in ledger.live("constraint") + ledger.live("decision") + ledger.live("request"):
+    cue = fact.text[span[0] : span[1]].casefold() if span is not None else ""
+    verb = cue.split()[1][:3] if cue.startswith("stop ") else ""  # "stop logging to": "log"
+    for old in ledger.live("constraint", "decision", "request"):
+        if verb and not re.search(rf"\b{verb}|\bgo(?:es)? (?:to|into)\b", old.text, re.I):
+            continue  # "stop logging to stdout" ends no "print the summary to stdout"
         if old is fact or not pattern.search(old.text):
             continue  # only a rule naming the old value (checked first: it is cheap)
         if contrast and other_key(fact.text, old.text, value, cues):

@@ -46,10 +46,19 @@ def said_now_of(new: str, old: str, cues: Cues) -> bool:
 def adds(text: str) -> bool:
     """Whether ``text`` says its value comes beside another: "a second target", "another
     queue", "再加一个 broker" (not "also", which opens changes as often as additions)."""
-    return any(  # not "a 30 second timeout"
-        not text[: m.start()].rstrip().endswith(tuple("0123456789"))
-        for m in _ADDED_ITEM.finditer(text)
+    return (
+        _ADDING.search(text) is not None
+        and any(  # not "a 30 second timeout"
+            not text[: m.start()].rstrip().endswith(tuple("0123456789"))
+            and not text[m.end() :].lstrip().startswith("thing")  # "another thing: …"
+            for m in _ADDED_ITEM.finditer(text)
+        )
     )
+
+
+#: A verb of adding beside the additive word: "we're adding a second target" (not "use
+#: another queue: orders-v2", a replacement).
+_ADDING = re.compile(r"\b(?:add|adds|adding|added|plus|also|as well)\b|加|新增|另外", re.I)
 
 
 def renumbers(new: str, old: str) -> bool:

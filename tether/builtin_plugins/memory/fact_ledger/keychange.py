@@ -31,7 +31,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyshape import (
 )
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs
 from tether.builtin_plugins.memory.fact_ledger.partial import other_topic, qualified_elsewhere
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 
 class Ledger(Protocol):
@@ -259,13 +259,18 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
 _BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
 
 
+#: A rule that is a prohibition from its first word ("- 不要用 HAL 库的 …", "never use X"), not
+#: one that also states a choice ("Pin numpy to 1.24.4 - don't upgrade past it").
+_PROHIBITION = re.compile(r"^\W*(?:never|don'?t|do not|no|avoid|不要|别|禁止|不准|不许|勿)", re.I)
+
+
 def reasoned(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
     """``(old value, new value)``: ``new`` names a value ``old`` states, then in a later
     clause another value of its shape ("v2.3.4 has the migration bug, go v2.4.0-rc2",
     "m6i.large is still tight on memory, c6i.xlarge is cheaper, use that"): the reason
     for the change, then the replacement. A prohibition has no replacement: "绕开 HAL …，直接写
     TX mailbox" keeps "不要用 HAL 库的 …"."""
-    if negated(old) or (cues is not None and parts_differ(new, old, cues.concepts)):
+    if _PROHIBITION.match(old) or (cues is not None and parts_differ(new, old, cues.concepts)):
         return []
     mine = keyed_values(new, cues)
     for o in keyed_values(old, cues):

@@ -45,21 +45,19 @@ def revisions(ledger: Ledger, text: str) -> dict[str, str]:
     """What happened to each identifier ``text`` quotes that was later revoked or replaced
     by another identifier: ``{"--offline": "--offline revoked, no longer in use"}``."""
     notes: dict[str, str] = {}
-    live = {f.text for f in ledger.live("identifier") if not _orphaned(ledger, f)}
+    live = {f.text for f in ledger.live("identifier")}
     for fact in ledger.facts:
-        if fact.kind != "identifier" or fact.text in live or fact.text in notes:
+        if fact.kind != "identifier" or fact.live or fact.text in live or fact.text in notes:
             continue
-        if fact.text not in text or (fact.live and not _orphaned(ledger, fact)):
+        if fact.text not in text:
             continue
         if fact.note == REVOKED:
             notes[fact.text] = f"{fact.text} revoked, no longer in use"
             continue
-        parent = ledger.get(fact.parent) if fact.live and fact.parent else None
-        new = parent if parent is not None else fact
-        new = ledger.get(new.replaced_by) if new.replaced_by else None
-        if new is not None and new.kind != "identifier":  # the rule that replaced it: its one
+        new = ledger.get(fact.replaced_by) if fact.replaced_by else None
+        if new is not None and new.kind != "identifier" and fact.text in new.text:
             named = [f for f in ledger.facts if f.parent == new.id and f.kind == "identifier"]
-            new = named[0] if len(named) == 1 else None  # identifier ("output goes to /mnt/x")
+            new = named[0] if len(named) == 1 else None  # "… to /mnt/x instead of /srv/x"
         if new is not None and new.kind == "identifier" and new.text not in text:
             notes[fact.text] = f"{fact.text} changed to {new.text}"
     goal = ledger.goal()
@@ -76,18 +74,6 @@ def _quoted(value: str, text: str) -> bool:
     head = r"(?<![A-Za-z0-9_])" if value[:1].isalnum() else ""
     tail = r"(?![A-Za-z0-9_])" if value[-1:].isalnum() else ""
     return re.search(head + re.escape(value) + tail, text) is not None
-
-
-_QUOTING = ("goal", "constraint", "decision", "next_step", "request")  # not an error: history
-
-
-def _orphaned(ledger: Ledger, fact: Fact) -> bool:
-    """A live identifier whose sentence was replaced and that no live rule quotes: the old
-    value of the rule that replaced it ("Files go to /srv/out" → "output goes to /mnt/x")."""
-    parent = ledger.get(fact.parent) if fact.parent else None
-    if parent is None or parent.live or not parent.replaced_by:
-        return False
-    return not any(fact.text in f.text for f in ledger.live(*_QUOTING))
 
 
 def revision_note(ledger: Ledger, text: str) -> str:

@@ -35,6 +35,8 @@ _RENAMED = re.compile(
 )
 _TOKEN = re.compile(r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]|[A-Za-z]+")
 NEAR = 3  # words between a key word and the old value
+_NOT_CURRENT = frozenset({"old", "previous", "former", "latest", "upstream"})
+_CLAUSE = re.compile(r"[,;，；。]|\s(?:and|but)\s")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
@@ -71,6 +73,8 @@ def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
     for match in matches:
         value = match.group("value").rstrip(".")
         key = {w for w in stemmed({w.casefold() for w in match.group("key").split()}) if w}
+        if key & _NOT_CURRENT:
+            continue  # "the old channel is #x-archive now": what the old one became
         key -= STOP | {"new", "now", "it", "that", "this", "one"}
         if value_kind(value) and (key or value_kind(value).startswith("url:")):
             out.append((key, value))
@@ -82,6 +86,10 @@ def old_values(text: str, key: set[str], new: str) -> list[str]:
     itself, which ``text`` then already says)."""
     if new in text:
         return []
+    return [o for part in _CLAUSE.split(text) for o in _near_key(part, key, new)]
+
+
+def _near_key(text: str, key: set[str], new: str) -> list[str]:
     tokens = [m.group(0).rstrip(".") for m in _TOKEN.finditer(text)]
     words = [next(iter(stemmed({t.casefold()})), "") for t in tokens]
     kind, out = value_kind(new), []
@@ -101,11 +109,12 @@ def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
     if cues is None:
         return []
     said = now_values(new, cues)
-    out = [(o, value) for key, value in said for o in old_values(old, key, value)]
+    out = [(o, value) for key, value in said for o in old_values(old, key, value) if o not in new]
     for _key, value in said if not out else []:  # "…, region ca-central-1" after "eu-west-3"
         alike = [t for t in _tokens(old) if t != value and _form(t) == _form(value)]
         if len(set(alike)) == 1 and _form(value).count("-") + _form(value).count(".") >= 2:
-            out.append((alike[0], value))
+            if _akin(alike[0], value) and alike[0] not in new:
+                out.append((alike[0], value))
     if said and not out:
         for sentence in _SENTENCE_END.split(old):  # the sentence naming the old location
             theirs = _urls(sentence)
@@ -113,6 +122,15 @@ def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
                 kinds = {value_kind(o): o for o in theirs}
                 out += [(kinds[value_kind(n)], n) for n in _urls(new) if value_kind(n) in kinds][:1]
     return out
+
+
+def _akin(old: str, new: str) -> bool:
+    """A URL of one family ("s3://ops-pgbackups-eu" / "s3://ops-pgbackups-ca": the same first
+    two parts of its name); any other token of the same form."""
+    if "://" not in new:
+        return True
+    parts = [re.split(r"[-.]", t.split("://", 1)[1])[:2] for t in (old, new)]
+    return parts[0] == parts[1]
 
 
 def _tokens(text: str) -> list[str]:

@@ -26,12 +26,9 @@ def _content(text: str) -> set[str]:
     return stemmed(words_of(text) - FUNCTION_WORDS)
 
 
-#: A take-back that opens with the thing it is about: "as for the curtains, …", "窗帘电机那个…".
-_TOPIC = re.compile(
-    r"^\W*(?:as for|as to|regarding)\s+(?:the\s+)?([^,;:]{2,40})[,;:]"
-    r"|^\W*([\u3400-\u9fff\w]{2,12}?)(?:那个|那边|那块|的话)",
-    re.IGNORECASE,
-)
+#: A take-back that opens with the thing it is about: "窗帘电机那个…" (an English "as for the
+#: region, …" names the rule's own key as often as another thing: not read).
+_TOPIC = re.compile(r"^\W*()([\u3400-\u9fff\w]{2,12}?)(?:那个|那边|那块|的话)")
 
 
 def other_topic(new: str, old: str) -> bool:
@@ -41,9 +38,9 @@ def other_topic(new: str, old: str) -> bool:
     return bool(topic) and not _content(topic.group(1) or topic.group(2)) & _content(old)
 
 
-#: The word qualifying a name just before it: "uncompressed" of "uncompressed vcf", "压缩" of
-#: "未压缩的 vcf".
-_MODIFIER = re.compile(r"(?:\b([A-Za-z][\w-]{2,})|([\u3400-\u9fff]{2})的)\s*$")
+#: A word setting a name apart just before it: "uncompressed" of "uncompressed vcf", "压缩" of
+#: "未压缩的 vcf" (not "plain", "daily": those still name the thing).
+_MODIFIER = re.compile(r"(?:\b((?:un|non-?)[a-z][\w-]{2,})|([\u3400-\u9fff]{2})的)\s*$", re.I)
 
 
 def qualified_elsewhere(new: str, name: str, old: str) -> bool:

@@ -33,6 +33,7 @@ _CLAUSE = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，�
 
 
 NEAR = 30  # characters between a cue and the identifier it takes back
+MAX_OBJECT_GAP = 6  # characters between a cue and the flag it names ("drop the --plot")
 
 
 def _cue_spans(sentence: str, cues: Cues) -> list[tuple[int, int]]:
@@ -78,11 +79,17 @@ def _cue_clause(sentence: str, span: tuple[int, int]) -> str:
 
 
 def _points_back(sentence: str, spans: list[tuple[int, int]]) -> bool:
-    """A clause of ``sentence`` is a short taking back that points at what was said before:
-    "remove it.", "去掉吧", "drop that, schema validation should stay on"."""
+    """``sentence`` is a short taking back that points at what was said before ("remove
+    it.", "去掉吧"), or opens with one ("drop that, schema validation should stay on" — not
+    "the debug banner, remove it": that names what goes)."""
+    if len(sentence) <= MAX_POINTER:
+        return bool(_POINTS_BACK.search(sentence)) or not sentence.isascii()
+    if not sentence.isascii():
+        return False
     for span in spans:
         clause = _cue_clause(sentence, span)
-        if len(clause) <= MAX_POINTER and (_POINTS_BACK.search(clause) or not clause.isascii()):
+        opening = sentence.find(clause) <= 0 or not sentence[: sentence.find(clause)].strip(" ,")
+        if opening and len(clause) <= MAX_POINTER and _POINTS_BACK.search(clause):
             return True
     return False
 
@@ -141,7 +148,10 @@ def _wanted_then_dropped(sentence: str, name: str, cues: Cues) -> bool:
     --plot flag on the CLI but drop the --plot flag"."""
     spans = _cue_spans(sentence, cues)
     first = sentence.find(name)
-    return bool(spans) and 0 <= first < spans[0][0] and sentence.find(name, spans[0][1]) >= 0
+    if not spans or not 0 <= first < spans[0][0]:
+        return False
+    after = sentence.find(name, spans[0][1])  # right after the cue: "drop the --plot flag"
+    return 0 <= after - spans[0][1] <= MAX_OBJECT_GAP and not _named(sentence[spans[0][1] : after])
 
 
 def _live_fact(ledger: Ledger, statement: Statement) -> Fact | None:
@@ -158,7 +168,6 @@ def revoke_named(ledger: Ledger, statements: Sequence[Statement], source: str, c
         named = [f for f in ledger.facts if f.kind == "identifier" and _names(f.text, name)]
         if (
             not any(f.first_seen and f.first_seen != source for f in named)
-            and pointed is None  # "I ran it with --x. drop that": said, then taken back
             and not _said_before(ledger, name, source)
             and not _wanted_then_dropped(statement.text, name, cues)
         ):

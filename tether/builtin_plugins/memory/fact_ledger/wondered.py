@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
+from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, stemmed, words_of
 
 _ASKED = ("?", "？")
 
@@ -32,12 +33,16 @@ def change_questions(filed: Sequence[Fact], cues: Cues) -> list[Fact]:
 
 def settle_questions(ledger: Ledger, asked: Sequence[Fact], filed: Sequence[Fact]) -> None:
     """Retire the still-live questions ``asked`` by the first decision of ``filed`` (the
-    next user message's facts), if it holds one."""
+    next user message's facts) that is on their subject: it shares a word with the question
+    or the sentences said with it ("build number"), so "yes. we'll use cron for scheduling"
+    settles no "switch to RQ instead?"."""
     decision = next((f for f in filed if f.kind == "decision" and f.live), None)
     if decision is None:
         return
+    mine = stemmed(words_of(decision.text)) - FUNCTION_WORDS
     for question in asked:
-        if question.live and question is not decision:
+        said = " ".join(f.text for f in ledger.facts if f.source == question.source)
+        if question.live and question is not decision and mine & stemmed(words_of(said)):
             ledger.retire(question, decision)
 
 

@@ -86,3 +86,24 @@ def test_a_number_of_seconds_is_no_second_thing() -> None:
     assert rule not in live_rules(
         ledger_of_said("Build the poller.", rule, "make it a 30 second timeout")
     )
+
+
+def test_an_additive_word_in_another_clause_or_without_a_verb_of_adding_still_replaces() -> None:
+    for rule, later in [
+        ("Deploy target is prod-eu.", "Deploy target is prod-us; we may add a second target later"),
+        ("Use the orders-v1 queue.", "use another queue: orders-v2"),
+    ]:
+        assert rule not in live_rules(ledger_of_said("Set up CI.", rule, later)), later
+
+
+def test_a_stop_for_one_environment_only_ends_nothing() -> None:
+    rule = "Send errors to Sentry and traces to Honeycomb."
+    later = "stop sending to Sentry for the staging env only"
+    assert rule in live_rules(ledger_of_said("Build the CLI.", rule, later))
+
+
+def test_a_number_said_again_of_another_unit_is_no_change_of_it() -> None:
+    rule = "Keep 100 connections max."
+    later = "bump it to 200 since the 100 users test failed"
+    rules = live_rules(ledger_of_said("Tune the service.", "Retry 5 times.", rule, later))
+    assert rule in rules

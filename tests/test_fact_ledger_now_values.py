@@ -82,7 +82,9 @@ def test_a_thing_renamed_by_pronoun_after_its_key_retires_the_old_name() -> None
 
 
 def test_a_location_said_of_it_moves_the_goals_location() -> None:
-    goal = "Build the scanner app and point it at https://scan.staging.acme-wh.net for now."
-    later = "the staging api moved, it's https://scan.stg.acmewarehouse.com now"
+    goal = "Build the scanner app and point it at https://scan-api.staging.acme-wh.net for now."
+    later = "the staging api moved, it's https://scan-api.stg.acmewarehouse.com now"
     changes = ledger_of_said(goal, later).goal_changes()
-    assert changes == {"https://scan.staging.acme-wh.net": "https://scan.stg.acmewarehouse.com"}
+    assert changes == {
+        "https://scan-api.staging.acme-wh.net": "https://scan-api.stg.acmewarehouse.com"
+    }

@@ -22,6 +22,10 @@ _NAME = re.compile(r"[A-Za-z][\w.+-]*[\w+]|\d[\w.:/]*|[\u3400-\u9fff]{2,}")
 #: What the pick names: the next token after the pick word.
 _PICKED = re.compile(r"\s*(?:the\s+|a\s+)?([^\s,;，；。]+)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: Words after a pick word that name no thing picked: "use two files", "use it via …".
+_NO_PICK = frozenset(
+    "it them that this those these both each all one two three four five some more less".split()
+)
 MAX_EARLIER = 100  # live rules looked at, newest first
 _MIN_NAME = 2
 
@@ -46,7 +50,8 @@ def _pick_at(said: str, name: str, after: int, rule: str) -> int:
     32m"), or -1."""
     for pick in _PICK.finditer(said, after):
         named = _PICKED.match(said, pick.end())
-        if named and named.group(1).strip(".").casefold() not in rule.casefold():
+        picked = named.group(1).strip(".").casefold() if named else ""
+        if picked and picked not in _NO_PICK and picked not in rule.casefold():
             return pick.start()
     if _NUMBER.fullmatch(name):
         for number in _NUMBER.finditer(said, after):

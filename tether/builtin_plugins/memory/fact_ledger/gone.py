@@ -12,8 +12,10 @@ from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted, other
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, named_noun, not_gone_yet
+from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.words import STOP
 
+_ONLY = re.compile(r"\b(?:only|just)\b(?:\s+(?:for|on|in)\b)?|\b(?:for|on|in) \w+ only\b", re.I)
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
 _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 
@@ -45,14 +47,20 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     out = []
     cue = fact.text[span[0] : span[1]].casefold() if span is not None else ""
     verb = cue.split()[1][:3] if cue.startswith("stop ") else ""  # "stop logging to": "log"
-    for old in ledger.live("constraint", "decision", "request"):
+    if verb and span is not None and not_gone_yet(fact.text, span[1]):
+        return []  # "stop sending to X for now until the new one is up"
+    kinds = ("constraint", "decision") if verb else ("constraint", "decision", "request")
+    for old in ledger.live(*kinds):  # a request is not split: "write logs to X and …"
+        if verb and (partial_take_back(fact.text, old.text) or _ONLY.search(fact.text)):
+            continue  # "stop sending to Sentry for the staging env only"
         if verb and not re.search(rf"\b{verb}|\bgo(?:es)? (?:to|into)\b", old.text, re.I):
             continue  # "stop logging to stdout" ends no "print the summary to stdout"
         if old is fact or not pattern.search(old.text):
             continue  # only a rule naming the old value (checked first: it is cheap)
         if contrast and other_key(fact.text, old.text, value, cues):
             continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
-        retire_rule(ledger, old, fact, cues)  # its clauses about other things stay
+        named = (lambda c: pattern.search(c) is not None) if verb else None
+        retire_rule(ledger, old, fact, cues, changes=named)  # its other clauses stay
         out.append(old)
     for old in ledger.live("identifier"):  # "stop writing to /var/log/x.log": that path too
         if old.source != fact.source and old.text.casefold() == value.casefold():

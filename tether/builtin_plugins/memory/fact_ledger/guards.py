@@ -45,15 +45,25 @@ def said_now_of(new: str, old: str, cues: Cues) -> bool:
 
 def adds(text: str) -> bool:
     """Whether ``text`` says its value comes beside another: "a second target", "another
-    queue", "再加一个 broker" (not "also", which opens changes as often as additions)."""
-    return (
-        _ADDING.search(text) is not None
-        and any(  # not "a 30 second timeout"
-            not text[: m.start()].rstrip().endswith(tuple("0123456789"))
-            and not text[m.end() :].lstrip().startswith("thing")  # "another thing: …"
-            for m in _ADDED_ITEM.finditer(text)
-        )
+    queue", "再加一个 broker" (not "also", which opens changes as often as additions; not "…;
+    we may add a second target later", whose clause holds no value)."""
+    if _ADDING.search(text) is None:
+        return False
+    return any(
+        not text[: m.start()].rstrip().endswith(tuple("0123456789"))  # "a 30 second timeout"
+        and not text[m.end() :].lstrip().startswith("thing")  # "another thing: …"
+        and _VALUE.search(_clause_at(text, m.start())) is not None
+        for m in _ADDED_ITEM.finditer(text)
     )
+
+
+_VALUE = re.compile(r"\w[\w.-]*[\d_.-][\w.-]*\w")
+
+
+def _clause_at(text: str, at: int) -> str:
+    start = max(text.rfind(";", 0, at), text.rfind(",", 0, at)) + 1
+    ends = [e for e in (text.find(";", at), text.find(",", at)) if e >= 0]
+    return text[start : min(ends) if ends else len(text)]
 
 
 #: A verb of adding beside the additive word: "we're adding a second target" (not "use
@@ -62,11 +72,24 @@ _ADDING = re.compile(r"\b(?:add|adds|adding|added|plus|also|as well)\b|加|新�
 
 
 def renumbers(new: str, old: str) -> bool:
-    """Whether ``new`` names again a number of ``old`` (two digits or more) beside a number
-    ``old`` does not state: the rule whose number a cued change gives anew."""
+    """Whether ``new`` names again a number of ``old`` (two digits or more, of the same unit
+    word if any: "the 100 users test" is no "100 connections") beside a number ``old`` does
+    not state: the rule whose number a cued change gives anew."""
     theirs = set(_A_NUMBER.findall(old))
     mine = set(_A_NUMBER.findall(new))
-    return any(n in theirs for n in _OLD_NUMBER.findall(new)) and bool(mine - theirs)
+    named = [n for n in _OLD_NUMBER.findall(new) if n in theirs and _same_unit(new, old, n)]
+    return bool(named) and bool(mine - theirs)
+
+
+def _same_unit(new: str, old: str, number: str) -> bool:
+    units = _unit(new, number), _unit(old, number)
+    return not all(units) or units[0] == units[1]
+
+
+def _unit(text: str, number: str) -> str:
+    """The word after ``number`` in ``text`` ("100 users" → "user"; "" when none)."""
+    found = re.search(rf"(?<![\w.]){re.escape(number)}\s*([A-Za-z]+)", text)
+    return next(iter(stemmed({found.group(1).casefold()})), "") if found else ""
 
 
 __all__ = ["NUMBER_BONUS", "SWITCHED", "adds", "keyed_elsewhere", "renumbers", "said_now_of"]

@@ -120,7 +120,11 @@ def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
             theirs = _urls(sentence)
             if theirs and moved(new, sentence, cues, cued=True):
                 kinds = {value_kind(o): o for o in theirs}
-                out += [(kinds[value_kind(n)], n) for n in _urls(new) if value_kind(n) in kinds][:1]
+                out += [
+                    (kinds[value_kind(n)], n)
+                    for n in _urls(new)
+                    if value_kind(n) in kinds and _akin(kinds[value_kind(n)], n)
+                ][:1]
     return out
 
 

@@ -87,7 +87,8 @@ FENCED_BODY = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.DOTALL)
 #: "  repository: registry.example.io/app", "time_step = 54,", 'queue = "short"'); not code
 #: (``total = price * qty``, ``x = load(path)``).
 _SETTING_LINE = re.compile(
-    r"^\s*[A-Za-z_][\w.-]{0,40}\s*[:=]\s*(?:\"[^\"]*\"|'[^']*'|[\w./:@$~+-]+)\s*[,;]?\s*$"
+    r"^\s*[A-Za-z_][\w.-]{0,40}\s*[:=]\s*(?:\"[^\"]*\"|'[^']*'|[\w./:@$~+-]+(?:,[\w./:@$~+-]+)*)"
+    r"\s*[,;]?\s*$"
 )
 MAX_BLOCK_LINES = 40  # a longer fenced block is a log or a whole file: its settings are not
 MAX_NOTES = 16  # lines of one message

@@ -109,9 +109,17 @@ def sentences(text: str) -> list[str]:
     prose = _FENCE.sub("\n", text) if "```" in text else text
     out = []
     for part in split_sentences(prose):
+        quoted = _QUOTED_PROSE.match(part)  # "> please set X-Vendor-Key on every call": words
+        if quoted and not _CODE_SIGN.search(part):
+            part = quoted.group(1)
         if not LOG_LINE.match(part) and any(ch.isalnum() for ch in part):
             out.append(part)
     return out[:MAX_SENTENCES]
+
+
+#: A quoted line of prose in a message ("> please set … on every call"), not a test's "> assert".
+_QUOTED_PROSE = re.compile(r"^>\s+([A-Za-z][a-z']*(?:\s+\S+){3,})$")
+_CODE_SIGN = re.compile(r"==|!=|[(){};]|^>\s+(?:assert|raise|return|def|import|self)\b")
 
 
 #: A list item: a bullet or a number opens the line ("- ", "* ", "• ", "1. ", "2) ").

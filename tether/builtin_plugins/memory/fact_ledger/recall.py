@@ -137,7 +137,8 @@ def _stated(fact: Fact, cues: Cues) -> int:
     if fact.kind == "said" and fact.note:
         return 3  # a short message kept whole (:mod:`.whole`), as before
     body = _body(fact)
-    if word_count(body) < MIN_STATED or bare_ack(body, cues):
+    pasted = fact.kind == "said" and _SHAPED.search(body) is not None  # "FLAGS=a_v2,b"
+    if (word_count(body) < MIN_STATED and not pasted) or bare_ack(body, cues):
         return 0
     if fact.kind != "said" and CODE.search(body):
         return 0

@@ -88,3 +88,16 @@ def test_a_location_said_of_it_moves_the_goals_location() -> None:
     assert changes == {
         "https://scan-api.staging.acme-wh.net": "https://scan-api.stg.acmewarehouse.com"
     }
+
+
+def test_rename_the_thing_then_call_it_changes_its_name_in_the_goal() -> None:
+    goal = "Run the sweep and log everything to the wandb project churn-model-sweeps."
+    later = "oh and rename the wandb project, people mix it up with the old one, call it churn-q3"
+    changes = ledger_of_said(goal, later).goal_changes()
+    assert changes.get("churn-model-sweeps") == "churn-q3"
+
+
+def test_rename_of_another_thing_changes_no_name() -> None:
+    goal = "Run the sweep and log everything to the wandb project churn-model-sweeps."
+    later = "rename the helper function, call it load-batch-v2"
+    assert "churn-model-sweeps" not in ledger_of_said(goal, later).goal_changes()

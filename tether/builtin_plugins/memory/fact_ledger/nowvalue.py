@@ -27,10 +27,13 @@ _SAID = re.compile(
 _ALSO = re.compile(
     r"[,;]\s*(?P<key>[A-Za-z][\w-]*)\s+(?P<value>(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/])"
 )
-#: A rename of a thing named before it: "that feature flag, rename it to wms_offline_queue".
+#: A rename of a thing named before it: "that feature flag, rename it to wms_offline_queue",
+#: "rename the wandb project, …, call it support-ft-2024q3".
 _RENAMED = re.compile(
     r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)[,:]?\s+rename\s+it\s+to\s+"
-    r"[`\"']?(?P<value>\w[\w./:+-]*\w)",
+    r"[`\"']?(?P<value>\w[\w./:+-]*\w)"
+    r"|\brename\s+(?:the\s+|our\s+)?(?P<key2>(?:[A-Za-z][\w-]*\s+)?[A-Za-z][\w-]*)\b[^.;]{0,80}?"
+    r"\bcall\s+it\s+[`\"']?(?P<value2>\w[\w./:+-]*\w)",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]|[A-Za-z]+")
@@ -51,7 +54,7 @@ def value_kind(token: str) -> str:
     if "_" in token.strip("_") and token.islower():
         return "snake"  # "scan_offline_v1", "wms_offline_queue"
     if not any(ch.isdigit() for ch in token):
-        return ""
+        return "slug" if token.count("-") >= 2 and token.islower() else ""  # "ticket-ft-sweeps"
     if "-" in token:
         return "slug"
     return "dotted" if "." in token else ""
@@ -71,8 +74,10 @@ def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
         matches += [*_SAID.finditer(text), *_ALSO.finditer(text)]
     out = []
     for match in matches:
-        value = match.group("value").rstrip(".")
-        key = {w for w in stemmed({w.casefold() for w in match.group("key").split()}) if w}
+        groups = match.groupdict()
+        value = (groups["value"] or groups.get("value2") or "").rstrip(".")
+        said = groups["key"] or groups.get("key2") or ""
+        key = {w for w in stemmed({w.casefold() for w in said.split()}) if w}
         if key & _NOT_CURRENT:
             continue  # "the old channel is #x-archive now": what the old one became
         key -= STOP | {"new", "now", "it", "that", "this", "one"}

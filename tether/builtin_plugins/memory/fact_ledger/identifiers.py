@@ -16,6 +16,9 @@ from tether.builtin_plugins.memory.fact_ledger.words import alternation, latin_v
 _EXTENSIONS = alternation("file_extensions")
 _IDENTIFIERS = re.compile(
     r"(?P<url>(?<![\w/])[a-z][a-z0-9+.-]*://[^\s,;'\"<>()，；。、]+)"
+    r"|(?P<header>(?<![\w-])(?:X-[A-Za-z][\w-]*[A-Za-z\d]|[A-Z][a-z]+(?:-[A-Z][a-z]+)*-(?:Key|Id|ID"
+    r"|Type|Token|Length|Encoding|Control|Agent|Version|Signature|Origin|Auth\w*))(?![\w-])"
+    r"|\bSIG[A-Z]{2,}\b)"  # an HTTP header (X-Request-Id, Idempotency-Key), a signal
     r"|(?P<arn>(?<![\w:])arn:[\w-]+:[\w-]*:[\w-]*:\d*:[\w/.:+=@-]*[\w/*])"  # AWS resource
     r"|(?P<winpath>(?<![\w\\%])(?:[A-Za-z]:|%[A-Za-z_]\w*%|HK(?:LM|CU|CR|U|CC)|\\\\[\w.-]+)"
     r"(?:\\[\w.$@{}+~()-]+(?: [\w.$@{}+~()-]+)*(?=\\))*"  # "\Program Files" inside it
@@ -42,7 +45,9 @@ _IDENTIFIERS = re.compile(
     r"|(?<![\w/])[\w-]+\.(?:" + _EXTENSIONS + r")(?![\w]))"
     r"(?::\d{1,6}(?::\d{1,4})?(?![\w:]|\.\w))?)"
 )
-_MAYBE_IDENTIFIER = re.compile(r"[\d/=@$~\\]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]|%\w+%")
+_MAYBE_IDENTIFIER = re.compile(
+    r"[\d/=@$~\\]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]|%\w+%|[a-z]-[A-Z]|X-|SIG"
+)
 
 
 _NAMED = re.compile(r"([A-Za-z][\w+.-]*)[^A-Za-z0-9]{0,12}$")

@@ -4,7 +4,9 @@
 and zstd -T0"; "我们用 Celery 跑任务" then "Celery 太重了，改用 RQ": the sentence names a word
 of the earlier rule, finds fault with it (``criticism_words``: too slow, 太重), and after
 that clause picks (``pick_words``: use, go with, 改用) something the rule does not name. The
-rule is replaced whole; a prohibition never is, nor a rule of the same message.
+rule's clauses naming the faulted thing are replaced; a prohibition never is, nor a rule of
+the same message, nor one when the fault or the pick is said of a part the rule does not name
+("too slow for the logs pipeline", "use lz4 there").
 """
 
 from __future__ import annotations
@@ -30,14 +32,12 @@ MAX_EARLIER = 100  # live rules looked at, newest first
 _MIN_NAME = 2
 
 
-def _faulted_names(said: str, rule: str) -> list[tuple[str, int]]:
-    """Each name ``said`` finds fault with that ``rule`` also says, with where the clause of
-    the fault ends."""
-    named = {m.group(0).casefold() for m in _NAME.finditer(rule)}
+def _faulted_names(said: str) -> list[tuple[str, int]]:
+    """Each name ``said`` finds fault with, with where it ends (read once per message)."""
     out = []
     for match in _NAME.finditer(said):
         name = match.group(0).rstrip(".:/")
-        if len(name) < _MIN_NAME or name.casefold() in STOP or name.casefold() not in named:
+        if len(name) < _MIN_NAME or name.casefold() in STOP:
             continue
         if faulted_after(said, match.end()):
             out.append((name, match.end()))
@@ -70,21 +70,29 @@ def retire_faulted_choices(ledger: Ledger, source: str, said: str, cues: Cues) -
     ]
     if not news:
         return
+    faulted = _faulted_names(said) if CRITICISM.search(said) else []
+    if not faulted:
+        return
     rules = [f for f in ledger.live("constraint") + ledger.live("decision") if f.source != source]
     for old in reversed(rules[-MAX_EARLIER:]):
         if negated(old.text):
             continue  # "never use gzip": a fault found with gzip is no change of it
-        found = _replacing(said, old.text, news)
+        named = {m.group(0).casefold() for m in _NAME.finditer(old.text)}
+        mine = [(name, end) for name, end in faulted if name.casefold() in named]
+        found = _replacing(said, old.text, mine, news) if mine else None
         if found is not None:
             new, name = found
             retire_rule(ledger, old, new, cues, changes=lambda c, n=name: _names(c, n))
 
 
-def _replacing(said: str, rule: str, news: list[Fact]) -> tuple[Fact, str] | None:
-    """The fact of ``news`` holding the pick that replaces ``rule``'s faulted choice, and the
-    name found wanting; none when the fault is said of a part the rule does not name ("too
-    slow for the logs pipeline", "on CI", "for local runs") or the pick is negated."""
-    for name, end in _faulted_names(said, rule):
+def _replacing(
+    said: str, rule: str, faulted: list[tuple[str, int]], news: list[Fact]
+) -> tuple[Fact, str] | None:
+    """The fact of ``news`` holding the pick that replaces ``rule``'s faulted choice (one of
+    ``faulted``, names the rule says), and the name found wanting; none when the fault is said
+    of a part the rule does not name ("too slow for the logs pipeline", "on CI", "for local
+    runs") or the pick is negated."""
+    for name, end in faulted:
         if _narrowed(said, end, rule):
             continue
         at = _pick_at(said, name, end, rule)

@@ -16,17 +16,17 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, stemmed
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, STOP, memo_per_cues, stemmed
 
+#: A value as written: a name, a path, a URL, a #channel, an @handle, a $variable.
+_VALUE = r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]"
 _SAID = re.compile(
     r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)(?:\s+(?:is|are)|['’]s)\s+(?:now\s+)?"
-    r"[`\"']?(?P<value>(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/])",
+    rf"[`\"']?(?P<value>{_VALUE})",
     re.IGNORECASE,
 )
 #: A key and its value said after the first one: "new bucket is s3://x, region ca-central-1".
-_ALSO = re.compile(
-    r"[,;]\s*(?P<key>[A-Za-z][\w-]*)\s+(?P<value>(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/])"
-)
+_ALSO = re.compile(rf"[,;]\s*(?P<key>[A-Za-z][\w-]*)\s+(?P<value>{_VALUE})")
 #: A rename of a thing named before it: "that feature flag, rename it to wms_offline_queue",
 #: "rename the wandb project, …, call it support-ft-2024q3".
 _RENAMED = re.compile(
@@ -36,10 +36,9 @@ _RENAMED = re.compile(
     r"\bcall\s+it\s+[`\"']?(?P<value2>\w[\w./:+-]*\w)",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]|[A-Za-z]+")
+_TOKEN = re.compile(rf"{_VALUE}|[A-Za-z]+")
 NEAR = 3  # words between a key word and the old value
 _NOT_CURRENT = frozenset({"old", "previous", "former", "latest", "upstream"})
-_CLAUSE = re.compile(r"[,;，；。]|\s(?:and|but)\s")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
@@ -65,6 +64,7 @@ def old_kinds(text: str) -> set[str]:
     return {value_kind(m.group(0).rstrip(".")) for m in _TOKEN.finditer(text)} - {""}
 
 
+@memo_per_cues
 def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
     """``(key words, new value)`` for each "<key> is <value>" ``text`` says with a current
     cue, and each "<key>, rename it to <value>"; a location said of "it" ("the staging api
@@ -91,7 +91,7 @@ def old_values(text: str, key: set[str], new: str) -> list[str]:
     itself, which ``text`` then already says)."""
     if new in text:
         return []
-    return [o for part in _CLAUSE.split(text) for o in _near_key(part, key, new)]
+    return [o for part in CLAUSES.split(text) for o in _near_key(part, key, new)]
 
 
 def _near_key(text: str, key: set[str], new: str) -> list[str]:
@@ -116,10 +116,12 @@ def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
     said = now_values(new, cues)
     out = [(o, value) for key, value in said for o in old_values(old, key, value) if o not in new]
     for _key, value in said if not out else []:  # "…, region ca-central-1" after "eu-west-3"
-        alike = [t for t in _tokens(old) if t != value and _form(t) == _form(value)]
-        if len(set(alike)) == 1 and _form(value).count("-") + _form(value).count(".") >= 2:
-            if _akin(alike[0], value) and alike[0] not in new:
-                out.append((alike[0], value))
+        form = _form(value)
+        if form.count("-") + form.count(".") < 2:
+            continue  # a form too plain to tell the one old value of its kind
+        alike = {t for t in _tokens(old) if t != value and _form(t) == form}
+        if len(alike) == 1 and _akin(next(iter(alike)), value) and next(iter(alike)) not in new:
+            out.append((next(iter(alike)), value))
     if said and not out:
         for sentence in _SENTENCE_END.split(old):  # the sentence naming the old location
             theirs = _urls(sentence)

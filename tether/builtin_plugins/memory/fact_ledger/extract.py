@@ -41,6 +41,7 @@ from tether.builtin_plugins.memory.fact_ledger.logline import (
     logged_messages,
 )
 from tether.builtin_plugins.memory.fact_ledger.negation import denied, rule_cue
+from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import follow_steps, names_next_step
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
@@ -61,11 +62,6 @@ _SETTING = re.compile(
     r"^[A-Za-z][\w .-]{0,30}:\s*(?:[A-Za-z]+\s+)?[^\s:]*\d[^\s]*(?:\s+[^\s:]+){0,2}$"
 )  # "build cache: keep 7 days" too (one word before the value)
 _NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNORECASE)
-#: What a thing is now, said as a value with a digit or a separator: "is gpu-h100-batch",
-#: "is #billing-db-alerts", "are s3://new-bucket" (with "now", "new", "currently" in it).
-_NOW_VALUE = re.compile(
-    r"(?:\b(?:is|are)|['’]s)\s+(?:now\s+)?[`\"']?[#@$]?\w[\w#@$./:+-]*[\d/:#@_.-]\w"
-)
 #: ``Always say: "see the docs"`` — not a JSON member (``"command": "cat x.log"``).
 _QUOTED_RULE = re.compile(
     r"(?<![\"'])[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
@@ -170,8 +166,8 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     setting = _SETTING.match(sentence.rstrip(" .;。"))
     if setting and not _NOT_SETTING.search(sentence):  # in a long message too
         return "constraint"
-    if _NOW_VALUE.search(sentence) and cues.has("current", sentence):
-        return "constraint"  # "the partition is gpu-h100-batch now", "new bucket is s3://…"
+    if now_values(sentence, cues):  # "the partition is gpu-h100-batch now", "new bucket is
+        return "constraint"  # s3://…", "that flag, rename it to X": what holds now
     return "request"
 
 

@@ -28,14 +28,14 @@ def _content(text: str) -> set[str]:
 
 #: A take-back that opens with the thing it is about: "窗帘电机那个…" (an English "as for the
 #: region, …" names the rule's own key as often as another thing: not read).
-_TOPIC = re.compile(r"^\W*()([\u3400-\u9fff\w]{2,12}?)(?:那个|那边|那块|的话)")
+_TOPIC = re.compile(r"^\W*([\u3400-\u9fff\w]{2,12}?)(?:那个|那边|那块|的话)")
 
 
 def other_topic(new: str, old: str) -> bool:
     """Whether ``new`` opens with a topic ``old`` does not name: "窗帘电机那个我们就用 Zigbee
     直连，不走 MQTT 了" is about the curtain motor, not "MQTT broker 在 mqtt.home.lan"."""
     topic = _TOPIC.match(new)
-    return bool(topic) and not _content(topic.group(1) or topic.group(2)) & _content(old)
+    return bool(topic) and not _content(topic.group(1)) & _content(old)
 
 
 #: A word setting a name apart just before it: "uncompressed" of "uncompressed vcf", "压缩" of

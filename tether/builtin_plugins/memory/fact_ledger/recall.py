@@ -146,8 +146,8 @@ def _stated(fact: Fact, cues: Cues) -> int:
         return 0
     opening = " ".join(body.split()[:_OPENING]) if body.isascii() else body[:4]
     weight = _weight(fact, cues, body)
-    named = _NAMED_VALUE.search(body) is not None  # "merge on session_id", "add a /healthz"
-    return weight if weight >= (2 if cues.has("task", opening) and not named else 1) else 0
+    asks_work = cues.has("task", opening) and not _NAMED_VALUE.search(body)  # not "merge on
+    return weight if weight >= (2 if asks_work else 1) else 0  # session_id", "add a /healthz"
 
 
 def _weight(fact: Fact, cues: Cues, body: str) -> int:

@@ -162,10 +162,32 @@ def answer_statements(
     return out
 
 
+#: A yes and one name: "yeah restic", "ok, terraform".
+_YES_NAME = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure)[,!\s]+([A-Za-z][\w.+#-]*[\w+#])\W*$", re.IGNORECASE
+)
+
+
+def settled_names(statements: list[Statement], offer: str) -> list[Statement]:
+    """A yes and one name the assistant's last message ``offer`` named ("yeah restic" after
+    "vzdump for the VMs and restic for the Nextcloud data?") is a choice made, not a
+    request; "ok wait", "yeah nope" name nothing it offered."""
+    said = offer.casefold()
+    out = []
+    for statement in statements:
+        found = _YES_NAME.match(statement.text) if statement.kind == "request" else None
+        name = found.group(1).casefold() if found else ""
+        if name and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", said):
+            statement = replace(statement, kind="decision")
+        out.append(statement)
+    return out
+
+
 __all__ = [
     "answer_statements",
     "choice_key",
     "is_answer",
     "offers_choice",
     "retire_answered",
+    "settled_names",
 ]

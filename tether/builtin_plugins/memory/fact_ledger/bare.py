@@ -1,7 +1,8 @@
 """A change that names only its value: "make it 2 hours", "bump it to 50", "改成 8 小时吧".
 
 Such a sentence has no subject words of its own: it changes the latest earlier rule stating
-a value of its class (a duration, a size, a count…), from another message. And once filed,
+a value of its class (a duration, a size, a count…), from another message — unless its own
+message has just taken something back ("not using X anymore … switch to Y instead"). And once filed,
 it borrows the subject of the rule it replaced: a later "member session timeout 8 hours"
 changes "make it 2 hours" (which replaced "member session timeout 30 minutes") as it would
 change the sentence it took the place of.
@@ -10,12 +11,13 @@ change the sentence it took the place of.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.clauses import split_clauses
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after, value_spans
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
@@ -65,13 +67,24 @@ def bare_part(text: str, cues: Cues) -> str:
     return first if cues.has("change", first) and bare(first, cues) else ""
 
 
-def bare_change(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
+def bare_change(
+    fact: Fact, rules: list[Fact], cues: Cues, said_with: Sequence[Fact] = ()
+) -> list[Fact]:
     """The latest earlier rule (another message) stating another value of the class of the
-    one value ``fact`` states, when ``fact`` names no subject (see the module)."""
+    one value ``fact`` states, when ``fact`` names no subject (see the module) — the one
+    stating a value its own message finds fault with, if any; ``said_with``: the facts of
+    its own message so far."""
     part = bare_part(fact.text, cues)
     if not part:
         return []
     mine = values(part, cues)[0]
+    if mine.cls == "name" and _completes_take_back(fact, said_with, cues):
+        return []  # "not using bazel-diff anymore … switch to target-determinator instead"
+    if mine.cls == "qty:dims":
+        return []  # "make it 320x320": thumbnails, previews… sizes of many things
+    instead = faulted_instead(fact, rules, cues, said_with)
+    if instead is not None:
+        return instead
     for old in reversed(rules[-250:]):
         if old is fact or not old.live or old.source == fact.source:
             continue
@@ -81,6 +94,45 @@ def bare_change(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
     return []
 
 
+def faulted_instead(
+    fact: Fact, rules: list[Fact], cues: Cues, said_with: Sequence[Fact]
+) -> list[Fact] | None:
+    """For a bare ``fact`` whose message finds fault with a value of its class ("01:30
+    clashes with the backups. 02:45 then"): the live rule stating that value, or none when
+    it is gone already; ``None`` when the message faults no such value."""
+    found = values(fact.text, cues)
+    if len(found) != 1:
+        return None
+    wanting = _found_wanting([f for f in said_with if f is not fact], cues)
+    if not wanting:
+        return None
+    for old in reversed(rules[-250:]):
+        if old is not fact and old.live and old.source != fact.source:
+            said = values(old.text, cues)
+            if any(_same_class(found[0], v) and _names_any(v.text, wanting) for v in said):
+                return [old]
+    return []
+
+
+def _names_any(value: str, wanting: set[str]) -> bool:
+    return any(w in value for w in wanting)  # "at 01:30" names "01:30"
+
+
+def _found_wanting(said: Sequence[Fact], cues: Cues) -> set[str]:
+    """The values the facts ``said`` find fault with ("01:30 clashes with the backups")."""
+    return {
+        f.text[a:b] for f in said for a, b in value_spans(f.text, cues) if faulted_after(f.text, b)
+    }
+
+
+def _completes_take_back(fact: Fact, mine: Sequence[Fact], cues: Cues) -> bool:
+    """Whether a sentence of ``fact``'s own message before it takes something back ("We're
+    not using bazel-diff anymore … Switch to target-determinator instead"): a bare name
+    comes in its place, not in place of the latest rule naming a thing."""
+    return any(f is not fact and f.kind != "said" and cues.has("revoke", f.text) for f in mine)
+
+
+_KEPT_PER_PERIOD = frozenset({"qty:hourly", "qty:daily", "qty:weekly", "qty:monthly"})
 _DOTTED_VERSION = re.compile(r"^v?\d+\.\d+\.\d+")  # three parts: no decimal number
 
 
@@ -89,6 +141,8 @@ def _same_class(mine: Any, theirs: Any) -> bool:
     ("JUCE 7.0.5")."""
     if mine.cls == theirs.cls:
         return True
+    if mine.cls == "num" and theirs.cls in _KEPT_PER_PERIOD:
+        return True  # "make it 14" after "keep 7 daily snapshots"
     return (
         mine.cls == "num"
         and theirs.cls.startswith("version")

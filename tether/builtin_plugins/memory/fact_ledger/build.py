@@ -19,6 +19,7 @@ from tether.builtin_plugins.memory.fact_ledger.answers import (
     is_answer,
     offers_choice,
     retire_answered,
+    settled_names,
 )
 from tether.builtin_plugins.memory.fact_ledger.comments import (
     comment_rules,
@@ -26,6 +27,7 @@ from tether.builtin_plugins.memory.fact_ledger.comments import (
     setting_rule,
 )
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, cues_for
+from tether.builtin_plugins.memory.fact_ledger.delegated import delegating, file_delegated
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import (
     Statement,
@@ -38,7 +40,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import (
     user_statements,
 )
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faultswap import retire_faulted_choices
+from tether.builtin_plugins.memory.fact_ledger.faultswap import retire_faults
 from tether.builtin_plugins.memory.fact_ledger.goal import (
     asks,
     goal_parts,
@@ -59,10 +61,10 @@ from tether.builtin_plugins.memory.fact_ledger.revert import restore_reverted
 from tether.builtin_plugins.memory.fact_ledger.revoke import revoke_named
 from tether.builtin_plugins.memory.fact_ledger.samekey import promote, retire_same_key
 from tether.builtin_plugins.memory.fact_ledger.seen import file_seen
-from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
+from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack, thanks
 from tether.builtin_plugins.memory.fact_ledger.whole import keep_whole, retire_broken_wholes
 from tether.builtin_plugins.memory.fact_ledger.wondered import change_questions, settle_questions
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, word_count, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE, words_of
 
 MAX_GOAL = 2000
 _ACCEPTED = re.compile(r'^"(.*)"(?: \((proposed by the assistant, accepted)\))?$', re.DOTALL)
@@ -141,8 +143,10 @@ MAX_FILLER_CONTENT = 3  # content words beside the filler of a sentence that onl
 def _bare(sentence: str, cues: Cues) -> bool:
     """A filler sentence ("Thanks!", "继续吧", "ok go on"), or one too short to state a fact
     (a wide character counts twice); not one stating something beside its filler word
-    ("👍 tag it v0.9.1 …", "嗯，精确解没必要，启发式够了")."""
-    if len(flat(sentence)) + len(WIDE.findall(sentence)) <= MAX_BARE or _thanks(sentence, cues):
+    ("👍 tag it v0.9.1 …", "嗯，精确解没必要，启发式够了") or a change ("行，改成每月调仓")."""
+    if any(cues.has(kind, sentence) for kind in ("change", "revoke")):
+        return False  # "行，改成每月调仓": short, and a change
+    if len(flat(sentence)) + len(WIDE.findall(sentence)) <= MAX_BARE or thanks(sentence, cues):
         return True
     if not cues.has("filler", sentence) or any(identifiers(sentence)):
         return False
@@ -150,25 +154,6 @@ def _bare(sentence: str, cues: Cues) -> bool:
         return True  # "Continue (progress check 1): keep going with the task and report."
     rest = words_of(cues.blank(sentence, ("filler", "accept"))) - STOP  # 嗯 opens a thought
     return len(rest) <= MAX_FILLER_CONTENT
-
-
-_DENIAL = re.compile(r"^\W*(?:no|not|never|nope|不|别|没)", re.IGNORECASE)
-
-
-MAX_THANKS_WORDS = 3  # after the filler word (a CJK character counts as half a word)
-
-
-def _thanks(sentence: str, cues: Cues) -> bool:
-    """A sentence that only acknowledges ("Thanks!", "谢谢分析。", "ok great"): a filler
-    word opens it, at most a word or two follow it ("嗯 adc 改成 dma 吧" states a choice),
-    and no value or denial is in it ("no more --legacy-fonts" is a rule)."""
-    span = cues.find("filler", sentence)
-    if span is None or span[0] > 1 or _DENIAL.match(sentence):
-        return False
-    rest = sentence[span[1] :].rstrip(".。!！")
-    if word_count(rest) > MAX_THANKS_WORDS:
-        return False
-    return not any(ch.isdigit() or ch in "-_/=." for ch in rest)
 
 
 def _describe(name: str, target: str) -> str:
@@ -190,6 +175,7 @@ class _Reader:
         self.answered = any(f.key.startswith("choice:") for f in ledger.facts)
         self.had_goal = any(f.kind == "goal" for f in ledger.facts)
         self.wondered: list[Fact] = []  # the last user message's change questions
+        self.delegated: list[Fact] = []  # its changes that leave the value to the assistant
 
     def user(self, text: str, source: str) -> None:
         if not text.strip():
@@ -218,12 +204,12 @@ class _Reader:
                 _bare(s, self.cues) for s in said
             ):
                 return  # "continue", "谢谢，继续": not "谢谢分析。自建 X 表吧，少一个依赖。"
-        statements = user_statements(text, source, self.cues)
+        statements = settled_names(user_statements(text, source, self.cues), offer)
         if len(short) <= 120 and self.cues.has("filler", short):
             statements = [  # "谢谢分析。" before what the message states: no fact
                 s
                 for s in statements
-                if not (len(s.text) <= MAX_BARE and _thanks(s.text, self.cues))
+                if not (len(s.text) <= MAX_BARE and thanks(s.text, self.cues))
                 or s.kind not in ("constraint", "request")
             ] or statements
         goal_message = False
@@ -256,12 +242,13 @@ class _Reader:
         filed = [self.ledger.add(statement, self.cues) for statement in promote(statements)]
         settle_questions(self.ledger, wondered, filed)  # "… instead?", then "go with X"
         self.wondered = change_questions(filed, self.cues)
+        self.delegated = delegating(filed, self.cues)
         if self.answered:
             retire_answered(self.ledger, filed, self.cues)
         revoke_named(self.ledger, statements, source, self.cues)
         retire_same_key(self.ledger, source, self.cues)
         retire_named_old(self.ledger, source, short, self.cues)
-        retire_faulted_choices(self.ledger, source, flat(text, 2000), self.cues)
+        retire_faults(self.ledger, source, flat(text, 2000), self.cues)
         restore_reverted(self.ledger, source, self.cues)
         if chosen is not None:
             retire_bare_picks(self.ledger, chosen, self.cues)
@@ -276,6 +263,8 @@ class _Reader:
         said = next(
             (str(b.get("text") or "") for b in reversed(texts) if b.get("type") == "text"), ""
         )
+        file_delegated(self.ledger, self.delegated, said, self.cues)
+        self.delegated = []
         self.asked = offers_choice(said)  # the last text: where a question closes the message
         self.offer = said
         self.choice = choice_key(said) if self.asked else ""

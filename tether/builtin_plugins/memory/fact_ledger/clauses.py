@@ -90,6 +90,34 @@ def _remark(clause: str) -> bool:
     return len(words) <= MAX_REMARK_WORDS and bool(_BACK.intersection(words))
 
 
+#: A setting of a flag or key: "--jobs=32", "--retries 3", "max_workers=8".
+_SETTING_KEY = re.compile(r"(?<![\w-])-{0,2}([A-Za-z][\w-]*[A-Za-z])(?:=|\s+)\d")
+
+
+def _ban_apart(new: str, clause: str) -> bool:
+    """Whether ``clause`` bans something ``new`` (no ban itself) does not name: "不要引入
+    Redis" stays beside "那就 cachetools 吧"."""
+    if not negated(clause) or negated(new):
+        return False
+    return not (words_of(clause) - STOP) & words_of(new)
+
+
+def _key_named(new: str, clause: str) -> bool:
+    """Whether ``new`` changes, naming it as a word right after a verb of change, the key of
+    a setting ``clause`` states ("bump jobs accordingly" for "Use --jobs=32"; not "leave
+    retries alone")."""
+    keys = {m.group(1).casefold() for m in _SETTING_KEY.finditer(clause) if "-" in m.group(0)[:1]}
+    keys |= {m.group(1).casefold() for m in _SETTING_KEY.finditer(clause) if "=" in m.group(0)}
+    return any(re.search(_CHANGED_KEY.format(re.escape(k)), new, re.IGNORECASE) for k in keys)
+
+
+#: A verb of change right before the key it changes: "bump jobs", "raise the workers".
+_CHANGED_KEY = (
+    r"\b(?:bump|raise|lower|increase|decrease|reduce|set|change|adjust|scale|double|halve)"
+    r"\s+(?:the\s+)?(?<![\w-]){}\b"
+)
+
+
 def about(new: str, clause: str, cues: Cues | None, *, revoke: bool = False) -> bool:
     """Whether ``new`` changes (or, ``revoke``, ends) what ``clause`` states."""
     if revoke:
@@ -152,6 +180,10 @@ def retire_rule(
         ]
         if all(changed) or not any(changed):  # the words tell which clause it changes
             changed = _nearest(new.text, clauses)
+        changed = [hit or _key_named(new.text, c) for c, hit in zip(clauses, changed, strict=True)]
+        changed = [
+            hit and not _ban_apart(new.text, c) for c, hit in zip(clauses, changed, strict=True)
+        ]
         changed = _with_value(new.text, clauses, changed)
         if cues is not None:  # "…, and keep bowtie2" after "switch to bwa-mem2"
             changed = name_kept_elsewhere(new.text, old.text, clauses, changed, cues)

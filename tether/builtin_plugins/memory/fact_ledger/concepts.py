@@ -62,6 +62,7 @@ ENGLISH_SUBJECTS: dict[str, tuple[str, ...]] = {
     "coverage": ("coverage", "test coverage"),
     "node_count": ("nodes", "node pool", "node count"),
     "instance_type": ("instance type", "machine type", "vm size"),
+    "benchmark": ("benchmark", "benchmark index", "baseline index"),
 }  # fmt: skip
 
 ENGLISH_VALUES: dict[str, tuple[str, ...]] = {
@@ -139,6 +140,7 @@ CHINESE_SUBJECTS: dict[str, tuple[str, ...]] = {
     "coverage": ("覆盖率",),
     "node_count": ("节点",),
     "instance_type": ("机型", "实例类型"),
+    "benchmark": ("基准", "比较基准", "业绩基准", "基准指数"),
 }  # fmt: skip
 
 CHINESE_PARTS: dict[str, tuple[str, ...]] = {
@@ -329,6 +331,18 @@ def build_concepts(entries: Iterable[tuple[str, Iterable[str]]]) -> Concepts:
     )
 
 
+#: A value said of every part: "INF everywhere", "in all environments", "所有环境".
+_EVERY_PART = re.compile(
+    r"\b(?:everywhere|across the board|in all (?:envs?|environments|builds))\b|所有环境|全部环境",
+    re.IGNORECASE,
+)
+
+
+def every_part(text: str) -> bool:
+    """Whether ``text`` says its value of every part ("log level INF everywhere")."""
+    return _EVERY_PART.search(text) is not None
+
+
 __all__ = [
     "CHINESE_CONCEPTS",
     "CONCEPT_PREFIXES",
@@ -336,6 +350,7 @@ __all__ = [
     "EXTRAS",
     "Concepts",
     "Hit",
+    "every_part",
     "build_concepts",
     "concepts_of",
     "is_concept",

@@ -132,11 +132,15 @@ class Matcher:
                 lead = _CJK_LEAD.match(head)
                 if lead and not any(head.startswith(p) for p in self.substrings):
                     head = head[lead.end() :]
+            best: tuple[int, str] | None = None  # the earliest, and there the longest
             for phrase in self.substrings:
                 at = head.find(phrase)
                 if at == 0 or (at > 0 and not self.anchored):
-                    offset = len(lower) - len(head)
-                    return offset + at, offset + at + len(phrase)
+                    if best is None or at < best[0]:
+                        best = (at, phrase)
+            if best is not None:
+                offset = len(lower) - len(head)
+                return offset + best[0], offset + best[0] + len(best[1])
         return None
 
 
@@ -171,7 +175,7 @@ def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
     hints = {max(w, key=len) for w in words if w} | {
         p.rstrip("$ ").split("...")[0].strip() for p in gapped
     }
-    others = tuple(sorted(other, key=len, reverse=True))
+    others = tuple(sorted(other, key=lambda p: (-len(p), p)))  # longest first, then fixed
     gap_firsts = frozenset(_WORD.findall(p)[0] for p in gapped if _WORD.findall(p))
     return Matcher(
         frozenset(words),

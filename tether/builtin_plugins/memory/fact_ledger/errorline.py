@@ -107,10 +107,15 @@ def says_what(line: str) -> bool:
 _DIAGNOSTIC = re.compile(r"^\s*[\w.+/-]+:\s+(?:fatal\s+)?(?:error|panic):\s+\S", re.IGNORECASE)
 
 
+#: A log record at an error level: "… kiosk-agent[1893]: ERROR escpos: usb write failed".
+_LEVELLED = re.compile(r"(?<![\w.'\"])(?:ERROR|FATAL|CRITICAL)(?::|\s+\w+:)\s+\S")
+
+
 def reports_error(text: str) -> bool:
-    """Whether a line of ``text`` is a tool's diagnostic (:data:`_DIAGNOSTIC`): a pasted log
-    whose error line does not open with the error, not a snippet of code."""
-    return any(_DIAGNOSTIC.match(line) for line in text.splitlines())
+    """Whether a line of ``text`` is a tool's diagnostic (:data:`_DIAGNOSTIC`) or a record
+    logged at an error level (:data:`_LEVELLED`): a pasted log whose error line does not
+    open with the error, not a snippet of code."""
+    return any(_DIAGNOSTIC.match(line) or _LEVELLED.search(line) for line in text.splitlines())
 
 
 def opens_with_error(line: str) -> bool:
@@ -165,6 +170,13 @@ _MORE_SHAPES = re.compile(
     r"|\bHTTP\S*\s+[45]\d\d\b)"
     r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b|(?i:\bfault(?:ing|ed)\b)",
 )
+#: Lines of a short failing output that tell what went wrong without an error word: "Caused
+#: by: Process exceeded running time limit (4h)", "… contains an unknown field: x".
+_SHORT_SHAPES = re.compile(
+    r"^caused by\b|\bexceeded\b|\bunsupported\b|\bincompatible\b|\bout of memory\b"
+    r"|\bunknown (?:field|option|argument|key|flag|column|parameter|property|command)\b",
+    re.IGNORECASE,
+)
 #: A line that only introduces others: "Traceback (most recent call last):", "Error:".
 _ONLY_HEADER = re.compile(r"^(?:Traceback \(most recent call last\)|\W*\w+)\s*:$")
 _CASE_FAILED = re.compile(r"\S\s+FAILED\b")  # "SomeTest > someCase FAILED"
@@ -212,7 +224,8 @@ def _excerpt(first: str, lines: list[str]) -> tuple[str, ...]:
         if _NO_EXCERPT.search(line):
             continue
         introduced = at > 0 and lines[at - 1].endswith(":") and lines[at - 1] in kept
-        if introduced or _error_lines([line], _MORE_SHAPES) or line in first:
+        shaped = _SHORT_SHAPES.search(line) is not None
+        if introduced or shaped or _error_lines([line], _MORE_SHAPES) or line in first:
             kept.append(line)
     forms = {_skeleton(line) for line in kept} - {""}
     kept += [

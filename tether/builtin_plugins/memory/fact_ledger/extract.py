@@ -34,6 +34,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
 )
 from tether.builtin_plugins.memory.fact_ledger.exact import observed
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
+from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.labels import label_list
 from tether.builtin_plugins.memory.fact_ledger.logline import (
     LOG_LINE,
@@ -43,7 +44,11 @@ from tether.builtin_plugins.memory.fact_ledger.logline import (
 from tether.builtin_plugins.memory.fact_ledger.negation import denied, rule_cue
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
-from tether.builtin_plugins.memory.fact_ledger.steps import follow_steps, names_next_step
+from tether.builtin_plugins.memory.fact_ledger.steps import (
+    announces_more,
+    follow_steps,
+    names_next_step,
+)
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
 from tether.memory import content_text
@@ -113,8 +118,9 @@ def sentences(text: str) -> list[str]:
     return out[:MAX_SENTENCES]
 
 
-#: A quoted line of prose in a message ("> please set … on every call"), not a test's "> assert".
-_QUOTED_PROSE = re.compile(r"^>\s+([A-Za-z][a-z']*(?:\s+\S+){3,})$")
+#: A quoted line of prose in a message ("> please set … on every call", "> HKLM\…\Svc so
+#: the HSM"), not a test's "> assert".
+_QUOTED_PROSE = re.compile(r"^>\s+([A-Za-z][\w'\\]*(?:\s+\S+){2,})$")
 _CODE_SIGN = re.compile(r"==|!=|[(){};]|^>\s+(?:assert|raise|return|def|import|self)\b")
 
 
@@ -130,10 +136,30 @@ def _opening(sentence: str, words: int = 4) -> str:
     return " ".join(_LABEL.sub("", sentence.strip()).split()[:words])
 
 
+#: A Chinese question written without "？": "是不是太低了", "会不会好一点", "要不要加".
+_CJK_ASKS = re.compile(r"是不是|会不会|要不要|能不能|有没有|[吗呢]\s*$")
+MAX_LINK_GAP = 6  # characters between an opening "then" and the decision cue after it
+_SEQUENCE = frozenset({"then", "after that", "afterwards", "然后", "接着", "之后", "后来"})
+
+
+def _decided_then(sentence: str, cues: Cues) -> bool:
+    """Whether ``sentence`` opens with a word of sequence and then a decision cue ("然后我们
+    决定 …", "then we decided …"): the order it was told in, not a step still to do."""
+    step = cues.find("next_step", sentence)
+    if step is None or step[0] > 2 or sentence[step[0] : step[1]].casefold() not in _SEQUENCE:
+        return False
+    decided = cues.find("decision", sentence[step[1] : step[1] + MAX_LINK_GAP + 10])
+    return decided is not None and decided[0] <= MAX_LINK_GAP
+
+
 def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     """The kind of one user sentence (see the module's docstring). ``remark``: the sentence
     is part of a short message; a statement there (no task verb, not a question) is a
     preference said in passing ("two spaces of indentation in the JSX")."""
+    if _decided_then(sentence, cues):  # "然后我们决定 extent 用 4096": a decision, told in order
+        return "decision"
+    if announces_more(sentence):  # "next bit is annoying, sorry this is long"
+        return "request"
     if cues.has("next_step", sentence) or names_next_step(sentence):
         return "next_step"
     if cues.has("decision", sentence):
@@ -143,6 +169,8 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "constraint"  # "why is this camelCase again??", "can we not touch vendor/?"
     if sentence.rstrip().endswith(("?", "？")) and cues.has("ask", _opening(sentence)):
         return "request"  # "what should we look at next?" asks; it states no rule
+    if _CJK_ASKS.search(sentence):
+        return "request"  # "分数上限50万是不是太低了": a question without its mark
     cue = rule_cue(sentence, cues)
     if (
         cue == "rule"
@@ -168,10 +196,22 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "constraint"
     if now_values(sentence, cues):  # "the partition is gpu-h100-batch now", "new bucket is
         return "constraint"  # s3://…", "that flag, rename it to X": what holds now
+    settled = _VALUE_THEN.match(sentence)  # "04:15 then, last change": the value alone
+    if settled and any(v.text == settled.group(1) for v in values(settled.group(1), cues)):
+        return "constraint"
     return "request"
 
 
+#: A value settled on, opening its sentence: "04:15 then", "ok, 8 workers then".
+_VALUE_THEN = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|fine|alright|right|so|hmm+|ugh|ah+)[,\s]+)*"
+    r"(\S+(?:\s\S+){0,2}?)[,\s]+then\b(?!\s+(?:we|i|you|it|the|run|do)\b)",
+    re.IGNORECASE,
+)
+
+
 MAX_CHOICE = 60
+#: A yes and one name: "yeah restic", "ok, terraform" (a thing the reply settles on).
 MAX_CHOICE_WORDS = 5  # "Valkey it is.", "Postgres 16, then."
 _NAME_LAST = re.compile(r"([A-Za-z][\w.+#-]*(?:\s+v?\d[\w.]*)?)[\s,，]*([^A-Za-z0-9]*|[a-z' ]*)$")
 

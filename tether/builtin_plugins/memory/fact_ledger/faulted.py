@@ -23,6 +23,16 @@ _CUT = re.compile(
     r"|\b(?:but|and|so|then|because|since|as|while|whereas)\b|因为|由于|但是|不过|而且",
     re.IGNORECASE,
 )
+#: A word that denies the fault after it: "isn't too high", "not too aggressive", "不太慢".
+_NEGATOR = re.compile(
+    r"\b(?:not|never|hardly|no longer)\b|n't\b|[不没](?:是|算|会)?$", re.IGNORECASE
+)
+#: Words that keep the value in force after all: "… but it's fine", "keep it", "别改".
+_DEFENDED = re.compile(
+    r"\b(?:(?:it's|it is|that's|is) (?:fine|ok|okay)|keep it|leave it|don't change)\b"
+    r"|别改|不用改|保持不变",
+    re.IGNORECASE,
+)
 #: Cues that make a sentence a change, whatever it finds fault with ("switch to X because
 #: Y is too slow", "stop using Y as it is too slow", "去掉 Y 因为太慢了").
 _CHANGES = ("change", "revoke", "discard")
@@ -32,7 +42,38 @@ def faulted_after(text: str, end: int, stop: int | None = None) -> bool:
     """Whether the words of ``text`` from ``end`` to the end of that clause (and before
     ``stop``, where the next value is said) find fault."""
     clause = _CUT.split(text[end:stop], maxsplit=1)[0]
-    return CRITICISM.search(clause) is not None
+    fault = CRITICISM.search(clause)
+    if fault is None or _NEGATOR.search(clause[: fault.start()]):
+        return False  # "lr=3e-4 isn't too high"
+    return not defended(text[end:])  # "… was too high but it's fine, keep it"
+
+
+#: What links a value to the fault found with it: "dt=1e-4 is too aggressive", "X 太慢".
+_LINKED = re.compile(
+    r"\s*(?:(?:is|are|was|were|'s|seems|looks|feels|got|has been)\b|[\u3400-\u9fff])", re.I
+)
+NEAR_FAULT = 25  # characters between a value and the fault found with it
+
+
+def said_wanting(text: str, end: int) -> bool:
+    """Whether the value of ``text`` ending at ``end`` is itself found wanting, said of it
+    right after it ("lr=3e-4 is too high"), not of something later in its clause
+    ("--retries=2 for the flaky API tests")."""
+    if not _LINKED.match(text, end) or not faulted_after(text, end):
+        return False
+    fault = CRITICISM.search(text, end)
+    return fault is not None and fault.start() - end <= NEAR_FAULT
+
+
+def wanting(value: str, text: str) -> bool:
+    """Whether ``text`` finds ``value`` itself wanting where it names it (:func:`said_wanting`)."""
+    at = text.find(value)
+    return at >= 0 and said_wanting(text, at + len(value))
+
+
+def defended(text: str) -> bool:
+    """Whether ``text`` keeps a value in force after all ("… but it's fine", "keep it")."""
+    return _DEFENDED.search(text) is not None
 
 
 def faulted(value: str, text: str) -> bool:
@@ -49,11 +90,11 @@ def revert_faulted(text: str, cues: Cues) -> bool:
     span = cues.find("revert", text)
     if span is None:
         return False
-    after = [s for s, _e in _value_spans(text, cues) if s >= span[1]]
+    after = [s for s, _e in value_spans(text, cues) if s >= span[1]]
     return faulted_after(text, span[1], after[1] if len(after) > 1 else None)
 
 
-def _value_spans(text: str, cues: Cues) -> list[tuple[int, int]]:
+def value_spans(text: str, cues: Cues) -> list[tuple[int, int]]:
     """Where ``text`` states values: by class, and identifiers ("retries=3") beside them."""
     spans = {(v.start, v.start + len(v.text)) for v in values(text, cues)}
     for token, _subject in identifiers(text):  # "retries=3": a value the classes leave out
@@ -70,11 +111,21 @@ def only_faulted(text: str, cues: Cues) -> bool:
         return False
     if cues.has("revert", text) and not revert_faulted(text, cues):
         return False  # "go back to the previous one, X is too slow": a revert
-    said = _value_spans(text, cues)
+    said = value_spans(text, cues)
     ends = [start for start, _end in said[1:]] + [len(text)]
     return bool(said) and all(
         faulted_after(text, end, stop) for (_start, end), stop in zip(said, ends, strict=True)
     )
 
 
-__all__ = ["CRITICISM", "faulted", "faulted_after", "only_faulted", "revert_faulted"]
+__all__ = [
+    "CRITICISM",
+    "defended",
+    "faulted",
+    "faulted_after",
+    "only_faulted",
+    "revert_faulted",
+    "said_wanting",
+    "value_spans",
+    "wanting",
+]

@@ -16,7 +16,12 @@ import re
 from tether.builtin_plugins.memory.fact_ledger.clauses import Ledger, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faulted import CRITICISM, faulted_after
+from tether.builtin_plugins.memory.fact_ledger.faulted import (
+    CRITICISM,
+    faulted_after,
+    only_faulted,
+    value_spans,
+)
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, negated, word_search
 
 _PICK = word_search("pick_words")
@@ -127,4 +132,35 @@ def _names(clause: str, name: str) -> bool:
     return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", clause, re.IGNORECASE) is not None
 
 
-__all__ = ["retire_faulted_choices"]
+_RULES = ("constraint", "decision", "request")
+
+
+def retire_faults(ledger: Ledger, source: str, said: str, cues: Cues) -> None:
+    """What message ``said`` (entry ``source``) finds fault with: the choices it replaces
+    (:func:`retire_faulted_choices`), then its sentences that only give the reason
+    (:func:`retire_fault_reasons`)."""
+    retire_faulted_choices(ledger, source, said, cues)
+    retire_fault_reasons(ledger, source, cues)
+
+
+def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
+    """Retire each rule of message ``source`` that only finds fault with old values ("03:30
+    clashes with the plex library scan") when another fact of that message replaced the rules
+    naming them ("04:15 then"): a reason given for the change, shown by the change."""
+    mine = {f.id: f for f in ledger.facts if f.source == source and f.live}
+    replaced = [
+        f for f in ledger.facts if not f.live and f.source != source and f.replaced_by in mine
+    ]
+    if not replaced:
+        return
+    for fact in list(mine.values()):
+        if fact.kind not in _RULES or not only_faulted(fact.text, cues):
+            continue
+        said = [fact.text[a:b] for a, b in value_spans(fact.text, cues)]
+        by = [next((o for o in replaced if v in o.text), None) for v in said]
+        new = mine[by[0].replaced_by] if said and all(by) and by[0] is not None else fact
+        if new is not fact:
+            ledger.retire(fact, new)
+
+
+__all__ = ["retire_fault_reasons", "retire_faulted_choices", "retire_faults"]

@@ -11,6 +11,7 @@ from tether.builtin_plugins.memory.fact_ledger.clauses import Ledger, retire_rul
 from tether.builtin_plugins.memory.fact_ledger.contrast import contrasted, other_key
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.faulted import defended
 from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, named_noun, not_gone_yet
 from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.words import STOP
@@ -30,7 +31,7 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
         value = named.group(1) if named else ""
     else:
         span = cues.find("gone", fact.text)
-        if span is not None and not_gone_yet(fact.text, span[1]):
+        if span is not None and (not_gone_yet(fact.text, span[1]) or defended(fact.text)):
             return []  # "the 502 goes away after a restart", "… keep it until then"
         if span is not None:
             before = _BEFORE.search(fact.text[: span[0]])

@@ -28,11 +28,14 @@ _IDENTIFIERS = re.compile(
     r"|(?<![\w#&!])#\d{3,7}(?![\w-]))"  # "#4521": a number of a tracker
     r"|(?P<pin>(?<![\w/])[A-Za-z][\w.\-]*(?:==|>=|<=|~=|!=|@\^?|@~)v?\d+(?:\.[\w*]+)*)"
     r"|(?P<define>(?<![\w-])-D[A-Za-z_]\w*(?:=[^\s,;'\"`，；。、]+)?)"  # -DNAME=VALUE
+    r"|(?P<scoped>(?<![\w.])[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*\.[A-Z][A-Z0-9]*_[A-Z0-9_]+\b)"
     r"|(?P<env>(?<![\w$])\$?\{?[A-Z][A-Z0-9]*_[A-Za-z0-9_]+\}?(?![\w}/])(?:=[^\s,;'\"`，；。、]+)?)"
     r"|(?P<flag>(?<![\w-])--[a-z][\w-]*(?:\.[\w-]+)+(?:=[^\s,;'\"`，；。、]+)?"  # --a.b.c=x
     r"|(?<![\w-])--[a-z][\w-]+(?:=[^\s,;'\"`，；。、]+| \d[\w.]*)?)"
     r"|(?P<coord>(?<![\w/.:-])[a-z][\w-]*(?:\.[\w-]+)+:[\w.-]+:v?\d[\w.-]*(?![\w.-]))"
     r"|(?P<sha>(?<![\w/.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-]))"
+    r"|(?P<keypattern>(?<![\w/.:-])[a-z][\w-]*(?::[\w{}-]+)+:(?![\w{])"  # lb:v2:{season}:
+    r"|(?<![\w/.:-])[a-z][\w-]*:[\w-]*\{[\w-]+\}[\w-]*(?::[\w{}-]+)*(?![\w{]))"  # user:{id}:x
     r"|(?P<image>(?<![\w/.:-])[a-z][\w.-]*(?:/[\w.-]+)*:(?!\d+(?![\w-]|\.\w))(?=[\w.-]*\d)\w[\w.-]*)"
     r"|(?P<hostport>(?<![\w.:-])(?!" + CLOCK + r")[\w][\w.-]*:\d{2,5}(?![\w]))"
     r"|(?P<assign>(?<![\w.-])[A-Za-z_][\w.-]*=[^\s,;'\"`，；。、]+)"
@@ -46,7 +49,7 @@ _IDENTIFIERS = re.compile(
     r"(?::\d{1,6}(?::\d{1,4})?(?![\w:]|\.\w))?)"
 )
 _MAYBE_IDENTIFIER = re.compile(
-    r"[\d/=@$~\\]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]|%\w+%|[a-z]-[A-Z]|X-|SIG"
+    r"[\d/=@$~\\]|--|[A-Z]_|[a-z]\.[a-z]|-D[A-Z]|%\w+%|[a-z]-[A-Z]|X-|SIG|[a-z]:[a-z{]"
 )
 
 
@@ -78,6 +81,8 @@ def _subject(kind: str, token: str, before: str = "") -> str:
     if kind == "url":  # https://sandbox.example.com/v1 → https://api.example.com/v2
         parts = token.split("://", 1)[1].split("/")
         return "url:" + host_role(parts[0]) + "/" + re.sub(r"\d+", "#", "/".join(parts[1:2]))
+    if kind == "keypattern":  # lb:season: → lb:v2:{season}: (a store's key prefix)
+        return "keys:" + token.split(":", 1)[0]
     if kind == "image":  # postgres:15-alpine → postgres:16-alpine
         return "image:" + token.split(":", 1)[0].lower()
     if kind == "hostport":  # db-stage-1.internal:5432 → db-stage-3.internal:5432

@@ -22,12 +22,17 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from tether.builtin_plugins.memory.fact_ledger.clock import clock_times
-from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, parts_differ
+from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, every_part, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, counted_noun, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
 from tether.builtin_plugins.memory.fact_ledger.when import DATE
-from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, unsaid_pairs, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    memo_per_cues,
+    shortened,
+    unsaid_pairs,
+    vocabulary,
+)
 
 _CLASS = {
     **dict.fromkeys(("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d"), "duration"),
@@ -110,6 +115,8 @@ def values(text: str, cues: Cues) -> list[Value]:
             continue
         if not slot.value or slot.shape in ("set", "flag", "path", "file"):
             continue
+        if slot.shape == "qty:dims" and cjk(text):
+            continue  # "训练分辨率 512x512" / "验证集用 256x256": no subject to tell them by
         if slot.shape.startswith("qty:"):
             cls = _CLASS.get(slot.shape, slot.shape)
         elif slot.shape == "num":
@@ -153,10 +160,22 @@ def _names(text: str, cues: Cues) -> list[Value]:
             continue
         if lower.endswith(("ed", "ing", "ly", "able", "ful")):
             continue  # "are provisioned", "is loading": not a name
-        span = cues.find("select", before + " ")
-        if span is not None and span[1] >= len(before):
+        if _selected(before, cues):
             out.append(Value(word, "name", start))
     return out
+
+
+def _selected(before: str, cues: Cues) -> bool:
+    """Whether ``before`` ends with a word that takes a chosen value: the sentence's first
+    such word ("use", "with", "is"), or a later "use"/"with" ("…, we use ujson")."""
+    span = cues.find("select", before + " ")
+    if span is not None and span[1] >= len(before):
+        return True
+    return _USED.search(before) is not None
+
+
+#: A later word of choice that names what is used: "json parsing is slow, we use ujson".
+_USED = re.compile(r"\b(?:use|using|uses|used|with|via|switch to|go with|stick with)$", re.I)
 
 
 def clause_of(text: str, value: Value) -> str:
@@ -218,9 +237,11 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     """Whether two clauses about one subject are for two parts (see the module); ``strict``:
     a part named in one only is another part too ("Staging runs 2 replicas" / "max pods
     40"), else each must name a part of its own."""
-    if strict and cues.concepts.keys(new, "part:") != cues.concepts.keys(old, "part:"):
-        return True
-    if parts_differ(new, old, cues.concepts):
+    everywhere = every_part(old)  # "log level INF everywhere": all parts
+    if strict and not everywhere:
+        if cues.concepts.keys(new, "part:") != cues.concepts.keys(old, "part:"):
+            return True
+    if parts_differ(new, old, cues.concepts) and not everywhere:
         return True
     both = {h.key for h in cues.concepts.find(new)} & {h.key for h in cues.concepts.find(old)}
     new, old = _unvalued(new, cues), _unvalued(old, cues)
@@ -246,6 +267,8 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     stems_old = {_stem(w) for w in _WORDS.findall(old.casefold())}
     mine = {_stem(w) for w in _qualifiers(new, anchors_new)} - stems_old - named
     theirs = {_stem(w) for w in _qualifiers(old, anchors_old)} - stems_new - named
+    mine = {w for w in mine if not shortened(w, stems_old)}  # "adv interval" is the
+    theirs = {w for w in theirs if not shortened(w, stems_new)}  # "advertising interval"
     return bool(mine) and bool(theirs)
 
 
@@ -368,31 +391,8 @@ def _counted(text: str, value: Value) -> str:
     return _stem(words[-1]) if words else ""
 
 
-def soft_value(text: str, cues: Cues) -> bool:
-    """A casual change cue with a value ("nah, go with yarn", "let's do Postgres for the
-    database", "重试就用 3 次吧"): the sentence states the value in force, not a task."""
-    return cues.has("soft_change", text) and bool(values(text, cues))
-
-
-def setting_like(text: str, cues: Cues) -> bool:
-    """A short sentence whose task verb is part of a subject's name and that states a value
-    ("部署区域 eu-central-1", "build cache: keep 7 days"): a setting, not a task."""
-    if len(text) > 160:
-        return False
-    task = cues.find("task", text)
-    if task is None:
-        return False
-    after = len(text[task[1] :]) - len(text[task[1] :].lstrip())
-    near = any(
-        h.start < task[1] + after + 1 and task[0] <= h.start
-        for h in cues.concepts.find(text)
-        if h.key.startswith("subject:")
-    )
-    return near and bool(values(text, cues))
-
-
 def _named(value: str, text: str) -> bool:
     return re.search(r"(?<![\w.-])" + re.escape(value.casefold()) + r"(?![\w-])", text) is not None
 
 
-__all__ = ["Value", "clause_of", "distinct", "shape_change", "setting_like", "soft_value", "values"]
+__all__ = ["Value", "clause_of", "distinct", "shape_change", "values"]

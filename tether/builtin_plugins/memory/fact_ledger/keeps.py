@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.faulted import said_wanting
 from tether.builtin_plugins.memory.fact_ledger.words import leads_with, vocabulary, word_search
 
 _SETTING = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\"?([^\s,;\"#]+)")
@@ -24,14 +25,21 @@ _VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)+)(?![\
 _DETERMINED = re.compile(r"\b(?:the|a|an|our|my|your|their|this|that|its)\s+(?:\S+\s+){0,2}$")
 
 
-def _settings(text: str) -> dict[str, str]:
-    return {k.casefold(): v.casefold() for k, v in _SETTING.findall(text)}
+def _settings(text: str, *, held: bool = False) -> dict[str, str]:
+    """The ``key=value`` settings of ``text``; with ``held``, only those it does not find
+    fault with ("dt=1e-4 is too aggressive" names the old value to say why it goes)."""
+    return {
+        m.group(1).casefold(): m.group(2).casefold()
+        for m in _SETTING.finditer(text)
+        if not (held and said_wanting(text, m.end()))
+    }
 
 
 def restates(new: str, old: str) -> bool:
     """``new`` sets a key of ``old`` to the value ``old`` gives it (and no key of ``old`` to
-    another value): ``old`` is said again, not changed."""
-    mine, theirs = _settings(new), _settings(old)
+    another value): ``old`` is said again, not changed. A setting ``new`` finds fault with
+    is no setting of it."""
+    mine, theirs = _settings(new, held=True), _settings(old)
     shared = set(mine) & set(theirs)
     return bool(shared) and all(mine[k] == theirs[k] for k in shared)
 
@@ -80,4 +88,14 @@ def not_gone_yet(text: str, end: int) -> bool:
     return leads_with(text[end:], _CONDITIONS, _NEXT) or _HELD.search(text) is not None
 
 
-__all__ = ["common_noun", "named_noun", "not_gone_yet", "pin_kept", "restates"]
+#: A value said to stay as it is, right after it: "topic 保持不变", "the region stays".
+_AS_IS = re.compile(r"\s*(?:保持不变|不变|不动|照旧|保持|stays|is unchanged|unchanged|as is)", re.I)
+
+
+def kept_as_is(text: str, value: str) -> bool:
+    """Whether ``text`` names ``value`` to say it stays as it is ("topic 保持不变")."""
+    at = text.casefold().find(value.casefold())
+    return at >= 0 and _AS_IS.match(text, at + len(value)) is not None
+
+
+__all__ = ["common_noun", "kept_as_is", "named_noun", "not_gone_yet", "pin_kept", "restates"]

@@ -5,8 +5,7 @@ rename it after all") or reverted to the first value; a swap in so many words ("
 B", "A → B", "别用 A 了，用 B"); a replacement said after its reason ("v2.3.4 has the bug, go
 v2.4.0", :func:`reasoned`). The goal stays verbatim; :func:`goal_changes` names its values
 changed since (a value changed twice: only the last; a file it names moved elsewhere:
-:func:`moved`).
-"""
+:func:`moved`)."""
 
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.keeps import kept_as_is
 from tether.builtin_plugins.memory.fact_ledger.keyshape import (
     _GENERIC,
     _NAMES,
@@ -249,6 +249,8 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
         return []  # "窗帘电机那个…不走 MQTT 了": the curtain motor's way, not the broker
     mine = keyed_values(new, cues)
     for o in keyed_values(old, cues):  # not "未压缩的 vcf" of "raw VCF": another thing
+        if kept_as_is(new, o.value):  # "打点的 topic 保持不变": named to say it stays
+            continue
         if o.shape in _NAMES and _said(o.value, new) and not qualified_elsewhere(new, o.value, old):
             for n in mine:
                 if n.shape in _NAMES and n.form == o.form and not _said(n.value, old):

@@ -4,7 +4,8 @@
 sentence is about, its first content word. A later message giving such a key another value
 changes it, in whatever sentence it says so (:func:`terse_change`); a text that gives one key
 two values ("2 locally, 8 in prod") sets none of them, and two keys each naming a part of
-their own ("web tier" / "worker tier", "on the T4 nodes") are two keys.
+their own ("web tier" / "worker tier", "on the T4 nodes") are two keys. A pair the sentence
+finds fault with ("dt=1e-4 is too aggressive") names the old value: no pair of it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
+from tether.builtin_plugins.memory.fact_ledger.faulted import said_wanting
 from tether.builtin_plugins.memory.fact_ledger.keyshape import CLAUSE_END, FILLER, key_words, stem
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, vocabulary
 
@@ -73,6 +75,8 @@ def terse_pairs(text: str) -> Mapping[str, tuple[str, frozenset[str]]]:
             key = _subject(text)
         if key in FILLER or key in STOP or key in _COUNTERS or len(key.lstrip("-@")) < 2:
             continue
+        if said_wanting(text, match.end()):
+            continue  # "dt=1e-4 is too aggressive, set dt to 2.5e-5": the old value, faulted
         value = match.group("value")
         after = CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
         tail = key_words(after, None, last=False) | _before(text[: match.start()])
@@ -131,11 +135,12 @@ def _cjk_keys(text: str) -> tuple[tuple[frozenset[str], str], ...]:
     )
 
 
-def cjk_change(new: str, olds: Sequence[str]) -> tuple[int, str]:
+def cjk_change(new: str, olds: Sequence[str], *, cued: bool = False) -> tuple[int, str]:
     """``(index in olds, old number)``: ``new``, with a change cue, gives a CJK key another
     number — the one key of all of ``olds`` sharing most characters with it, and only it
-    ("批量改成 20000" / "每批 5000 行"); ``(-1, "")`` when none is."""
-    if default_cues().find("change", new) is None:
+    ("批量改成 20000" / "每批 5000 行"); ``(-1, "")`` when none is. ``cued``: ``new`` is a
+    change without a cue word of its own (an accepted proposal: "建议上限设为 80 万")."""
+    if not cued and default_cues().find("change", new) is None:
         return -1, ""
     said = [(index, k, v) for index, old in enumerate(olds) for k, v in _cjk_keys(old)]
     for key, value in _cjk_keys(new):
@@ -147,9 +152,56 @@ def cjk_change(new: str, olds: Sequence[str]) -> tuple[int, str]:
     return -1, ""
 
 
+#: What a CJK change sets, right after its cue: "改成每月调仓" → 每月调仓.
+_CJK_SET = re.compile(r"(?:改成|改为|换成|改到|调成|设为|设成)\s*([\u3400-\u9fff]{3,8})")
+
+
+def cjk_swap(new: str, olds: Sequence[str]) -> tuple[int, str]:
+    """``(index in olds, old words)``: ``new`` changes to words that differ by one character
+    from words of exactly one of ``olds`` ("改成每月调仓" / "每周调仓", "改为双周发布" /
+    "单周发布"); ``(-1, "")`` when none or several do."""
+    found = _CJK_SET.search(new)
+    if found is None:
+        return -1, ""
+    said = found.group(1)
+    hits = []
+    for index, old in enumerate(olds):
+        for at in range(len(old) - len(said) + 1):
+            window = old[at : at + len(said)]
+            diff = [i for i, (a, b) in enumerate(zip(window, said, strict=True)) if a != b]
+            if len(diff) == 1 and "\u3400" <= window[diff[0]] <= "\u9fff":
+                hits.append((index, window))
+    return hits[0] if len(hits) == 1 else (-1, "")
+
+
+#: "手续费现在是万一点五了": a CJK key (the run before 现在) and what it is now.
+_CJK_NOW = re.compile(r"([\u3400-\u9fff]{2,6})现在(?:是|改成|改为|用)\s*([^\s，。,；;了]{1,12})")
+
+
+def cjk_now(new: str, olds: Sequence[str]) -> tuple[int, str]:
+    """``(index in olds, old value)``: ``new`` says what a CJK key is now ("手续费现在是万一点五
+    了") and exactly one of ``olds`` gives that key, right after it, another value ("手续费
+    万三"); ``(-1, "")`` otherwise."""
+    found = _CJK_NOW.search(new)
+    if found is None:
+        return -1, ""
+    value = found.group(2)
+    for size in (3, 2):  # "财务说税率": the key is its last characters
+        key = found.group(1)[-size:]
+        hits = [
+            (index, match.group(1))
+            for index, old in enumerate(olds)
+            for match in re.finditer(re.escape(key) + r"\s*([^\s，。,；;]{1,12})", old)
+            if match.group(1) != value and not match.group(1).startswith("现在")
+        ]
+        if hits:
+            return hits[0] if len(hits) == 1 else (-1, "")
+    return -1, ""
+
+
 def terse_change(new: str, old: str) -> str:
     """The first value of ``old`` that ``new`` sets anew under the same key ("" if none)."""
     return next((old_value for old_value, _new in terse_changes(new, old)), "")
 
 
-__all__ = ["cjk_change", "terse_change", "terse_changes", "terse_pairs"]
+__all__ = ["cjk_change", "cjk_now", "cjk_swap", "terse_change", "terse_changes", "terse_pairs"]

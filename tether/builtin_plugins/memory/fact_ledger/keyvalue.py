@@ -59,6 +59,8 @@ _CJK_LINKS = re.compile(rf"(?:{alternation('cjk_links')}|[{''.join(sorted(_CJK_F
 _PLAIN_AFTER = re.compile(r"(?:[:=：]|\b(?:is|are|be)\b)\s*$", re.IGNORECASE)
 _ADJECTIVE = re.compile(r"(?:ed|ing|ly|able|ible|ful|ous|ive|less|ish)$")
 _NAME_BEFORE = re.compile(r"(?<![\w.-])[A-Z][\w+.-]*\s+$")
+#: Adverbs opening a CJK run that name no subject: 直接 (directly), 先 (first), 统一 (all).
+_CJK_ADVERBS = re.compile(r"^(?:直接|先|就|再|还是|然后|另外|顺便|统一|一律|都|也|只)+")
 _NOT_UNITS = frozenset("for on in at of and or but with if when than".split()) | _CJK_FUNCTION
 _LABEL = re.compile(r"^\s*([A-Za-z][\w -]{0,30}?)\s*:\s")
 _OF = re.compile(r"\s+(?:of|for)\s+(?:the\s+|our\s+)?([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)")
@@ -87,7 +89,7 @@ def _subject(before: str, cues: Cues | None) -> frozenset[str]:
     """The content words right before a value (up to four ASCII words, or the CJK run)."""
     runs = WIDE_RUN.findall(before)
     if runs and before.rstrip().endswith(runs[-1]):
-        run = _CJK_LINKS.sub("", runs[-1])
+        run = _CJK_ADVERBS.sub("", _CJK_LINKS.sub("", runs[-1]))  # "直接 MergeTree": no key
         return (
             frozenset(run[i : i + 2] for i in range(len(run) - 1))
             if len(run) > 1

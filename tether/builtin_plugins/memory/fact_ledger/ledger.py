@@ -21,13 +21,14 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.implicit import setting_like, soft_value
+from tether.builtin_plugins.memory.fact_ledger.faulted import wanting
 from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.keypair import terse_changes
 from tether.builtin_plugins.memory.fact_ledger.nextsteps import file_next_step
 from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.restated import restates_rule
 from tether.builtin_plugins.memory.fact_ledger.schedules import whole_pairs
+from tether.builtin_plugins.memory.fact_ledger.settinglike import setting_like, soft_value
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     PER_PART_KEYS,
@@ -193,8 +194,10 @@ class Ledger:
         return parent is None or parent.live
 
     def _said_elsewhere(self, identifier: Fact) -> bool:
+        """Whether a live fact names ``identifier`` in force (not "dt=1e-4 is too high")."""
+        said, kinds = identifier.text, ("identifier", "said")
         return any(
-            f.live and f.kind not in ("identifier", "said") and identifier.text in f.text
+            f.live and f.kind not in kinds and said in f.text and not wanting(said, f.text)
             for f in self.facts
         )
 

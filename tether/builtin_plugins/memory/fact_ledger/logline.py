@@ -43,7 +43,8 @@ def first_logged_error(rows: list[str]) -> str:
 
 #: A line of a log or test run, not prose: a timestamp, a level column, a rule, a result.
 LOG_LINE = re.compile(
-    r"^\s*(?:\d{2,4}[-/:]\d{2}|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
+    r"^\s*(?:\d{2,4}[-/]\d{2}|\d{2,4}:\d{2}(?![,\s]+then\b)"  # not "04:15 then", a choice
+    r"|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
 )
 
 __all__ = ["LOG_LINE", "first_logged_error", "logged_messages"]

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.partial import qualified_elsewhere
+from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS
 
 #: A capitalised, dotted or hyphenated name: "Postgres", "SQLite", "pg-bouncer", "k8s.io".
@@ -55,4 +57,51 @@ def named_alike(
     return None
 
 
-__all__ = ["FLAG_OR_VAR", "NAME", "named_alike"]
+def _quantities(text: str, *, alone: bool = False) -> set[tuple[str, str]]:
+    """``(number, unit)`` of each quantity ``text`` states ("45 min" and "45 minutes": one);
+    with ``alone``, only one ending its clause ("scratch the 45 min," — not "the 45 min
+    warmup wait": a quantity of another thing)."""
+    out = set()
+    for slot in slots(text):
+        at = text.find(slot.text)
+        if alone and not _CLAUSE_END.match(text, at + len(slot.text)):
+            continue
+        if slot.shape.startswith("qty:") and slot.shape != "qty:dims":
+            number = re.match(r"\d+(?:\.\d+)?", slot.text)
+            if number is not None:
+                out.add((number.group(0), slot.shape))
+    return out
+
+
+_CLAUSE_END = re.compile(r"\s*(?:[,;.!?，；。！？)]|$|[-—–]\s|(?:and|but|so|then)\b)")
+
+
+def quantity_named(fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fact] | None:
+    """With a take-back cue: the one earlier fact stating a quantity ``text`` names ("scratch
+    the 45 min" after "make it 45 minutes"), in whatever words it gives the unit."""
+    said = _quantities(text, alone=True)
+    naming = [old for old in rules if old is not fact and said & _quantities(old.text)]
+    return (0.0, naming[0]) if len(naming) == 1 else None
+
+
+#: What a take-back cue takes back, right after it: "forget pglogical", "scrap CONFIG_X".
+_OBJECT = re.compile(r"\s*(?:the\s+|that\s+|about\s+)?([A-Za-z][\w.+-]*[\w+])")
+
+
+def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fact] | None:
+    """The one earlier rule naming the thing a take-back cue of ``fact`` names right after
+    it ("actually forget pglogical, native logical replication is enough": the rule on
+    pglogical, not the one sharing the most words); ``None`` when not exactly one does."""
+    span = cues.find("revoke", fact.text)
+    found = _OBJECT.match(fact.text, span[1]) if span is not None else None
+    name = found.group(1) if found else ""
+    if len(name) < MIN_OBJECT or name.casefold() in FUNCTION_WORDS:
+        return None
+    pattern = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+    naming = [old for old in rules if old is not fact and pattern.search(old.text)]
+    return (0.0, naming[0]) if len(naming) == 1 else None
+
+
+MIN_OBJECT = 4  # letters: shorter words name no thing ("the", "it")
+
+__all__ = ["FLAG_OR_VAR", "NAME", "named_alike", "quantity_named", "revoked_object"]

@@ -47,6 +47,7 @@ _DRAWBACK = word_search("drawback_words")
 _FAULT = word_search("fault_words")
 _REPLIES = ("accept", "decision", "soft_change")  # "sure, X it is", "go with X", "就用 X"
 MAX_RECENT = 20  # facts back where a reply's accepted proposal is
+MAX_TERSE_QUESTION = 4  # words: a question this short names nothing of what it weighs
 
 
 def _asks_change(offer: str, cues: Cues) -> bool:
@@ -102,6 +103,8 @@ def retire_for_named_pick(
         return  # nothing picked by name, or a rule of the picked thing: no switch away
     asked = _asked(offer)
     asked_stems = _stems(" ".join(asked))
+    # "Go with r6g?": so short a question names nothing; the drawbacks say what it weighs
+    terse = sum(len(q.split()) for q in asked) <= MAX_TERSE_QUESTION
     left = _found_wanting(offer)
     verb = _CHANGE_VERB.search(chosen.text)  # "move the CLI helpers into …": the CLI stays
     moved = words_of(chosen.text[verb.start() :]) if verb else set()
@@ -111,7 +114,7 @@ def retire_for_named_pick(
     for old in rules:
         said, stems = words_of(old.text), _stems(old.text)
         weighed = (_names(old.text, cues) & offered & left) - mentioned
-        if not weighed or not _related(asked_stems, stems):
+        if not weighed or not (terse or _related(asked_stems, stems)):
             continue  # nothing of the rule is found wanting, or the question is not on it
         if any(not (_related({w}, stems) or w in old.text) for w in scope):
             continue  # "move product search to X": narrower than "all product data in Y"

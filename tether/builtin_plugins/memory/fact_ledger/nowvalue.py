@@ -1,7 +1,8 @@
 """What a thing is now, said as its new value: "the partition is gpu-h100-batch now", "the
 slack channel is #billing-db-alerts now", "new bucket is s3://ops-pgbackups-ca".
 
-A sentence with a ``current`` cue (now, new, currently) that says "<key> is <value>" — the
+A sentence with a ``current`` cue (now, new, currently) that says "<key> is <value>" (or
+"lives under", "goes to" — "modules live under infra/modules/network now") — the
 value written with a digit or a separator — gives its key a new value. An earlier text names
 the old one when a token of the same kind (a URL of the same scheme, a #channel, an @handle,
 a path, a hyphenated name with a digit, a dotted one) stands within a few words of one of the
@@ -21,25 +22,31 @@ from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, STOP, memo_
 #: A value as written: a name, a path, a URL, a #channel, an @handle, a $variable.
 _VALUE = r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]"
 _SAID = re.compile(
-    r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)(?:\s+(?:is|are)|['’]s)\s+(?:now\s+)?"
+    r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)"
+    r"(?:\s+(?:is|are|(?:lives?|sits?|go|goes)\s+(?:in|under|at|on|to))|['’]s)\s+(?:now\s+)?"
     rf"[`\"']?(?P<value>{_VALUE})",
     re.IGNORECASE,
 )
 #: A key and its value said after the first one: "new bucket is s3://x, region ca-central-1".
 _ALSO = re.compile(rf"[,;]\s*(?P<key>[A-Za-z][\w-]*)\s+(?P<value>{_VALUE})")
 #: A rename of a thing named before it: "that feature flag, rename it to wms_offline_queue",
-#: "rename the wandb project, …, call it support-ft-2024q3".
+#: "rename the wandb project, …, call it support-ft-2024q3", "rename the board to soilprobe_v2".
 _RENAMED = re.compile(
     r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)[,:]?\s+rename\s+it\s+to\s+"
     r"[`\"']?(?P<value>\w[\w./:+-]*\w)"
     r"|\brename\s+(?:the\s+|our\s+)?(?P<key2>(?:[A-Za-z][\w-]*\s+)?[A-Za-z][\w-]*)\b[^.;]{0,80}?"
-    r"\bcall\s+it\s+[`\"']?(?P<value2>\w[\w./:+-]*\w)",
+    r"\bcall\s+it\s+[`\"']?(?P<value2>\w[\w./:+-]*\w)"
+    r"|\brename\s+(?:the\s+|our\s+)?(?P<key3>(?:[A-Za-z][\w-]*\s+)?[A-Za-z][\w-]*)\s+to\s+"
+    r"[`\"']?(?P<value3>\w[\w./:+-]*\w)",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(rf"{_VALUE}|[A-Za-z]+")
 NEAR = 3  # words between a key word and the old value
 _NOT_CURRENT = frozenset({"old", "previous", "former", "latest", "upstream"})
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+_NUMBERED = re.compile(r"[A-Za-z]{2,8}\d{1,4}")
 
 
 def value_kind(token: str) -> str:
@@ -52,6 +59,8 @@ def value_kind(token: str) -> str:
         return "path"
     if "_" in token.strip("_") and token.islower():
         return "snake"  # "scan_offline_v1", "wms_offline_queue"
+    if _NUMBERED.fullmatch(token):
+        return "numbered"  # "PG15", "gp3", "SF9": a name in one of its numbered forms
     if not any(ch.isdigit() for ch in token):
         return "slug" if token.count("-") >= 2 and token.islower() else ""  # "ticket-ft-sweeps"
     if "-" in token:
@@ -75,8 +84,8 @@ def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
     out = []
     for match in matches:
         groups = match.groupdict()
-        value = (groups["value"] or groups.get("value2") or "").rstrip(".")
-        said = groups["key"] or groups.get("key2") or ""
+        value = (groups["value"] or groups.get("value2") or groups.get("value3") or "").rstrip(".")
+        said = groups["key"] or groups.get("key2") or groups.get("key3") or ""
         key = {w for w in stemmed({w.casefold() for w in said.split()}) if w}
         if key & _NOT_CURRENT:
             continue  # "the old channel is #x-archive now": what the old one became
@@ -99,12 +108,19 @@ def _near_key(text: str, key: set[str], new: str) -> list[str]:
     words = [next(iter(stemmed({t.casefold()})), "") for t in tokens]
     kind, out = value_kind(new), []
     for at, token in enumerate(tokens):
-        if value_kind(token) != kind or token in out:
+        if (value_kind(token) != kind and not _same_stem(token, new)) or token in out:
             continue
         near = words[max(0, at - NEAR) : at + NEAR + 1]
         if key & set(near):
             out.append(token)
     return out
+
+
+def _same_stem(token: str, new: str) -> bool:
+    """Two hyphenated names with one first part ("ci-large" / "ci-xl-arm64"): one family,
+    whatever else each holds."""
+    mine, theirs = token.split("-", 1), new.split("-", 1)
+    return len(mine) == len(theirs) == 2 and len(mine[0]) >= 2 and mine[0] == theirs[0]
 
 
 def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:

@@ -2,7 +2,8 @@
 longer needed on PR builds, only on main" after "Upload coverage to Codecov on every build",
 "we no longer need Redis for sessions" after "Use Redis for sessions and caching".
 
-The take-back's qualifier ("for …", "on …", "in …", "except …", "during …") is about the
+The take-back's qualifier ("for …", "on …", "in …", "except …", "during …"), in the clause
+of its cue (not "scratch the 45 min, product wants 2 hours for the cart expiry"), is about the
 same thing as the rule's and narrower: it adds a word the rule's does not say ("PR builds"
 of "every build"), or the rule's names more ("sessions and caching"). The rule then stays in
 force beside the newer, narrower one (both are shown; the newer one comes later). A take-back
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
 from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, stemmed, words_of
 
 _PREPOSITIONS = "for|on|in|except|during"
@@ -54,6 +56,21 @@ def qualified_elsewhere(new: str, name: str, old: str) -> bool:
     return word not in FUNCTION_WORDS and word not in old.casefold()
 
 
+_CLAUSE_END = re.compile(r"[,;!?，；。！？]|\.(?:\s|$)")  # not a dash: "… - just for X"
+
+
+def _take_back_clause(text: str) -> str:
+    """The clause of ``text`` holding its take-back cue ("Scratch the 45 min, product wants 2
+    hours for the cart expiry": the first); all of it without one."""
+    cues = default_cues()
+    span = cues.find("revoke", text) or cues.find("discard", text)
+    if span is None:
+        return text
+    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, span[0])]
+    end = _CLAUSE_END.search(text, span[1])
+    return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
+
+
 def partial_take_back(new: str, old: str) -> bool:
     """Whether the take-back ``new`` is narrowed by a qualifier to part of what ``old``
     says (see the module), or is about another thing (:func:`other_topic`)."""
@@ -62,7 +79,7 @@ def partial_take_back(new: str, old: str) -> bool:
         return True
     if _EXCEPT.search(new) and _content(new) & said:
         return True  # "…no longer needed for the raw readings, only for the daily rollups"
-    found = _QUALIFIER.search(new)
+    found = _QUALIFIER.search(_take_back_clause(new))
     if found is None:
         return False
     named = _content(found.group(2))

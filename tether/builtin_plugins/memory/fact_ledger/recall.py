@@ -45,17 +45,18 @@ _SHAPED = re.compile(r"\d|[/=@$]|(?<!\w)-{1,2}\w|[^\W_]_[^\W_]|\w\.\w|[a-z][A-Z]
 #: Signs in a request's words, each a regular expression (case aside):
 #: ``asks`` a question that asks (not "…, right?"): it states nothing the summary must keep;
 #: ``modal`` a negation, a modal, an absolute or a verb of keeping in any language (ranking
-#: only, so loose): "we are not moving", "…, ever.", "at all", "only X", "must", "and keep
+#: only, so loose): "we are not moving", "…, ever.", "at all", "only X", "for anything you
+#: touch", "must", "and keep
 #: -O2", "不/别/没/只/必须/一律";
 #: ``tag`` a statement closed by a tag that asks to confirm it ("…, right?", "…对吧？");
 #: ``reason`` a clause that gives the reason ("…, that's the hot path"): meant to last.
 _SIGNS = {
     "asks": r"^\W*(?:what|why|how|which|who|where|when|any|(?:is|are|was|were|do|does|did|can"
     r"|could|should|would|will|has|have)(?:n't)?)\b|[吗呢]\s*[?？]?$|什么|怎么|为什么|哪|是否"
-    r"|能不能|要不要",
+    r"|能不能|要不要|是不是|会不会|有没有",
     "modal": r"\b(?:not|no|never|ever|only|at all|must|should|shall|always|have to|has to"
     r"|needs? to|cannot|can't|won't|isn't|aren't|don't|doesn't|keep|leave|stick (?:to|with)"
-    r"|stay (?:on|with))\b|[^\W\d_]n't\b"
+    r"|stay (?:on|with)|anything|everything|whenever|each time)\b|[^\W\d_]n't\b"
     r"|[不别没勿禁只必须律]",
     "tag": r"[\s,，]\s*(?:right|correct|yes|yeah|ok|okay|no)\s*[?？]$"
     r"|(?:对吧|是吧|对不对)\s*[?？]$",

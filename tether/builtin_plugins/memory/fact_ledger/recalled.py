@@ -42,6 +42,8 @@ _EARLIER = re.compile(
 )
 
 
+#: Those of them said after the value: "the timeout=20 we had".
+_HAD = re.compile(r"\b(?:we had|we used|used to)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[;；。!?！？]|,\s|，")  # "X=16 from now on; the X=4 we had …": two
 #: Words that keep a value in force or bring it back: "keep", "stays", "go back to", 保持, 用回.
 _KEPT = re.compile(
@@ -59,7 +61,21 @@ def recalled(statement: Statement) -> bool:
     clause = next((c for c in _CLAUSE.split(sentence) if statement.text in c), sentence)
     if _KEPT.search(clause):
         return False  # "keep the timeout=60 we had", "go back to the old retries=3": in force
-    return bool(_EARLIER.search(clause) or faulted(statement.text, clause))
+    return _named_earlier(statement.text, clause) or faulted(statement.text, clause)
+
+
+NEAR = 30  # characters between the value and the words naming it the earlier one
+
+
+def _named_earlier(value: str, clause: str) -> bool:
+    """Whether words beside ``value`` name it the earlier one ("之前那个 retries=3", "the
+    timeout=20 we had"), not another thing ("… so they can tell it apart from the old
+    cluster")."""
+    at = clause.find(value)
+    if at < 0:
+        return _EARLIER.search(clause) is not None
+    before, after = clause[max(0, at - NEAR) : at], clause[at + len(value) : at + len(value) + NEAR]
+    return _EARLIER.search(before) is not None or _HAD.search(after) is not None
 
 
 def recalled_by(ledger: Ledger, statement: Statement) -> Fact | None:

@@ -20,7 +20,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.clauses import split_clauses
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faulted import revert_faulted
+from tether.builtin_plugins.memory.fact_ledger.faulted import faulted, revert_faulted
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.words import normal, words_of
 
@@ -101,6 +101,17 @@ def _named_values(text: str, cues: Cues) -> list[str]:
     return [v.text for v in values(text, cues) if v.cls != "name" or not v.text.islower()]
 
 
+_WORD = re.compile(r"[\w][\w.+-]*[\w+]")
+
+
+def _faulted_words(text: str) -> set[str]:
+    """The words ``text`` finds fault with that carry a digit or a separator ("fp16", "lz4",
+    "gpu-h100"): a value, not a plain word."""
+    return {
+        w.casefold() for w in _WORD.findall(text) if re.search(r"\d|[._+-]", w) and faulted(w, text)
+    }
+
+
 def _target(ledger: Ledger, revert: Fact, cues: Cues) -> Fact | None:
     """The change ``revert`` takes back (see the module), or ``None``."""
     earlier = [
@@ -117,12 +128,19 @@ def _target(ledger: Ledger, revert: Fact, cues: Cues) -> Fact | None:
     for fact in reversed(earlier):  # "back to 30s": the change whose replaced fact said it
         if any(v in p.text for p in _priors(ledger, fact) for v in named):
             return fact
+    wanting = _faulted_words(revert.text)
+    for fact in reversed(earlier):  # "fp16 is a disaster, go back": the change that set it
+        if wanting & set(_WORD.findall(fact.text.casefold())) and (
+            _priors(ledger, fact) or fact.live
+        ):
+            return fact
     clause = _cue_clause(revert.text, cues)
     if _named_values(clause, cues):
         return None  # back to a value no change replaced: a change (:mod:`.supersede`)
     subject = _stems(_subject(clause, cues))
     if subject:
-        if any(v.cls != "name" for v in values(revert.text.replace(clause, " "), cues)):
+        rest = revert.text.replace(clause, " ")  # a value found wanting is the old one
+        if any(v.cls != "name" and not faulted(v.text, rest) for v in values(rest, cues)):
             return None  # "Scratch that limit, 90 minutes is acceptable": a change
         for fact in reversed(earlier):
             said = words_of(fact.text).union(*(words_of(p.text) for p in _priors(ledger, fact)))
@@ -140,6 +158,17 @@ def _target(ledger: Ledger, revert: Fact, cues: Cues) -> Fact | None:
     return next((f for f in reversed(changes) if _priors(ledger, f)), None) or changes[-1]
 
 
+#: Words that set an old thing beside another, not bring it back: "confusing it with the old
+#: one", "faster than the previous one", "different from the original one".
+_COMPARED = re.compile(r"\b(?:with|from|than|like|vs\.?|versus)\s+$", re.IGNORECASE)
+
+
+def _compared(text: str, cues: Cues) -> bool:
+    """Whether the revert cue of ``text`` names the old thing only to compare with it."""
+    span = cues.find("revert", text)
+    return span is not None and _COMPARED.search(text[: span[0]]) is not None
+
+
 def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
     """Take back the changes the facts of message ``source`` revert (see the module)."""
     if not source:
@@ -150,6 +179,7 @@ def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
             not revert.live
             or not cues.has("revert", revert.text)
             or revert_faulted(revert.text, cues)
+            or _compared(revert.text, cues)
         ):
             continue
         change = _target(ledger, revert, cues)
@@ -168,6 +198,8 @@ def restore_reverted(ledger: Ledger, source: str, cues: Cues) -> None:
             back.replaces.append(change.id)
         if back is not None:
             ledger.retire(revert, back)
+        elif not priors and _faulted_words(revert.text):  # the goal's value is back: the
+            ledger.retire(revert, None)  # sentence only said the change was wanting
         _retire_remarks(ledger, mine, change, priors, back or revert, cues)
 
 

@@ -23,11 +23,17 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keychange import retire_reshaped
-from tether.builtin_plugins.memory.fact_ledger.keypair import cjk_change, terse_change
+from tether.builtin_plugins.memory.fact_ledger.keypair import (
+    cjk_change,
+    cjk_now,
+    cjk_swap,
+    terse_change,
+)
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs, now_values
+from tether.builtin_plugins.memory.fact_ledger.picked import ACCEPTED
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
-from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, WIDE, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, WIDE, negated, vocabulary
 
 _ASSIGN = re.compile(
     r"(?<![\w.\-/:])(?P<key>[A-Za-z_][\w.-]*\w)\s*(?P<op>=|:)\s*(?P<value>[^\s,;，；。、]+)"
@@ -137,7 +143,12 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
         # nothing otherwise
         guess = not new.replaces and not any(value for _old, value in changed)
         if guess and WIDE.search(new.text):
-            at, value = cjk_change(new.text, [old.text for old in olds])
+            accepted = new.note == ACCEPTED  # an accepted proposal is a change
+            at, value = cjk_change(new.text, [old.text for old in olds], cued=accepted)
+            if not value:  # "改成每月调仓" after "每周调仓": one character swapped
+                at, value = cjk_swap(new.text, [old.text for old in olds])
+            if not value:  # "手续费现在是万一点五了" after "手续费万三"
+                at, value = cjk_now(new.text, [old.text for old in olds])
             changed = [(olds[at], value)] if value else []
         for old, value in changed:
             if value and old.live and not parts_differ(new.text, old.text, cues.concepts):
@@ -152,12 +163,15 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
     )
 
 
-_CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、。])\s*")
+_CLAUSES = re.compile(
+    r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、。]|\s(?:并且|而且|同时))\s*"
+)  # "… 超过的直接丢弃 并且打点到 anti_cheat_events": two clauses, spaces for commas
 
 
 def _retire(ledger: Ledger, old: Fact, new: Fact, value: str, cues: Cues) -> None:
     """Retire ``old`` for ``new``; the clauses of ``old`` that do not state ``value`` stay
-    live on their own ("Hugo 用 0.120，草稿不要发布": the second clause), in either script.
+    live on their own ("Hugo 用 0.120，草稿不要发布": the second clause), in either script, and
+    so do its prohibitions naming the value ("不要引入 Kafka": no choice replaces a ban).
     A measure of what ``old`` bounds retires nothing (:mod:`.bounds`)."""
     if measures_bound(new.text, old.text, cues, cued=False):
         return
@@ -167,9 +181,11 @@ def _retire(ledger: Ledger, old: Fact, new: Fact, value: str, cues: Cues) -> Non
         c
         for c in clauses
         if len(clauses) > 1
-        and value.casefold() not in c.casefold()
+        and (value.casefold() not in c.casefold() or negated(c))  # "不要引入 Kafka" stays
         and (len(c) >= 4 if WIDE.search(c) else len(c.split()) >= 2 and len(c) >= 6)
     ]
+    if kept and len(kept) == len(clauses):
+        return  # only prohibitions name the value: a new value is no change of them
     facts = [ledger.new_clause(old, clause, note=old.note) for clause in kept]
     ledger.retire(old, new)
     for child in ledger.live("identifier"):

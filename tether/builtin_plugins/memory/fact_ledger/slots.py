@@ -29,6 +29,9 @@ _UNITS = {
     "item": "item", "items": "item", "entry": "item", "entries": "item", "record": "item",
     "records": "item", "条": "item", "项": "item", "time": "time", "times": "time", "次": "time",
     "request": "request", "requests": "request", "req": "request",
+    # kept copies by period ("7 daily snapshots", "14 dailies plus 4 weeklies")
+    "hourly": "hourly", "hourlies": "hourly", "daily": "daily", "dailies": "daily",
+    "weekly": "weekly", "weeklies": "weekly", "monthly": "monthly", "monthlies": "monthly",
     # rates and frequencies ("30 Hz", "0.8 m/s", "60 fps", "3000 rpm", "50 赫兹")
     "hz": "hz", "khz": "khz", "mhz": "mhz", "ghz": "ghz", "赫兹": "hz", "fps": "fps",
     "rpm": "rpm", "m/s": "m/s", "km/h": "km/h", "kmh": "km/h", "mph": "mph",
@@ -37,13 +40,25 @@ WORD_STOP = vocabulary("slot_stop")
 _QTY = re.compile(
     rf"(?<!{LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
 )
-_NUMBER = re.compile(rf"(?<!{LATIN_W})(?<![.:/-])(\d+(?:\.\d+)?)(?!{LATIN_W}|[%:/-]|\.\d)")
+#: A plain number, in scientific notation too ("dt=2.5e-5", "lr 3e-4").
+_NUMBER = re.compile(
+    rf"(?<!{LATIN_W})(?<![.:/-])(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?!{LATIN_W}|[%:/-]|\.\d)"
+)
+#: Dimensions: "256x256", "1920×1080", "3 x 3", "64x64x32".
+_DIMENSIONS = re.compile(
+    rf"(?<!{LATIN_W})(?<![.:/-])\d+(?:\s?[x×]\s?\d+){{1,2}}(?!{LATIN_W}|[.:/-]\d)"
+)
 _IP = re.compile(rf"(?<!{LATIN_W})(?<!\.)\d{{1,3}}(?:\.\d{{1,3}}){{3}}(?!{LATIN_W}|\.)")
 _DOTTED = re.compile(r"(?<![\w.@/-])[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+(?![\w-]|\.\w)")
 _CAMEL = re.compile(
     r"(?<![\w.-])[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?![\w-])|(?<![\w.-])[A-Z]{2,}[a-z]\w*"
 )
-_HYPHENED = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+#: A hyphenated name ("pg-bouncer", "acme-tf-state-prod"), not a prefixed word ("non-prod",
+#: "self-hosted", "re-run").
+_HYPHENED = re.compile(
+    r"(?<![\w.-])(?!(?:non|pre|post|re|co|multi|sub|self|anti|semi|cross|well|per)-[a-z]+(?![\w-]))"
+    r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])"
+)
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 #: Nouns whose number says which one, not how much ("Module 3 stays frozen" / "Module 4 …":
 #: two modules, two facts).
@@ -127,6 +142,8 @@ def slots(text: str) -> tuple[Slot, ...]:
             add(match.start(), match.end(), Slot(token, "name", head=_head(token)))
     for match in _ID_NUMBER.finditer(text):  # "module number 3", "#12": which one, not how much
         add(match.start(1), match.end(1), Slot(match.group(1), "id", value=False))
+    for match in _DIMENSIONS.finditer(text):  # "256x256", "1920×1080": one value
+        add(match.start(), match.end(), Slot(match.group(0), "qty:dims"))
     for match in _QTY.finditer(text):
         unit = (match.group(2) or match.group(3) or "").casefold()
         if unit in _UNITS:

@@ -34,6 +34,20 @@ def names_next_step(sentence: str) -> bool:
     return _NEXT_INSIDE.search(sentence) is not None
 
 
+#: "next bit is annoying, sorry this is long", "next thing was weird": what the message goes
+#: on to say, not a step to take.
+_ANNOUNCED = re.compile(
+    r"^\W*(?:(?:ok|so|and|also)\s+)*next\s+(?:bit|thing|part|point|question|issue|topic|one)"
+    r"\s+(?:is|was|'s)\b",
+    re.IGNORECASE,
+)
+
+
+def announces_more(sentence: str) -> bool:
+    """Whether ``sentence`` only announces what the message says next (see above)."""
+    return _ANNOUNCED.match(sentence) is not None
+
+
 def follow_steps(kinds: list[str], texts: list[str]) -> list[str]:
     """The kinds of one message's sentences, with each request after a next step that
     asks nothing a next step too ("下一步：发布到 registry。发布前先跟 @lina 确认一下。",
@@ -47,4 +61,4 @@ def follow_steps(kinds: list[str], texts: list[str]) -> list[str]:
     return out
 
 
-__all__ = ["follow_steps", "names_next_step"]
+__all__ = ["announces_more", "follow_steps", "names_next_step"]

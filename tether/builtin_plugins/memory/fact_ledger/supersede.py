@@ -13,8 +13,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.bare import (
+    bare,
     bare_change,
     bare_part,
+    faulted_instead,
     inherited,
     note_step,
 )
@@ -44,7 +46,12 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_c
 from tether.builtin_plugins.memory.fact_ledger.keeps import pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
-from tether.builtin_plugins.memory.fact_ledger.named import FLAG_OR_VAR, named_alike
+from tether.builtin_plugins.memory.fact_ledger.named import (
+    FLAG_OR_VAR,
+    named_alike,
+    quantity_named,
+    revoked_object,
+)
 from tether.builtin_plugins.memory.fact_ledger.negation import denied
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
 from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
@@ -229,9 +236,13 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         ):
             if best is None or score > best[0]:
                 best = (score, old)
+    if statement.revoke and cues is not None:  # "forget pglogical, …": the rule naming it
+        best = revoked_object(fact, rules, cues) or best
     if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
         best = named_alike(fact, text[start:end], rules, any_word=statement.revoke)
+        if best is None and statement.revoke:  # "scratch the 45 min": the rule of 45 minutes
+            best = quantity_named(fact, text[start:end], rules)
     if best is None and not keyed and statement.revoke and cues is not None:
         for old in revoked_topic(fact, rules, cues):  # "邮件那个不要了，不再发": all of it
             ledger.retire(old, fact)
@@ -246,12 +257,18 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
         requests = [r for r in requests if r.source not in opening]
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
+        if bare(fact.text, cues):  # "01:30 clashes with X. 02:45 then": 01:30's rule
+            mine = [f for f in ledger.facts[-40:] if f.source == fact.source]
+            instead = faulted_instead(fact, rules, cues, mine)
+            keyed = keyed if instead is None else instead
+            keyed = keyed if len(keyed) == 1 else []  # of many rules, no subject says which
     if best is None and not keyed and cues is not None:
         keyed = _keyed_alike(fact, rules, cues) or reformatted(fact, rules)
     if best is None and not keyed and cues is not None:
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
     if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
-        keyed = bare_change(fact, rules, cues) if cued else []
+        mine = [f for f in ledger.facts[-40:] if f.source == fact.source]
+        keyed = bare_change(fact, rules, cues, mine) if cued else []
         if cued and note_step(ledger, fact, keyed, cues):
             keyed = []  # "make that 02:30" after "next: …, cron at 03:00": noted on the step
         else:

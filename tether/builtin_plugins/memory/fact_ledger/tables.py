@@ -55,7 +55,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "undo that", "roll that back",
     ),
     "revoke": (
-        "no longer", "scratch that", "scratch the", "forget", "never mind", "nevermind", "drop the",
+        "no longer", "scratch that", "scratch the", "scrap", "forget", "never mind", "nevermind",
+        "drop the",
         "not anymore", "anymore", "any more", "no more", "stop using", "don't bother",
         "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop", "not needed", "isn't needed", "no need for",
@@ -63,7 +64,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "revert": (
         "go back to the old", "go back to the previous", "go back to the original",
-        "go back to what", "back to the old", "back to the previous", "back to the original",
+        "go back to what we had", "go back to what", "back to the old", "back to the previous",
+        "back to the original",
         "back to how it was", "back to what we had", "back to the way it was", "revert to",
         "revert that", "revert it", "revert this", "revert the change", "revert back",
         "undo that", "undo this", "undo it", "undo the change", "roll that back",
@@ -79,7 +81,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "being deleted", "will be deleted", "is deleted", "torn down", "tear down",
         "decommissioned", "shut down", "don't need", "do not need", "no need for",
         "not needed", "no longer need", "can go", "goes away", "is going away",
-        "stop passing", "stop setting", "ditch", "comes out of", "come out of", "kill",
+        "stop passing", "stop setting", "ditch", "scrap", "comes out of", "come out of", "kill",
     ),
     "accept": (
         "yes", "yep", "yeah", "ok", "okay", "sure", "agreed", "sounds good", "go ahead",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary, word_count
 
 MAX_TERSE = 60  # characters: a key and its value, not a sentence
 MAX_KEY_WORDS = 3
@@ -106,4 +106,23 @@ def bare_ack(text: str, cues: Cues) -> bool:
     return all(word in known for word in words)
 
 
-__all__ = ["bare_ack", "terse_setting", "terse_statement"]
+_DENIAL = re.compile(r"^\W*(?:no|not|never|nope|不|别|没)", re.IGNORECASE)
+
+
+MAX_THANKS_WORDS = 3  # after the filler word (a CJK character counts as half a word)
+
+
+def thanks(sentence: str, cues: Cues) -> bool:
+    """A sentence that only acknowledges ("Thanks!", "谢谢分析。", "ok great"): a filler
+    word opens it, at most a word or two follow it ("嗯 adc 改成 dma 吧" states a choice),
+    and no value or denial is in it ("no more --legacy-fonts" is a rule)."""
+    span = cues.find("filler", sentence)
+    if span is None or span[0] > 1 or _DENIAL.match(sentence):
+        return False
+    rest = sentence[span[1] :].rstrip(".。!！")
+    if word_count(rest) > MAX_THANKS_WORDS:
+        return False
+    return not any(ch.isdigit() or ch in "-_/=." for ch in rest)
+
+
+__all__ = ["bare_ack", "terse_setting", "terse_statement", "thanks"]

@@ -196,13 +196,26 @@ def stemmed(words: set[str]) -> set[str]:
     return out
 
 
+MIN_SHORT = 3  # letters of a word written short ("adv", "cfg", "repl")
+
+
+def shortened(word: str, others: set[str]) -> bool:
+    """Whether ``word`` is another of ``others`` written short, or the other way round."""
+    return any(
+        min(len(word), len(o)) >= MIN_SHORT and (o.startswith(word) or word.startswith(o))
+        for o in others
+    )
+
+
 __all__ = [
     "CLAUSES",
+    "MIN_SHORT",
     "LATIN_W",
     "FUNCTION_WORDS",
     "STOP",
     "latin_view",
     "leads_with",
+    "shortened",
     "likeness",
     "negated",
     "memo_per_cues",

@@ -40,8 +40,8 @@ def test_a_thing_said_to_live_somewhere_now_moves_it() -> None:
 
 
 def test_a_key_word_written_short_is_the_same_key() -> None:
-    first = "settings: connection interval 200 ms, log level INF"
-    ledger = ledger_of_said(START, first, "make the conn interval 50 ms")
+    first = "settings: retransmission interval 200 ms, log level INF"
+    ledger = ledger_of_said(START, first, "make the ret interval 50 ms")
     rules = live_rules(ledger)
     assert first not in rules
     assert "log level INF" in rules

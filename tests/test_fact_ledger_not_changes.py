@@ -5,7 +5,7 @@ but changes nothing (or only the thing it names); found by attacking those reade
 
 from __future__ import annotations
 
-from tests.ledger_helpers import ledger_of_said, live_rules
+from tests.ledger_helpers import ledger_of_said, ledger_of_turns, live_rules
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 
 START = "We're building the nightly export service."
@@ -122,3 +122,60 @@ def test_a_long_failure_keeps_its_failed_cases_before_warnings() -> None:
     )
     kept = failure_lines(output)
     assert not any("Could not resolve" in line or "unable to find" in line for line in kept)
+
+
+def test_a_word_of_its_own_is_no_short_form_of_a_longer_one() -> None:
+    ledger = ledger_of_said(START, "Log retention 14 days.", "Login retention 90 days.")
+    assert {"Log retention 14 days.", "Login retention 90 days."} <= live_rules(ledger)
+
+
+def test_where_one_part_goes_now_keeps_the_other_parts() -> None:
+    first = "Prod alerts go to #pager-prod."
+    ledger = ledger_of_said(START, first, "Staging alerts go to #pager-staging now.")
+    assert first in live_rules(ledger)
+
+
+def test_announcing_the_next_part_with_a_rule_keeps_the_rule() -> None:
+    said = "Next thing is important: never write to the prod replica."
+    ledger = ledger_of_said(START, said)
+    assert said in {f.text for f in ledger.facts if f.live}
+
+
+def test_a_chinese_pronoun_or_a_way_of_working_is_no_key_said_now() -> None:
+    first = "我们不用外键，靠应用层保证一致性。"
+    ledger = ledger_of_said(START, first, "我们现在是按天分区。")
+    assert first in live_rules(ledger)
+
+
+def test_one_character_apart_but_another_subject_is_no_swap() -> None:
+    ledger = ledger_of_said(START, "日志保留三天。", "临时文件改成保留五天。")
+    assert "日志保留三天。" in live_rules(ledger)
+
+
+def test_a_benchmark_test_is_no_benchmark_index() -> None:
+    ledger = ledger_of_said(START, "业绩基准用沪深300。", "基准测试跑 5 轮。")
+    assert "业绩基准用沪深300。" in live_rules(ledger)
+
+
+def test_a_thing_said_to_be_fine_is_not_what_a_yes_replaces() -> None:
+    ledger = ledger_of_turns(
+        ("user", START),
+        ("user", "Store the exports in S3 Standard."),
+        (
+            "assistant",
+            "zlib is slow on 20 GB files. S3 Standard isn't the problem. Switch to zstd?",
+        ),
+        ("user", "yes go with zstd"),
+    )
+    assert "Store the exports in S3 Standard." in live_rules(ledger)
+
+
+def test_a_quoted_command_is_no_rule() -> None:
+    ledger = ledger_of_said(START, "I ran this in the shell:\n> make deploy ENV=staging\nit hung.")
+    assert "make deploy ENV=staging" not in live_rules(ledger)
+
+
+def test_whether_or_not_is_a_rule_for_both() -> None:
+    said = "不管是不是节假日，备份都要跑。"
+    ledger = ledger_of_said(START, said)
+    assert said in {f.text for f in ledger.live("constraint")}

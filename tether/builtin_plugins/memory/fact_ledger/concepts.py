@@ -114,7 +114,7 @@ CHINESE_SUBJECTS: dict[str, tuple[str, ...]] = {
     "package_manager": ("包管理", "包管理器"),
     "bundle": ("包体", "包大小", "安装包"),
     "log": ("日志",),
-    "test": ("测试",),
+    "test": ("测试", "基准测试", "压测"),
     "deploy": ("部署", "发布", "上线"),
     "ci": ("流水线", "持续集成"),
     "memory": ("内存",),

@@ -120,7 +120,7 @@ def sentences(text: str) -> list[str]:
 
 #: A quoted line of prose in a message ("> please set … on every call", "> HKLM\…\Svc so
 #: the HSM"), not a test's "> assert".
-_QUOTED_PROSE = re.compile(r"^>\s+([A-Za-z][\w'\\]*(?:\s+\S+){2,})$")
+_QUOTED_PROSE = re.compile(r"^>\s+([A-Za-z][\w'\\]*(?:\s+\S+){3,})$")
 _CODE_SIGN = re.compile(r"==|!=|[(){};]|^>\s+(?:assert|raise|return|def|import|self)\b")
 
 
@@ -138,6 +138,8 @@ def _opening(sentence: str, words: int = 4) -> str:
 
 #: A Chinese question written without "？": "是不是太低了", "会不会好一点", "要不要加".
 _CJK_ASKS = re.compile(r"是不是|会不会|要不要|能不能|有没有|[吗呢]\s*$")
+#: "不管是不是节假日，备份都要跑": whether or not, a rule for both.
+_WHETHER = re.compile(r"无论|不管|不论|(?:是不是|有没有|会不会).{0,12}都")
 MAX_LINK_GAP = 6  # characters between an opening "then" and the decision cue after it
 _SEQUENCE = frozenset({"then", "after that", "afterwards", "然后", "接着", "之后", "后来"})
 
@@ -169,7 +171,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "constraint"  # "why is this camelCase again??", "can we not touch vendor/?"
     if sentence.rstrip().endswith(("?", "？")) and cues.has("ask", _opening(sentence)):
         return "request"  # "what should we look at next?" asks; it states no rule
-    if _CJK_ASKS.search(sentence):
+    if _CJK_ASKS.search(sentence) and not _WHETHER.search(sentence):
         return "request"  # "分数上限50万是不是太低了": a question without its mark
     cue = rule_cue(sentence, cues)
     if (

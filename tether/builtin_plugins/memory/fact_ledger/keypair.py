@@ -18,7 +18,7 @@ from types import MappingProxyType
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
 from tether.builtin_plugins.memory.fact_ledger.faulted import said_wanting
 from tether.builtin_plugins.memory.fact_ledger.keyshape import CLAUSE_END, FILLER, key_words, stem
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE_RUN, vocabulary
 
 #: A terse pair: a key word, at most a linking word, and a value led by a digit ("minSdk 26",
 #: "max to 8", "-np 96", "Timestep is 0.02", "minSdk 改为 24", "lock at 30fps").
@@ -164,8 +164,12 @@ def cjk_swap(new: str, olds: Sequence[str]) -> tuple[int, str]:
     if found is None:
         return -1, ""
     said = found.group(1)
+    subject = "".join(WIDE_RUN.findall(new[: found.start()]))  # "临时文件改成…": its own thing
+    pairs = {subject[i : i + 2] for i in range(len(subject) - 1)}
     hits = []
     for index, old in enumerate(olds):
+        if pairs and not any(pair in old for pair in pairs):
+            continue  # "日志保留三天" is no rule on 临时文件
         for at in range(len(old) - len(said) + 1):
             window = old[at : at + len(said)]
             diff = [i for i, (a, b) in enumerate(zip(window, said, strict=True)) if a != b]
@@ -186,17 +190,26 @@ def cjk_now(new: str, olds: Sequence[str]) -> tuple[int, str]:
     if found is None:
         return -1, ""
     value = found.group(2)
+    if not _VALUE_LIKE.search(value):
+        return -1, ""  # "我们现在是周报制": a way of working, not a value
     for size in (3, 2):  # "财务说税率": the key is its last characters
         key = found.group(1)[-size:]
+        if key in _PRONOUNS:
+            return -1, ""
         hits = [
             (index, match.group(1))
             for index, old in enumerate(olds)
             for match in re.finditer(re.escape(key) + r"\s*([^\s，。,；;]{1,12})", old)
-            if match.group(1) != value and not match.group(1).startswith("现在")
+            if match.group(1) != value and _VALUE_LIKE.search(match.group(1))
         ]
         if hits:
             return hits[0] if len(hits) == 1 else (-1, "")
     return -1, ""
+
+
+#: A value as a CJK key is given one: a digit, ASCII, or a number in characters ("万三").
+_VALUE_LIKE = re.compile(r"^(?:[\w.%-]*[0-9A-Za-z][\w.%-]*|[零一二三四五六七八九十百千万两点]+)")
+_PRONOUNS = frozenset("我们 你们 他们 大家 这个 那个 这边 那边 现在".split())
 
 
 def terse_change(new: str, old: str) -> str:

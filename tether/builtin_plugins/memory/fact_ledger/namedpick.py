@@ -150,9 +150,19 @@ def _found_wanting(offer: str) -> set[str]:
     types", "Detox is flaky", 不支持)."""
     out: set[str] = set()
     for sentence in sentences(offer):
+        if _CLEARED.search(sentence):
+            continue  # "S3 Standard isn't the problem": said to be fine
         if sentence.rstrip().endswith(("?", "？")) or _DRAWBACK.search(sentence):
             out |= words_of(sentence)
     return out
+
+
+#: A sentence clearing a thing of the fault: "isn't the problem", "is fine", 没问题.
+_CLEARED = re.compile(
+    r"\b(?:isn't|is not|wasn't|not) (?:the |a )?(?:problem|issue|bottleneck)\b|\bis fine\b"
+    r"|\bno problem\b|没问题|不是问题|不是瓶颈",
+    re.IGNORECASE,
+)
 
 
 _SHAPE_WORDS = vocabulary("shape_words")  # "the output format": "output" says what

@@ -2,7 +2,7 @@
 slack channel is #billing-db-alerts now", "new bucket is s3://ops-pgbackups-ca".
 
 A sentence with a ``current`` cue (now, new, currently) that says "<key> is <value>" (or
-"lives under", "goes to" — "modules live under infra/modules/network now") — the
+"lives under", "sits in" — "modules live under infra/modules/network now") — the
 value written with a digit or a separator — gives its key a new value. An earlier text names
 the old one when a token of the same kind (a URL of the same scheme, a #channel, an @handle,
 a path, a hyphenated name with a digit, a dotted one) stands within a few words of one of the
@@ -23,7 +23,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, STOP, memo_
 _VALUE = r"(?:[#@$~]|\.{0,2}/)?\w[\w#@$./:+-]*[\w/]"
 _SAID = re.compile(
     r"(?P<key>(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)"
-    r"(?:\s+(?:is|are|(?:lives?|sits?|go|goes)\s+(?:in|under|at|on|to))|['’]s)\s+(?:now\s+)?"
+    r"(?:\s+(?:is|are|(?:lives?|sits?)\s+(?:in|under|at|on))|['’]s)\s+(?:now\s+)?"
     rf"[`\"']?(?P<value>{_VALUE})",
     re.IGNORECASE,
 )

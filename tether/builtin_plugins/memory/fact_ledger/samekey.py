@@ -156,7 +156,8 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
     for new in _newest_of(ledger, source):  # "the partition is gpu-h100-batch now"
         for old in _newest_rules(ledger, source) if now_values(new.text, cues) else []:
             pairs = now_pairs(new.text, old.text, cues)
-            if pairs and old.live and old.kind != "request":
+            apart = parts_differ(new.text, old.text, cues.concepts)  # staging's, not prod's
+            if pairs and old.live and old.kind != "request" and not apart:
                 _retire(ledger, old, new, pairs[0][0], cues)
     retire_reshaped(
         ledger, source, cues, lambda old, new, value: _retire(ledger, old, new, value, cues)

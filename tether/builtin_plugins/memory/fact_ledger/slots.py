@@ -53,10 +53,10 @@ _DOTTED = re.compile(r"(?<![\w.@/-])[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+(?![\w-]|
 _CAMEL = re.compile(
     r"(?<![\w.-])[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*(?![\w-])|(?<![\w.-])[A-Z]{2,}[a-z]\w*"
 )
-#: A hyphenated name ("pg-bouncer", "acme-tf-state-prod"), not a prefixed word ("non-prod",
-#: "self-hosted", "re-run").
+#: A hyphenated name ("pg-bouncer", "acme-tf-state-prod", "pre-prod"), not a prefixed word
+#: ("non-prod", "self-hosted", "re-run").
 _HYPHENED = re.compile(
-    r"(?<![\w.-])(?!(?:non|pre|post|re|co|multi|sub|self|anti|semi|cross|well|per)-[a-z]+(?![\w-]))"
+    r"(?<![\w.-])(?!(?:non|post|re|co|multi|sub|self|anti|semi|cross|well|per)-[a-z]+(?![\w-]))"
     r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])"
 )
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")

@@ -38,7 +38,8 @@ def names_next_step(sentence: str) -> bool:
 #: on to say, not a step to take.
 _ANNOUNCED = re.compile(
     r"^\W*(?:(?:ok|so|and|also)\s+)*next\s+(?:bit|thing|part|point|question|issue|topic|one)"
-    r"\s+(?:is|was|'s)\b",
+    r"\s+(?:was\b|(?:is|'s)\s+(?:a bit\s+|kind of\s+|really\s+|so\s+)?"
+    r"(?:annoying|messy|weird|long|tricky|ugly|boring|painful|awkward|a mess)\b)",
     re.IGNORECASE,
 )
 

@@ -196,19 +196,24 @@ def stemmed(words: set[str]) -> set[str]:
     return out
 
 
-MIN_SHORT = 3  # letters of a word written short ("adv", "cfg", "repl")
+MIN_SHORT = 3  # letters of a word written short ("adv", "env")
+MIN_LONG = 9  # letters of the word it shortens ("advertising"): "app" is no "approval"
 
 
 def shortened(word: str, others: set[str]) -> bool:
-    """Whether ``word`` is another of ``others`` written short, or the other way round."""
+    """Whether ``word`` is another of ``others`` written short, or the other way round: three
+    letters for a word of nine or more ("adv interval" / "advertising interval"); a word of
+    its own ("log" / "login", "temp" / "template", "doc" / "docker") is none."""
     return any(
-        min(len(word), len(o)) >= MIN_SHORT and (o.startswith(word) or word.startswith(o))
+        len(short) == MIN_SHORT and len(long) >= MIN_LONG and long.startswith(short)
         for o in others
+        for short, long in (sorted((word, o), key=len),)
     )
 
 
 __all__ = [
     "CLAUSES",
+    "MIN_LONG",
     "MIN_SHORT",
     "LATIN_W",
     "FUNCTION_WORDS",

@@ -213,3 +213,9 @@ def test_a_cjk_cue_is_found_where_it_first_stands_whatever_the_hash_seed() -> No
         for seed in (1, 2, 3, 4, 5)
     }
     assert found == {"(2, 4)"}
+
+
+def test_a_short_form_of_a_word_ending_in_ing_is_the_same_key() -> None:
+    first = "settings: recording interval 500 ms, log level WRN"
+    ledger = ledger_of_said(START, first, "make the rec interval 100 ms")
+    assert first not in live_rules(ledger)

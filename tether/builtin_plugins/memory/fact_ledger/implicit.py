@@ -267,8 +267,9 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
     stems_old = {_stem(w) for w in _WORDS.findall(old.casefold())}
     mine = {_stem(w) for w in _qualifiers(new, anchors_new)} - stems_old - named
     theirs = {_stem(w) for w in _qualifiers(old, anchors_old)} - stems_new - named
-    mine = {w for w in mine if not shortened(w, stems_old)}  # "adv interval" is the
-    theirs = {w for w in theirs if not shortened(w, stems_new)}  # "advertising interval"
+    words_new, words_old = set(_WORDS.findall(new.casefold())), set(_WORDS.findall(old.casefold()))
+    mine = {w for w in mine if not shortened(w, words_old)}  # "adv interval" is the
+    theirs = {w for w in theirs if not shortened(w, words_new)}  # "advertising interval"
     return bool(mine) and bool(theirs)
 
 

@@ -65,14 +65,18 @@ def _pick_at(said: str, name: str, after: int, rule: str) -> int:
     return -1
 
 
+MAX_MESSAGE_FACTS = 200  # the newest facts, where one message's facts are
+
+
+def _facts_of(ledger: Ledger, source: str) -> list[Fact]:
+    """The facts of message ``source`` (read among the newest: compaction stays linear)."""
+    return [f for f in ledger.facts[-MAX_MESSAGE_FACTS:] if f.source == source]
+
+
 def retire_faulted_choices(ledger: Ledger, source: str, said: str, cues: Cues) -> None:
     """Retire each earlier rule whose choice the message ``said`` (entry ``source``) finds
     fault with and replaces with a pick of its own (the fact saying the pick replaces it)."""
-    news = [
-        f
-        for f in ledger.facts
-        if f.source == source and f.live and f.kind in ("constraint", "decision", "request")
-    ]
+    news = [f for f in _facts_of(ledger, source) if f.live and f.kind in _RULES]
     if not news:
         return
     faulted = _faulted_names(said) if CRITICISM.search(said) else []
@@ -147,7 +151,9 @@ def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
     """Retire each rule of message ``source`` that only finds fault with old values ("03:30
     clashes with the plex library scan") when another fact of that message replaced the rules
     naming them ("04:15 then"): a reason given for the change, shown by the change."""
-    mine = {f.id: f for f in ledger.facts if f.source == source and f.live}
+    mine = {f.id: f for f in _facts_of(ledger, source) if f.live}
+    if not any(f.replaces for f in mine.values()):
+        return  # the message replaced nothing: no reason to give
     replaced = [
         f for f in ledger.facts if not f.live and f.source != source and f.replaced_by in mine
     ]

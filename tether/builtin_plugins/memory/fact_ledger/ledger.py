@@ -7,8 +7,7 @@ the same subject must get another value (:mod:`.subject`: the same key, a librar
 same kind, the same frame around another value; in another language, the one earlier value
 of that shape). Two facts naming different subjects (two paths, two environment variables)
 both stay live. A retired fact names what replaced it and is never live again; a value
-changed twice keeps only the last. Identifiers found in a retired sentence retire with it.
-"""
+changed twice keeps only the last. Identifiers found in a retired sentence retire with it."""
 
 from __future__ import annotations
 
@@ -144,13 +143,14 @@ class Ledger:
 
     def replaced(self, fact: Fact) -> list[Fact]:
         """The retired facts ``fact`` replaced, directly or through a chain."""
-        out, todo = [], list(fact.replaces)
+        out: dict[str, Fact] = {}  # by id: no field-by-field compare of facts
+        todo = [*fact.replaces]
         while todo:
             old = self.get(todo.pop())
-            if old is not None and old not in out:
-                out.append(old)
+            if old is not None and old.id not in out:
+                out[old.id] = old
                 todo.extend(old.replaces)
-        return out
+        return list(out.values())
 
     # -- writing -----------------------------------------------------------------------------
 

@@ -138,6 +138,8 @@ class Matcher:
                 if at == 0 or (at > 0 and not self.anchored):
                     if best is None or at < best[0]:
                         best = (at, phrase)
+                    if at == 0:
+                        break  # longest first: nothing starts earlier or is longer here
             if best is not None:
                 offset = len(lower) - len(head)
                 return offset + best[0], offset + best[0] + len(best[1])

@@ -252,14 +252,14 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         best = found if found is not None and FLAG_OR_VAR.search(fact.text) else None
     if best is None and not keyed:
         best = _same_shape(fact, rules, cues, cued=cued)
+    said_with = [f for f in ledger.facts[-40:] if f.source == fact.source]  # its message's
     if best is None and not keyed and cues is not None:
         soft = cued or cues.has("soft_change", fact.text) or cues.has("current", fact.text)
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
         requests = [r for r in requests if r.source not in opening]
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
         if bare(fact.text, cues):  # "01:30 clashes with X. 02:45 then": 01:30's rule
-            mine = [f for f in ledger.facts[-40:] if f.source == fact.source]
-            instead = faulted_instead(fact, rules, cues, mine)
+            instead = faulted_instead(fact, rules, cues, said_with)
             keyed = keyed if instead is None else instead
             keyed = keyed if len(keyed) == 1 else []  # of many rules, no subject says which
     if best is None and not keyed and cues is not None:
@@ -267,8 +267,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if best is None and not keyed and cues is not None:
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
     if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
-        mine = [f for f in ledger.facts[-40:] if f.source == fact.source]
-        keyed = bare_change(fact, rules, cues, mine) if cued else []
+        keyed = bare_change(fact, rules, cues, said_with) if cued else []
         if cued and note_step(ledger, fact, keyed, cues):
             keyed = []  # "make that 02:30" after "next: …, cron at 03:00": noted on the step
         else:

@@ -11,7 +11,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.partial import qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
-from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSE_ENDS, FUNCTION_WORDS
 
 #: A capitalised, dotted or hyphenated name: "Postgres", "SQLite", "pg-bouncer", "k8s.io".
 NAME = re.compile(
@@ -64,16 +64,13 @@ def _quantities(text: str, *, alone: bool = False) -> set[tuple[str, str]]:
     out = set()
     for slot in slots(text):
         at = text.find(slot.text)
-        if alone and not _CLAUSE_END.match(text, at + len(slot.text)):
+        if alone and not CLAUSE_ENDS.match(text, at + len(slot.text)):
             continue
         if slot.shape.startswith("qty:") and slot.shape != "qty:dims":
             number = re.match(r"\d+(?:\.\d+)?", slot.text)
             if number is not None:
                 out.add((number.group(0), slot.shape))
     return out
-
-
-_CLAUSE_END = re.compile(r"\s*(?:[,;.!?，；。！？)]|$|[-—–]\s|(?:and|but|so|then)\b)")
 
 
 def quantity_named(fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fact] | None:

@@ -8,7 +8,7 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.implicit import Value, values
-from tether.builtin_plugins.memory.fact_ledger.words import STOP
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSE_ENDS, STOP
 
 
 def soft_value(text: str, cues: Cues) -> bool:
@@ -25,9 +25,6 @@ _MADE = re.compile(
 )
 
 
-_ENDS = re.compile(r"\s*(?:[,;.!?，；。！？)]|$|[-—–]\s|(?:and|but|so)\b)")  # its clause ends
-
-
 def _made(text: str, value: Value) -> bool:
     """Whether ``value``, ending its clause, is what "make <thing>" makes the thing ("make the
     grid 512x512"; not "make the tests pass on Python 3.12", "make the importer accept 100 MB
@@ -35,7 +32,7 @@ def _made(text: str, value: Value) -> bool:
     made = _MADE.search(text, 0, value.start)
     return (
         made is not None
-        and _ENDS.match(text, value.start + len(value.text)) is not None
+        and CLAUSE_ENDS.match(text, value.start + len(value.text)) is not None
         and value.cls != "name"
         and not any(w.casefold() in STOP for w in made.group(1).split())
     )

@@ -93,6 +93,9 @@ def shared_count(shared: set[str]) -> int:
 
 #: Where a sentence splits into clauses a fact can keep or lose one by one: a comma or a
 #: semicolon (with any "and"/"but" after it), "and", "but", and their Chinese ("，", "并且").
+#: A clause ending here (matched at a position): a stop, a closing bracket, the text's end, a
+#: dash or a joining word ("scratch the 45 min, …", "make the grid 512x512 and …").
+CLAUSE_ENDS = re.compile(r"\s*(?:[,;.!?，；。！？)]|$|[-—–]\s|(?:and|but|so|then)\b)")
 CLAUSES = re.compile(r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、]|并且|而且)\s*")
 _NORMAL = re.compile(r"[\W_]+")
 _PARTS = re.compile(r"[._+/-]+")
@@ -212,6 +215,7 @@ def shortened(word: str, others: set[str]) -> bool:
 
 
 __all__ = [
+    "CLAUSE_ENDS",
     "CLAUSES",
     "MIN_LONG",
     "MIN_SHORT",

@@ -213,7 +213,6 @@ _VALUE_THEN = re.compile(
 
 
 MAX_CHOICE = 60
-#: A yes and one name: "yeah restic", "ok, terraform" (a thing the reply settles on).
 MAX_CHOICE_WORDS = 5  # "Valkey it is.", "Postgres 16, then."
 _NAME_LAST = re.compile(r"([A-Za-z][\w.+#-]*(?:\s+v?\d[\w.]*)?)[\s,，]*([^A-Za-z0-9]*|[a-z' ]*)$")
 

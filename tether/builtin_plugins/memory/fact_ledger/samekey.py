@@ -33,7 +33,13 @@ from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs, now_values
 from tether.builtin_plugins.memory.fact_ledger.picked import ACCEPTED
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
-from tether.builtin_plugins.memory.fact_ledger.words import FILE_END, WIDE, negated, vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    CLAUSES,
+    FILE_END,
+    WIDE,
+    negated,
+    vocabulary,
+)
 
 _ASSIGN = re.compile(
     r"(?<![\w.\-/:])(?P<key>[A-Za-z_][\w.-]*\w)\s*(?P<op>=|:)\s*(?P<value>[^\s,;，；。、]+)"
@@ -144,11 +150,12 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
         guess = not new.replaces and not any(value for _old, value in changed)
         if guess and WIDE.search(new.text):
             accepted = new.note == ACCEPTED  # an accepted proposal is a change
-            at, value = cjk_change(new.text, [old.text for old in olds], cued=accepted)
+            texts = [old.text for old in olds]
+            at, value = cjk_change(new.text, texts, cued=accepted)
             if not value:  # "改成每月调仓" after "每周调仓": one character swapped
-                at, value = cjk_swap(new.text, [old.text for old in olds])
+                at, value = cjk_swap(new.text, texts)
             if not value:  # "手续费现在是万一点五了" after "手续费万三"
-                at, value = cjk_now(new.text, [old.text for old in olds])
+                at, value = cjk_now(new.text, texts)
             changed = [(olds[at], value)] if value else []
         for old, value in changed:
             if value and old.live and not parts_differ(new.text, old.text, cues.concepts):
@@ -164,9 +171,7 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
     )
 
 
-_CLAUSES = re.compile(
-    r"\s*(?:[,;]\s*(?:and\s+|but\s+)?|\s+and\s+|\s+but\s+|[，；、。]|\s(?:并且|而且|同时))\s*"
-)  # "… 超过的直接丢弃 并且打点到 anti_cheat_events": two clauses, spaces for commas
+_CLAUSES = re.compile(rf"{CLAUSES.pattern}|\s*(?:。|同时)\s*")  # and 并且: two clauses
 
 
 def _retire(ledger: Ledger, old: Fact, new: Fact, value: str, cues: Cues) -> None:

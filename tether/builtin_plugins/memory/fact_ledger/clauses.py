@@ -78,11 +78,20 @@ def _names_one(clause: str) -> bool:
     return any(found.start() > 0 for found in NAME.finditer(clause))
 
 
+#: A clause telling how to have the thing ("keep it vanilla style", "make them lowercase").
+_DIRECTIVE = re.compile(
+    r"^\W*(?:(?:and|but|pls|please|just)\s+)*(?:keep|make|leave|have)\s+(?:it|them)\s+[a-z]",
+    re.IGNORECASE,
+)
+
+
 def _remark(clause: str) -> bool:
     """A short clause with no value and no prohibition of its own that points back at the
     rule it stands in ("the accountants like it"): said of the old value only."""
     if values_said(clause) or negated(clause) or _names_one(clause.strip()):
         return False  # "store them in SQLite": a choice of its own
+    if _DIRECTIVE.match(clause):
+        return False  # "keep it vanilla style": a rule of its own on the same thing
     lower = clause.casefold()
     if WIDE.search(clause):
         return len(clause) <= 2 * MAX_REMARK_WORDS and any(w in clause for w in _BACK)

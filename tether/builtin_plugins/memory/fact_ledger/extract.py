@@ -204,6 +204,21 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     return "request"
 
 
+#: Take-back verbs a negation before them denies ("don't forget", "never drop").
+_DENIABLE = frozenset("forget drop scrap scratch ignore remove stop lift get nvm never".split())
+
+
+def _takes_back(cues: Cues, text: str) -> bool:
+    """Whether ``text`` has a revoke cue not denied ("Don't forget the CHANGELOG" has none)."""
+    at = 0
+    while (span := cues.find("revoke", text[at:])) is not None:
+        verb = text[at + span[0] : at + span[1]].split()[0].casefold()
+        if verb not in _DENIABLE or not denied(text, at + span[0]):
+            return True  # "not … anymore" is the cue itself
+        at += max(span[1], 1)
+    return False
+
+
 #: A value settled on, opening its sentence: "04:15 then", "ok, 8 workers then".
 _VALUE_THEN = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|fine|alright|right|so|hmm+|ugh|ah+)[,\s]+)*"
@@ -295,7 +310,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
                 heading = "presented"  # "需求我整理如下，麻烦看一下：", "Here is what I need:"
             heading_at, heading_sentence = len(out), index
         change = _asked(cues, "change", words)
-        revoke = cues.has("revoke", words) and not symptom_gone(words, cues)
+        revoke = _takes_back(cues, words) and not symptom_gone(words, cues)
         if kind == "request" and (change or revoke or cues.has("gone", words)):
             if revoke or not _CONDITION.search(words):  # "try X and make that the default
                 kind = "constraint"  # if it's faster" stays a trial: "Scratch that: port 9000."

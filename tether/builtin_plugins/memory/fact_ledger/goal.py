@@ -241,7 +241,9 @@ def cut_from_goal(ledger: Ledger, value: str, shown: str) -> bool:
     for fact in ledger.facts:
         if fact.parent == goal.id and not fact.live and value in fact.text:
             by = ledger.get(fact.replaced_by) if fact.replaced_by else None
-            return by is None or value.rsplit("/", 1)[-1] not in by.text
+            last = value.rstrip("/").rsplit("/", 1)[-1]  # "s3://x/orders/": "orders"
+            named = re.search(rf"(?<![\w-]){re.escape(last)}(?![\w-])", by.text) if last else None
+            return by is None or named is None  # "vendor_orders/" names no "orders"
     return False
 
 

@@ -13,12 +13,35 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import defended
 from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, named_noun, not_gone_yet
+from tether.builtin_plugins.memory.fact_ledger.negation import denied
 from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.words import STOP
 
 _ONLY = re.compile(r"\b(?:only|just)\b(?:\s+(?:for|on|in)\b)?|\b(?:for|on|in) \w+ only\b", re.I)
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
 _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
+
+
+#: A thing dropped by its bare name, then what is used in its place: "ditch forge and go
+#: with fabric", "drop celery, use rq".
+_DITCHED = re.compile(
+    r"\s+([A-Za-z][\w.+#-]*[\w+#])(?:\s+and|\s*[,;])\s+(?:just\s+)?"
+    r"(?:go with|use|switch to|move to|pick)\s+\S",
+    re.IGNORECASE,
+)
+
+
+def _ditched(text: str, cues: Cues) -> str:
+    """The bare name ``text`` drops for another (see :data:`_DITCHED`), else ""."""
+    span = cues.find("discard", text)
+    if span is None or denied(text, span[0]):
+        return ""
+    found = _DITCHED.match(text, span[1])
+    name = found.group(1) if found else ""
+    return "" if name.casefold() in STOP or name.casefold() in _POINTERS else name
+
+
+_POINTERS = frozenset("it that this them those these one".split())
 
 
 def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
@@ -40,6 +63,8 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
                 value = named_noun(fact.text, before.end())  # "the nginx ingress is gone"
                 if not value:
                     return []  # "now that the app is dead": not every "app"
+    ditched = "" if value or span is not None else _ditched(fact.text, cues)
+    value = value or ditched
     contrast = not value
     value = value or contrasted(fact.text)  # "on the 3rd, not the 1st"
     if len(value) < 2 or value.casefold() in STOP or not value.isascii():
@@ -60,7 +85,7 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             continue  # only a rule naming the old value (checked first: it is cheap)
         if contrast and other_key(fact.text, old.text, value, cues):
             continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
-        named = (lambda c: pattern.search(c) is not None) if verb else None
+        named = (lambda c: pattern.search(c) is not None) if verb or ditched else None
         retire_rule(ledger, old, fact, cues, changes=named)  # its other clauses stay
         out.append(old)
     for old in ledger.live("identifier"):  # "stop writing to /var/log/x.log": that path too

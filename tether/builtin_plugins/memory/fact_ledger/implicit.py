@@ -293,6 +293,11 @@ def _stem(word: str) -> str:
     return word
 
 
+def _root(word: str) -> str:
+    """``word`` without its ending, for comparing only: "bakes" / "bake", "sprites" / "sprite"."""
+    return _stem(word).rstrip("e")
+
+
 def _unvalued(text: str, cues: Cues) -> str:
     """``text`` with its values and identifiers blanked (a path's words qualify nothing)."""
     said = {s.text for s in slots(text)} | {v.text for v in values(text, cues)}
@@ -316,7 +321,8 @@ def _same_subject(new: str, old: str, cues: Cues, *, concept: bool = False) -> b
         return True
     if concept or cjk(new) or cjk(old):
         return False
-    return bool(_subject_words(new, cues) & _subject_words(old, cues))
+    mine, theirs = _subject_words(new, cues), _subject_words(old, cues)
+    return bool(mine & theirs) or bool({_root(w) for w in mine} & {_root(w) for w in theirs})
 
 
 def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
@@ -329,7 +335,7 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue  # one key's values: :func:`~.subject.relation` (and its parts)
         if n.cls == "name" and not (cued or _named(o.text, said_new)):
             continue
-        if n.cls == o.cls == "num" and _counted(new, n) != _counted(old, o):
+        if n.cls == o.cls == "num" and not _one_count(_counted(new, n), _counted(old, o)):
             continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
         if n.cls == o.cls and n.cls in ("date", "date_format"):  # "release slipped, it's
             # 2024-03-22 now", "dates, everything as dd/mm/yyyy": the sentence
@@ -337,6 +343,8 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
                 return True  # names what the date is of, rarely the clause
             continue
         clause_new, clause_old = clause_of(new, n), clause_of(old, o)
+        if not _same_subject(clause_new, clause_old, cues, concept=n.cls == "name"):
+            clause_new = _led(new, n, clause_new, cues)  # "nvm on the size, … 32x32"
         region = _region_named(n, o, clause_new, clause_old, cues)
         bare = n.cls == o.cls and counted_noun(n.cls) and not _subject_words(clause_new, cues)
         if not (
@@ -351,6 +359,22 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue
         return True
     return False
+
+
+#: A clause naming what the next ones are about: "nvm on the textures size", "as for the
+#: batch size", "re the timeout".
+_TOPIC_LEAD = re.compile(r"\b(?:on|about|re|regarding|as for|as to|wrt)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[.!?。！？](?:\s|$)")
+
+
+def _led(text: str, value: Value, clause: str, cues: Cues) -> str:
+    """``clause`` (stating ``value``) after the clauses before it in its sentence, when they
+    state no value and name a topic: they say what the value is of."""
+    at = value.start - clause.find(value.text)
+    lead = _SENTENCE.split(text[: max(at, 0)])[-1]
+    if at < 0 or not lead.strip() or values(lead, cues) or not _TOPIC_LEAD.search(lead):
+        return clause
+    return f"{lead} {clause}"
 
 
 def _region_named(n: Value, o: Value, new: str, old: str, cues: Cues) -> bool:
@@ -381,15 +405,25 @@ def _other_names(new: str, old: str, o: Value, n: Value, cues: Cues) -> bool:
     return bool(mine - theirs) and bool(theirs - mine)
 
 
-def _counted(text: str, value: Value) -> str:
-    """The thing a bare number counts: the last word of the words right after it."""
+def _counted(text: str, value: Value) -> tuple[str, ...]:
+    """The words a bare number counts: those right after it, up to a stop word."""
     after = re.match(r"\s*((?:[A-Za-z][\w-]*\s*){1,3})", text[value.start + len(value.text) :])
     words = []
     for word in after.group(1).split() if after else []:
         if word.casefold() in WORD_STOP or word.casefold() in _WEAK:
             break
-        words.append(word.casefold())
-    return _stem(words[-1]) if words else ""
+        words.append(_root(word.casefold()))
+    return tuple(words)
+
+
+def _one_count(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two numbers count one thing: the same last word ("8 shards" / "16 shards"),
+    or one of two words or more begins the other ("16 parallel loads" / "8 parallel load
+    tasks"; not "2 GPUs" / "8 GPU nodes")."""
+    if (a[-1:] or ("",)) == (b[-1:] or ("",)):
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 2 and long[: len(short)] == short
 
 
 def _named(value: str, text: str) -> bool:

@@ -31,6 +31,25 @@ def _destination(text: str, name: str) -> bool:
     return at > 0 and _TO.search(text[:at]) is not None
 
 
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][a-z-]+)\b")
+
+
+def _noun_after(text: str, name: str) -> str:
+    """The word right after the plain word ``name`` in ``text`` when it goes on its noun
+    phrase ("billing" of "the billing report"), else ""."""
+    at = text.casefold().find(name.casefold())
+    found = _NEXT_WORD.match(text, at + len(name)) if at >= 0 else None
+    word = found.group(1) if found else ""
+    return word if len(word) > 2 and word.casefold() not in FUNCTION_WORDS else ""
+
+
+def _other_head(name: str, head: str, old: str) -> bool:
+    """Whether ``old`` goes on from ``name`` to another noun than ``head`` ("billing schema"
+    for "billing report"): it names another thing."""
+    theirs = _noun_after(old, name) if head else ""
+    return bool(theirs) and theirs.casefold()[:4] != head.casefold()[:4]
+
+
 def named_alike(
     fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
 ) -> tuple[float, Fact] | None:
@@ -52,6 +71,8 @@ def named_alike(
         naming = [old for old in rules if old is not fact and pattern.search(old.text)]
         if index >= proper:  # a plain word: "未压缩的 vcf" (uncompressed) is not every "VCF"
             naming = [old for old in naming if not qualified_elsewhere(text, name, old.text)]
+            head = _noun_after(text, name)  # "the billing report": not "billing schema"
+            naming = [old for old in naming if not _other_head(name, head, old.text)]
         if len(naming) == 1:
             return (0.0, naming[0])
     return None
@@ -81,8 +102,11 @@ def quantity_named(fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fac
     return (0.0, naming[0]) if len(naming) == 1 else None
 
 
-#: What a take-back cue takes back, right after it: "forget pglogical", "scrap CONFIG_X".
-_OBJECT = re.compile(r"\s*(?:the\s+|that\s+|about\s+)?([A-Za-z][\w.+-]*[\w+])")
+#: What a take-back cue takes back, right after it: "forget pglogical", "scrap CONFIG_X",
+#: "forget the billing report" (a phrase: every word of it must be named).
+_OBJECT = re.compile(
+    r"\s*(?:the\s+|that\s+|about\s+)?([A-Za-z][\w.+-]*[\w+](?:[ \t]+[A-Za-z][\w.+-]*[\w+]){0,2})"
+)
 
 
 def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fact] | None:
@@ -91,11 +115,15 @@ def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fa
     pglogical, not the one sharing the most words); ``None`` when not exactly one does."""
     span = cues.find("revoke", fact.text)
     found = _OBJECT.match(fact.text, span[1]) if span is not None else None
-    name = found.group(1) if found else ""
-    if len(name) < MIN_OBJECT or name.casefold() in FUNCTION_WORDS:
+    phrase = []
+    for word in found.group(1).split() if found else []:
+        if word.casefold() in FUNCTION_WORDS:
+            break  # "forget the billing report for now": the phrase ends
+        phrase.append(word)
+    if not phrase or len(phrase[0]) < MIN_OBJECT or phrase[0].casefold() in FUNCTION_WORDS:
         return None
-    pattern = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
-    naming = [old for old in rules if old is not fact and pattern.search(old.text)]
+    patterns = [re.compile(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", re.IGNORECASE) for w in phrase]
+    naming = [old for old in rules if old is not fact and all(p.search(old.text) for p in patterns)]
     return (0.0, naming[0]) if len(naming) == 1 else None
 
 

@@ -41,6 +41,7 @@ _RENAMED = re.compile(
     re.IGNORECASE,
 )
 _TOKEN = re.compile(rf"{_VALUE}|[A-Za-z]+")
+_QUOTED = re.compile(r"[`'\"]([A-Za-z][\w.-]*\w)[`'\"]")
 NEAR = 3  # words between a key word and the old value
 _NOT_CURRENT = frozenset({"old", "previous", "former", "latest", "upstream"})
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
@@ -92,6 +93,8 @@ def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
         key -= STOP | {"new", "now", "it", "that", "this", "one"}
         if value_kind(value) and (key or value_kind(value).startswith("url:")):
             out.append((key, value))
+        elif key and match.re is _RENAMED and value.isalpha() and value.islower():
+            out.append((key, value))  # "rename mod id to copperpipes": a quoted old name
     return out
 
 
@@ -107,9 +110,12 @@ def _near_key(text: str, key: set[str], new: str) -> list[str]:
     tokens = [m.group(0).rstrip(".") for m in _TOKEN.finditer(text)]
     words = [next(iter(stemmed({t.casefold()})), "") for t in tokens]
     kind, out = value_kind(new), []
+    quoted = set(_QUOTED.findall(text)) if not kind else set()
     for at, token in enumerate(tokens):
         if (value_kind(token) != kind and not _same_stem(token, new)) or token in out:
             continue
+        if not kind and token not in quoted:
+            continue  # a plain name is told from the words around it by its quotes only
         near = words[max(0, at - NEAR) : at + NEAR + 1]
         if key & set(near):
             out.append(token)
@@ -130,7 +136,13 @@ def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
     if cues is None:
         return []
     said = now_values(new, cues)
-    out = [(o, value) for key, value in said for o in old_values(old, key, value) if o not in new]
+    renamed = {value for _key, value in said if _RENAMED.search(new)}  # "X is taken": a reason
+    out = [
+        (o, value)
+        for key, value in said
+        for o in old_values(old, key, value)
+        if o not in new or value in renamed
+    ]
     for _key, value in said if not out else []:  # "…, region ca-central-1" after "eu-west-3"
         form = _form(value)
         if form.count("-") + form.count(".") < 2:

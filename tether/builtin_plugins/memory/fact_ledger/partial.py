@@ -15,7 +15,12 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
-from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, stemmed, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    FUNCTION_WORDS,
+    negated,
+    stemmed,
+    words_of,
+)
 
 _PREPOSITIONS = "for|on|in|except|during"
 _QUALIFIER = re.compile(rf"\b({_PREPOSITIONS})\s+((?:[\w.+#/-]+\s*){{1,3}})", re.IGNORECASE)
@@ -71,6 +76,11 @@ def _take_back_clause(text: str) -> str:
     return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
 
 
+def _right_after_cue(clause: str, at: int) -> bool:
+    span = default_cues().find("revoke", clause)
+    return span is not None and not clause[span[1] : at].strip()
+
+
 def partial_take_back(new: str, old: str) -> bool:
     """Whether the take-back ``new`` is narrowed by a qualifier to part of what ``old``
     says (see the module), or is about another thing (:func:`other_topic`)."""
@@ -79,9 +89,10 @@ def partial_take_back(new: str, old: str) -> bool:
         return True
     if _EXCEPT.search(new) and _content(new) & said:
         return True  # "…no longer needed for the raw readings, only for the daily rollups"
-    found = _QUALIFIER.search(_take_back_clause(new))
-    if found is None:
-        return False
+    clause = _take_back_clause(new)
+    found = _QUALIFIER.search(clause)
+    if found is None or _right_after_cue(clause, found.start()):
+        return False  # "nvm on the textures size": what is taken back, not a narrowing
     named = _content(found.group(2))
     if not named & said:
         return False  # a qualifier about something the rule does not say
@@ -92,4 +103,23 @@ def partial_take_back(new: str, old: str) -> bool:
     return bool(named - theirs and named & theirs) or bool(theirs - named and theirs & named)
 
 
-__all__ = ["other_topic", "partial_take_back", "qualified_elsewhere"]
+_REMOVING = frozenset("drop scrap remove delete ditch kill get".split())
+#: Words naming a rule itself: taking one of these back ends the rule ("scrap the freeze").
+_RULE_WORDS = frozenset("ban bans rule rules restriction freeze limit policy requirement".split())
+
+
+def agrees_with_ban(new: str, old: str) -> bool:
+    """Whether the take-back ``new`` removes a thing the prohibition ``old`` bans: "drop the
+    prints and use logging" after "Never leave debug prints in commits" keeps the ban (not
+    "scrap the print ban", nor "no longer", which takes a statement back)."""
+    if not negated(old):
+        return False
+    cues = default_cues()
+    span = cues.find("revoke", new) or cues.find("discard", new)
+    if span is None or new[span[0] : span[1]].split()[0].casefold() not in _REMOVING:
+        return False
+    named = words_of(_CLAUSE_END.split(new[span[1] :])[0])
+    return not named & _RULE_WORDS and bool(_content(" ".join(named)) & _content(old))
+
+
+__all__ = ["agrees_with_ban", "other_topic", "partial_take_back", "qualified_elsewhere"]

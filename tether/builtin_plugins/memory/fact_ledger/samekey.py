@@ -181,6 +181,8 @@ def _retire(ledger: Ledger, old: Fact, new: Fact, value: str, cues: Cues) -> Non
     A measure of what ``old`` bounds retires nothing (:mod:`.bounds`)."""
     if measures_bound(new.text, old.text, cues, cued=False):
         return
+    if value and negated(old.text) and not _CLAUSES.search(old.text.strip(" .。!！")):
+        return  # "前端不要引入 jQuery": another value ("现在是 React 18") lifts no ban
     clauses = [c.strip(" .。!！") for c in _CLAUSES.split(old.text)]
     clauses = [c for c in clauses if c] if old.kind in ("constraint", "decision") else []
     kept = [

@@ -54,7 +54,7 @@ from tether.builtin_plugins.memory.fact_ledger.named import (
 )
 from tether.builtin_plugins.memory.fact_ledger.negation import denied
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
-from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
+from tether.builtin_plugins.memory.fact_ledger.partial import agrees_with_ban, partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
 from tether.builtin_plugins.memory.fact_ledger.renumbered import (
@@ -288,6 +288,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         if not restates(fact.text, old.text)
         and not (cued and pin_kept(fact.text, old.text))
         and not (statement.revoke and partial_take_back(fact.text, old.text))
+        and not (statement.revoke and agrees_with_ban(fact.text, old.text))
     ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)

@@ -43,6 +43,16 @@ def _noun_after(text: str, name: str) -> str:
     return word if len(word) > 2 and word.casefold() not in FUNCTION_WORDS else ""
 
 
+def _parts(text: str) -> str:
+    """``text`` with its CamelCase names also in parts: "keepalive" names the
+    "PersistentKeepalive" of a rule."""
+    split = _CAMEL.sub(" ", text)
+    return text if split == text else f"{text} {split}"
+
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
+
 def _other_head(name: str, head: str, old: str) -> bool:
     """Whether ``old`` goes on from ``name`` to another noun than ``head`` ("billing schema"
     for "billing report"): it names another thing."""
@@ -68,7 +78,7 @@ def named_alike(
             continue
         head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
         pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
-        naming = [old for old in rules if old is not fact and pattern.search(old.text)]
+        naming = [old for old in rules if old is not fact and pattern.search(_parts(old.text))]
         if index >= proper:  # a plain word: "未压缩的 vcf" (uncompressed) is not every "VCF"
             naming = [old for old in naming if not qualified_elsewhere(text, name, old.text)]
             head = _noun_after(text, name)  # "the billing report": not "billing schema"
@@ -123,7 +133,11 @@ def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fa
     if not phrase or len(phrase[0]) < MIN_OBJECT or phrase[0].casefold() in FUNCTION_WORDS:
         return None
     patterns = [re.compile(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", re.IGNORECASE) for w in phrase]
-    naming = [old for old in rules if old is not fact and all(p.search(old.text) for p in patterns)]
+    naming = [
+        old
+        for old in rules
+        if old is not fact and all(p.search(_parts(old.text)) for p in patterns)
+    ]
     return (0.0, naming[0]) if len(naming) == 1 else None
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.concepts import every_part
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
 from tether.builtin_plugins.memory.fact_ledger.words import (
     FUNCTION_WORDS,
@@ -87,8 +88,8 @@ def partial_take_back(new: str, old: str) -> bool:
     said = _content(old)
     if other_topic(new, old):
         return True
-    if _EXCEPT.search(new) and _content(new) & said:
-        return True  # "…no longer needed for the raw readings, only for the daily rollups"
+    if _EXCEPT.search(new) and _content(new) & said:  # "…no longer needed for the raw
+        return not every_part(old)  # readings, only for the daily rollups"; not of "… everywhere"
     clause = _take_back_clause(new)
     found = _QUALIFIER.search(clause)
     if found is None or _right_after_cue(clause, found.start()):

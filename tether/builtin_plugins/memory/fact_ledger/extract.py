@@ -208,6 +208,11 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
 _DENIABLE = frozenset("forget drop scrap scratch ignore remove stop lift get nvm never".split())
 
 
+_SUGGESTED = re.compile(
+    r"\b(?:why (?:don'?t|not)|(?:can'?t|couldn'?t|shouldn'?t|won'?t) we)\b", re.IGNORECASE
+)
+
+
 def _takes_back(cues: Cues, text: str) -> bool:
     """Whether ``text`` has a revoke cue not denied ("Don't forget the CHANGELOG" has none)."""
     at = 0
@@ -215,6 +220,8 @@ def _takes_back(cues: Cues, text: str) -> bool:
         verb = text[at + span[0] : at + span[1]].split()[0].casefold()
         if verb not in _DENIABLE or not denied(text, at + span[0]):
             return True  # "not … anymore" is the cue itself
+        if _SUGGESTED.search(text[max(0, at + span[0] - 30) : at + span[0]]):
+            return True  # "why don't we just drop the flag": a suggestion, not a denial
         at += max(span[1], 1)
     return False
 

@@ -15,7 +15,7 @@ from tether.builtin_plugins.memory.fact_ledger.faulted import defended
 from tether.builtin_plugins.memory.fact_ledger.keeps import common_noun, named_noun, not_gone_yet
 from tether.builtin_plugins.memory.fact_ledger.negation import denied
 from tether.builtin_plugins.memory.fact_ledger.partial import partial_take_back
-from tether.builtin_plugins.memory.fact_ledger.words import STOP
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, negated
 
 _ONLY = re.compile(r"\b(?:only|just)\b(?:\s+(?:for|on|in)\b)?|\b(?:for|on|in) \w+ only\b", re.I)
 _BEFORE = re.compile(r"([\w.:/@=+-]*[\w])\s*$")
@@ -26,22 +26,27 @@ _VALUE = re.compile(r"\s*(?:the\s+|using\s+)?([\w.:/@=+-]*[\w])")
 #: with fabric", "drop celery, use rq".
 _DITCHED = re.compile(
     r"\s+([A-Za-z][\w.+#-]*[\w+#])(?:\s+and|\s*[,;])\s+(?:just\s+)?"
-    r"(?:go with|use|switch to|move to|pick)\s+\S",
+    r"(?:go with|use|switch to|move to|pick)\s+[`'\"]?[\w.+#-]+[`'\"]?(?P<rest>[^,;.!?]*)",
     re.IGNORECASE,
 )
+#: What says the pick is for one part only: "use polars for the ETL script", "on my laptop".
+_SCOPED = re.compile(r"^\s*(?:for|on|in|inside|within|at)\b", re.IGNORECASE)
 
 
 def _ditched(text: str, cues: Cues) -> str:
-    """The bare name ``text`` drops for another (see :data:`_DITCHED`), else ""."""
+    """The bare name ``text`` drops for another (see :data:`_DITCHED`), else "": not when
+    the pick is said for one part ("drop docker, use podman on my laptop")."""
     span = cues.find("discard", text)
     if span is None or denied(text, span[0]):
         return ""
     found = _DITCHED.match(text, span[1])
-    name = found.group(1) if found else ""
-    return "" if name.casefold() in STOP or name.casefold() in _POINTERS else name
+    if found is None or _SCOPED.match(found.group("rest")):
+        return ""
+    name = found.group(1)
+    return "" if name.casefold() in STOP or name.casefold() in _NO_NAMES else name
 
 
-_POINTERS = frozenset("it that this them those these one".split())
+_NO_NAMES = frozenset("it that this them those these one everything all anything stuff".split())
 
 
 def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
@@ -83,6 +88,8 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             continue  # "stop logging to stdout" ends no "print the summary to stdout"
         if old is fact or not pattern.search(old.text):
             continue  # only a rule naming the old value (checked first: it is cheap)
+        if ditched and negated(old.text):
+            continue  # "drop pandas, use polars": no ban on pandas ends
         if contrast and other_key(fact.text, old.text, value, cues):
             continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
         named = (lambda c: pattern.search(c) is not None) if verb or ditched else None

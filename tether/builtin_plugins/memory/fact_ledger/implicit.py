@@ -298,6 +298,10 @@ def _root(word: str) -> str:
     return _stem(word).rstrip("e")
 
 
+#: What a count of work is counted in ("load tasks", "bake jobs"), as :func:`_root` ends it.
+_WORK_UNITS = frozenset(map(_root, "task job process thread worker instance run slot".split()))
+
+
 def _unvalued(text: str, cues: Cues) -> str:
     """``text`` with its values and identifiers blanked (a path's words qualify nothing)."""
     said = {s.text for s in slots(text)} | {v.text for v in values(text, cues)}
@@ -363,7 +367,13 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
 
 #: A clause naming what the next ones are about: "nvm on the textures size", "as for the
 #: batch size", "re the timeout".
-_TOPIC_LEAD = re.compile(r"\b(?:on|about|re|regarding|as for|as to|wrt)\b", re.IGNORECASE)
+_TOPIC_LEAD = re.compile(
+    r"^\W*(?:(?:ok|oh|also|and|so|but|btw|actually|nvm|never\s?mind)\W+)*"
+    r"(?:on|about|re|regarding|as for|as to|wrt)\b",
+    re.IGNORECASE,
+)
+#: A clause naming its own key before the value: "the jump height is 2 units".
+_OWN_KEY = re.compile(r"[A-Za-z]\w*\s+(?:is|are|=|:)\s*$")
 _SENTENCE = re.compile(r"[.!?。！？](?:\s|$)")
 
 
@@ -374,6 +384,8 @@ def _led(text: str, value: Value, clause: str, cues: Cues) -> str:
     lead = _SENTENCE.split(text[: max(at, 0)])[-1]
     if at < 0 or not lead.strip() or values(lead, cues) or not _TOPIC_LEAD.search(lead):
         return clause
+    if _OWN_KEY.search(clause[: clause.find(value.text)]) or cues.concepts.subjects(clause):
+        return clause  # "…, the health check interval is 10 seconds": a key of its own
     return f"{lead} {clause}"
 
 
@@ -418,12 +430,16 @@ def _counted(text: str, value: Value) -> tuple[str, ...]:
 
 def _one_count(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two numbers count one thing: the same last word ("8 shards" / "16 shards"),
-    or one of two words or more begins the other ("16 parallel loads" / "8 parallel load
-    tasks"; not "2 GPUs" / "8 GPU nodes")."""
+    or two words or more that the other only follows with a unit of work ("16 parallel
+    loads" / "8 parallel load tasks"; not "3 kafka brokers" / "12 kafka broker partitions")."""
     if (a[-1:] or ("",)) == (b[-1:] or ("",)):
         return True
     short, long = sorted((a, b), key=len)
-    return len(short) >= 2 and long[: len(short)] == short
+    return (
+        len(short) >= 2
+        and long == (*short, *long[len(short) :])
+        and set(long[len(short) :]) <= _WORK_UNITS
+    )
 
 
 def _named(value: str, text: str) -> bool:

@@ -9,7 +9,7 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.partial import qualified_elsewhere
+from tether.builtin_plugins.memory.fact_ledger.partial import RULE_NOUNS, qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.words import CLAUSE_ENDS, FUNCTION_WORDS
 
@@ -56,7 +56,9 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 def _other_head(name: str, head: str, old: str) -> bool:
     """Whether ``old`` goes on from ``name`` to another noun than ``head`` ("billing schema"
     for "billing report"): it names another thing."""
-    theirs = _noun_after(old, name) if head else ""
+    if not head or head.casefold() in RULE_NOUNS:
+        return False  # "forget the squash policy", "no more slack pings": the rule itself
+    theirs = _noun_after(old, name)
     return bool(theirs) and theirs.casefold()[:4] != head.casefold()[:4]
 
 

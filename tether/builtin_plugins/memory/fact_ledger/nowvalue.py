@@ -41,7 +41,6 @@ _RENAMED = re.compile(
     re.IGNORECASE,
 )
 _TOKEN = re.compile(rf"{_VALUE}|[A-Za-z]+")
-_QUOTED = re.compile(r"[`'\"]([A-Za-z][\w.-]*\w)[`'\"]")
 NEAR = 3  # words between a key word and the old value
 _NOT_CURRENT = frozenset({"old", "previous", "former", "latest", "upstream"})
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
@@ -93,8 +92,43 @@ def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
         key -= STOP | {"new", "now", "it", "that", "this", "one"}
         if value_kind(value) and (key or value_kind(value).startswith("url:")):
             out.append((key, value))
-        elif key and match.re is _RENAMED and value.isalpha() and value.islower():
-            out.append((key, value))  # "rename mod id to copperpipes": a quoted old name
+    return out
+
+
+def plain_renames(text: str) -> list[tuple[set[str], str]]:
+    """``(key words, new name)`` for each rename of ``text`` to a plain lowercase word
+    ("rename mod id to copperpipes"): its old name is the one quoted right after the key."""
+    out = []
+    for match in _RENAMED.finditer(text):
+        value = match.group("value") or match.group("value2") or match.group("value3") or ""
+        said = match.group("key") or match.group("key2") or match.group("key3") or ""
+        key = stemmed({w.casefold() for w in said.split()}) - STOP - {"new", "it", "that"}
+        if key and value.isalpha() and value.islower():
+            out.append((key, value))
+    return out
+
+
+#: A quoted name and the words before it, past "is", ":", "called": "mod id is `copperworks`".
+_QUOTED_AFTER = re.compile(
+    r"((?:[A-Za-z][\w-]*\W+){1,4}?)(?:(?:is|are|called|named|=|:)\s+)?[`'\"]([A-Za-z][\w.-]*\w)[`'\"]"
+)
+
+
+def renamed_old(new: str, old: str) -> list[tuple[str, str]]:
+    """``(old name, new name)`` for a plain rename of ``new`` (:func:`plain_renames`): the
+    name ``old`` quotes right after every key word, or of several, the one ``new`` names
+    too ("rename the new module to motor, engine is taken")."""
+    out = []
+    for key, value in plain_renames(new):
+        found = []
+        for match in _QUOTED_AFTER.finditer(old):
+            words = [w.casefold() for w in re.findall(r"[A-Za-z][\w-]*", match.group(1))]
+            if words and key <= stemmed(set(words)) and next(iter(stemmed({words[-1]}))) in key:
+                found.append(match.group(2))
+        found = [f for f in dict.fromkeys(found) if f != value]
+        if len(found) > 1:
+            found = [f for f in found if re.search(rf"(?<![\w.-]){re.escape(f)}(?![\w-])", new)]
+        out += [(found[0], value)] if len(found) == 1 else []
     return out
 
 
@@ -110,12 +144,9 @@ def _near_key(text: str, key: set[str], new: str) -> list[str]:
     tokens = [m.group(0).rstrip(".") for m in _TOKEN.finditer(text)]
     words = [next(iter(stemmed({t.casefold()})), "") for t in tokens]
     kind, out = value_kind(new), []
-    quoted = set(_QUOTED.findall(text)) if not kind else set()
     for at, token in enumerate(tokens):
         if (value_kind(token) != kind and not _same_stem(token, new)) or token in out:
             continue
-        if not kind and token not in quoted:
-            continue  # a plain name is told from the words around it by its quotes only
         near = words[max(0, at - NEAR) : at + NEAR + 1]
         if key & set(near):
             out.append(token)
@@ -136,13 +167,8 @@ def now_pairs(new: str, old: str, cues: Cues | None) -> list[tuple[str, str]]:
     if cues is None:
         return []
     said = now_values(new, cues)
-    renamed = {value for _key, value in said if _RENAMED.search(new)}  # "X is taken": a reason
-    out = [
-        (o, value)
-        for key, value in said
-        for o in old_values(old, key, value)
-        if o not in new or value in renamed
-    ]
+    out = [(o, value) for key, value in said for o in old_values(old, key, value) if o not in new]
+    out += renamed_old(new, old)  # "rename mod id to copperpipes, copperworks is taken"
     for _key, value in said if not out else []:  # "…, region ca-central-1" after "eu-west-3"
         form = _form(value)
         if form.count("-") + form.count(".") < 2:
@@ -185,4 +211,4 @@ def _urls(text: str) -> list[str]:
     return [m.group(0).rstrip(".") for m in _TOKEN.finditer(text) if "://" in m.group(0)]
 
 
-__all__ = ["now_pairs", "now_values", "old_kinds", "old_values", "value_kind"]
+__all__ = ["now_pairs", "now_values", "old_kinds", "old_values", "plain_renames", "value_kind"]

@@ -18,8 +18,10 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import every_part
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
 from tether.builtin_plugins.memory.fact_ledger.words import (
     FUNCTION_WORDS,
+    alternation,
     negated,
     stemmed,
+    vocabulary,
     words_of,
 )
 
@@ -78,8 +80,13 @@ def _take_back_clause(text: str) -> str:
 
 
 def _right_after_cue(clause: str, at: int) -> bool:
+    """Whether the qualifier at ``at`` follows a cue opening ``clause`` ("never mind on the
+    sizes"): what is taken back (not "we don't need the VPN anymore on staging")."""
     span = default_cues().find("revoke", clause)
-    return span is not None and not clause[span[1] : at].strip()
+    opens = span is not None and not re.sub(
+        r"[\W_]|\b(?:ok|oh|and|also|so)\b", "", clause[: span[0]]
+    )
+    return opens and span is not None and not clause[span[1] : at].strip()
 
 
 def partial_take_back(new: str, old: str) -> bool:
@@ -105,22 +112,33 @@ def partial_take_back(new: str, old: str) -> bool:
 
 
 _REMOVING = frozenset("drop scrap remove delete ditch kill get".split())
-#: Words naming a rule itself: taking one of these back ends the rule ("scrap the freeze").
-_RULE_WORDS = frozenset("ban bans rule rules restriction freeze limit policy requirement".split())
+#: Words naming a rule or a part of the work itself ("scrap the freeze", "the friday thing").
+RULE_NOUNS = vocabulary("rule_nouns")
+#: What a ban forbids having ("never leave", "don't add", "no …"), not doing ("never push").
+_NEVER = r"never|don'?t|do not|must not|mustn'?t|shouldn'?t"
+_HAVING_BAN = re.compile(
+    rf"\b(?:no|(?:{_NEVER})\s+(?:{alternation('having_verbs')}))\b", re.IGNORECASE
+)
 
 
 def agrees_with_ban(new: str, old: str) -> bool:
     """Whether the take-back ``new`` removes a thing the prohibition ``old`` bans: "drop the
     prints and use logging" after "Never leave debug prints in commits" keeps the ban (not
     "scrap the print ban", nor "no longer", which takes a statement back)."""
-    if not negated(old):
-        return False
+    if not negated(old) or not _HAVING_BAN.search(old):
+        return False  # "Don't touch the legacy module": dropping it ends the ban
     cues = default_cues()
     span = cues.find("revoke", new) or cues.find("discard", new)
     if span is None or new[span[0] : span[1]].split()[0].casefold() not in _REMOVING:
         return False
     named = words_of(_CLAUSE_END.split(new[span[1] :])[0])
-    return not named & _RULE_WORDS and bool(_content(" ".join(named)) & _content(old))
+    return not named & RULE_NOUNS and bool(_content(" ".join(named)) & _content(old))
 
 
-__all__ = ["agrees_with_ban", "other_topic", "partial_take_back", "qualified_elsewhere"]
+__all__ = [
+    "RULE_NOUNS",
+    "agrees_with_ban",
+    "other_topic",
+    "partial_take_back",
+    "qualified_elsewhere",
+]

@@ -30,7 +30,7 @@ from tether.builtin_plugins.memory.fact_ledger.keypair import (
     terse_change,
 )
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
-from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs, now_values
+from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs, now_values, plain_renames
 from tether.builtin_plugins.memory.fact_ledger.picked import ACCEPTED
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 from tether.builtin_plugins.memory.fact_ledger.words import (
@@ -161,17 +161,28 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
             if value and old.live and not parts_differ(new.text, old.text, cues.concepts):
                 _retire(ledger, old, new, value, cues)
     for new in _newest_of(ledger, source):  # "the partition is gpu-h100-batch now"
-        for old in _newest_rules(ledger, source) if now_values(new.text, cues) else []:
+        said = now_values(new.text, cues) or plain_renames(new.text)
+        for old in _newest_rules(ledger, source) if said else []:
             pairs = now_pairs(new.text, old.text, cues)
             apart = parts_differ(new.text, old.text, cues.concepts)  # staging's, not prod's
             if pairs and old.live and old.kind != "request" and not apart:
                 _retire(ledger, old, new, pairs[0][0], cues)
+                for gone in ledger.live("identifier"):  # its name, even if said again
+                    if gone.text == pairs[0][0] and gone.source != new.source:
+                        ledger.retire(gone, new)  # ("…, copperworks is taken")
     retire_reshaped(
         ledger, source, cues, lambda old, new, value: _retire(ledger, old, new, value, cues)
     )
 
 
 _CLAUSES = re.compile(rf"{CLAUSES.pattern}|\s*(?:。|同时)\s*")  # and 并且: two clauses
+
+
+def _names(value: str, clause: str) -> bool:
+    """``value`` in ``clause`` as a whole name: not "deployer" in "deployer-role"."""
+    head = r"(?<![A-Za-z0-9_.-])" if value[:1].isascii() and value[:1].isalnum() else ""
+    tail = r"(?![A-Za-z0-9_-])" if value[-1:].isascii() and value[-1:].isalnum() else ""
+    return re.search(head + re.escape(value) + tail, clause, re.IGNORECASE) is not None
 
 
 def _retire(ledger: Ledger, old: Fact, new: Fact, value: str, cues: Cues) -> None:
@@ -189,7 +200,7 @@ def _retire(ledger: Ledger, old: Fact, new: Fact, value: str, cues: Cues) -> Non
         c
         for c in clauses
         if len(clauses) > 1
-        and (value.casefold() not in c.casefold() or negated(c))  # "不要引入 Kafka" stays
+        and (not _names(value, c) or negated(c))  # "不要引入 Kafka" stays
         and (len(c) >= 4 if WIDE.search(c) else len(c.split()) >= 2 and len(c) >= 6)
     ]
     if kept and len(kept) == len(clauses):

@@ -56,7 +56,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "revoke": (
         "no longer", "scratch that", "scratch the", "scrap", "forget", "never mind", "nevermind",
-        "nvm", "drop the",
+        "drop the",
         "not anymore", "anymore", "any more", "no more", "stop using", "don't bother",
         "ignore what i said", "is lifted", "lift the",
         "remove the rule", "we can drop", "not needed", "isn't needed", "no need for",

@@ -1,0 +1,121 @@
+"""What the readers of dropped names, renames, counts and topic clauses must leave alone.
+
+Each case is a sentence a user writes that looks like one of those changes but changes nothing
+(or only what it names); a hostile review of those readers found them (issue 23)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ledger_helpers import ledger_of_said, live_rules
+
+START = "We're building the booking web app."
+
+
+def _kept(rule: str, later: str) -> bool:
+    return rule in live_rules(ledger_of_said(START, rule, later))
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("Never import numpy in the request path.", "drop numpy, use jax for the batch job"),
+        ("Don't use moment anywhere.", "ditch moment and use dayjs for the admin pages"),
+        ("Use podman for local dev.", "drop podman, use docker on my laptop"),
+        ("Tests must run on node 20.", "drop node and use deno for the scripts"),
+        ("Use everything the design kit offers.", "drop everything and go with plan B"),
+    ],
+)
+def test_a_dropped_name_ends_no_ban_and_no_rule_for_other_parts(rule: str, later: str) -> None:
+    assert _kept(rule, later)
+
+
+def test_a_rename_picks_the_quoted_name_of_its_own_key() -> None:
+    ledger = ledger_of_said(
+        START,
+        "Call the web fixture `browser` and the storage fixture `store`.",
+        "rename the storage fixture to vault",
+    )
+    assert {f.text for f in ledger.live("identifier")} >= {"browser"}
+    assert "store" not in {f.text for f in ledger.live("identifier")}
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("The auth helper is `guard`; leave it alone.", "rename the auth module to gate"),
+        ("Our bookings table key is `bid`.", "rename the bookings table to reservations"),
+        ("Serve the docs with mkdocs.", "mkdocs is already taken care of, use the existing site"),
+    ],
+)
+def test_a_rename_of_another_key_or_a_word_like_taken_changes_nothing(
+    rule: str, later: str
+) -> None:
+    assert _kept(rule, later)
+
+
+def test_a_rename_keeps_a_longer_name_holding_the_old_one() -> None:
+    ledger = ledger_of_said(
+        START,
+        "The service user is `booker`, and its group is `booker-ops`.",
+        "rename the service user to reserver",
+    )
+    assert any("`booker-ops`" in rule for rule in live_rules(ledger))
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("Keep 4 celery queues.", "each gets 3 celery queue consumers"),
+        ("Run 2 browser runners in CI.", "each gets 4 browser runner cores"),
+    ],
+)
+def test_counts_of_a_thing_and_of_its_parts_are_two_counts(rule: str, later: str) -> None:
+    assert _kept(rule, later)
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("Booking timeout is 15 minutes.", "On the booking side, the poll interval is 5 seconds."),
+        ("Guest limit is 8 per room.", "About the rooms, the photo count is 12 max."),
+        ("Retry the payment 3 times.", "Depending on the payment size, we might want 2 steps."),
+        ("Install node with nvm in CI.", "Use nvm in the Dockerfile too."),
+        ("Proxy through the VPN on staging and prod.", "we don't need the VPN anymore on staging"),
+        ("Freeze releases on Fridays and Sundays.", "the freeze is lifted on Sundays"),
+    ],
+)
+def test_a_topic_word_or_a_narrowed_take_back_keeps_the_rest(rule: str, later: str) -> None:
+    assert _kept(rule, later)
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "Why don't we just drop the feature flag, it's been fine for weeks.",
+        "can't we just drop the feature flag? it's been fine",
+    ],
+)
+def test_a_suggestion_to_drop_is_a_take_back(later: str) -> None:
+    assert not _kept("Ship the calendar behind a feature flag.", later)
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("Run the schema lint on every PR.", "forget the schema step, it's too slow"),
+        ("Always rebase before merging.", "forget the rebase policy"),
+        ("Never push directly to main.", "drop the main branch protection, I'll push myself"),
+        ("Don't use lodash.", "drop the no-lodash constraint"),
+        ("Don't touch the legacy invoices module.", "drop the legacy invoices module, it's gone"),
+    ],
+)
+def test_a_take_back_of_the_rule_itself_ends_it(rule: str, later: str) -> None:
+    assert not _kept(rule, later)
+
+
+def test_a_domain_ending_like_a_file_still_moves() -> None:
+    ledger = ledger_of_said(
+        START, "Short links live on go.cc and the API on api.go.cc.", "links move to lnk.io"
+    )
+    assert not any("Short links live on go.cc" in rule for rule in live_rules(ledger))

@@ -19,7 +19,6 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after, value_spans
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
-from tether.builtin_plugins.memory.fact_ledger.subject import relation
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
 
@@ -86,13 +85,9 @@ def bare_change(
     instead = faulted_instead(fact, rules, cues, said_with)
     if instead is not None:
         return instead
-    earlier = [
-        o for o in reversed(rules[-250:]) if o is not fact and o.live and o.source != fact.source
-    ]
-    for old in earlier:  # "build on python:3.12-slim from now on": Python 3.11's rule
-        if relation(fact.text, old.text, cues) == "key":
-            return [old]
-    for old in earlier:
+    for old in reversed(rules[-250:]):
+        if old is fact or not old.live or old.source == fact.source:
+            continue
         said = values(old.text, cues)
         if any(_same_class(mine, v) and v.text != mine.text for v in said):
             return [old]

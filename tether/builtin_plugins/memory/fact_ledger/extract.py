@@ -209,7 +209,9 @@ _DENIABLE = frozenset("forget drop scrap scratch ignore remove stop lift get nvm
 
 
 _SUGGESTED = re.compile(
-    r"\b(?:why (?:don'?t|not)|(?:can'?t|couldn'?t|shouldn'?t|won'?t) we)\b", re.IGNORECASE
+    r"\b(?:why (?:don'?t|not|wouldn'?t)|(?:can'?t|couldn'?t|shouldn'?t|won'?t) we"
+    r"|can we not|any reason not to)\b",
+    re.IGNORECASE,
 )
 
 

@@ -30,7 +30,12 @@ _DITCHED = re.compile(
     re.IGNORECASE,
 )
 #: What says the pick is for one part only: "use polars for the ETL script", "on my laptop".
-_SCOPED = re.compile(r"^\s*(?:for|on|in|inside|within|at)\b", re.IGNORECASE)
+_SCOPED = re.compile(r"\b(?:for|on|in|inside|within|at|locally|when)\b", re.IGNORECASE)
+_ONE_PART = re.compile(r"\b(?:only|just for|except)\b", re.IGNORECASE)
+#: A ban said without a negation: "keep X out of", "X is banned", "avoid X", "nobody adds X".
+_BAN = re.compile(
+    r"\b(?:out of|banned|forbidden|not allowed|avoid|avoided|nobody|no one)\b", re.IGNORECASE
+)
 
 
 def _ditched(text: str, cues: Cues) -> str:
@@ -40,7 +45,7 @@ def _ditched(text: str, cues: Cues) -> str:
     if span is None or denied(text, span[0]):
         return ""
     found = _DITCHED.match(text, span[1])
-    if found is None or _SCOPED.match(found.group("rest")):
+    if found is None or _SCOPED.search(found.group("rest")) or _ONE_PART.search(text):
         return ""
     name = found.group(1)
     return "" if name.casefold() in STOP or name.casefold() in _NO_NAMES else name
@@ -88,7 +93,7 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             continue  # "stop logging to stdout" ends no "print the summary to stdout"
         if old is fact or not pattern.search(old.text):
             continue  # only a rule naming the old value (checked first: it is cheap)
-        if ditched and negated(old.text):
+        if ditched and (negated(old.text) or _BAN.search(old.text)):
             continue  # "drop pandas, use polars": no ban on pandas ends
         if contrast and other_key(fact.text, old.text, value, cues):
             continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"

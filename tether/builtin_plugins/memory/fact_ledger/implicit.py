@@ -300,6 +300,8 @@ def _root(word: str) -> str:
 
 #: What a count of work is counted in ("load tasks", "bake jobs"), as :func:`_root` ends it.
 _WORK_UNITS = frozenset(map(_root, "task job process thread worker instance run slot".split()))
+#: What does the work: a count of these is a count of its own ("2 build runner jobs").
+_DOERS = frozenset(map(_root, "runner executor node server machine box agent".split()))
 
 
 def _unvalued(text: str, cues: Cues) -> str:
@@ -348,7 +350,7 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue
         clause_new, clause_old = clause_of(new, n), clause_of(old, o)
         if not _same_subject(clause_new, clause_old, cues, concept=n.cls == "name"):
-            clause_new = _led(new, n, clause_new, cues)  # "nvm on the size, … 32x32"
+            clause_new = _led(new, n, clause_new, cues, clause_old)  # "nvm on the size, …"
         region = _region_named(n, o, clause_new, clause_old, cues)
         bare = n.cls == o.cls and counted_noun(n.cls) and not _subject_words(clause_new, cues)
         if not (
@@ -377,7 +379,7 @@ _OWN_KEY = re.compile(r"[A-Za-z]\w*\s+(?:is|are|=|:)\s*$")
 _SENTENCE = re.compile(r"[.!?。！？](?:\s|$)")
 
 
-def _led(text: str, value: Value, clause: str, cues: Cues) -> str:
+def _led(text: str, value: Value, clause: str, cues: Cues, old: str) -> str:
     """``clause`` (stating ``value``) after the clauses before it in its sentence, when they
     state no value and name a topic: they say what the value is of."""
     at = value.start - clause.find(value.text)
@@ -386,7 +388,20 @@ def _led(text: str, value: Value, clause: str, cues: Cues) -> str:
         return clause
     if _OWN_KEY.search(clause[: clause.find(value.text)]) or cues.concepts.subjects(clause):
         return clause  # "…, the health check interval is 10 seconds": a key of its own
-    return f"{lead} {clause}"
+    return f"{lead} {clause}" if _topic_of(lead, old) else clause
+
+
+#: Words that name an attribute of a thing, not the thing: "the textures size".
+_ATTRIBUTES = frozenset("size value number count setting amount level length".split())
+
+
+def _topic_of(lead: str, old: str) -> bool:
+    """Whether every word of the lead's topic but an attribute is one ``old`` says ("on the
+    textures size" of "textures 16x16"; not "on the booking emails" of "booking timeout")."""
+    said = {_root(w) for w in _WORDS.findall(old.casefold())}
+    topic = _TOPIC_LEAD.sub(" ", lead.casefold())
+    words = {_root(w) for w in _WORDS.findall(topic) if w not in WORD_STOP and w not in _WEAK}
+    return bool(words) and words - {_root(w) for w in _ATTRIBUTES} <= said
 
 
 def _region_named(n: Value, o: Value, new: str, old: str, cues: Cues) -> bool:
@@ -439,6 +454,7 @@ def _one_count(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
         len(short) >= 2
         and long == (*short, *long[len(short) :])
         and set(long[len(short) :]) <= _WORK_UNITS
+        and short[-1] not in _WORK_UNITS | _DOERS  # "8 celery workers" / "2 … worker threads"
     )
 
 

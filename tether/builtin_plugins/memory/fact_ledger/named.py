@@ -43,14 +43,21 @@ def _noun_after(text: str, name: str) -> str:
     return word if len(word) > 2 and word.casefold() not in FUNCTION_WORDS else ""
 
 
-def _parts(text: str) -> str:
-    """``text`` with its CamelCase names also in parts: "keepalive" names the
-    "PersistentKeepalive" of a rule."""
-    split = _CAMEL.sub(" ", text)
-    return text if split == text else f"{text} {split}"
+def _tails(text: str) -> str:
+    """The last parts of ``text``'s CamelCase names: "Keepalive" of "PersistentKeepalive",
+    which a take-back of "the keepalive" names (not "the persistent volume")."""
+    return " ".join(m.group(1) for m in _CAMEL_TAIL.finditer(text))
 
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_CAMEL_TAIL = re.compile(r"(?<![\w-])[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*([A-Z][a-z0-9]+)(?![\w-])")
+
+
+def _names_part(pattern: re.Pattern[str], text: str, name: str, old: str) -> bool:
+    """Whether ``old`` names ``name`` (``pattern``), or, said alone in ``text`` (no noun of
+    its own after it: not "the connections dashboard"), as the tail of a CamelCase name."""
+    if pattern.search(old):
+        return True
+    return not _noun_after(text, name) and pattern.search(_tails(old)) is not None
 
 
 def _other_head(name: str, head: str, old: str) -> bool:
@@ -80,7 +87,9 @@ def named_alike(
             continue
         head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
         pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
-        naming = [old for old in rules if old is not fact and pattern.search(_parts(old.text))]
+        naming = [
+            old for old in rules if old is not fact and _names_part(pattern, text, name, old.text)
+        ]
         if index >= proper:  # a plain word: "未压缩的 vcf" (uncompressed) is not every "VCF"
             naming = [old for old in naming if not qualified_elsewhere(text, name, old.text)]
             head = _noun_after(text, name)  # "the billing report": not "billing schema"
@@ -138,7 +147,11 @@ def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fa
     naming = [
         old
         for old in rules
-        if old is not fact and all(p.search(_parts(old.text)) for p in patterns)
+        if old is not fact
+        and (
+            all(p.search(old.text) for p in patterns)
+            or (len(phrase) == 1 and _names_part(patterns[0], fact.text, phrase[0], old.text))
+        )
     ]
     return (0.0, naming[0]) if len(naming) == 1 else None
 

@@ -95,8 +95,10 @@ def partial_take_back(new: str, old: str) -> bool:
     said = _content(old)
     if other_topic(new, old):
         return True
-    if _EXCEPT.search(new) and _content(new) & said:  # "…no longer needed for the raw
-        return not every_part(old)  # readings, only for the daily rollups"; not of "… everywhere"
+    kept = _EXCEPT.search(new)
+    if kept and _content(new) & said:  # "…no longer needed for the raw readings, only for the
+        # daily rollups"; of a rule said "everywhere", what stays names another part
+        return not every_part(old) or bool(_content(new[kept.end() :]) & said)
     clause = _take_back_clause(new)
     found = _QUALIFIER.search(clause)
     if found is None or _right_after_cue(clause, found.start()):
@@ -131,7 +133,10 @@ def agrees_with_ban(new: str, old: str) -> bool:
     span = cues.find("revoke", new) or cues.find("discard", new)
     if span is None or new[span[0] : span[1]].split()[0].casefold() not in _REMOVING:
         return False
-    named = words_of(_CLAUSE_END.split(new[span[1] :])[0])
+    object_ = _CLAUSE_END.split(new[span[1] :])[0]
+    if re.search(r"\bno-\w", object_, re.IGNORECASE):
+        return False  # "drop the no-lodash rule": the ban itself
+    named = words_of(object_)
     return not named & RULE_NOUNS and bool(_content(" ".join(named)) & _content(old))
 
 

@@ -108,10 +108,6 @@ def _identifier_slot(token: str, kind: str, subject: str) -> Slot:
     return Slot(token, shape, subject)
 
 
-#: An image whose tag opens with a dotted version: the version of the name.
-_IMAGE_VERSION = re.compile(r"(?:[\w.-]+/)*([a-z][\w-]*):v?(\d+\.\d+(?:\.\d+)?)(?![\d.])")
-
-
 def _taken(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(start < b and a < end for a, b in spans)
 
@@ -129,10 +125,6 @@ def slots(text: str) -> tuple[Slot, ...]:
 
     for start, end, kind, subject in identifier_spans(text):
         add(start, end, _identifier_slot(text[start:end], kind, subject))
-        tag = _IMAGE_VERSION.match(text, start, end) if kind == "image" else None
-        if tag is not None:  # python:3.12-slim: Python 3.12 too (spans may overlap here)
-            version = Slot(tag.group(2), "num", "version:" + tag.group(1).casefold())
-            found.append((tag.start(2), tag.end(2), version))
     for match in _IP.finditer(text):
         add(match.start(), match.end(), Slot(match.group(0), "ip"))
     for match in _DOTTED.finditer(text):

@@ -23,49 +23,36 @@ from operator import attrgetter
 
 from tether.builtin_plugins.memory.fact_ledger.clock import clock_times
 from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, every_part, parts_differ
+from tether.builtin_plugins.memory.fact_ledger.counted import counted, one_count
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, counted_noun, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
+from tether.builtin_plugins.memory.fact_ledger.topiclead import (
+    names_own_key,
+    opens_with_topic,
+    topic_of,
+)
+from tether.builtin_plugins.memory.fact_ledger.valueshapes import (
+    DATE_FORMAT,
+    PORT,
+    REGION,
+    SCHEDULE,
+    SCHEDULE_WORDS,
+)
 from tether.builtin_plugins.memory.fact_ledger.when import DATE
 from tether.builtin_plugins.memory.fact_ledger.words import (
     memo_per_cues,
     shortened,
     unsaid_pairs,
     vocabulary,
+    word_root,
+    word_stem,
 )
 
 _CLASS = {
     **dict.fromkeys(("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d"), "duration"),
     **dict.fromkeys(("qty:kb", "qty:mb", "qty:gb", "qty:tb"), "size"),
 }
-_REGION = re.compile(
-    r"(?<![\w-])(?:us|eu|ap|sa|ca|me|af|il|mx|cn|europe|asia|australia|northamerica"
-    r"|southamerica|africa)-(?:gov-)?(?:north|south|east|west|central|northeast|southeast"
-    r"|northwest|southwest)-?\d{1,2}(?![\w-])",
-    re.IGNORECASE,
-)
-_DAY = r"(?:[一二三四五六日天]|\s*\d{1,2}\s*[号日])"
-#: A time a job runs: 每月 25 号凌晨 2 点, 每周五下午 6 点半, every Friday at 6pm, 0 2 25 * *.
-_SCHEDULE = re.compile(
-    rf"(?:每(?:天|日|晚|周{_DAY}?|星期{_DAY}|月{_DAY})|周{_DAY}|星期{_DAY}|\d{{1,2}}\s*[号日])?\s*"
-    r"(?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)?\s*\d{1,2}\s*点(?:半|\s*\d{1,2}\s*分)?"
-    r"|(?:\b(?:every|each|on)\s+(?:\w+\s+){0,3}?)?(?:\bat\s+)?\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b"
-    r"|(?<![\w*/])(?=(?:[\d*/,-]+\s+){0,4}[\d*/,-]*\*)[\d*/,-]+(?:\s+[\d*/,-]+){4}(?![\w*/])",
-    re.IGNORECASE,
-)
-#: Words that name a schedule: its values are one subject ("时间也调一下：每月 24 号…").
-_SCHEDULE_WORDS = re.compile(
-    r"\b(?:schedule[sd]?|cron|crontab|timer|time|runs?|run time)\b|时间|定时|计划任务|cron|跑",
-    re.IGNORECASE,
-)
-#: A date format: ``dd/mm/yyyy``, ``YYYY-MM-DD``, ``dd-mmm-yyyy``, ``%Y-%m-%d``.
-_DATE_FORMAT = re.compile(
-    r"(?<![\w%])[dmy]{1,4}(?:[/.-][dmy]{1,4}){1,2}(?![\w%])|%[a-z](?:[/.: -]?%[a-z]){1,5}",
-    re.IGNORECASE,
-)
-_PORT = re.compile(
-    r"(?:\bport\b|端口)\W{0,3}?\s*(?:is\s+|to\s+|=\s*|为\s*|是\s*)?(\d{2,5})\b", re.I
-)
 _ASCII_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z][\w.+#-]*[\w+#]|(?<![\w.@/-])[A-Za-z]\b")
 _WORDS = re.compile(r"[a-z][a-z0-9'-]*[a-z0-9]")
 #: Words that never say what a value is about (verbs of being and keeping, fillers).
@@ -90,22 +77,22 @@ class Value:
 def values(text: str, cues: Cues) -> list[Value]:
     """The values ``text`` states, by class, left to right (memoized per text)."""
     out: dict[int, Value] = {}
-    for match in _REGION.finditer(text):
+    for match in REGION.finditer(text):
         out[match.start()] = Value(match.group(0), "region", match.start())
     for match in DATE.finditer(text):
         out[match.start()] = Value(match.group(0), "date", match.start())
-    for cls, found in (("schedule", _SCHEDULE.finditer(text)), ("clock", clock_times(text))):
+    for cls, found in (("schedule", SCHEDULE.finditer(text)), ("clock", clock_times(text))):
         for match in found:
             if any(v.start <= match.start() < v.start + len(v.text) for v in out.values()):
                 continue  # "3月22日 10 点": the date, then its time
             when = match.group(0).strip()
             start = match.start() + match.group(0).find(when)
             out[start] = Value(when, cls, start)
-    for match in _DATE_FORMAT.finditer(text):
+    for match in DATE_FORMAT.finditer(text):
         pattern = match.group(0).casefold()
         if "%" in pattern or ("yy" in pattern and ("dd" in pattern or "mm" in pattern)):
             out[match.start()] = Value(match.group(0), "date_format", match.start())
-    for match in _PORT.finditer(text):
+    for match in PORT.finditer(text):
         out[match.start(1)] = Value(match.group(1), "port", match.start(1))
     at = 0
     for slot in slots(text):
@@ -228,7 +215,7 @@ def _qualifiers(text: str, anchors: list[tuple[int, int]]) -> set[str]:
                 if token in _WEAK or token in WORD_STOP:
                     break
                 phrase.append(token)
-            if phrase and not _TIME.intersection(_stem(t) for t in phrase):
+            if phrase and not _TIME.intersection(word_stem(t) for t in phrase):
                 out.add(phrase[0])  # "for the sale week", "on monday": when, not which
     return out
 
@@ -257,16 +244,16 @@ def distinct(new: str, old: str, cues: Cues, *, strict: bool = True) -> bool:
         anchors_new += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", new.casefold())]
         anchors_old += [(m.start(), m.end()) for m in re.finditer(rf"\b{word}", old.casefold())]
     named = {  # the subjects named, not one that says which ("DB timeout", "for sessions")
-        _stem(w)
+        word_stem(w)
         for text, hits in ((new, hits_new), (old, hits_old))
         for h in hits
         if not h.key.startswith("part:") and not _qualifying(h, hits, text, both)
         for w in _WORDS.findall(text[h.start : h.end].casefold())
     }
-    stems_new = {_stem(w) for w in _WORDS.findall(new.casefold())}
-    stems_old = {_stem(w) for w in _WORDS.findall(old.casefold())}
-    mine = {_stem(w) for w in _qualifiers(new, anchors_new)} - stems_old - named
-    theirs = {_stem(w) for w in _qualifiers(old, anchors_old)} - stems_new - named
+    stems_new = {word_stem(w) for w in _WORDS.findall(new.casefold())}
+    stems_old = {word_stem(w) for w in _WORDS.findall(old.casefold())}
+    mine = {word_stem(w) for w in _qualifiers(new, anchors_new)} - stems_old - named
+    theirs = {word_stem(w) for w in _qualifiers(old, anchors_old)} - stems_new - named
     words_new, words_old = set(_WORDS.findall(new.casefold())), set(_WORDS.findall(old.casefold()))
     mine = {w for w in mine if not shortened(w, words_old)}  # "adv interval" is the
     theirs = {w for w in theirs if not shortened(w, words_new)}  # "advertising interval"
@@ -283,25 +270,6 @@ def _qualifying(hit: Hit, hits: tuple[Hit, ...], text: str, both: set[str]) -> b
         return False
     before = any(g.key in both and 0 < g.start - hit.end <= 2 for g in hits)
     return before or _FOR.search(text[: hit.start]) is not None
-
-
-def _stem(word: str) -> str:
-    """``word`` without a plural or past ending ("retried" → "retry", "tests" → "test")."""
-    for end, repl in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if len(word) > len(end) + 2 and word.endswith(end) and not word.endswith("ss"):
-            return word[: -len(end)] + repl
-    return word
-
-
-def _root(word: str) -> str:
-    """``word`` without its ending, for comparing only: "bakes" / "bake", "sprites" / "sprite"."""
-    return _stem(word).rstrip("e")
-
-
-#: What a count of work is counted in ("load tasks", "bake jobs"), as :func:`_root` ends it.
-_WORK_UNITS = frozenset(map(_root, "task job process thread worker instance run slot".split()))
-#: What does the work: a count of these is a count of its own ("2 build runner jobs").
-_DOERS = frozenset(map(_root, "runner executor node server machine box agent".split()))
 
 
 def _unvalued(text: str, cues: Cues) -> str:
@@ -328,7 +296,9 @@ def _same_subject(new: str, old: str, cues: Cues, *, concept: bool = False) -> b
     if concept or cjk(new) or cjk(old):
         return False
     mine, theirs = _subject_words(new, cues), _subject_words(old, cues)
-    return bool(mine & theirs) or bool({_root(w) for w in mine} & {_root(w) for w in theirs})
+    return bool(mine & theirs) or bool(
+        {word_root(w) for w in mine} & {word_root(w) for w in theirs}
+    )
 
 
 def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
@@ -341,7 +311,9 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
             continue  # one key's values: :func:`~.subject.relation` (and its parts)
         if n.cls == "name" and not (cued or _named(o.text, said_new)):
             continue
-        if n.cls == o.cls == "num" and not _one_count(_counted(new, n), _counted(old, o)):
+        if n.cls == o.cls == "num" and not one_count(
+            counted(new, n.start + len(n.text)), counted(old, o.start + len(o.text))
+        ):
             continue  # "5 concurrent uploads" / "10 concurrent downloads": two things
         if n.cls == o.cls and n.cls in ("date", "date_format"):  # "release slipped, it's
             # 2024-03-22 now", "dates, everything as dd/mm/yyyy": the sentence
@@ -367,41 +339,19 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
     return False
 
 
-#: A clause naming what the next ones are about: "nvm on the textures size", "as for the
-#: batch size", "re the timeout".
-_TOPIC_LEAD = re.compile(
-    r"^\W*(?:(?:ok|oh|also|and|so|but|btw|actually|nvm|never\s?mind)\W+)*"
-    r"(?:on|about|re|regarding|as for|as to|wrt)\b",
-    re.IGNORECASE,
-)
-#: A clause naming its own key before the value: "the jump height is 2 units".
-_OWN_KEY = re.compile(r"[A-Za-z]\w*\s+(?:is|are|=|:)\s*$")
 _SENTENCE = re.compile(r"[.!?。！？](?:\s|$)")
 
 
 def _led(text: str, value: Value, clause: str, cues: Cues, old: str) -> str:
     """``clause`` (stating ``value``) after the clauses before it in its sentence, when they
-    state no value and name a topic: they say what the value is of."""
+    state no value and name a topic ``old`` says (:mod:`.topiclead`): what the value is of."""
     at = value.start - clause.find(value.text)
     lead = _SENTENCE.split(text[: max(at, 0)])[-1]
-    if at < 0 or not lead.strip() or values(lead, cues) or not _TOPIC_LEAD.search(lead):
+    if at < 0 or not lead.strip() or values(lead, cues) or not opens_with_topic(lead):
         return clause
-    if _OWN_KEY.search(clause[: clause.find(value.text)]) or cues.concepts.subjects(clause):
+    if names_own_key(clause[: clause.find(value.text)]) or cues.concepts.subjects(clause):
         return clause  # "…, the health check interval is 10 seconds": a key of its own
-    return f"{lead} {clause}" if _topic_of(lead, old) else clause
-
-
-#: Words that name an attribute of a thing, not the thing: "the textures size".
-_ATTRIBUTES = frozenset("size value number count setting amount level length".split())
-
-
-def _topic_of(lead: str, old: str) -> bool:
-    """Whether every word of the lead's topic but an attribute is one ``old`` says ("on the
-    textures size" of "textures 16x16"; not "on the booking emails" of "booking timeout")."""
-    said = {_root(w) for w in _WORDS.findall(old.casefold())}
-    topic = _TOPIC_LEAD.sub(" ", lead.casefold())
-    words = {_root(w) for w in _WORDS.findall(topic) if w not in WORD_STOP and w not in _WEAK}
-    return bool(words) and words - {_root(w) for w in _ATTRIBUTES} <= said
+    return f"{lead} {clause}" if topic_of(lead, old) else clause
 
 
 def _region_named(n: Value, o: Value, new: str, old: str, cues: Cues) -> bool:
@@ -412,7 +362,7 @@ def _region_named(n: Value, o: Value, new: str, old: str, cues: Cues) -> bool:
     if n.cls != o.cls or n.cls not in ("region", "schedule", "clock"):
         return False
     if n.cls in ("schedule", "clock"):
-        return bool(_SCHEDULE_WORDS.search(new) or _SCHEDULE_WORDS.search(old))
+        return bool(SCHEDULE_WORDS.search(new) or SCHEDULE_WORDS.search(old))
     return "region" in cues.concepts.subjects(new) | cues.concepts.subjects(old)
 
 
@@ -430,32 +380,6 @@ def _other_names(new: str, old: str, o: Value, n: Value, cues: Cues) -> bool:
     mine = {v.text.casefold() for v in values(new, cues) if v.cls == "name"} - {n.text.casefold()}
     theirs = {v.text.casefold() for v in values(old, cues) if v.cls == "name"} - {o.text.casefold()}
     return bool(mine - theirs) and bool(theirs - mine)
-
-
-def _counted(text: str, value: Value) -> tuple[str, ...]:
-    """The words a bare number counts: those right after it, up to a stop word."""
-    after = re.match(r"\s*((?:[A-Za-z][\w-]*\s*){1,3})", text[value.start + len(value.text) :])
-    words = []
-    for word in after.group(1).split() if after else []:
-        if word.casefold() in WORD_STOP or word.casefold() in _WEAK:
-            break
-        words.append(_root(word.casefold()))
-    return tuple(words)
-
-
-def _one_count(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Whether two numbers count one thing: the same last word ("8 shards" / "16 shards"),
-    or two words or more that the other only follows with a unit of work ("16 parallel
-    loads" / "8 parallel load tasks"; not "3 kafka brokers" / "12 kafka broker partitions")."""
-    if (a[-1:] or ("",)) == (b[-1:] or ("",)):
-        return True
-    short, long = sorted((a, b), key=len)
-    return (
-        len(short) >= 2
-        and long == (*short, *long[len(short) :])
-        and set(long[len(short) :]) <= _WORK_UNITS
-        and short[-1] not in _WORK_UNITS | _DOERS  # "8 celery workers" / "2 … worker threads"
-    )
 
 
 def _named(value: str, text: str) -> bool:

@@ -185,6 +185,19 @@ def leads_with(rest: str, words: frozenset[str], next_word: re.Pattern[str]) -> 
     return any(not w.isascii() and opening.startswith(w) for w in words)
 
 
+def word_stem(word: str) -> str:
+    """``word`` without a plural or past ending ("retried" → "retry", "tests" → "test")."""
+    for end, repl in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(word) > len(end) + 2 and word.endswith(end) and not word.endswith("ss"):
+            return word[: -len(end)] + repl
+    return word
+
+
+def word_root(word: str) -> str:
+    """``word`` without its ending, for comparing only: "bakes" / "bake", "sprites" / "sprite"."""
+    return word_stem(word).rstrip("e")
+
+
 def stemmed(words: set[str]) -> set[str]:
     """ASCII words without a plural or ``-ing`` ending ("images" → "image", "loading" →
     "load"); other words as they are."""
@@ -233,5 +246,7 @@ __all__ = [
     "stemmed",
     "unsaid_pairs",
     "word_count",
+    "word_root",
+    "word_stem",
     "words_of",
 ]

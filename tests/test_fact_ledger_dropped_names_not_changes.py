@@ -132,3 +132,53 @@ def test_a_domain_ending_like_a_file_still_moves() -> None:
         START, "Short links live on go.cc and the API on api.go.cc.", "links move to lnk.io"
     )
     assert not any("Short links live on go.cc" in rule for rule in live_rules(ledger))
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("Make sure the firmware image stays under 2 MB.", "ditch make and use ninja"),
+        ("HTTP requests must time out after 10 seconds.", "drop requests and use httpx"),
+        ("Mock all external HTTP calls in tests.", "drop mock and use pytest-mock"),
+        ("Use pandas for all dataframe work.", "for the nightly ETL, drop pandas and use polars"),
+        ("Session timeout is 30 minutes.", "re sessions, refresh the token every 5 minutes"),
+        ("Sensors report every 10 seconds.", "as for the sensors, flag them after 60 seconds"),
+    ],
+)
+def test_a_word_the_rule_uses_otherwise_or_a_setting_of_its_own_changes_nothing(
+    rule: str, later: str
+) -> None:
+    assert _kept(rule, later)
+
+
+@pytest.mark.parametrize(
+    ("rule", "later", "new"),
+    [
+        (
+            "Store state in s3, lock with dynamodb.",
+            "drop dynamodb and use the s3 lockfile",
+            "drop dynamodb and use the s3 lockfile",
+        ),
+        (
+            "Use mTLS everywhere.",
+            "mTLS is no longer needed for the metrics scrape, only for the APIs",
+            "mTLS is no longer needed for the metrics scrape, only for the APIs",
+        ),
+    ],
+)
+def test_what_replaces_or_what_stays_is_kept_as_current(rule: str, later: str, new: str) -> None:
+    rules = live_rules(ledger_of_said(START, rule, later))
+    assert new in rules and rule not in rules
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("Never log PII from the tickets.", "drop the PII redaction, the data is synthetic now"),
+        ("Run clippy pedantic on CI.", "forget the clippy lint, it's too noisy"),
+        ("Send crash reports to sentry cloud.", "drop the sentry integration, we use bugsnag"),
+        ("Ship the calendar behind a feature flag.", "can't hurt to drop the feature flag now"),
+    ],
+)
+def test_a_take_back_of_a_rules_mechanism_ends_the_rule(rule: str, later: str) -> None:
+    assert not _kept(rule, later)

@@ -249,6 +249,9 @@ def _orphans(ledger: Ledger, gone: list[Fact]) -> None:
             ledger.retire(child, None)
 
 
+_STAYS = re.compile(r"[,;，；]\s*(?:but\s+)?only\b|[，；]\s*(?:只|仅)")
+
+
 def names_new(text: str, old: list[Fact], cues: Cues | None, *, cued: bool = True) -> bool:
     """Whether ``text`` names what replaces the values of ``old``, not only remarks on them:
     it says what it replaces ("switch to nanopb instead of cJSON", "用 Y 而不是 X"), however
@@ -256,8 +259,8 @@ def names_new(text: str, old: list[Fact], cues: Cues | None, *, cued: bool = Tru
     words no fact of ``old`` says ("不再用 X，改用 Y", "no more X, use Y instead")."""
     if cues is None:
         return False
-    if cues.has("replaces", text):
-        return True
+    if cues.has("replaces", text) or _STAYS.search(text):
+        return True  # "…, only for the APIs": what stays is news too
     if not cued:
         return False
     said = set().union(*(words_of(f.text) for f in old)) if old else set()

@@ -210,7 +210,7 @@ _DENIABLE = frozenset("forget drop scrap scratch ignore remove stop lift get nvm
 
 _SUGGESTED = re.compile(
     r"\b(?:why (?:don'?t|not|wouldn'?t)|(?:can'?t|couldn'?t|shouldn'?t|won'?t) we"
-    r"|can we not|any reason not to)\b",
+    r"|can we not|any reason not to|(?:can'?t|won'?t|wouldn'?t) hurt to)\b",
     re.IGNORECASE,
 )
 

@@ -42,8 +42,8 @@ def _ditched(text: str, cues: Cues) -> str:
     """The bare name ``text`` drops for another (see :data:`_DITCHED`), else "": not when
     the pick is said for one part ("drop docker, use podman on my laptop")."""
     span = cues.find("discard", text)
-    if span is None or denied(text, span[0]):
-        return ""
+    if span is None or denied(text, span[0]) or _SCOPE_FIRST.match(text[: span[0]]):
+        return ""  # "for the nightly ETL, drop pandas": one part
     found = _DITCHED.match(text, span[1])
     if found is None or _SCOPED.search(found.group("rest")) or _ONE_PART.search(text):
         return ""
@@ -52,6 +52,21 @@ def _ditched(text: str, cues: Cues) -> str:
 
 
 _NO_NAMES = frozenset("it that this them those these one everything all anything stuff".split())
+_SCOPE_FIRST = re.compile(r"\W*(?:for|in|on|inside|within)\b", re.IGNORECASE)
+
+
+def ditches(text: str, cues: Cues) -> bool:
+    """Whether ``text`` drops a name for another ("drop celery, use rq"): it names the new."""
+    return bool(_ditched(text, cues))
+
+
+def _as_value(name: str, old: str) -> bool:
+    """Whether ``old`` names ``name`` as a value it uses ("Queue jobs with celery", "forge
+    1.20.1, …"), not as a word of its own ("Make sure …", "HTTP requests must …")."""
+    named = re.escape(name)
+    used = rf"\b(?:use|uses|using|with|via|through|on|in)\s+(?:the\s+)?{named}(?![\w-])"
+    first = rf"^\W*{named}\s+v?\d"
+    return re.search(f"{used}|{first}", old, re.IGNORECASE) is not None
 
 
 def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
@@ -93,7 +108,9 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             continue  # "stop logging to stdout" ends no "print the summary to stdout"
         if old is fact or not pattern.search(old.text):
             continue  # only a rule naming the old value (checked first: it is cheap)
-        if ditched and (negated(old.text) or _BAN.search(old.text)):
+        if ditched and (
+            negated(old.text) or _BAN.search(old.text) or not _as_value(value, old.text)
+        ):
             continue  # "drop pandas, use polars": no ban on pandas ends
         if contrast and other_key(fact.text, old.text, value, cues):
             continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"
@@ -106,4 +123,4 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     return out
 
 
-__all__ = ["retire_named_gone"]
+__all__ = ["ditches", "retire_named_gone"]

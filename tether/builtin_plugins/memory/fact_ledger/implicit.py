@@ -30,6 +30,7 @@ from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
 from tether.builtin_plugins.memory.fact_ledger.topiclead import (
     names_own_key,
     opens_with_topic,
+    picked_here,
     topic_of,
 )
 from tether.builtin_plugins.memory.fact_ledger.valueshapes import (
@@ -349,7 +350,8 @@ def _led(text: str, value: Value, clause: str, cues: Cues, old: str) -> str:
     lead = _SENTENCE.split(text[: max(at, 0)])[-1]
     if at < 0 or not lead.strip() or values(lead, cues) or not opens_with_topic(lead):
         return clause
-    if names_own_key(clause[: clause.find(value.text)]) or cues.concepts.subjects(clause):
+    before = clause[: clause.find(value.text)]
+    if names_own_key(before) or cues.concepts.subjects(clause) or not picked_here(before):
         return clause  # "…, the health check interval is 10 seconds": a key of its own
     return f"{lead} {clause}" if topic_of(lead, old) else clause
 

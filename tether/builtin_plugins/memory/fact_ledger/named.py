@@ -141,6 +141,8 @@ def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fa
         if word.casefold() in FUNCTION_WORDS:
             break  # "forget the billing report for now": the phrase ends
         phrase.append(word)
+    if len(phrase) > 1 and phrase[-1].casefold() in RULE_NOUNS:
+        phrase.pop()  # "forget the clippy lint": clippy's rule
     if not phrase or len(phrase[0]) < MIN_OBJECT or phrase[0].casefold() in FUNCTION_WORDS:
         return None
     patterns = [re.compile(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", re.IGNORECASE) for w in phrase]

@@ -136,8 +136,15 @@ def agrees_with_ban(new: str, old: str) -> bool:
     object_ = _CLAUSE_END.split(new[span[1] :])[0]
     if re.search(r"\bno-\w", object_, re.IGNORECASE):
         return False  # "drop the no-lodash rule": the ban itself
-    named = words_of(object_)
-    return not named & RULE_NOUNS and bool(_content(" ".join(named)) & _content(old))
+    named = []
+    for word in (w.casefold() for w in re.findall(r"[A-Za-z][\w'-]*", object_)):
+        if word in FUNCTION_WORDS and named:
+            break  # "the prints and use logging": the phrase is "prints"
+        named.append(word)
+    head = next((w for w in reversed(named) if w not in FUNCTION_WORDS), "")
+    if not head or set(named) & RULE_NOUNS:
+        return False
+    return bool(stemmed({head}) & _content(old))  # the thing banned, not "the PII redaction"
 
 
 __all__ = [

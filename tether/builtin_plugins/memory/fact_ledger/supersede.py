@@ -32,7 +32,7 @@ from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import only_faulted
 from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
-from tether.builtin_plugins.memory.fact_ledger.gone import retire_named_gone
+from tether.builtin_plugins.memory.fact_ledger.gone import ditches, retire_named_gone
 from tether.builtin_plugins.memory.fact_ledger.guards import (
     NUMBER_BONUS,
     SWITCHED,
@@ -294,7 +294,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)
     if cues is not None:
         retired += retire_named_gone(ledger, fact, cues)
-    retire_echoes(ledger, fact, retired, new=names_new(fact.text, retired, cues, cued=cued))
+    named_new = names_new(fact.text, retired, cues, cued=cued)  # "drop X, use Y" names Y
+    retire_echoes(
+        ledger, fact, retired, new=named_new or (cues is not None and ditches(fact.text, cues))
+    )
     for old in ledger.live("identifier") if renumbering else []:  # "/data/bars/v1", alone
         alone = old.source != fact.source and " " not in old.text  # not an error line quoting it
         if alone and renumbered(fact.text, old.text, cues, now, paths):

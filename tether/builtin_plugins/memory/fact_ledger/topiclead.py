@@ -32,6 +32,19 @@ def names_own_key(before_value: str) -> bool:
     return _OWN_KEY.search(before_value) is not None
 
 
+#: A value picked right there: "the artist went with 32x32", "make it 6" (not "refresh the
+#: token every 5 minutes", "flag them after 60 seconds": a setting of its own).
+_PICKED = re.compile(
+    r"\b(?:with|use|using|make it|set it to|pick|picked|chose|choose|settled on|do)\s+$",
+    re.IGNORECASE,
+)
+
+
+def picked_here(before_value: str) -> bool:
+    """Whether the words right before a value pick it (see :data:`_PICKED`)."""
+    return _PICKED.search(before_value) is not None
+
+
 def topic_of(lead: str, old: str) -> bool:
     """Whether every word of the lead's topic but an attribute is one ``old`` says ("on the
     textures size" of "textures 16x16"; not "on the booking emails" of "booking timeout")."""
@@ -41,4 +54,4 @@ def topic_of(lead: str, old: str) -> bool:
     return bool(words) and words - {word_root(w) for w in _ATTRIBUTES} <= said
 
 
-__all__ = ["names_own_key", "opens_with_topic", "topic_of"]
+__all__ = ["names_own_key", "opens_with_topic", "picked_here", "topic_of"]

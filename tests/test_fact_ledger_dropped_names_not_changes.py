@@ -182,3 +182,30 @@ def test_what_replaces_or_what_stays_is_kept_as_current(rule: str, later: str, n
 )
 def test_a_take_back_of_a_rules_mechanism_ends_the_rule(rule: str, later: str) -> None:
     assert not _kept(rule, later)
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("Tokens expire after 15 minutes.", "Expired carts are purged after 7 days."),
+        ("Rotate logs every 7 days.", "Keep rotated archives for 90 days."),
+        ("Max upload 50 MB.", "Uploaded images over 10 MB get resized."),
+    ],
+)
+def test_a_word_of_another_form_is_no_shared_subject(rule: str, later: str) -> None:
+    assert _kept(rule, later)
+
+
+def test_a_clause_pointing_back_at_a_changed_value_goes_with_it() -> None:
+    rules = live_rules(ledger_of_said(START, "minSdk 24, keep it that way.", "bump minSdk to 26."))
+    assert not any("keep it that way" in rule for rule in rules)
+
+
+def test_a_name_two_rules_use_is_dropped_from_neither() -> None:
+    ledger = ledger_of_said(
+        START,
+        "Send alerts via email.",
+        "Send invoices to guests via email.",
+        "drop email, use slack.",
+    )
+    assert {"Send alerts via email.", "Send invoices to guests via email."} <= live_rules(ledger)

@@ -80,7 +80,9 @@ def _names_one(clause: str) -> bool:
 
 #: A clause telling how to have the thing ("keep it vanilla style", "make them lowercase").
 _DIRECTIVE = re.compile(
-    r"^\W*(?:(?:and|but|pls|please|just)\s+)*(?:keep|make|leave|have)\s+(?:it|them)\s+[a-z]",
+    r"^\W*(?:(?:and|but|pls|please|just)\s+)*(?:keep|make|leave|have)\s+(?:it|them)\s+"
+    r"(?!(?:like|that|this|as|so|the|same|alone|low|high|small|big|short|long|simple|fast"
+    r"|slow|tight|loose)\b)[a-z][\w-]*\s+[a-z]",  # not "keep it that way", "keep it low"
     re.IGNORECASE,
 )
 

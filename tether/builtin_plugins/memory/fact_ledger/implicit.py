@@ -46,7 +46,6 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     shortened,
     unsaid_pairs,
     vocabulary,
-    word_root,
     word_stem,
 )
 
@@ -296,10 +295,7 @@ def _same_subject(new: str, old: str, cues: Cues, *, concept: bool = False) -> b
         return True
     if concept or cjk(new) or cjk(old):
         return False
-    mine, theirs = _subject_words(new, cues), _subject_words(old, cues)
-    return bool(mine & theirs) or bool(
-        {word_root(w) for w in mine} & {word_root(w) for w in theirs}
-    )
+    return bool(_subject_words(new, cues) & _subject_words(old, cues))
 
 
 def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
@@ -322,13 +318,13 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
                 return True  # names what the date is of, rarely the clause
             continue
         clause_new, clause_old = clause_of(new, n), clause_of(old, o)
-        if not _same_subject(clause_new, clause_old, cues, concept=n.cls == "name"):
-            clause_new = _led(new, n, clause_new, cues, clause_old)  # "nvm on the size, …"
+        same = _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")
+        if not same:  # "nvm on the textures size, the artist went with 32x32"
+            led = _led(new, n, clause_new, cues, clause_old)
+            same, clause_new = led != clause_new, led  # its topic is the old rule's
         region = _region_named(n, o, clause_new, clause_old, cues)
         bare = n.cls == o.cls and counted_noun(n.cls) and not _subject_words(clause_new, cues)
-        if not (
-            region or bare or _same_subject(clause_new, clause_old, cues, concept=n.cls == "name")
-        ):
+        if not (region or bare or same):
             continue  # a bare count ("8 shards") is of the one thing counted so before
         if region and parts_differ(clause_new, clause_old, cues.concepts):
             continue  # a region or schedule per part: only named parts tell them apart

@@ -209,3 +209,20 @@ def test_a_name_two_rules_use_is_dropped_from_neither() -> None:
         "drop email, use slack.",
     )
     assert {"Send alerts via email.", "Send invoices to guests via email."} <= live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "later"),
+    [
+        ("the reverb tail defaults to 2 seconds.", "on the reverb, use 20ms predelay by default"),
+        ("the lidar scans at 10 Hz.", "re the lidar, use 15 Hz for the mapping runs"),
+        ("Build images with docker and push them to harbor.", "drop docker, use podman"),
+    ],
+)
+def test_a_topic_value_of_its_own_key_and_a_request_stay(rule: str, later: str) -> None:
+    assert _kept(rule, later)
+
+
+def test_dropping_what_a_rule_requires_ends_the_requirement() -> None:
+    rule = "don't ship a release without release notes in all 5 languages."
+    assert not _kept(rule, "drop the release notes, nobody reads them")

@@ -100,7 +100,7 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     verb = cue.split()[1][:3] if cue.startswith("stop ") else ""  # "stop logging to": "log"
     if verb and span is not None and not_gone_yet(fact.text, span[1]):
         return []  # "stop sending to X for now until the new one is up"
-    kinds = ("constraint", "decision") if verb else ("constraint", "decision", "request")
+    kinds = ("constraint", "decision") if verb or ditched else ("constraint", "decision", "request")
     if ditched and len([o for o in ledger.live(*kinds) if _as_value(value, o.text)]) != 1:
         return []  # "drop email, use slack" of alerts and invoices by email: which one?
     for old in ledger.live(*kinds):  # a request is not split: "write logs to X and …"

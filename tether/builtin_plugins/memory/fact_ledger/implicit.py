@@ -28,6 +28,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, counted_noun, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
 from tether.builtin_plugins.memory.fact_ledger.topiclead import (
+    keyed_after,
     names_own_key,
     opens_with_topic,
     picked_here,
@@ -347,8 +348,11 @@ def _led(text: str, value: Value, clause: str, cues: Cues, old: str) -> str:
     if at < 0 or not lead.strip() or values(lead, cues) or not opens_with_topic(lead):
         return clause
     before = clause[: clause.find(value.text)]
+    after = clause[clause.find(value.text) + len(value.text) :]
     if names_own_key(before) or cues.concepts.subjects(clause) or not picked_here(before):
         return clause  # "…, the health check interval is 10 seconds": a key of its own
+    if keyed_after(after):
+        return clause  # "on the reverb, use 20ms predelay": predelay's value
     return f"{lead} {clause}" if topic_of(lead, old) else clause
 
 

@@ -9,7 +9,7 @@ import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.partial import RULE_NOUNS, qualified_elsewhere
+from tether.builtin_plugins.memory.fact_ledger.partial import qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.words import CLAUSE_ENDS, FUNCTION_WORDS
 
@@ -60,15 +60,6 @@ def _names_part(pattern: re.Pattern[str], text: str, name: str, old: str) -> boo
     return not _noun_after(text, name) and pattern.search(_tails(old)) is not None
 
 
-def _other_head(name: str, head: str, old: str) -> bool:
-    """Whether ``old`` goes on from ``name`` to another noun than ``head`` ("billing schema"
-    for "billing report"): it names another thing."""
-    if not head or head.casefold() in RULE_NOUNS:
-        return False  # "forget the squash policy", "no more slack pings": the rule itself
-    theirs = _noun_after(old, name)
-    return bool(theirs) and theirs.casefold()[:4] != head.casefold()[:4]
-
-
 def named_alike(
     fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
 ) -> tuple[float, Fact] | None:
@@ -92,8 +83,6 @@ def named_alike(
         ]
         if index >= proper:  # a plain word: "未压缩的 vcf" (uncompressed) is not every "VCF"
             naming = [old for old in naming if not qualified_elsewhere(text, name, old.text)]
-            head = _noun_after(text, name)  # "the billing report": not "billing schema"
-            naming = [old for old in naming if not _other_head(name, head, old.text)]
         if len(naming) == 1:
             return (0.0, naming[0])
     return None
@@ -123,37 +112,23 @@ def quantity_named(fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fac
     return (0.0, naming[0]) if len(naming) == 1 else None
 
 
-#: What a take-back cue takes back, right after it: "forget pglogical", "scrap CONFIG_X",
-#: "forget the billing report" (a phrase: every word of it must be named).
-_OBJECT = re.compile(
-    r"\s*(?:the\s+|that\s+|about\s+)?([A-Za-z][\w.+-]*[\w+](?:[ \t]+[A-Za-z][\w.+-]*[\w+]){0,2})"
-)
+#: What a take-back cue takes back, right after it: "forget pglogical", "scrap CONFIG_X".
+_OBJECT = re.compile(r"\s*(?:the\s+|that\s+|about\s+)?([A-Za-z][\w.+-]*[\w+])")
 
 
 def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fact] | None:
     """The one earlier rule naming the thing a take-back cue of ``fact`` names right after
     it ("actually forget pglogical, native logical replication is enough": the rule on
-    pglogical, not the one sharing the most words); ``None`` when not exactly one does."""
+    pglogical, not the one sharing the most words; "drop the keepalive": the rule on
+    PersistentKeepalive); ``None`` when not exactly one does."""
     span = cues.find("revoke", fact.text)
     found = _OBJECT.match(fact.text, span[1]) if span is not None else None
-    phrase = []
-    for word in found.group(1).split() if found else []:
-        if word.casefold() in FUNCTION_WORDS:
-            break  # "forget the billing report for now": the phrase ends
-        phrase.append(word)
-    if len(phrase) > 1 and phrase[-1].casefold() in RULE_NOUNS:
-        phrase.pop()  # "forget the clippy lint": clippy's rule
-    if not phrase or len(phrase[0]) < MIN_OBJECT or phrase[0].casefold() in FUNCTION_WORDS:
+    name = found.group(1) if found else ""
+    if len(name) < MIN_OBJECT or name.casefold() in FUNCTION_WORDS:
         return None
-    patterns = [re.compile(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", re.IGNORECASE) for w in phrase]
+    pattern = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
     naming = [
-        old
-        for old in rules
-        if old is not fact
-        and (
-            all(p.search(old.text) for p in patterns)
-            or (len(phrase) == 1 and _names_part(patterns[0], fact.text, phrase[0], old.text))
-        )
+        old for old in rules if old is not fact and _names_part(pattern, fact.text, name, old.text)
     ]
     return (0.0, naming[0]) if len(naming) == 1 else None
 

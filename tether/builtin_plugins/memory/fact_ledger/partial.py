@@ -144,6 +144,8 @@ def agrees_with_ban(new: str, old: str) -> bool:
     head = next((w for w in reversed(named) if w not in FUNCTION_WORDS), "")
     if not head or set(named) & RULE_NOUNS:
         return False
+    if re.search(rf"\bwithout\b[^.;]*\b{re.escape(head[:-1])}", old, re.IGNORECASE):
+        return False  # "don't ship without release notes": a requirement of what is dropped
     return bool(stemmed({head}) & _content(old))  # the thing banned, not "the PII redaction"
 
 

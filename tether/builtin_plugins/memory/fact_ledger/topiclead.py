@@ -45,6 +45,17 @@ def picked_here(before_value: str) -> bool:
     return _PICKED.search(before_value) is not None
 
 
+#: Words after a value that leave it the topic's: "32x32 so just do that", "6 then".
+_AFTER_FREE = frozenset("so then please pls and but for now instead too as well".split())
+
+
+def keyed_after(after_value: str) -> bool:
+    """Whether a word right after a value names what it is of ("20ms predelay", "3 seconds
+    of invulnerability", "15 Hz for the mapping runs"), not the lead's topic."""
+    found = re.match(r"\W*([A-Za-z][\w-]*)", after_value)
+    return found is not None and found.group(1).casefold() not in _AFTER_FREE - {"for"}
+
+
 def topic_of(lead: str, old: str) -> bool:
     """Whether every word of the lead's topic but an attribute is one ``old`` says ("on the
     textures size" of "textures 16x16"; not "on the booking emails" of "booking timeout")."""
@@ -54,4 +65,4 @@ def topic_of(lead: str, old: str) -> bool:
     return bool(words) and words - {word_root(w) for w in _ATTRIBUTES} <= said
 
 
-__all__ = ["names_own_key", "opens_with_topic", "picked_here", "topic_of"]
+__all__ = ["keyed_after", "names_own_key", "opens_with_topic", "picked_here", "topic_of"]

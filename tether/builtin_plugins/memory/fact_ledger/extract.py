@@ -205,7 +205,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
 
 
 #: Take-back verbs a negation before them denies ("don't forget", "never drop").
-_DENIABLE = frozenset("forget drop scrap scratch ignore remove stop lift get nvm never".split())
+_DENIABLE = frozenset("forget drop scrap scratch ignore remove stop lift get never".split())
 
 
 _SUGGESTED = re.compile(

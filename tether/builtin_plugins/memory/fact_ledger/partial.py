@@ -83,10 +83,9 @@ def _right_after_cue(clause: str, at: int) -> bool:
     """Whether the qualifier at ``at`` follows a cue opening ``clause`` ("never mind on the
     sizes"): what is taken back (not "we don't need the VPN anymore on staging")."""
     span = default_cues().find("revoke", clause)
-    opens = span is not None and not re.sub(
-        r"[\W_]|\b(?:ok|oh|and|also|so)\b", "", clause[: span[0]]
-    )
-    return opens and span is not None and not clause[span[1] : at].strip()
+    if span is None or re.sub(r"[\W_]|\b(?:ok|oh|and|also|so)\b", "", clause[: span[0]]):
+        return False
+    return not clause[span[1] : at].strip()
 
 
 def partial_take_back(new: str, old: str) -> bool:
@@ -115,7 +114,7 @@ def partial_take_back(new: str, old: str) -> bool:
 
 _REMOVING = frozenset("drop scrap remove delete ditch kill get".split())
 #: Words naming a rule or a part of the work itself ("scrap the freeze", "the friday thing").
-RULE_NOUNS = vocabulary("rule_nouns")
+_RULE_NOUNS = vocabulary("rule_nouns")
 #: What a ban forbids having ("never leave", "don't add", "no …"), not doing ("never push").
 _NEVER = r"never|don'?t|do not|must not|mustn'?t|shouldn'?t"
 _HAVING_BAN = re.compile(
@@ -142,17 +141,11 @@ def agrees_with_ban(new: str, old: str) -> bool:
             break  # "the prints and use logging": the phrase is "prints"
         named.append(word)
     head = next((w for w in reversed(named) if w not in FUNCTION_WORDS), "")
-    if not head or set(named) & RULE_NOUNS:
+    if not head or set(named) & _RULE_NOUNS:
         return False
     if re.search(rf"\bwithout\b[^.;]*\b{re.escape(head[:-1])}", old, re.IGNORECASE):
         return False  # "don't ship without release notes": a requirement of what is dropped
     return bool(stemmed({head}) & _content(old))  # the thing banned, not "the PII redaction"
 
 
-__all__ = [
-    "RULE_NOUNS",
-    "agrees_with_ban",
-    "other_topic",
-    "partial_take_back",
-    "qualified_elsewhere",
-]
+__all__ = ["agrees_with_ban", "other_topic", "partial_take_back", "qualified_elsewhere"]

@@ -56,10 +56,12 @@ class CommandLines:
                 self._ended = True
 
     def more_waiting(self) -> bool:
-        """Whether a line (or the end) is already there: held, or readable without blocking."""
+        """Whether a line (or the end) is already there: held, being written (part of it is
+        held: a long line comes in pieces, however slowly the writer gets to the next one),
+        or readable without blocking."""
         if self._fd is None:
             return False
-        if self._ended or self._held.find(b"\n", self._searched) >= 0:
+        if self._ended or self._held:
             return True
         poller = select.poll()
         poller.register(self._fd, select.POLLIN | select.POLLHUP | select.POLLERR)

@@ -31,6 +31,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyshape import (
 )
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs
 from tether.builtin_plugins.memory.fact_ledger.partial import other_topic, qualified_elsewhere
+from tether.builtin_plugins.memory.fact_ledger.refile import as_rule
 from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
 
@@ -174,11 +175,8 @@ def retire_reshaped(
                 (old, p) for old in earlier if old.live for p in reasoned(new.text, old.text, cues)
             ]
             hits, reasons = hits[:1], bool(hits)
-        if hits and new.kind == "request":
-            new.kind = "constraint"
-            reindex = getattr(ledger, "_index", None)
-            if reindex is not None:
-                ledger._index = None  # type: ignore[attr-defined]
+        if hits:
+            as_rule(ledger, new)
         for old, (value, _new_value) in hits:
             if old.live:
                 before = {f.id for f in ledger.facts}

@@ -32,6 +32,7 @@ from tether.builtin_plugins.memory.fact_ledger.keypair import (
 from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs, now_values, plain_renames
 from tether.builtin_plugins.memory.fact_ledger.picked import ACCEPTED
+from tether.builtin_plugins.memory.fact_ledger.refile import as_rule
 from tether.builtin_plugins.memory.fact_ledger.revoke import retire_keeping_clauses
 from tether.builtin_plugins.memory.fact_ledger.words import (
     CLAUSES,
@@ -167,6 +168,7 @@ def retire_same_key(ledger: Ledger, source: str, cues: Cues) -> None:
             apart = parts_differ(new.text, old.text, cues.concepts)  # staging's, not prod's
             if pairs and old.live and old.kind != "request" and not apart:
                 _retire(ledger, old, new, pairs[0][0], cues)
+                as_rule(ledger, new)  # "rename mod id to copperpipes": the id now
                 for gone in ledger.live("identifier"):  # its name, even if said again
                     if gone.text == pairs[0][0] and gone.source != new.source:
                         ledger.retire(gone, new)  # ("…, copperworks is taken")

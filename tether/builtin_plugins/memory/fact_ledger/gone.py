@@ -101,7 +101,8 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
     if verb and span is not None and not_gone_yet(fact.text, span[1]):
         return []  # "stop sending to X for now until the new one is up"
     kinds = ("constraint", "decision") if verb or ditched else ("constraint", "decision", "request")
-    if ditched and len([o for o in ledger.live(*kinds) if _as_value(value, o.text)]) != 1:
+    users = [o for o in ledger.live(*kinds) if _as_value(value, o.text)] if ditched else []
+    if ditched and len(users) != 1:
         return []  # "drop email, use slack" of alerts and invoices by email: which one?
     for old in ledger.live(*kinds):  # a request is not split: "write logs to X and …"
         if verb and (partial_take_back(fact.text, old.text) or _ONLY.search(fact.text)):
@@ -110,9 +111,7 @@ def retire_named_gone(ledger: Ledger, fact: Fact, cues: Cues) -> list[Fact]:
             continue  # "stop logging to stdout" ends no "print the summary to stdout"
         if old is fact or not pattern.search(old.text):
             continue  # only a rule naming the old value (checked first: it is cheap)
-        if ditched and (
-            negated(old.text) or _BAN.search(old.text) or not _as_value(value, old.text)
-        ):
+        if ditched and (old is not users[0] or negated(old.text) or _BAN.search(old.text)):
             continue  # "drop pandas, use polars": no ban on pandas ends
         if contrast and other_key(fact.text, old.text, value, cues):
             continue  # "timeout 30s, not 10s" is no change of "a 10s backoff"

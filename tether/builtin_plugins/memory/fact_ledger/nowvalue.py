@@ -14,6 +14,7 @@ named in the goal's change note (:func:`~.keychange.goal_changes`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
@@ -83,9 +84,8 @@ def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
         matches += [*_SAID.finditer(text), *_ALSO.finditer(text)]
     out = []
     for match in matches:
-        groups = match.groupdict()
-        value = (groups["value"] or groups.get("value2") or groups.get("value3") or "").rstrip(".")
-        said = groups["key"] or groups.get("key2") or groups.get("key3") or ""
+        said, value = _key_and_value(match)
+        value = value.rstrip(".")
         key = {w for w in stemmed({w.casefold() for w in said.split()}) if w}
         if key & _NOT_CURRENT:
             continue  # "the old channel is #x-archive now": what the old one became
@@ -95,17 +95,26 @@ def now_values(text: str, cues: Cues) -> list[tuple[set[str], str]]:
     return out
 
 
-def plain_renames(text: str) -> list[tuple[set[str], str]]:
+def _key_and_value(match: re.Match[str]) -> tuple[str, str]:
+    """The key and the value a match of :data:`_SAID`, :data:`_ALSO` or :data:`_RENAMED`
+    names (the rename pattern has three ways to say them)."""
+    groups = match.groupdict()
+    said = groups["key"] or groups.get("key2") or groups.get("key3") or ""
+    return said, groups["value"] or groups.get("value2") or groups.get("value3") or ""
+
+
+@lru_cache(maxsize=1024)
+def plain_renames(text: str) -> tuple[tuple[frozenset[str], str], ...]:
     """``(key words, new name)`` for each rename of ``text`` to a plain lowercase word
-    ("rename mod id to copperpipes"): its old name is the one quoted right after the key."""
+    ("rename mod id to copperpipes"): its old name is the one quoted right after the key
+    (read once per text: every earlier rule is compared with it)."""
     out = []
     for match in _RENAMED.finditer(text):
-        value = match.group("value") or match.group("value2") or match.group("value3") or ""
-        said = match.group("key") or match.group("key2") or match.group("key3") or ""
+        said, value = _key_and_value(match)
         key = stemmed({w.casefold() for w in said.split()}) - STOP - {"new", "it", "that"}
         if key and value.isalpha() and value.islower():
-            out.append((key, value))
-    return out
+            out.append((frozenset(key), value))
+    return tuple(out)
 
 
 #: A quoted name and the words before it, past "is", ":", "called": "mod id is `copperworks`".
@@ -123,7 +132,7 @@ def renamed_old(new: str, old: str) -> list[tuple[str, str]]:
         found = []
         for match in _QUOTED_AFTER.finditer(old):
             words = [w.casefold() for w in re.findall(r"[A-Za-z][\w-]*", match.group(1))]
-            if words and key <= stemmed(set(words)) and next(iter(stemmed({words[-1]}))) in key:
+            if words and key <= stemmed(set(words)) and stemmed({words[-1]}) <= key:
                 found.append(match.group(2))
         found = [f for f in dict.fromkeys(found) if f != value]
         if len(found) > 1:

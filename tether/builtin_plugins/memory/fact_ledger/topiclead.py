@@ -46,14 +46,14 @@ def picked_here(before_value: str) -> bool:
 
 
 #: Words after a value that leave it the topic's: "32x32 so just do that", "6 then".
-_AFTER_FREE = frozenset("so then please pls and but for now instead too as well".split())
+_AFTER_FREE = frozenset("so then please pls and but now instead too".split())
 
 
 def keyed_after(after_value: str) -> bool:
     """Whether a word right after a value names what it is of ("20ms predelay", "3 seconds
     of invulnerability", "15 Hz for the mapping runs"), not the lead's topic."""
     found = re.match(r"\W*([A-Za-z][\w-]*)", after_value)
-    return found is not None and found.group(1).casefold() not in _AFTER_FREE - {"for"}
+    return found is not None and found.group(1).casefold() not in _AFTER_FREE
 
 
 def topic_of(lead: str, old: str) -> bool:

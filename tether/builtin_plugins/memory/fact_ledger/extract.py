@@ -40,8 +40,9 @@ from tether.builtin_plugins.memory.fact_ledger.logline import (
     LOG_LINE,
     first_logged_error,
     logged_messages,
+    stamped_message,
 )
-from tether.builtin_plugins.memory.fact_ledger.negation import denied, rule_cue
+from tether.builtin_plugins.memory.fact_ledger.negation import denied, rule_cue, set_aside
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import (
@@ -266,7 +267,8 @@ def pasted_error(text: str) -> str:
     lines = [
         line
         for line in lines  # "<time> ERROR handler:88 KeyError: 'id'": a logged error too
-        if ERROR_SHAPE.match(line) or any(map(opens_with_error, [line, *logged_messages(line)]))
+        if ERROR_SHAPE.match(line)
+        or any(map(opens_with_error, [line, *logged_messages(line), stamped_message(line)]))
     ]
     return flat(lines[-1]) if lines else flat(first_logged_error(rows))
 
@@ -281,9 +283,10 @@ MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground 
 
 
 def _asked(cues: Cues, kind: str, sentence: str) -> bool:
-    """Whether ``sentence`` has a cue of ``kind`` that no negation right before denies."""
+    """Whether ``sentence`` has a cue of ``kind`` that no negation right before denies and
+    nothing after sets aside ("… instead, but that doesn't work on CI")."""
     span = cues.find(kind, sentence)
-    return span is not None and not denied(sentence, span[0])
+    return span is not None and not denied(sentence, span[0]) and not set_aside(sentence, span[1])
 
 
 def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
@@ -343,7 +346,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             out += [
                 Statement("identifier", line, source)
                 for line in failure_lines(block)
-                if not error or (line not in error and error not in line)
+                if not error or (flat(line) not in error and error not in flat(line))
             ]
     kinds = follow_steps([s.kind for s in out], [s.text for s in out])
     out = [replace(s, kind=k) if k != s.kind else s for s, k in zip(out, kinds, strict=True)]

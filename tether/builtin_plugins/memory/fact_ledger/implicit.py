@@ -51,7 +51,10 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
 )
 
 _CLASS = {
-    **dict.fromkeys(("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d"), "duration"),
+    **dict.fromkeys(
+        ("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d", "qty:week", "qty:month", "qty:year"),
+        "duration",
+    ),
     **dict.fromkeys(("qty:kb", "qty:mb", "qty:gb", "qty:tb"), "size"),
 }
 _ASCII_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z][\w.+#-]*[\w+#]|(?<![\w.@/-])[A-Za-z]\b")

@@ -256,6 +256,7 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
     return []
 
 
+_ONE_WORD = "a"  # the form of a value that is one plain word: its shape tells more
 _BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
 
 
@@ -282,9 +283,10 @@ def reasoned(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
         for n in mine:
             if n.start <= named[0] or _said(n.value, old) or not _comparable(n, o):
                 continue
-            if (n.form == o.form or n.shape == o.shape == "version") and _BOUNDARY.search(
+            alike = n.form == o.form and (n.form != _ONE_WORD or n.shape == o.shape)
+            if (alike or n.shape == o.shape == "version") and _BOUNDARY.search(
                 new[named[0] : n.start]
-            ):
+            ):  # "STAR" and "Lin" are two single words, of two shapes: no replacement
                 return [(o.value, n.value)]
     return []
 

@@ -17,6 +17,11 @@ _PREFIX = re.compile(
     r"|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?\s+"  # a timestamp, then an error level
     rf"\[?{_LEVEL}\]?[:\s]|\[{_LEVEL}\]|{_LEVEL}:)\s*"  # or a level alone: "E: ", "[ERROR]"
 )
+#: A time stamp and the marks a tool prints after it: "[14:02:11]: ▸ ❌  ", "12:00:01 | ".
+_STAMP = re.compile(
+    r"^\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
+    r"\s+(?:[^\w\s]+\s+)*"
+)
 _LOGGER = re.compile(r"\[?[\w.$/<>-]+(?::\d+)?\]?\s*[:-]?\s+")  # maybe with its line
 
 
@@ -29,6 +34,13 @@ def logged_messages(row: str) -> list[str]:
     rest = row[found.end() :]
     logger = _LOGGER.match(rest)
     return [rest, rest[logger.end() :]] if logger else [rest]
+
+
+def stamped_message(row: str) -> str:
+    """What ``row`` says after a time stamp and the marks after it ("" without one): a
+    tool's log line "[14:02:11]: ▸ ❌  error: Signing for …" says "error: Signing for …"."""
+    found = _STAMP.match(row)
+    return row[found.end() :] if found else ""
 
 
 def first_logged_error(rows: list[str]) -> str:
@@ -47,4 +59,4 @@ LOG_LINE = re.compile(
     r"|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
 )
 
-__all__ = ["LOG_LINE", "first_logged_error", "logged_messages"]
+__all__ = ["LOG_LINE", "first_logged_error", "logged_messages", "stamped_message"]

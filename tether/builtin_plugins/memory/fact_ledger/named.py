@@ -104,12 +104,24 @@ def _quantities(text: str, *, alone: bool = False) -> set[tuple[str, str]]:
     return out
 
 
-def quantity_named(fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fact] | None:
+def quantity_named(
+    fact: Fact, text: str, rules: list[Fact], cues: Cues | None = None
+) -> tuple[float, Fact] | None:
     """With a take-back cue: the one earlier fact stating a quantity ``text`` names ("scratch
-    the 45 min" after "make it 45 minutes"), in whatever words it gives the unit."""
+    the 45 min" after "make it 45 minutes"), in whatever words it gives the unit; or the
+    number the cue takes back alone ("scratch the 5," after "run 5 replicas")."""
     said = _quantities(text, alone=True)
     naming = [old for old in rules if old is not fact and said & _quantities(old.text)]
+    span = cues.find("revoke", fact.text) if cues is not None and not said else None
+    lone = _LONE_NUMBER.match(fact.text, span[1]) if span is not None else None
+    if lone is not None:
+        number = re.compile(rf"(?<![\w.:/,-]){re.escape(lone.group(1))}(?![\w.:/%-]|[.,]\d)")
+        naming = [old for old in rules if old is not fact and number.search(old.text)]
     return (0.0, naming[0]) if len(naming) == 1 else None
+
+
+#: A number a take-back cue names alone, ending its clause: "scratch the 5, …".
+_LONE_NUMBER = re.compile(r"\s*(?:(?:the|that|this)\s+)?(\d+(?:\.\d+)?)(?=\s*(?:[,;.!?，；。]|$))")
 
 
 #: What a take-back cue takes back, right after it: "forget pglogical", "scrap CONFIG_X".

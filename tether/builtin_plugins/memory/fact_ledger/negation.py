@@ -72,4 +72,20 @@ def denied(text: str, at: int) -> bool:
     return _DENIED.search(text[max(0, at - MAX_DENIAL) : at].rstrip()) is not None
 
 
-__all__ = ["denied", "described", "rule_cue"]
+#: A change set aside after its cue: "we talked about X instead but that doesn't work on
+#: CI", "也想过改用 X，但是在 CI 上不行" — the alternative was weighed, not taken.
+_SET_ASIDE = re.compile(
+    r"\b(?:but|though|however)\b[^.;!?]{0,12}?\b(?:that|it|this)\s+"
+    r"(?:doesn'?t|does not|won'?t|will not|didn'?t|did not|can'?t|cannot)\s+work\b"
+    r"|(?:但是?|不过)[^。；！？]{0,10}?(?:行不通|不行|用不了)",
+    re.IGNORECASE,
+)
+
+
+def set_aside(text: str, at: int) -> bool:
+    """Whether the change whose cue ends at ``at`` of ``text`` is weighed and set aside
+    later in that sentence ("… instead, but that won't work here")."""
+    return _SET_ASIDE.search(text, at) is not None
+
+
+__all__ = ["denied", "described", "rule_cue", "set_aside"]

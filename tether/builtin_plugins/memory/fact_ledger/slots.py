@@ -22,6 +22,8 @@ _UNITS = {
     "m": "min", "min": "min", "mins": "min", "minute": "min", "minutes": "min", "分钟": "min",
     "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "小时": "h",
     "d": "d", "day": "d", "days": "d", "天": "d",
+    "week": "week", "weeks": "week", "month": "month", "months": "month",
+    "year": "year", "years": "year",
     "k": "k", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb", "kib": "kb", "mib": "mb",
     "gib": "gb", "兆": "mb", "%": "%", "px": "px", "rem": "rem", "em": "em",
     # counted things, one name in either language (行 is a row or a line; 条 an entry)
@@ -38,7 +40,7 @@ _UNITS = {
 }  # fmt: skip
 WORD_STOP = vocabulary("slot_stop")
 _QTY = re.compile(
-    rf"(?<!{LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:\s?(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
+    rf"(?<!{LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:(\s?|-)(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
 )
 #: A plain number, in scientific notation too ("dt=2.5e-5", "lr 3e-4").
 _NUMBER = re.compile(
@@ -145,12 +147,14 @@ def slots(text: str) -> tuple[Slot, ...]:
     for match in _DIMENSIONS.finditer(text):  # "256x256", "1920×1080": one value
         add(match.start(), match.end(), Slot(match.group(0), "qty:dims"))
     for match in _QTY.finditer(text):
-        unit = (match.group(2) or match.group(3) or "").casefold()
+        unit = (match.group(3) or match.group(4) or "").casefold()
+        if match.group(2) == "-" and unit not in _UNITS:
+            continue  # "a 12-month lookback", "30-day retention"; not "3-way", "12-factor"
         if unit in _UNITS:
             unit = _UNITS[unit]
         elif "/" in unit:
             pass  # a rate of its own ("20 req/s", "5 MB/s")
-        elif unit in WORD_STOP or not (match.group(3) or unit.endswith("s")):
+        elif unit in WORD_STOP or not (match.group(4) or unit.endswith("s")):
             continue  # "3 of", "8 was": a number before a word that is no unit
         else:
             unit = unit.removesuffix("s")  # rows, workers, retries: counted things

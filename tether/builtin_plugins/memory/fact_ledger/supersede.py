@@ -242,7 +242,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
         best = named_alike(fact, text[start:end], rules, any_word=statement.revoke)
         if best is None and statement.revoke:  # "scratch the 45 min": the rule of 45 minutes
-            best = quantity_named(fact, text[start:end], rules)
+            best = quantity_named(fact, text[start:end], rules, cues)
     if best is None and not keyed and statement.revoke and cues is not None:
         for old in revoked_topic(fact, rules, cues):  # "邮件那个不要了，不再发": all of it
             ledger.retire(old, fact)

@@ -135,3 +135,30 @@ def test_an_error_after_a_time_stamp_and_marks_is_the_pasted_error(line: str) ->
     said = line.split("error:", 1)[1].strip()
     assert any(said in f.text for f in ledger.live("error"))
     assert not any(said in f.text for f in ledger.live("identifier"))  # said once
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "3.4.1 has the cache eviction bug we keep hitting. 3.4.2 ships the fix, pin that.",
+        "v0.9.3 regressed the retry logic. go with v0.9.4.",
+    ],
+)
+def test_a_version_found_faulty_before_another_is_picked_is_the_reason(message: str) -> None:
+    ledger = ledger_of_said(START, message)
+    faulted = message.split(" ", 1)[0]
+    assert not any(text.startswith(faulted) for text in live_rules(ledger))
+    assert faulted not in {f.text for f in ledger.live("identifier")}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "3.4.2 fixes the cache eviction bug. 3.4.3 is out as well.",
+        "3.4.1 has the cache eviction bug. 3.4.2 has it too.",
+    ],
+)
+def test_a_fixed_or_shared_defect_keeps_the_version_said(message: str) -> None:
+    ledger = ledger_of_said(START, message)
+    first = message.split(". ", 1)[0] + "."
+    assert first in live_rules(ledger)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from tests.ledger_helpers import ledger_of_said, live_rules
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
-from tether.builtin_plugins.memory.fact_ledger.keychange import reasoned, swapped
+from tether.builtin_plugins.memory.fact_ledger.keychange import swapped
+from tether.builtin_plugins.memory.fact_ledger.reasoned import reasoned
 
 BUS = "The message bus is NATS at nats.lab.lan."
 

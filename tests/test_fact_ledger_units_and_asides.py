@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of, ledger_of_said, live_rules
+from tests.ledger_helpers import ledger_of_said, ledger_of_turns, live_rules
 
 START = "We're tuning the nightly data jobs."
 
@@ -17,9 +17,9 @@ START = "We're tuning the nightly data jobs."
 @pytest.mark.parametrize(
     ("rule", "change", "new"),
     [
-        ("Keep a 30-day retention window.", "retention: 2 weeks", "2 weeks"),
+        ("Keep a 30-day retention window.", "retention: 14 days", "14 days"),
         ("Use a 5-minute timeout on the sync.", "sync timeout of 90 seconds", "90 seconds"),
-        ("Train on a 3-year history.", "use an 18-month history", "18-month"),
+        ("Train on a 3-year history.", "use a 5-year history", "5-year"),
         (
             "Fetch from the vendor feed, 7-day lookback, daily refresh.",
             "lookback: 21 days, not a week",
@@ -52,6 +52,22 @@ def test_the_other_clauses_of_a_changed_measure_stay() -> None:
 )
 def test_a_hyphenated_word_that_is_no_measure_changes_nothing(first: str, second: str) -> None:
     assert first in live_rules(ledger_of_said(START, first, second))
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Session cookies get a 12-hour expiry.", "Remember-me cookies last 30 days."),
+        ("Devices check in every 5 minutes.", "Devices go offline after a 15-minute silence."),
+        ("Use a 24-hour clock in the header.", "The header clock refreshes every 1 second."),
+        ("Tokens have a 1-hour TTL.", "Refresh tokens last 30 days."),
+        ("Customer data is deleted after 2 years.", "Customer data exports expire after 7 days."),
+        ("Training data: 3 years of transactions.", "Archive transactions after 18 months."),
+        ("Plans come in 1-year and 3-year terms.", "Plans auto-renew 7 days before expiry."),
+    ],
+)
+def test_durations_of_two_things_stay_two_rules(first: str, second: str) -> None:
+    assert {first, second} <= live_rules(ledger_of_said(START, first, second))
 
 
 def test_a_number_taken_back_alone_ends_the_one_rule_of_it() -> None:
@@ -105,23 +121,6 @@ def test_a_reason_of_the_same_shape_still_names_the_replacement() -> None:
     assert "Pin the runner at v3.1.0." not in live_rules(ledger)
 
 
-def test_an_error_of_a_name_a_kept_clause_still_uses_stays_open() -> None:
-    ledger = ledger_of(
-        [
-            {"role": "user", "content": START},
-            {"role": "user", "content": "Pull rates from the Frankfurter API, lookback of 7 days."},
-            {
-                "role": "user",
-                "content": "it fails:\n```\n"
-                "httpx.HTTPStatusError: 503 from the Frankfurter API\n```",
-            },
-            {"role": "user", "content": "lookback: 3 days"},
-        ]
-    )
-    errors = [f.text for f in ledger.live("error")]
-    assert any("Frankfurter" in text for text in errors)
-
-
 @pytest.mark.parametrize(
     "line",
     [
@@ -162,3 +161,89 @@ def test_a_fixed_or_shared_defect_keeps_the_version_said(message: str) -> None:
     ledger = ledger_of_said(START, message)
     first = message.split(". ", 1)[0] + "."
     assert first in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "offer", "reply"),
+    [
+        (
+            "Use 2 spaces for indentation.",
+            "I'd propose: 1. split utils.py 2. rename the models module 3. add hints. Which?",
+            "Do 1 and 3, forget the 2.",
+        ),
+        (
+            "Use 3 replicas for the frontend.",
+            "Plan: step 1 build images, step 2 write charts, step 3 set up ArgoCD.",
+            "Never mind the 3, we'll do ArgoCD later.",
+        ),
+    ],
+)
+def test_a_list_item_taken_back_by_number_ends_no_rule(rule: str, offer: str, reply: str) -> None:
+    ledger = ledger_of_turns(("user", START), ("user", rule), ("assistant", offer), ("user", reply))
+    assert rule in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "change"),
+    [
+        ("Use npm for installs.", "Switch to pnpm, but if it doesn't work, tell me."),
+        ("端口用 3000。", "改成 8080，但 3000 不行。"),
+        (
+            "Bundle with webpack.",
+            "Use Vite instead, but it won't work with the old plugin so drop it.",
+        ),
+        (
+            "Run on Node 18.",
+            "Move to Node 20 instead, but that won't work with bcrypt, so use bcryptjs.",
+        ),
+    ],
+)
+def test_a_change_with_a_caveat_after_it_is_still_a_change(rule: str, change: str) -> None:
+    assert rule not in live_rules(ledger_of_said(START, rule, change))
+
+
+@pytest.mark.parametrize(
+    ("log", "cause"),
+    [
+        (
+            "[14:02:10] ERROR deploy: ImagePullBackOff: registry.example.com/api:1.4.2 not found\n"
+            "[14:02:11]: ▸ ❌  error: rollout failed, see above",
+            "ImagePullBackOff",
+        ),
+        (
+            'Traceback (most recent call last):\n  File "load.py", line 12, in <module>\n'
+            "KeyError: 'account_id'\n[02:00:01] ▸ error: task exited with code 1",
+            "KeyError",
+        ),
+    ],
+)
+def test_a_stamped_wrapper_line_never_hides_the_cause(log: str, cause: str) -> None:
+    ledger = ledger_of_said(START, f"it failed:\n```\n{log}\n```")
+    assert any(cause in f.text for f in ledger.live("error"))
+
+
+@pytest.mark.parametrize(
+    "line", ["[12:00:01] ▸ lastError: none", "[03:12:44] » MeanAbsoluteError: 0.15"]
+)
+def test_a_stamped_line_naming_no_error_is_no_error(line: str) -> None:
+    ledger = ledger_of_said(START, f"the run looks fine:\n```\n{line}\n```")
+    assert not ledger.live("error")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "React 18.2.0 has the hydration bug on Safari, so keep the workaround. "
+        "Go with Next 14.1.0 for the app router.",
+        "Postgres 15.4 has the replication bug, so test the failover on it. Go with 16.2 now.",
+        "Bootloader 1.0.3 has a bug we need to fix before shipping. Use 1.1.0 for the app.",
+        "v1.9.0 is buggy on ARM so we skip it on the Pi fleet. Use 2.0.1 on x86.",
+        "4.2.1 的崩溃 bug 要先修复，给企业客户打补丁。4.3.0 也用同一个修复。",
+        "The changelog for 2.4.0 must mention the regression. Use 2.5.0 for the next minor.",
+        "React 18.2.0 has the hydration bug. Go with Next 14.1.0 for the app router.",
+    ],
+)
+def test_a_fault_with_its_own_instruction_or_product_stays(message: str) -> None:
+    ledger = ledger_of_said(START, message)
+    first = ledger.facts[1]
+    assert first.live, first.text

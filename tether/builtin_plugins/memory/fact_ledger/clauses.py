@@ -205,7 +205,7 @@ def retire_rule(
     for clause in kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))
     ledger.retire(old, new)
-    resolve_moot(ledger, old, new, cues, tuple(kept))
+    resolve_moot(ledger, old, new, cues)
     for child in ledger.live("identifier"):
         if child.parent == old.id:
             home = next((f for f in facts if child.text in f.text), None)

@@ -267,10 +267,16 @@ def pasted_error(text: str) -> str:
     lines = [
         line
         for line in lines  # "<time> ERROR handler:88 KeyError: 'id'": a logged error too
-        if ERROR_SHAPE.match(line)
-        or any(map(opens_with_error, [line, *logged_messages(line), stamped_message(line)]))
+        if ERROR_SHAPE.match(line) or any(map(opens_with_error, [line, *logged_messages(line)]))
     ]
-    return flat(lines[-1]) if lines else flat(first_logged_error(rows))
+    if lines:
+        return flat(lines[-1])
+    stamped = [row for row in rows if _SAYS_ERROR.match(stamped_message(row))]
+    return flat(first_logged_error(rows) or (stamped[0] if stamped else ""))
+
+
+#: A tool's message that opens by naming an error: "error: Signing for … requires a team".
+_SAYS_ERROR = re.compile(r"(?:fatal\s+)?error\s*:\s*\S", re.IGNORECASE)
 
 
 #: A heading that presents its list for the reader ("如下", "as follows"), not a log of work.
@@ -286,7 +292,7 @@ def _asked(cues: Cues, kind: str, sentence: str) -> bool:
     """Whether ``sentence`` has a cue of ``kind`` that no negation right before denies and
     nothing after sets aside ("… instead, but that doesn't work on CI")."""
     span = cues.find(kind, sentence)
-    return span is not None and not denied(sentence, span[0]) and not set_aside(sentence, span[1])
+    return span is not None and not denied(sentence, span[0]) and not set_aside(sentence, *span)
 
 
 def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:

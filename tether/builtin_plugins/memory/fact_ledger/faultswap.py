@@ -22,7 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger.faulted import (
     only_faulted,
     value_spans,
 )
-from tether.builtin_plugins.memory.fact_ledger.keyshape import Keyed, keyed_values
+from tether.builtin_plugins.memory.fact_ledger.faultyversion import retire_faulted_versions
 from tether.builtin_plugins.memory.fact_ledger.words import STOP, negated, word_search
 
 _PICK = word_search("pick_words")
@@ -143,58 +143,10 @@ _RULES = ("constraint", "decision", "request")
 def retire_faults(ledger: Ledger, source: str, said: str, cues: Cues) -> None:
     """What message ``said`` (entry ``source``) finds fault with: the choices it replaces
     (:func:`retire_faulted_choices`), then its sentences that only give the reason
-    (:func:`retire_fault_reasons`, :func:`retire_faulted_versions`)."""
+    (:func:`retire_fault_reasons`, :func:`~.faultyversion.retire_faulted_versions`)."""
     retire_faulted_choices(ledger, source, said, cues)
     retire_fault_reasons(ledger, source, cues)
     retire_faulted_versions(ledger, source, cues)
-
-
-#: A defect named after a version: "v2.8.1 has the idempotency-key bug", "1.4 regressed".
-_DEFECT = re.compile(r"\b(?:bugs?|buggy|regression|regressed)\b|有\s?bug", re.IGNORECASE)
-_FIXES = re.compile(r"\bfix|修复|修了", re.IGNORECASE)  # "v2.8.2 fixes the bug": no fault
-
-
-def _faulted_version(text: str, cues: Cues) -> Keyed | None:
-    """The one version ``text`` states, when the rest of its clause finds fault with it."""
-    versions = [k for k in keyed_values(text, cues) if k.shape == "version"]
-    if len(versions) != 1:
-        return None
-    end = versions[0].start + len(versions[0].value)
-    clause = _CLAUSE_END.split(text[end:], maxsplit=1)[0]
-    defect = _DEFECT.search(clause)
-    if defect is not None and not _FIXES.search(clause[: defect.start()]):
-        return versions[0]
-    return versions[0] if faulted_after(text, end) else None
-
-
-_CLAUSE_END = re.compile(r"[,;!?，；。！？]|\.(?:\s|$)")
-
-
-def retire_faulted_versions(ledger: Ledger, source: str, cues: Cues) -> None:
-    """Retire each rule of message ``source`` that finds fault with a version when a later
-    fact of that message picks another version of its form ("v2.8.1 has the idempotency-key
-    bug QA hit. tag v2.8.2 has the fix, use that"): the fault is the reason for the pick.
-    "3.4.2 has it too" picks nothing."""
-    facts = [f for f in _facts_of(ledger, source) if f.live and f.kind in _RULES]
-    for at, fact in enumerate(facts):
-        old = _faulted_version(fact.text, cues)
-        if old is None:
-            continue
-        for new in facts[at + 1 :]:
-            picks = _PICK.search(new.text) or _FIXES.search(new.text)  # "go with", "has the fix"
-            if (
-                picks
-                and _faulted_version(new.text, cues) is None
-                and any(
-                    k.shape == "version" and k.form == old.form and k.value != old.value
-                    for k in keyed_values(new.text, cues)
-                )
-            ):
-                ledger.retire(fact, new)
-                for child in ledger.live("identifier"):
-                    if child.parent == fact.id and child.text == old.value:
-                        ledger.retire(child, new)
-                break
 
 
 def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
@@ -219,9 +171,4 @@ def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
             ledger.retire(fact, new)
 
 
-__all__ = [
-    "retire_fault_reasons",
-    "retire_faulted_choices",
-    "retire_faulted_versions",
-    "retire_faults",
-]
+__all__ = ["retire_fault_reasons", "retire_faulted_choices", "retire_faults"]

@@ -25,6 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.clock import clock_times
 from tether.builtin_plugins.memory.fact_ledger.concepts import Hit, every_part, parts_differ
 from tether.builtin_plugins.memory.fact_ledger.counted import counted, one_count
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.measured import measured_alike
 from tether.builtin_plugins.memory.fact_ledger.slots import WORD_STOP, counted_noun, slots
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, topics_differ
 from tether.builtin_plugins.memory.fact_ledger.topiclead import (
@@ -51,10 +52,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
 )
 
 _CLASS = {
-    **dict.fromkeys(
-        ("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d", "qty:week", "qty:month", "qty:year"),
-        "duration",
-    ),
+    **dict.fromkeys(("qty:s", "qty:ms", "qty:min", "qty:h", "qty:d"), "duration"),
     **dict.fromkeys(("qty:kb", "qty:mb", "qty:gb", "qty:tb"), "size"),
 }
 _ASCII_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z][\w.+#-]*[\w+#]|(?<![\w.@/-])[A-Za-z]\b")
@@ -308,6 +306,8 @@ def shape_change(new: str, old: str, cues: Cues, *, cued: bool = False) -> bool:
     for n, o in unsaid_pairs(new, old, lambda text: values(text, cues), attrgetter("text")):
         if not _comparable(o.cls, n.cls) or o.text.casefold() == n.text.casefold():
             continue
+        if not measured_alike(new, n, old, o):
+            continue  # "a 12-hour expiry" / "cookies last 30 days": two things measured
         if n.cls.startswith(_KEYED):
             continue  # one key's values: :func:`~.subject.relation` (and its parts)
         if n.cls == "name" and not (cued or _named(o.text, said_new)):

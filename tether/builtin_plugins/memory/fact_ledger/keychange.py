@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
-from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.keeps import kept_as_is
@@ -31,6 +30,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyshape import (
 )
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs
 from tether.builtin_plugins.memory.fact_ledger.partial import other_topic, qualified_elsewhere
+from tether.builtin_plugins.memory.fact_ledger.reasoned import reasoned
 from tether.builtin_plugins.memory.fact_ledger.refile import as_rule
 from tether.builtin_plugins.memory.fact_ledger.words import WIDE
 
@@ -253,41 +253,6 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
             for n in mine:
                 if n.shape in _NAMES and n.form == o.form and not _said(n.value, old):
                     return [(o.value, n.value)]
-    return []
-
-
-_ONE_WORD = "a"  # the form of a value that is one plain word: its shape tells more
-_BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
-
-
-#: A rule that is a prohibition from its first word ("- 不要用 HAL 库的 …", "never use X"), not
-#: one that also states a choice ("Pin numpy to 1.24.4 - don't upgrade past it").
-_PROHIBITION = re.compile(r"^\W*(?:never|don'?t|do not|no|avoid|不要|别|禁止|不准|不许|勿)", re.I)
-
-
-def reasoned(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
-    """``(old value, new value)``: ``new`` names a value ``old`` states, then in a later
-    clause another value of its shape ("v2.3.4 has the migration bug, go v2.4.0-rc2",
-    "m6i.large is still tight on memory, c6i.xlarge is cheaper, use that"): the reason
-    for the change, then the replacement. A prohibition has no replacement: "绕开 HAL …，直接写
-    TX mailbox" keeps "不要用 HAL 库的 …"."""
-    if _PROHIBITION.match(old) or (cues is not None and parts_differ(new, old, cues.concepts)):
-        return []
-    mine = keyed_values(new, cues)
-    for o in keyed_values(old, cues):
-        if o.shape == "word" or not _said(o.value, new):
-            continue
-        named = [m.start() for m in re.finditer(re.escape(o.value), new)]
-        if len(named) != 1:
-            continue
-        for n in mine:
-            if n.start <= named[0] or _said(n.value, old) or not _comparable(n, o):
-                continue
-            alike = n.form == o.form and (n.form != _ONE_WORD or n.shape == o.shape)
-            if (alike or n.shape == o.shape == "version") and _BOUNDARY.search(
-                new[named[0] : n.start]
-            ):  # "STAR" and "Lin" are two single words, of two shapes: no replacement
-                return [(o.value, n.value)]
     return []
 
 

@@ -38,7 +38,8 @@ def logged_messages(row: str) -> list[str]:
 
 def stamped_message(row: str) -> str:
     """What ``row`` says after a time stamp and the marks after it ("" without one): a
-    tool's log line "[14:02:11]: ▸ ❌  error: Signing for …" says "error: Signing for …"."""
+    tool's log line "[14:02:11]: ▸ ❌  error: Signing for …" says "error: Signing for …"
+    (an error only where no line says one otherwise, :func:`~.extract.pasted_error`)."""
     found = _STAMP.match(row)
     return row[found.end() :] if found else ""
 

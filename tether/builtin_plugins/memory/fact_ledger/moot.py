@@ -27,12 +27,8 @@ def _named(name: str, text: str) -> bool:
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
-def resolve_moot(
-    ledger: Ledger, old: Fact, new: Fact, cues: Cues | None, kept: tuple[str, ...] = ()
-) -> None:
-    """Resolve the open errors naming a name ``old`` chose that ``new`` does not name, nor
-    a clause of ``old`` ``kept`` live ("pull prices from the Polygon API" of a rule whose
-    lookback changed: Polygon's 429 is still open)."""
+def resolve_moot(ledger: Ledger, old: Fact, new: Fact, cues: Cues | None) -> None:
+    """Resolve the open errors naming a name ``old`` chose that ``new`` does not name."""
     if cues is None or old.kind not in ("constraint", "decision", "request"):
         return
     said = new.text
@@ -43,10 +39,7 @@ def resolve_moot(
     names = [
         v.text
         for v in values(old.text, cues)
-        if v.cls == "name"
-        and len(v.text) >= MIN_NAME
-        and not _named(v.text, said)
-        and not any(_named(v.text, clause) for clause in kept)
+        if v.cls == "name" and len(v.text) >= MIN_NAME and not _named(v.text, said)
     ]
     if not names:
         return

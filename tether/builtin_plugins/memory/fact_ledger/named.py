@@ -112,14 +112,26 @@ def quantity_named(
     number the cue takes back alone ("scratch the 5," after "run 5 replicas")."""
     said = _quantities(text, alone=True)
     naming = [old for old in rules if old is not fact and said & _quantities(old.text)]
-    span = cues.find("revoke", fact.text) if cues is not None and not said else None
-    lone = _LONE_NUMBER.match(fact.text, span[1]) if span is not None else None
-    if lone is not None:
-        number = re.compile(rf"(?<![\w.:/,-]){re.escape(lone.group(1))}(?![\w.:/%-]|[.,]\d)")
-        naming = [old for old in rules if old is not fact and number.search(old.text)]
+    if not said and cues is not None:
+        naming = _stating_lone_number(fact, rules, cues)
     return (0.0, naming[0]) if len(naming) == 1 else None
 
 
+def _stating_lone_number(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
+    """The rules stating the number a take-back cue of ``fact`` names alone ("scratch the 5,
+    replicaCount: 2 is enough"), when a number to put in its place follows and none comes
+    before the cue (not "do 1 and 3, forget the 2": an item of a list)."""
+    span = cues.find("revoke", fact.text)
+    lone = _LONE_NUMBER.match(fact.text, span[1]) if span is not None else None
+    if lone is None or span is None or _DIGITS.search(fact.text, 0, span[0]):
+        return []
+    if not _DIGITS.search(fact.text, lone.end()):
+        return []  # "never mind the 3, we'll do ArgoCD later": a step, no value
+    number = re.compile(rf"(?<![\w.:/,-]){re.escape(lone.group(1))}(?![\w.:/%-]|[.,]\d)")
+    return [old for old in rules if old is not fact and number.search(old.text)]
+
+
+_DIGITS = re.compile(r"\d")
 #: A number a take-back cue names alone, ending its clause: "scratch the 5, …".
 _LONE_NUMBER = re.compile(r"\s*(?:(?:the|that|this)\s+)?(\d+(?:\.\d+)?)(?=\s*(?:[,;.!?，；。]|$))")
 

@@ -72,20 +72,28 @@ def denied(text: str, at: int) -> bool:
     return _DENIED.search(text[max(0, at - MAX_DENIAL) : at].rstrip()) is not None
 
 
-#: A change set aside after its cue: "we talked about X instead but that doesn't work on
-#: CI", "也想过改用 X，但是在 CI 上不行" — the alternative was weighed, not taken.
-_SET_ASIDE = re.compile(
+#: A change weighed, then set aside: "we talked about X instead but that doesn't work on CI",
+#: "也想过改用 X，但是在 CI 上不行" — an alternative considered, not taken. Both parts must be
+#: there: "switch to pnpm, but if it doesn't work, tell me" is a change.
+_WEIGHED = re.compile(
+    r"\b(?:talked about|thought about|thought of|considered|looked at|discussed|was going to"
+    r"|wanted to|were going to)\b|本来想|也想过|想过|考虑过|讨论过",
+    re.IGNORECASE,
+)
+_REJECTED = re.compile(
     r"\b(?:but|though|however)\b[^.;!?]{0,12}?\b(?:that|it|this)\s+"
     r"(?:doesn'?t|does not|won'?t|will not|didn'?t|did not|can'?t|cannot)\s+work\b"
     r"|(?:但是?|不过)[^。；！？]{0,10}?(?:行不通|不行|用不了)",
     re.IGNORECASE,
 )
+MAX_WEIGHED = 40  # characters before a cue that the words weighing it stand in
 
 
-def set_aside(text: str, at: int) -> bool:
-    """Whether the change whose cue ends at ``at`` of ``text`` is weighed and set aside
-    later in that sentence ("… instead, but that won't work here")."""
-    return _SET_ASIDE.search(text, at) is not None
+def set_aside(text: str, start: int, end: int) -> bool:
+    """Whether the change whose cue spans ``start``–``end`` of ``text`` is weighed before it
+    and set aside after it ("we looked at X instead, but that won't work here")."""
+    weighed = _WEIGHED.search(text, max(0, start - MAX_WEIGHED), start)
+    return weighed is not None and _REJECTED.search(text, end) is not None
 
 
 __all__ = ["denied", "described", "rule_cue", "set_aside"]

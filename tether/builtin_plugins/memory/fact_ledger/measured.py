@@ -1,0 +1,60 @@
+"""A measure written as one hyphenated word measures the noun right after it.
+
+"a 12-month lookback", "a 30-day retention window": another value changes it only where that
+noun keys the value too ("lookback: 6 months", "a lookback of 6 months", "a 6-month
+lookback"). "Session cookies get a 12-hour expiry" and "Remember-me cookies last 30 days" are
+two things, though both are durations of cookies.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from tether.builtin_plugins.memory.fact_ledger.words import word_root
+
+_HYPHENED = re.compile(r"^\d+(?:\.\d+)?-[A-Za-z]+$")
+_NOUN_AFTER = re.compile(r"\s+([A-Za-z][\w-]*)")
+_TOKENS = re.compile(r"[A-Za-z][\w-]*|[:=]")
+#: Words that may stand between a key and its value: "lookback of 6 months", "timeout is 90s".
+_BRIDGE = frozenset("of is are was be to at set now should must will : =".split())
+MAX_BRIDGE = 2
+
+
+class Value(Protocol):
+    text: str
+    start: int
+
+
+def _noun_after(text: str, value: Value) -> str:
+    found = _NOUN_AFTER.match(text, value.start + len(value.text))
+    return word_root(found.group(1).casefold()) if found else ""
+
+
+def _keys(noun: str, text: str, value: Value) -> bool:
+    """Whether ``noun`` keys ``value`` in ``text``: right after it, or before it with at
+    most :data:`MAX_BRIDGE` linking words between."""
+    if _noun_after(text, value) == noun:
+        return True
+    before = _TOKENS.findall(text[: value.start].casefold())
+    for back, token in enumerate(reversed(before[-(MAX_BRIDGE + 1) :])):
+        if word_root(token) == noun:
+            return True
+        if token not in _BRIDGE or back >= MAX_BRIDGE:
+            return False
+    return False
+
+
+def measured_alike(new: str, n: Value, old: str, o: Value) -> bool:
+    """Whether values ``n`` of ``new`` and ``o`` of ``old`` measure one thing as far as a
+    hyphenated measure tells (the noun after it keys the other value); true when neither is
+    one."""
+    for text, value, other, theirs in ((new, n, old, o), (old, o, new, n)):
+        if _HYPHENED.match(value.text):
+            noun = _noun_after(text, value)
+            if not noun or not _keys(noun, other, theirs):
+                return False
+    return True
+
+
+__all__ = ["measured_alike"]

@@ -1,0 +1,53 @@
+"""A replacement said after its reason: "v2.3.4 has the migration bug, go v2.4.0-rc2",
+"m6i.large is still tight on memory, c6i.xlarge is cheaper, use that" (:func:`reasoned`)."""
+
+from __future__ import annotations
+
+import re
+
+from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.keyshape import _comparable, _said, keyed_values
+
+
+def _picks_other(text: str, value: str, cues: Cues | None) -> bool:
+    """Whether ``text`` picks (a ``select`` cue) something other than ``value``."""
+    span = cues.find("select", text) if cues is not None else None
+    return span is not None and not text[span[1] :].lstrip().startswith(value)
+
+
+_BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
+
+
+#: A rule that is a prohibition from its first word ("- 不要用 HAL 库的 …", "never use X"), not
+#: one that also states a choice ("Pin numpy to 1.24.4 - don't upgrade past it").
+_PROHIBITION = re.compile(r"^\W*(?:never|don'?t|do not|no|avoid|不要|别|禁止|不准|不许|勿)", re.I)
+
+
+def reasoned(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str]]:
+    """``(old value, new value)``: ``new`` names a value ``old`` states, then in a later
+    clause another value of its shape ("v2.3.4 has the migration bug, go v2.4.0-rc2",
+    "m6i.large is still tight on memory, c6i.xlarge is cheaper, use that"): the reason
+    for the change, then the replacement. A prohibition has no replacement: "绕开 HAL …，直接写
+    TX mailbox" keeps "不要用 HAL 库的 …"."""
+    if _PROHIBITION.match(old) or (cues is not None and parts_differ(new, old, cues.concepts)):
+        return []
+    mine = keyed_values(new, cues)
+    for o in keyed_values(old, cues):
+        if o.shape == "word" or not _said(o.value, new):
+            continue
+        named = [m.start() for m in re.finditer(re.escape(o.value), new)]
+        if len(named) != 1:
+            continue
+        for n in mine:
+            if n.start <= named[0] or _said(n.value, old) or not _comparable(n, o):
+                continue
+            between = new[named[0] : n.start]
+            if _picks_other(between, n.value, cues):
+                continue  # "STAR 索引…，先用 /refs/…，是 Lin 建的": the pick is the path
+            if (n.form == o.form or n.shape == o.shape == "version") and _BOUNDARY.search(between):
+                return [(o.value, n.value)]
+    return []
+
+
+__all__ = ["reasoned"]

@@ -82,7 +82,7 @@ def test_a_number_taken_back_alone_ends_the_one_rule_of_it() -> None:
 )
 def test_a_number_two_rules_share_or_a_version_holds_is_taken_from_neither(second: str) -> None:
     rule = "give it 8 workers while the backfill runs"
-    live = live_rules(ledger_of_said(START, rule, second, "drop the 8, 3 will do"))
+    live = live_rules(ledger_of_said(START, rule, second, "drop the 8, concurrency: 3"))
     if "days" in second:
         assert {rule, second} <= live  # which 8: no subject says
     else:
@@ -246,4 +246,73 @@ def test_a_stamped_line_naming_no_error_is_no_error(line: str) -> None:
 def test_a_fault_with_its_own_instruction_or_product_stays(message: str) -> None:
     ledger = ledger_of_said(START, message)
     first = ledger.facts[1]
+    assert first.live, first.text
+
+
+@pytest.mark.parametrize(
+    ("rule", "offer", "reply"),
+    [
+        (
+            "Use 2 spaces for indentation.",
+            "I'd propose: 1. split utils.py 2. rename the models module 3. add hints. Which?",
+            "Drop the 2, 1 and 3 are fine.",
+        ),
+        (
+            "Refresh the charts every 3 minutes.",
+            "Candidate charts: 1 revenue, 2 churn, 3 cohort heatmap, 4 funnel.",
+            "scrap the 3, keep 1, 2 and 4",
+        ),
+        (
+            "每个服务跑 3 个副本。",
+            "建议：1. 拆分 utils 2. 加类型注解 3. 补单元测试。要做哪些？",
+            "去掉 3，先做 1 和 2。",
+        ),
+        (
+            "Run the tests on 4 shards.",
+            "There are three open PRs touching CI: #3, #4 and #5.",
+            "Never mind the 4, PR 5 supersedes it.",
+        ),
+    ],
+)
+def test_a_list_item_first_in_the_reply_ends_no_rule(rule: str, offer: str, reply: str) -> None:
+    ledger = ledger_of_turns(("user", START), ("user", rule), ("assistant", offer), ("user", reply))
+    assert rule in live_rules(ledger)
+
+
+def test_a_number_taken_back_for_a_count_of_the_same_thing_ends_the_rule() -> None:
+    rule = "give it 8 workers while the backfill runs"
+    ledger = ledger_of_said(START, rule, "backfill's done. scratch the 8, 3 workers will do")
+    assert rule not in live_rules(ledger)
+
+
+@pytest.mark.parametrize(
+    ("rule", "change"),
+    [
+        (
+            "Run everything on Node 18.",
+            "I thought about it and we should move to Node 20, though it won't work for the "
+            "legacy PDF lambda.",
+        ),
+        (
+            "State lives in the S3 backend.",
+            "Discussed with the team: switch to the Terraform Cloud backend, but it won't work "
+            "for the sandbox account so keep S3 there.",
+        ),
+    ],
+)
+def test_a_decision_after_weighing_it_is_still_a_change(rule: str, change: str) -> None:
+    assert rule not in live_rules(ledger_of_said(START, rule, change))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "v2.8.1 has the idempotency-key bug. Upstream will fix it in v2.9.0, not released yet.",
+        "The 6.1.0 kernel has the USB regression. Use busybox 1.36.1 for the initramfs.",
+        "v1.9.0 has a memory leak bug. Use Retrofit 2.9.0 for the new client.",
+        "1.2.0 is broken. The 1.3.0 fixtures need regenerating.",
+    ],
+)
+def test_a_faulty_version_with_no_pick_of_its_own_stays(message: str) -> None:
+    first = ledger_of_said(START, message).facts[1]
     assert first.live, first.text

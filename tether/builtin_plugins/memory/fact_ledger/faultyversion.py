@@ -6,7 +6,8 @@ form (a pick word, or "the fix"), the first goes with the change. Only a sentenc
 nothing but the fault: it opens with the version (or a name and the version), is one clause
 and asks nothing ("React 18.2.0 has the hydration bug, so keep the workaround"; "1.0.3 has a
 bug we need to fix" stay), and the pick is of the same thing ("Go with Next 14.1.0" is
-another package's version). A version that fixes a bug is not found faulty.
+another package's version; "will fix it in v2.9.0" picks nothing). A version that fixes a
+bug is not found faulty.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ class Ledger(Protocol):
 _PICK = word_search("pick_words")
 #: A defect named after a version: "v2.8.1 has the idempotency-key bug", "1.4 regressed".
 _DEFECT = re.compile(r"\b(?:bugs?|buggy|regression|regressed)\b|有\s?bug", re.IGNORECASE)
-_FIXES = re.compile(r"\bfix|修复|修了", re.IGNORECASE)  # "v2.8.2 fixes the bug": no fault
+_FIXES = re.compile(r"\bfix(?:es|ed)?\b|修复|修了", re.IGNORECASE)  # "v2.8.2 fixes the bug"
+#: A version said to hold the fix now: "v2.8.2 has the fix", "fixed in 1.4.3", "1.4.3 修复了".
+_HAS_FIX = re.compile(
+    r"\b(?:has|have|ships|contains|includes|got|with) the fix\b|\bfixed in\b|修复了", re.IGNORECASE
+)
 #: What a sentence that only finds fault never has: a second clause, a modal, an aim.
 _MORE = re.compile(
     r"[,;:，；：]|\s[-—–]+\s|\b(?:so|but|and|which|must|need|needs|should|have to|has to"
@@ -40,7 +45,7 @@ _MORE = re.compile(
     re.IGNORECASE,
 )
 #: Words before a version that name no product: "tag v2.8.2", "version 3.1".
-_GENERIC = frozenset("tag version release build image v the".split())
+_GENERIC = frozenset("tag version release build image v use with go pin to on at is".split())
 _NAME_BEFORE = re.compile(r"([A-Za-z][\w.+-]*)\s*$")
 MAX_FACTS = 200  # the newest facts, where one message's facts are
 
@@ -69,13 +74,13 @@ def _faulted_version(text: str, cues: Cues) -> Keyed | None:
 
 def _picks_instead(text: str, old: Keyed, product: str, cues: Cues) -> bool:
     """Whether ``text`` picks another version of ``old``'s form, of the same product."""
-    if not (_PICK.search(text) or _FIXES.search(text)) or _faulted_version(text, cues):
-        return False
+    if not (_PICK.search(text) or _HAS_FIX.search(text)) or _faulted_version(text, cues):
+        return False  # "upstream will fix it in v2.9.0" picks nothing
     return any(
         k.shape == "version"
         and k.form == old.form
         and k.value != old.value
-        and (not product or _product(text, k) in ("", product))
+        and _product(text, k) == product
         for k in keyed_values(text, cues)
     )
 

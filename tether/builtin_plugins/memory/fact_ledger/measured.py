@@ -2,8 +2,9 @@
 
 "a 12-month lookback", "a 30-day retention window": another value changes it only where that
 noun keys the value too ("lookback: 6 months", "a lookback of 6 months", "a 6-month
-lookback"). "Session cookies get a 12-hour expiry" and "Remember-me cookies last 30 days" are
-two things, though both are durations of cookies.
+lookback") and the changing clause names nothing the other does not ("Blink has a 15-second
+cooldown" is Blink's, not Fireball's). "Session cookies get a 12-hour expiry" and "Remember-me
+cookies last 30 days" are two things, though both are durations of cookies.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from tether.builtin_plugins.memory.fact_ledger.words import word_root
+from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, word_root
 
 _HYPHENED = re.compile(r"^\d+(?:\.\d+)?-[A-Za-z]+$")
 _NOUN_AFTER = re.compile(r"\s+([A-Za-z][\w-]*)")
@@ -19,6 +20,8 @@ _TOKENS = re.compile(r"[A-Za-z][\w-]*|[:=]")
 #: Words that may stand between a key and its value: "lookback of 6 months", "timeout is 90s".
 _BRIDGE = frozenset("of is are was be to at set now should must will : =".split())
 MAX_BRIDGE = 2
+_CLAUSE = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u3400-\u9fff]{2,}")
 
 
 class Value(Protocol):
@@ -45,16 +48,35 @@ def _keys(noun: str, text: str, value: Value) -> bool:
     return False
 
 
+def _clause(text: str, value: Value) -> str:
+    """The clause of ``text`` around ``value``."""
+    starts = [m.end() for m in _CLAUSE.finditer(text, 0, value.start)]
+    end = _CLAUSE.search(text, value.start + len(value.text))
+    return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
+
+
+def _names_more(clause: str, other: str) -> bool:
+    """Whether ``clause`` names a word ``other`` does not say (its subject: "Blink")."""
+    theirs = {word_root(w.casefold()) for w in _WORD.findall(other)}
+    return any(
+        word_root(w.casefold()) not in theirs
+        for w in _WORD.findall(clause)
+        if w.casefold() not in FUNCTION_WORDS
+    )
+
+
 def measured_alike(new: str, n: Value, old: str, o: Value) -> bool:
     """Whether values ``n`` of ``new`` and ``o`` of ``old`` measure one thing as far as a
-    hyphenated measure tells (the noun after it keys the other value); true when neither is
-    one."""
+    hyphenated measure tells (see the module); true when neither is one."""
+    hyphened = False
     for text, value, other, theirs in ((new, n, old, o), (old, o, new, n)):
         if _HYPHENED.match(value.text):
+            hyphened = True
             noun = _noun_after(text, value)
             if not noun or not _keys(noun, other, theirs):
                 return False
-    return True
+    mine, theirs = _clause(new, n).replace(n.text, " "), _clause(old, o).replace(o.text, " ")
+    return not (hyphened and _names_more(mine, theirs))
 
 
 __all__ = ["measured_alike"]

@@ -11,7 +11,7 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.partial import qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
-from tether.builtin_plugins.memory.fact_ledger.words import CLAUSE_ENDS, FUNCTION_WORDS
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSE_ENDS, FUNCTION_WORDS, word_root
 
 #: A capitalised, dotted or hyphenated name: "Postgres", "SQLite", "pg-bouncer", "k8s.io".
 NAME = re.compile(
@@ -119,16 +119,30 @@ def quantity_named(
 
 def _stating_lone_number(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact]:
     """The rules stating the number a take-back cue of ``fact`` names alone ("scratch the 5,
-    replicaCount: 2 is enough"), when a number to put in its place follows and none comes
-    before the cue (not "do 1 and 3, forget the 2": an item of a list)."""
+    replicaCount: 2 is enough"), when a number takes its place after it (:func:`_in_place`)
+    and none stands before the cue ("do 1 and 3, forget the 2": an item of a list)."""
     span = cues.find("revoke", fact.text)
     lone = _LONE_NUMBER.match(fact.text, span[1]) if span is not None else None
     if lone is None or span is None or _DIGITS.search(fact.text, 0, span[0]):
         return []
-    if not _DIGITS.search(fact.text, lone.end()):
-        return []  # "never mind the 3, we'll do ArgoCD later": a step, no value
     number = re.compile(rf"(?<![\w.:/,-]){re.escape(lone.group(1))}(?![\w.:/%-]|[.,]\d)")
-    return [old for old in rules if old is not fact and number.search(old.text)]
+    after = fact.text[lone.end() :]
+    found = [(old, number.search(old.text)) for old in rules if old is not fact]
+    return [old for old, at in found if at and _in_place(after, old.text[at.end() :])]
+
+
+_KEYED_NUMBER = re.compile(r"[A-Za-z_][\w.-]*\s*[:=]\s*\d")
+_NOUN = re.compile(r"\s*([A-Za-z]{3,})")
+
+
+def _in_place(after: str, counted: str) -> bool:
+    """Whether ``after`` gives a number in a rule's place: keyed ("replicaCount: 2") or a
+    count of what the rule counts ("3 workers" for "8 workers"), not "1 and 3 are fine"."""
+    if _KEYED_NUMBER.search(after):
+        return True
+    noun = _NOUN.match(counted)
+    root = word_root(noun.group(1).casefold()) if noun else ""
+    return bool(root) and re.search(rf"\d\s*{re.escape(root)}", after, re.IGNORECASE) is not None
 
 
 _DIGITS = re.compile(r"\d")

@@ -90,10 +90,16 @@ MAX_WEIGHED = 40  # characters before a cue that the words weighing it stand in
 
 
 def set_aside(text: str, start: int, end: int) -> bool:
-    """Whether the change whose cue spans ``start``–``end`` of ``text`` is weighed before it
-    and set aside after it ("we looked at X instead, but that won't work here")."""
+    """Whether the change whose cue spans ``start``–``end`` of ``text`` is what words before
+    it weigh, and is set aside after it ("we looked at X instead, but that won't work")."""
     weighed = _WEIGHED.search(text, max(0, start - MAX_WEIGHED), start)
-    return weighed is not None and _REJECTED.search(text, end) is not None
+    if weighed is None or _BREAK.search(text, weighed.end(), start):
+        return False  # "I thought about it and we should move to X": the change is taken
+    return _REJECTED.search(text, end) is not None
+
+
+#: What parts the weighing words from the change they would weigh: a clause break, "and".
+_BREAK = re.compile(r"[,;:，；：。]|\b(?:and|but|so)\b|所以|但", re.IGNORECASE)
 
 
 __all__ = ["denied", "described", "rule_cue", "set_aside"]

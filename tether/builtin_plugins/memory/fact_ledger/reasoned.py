@@ -9,11 +9,18 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.keyshape import _comparable, _said, keyed_values
 
+#: A word that picks what follows it: "use X", "go with X", "先用 X", "改用 X".
+_PICK = re.compile(
+    r"\b(?:use|using|go with|switch to|move to|pin|pick)\b|先用|就用|改用|换成|用上", re.IGNORECASE
+)
 
-def _picks_other(text: str, value: str, cues: Cues | None) -> bool:
-    """Whether ``text`` picks (a ``select`` cue) something other than ``value``."""
-    span = cues.find("select", text) if cues is not None else None
-    return span is not None and not text[span[1] :].lstrip().startswith(value)
+
+def _picks_other(new: str, start: int, end: int, value: str) -> bool:
+    """Whether a pick word between ``start`` and ``end`` of ``new`` picks something other
+    than ``value`` ("STAR 索引…，先用 /refs/…，是 Lin 建的": the path, not Lin)."""
+    return any(
+        not new[pick.end() :].lstrip().startswith(value) for pick in _PICK.finditer(new, start, end)
+    )
 
 
 _BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
@@ -43,7 +50,7 @@ def reasoned(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
             if n.start <= named[0] or _said(n.value, old) or not _comparable(n, o):
                 continue
             between = new[named[0] : n.start]
-            if _picks_other(between, n.value, cues):
+            if _picks_other(new, named[0], n.start, n.value):
                 continue  # "STAR 索引…，先用 /refs/…，是 Lin 建的": the pick is the path
             if (n.form == o.form or n.shape == o.shape == "version") and _BOUNDARY.search(between):
                 return [(o.value, n.value)]

@@ -70,7 +70,10 @@ MAX_MESSAGE_FACTS = 200  # the newest facts, where one message's facts are
 
 
 def _facts_of(ledger: Ledger, source: str) -> list[Fact]:
-    """The facts of message ``source`` (read among the newest: compaction stays linear)."""
+    """The facts of message ``source`` (read among the newest: compaction stays linear);
+    none without an entry id, where no message can be told from another."""
+    if not source:
+        return []
     return [f for f in ledger.facts[-MAX_MESSAGE_FACTS:] if f.source == source]
 
 

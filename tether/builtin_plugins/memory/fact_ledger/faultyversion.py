@@ -88,6 +88,8 @@ def _picks_instead(text: str, old: Keyed, product: str, cues: Cues) -> bool:
 def retire_faulted_versions(ledger: Ledger, source: str, cues: Cues) -> None:
     """Retire each rule of message ``source`` that only finds fault with a version when a
     later fact of that message picks another (see the module)."""
+    if not source:
+        return  # no entry ids: one message cannot be told from another
     facts = [
         f
         for f in ledger.facts[-MAX_FACTS:]

@@ -72,7 +72,7 @@ def test_durations_of_two_things_stay_two_rules(first: str, second: str) -> None
 
 def test_a_number_taken_back_alone_ends_the_one_rule_of_it() -> None:
     rule = "give it 8 workers while the backfill runs"
-    ledger = ledger_of_said(START, rule, "backfill's done. scratch the 8, concurrency: 3 is plenty")
+    ledger = ledger_of_said(START, rule, "backfill's done. scratch the 8, workers: 3 is plenty")
     assert rule not in live_rules(ledger)
 
 
@@ -80,13 +80,10 @@ def test_a_number_taken_back_alone_ends_the_one_rule_of_it() -> None:
     "second",
     ["Keep 8 days of logs.", "Pin the client at 8.2.1 for now."],
 )
-def test_a_number_two_rules_share_or_a_version_holds_is_taken_from_neither(second: str) -> None:
+def test_the_key_after_a_lone_number_says_which_rule_it_takes_back(second: str) -> None:
     rule = "give it 8 workers while the backfill runs"
-    live = live_rules(ledger_of_said(START, rule, second, "drop the 8, concurrency: 3"))
-    if "days" in second:
-        assert {rule, second} <= live  # which 8: no subject says
-    else:
-        assert rule not in live and second in live  # 8.2.1 is no 8
+    live = live_rules(ledger_of_said(START, rule, second, "drop the 8, workers: 3"))
+    assert rule not in live and second in live  # 8 days, 8.2.1: not the workers' 8
 
 
 @pytest.mark.parametrize(
@@ -316,3 +313,79 @@ def test_a_decision_after_weighing_it_is_still_a_change(rule: str, change: str) 
 def test_a_faulty_version_with_no_pick_of_its_own_stays(message: str) -> None:
     first = ledger_of_said(START, message).facts[1]
     assert first.live, first.text
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Fireball has an 8-second cooldown.", "Blink: 15-second cooldown."),
+        (
+            "Fireball has an 8-second cooldown.",
+            "- Blink: 15-second cooldown\n- Ward: 20-second cooldown",
+        ),
+        ("Train set: 12-month window.", "Test set: 1-month window."),
+        ("Pods get a 30-second grace period.", "Jobs: 5-minute grace period"),
+    ],
+)
+def test_a_labelled_sibling_measure_stays_its_own(first: str, second: str) -> None:
+    assert first in live_rules(ledger_of_said(START, first, second))
+
+
+@pytest.mark.parametrize(
+    ("rule", "change", "kept"),
+    [
+        (
+            "Use npm for installs.",
+            "I looked at pnpm instead but it doesn't work with our hoisting, so yarn it is.",
+            False,
+        ),
+        (
+            "Sign with match, read-only on CI.",
+            "We talked about automatic signing instead but that doesn't work on CI, "
+            "so match it is.",
+            True,
+        ),
+    ],
+)
+def test_a_pick_after_a_change_set_aside_replaces_only_another_rule(
+    rule: str, change: str, kept: bool
+) -> None:
+    assert (rule in live_rules(ledger_of_said(START, rule, change))) is kept
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "v3.1.0 leaks memory, use `v3.2.1`",
+        "v3.1.0 has the provider lock bug, pin it to v3.2.1",
+        "v3.1.0 leaks memory, use the newer one, v3.2.1",
+    ],
+)
+def test_a_replacement_after_its_reason_in_any_wrapping_replaces(change: str) -> None:
+    assert "Pin the runner at v3.1.0." not in live_rules(
+        ledger_of_said(START, "Pin the runner at v3.1.0.", change)
+    )
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "12:00:01 | error: connection reset, retrying (1/3)\n12:00:03 | connected\n"
+        "12:00:04 | migration complete",
+        "[03:12:44] » epoch 3 loss=0.41\n[03:12:45] » error: 0.153 (val)",
+        "[09:41:07]: ▸ Compiling Foo.swift\n[09:41:09]: ▸ error: none",
+        "[14:02:11] ✖ error: gradle exited 1",
+        "[02:00:06] ▸ error: job failed, see above",
+    ],
+)
+def test_a_stamped_line_of_a_run_that_went_well_or_a_wrapper_is_no_error(log: str) -> None:
+    ledger = ledger_of_said(START, f"log:\n```\n{log}\n```")
+    assert not ledger.live("error")
+
+
+def test_a_faulty_version_the_message_still_uses_stays() -> None:
+    message = (
+        "v0.9.3 regressed the retry logic. We still ship v0.9.3 to the legacy fleet. "
+        "Use v0.9.4 elsewhere."
+    )
+    assert ledger_of_said(START, message).facts[1].live

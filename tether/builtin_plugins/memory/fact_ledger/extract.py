@@ -40,7 +40,7 @@ from tether.builtin_plugins.memory.fact_ledger.logline import (
     LOG_LINE,
     first_logged_error,
     logged_messages,
-    stamped_message,
+    stamped_error,
 )
 from tether.builtin_plugins.memory.fact_ledger.negation import denied, rule_cue, set_aside
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
@@ -271,12 +271,7 @@ def pasted_error(text: str) -> str:
     ]
     if lines:
         return flat(lines[-1])
-    stamped = [row for row in rows if _SAYS_ERROR.match(stamped_message(row))]
-    return flat(first_logged_error(rows) or (stamped[0] if stamped else ""))
-
-
-#: A tool's message that opens by naming an error: "error: Signing for … requires a team".
-_SAYS_ERROR = re.compile(r"(?:fatal\s+)?error\s*:\s*\S", re.IGNORECASE)
+    return flat(first_logged_error(rows) or stamped_error(rows))
 
 
 #: A heading that presents its list for the reader ("如下", "as follows"), not a log of work.
@@ -290,9 +285,12 @@ MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground 
 
 def _asked(cues: Cues, kind: str, sentence: str) -> bool:
     """Whether ``sentence`` has a cue of ``kind`` that no negation right before denies and
-    nothing after sets aside ("… instead, but that doesn't work on CI")."""
+    nothing after sets aside ("… instead, but that doesn't work on CI"), unless another pick
+    follows ("…, so yarn it is")."""
     span = cues.find(kind, sentence)
-    return span is not None and not denied(sentence, span[0]) and not set_aside(sentence, *span)
+    if span is None or denied(sentence, span[0]):
+        return False
+    return set_aside(sentence, *span) != ""  # "…, so yarn it is" changes, to yarn
 
 
 def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:

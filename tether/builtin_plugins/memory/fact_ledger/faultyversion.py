@@ -101,7 +101,8 @@ def retire_faulted_versions(ledger: Ledger, source: str, cues: Cues) -> None:
             continue
         product = _product(fact.text, old)
         new = next((n for n in facts[at + 1 :] if _picks_instead(n.text, old, product, cues)), None)
-        if new is not None:
+        kept = [f for f in facts if f not in (fact, new) and old.value in f.text]
+        if new is not None and not kept:  # "We still ship v0.9.3 to the legacy fleet": stays
             ledger.retire(fact, new)
             for child in ledger.live("identifier"):
                 if child.parent == fact.id and child.text == old.value:

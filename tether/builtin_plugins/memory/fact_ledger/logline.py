@@ -38,10 +38,34 @@ def logged_messages(row: str) -> list[str]:
 
 def stamped_message(row: str) -> str:
     """What ``row`` says after a time stamp and the marks after it ("" without one): a
-    tool's log line "[14:02:11]: ▸ ❌  error: Signing for …" says "error: Signing for …"
-    (an error only where no line says one otherwise, :func:`~.extract.pasted_error`)."""
+    tool's log line "[14:02:11]: ▸ ❌  error: Signing for …" says "error: Signing for …"."""
     found = _STAMP.match(row)
     return row[found.end() :] if found else ""
+
+
+#: A tool's message that opens by naming an error in words: "error: Signing for … requires a
+#: team" (not a metric, "error: 0.153", nor "error: none").
+_SAYS_ERROR = re.compile(r"(?:fatal\s+)?error\s*:\s*(?!none\b)[A-Za-z\"'\u3400-\u9fff]", re.I)
+#: A line that only wraps an error said elsewhere: "error: task exited with code 1", "… see above".
+_WRAPPER = re.compile(r"\bexit(?:ed|s)?\b.{0,20}\d|\bsee above\b|\bstep \d+ failed\b", re.I)
+#: A later line saying the run went well after all: "connected", "migration complete".
+_SUCCEEDED = re.compile(
+    r"\b(?:succeeded|successful(?:ly)?|completed?|done|connected|passed)\b", re.I
+)
+
+
+def stamped_error(rows: list[str]) -> str:
+    """The first of ``rows`` whose stamped message names an error in words, is no wrapper of
+    one said elsewhere, and is not followed by a line saying the run went well ("" if none);
+    read only where no line is an error otherwise (:func:`~.extract.pasted_error`)."""
+    for at, row in enumerate(rows):
+        if (
+            _SAYS_ERROR.match(stamped_message(row))
+            and not _WRAPPER.search(row)
+            and not any(_SUCCEEDED.search(later) for later in rows[at + 1 :])
+        ):
+            return row
+    return ""
 
 
 def first_logged_error(rows: list[str]) -> str:
@@ -60,4 +84,10 @@ LOG_LINE = re.compile(
     r"|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
 )
 
-__all__ = ["LOG_LINE", "first_logged_error", "logged_messages", "stamped_message"]
+__all__ = [
+    "LOG_LINE",
+    "first_logged_error",
+    "logged_messages",
+    "stamped_error",
+    "stamped_message",
+]

@@ -20,7 +20,8 @@ _TOKENS = re.compile(r"[A-Za-z][\w-]*|[:=]")
 #: Words that may stand between a key and its value: "lookback of 6 months", "timeout is 90s".
 _BRIDGE = frozenset("of is are was be to at set now should must will : =".split())
 MAX_BRIDGE = 2
-_CLAUSE = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")
+#: Where a clause ends; a label's colon does not end it ("Blink: 15-second cooldown").
+_CLAUSE = re.compile(r"[,;!?，；。！？\n]|\.(?:\s|$)|\s[-—–]+\s")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u3400-\u9fff]{2,}")
 
 

@@ -131,17 +131,19 @@ def _stating_lone_number(fact: Fact, rules: list[Fact], cues: Cues) -> list[Fact
     return [old for old, at in found if at and _in_place(after, old.text[at.end() :])]
 
 
-_KEYED_NUMBER = re.compile(r"[A-Za-z_][\w.-]*\s*[:=]\s*\d")
+_KEYED_NUMBER = re.compile(r"([A-Za-z_][\w.-]*)\s*[:=]\s*\d")
 _NOUN = re.compile(r"\s*([A-Za-z]{3,})")
 
 
 def _in_place(after: str, counted: str) -> bool:
-    """Whether ``after`` gives a number in a rule's place: keyed ("replicaCount: 2") or a
-    count of what the rule counts ("3 workers" for "8 workers"), not "1 and 3 are fine"."""
-    if _KEYED_NUMBER.search(after):
-        return True
+    """Whether ``after`` gives a number in a rule's place: keyed by what the rule counts
+    ("replicaCount: 2" for "5 replicas") or a count of it ("3 workers" for "8 workers"); not
+    "1 and 3 are fine", nor "max_depth=6" for "Python 3"."""
     noun = _NOUN.match(counted)
     root = word_root(noun.group(1).casefold()) if noun else ""
+    for key in _KEYED_NUMBER.finditer(after):  # "replicaCount: 2" for "5 replicas"
+        if root and key.group(1).casefold().startswith(root[:5]):
+            return True
     return bool(root) and re.search(rf"\d\s*{re.escape(root)}", after, re.IGNORECASE) is not None
 
 

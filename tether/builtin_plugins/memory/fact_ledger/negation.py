@@ -89,17 +89,35 @@ _REJECTED = re.compile(
 MAX_WEIGHED = 40  # characters before a cue that the words weighing it stand in
 
 
-def set_aside(text: str, start: int, end: int) -> bool:
-    """Whether the change whose cue spans ``start``–``end`` of ``text`` is what words before
-    it weigh, and is set aside after it ("we looked at X instead, but that won't work")."""
+def set_aside(text: str, start: int, end: int) -> str | None:
+    """What ``text`` picks after setting aside the change whose cue spans ``start``–``end``
+    ("we looked at X instead, but that won't work, so Y it is": "Y it is"; "" when nothing),
+    or ``None`` when words before the cue do not weigh it or nothing after rejects it."""
     weighed = _WEIGHED.search(text, max(0, start - MAX_WEIGHED), start)
     if weighed is None or _BREAK.search(text, weighed.end(), start):
-        return False  # "I thought about it and we should move to X": the change is taken
-    return _REJECTED.search(text, end) is not None
+        return None  # "I thought about it and we should move to X": the change is taken
+    rejected = _REJECTED.search(text, end)
+    if rejected is None:
+        return None
+    then = _THEN.search(text, rejected.end())
+    return text[then.end() :].strip(" .。") if then else ""
 
 
+def agrees_with_pick(text: str, old: str, cues: Cues) -> bool:
+    """Whether ``text`` sets a change aside and picks what ``old`` names ("… automatic signing
+    instead but that doesn't work on CI, so manual signing via match it is" keeps the rule
+    on match; "… so yarn it is" replaces "Use npm")."""
+    span = cues.find("change", text)
+    picked = set_aside(text, *span) if span is not None else None
+    words = [w for w in _WORD.findall(picked or "") if w.casefold() not in _PICK_FILLER]
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", old, re.I) for w in words)
+
+
+_THEN = re.compile(r"\b(?:so|then)\b|所以", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w.+-]{2,}|[\u3400-\u9fff]{2,}")
+_PICK_FILLER = frozenset("the and with via for use using just then that this it's is".split())
 #: What parts the weighing words from the change they would weigh: a clause break, "and".
 _BREAK = re.compile(r"[,;:，；：。]|\b(?:and|but|so)\b|所以|但", re.IGNORECASE)
 
 
-__all__ = ["denied", "described", "rule_cue", "set_aside"]
+__all__ = ["agrees_with_pick", "denied", "described", "rule_cue", "set_aside"]

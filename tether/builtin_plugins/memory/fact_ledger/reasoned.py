@@ -15,12 +15,14 @@ _PICK = re.compile(
 )
 
 
+#: What a pick names when it is a place, not a version or a name: "/refs/…", "s3://…".
+_PLACE = re.compile(r"\s*[`'\"]?(?:/|~/|\./|[a-z][\w+.-]*://)")
+
+
 def _picks_other(new: str, start: int, end: int, value: str) -> bool:
-    """Whether a pick word between ``start`` and ``end`` of ``new`` picks something other
-    than ``value`` ("STAR 索引…，先用 /refs/…，是 Lin 建的": the path, not Lin)."""
-    return any(
-        not new[pick.end() :].lstrip().startswith(value) for pick in _PICK.finditer(new, start, end)
-    )
+    """Whether a pick word between ``start`` and ``end`` of ``new`` picks a place, not
+    ``value`` ("STAR 索引…，先用 /refs/…，是 Lin 建的": the index path, not Lin)."""
+    return any(_PLACE.match(new, pick.end()) for pick in _PICK.finditer(new, start, end))
 
 
 _BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")

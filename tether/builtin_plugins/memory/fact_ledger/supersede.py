@@ -52,7 +52,7 @@ from tether.builtin_plugins.memory.fact_ledger.named import (
     quantity_named,
     revoked_object,
 )
-from tether.builtin_plugins.memory.fact_ledger.negation import denied
+from tether.builtin_plugins.memory.fact_ledger.negation import agrees_with_pick, denied
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
 from tether.builtin_plugins.memory.fact_ledger.partial import agrees_with_ban, partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
@@ -289,6 +289,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         and not (cued and pin_kept(fact.text, old.text))
         and not (statement.revoke and partial_take_back(fact.text, old.text))
         and not (statement.revoke and agrees_with_ban(fact.text, old.text))
+        and not (cued and cues is not None and agrees_with_pick(fact.text, old.text, cues))
     ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)

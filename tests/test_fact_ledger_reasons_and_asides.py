@@ -245,3 +245,17 @@ def test_a_faulty_version_the_message_still_uses_stays() -> None:
         "Use v0.9.4 elsewhere."
     )
     assert ledger_of_said(START, message).facts[1].live
+
+
+def test_a_faulty_version_replaced_in_one_message_ends_its_pin_but_no_ban() -> None:
+    ledger = ledger_of_said(
+        START,
+        "Pin the exporter at 4.2.0, and keep gzip on.",
+        "never roll 4.2.0 out to the edge nodes",
+        "4.2.0 has the buffer leak bug. 4.2.1 has the fix, use that.",
+    )
+    live = live_rules(ledger)
+    assert "Pin the exporter at 4.2.0, and keep gzip on." not in live
+    assert "keep gzip on" in live
+    assert "never roll 4.2.0 out to the edge nodes" in live
+    assert "4.2.0" not in {f.text for f in ledger.live("identifier")}

@@ -2,12 +2,13 @@
 
 "v2.8.1 has the idempotency-key bug QA just hit. tag v2.8.2 has the fix use that": the first
 sentence says why the version changes; once the second picks another version of the same
-form (a pick word, or "the fix"), the first goes with the change. Only a sentence that is
-nothing but the fault: it opens with the version (or a name and the version), is one clause
-and asks nothing ("React 18.2.0 has the hydration bug, so keep the workaround"; "1.0.3 has a
-bug we need to fix" stay), and the pick is of the same thing ("Go with Next 14.1.0" is
-another package's version; "will fix it in v2.9.0" picks nothing). A version that fixes a
-bug is not found faulty.
+form (a pick word, or "the fix"), the first goes with the change, and so do the earlier rules
+choosing the faulty version of that product ("pin the data client at v2.8.1"), never a ban.
+Only a sentence that is nothing but the fault: it opens with the version (or a name and the
+version), is one clause and asks nothing ("React 18.2.0 has the hydration bug, so keep the
+workaround"; "1.0.3 has a bug we need to fix" stay), and the pick is of the same thing ("Go
+with Next 14.1.0" is another package's version; "will fix it in v2.9.0" picks nothing). A
+version that fixes a bug is not found faulty, nor one the message still uses.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.clauses import retire_rule
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
 from tether.builtin_plugins.memory.fact_ledger.keyshape import Keyed, keyed_values
-from tether.builtin_plugins.memory.fact_ledger.words import word_search
+from tether.builtin_plugins.memory.fact_ledger.words import negated, word_search
 
 
 class Ledger(Protocol):
@@ -104,9 +106,23 @@ def retire_faulted_versions(ledger: Ledger, source: str, cues: Cues) -> None:
         kept = [f for f in facts if f not in (fact, new) and old.value in f.text]
         if new is not None and not kept:  # "We still ship v0.9.3 to the legacy fleet": stays
             ledger.retire(fact, new)
-            for child in ledger.live("identifier"):
-                if child.parent == fact.id and child.text == old.value:
-                    ledger.retire(child, new)
+            _retire_pins(ledger, old, product, new, cues)
+
+
+def _retire_pins(ledger: Ledger, old: Keyed, product: str, new: Fact, cues: Cues) -> None:
+    """Retire the earlier rules choosing version ``old`` of ``product`` ("pin the data client
+    at v2.8.1"; not a ban, "never deploy v2.8.1"), the clauses naming it, and the identifier
+    that is it: the fault and the pick replace them."""
+    said = re.compile(rf"(?<![\w.-]){re.escape(old.value)}(?![\w-]|\.\d)")
+    for rule in ledger.live("constraint") + ledger.live("decision"):
+        if rule.source == new.source or negated(rule.text) or not said.search(rule.text):
+            continue
+        versions = [k for k in keyed_values(rule.text, cues) if k.value == old.value]
+        if versions and _product(rule.text, versions[0]) == product:
+            retire_rule(ledger, rule, new, cues, changes=lambda clause: bool(said.search(clause)))
+    for child in ledger.live("identifier"):
+        if child.text == old.value:
+            ledger.retire(child, new)
 
 
 __all__ = ["retire_faulted_versions"]

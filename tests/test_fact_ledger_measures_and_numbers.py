@@ -152,6 +152,9 @@ def test_a_number_taken_back_for_a_count_of_the_same_thing_ends_the_rule() -> No
         ),
         ("Train set: 12-month window.", "Test set: 1-month window."),
         ("Pods get a 30-second grace period.", "Jobs: 5-minute grace period"),
+        ("SLA is 4-hour response for P1.", "P2: 1-day response"),
+        ("P1 incidents get a 15-minute response SLA.", "P3: 1-day response SLA"),
+        ("New signups get a 14-day trial.", "Enterprise leads get a 30-day trial instead."),
     ],
 )
 def test_a_labelled_sibling_measure_stays_its_own(first: str, second: str) -> None:

@@ -259,3 +259,44 @@ def test_a_faulty_version_replaced_in_one_message_ends_its_pin_but_no_ban() -> N
     assert "keep gzip on" in live
     assert "never roll 4.2.0 out to the edge nodes" in live
     assert "4.2.0" not in {f.text for f in ledger.live("identifier")}
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["Use npm for all packages.", "Use Jest for the unit tests."],
+)
+def test_a_pick_after_a_rejected_change_shares_words_yet_replaces(rule: str) -> None:
+    tool = "npm" if "npm" in rule else "Jest"
+    change = (
+        f"We talked about moving off {tool} instead, but that doesn't work with our cache, "
+        "so yarn for all packages and Mocha for the unit tests."
+    )
+    assert rule not in live_rules(ledger_of_said(START, rule, change))
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "12:00:01 | error: connection refused, retrying in 5s\n12:00:06 | retry 1 ok",
+        "[10:00:01] error: TLS handshake timeout, retrying\n[10:00:04] Server listening on :8443",
+    ],
+)
+def test_a_stamped_error_the_run_recovered_from_is_no_open_error(log: str) -> None:
+    ledger = ledger_of_said(START, f"log for reference:\n```\n{log}\n```")
+    assert not ledger.live("error")
+
+
+def test_a_stamped_error_in_a_message_saying_it_works_now_is_no_open_error() -> None:
+    log = "[09:41:07] ✖ error: target not halted\n[09:41:09] flashing 128 KB"
+    assert not ledger_of_said(START, f"works now:\n```\n{log}\n```").live("error")
+
+
+def test_a_replacement_named_inside_its_path_still_replaces() -> None:
+    change = "v3.1.0 leaks memory, use ./bin/runner from the v3.2.1 tarball"
+    ledger = ledger_of_said(START, "Pin the runner at v3.1.0.", change)
+    assert "Pin the runner at v3.1.0." not in live_rules(ledger)
+
+
+def test_a_faulty_version_the_pick_sentence_still_uses_stays() -> None:
+    message = "v2.8.1 is buggy. Use v2.8.2, but the reporting job stays on v2.8.1 until Friday."
+    assert ledger_of_said(START, message).facts[1].live

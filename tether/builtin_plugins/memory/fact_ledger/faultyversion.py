@@ -103,7 +103,7 @@ def retire_faulted_versions(ledger: Ledger, source: str, cues: Cues) -> None:
             continue
         product = _product(fact.text, old)
         new = next((n for n in facts[at + 1 :] if _picks_instead(n.text, old, product, cues)), None)
-        kept = [f for f in facts if f not in (fact, new) and old.value in f.text]
+        kept = [f for f in facts if f is not fact and old.value in f.text]
         if new is not None and not kept:  # "We still ship v0.9.3 to the legacy fleet": stays
             ledger.retire(fact, new)
             _retire_pins(ledger, old, product, new, cues)

@@ -48,21 +48,27 @@ def stamped_message(row: str) -> str:
 _SAYS_ERROR = re.compile(r"(?:fatal\s+)?error\s*:\s*(?!none\b)[A-Za-z\"'\u3400-\u9fff]", re.I)
 #: A line that only wraps an error said elsewhere: "error: task exited with code 1", "… see above".
 _WRAPPER = re.compile(r"\bexit(?:ed|s)?\b.{0,20}\d|\bsee above\b|\bstep \d+ failed\b", re.I)
-#: A later line saying the run went well after all: "connected", "migration complete".
+#: A later line saying the run went well after all: "connected", "migration complete", "OK".
 _SUCCEEDED = re.compile(
-    r"\b(?:succeeded|successful(?:ly)?|completed?|done|connected|passed)\b", re.I
+    r"\b(?:succeeded|successful(?:ly)?|completed?|done|connected|passed|ok|finished|listening"
+    r"|provisioned|established|saved)\b|成功|完成",
+    re.IGNORECASE,
 )
+#: The user saying so, anywhere in the message: "works now", "fixed it", "跑通了".
+_WENT_WELL = re.compile(r"\b(?:works now|worked|fixed it|all green|it's green)\b|跑通了|好了", re.I)
 
 
 def stamped_error(rows: list[str]) -> str:
     """The first of ``rows`` whose stamped message names an error in words, is no wrapper of
-    one said elsewhere, and is not followed by a line saying the run went well ("" if none);
-    read only where no line is an error otherwise (:func:`~.extract.pasted_error`)."""
+    one said elsewhere, and is not followed by a line saying the run went well, in a message
+    that does not say so either ("" if none); read only where no line is an error otherwise
+    (:func:`~.extract.pasted_error`)."""
     for at, row in enumerate(rows):
         if (
             _SAYS_ERROR.match(stamped_message(row))
             and not _WRAPPER.search(row)
             and not any(_SUCCEEDED.search(later) for later in rows[at + 1 :])
+            and not any(_WENT_WELL.search(other) for other in rows)
         ):
             return row
     return ""

@@ -10,6 +10,7 @@ cookies last 30 days" are two things, though both are durations of cookies.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, word_root
@@ -22,7 +23,7 @@ _BRIDGE = frozenset("of is are was be to at set now should must will : =".split(
 MAX_BRIDGE = 2
 #: Where a clause ends; a label's colon does not end it ("Blink: 15-second cooldown").
 _CLAUSE = re.compile(r"[,;!?，；。！？\n]|\.(?:\s|$)|\s[-—–]+\s")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u3400-\u9fff]{2,}")
+_WORD = re.compile(r"[A-Za-z][\w'-]*[A-Za-z0-9]|[\u3400-\u9fff]{2,}")
 
 
 class Value(Protocol):
@@ -80,4 +81,18 @@ def measured_alike(new: str, n: Value, old: str, o: Value) -> bool:
     return not (hyphened and _names_more(mine, theirs))
 
 
-__all__ = ["measured_alike"]
+def measures_apart(new: str, old: str, read: Callable[[str], Sequence[Value]]) -> bool:
+    """Whether ``new`` and ``old`` state measures of one class (``read``: their values) only
+    where a hyphenated one measures something else ("P2: 1-day response" beside "a 4-hour
+    response for P1"): whatever else likens the two sentences, they are two rules."""
+    pairs = [
+        (n, o)
+        for n in read(new)
+        for o in read(old)
+        if getattr(n, "cls", "") == getattr(o, "cls", "")
+        and (_HYPHENED.match(n.text) or _HYPHENED.match(o.text))
+    ]
+    return bool(pairs) and not any(measured_alike(new, n, old, o) for n, o in pairs)
+
+
+__all__ = ["measured_alike", "measures_apart"]

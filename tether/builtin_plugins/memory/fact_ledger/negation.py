@@ -108,14 +108,14 @@ def agrees_with_pick(text: str, old: str, cues: Cues) -> bool:
     instead but that doesn't work on CI, so manual signing via match it is" keeps the rule
     on match; "… so yarn it is" replaces "Use npm")."""
     span = cues.find("change", text)
-    picked = set_aside(text, *span) if span is not None else None
-    words = [w for w in _WORD.findall(picked or "") if w.casefold() not in _PICK_FILLER]
-    return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", old, re.I) for w in words)
+    picked = _SETTLED.search(set_aside(text, *span) or "") if span is not None else None
+    name = picked.group(1) if picked else ""  # "manual signing via match it is": match
+    return bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", old, re.I) is not None
 
 
 _THEN = re.compile(r"\b(?:so|then)\b|所以", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][\w.+-]{2,}|[\u3400-\u9fff]{2,}")
-_PICK_FILLER = frozenset("the and with via for use using just then that this it's is".split())
+#: A pick said as settled: "X it is", "X it stays" — its last word names what is picked.
+_SETTLED = re.compile(r"([A-Za-z][\w.+-]+)\s+it\s+(?:is|stays)\b", re.IGNORECASE)
 #: What parts the weighing words from the change they would weigh: a clause break, "and".
 _BREAK = re.compile(r"[,;:，；：。]|\b(?:and|but|so)\b|所以|但", re.IGNORECASE)
 

@@ -22,7 +22,12 @@ _PLACE = re.compile(r"\s*[`'\"]?(?:/|~/|\./|[a-z][\w+.-]*://)")
 def _picks_other(new: str, start: int, end: int, value: str) -> bool:
     """Whether a pick word between ``start`` and ``end`` of ``new`` picks a place, not
     ``value`` ("STAR 索引…，先用 /refs/…，是 Lin 建的": the index path, not Lin)."""
-    return any(_PLACE.match(new, pick.end()) for pick in _PICK.finditer(new, start, end))
+    for pick in _PICK.finditer(new, start, end):
+        clause = _BOUNDARY.search(new, pick.end())
+        said = new[pick.end() : clause.start() if clause else len(new)]
+        if _PLACE.match(said) and value not in said:  # "use ./bin/x from the v3.2.1 tarball"
+            return True
+    return False
 
 
 _BOUNDARY = re.compile(r"[,;:!?，；：。！？]|\.(?:\s|$)|\s[-—–]+\s")

@@ -46,6 +46,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_c
 from tether.builtin_plugins.memory.fact_ledger.keeps import pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.measured import measures_apart
 from tether.builtin_plugins.memory.fact_ledger.named import (
     FLAG_OR_VAR,
     named_alike,
@@ -290,6 +291,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         and not (statement.revoke and partial_take_back(fact.text, old.text))
         and not (statement.revoke and agrees_with_ban(fact.text, old.text))
         and not (cued and cues is not None and agrees_with_pick(fact.text, old.text, cues))
+        and not (cues and measures_apart(fact.text, old.text, lambda t: values(t, cues)))
     ]
     for old in retired:
         retire_rule(ledger, old, fact, cues, revoke=statement.revoke)

@@ -159,3 +159,9 @@ def test_a_number_taken_back_for_a_count_of_the_same_thing_ends_the_rule() -> No
 )
 def test_a_labelled_sibling_measure_stays_its_own(first: str, second: str) -> None:
     assert first in live_rules(ledger_of_said(START, first, second))
+
+
+def test_a_letter_after_a_hyphen_is_no_unit() -> None:
+    rule = "Keep sessions 30 minutes, users drop off during 3-D Secure."
+    ledger = ledger_of_said(START, rule, "scratch the 30 min, make it 2 hours for sessions")
+    assert rule not in live_rules(ledger)

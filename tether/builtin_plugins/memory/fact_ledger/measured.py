@@ -15,7 +15,7 @@ from typing import Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.words import FUNCTION_WORDS, word_root
 
-_HYPHENED = re.compile(r"^\d+(?:\.\d+)?-[A-Za-z]+$")
+_HYPHENED = re.compile(r"^\d+(?:\.\d+)?-[A-Za-z]{2,}$")
 _NOUN_AFTER = re.compile(r"\s+([A-Za-z][\w-]*)")
 _TOKENS = re.compile(r"[A-Za-z][\w-]*|[:=]")
 #: Words that may stand between a key and its value: "lookback of 6 months", "timeout is 90s".

@@ -148,8 +148,8 @@ def slots(text: str) -> tuple[Slot, ...]:
         add(match.start(), match.end(), Slot(match.group(0), "qty:dims"))
     for match in _QTY.finditer(text):
         unit = (match.group(3) or match.group(4) or "").casefold()
-        if match.group(2) == "-" and unit not in _UNITS:
-            continue  # "a 12-month lookback", "30-day retention"; not "3-way", "12-factor"
+        if match.group(2) == "-" and (unit not in _UNITS or len(unit) < 2):
+            continue  # "a 12-month lookback", "30-day retention"; not "3-way", "3-D", "10-K"
         if unit in _UNITS:
             unit = _UNITS[unit]
         elif "/" in unit:

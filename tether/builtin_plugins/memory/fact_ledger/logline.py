@@ -63,12 +63,14 @@ def stamped_error(rows: list[str]) -> str:
     one said elsewhere, and is not followed by a line saying the run went well, in a message
     that does not say so either ("" if none); read only where no line is an error otherwise
     (:func:`~.extract.pasted_error`)."""
+    if any(_WENT_WELL.search(row) for row in rows):
+        return ""
+    last_success = max((at for at, row in enumerate(rows) if _SUCCEEDED.search(row)), default=-1)
     for at, row in enumerate(rows):
         if (
-            _SAYS_ERROR.match(stamped_message(row))
+            at >= last_success  # no line after it says the run went well
+            and _SAYS_ERROR.match(stamped_message(row))
             and not _WRAPPER.search(row)
-            and not any(_SUCCEEDED.search(later) for later in rows[at + 1 :])
-            and not any(_WENT_WELL.search(other) for other in rows)
         ):
             return row
     return ""

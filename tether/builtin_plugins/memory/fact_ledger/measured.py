@@ -28,6 +28,7 @@ _WORD = re.compile(r"[A-Za-z][\w'-]*[A-Za-z0-9]|[\u3400-\u9fff]{2,}")
 
 class Value(Protocol):
     text: str
+    cls: str
     start: int
 
 
@@ -77,8 +78,10 @@ def measured_alike(new: str, n: Value, old: str, o: Value) -> bool:
             noun = _noun_after(text, value)
             if not noun or not _keys(noun, other, theirs):
                 return False
+    if not hyphened:
+        return True
     mine, theirs = _clause(new, n).replace(n.text, " "), _clause(old, o).replace(o.text, " ")
-    return not (hyphened and _names_more(mine, theirs))
+    return not _names_more(mine, theirs)
 
 
 def measures_apart(new: str, old: str, read: Callable[[str], Sequence[Value]]) -> bool:
@@ -89,8 +92,7 @@ def measures_apart(new: str, old: str, read: Callable[[str], Sequence[Value]]) -
         (n, o)
         for n in read(new)
         for o in read(old)
-        if getattr(n, "cls", "") == getattr(o, "cls", "")
-        and (_HYPHENED.match(n.text) or _HYPHENED.match(o.text))
+        if n.cls == o.cls and (_HYPHENED.match(n.text) or _HYPHENED.match(o.text))
     ]
     return bool(pairs) and not any(measured_alike(new, n, old, o) for n, o in pairs)
 

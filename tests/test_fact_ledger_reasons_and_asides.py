@@ -232,6 +232,8 @@ def test_a_replacement_after_its_reason_in_any_wrapping_replaces(change: str) ->
         "[09:41:07]: ▸ Compiling Foo.swift\n[09:41:09]: ▸ error: none",
         "[14:02:11] ✖ error: gradle exited 1",
         "[02:00:06] ▸ error: job failed, see above",
+        "12:00:01 | error: connection refused, retrying in 5s\n12:00:06 | retry 1 ok",
+        "[10:00:01] error: TLS handshake timeout, retrying\n[10:00:04] Server listening on :8443",
     ],
 )
 def test_a_stamped_line_of_a_run_that_went_well_or_a_wrapper_is_no_error(log: str) -> None:
@@ -272,18 +274,6 @@ def test_a_pick_after_a_rejected_change_shares_words_yet_replaces(rule: str) -> 
         "so yarn for all packages and Mocha for the unit tests."
     )
     assert rule not in live_rules(ledger_of_said(START, rule, change))
-
-
-@pytest.mark.parametrize(
-    "log",
-    [
-        "12:00:01 | error: connection refused, retrying in 5s\n12:00:06 | retry 1 ok",
-        "[10:00:01] error: TLS handshake timeout, retrying\n[10:00:04] Server listening on :8443",
-    ],
-)
-def test_a_stamped_error_the_run_recovered_from_is_no_open_error(log: str) -> None:
-    ledger = ledger_of_said(START, f"log for reference:\n```\n{log}\n```")
-    assert not ledger.live("error")
 
 
 def test_a_stamped_error_in_a_message_saying_it_works_now_is_no_open_error() -> None:

@@ -268,11 +268,14 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
         for line in found
         if _named(line) and not (_TALLY.search(line) or _ONLY_HEADER.match(line))
     ]
+    root = _root_cause(text)
+    if root:
+        extra.insert(0, root[:MAX_FACT])  # "   > Android Gradle plugin requires Java 17 …"
     last = lines[-1][:MAX_FACT] if lines else ""
     if _ERROR_LINE.search(last) and not (_TALLY.search(last) or _ONLY_HEADER.match(last)):
         extra.append(last)  # the output's last word on it: "  aarch64-linux-musl-gcc: not found"
     order = {line: at for at, line in reversed(list(enumerate(extra)))}  # first place
-    for line in sorted(order, key=lambda line: (_rank(line), order[line])):
+    for line in sorted(order, key=lambda line: (line != root and _rank(line), order[line])):
         if len(out) >= limit:
             break
         if not any(line in kept or kept in line for kept in out):
@@ -281,6 +284,25 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
     if where and len(out) < limit and not any(where in kept for kept in out):
         out.append(where[:MAX_FACT])
     return tuple(out)
+
+
+#: A cause nested under the failure that wraps it: Gradle's "   > …" under "> …", Java's
+#: "Caused by: …" — the deepest (the last of the deepest) is the root cause.
+_NESTED_CAUSE = re.compile(r"^([ \t]*)(?:>[ \t]+|Caused by:[ \t]*)(\S.*)$", re.MULTILINE)
+
+
+def _root_cause(text: str) -> str:
+    """The innermost cause a failing output nests under others (stripped), or "" when it
+    nests none: a single cause line is no nesting."""
+    causes = [(len(m.group(1)), m.group(0).strip()) for m in _NESTED_CAUSE.finditer(text)]
+    if (
+        len(causes) < 2
+        or len({depth for depth, _ in causes}) < 2
+        and not all(line.startswith("Caused by:") for _, line in causes)
+    ):
+        return ""
+    deepest = max(depth for depth, _ in causes)
+    return [line for depth, line in causes if depth == deepest][-1]
 
 
 #: A frame of a stack trace that says where in the code: "(at Assets/World/Chunk.cs:88)",

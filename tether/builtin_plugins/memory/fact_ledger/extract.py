@@ -42,7 +42,12 @@ from tether.builtin_plugins.memory.fact_ledger.logline import (
     logged_messages,
     stamped_error,
 )
-from tether.builtin_plugins.memory.fact_ledger.negation import denied, rule_cue, set_aside
+from tether.builtin_plugins.memory.fact_ledger.negation import (
+    denied,
+    otherwise,
+    rule_cue,
+    set_aside,
+)
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
 from tether.builtin_plugins.memory.fact_ledger.split import split_sentences
 from tether.builtin_plugins.memory.fact_ledger.steps import (
@@ -288,7 +293,7 @@ def _asked(cues: Cues, kind: str, sentence: str) -> bool:
     nothing after sets aside ("… instead, but that doesn't work on CI"), unless another pick
     follows ("…, so yarn it is")."""
     span = cues.find(kind, sentence)
-    if span is None or denied(sentence, span[0]):
+    if span is None or denied(sentence, span[0]) or otherwise(sentence, span[0]):
         return False
     return set_aside(sentence, *span) != ""  # "…, so yarn it is" changes, to yarn
 

@@ -12,6 +12,7 @@ the same message, nor one when the fault or the pick is said of a part the rule 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from tether.builtin_plugins.memory.fact_ledger.clauses import Ledger, retire_rule
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
@@ -150,6 +151,20 @@ def retire_faults(ledger: Ledger, source: str, said: str, cues: Cues) -> None:
     retire_faulted_choices(ledger, source, said, cues)
     retire_fault_reasons(ledger, source, cues)
     retire_faulted_versions(ledger, source, cues)
+    retire_gone_reasons(ledger, source, cues)
+
+
+def retire_gone_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
+    """A rule of message ``source`` that ended others by saying their value is gone ("Gazebo
+    Classic is EOL and doesnt even build on jazzy.") is the reason for the change its next
+    rule makes ("switch to Gazebo Harmonic"): it retires, shown by that change."""
+    mine = [f for f in _facts_of(ledger, source) if f.kind in _RULES]
+    for reason, change in pairwise(mine):
+        if not (reason.live and change.live and reason.replaces) or change.replaces:
+            continue
+        if cues.has("gone", reason.text) and not cues.has("change", reason.text):
+            if cues.has("change", change.text):
+                ledger.retire(reason, change)
 
 
 def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
@@ -174,4 +189,9 @@ def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
             ledger.retire(fact, new)
 
 
-__all__ = ["retire_fault_reasons", "retire_faulted_choices", "retire_faults"]
+__all__ = [
+    "retire_fault_reasons",
+    "retire_faulted_choices",
+    "retire_faults",
+    "retire_gone_reasons",
+]

@@ -21,7 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.faulted import said_wanting
 from tether.builtin_plugins.memory.fact_ledger.words import leads_with, vocabulary, word_search
 
 _SETTING = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\"?([^\s,;\"#]+)")
-_VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)+)(?![\w.])")
+_VERSIONED = re.compile(r"(?<![\w.-])([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)+)(?!\w|\.\w)")
 _DETERMINED = re.compile(r"\b(?:the|a|an|our|my|your|their|this|that|its)\s+(?:\S+\s+){0,2}$")
 
 

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ, per
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.subject import topics_differ
+from tether.builtin_plugins.memory.fact_ledger.when import DATE
 from tether.builtin_plugins.memory.fact_ledger.words import (
     LATIN_W,
     STOP,
@@ -28,6 +29,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     WIDE_RUN,
     alternation,
     memo_per_cues,
+    negated,
     unsaid_pairs,
     vocabulary,
 )
@@ -37,7 +39,7 @@ _L = LATIN_W  # a word character, no wide one
 _HEX_COLOR = r"(?P<hex>(?<![\w&])#(?=\d*[A-Fa-f])[0-9A-Fa-f]{3,8}(?![\w-]))"
 _NUMBER = (  # with its unit: "30s", "8 GB", "5 分"
     rf"(?P<num>(?<!{_L})(?<![.:/#-])[-+]?\d+(?:[.:,]\d+)*"
-    r"(?:\s?(?:%|[A-Za-z]{1,8}\b|[\u4e00-\u9fff]))?)"
+    r"(?:\s?(?:%|[A-Za-z]{1,8}\b(?!['’][a-z])|[\u4e00-\u9fff]))?)"  # not "9990 doesn't"
 )
 _PART = rf"(?:{_L}|\$)"
 _TOKEN = (  # a dotted, slashed or snake name; a name with a digit
@@ -154,13 +156,16 @@ def _after(rest: str, cues: Cues | None) -> frozenset[str]:
 
 
 def values_said(text: str) -> list[str]:
-    """The numbers (with their units), identifier-like tokens, paths, URLs, flags and
+    """The numbers (with their units), dates, identifier-like tokens, paths, URLs, flags and
     variables ``text`` states."""
     out = []
     for start, end, kind, _key in identifier_spans(text):
-        if kind in ("path", "url", "flag", "env"):
+        if kind in ("path", "url", "flag", "env", "assign"):  # "Team=payments" is one
             out.append(text[start:end])
             text = text[:start] + " " * (end - start) + text[end:]
+    for date in DATE.finditer(text):  # "July 1" is one value: not the 1 of "April 1"
+        out.append(date.group(0))
+        text = text[: date.start()] + " " * len(date.group(0)) + text[date.end() :]
     for match in _VALUE.finditer(text):
         if match.lastgroup == "num":
             value = match.group(0)
@@ -201,6 +206,8 @@ def same_key(new: str, old: str, cues: Cues | None) -> bool:
             continue
         if not _alike(n.subject, o.subject):
             continue
+        if negated(n.clause) != negated(o.clause):
+            continue  # "别把游戏自己的 dll 打包进去" bans; it sets no value of "游戏的 Mono"
         if WIDE.search(n.clause) and WIDE.search(o.clause) and topics_differ(n.clause, o.clause):
             continue
         mine, theirs = _qualifier(n), _qualifier(o)

@@ -70,9 +70,9 @@ def named_alike(
     names += [m.group(0) for m in FLAG_OR_VAR.finditer(text) if m.group(0) not in names]
     proper = len(names)  # the names proper; with a take-back cue, any word after them
     if any_word:
-        names += [
-            w for w in re.findall(r"(?<![\w'])[A-Za-z][\w.-]{2,}(?![\w'])", text) if w not in names
-        ]
+        words = re.findall(r"(?<![\w'])[A-Za-z][\w.-]{2,}(?![\w'])", text)
+        words = [w.rstrip(".-") for w in words]  # "it." ends a sentence: no word of 3 letters
+        names += [w for w in words if len(w) > 2 and w not in names]
     for index, name in enumerate(names):
         if name.casefold() in FUNCTION_WORDS or _destination(fact.text, name):
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
-from tether.builtin_plugins.memory.fact_ledger.words import vocabulary
+from tether.builtin_plugins.memory.fact_ledger.words import vocabulary, word_search
 
 #: Negations that make a rule only when addressed to the agent ("don't log tokens", "we never
 #: deploy on Fridays"), not inside a clause describing a thing ("a cluster we don't have").
@@ -120,4 +120,16 @@ _SETTLED = re.compile(r"([A-Za-z][\w.+-]+)\s+it\s+(?:is|stays)\b", re.IGNORECASE
 _BREAK = re.compile(r"[,;:，；：。]|\b(?:and|but|so)\b|所以|但", re.IGNORECASE)
 
 
-__all__ = ["agrees_with_pick", "denied", "described", "rule_cue", "set_aside"]
+#: What would happen otherwise: "…, 不然有人自己改成 100 倍", "or else someone bumps it to 9".
+_OTHERWISE = word_search("otherwise_leads")
+_CLAUSE_BREAK = re.compile(r"[,;:.!?，；：。！？]")
+
+
+def otherwise(sentence: str, at: int) -> bool:
+    """Whether the cue at ``at`` stands in a clause that says what would happen otherwise:
+    no change asked for."""
+    leads = list(_OTHERWISE.finditer(sentence, 0, at))
+    return bool(leads) and not _CLAUSE_BREAK.search(sentence, leads[-1].end(), at)
+
+
+__all__ = ["agrees_with_pick", "denied", "described", "otherwise", "rule_cue", "set_aside"]

@@ -42,6 +42,8 @@ WORD_STOP = vocabulary("slot_stop")
 _QTY = re.compile(
     rf"(?<!{LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:(\s?|-)(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
 )
+#: An amount after its currency sign: "$0.02", "€40", "£ 1,200.50".
+_MONEY = re.compile(rf"(?<!{LATIN_W})([$€£¥])\s?\d+(?:[.,]\d+)*(?!{LATIN_W}|[.,]\d)")
 #: A plain number, in scientific notation too ("dt=2.5e-5", "lr 3e-4").
 _NUMBER = re.compile(
     rf"(?<!{LATIN_W})(?<![.:/-])(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?!{LATIN_W}|[%:/-]|\.\d)"
@@ -146,6 +148,8 @@ def slots(text: str) -> tuple[Slot, ...]:
         add(match.start(1), match.end(1), Slot(match.group(1), "id", value=False))
     for match in _DIMENSIONS.finditer(text):  # "256x256", "1920×1080": one value
         add(match.start(), match.end(), Slot(match.group(0), "qty:dims"))
+    for match in _MONEY.finditer(text):  # "$0.02", "€ 40": an amount of that currency
+        add(match.start(), match.end(), Slot(match.group(0), "qty:" + match.group(1)))
     for match in _QTY.finditer(text):
         unit = (match.group(3) or match.group(4) or "").casefold()
         if match.group(2) == "-" and (unit not in _UNITS or len(unit) < 2):

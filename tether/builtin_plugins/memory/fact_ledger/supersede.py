@@ -64,6 +64,7 @@ from tether.builtin_plugins.memory.fact_ledger.renumbered import (
     said_now,
 )
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
+from tether.builtin_plugins.memory.fact_ledger.siblings import sibling_value
 from tether.builtin_plugins.memory.fact_ledger.subject import (
     cjk,
     nearest_parts,
@@ -267,6 +268,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         keyed = _keyed_alike(fact, rules, cues) or reformatted(fact, rules)
     if best is None and not keyed and cues is not None:
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
+        keyed = keyed or _earlier_alike(fact, rules, lambda old: sibling_value(fact.text, old))
     if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
         keyed = bare_change(fact, rules, cues, said_with) if cued else []
         if cued and note_step(ledger, fact, keyed, cues):

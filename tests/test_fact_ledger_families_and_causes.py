@@ -31,6 +31,12 @@ def _live_text(*said: str) -> str:
             "LOG_LEVEL_WARN",
         ),
         (
+            "Write the timetable out as timetable.csv.",
+            "And the export should be timetable.xlsx, one sheet per school.",
+            "timetable.csv",
+            "timetable.xlsx",
+        ),
+        (
             "The exporter writes its results to summary.csv.",
             "The results should be summary.parquet, pandas reads it much faster.",
             "summary.csv",

@@ -3,8 +3,7 @@
 With a change or revoke cue a loose likeness of the words is enough (word forms aside), or one
 earlier fact naming the same thing, or the one earlier value of the same shape; without one the
 same subject must get another value (:func:`~.subject.relation`), or one word be swapped after
-a ``select`` cue. "Use X instead of Y" and "Y is gone" also retire the facts naming Y.
-"""
+a ``select`` cue. "Use X instead of Y" and "Y is gone" also retire the facts naming Y."""
 
 from __future__ import annotations
 
@@ -268,7 +267,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         keyed = _keyed_alike(fact, rules, cues) or reformatted(fact, rules)
     if best is None and not keyed and cues is not None:
         keyed = _moved(fact, rules, cues, cued=cued or cues.has("current", fact.text))
-        keyed = keyed or _earlier_alike(fact, rules, lambda old: sibling_value(fact.text, old))
+        siblings = rules + requests  # "Output reconciled.csv." is a request
+        keyed = keyed or _earlier_alike(fact, siblings, lambda o: sibling_value(fact.text, o))
     if best is None and not keyed and cues is not None:  # "make it 2 hours", and after it
         keyed = bare_change(fact, rules, cues, said_with) if cued else []
         if cued and note_step(ledger, fact, keyed, cues):

@@ -31,7 +31,7 @@ def _live_text(*said: str) -> str:
             "LOG_LEVEL_WARN",
         ),
         (
-            "Write the timetable out as timetable.csv.",
+            "Export the timetable as timetable.csv.",
             "And the export should be timetable.xlsx, one sheet per school.",
             "timetable.csv",
             "timetable.xlsx",
@@ -71,6 +71,11 @@ def test_a_value_of_the_same_family_replaces_the_old(
         ("Health checks call requests.get on /healthz.", "Uploads go through requests.post."),
         ("Save the raw grid to grid.csv.", "Also save a preview to grid.png."),
         ("Export with EXPORT_MODE_FULL on Sundays.", "Never use EXPORT_MODE_DELTA, it drops rows."),
+        ("Component logic lives in Grid.tsx.", "Styles go in Grid.css, no inline styles."),
+        ("Gate the new flow behind FLAG_NEW_CHECKOUT.", "Gate the rewrite behind FLAG_NEW_SEARCH."),
+        ("Admins get PERM_ROSTER_WRITE.", "Teachers get PERM_ROSTER_READ."),
+        ("导出 rooms.csv。", "另外导出 rooms.xlsx。"),
+        ("Export rooms.csv.", "Don't export rooms.xlsx."),
     ],
 )
 def test_two_names_of_one_family_that_are_two_things_both_stay(first: str, second: str) -> None:
@@ -130,10 +135,46 @@ def test_a_take_back_of_one_thing_ends_no_rule_sharing_only_a_word_like_it() -> 
 
 def test_a_reason_that_the_old_choice_is_gone_goes_with_the_switch() -> None:
     rule = "Ship the metrics through statsd."
-    later = "statsd is gone since the migration. switch to OTLP push from the exporter."
+    later = "statsd is gone since the migration. switch the metrics to OTLP push."
     shown = _live_text(START, rule, later)
     assert "OTLP push" in shown
     assert "statsd" not in shown
+
+
+@pytest.mark.parametrize(
+    ("rule", "gone"),
+    [
+        ("Support Python 3.9 and up.", "Python 3.9 is EOL, the floor is now 3.11."),
+        ("Host the demo on Heroku.", "Heroku's free tier is gone, so never deploy there again."),
+    ],
+)
+def test_a_gone_remark_that_states_a_rule_stays_beside_an_unrelated_switch(
+    rule: str, gone: str
+) -> None:
+    rules = live_rules(ledger_of_said(START, rule, gone + " Switch the CI runner to arm64."))
+    assert gone in rules
+
+
+def test_a_change_naming_its_own_subject_leaves_a_rule_of_the_same_unit() -> None:
+    for rule, later in (
+        ("Card padding is 12px.", "Increase the font size to 16px."),
+        ("Keep backups for 30 days.", "Reduce the log retention to 7 days."),
+        ("Card padding is 12px.", "Change the heading size to 28px."),
+    ):
+        assert rule in live_rules(ledger_of_said(START, rule, later)), later
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "要不然改用 redis 吧，运维更熟。",
+        "How about redis instead?",
+        "Otherwise fine — switch to redis.",
+    ],
+)
+def test_a_suggestion_opening_with_otherwise_still_changes(later: str) -> None:
+    rule = "缓存用 memcached。" if not later.isascii() else "Cache with memcached."
+    assert rule not in live_rules(ledger_of_said(START, rule, later))
 
 
 @pytest.mark.parametrize(
@@ -181,6 +222,39 @@ Caused by: java.io.UncheckedIOException: config unreadable
 Caused by: java.nio.file.AccessDeniedException: /etc/app/config.yml
     at java.base/sun.nio.fs.UnixException.translateToIOException(UnixException.java:90)
     ... 4 more"""
+
+
+JEST_FRAME = """> timetable@2.0.0 test
+> jest --ci
+
+FAIL src/slots.test.ts
+  ● slots › fills the first period
+
+    expect(received).toBe(expected) // Object.is equality
+
+      7 | test('fills the first period', () => {
+    > 8 |   expect(first(slots)).toBe('maths');
+        |                        ^
+
+      at Object.<anonymous> (src/slots.test.ts:8:24)"""
+
+JAVA_SUPPRESSED = """Exception in thread "main" java.lang.IllegalStateException: export failed
+	at app.Export.run(Export.java:31)
+Caused by: java.io.UncheckedIOException: cannot write rooms.csv
+	at app.Export.write(Export.java:58)
+	Suppressed: java.io.IOException: close failed
+		at app.Export.close(Export.java:90)
+	Caused by: java.lang.NullPointerException: writer
+		at app.Export.close(Export.java:88)
+Caused by: java.nio.file.AccessDeniedException: /srv/export/rooms.csv
+	at sun.nio.fs.UnixException.translateToIOException(UnixException.java:90)"""
+
+
+def test_a_code_frame_or_a_suppressed_cause_is_no_root_cause() -> None:
+    assert not any("> 8 |" in line for line in failure_lines(JEST_FRAME))
+    lines = failure_lines(JAVA_SUPPRESSED)
+    assert "Caused by: java.nio.file.AccessDeniedException: /srv/export/rooms.csv" in lines
+    assert not any("NullPointerException" in line for line in lines)
 
 
 @pytest.mark.parametrize(

@@ -15,12 +15,25 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.clauses import split_clauses
+from tether.builtin_plugins.memory.fact_ledger.concepts import (
+    parts_differ,
+    per_parts,
+    subjects_differ,
+)
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after, value_spans
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_unit
+from tether.builtin_plugins.memory.fact_ledger.subject import cjk, shaped_pairs
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
-from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    STOP,
+    memo_per_cues,
+    stemmed,
+    vocabulary,
+    words_of,
+)
 
 
 class Ledger(Protocol):
@@ -47,6 +60,8 @@ def bare(text: str, cues: Cues) -> bool:
     found = values(text, cues)
     if len(found) != 1:
         return False
+    if cue_subject(text, cues):  # "increase the font size to 16px" names its subject
+        return False
     text = cues.blank(text.replace(found[0].text, " "), _BLANKED)
     rest = {
         w
@@ -54,6 +69,37 @@ def bare(text: str, cues: Cues) -> bool:
         if w not in _FILLER and not w.isdigit() and not set(w) <= _PARTICLES
     }
     return not rest
+
+
+def cue_subject(text: str, cues: Cues) -> frozenset[str]:
+    """The words a gapped cue of ``text`` holds between its own ("increase the font size to
+    16px": font, size) that name a subject, not a pointer ("make it", "switch that to")."""
+    said: set[str] = set()
+    for kind in _BLANKED:
+        span = cues.find(kind, text)
+        if span is not None and text[span[0] : span[1]].isascii():  # a gap is ASCII
+            said |= words_of(text[span[0] : span[1]]) - cues.words(kind) - _FILLER - STOP
+    return frozenset(said)
+
+
+def blank_cue(text: str, span: tuple[int, int], vocabulary: frozenset[str]) -> str:
+    """``text`` with the cue at ``span`` blanked: its own words only when it is written in
+    ASCII (the words a gapped cue holds name the subject), all of it otherwise."""
+    said = text[span[0] : span[1]]
+    if not said.isascii():
+        return text[: span[0]] + " " * len(said) + text[span[1] :]
+    kept = _WORD.sub(lambda m: " " * len(m[0]) if m[0].casefold() in vocabulary else m[0], said)
+    return text[: span[0]] + kept + text[span[1] :]
+
+
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+
+
+def other_subject(new: str, old: str, cues: Cues) -> bool:
+    """Whether the cue of ``new`` names a subject ``old`` says nothing of: "increase the font
+    size to 16px" is no change of "Card padding is 12px"."""
+    subject = cue_subject(new, cues)
+    return bool(subject) and not stemmed(set(subject)) & stemmed(words_of(old))
 
 
 def bare_part(text: str, cues: Cues) -> str:
@@ -195,4 +241,38 @@ def inherited(
     return out
 
 
-__all__ = ["bare", "bare_change", "bare_part", "inherited", "note_step"]
+def same_shape(
+    fact: Fact, rules: list[Fact], cues: Cues | None, *, cued: bool
+) -> tuple[float, Fact] | None:
+    """A change with no look-alike in words — cued, or written in another script than
+    the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
+    rule stating another value of the same shape (unit, key) is the one it changes."""
+    mine = cjk(fact.text)  # cued: the value must stand in the clause of the cue
+    start, end = cues.cue_span(fact.text, ("change", "revoke")) if cued and cues else (0, None)
+    said = fact.text[start:end]
+    found = [
+        old
+        for old in rules[-250:]
+        if old is not fact
+        and old.live
+        and (cued or cjk(old.text) != mine)
+        and (shaped_pairs(said, old.text) or same_unit(said, old.text))
+        and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
+        and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
+        and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))
+        and not (cued and cues is not None and other_subject(fact.text, old.text, cues))
+    ]
+    return (0.0, found[0]) if len(found) == 1 else None
+
+
+__all__ = [
+    "bare",
+    "bare_change",
+    "bare_part",
+    "blank_cue",
+    "cue_subject",
+    "inherited",
+    "note_step",
+    "other_subject",
+    "same_shape",
+]

@@ -288,21 +288,35 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
 
 #: A cause nested under the failure that wraps it: Gradle's "   > …" under "> …", Java's
 #: "Caused by: …" — the deepest (the last of the deepest) is the root cause.
-_NESTED_CAUSE = re.compile(r"^([ \t]*)(?:>[ \t]+|Caused by:[ \t]*)(\S.*)$", re.MULTILINE)
+_NESTED = re.compile(r"^([ \t]*)>[ \t]+([A-Za-z].*)$")  # "   > Android …", no "> 12 | code"
+_CAUSED = re.compile(r"^([ \t]*)Caused by:")
+_FAILS = re.compile(r"(?i:fail|error|exception|could not|cannot|can't|unable)")
 
 
 def _root_cause(text: str) -> str:
-    """The innermost cause a failing output nests under others (stripped), or "" when it
-    nests none: a single cause line is no nesting."""
-    causes = [(len(m.group(1)), m.group(0).strip()) for m in _NESTED_CAUSE.finditer(text)]
-    if (
-        len(causes) < 2
-        or len({depth for depth, _ in causes}) < 2
-        and not all(line.startswith("Caused by:") for _, line in causes)
-    ):
-        return ""
-    deepest = max(depth for depth, _ in causes)
-    return [line for depth, line in causes if depth == deepest][-1]
+    """The innermost cause a failing output nests under another (stripped), or "": the last
+    "Caused by:" of a Java chain (not one inside a "Suppressed:" block), or the deepest
+    "   > …" line nested right under a "> …" line that says something failed (Gradle)."""
+    lines = text.splitlines()
+    caused = [(len(m.group(1)), line.strip()) for line in lines if (m := _CAUSED.match(line))]
+    if caused:
+        top = min(depth for depth, _ in caused)
+        return [line for depth, line in caused if depth == top][-1]
+    best, chain = "", -1  # the deepest nested line, and the depth of the chain it ends
+    parent: tuple[int, str] | None = None
+    for line in lines:
+        found = _NESTED.match(line)
+        if found is None:
+            if line.strip() and not line.startswith((" ", "\t")):
+                parent = None  # the chain ends where unindented prose starts
+            continue
+        depth = len(found.group(1))
+        if parent is not None and depth > parent[0] and _FAILS.search(parent[1]):
+            if depth >= chain:
+                best, chain = line.strip(), depth
+        if parent is None or depth <= parent[0] or _FAILS.search(line):
+            parent = (depth, line)
+    return best
 
 
 #: A frame of a stack trace that says where in the code: "(at Assets/World/Chunk.cs:88)",

@@ -24,7 +24,14 @@ from tether.builtin_plugins.memory.fact_ledger.faulted import (
     value_spans,
 )
 from tether.builtin_plugins.memory.fact_ledger.faultyversion import retire_faulted_versions
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, negated, word_search
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import values_said
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    STOP,
+    negated,
+    stemmed,
+    word_search,
+    words_of,
+)
 
 _PICK = word_search("pick_words")
 _NAME = re.compile(r"[A-Za-z][\w.+-]*[\w+]|\d[\w.:/]*|[\u3400-\u9fff]{2,}")
@@ -157,14 +164,23 @@ def retire_faults(ledger: Ledger, source: str, said: str, cues: Cues) -> None:
 def retire_gone_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
     """A rule of message ``source`` that ended others by saying their value is gone ("Gazebo
     Classic is EOL and doesnt even build on jazzy.") is the reason for the change its next
-    rule makes ("switch to Gazebo Harmonic"): it retires, shown by that change."""
+    rule makes ("switch to Gazebo Harmonic"): it retires, shown by that change — when it
+    states no rule or value of its own and the change names a word of what it ended."""
     mine = [f for f in _facts_of(ledger, source) if f.kind in _RULES]
     for reason, change in pairwise(mine):
         if not (reason.live and change.live and reason.replaces) or change.replaces:
             continue
-        if cues.has("gone", reason.text) and not cues.has("change", reason.text):
-            if cues.has("change", change.text):
-                ledger.retire(reason, change)
+        if not cues.has("gone", reason.text) or not cues.has("change", change.text):
+            continue
+        if any(cues.has(kind, reason.text) for kind in ("change", "constraint")):
+            continue  # "…, so everything must use the v3 SDK": a rule of its own
+        ended = [f for f in ledger.facts if f.replaced_by == reason.id]
+        said = " ".join(f.text for f in ended)
+        if negated(reason.text) or not all(v in said for v in values_said(reason.text)):
+            continue  # "… is EOL, the minimum is now 3.10": a new value, no reason only
+        theirs = stemmed(set().union(*(words_of(f.text) for f in ended)) - STOP)
+        if stemmed(words_of(change.text) - STOP - cues.words("change")) & theirs:
+            ledger.retire(reason, change)  # "switch to Gazebo Harmonic" after "… Classic"
 
 
 def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:

@@ -31,6 +31,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     WIDE,
     WIDE_RUN,
     alternation,
+    negated,
     vocabulary,
 )
 
@@ -336,6 +337,8 @@ def reshaped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, st
     for n in keyed_values(new, cues):
         if _said(n.value, old) or (n.shape == "flag" and not _flag_set(n, new, cues)):
             continue
+        if n.shape == "file" and (ADDED.search(new) or negated(new) != negated(old)):
+            continue  # "另外导出 users.xlsx", "don't export users.xlsx": beside users.csv
         for o in olds:
             if _said(o.value, new):
                 continue

@@ -129,7 +129,14 @@ def otherwise(sentence: str, at: int) -> bool:
     """Whether the cue at ``at`` stands in a clause that says what would happen otherwise:
     no change asked for."""
     leads = list(_OTHERWISE.finditer(sentence, 0, at))
-    return bool(leads) and not _CLAUSE_BREAK.search(sentence, leads[-1].end(), at)
+    if not leads or _CLAUSE_BREAK.search(sentence, leads[-1].end(), at):
+        return False
+    before = _CLAUSE_BREAK.sub(" ", sentence[: leads[-1].start()]).strip()
+    return bool(before) and not _SUGGESTED.search(sentence)  # "要不然改用 redis 吧": how about
+
+
+#: A sentence said as a suggestion: "…吧", "…?" — its 要不然 is "how about", no "otherwise".
+_SUGGESTED = re.compile(r"(?:吧|[?？])\W*$")
 
 
 __all__ = ["agrees_with_pick", "denied", "described", "otherwise", "rule_cue", "set_aside"]

@@ -15,17 +15,14 @@ from tether.builtin_plugins.memory.fact_ledger.bare import (
     bare,
     bare_change,
     bare_part,
+    blank_cue,
     faulted_instead,
     inherited,
     note_step,
+    same_shape,
 )
 from tether.builtin_plugins.memory.fact_ledger.bounds import measures_bound
 from tether.builtin_plugins.memory.fact_ledger.clauses import names_new, retire_echoes, retire_rule
-from tether.builtin_plugins.memory.fact_ledger.concepts import (
-    parts_differ,
-    per_parts,
-    subjects_differ,
-)
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
@@ -44,7 +41,7 @@ from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.implicit import distinct, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keeps import pin_kept, restates
 from tether.builtin_plugins.memory.fact_ledger.keyshape import unlike_values
-from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, same_unit
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key
 from tether.builtin_plugins.memory.fact_ledger.measured import measures_apart
 from tether.builtin_plugins.memory.fact_ledger.named import (
     FLAG_OR_VAR,
@@ -65,11 +62,9 @@ from tether.builtin_plugins.memory.fact_ledger.renumbered import (
 from tether.builtin_plugins.memory.fact_ledger.revert import deictic
 from tether.builtin_plugins.memory.fact_ledger.siblings import sibling_value
 from tether.builtin_plugins.memory.fact_ledger.subject import (
-    cjk,
     nearest_parts,
     relation,
     same_subjects,
-    shaped_pairs,
 )
 from tether.builtin_plugins.memory.fact_ledger.topic import revoked_topic
 from tether.builtin_plugins.memory.fact_ledger.words import (
@@ -160,8 +155,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cued and cues is not None:
         for kind in ("change", "revoke", "change", "revoke"):
             span = cues.find(kind, text)
-            if span:
-                text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+            if span:  # "reduce the log retention to": "log retention" stays, its subject
+                text = blank_cue(text, span, cues.words(kind))
     mine = words_of(text)
     short = len(fact.text.split()) <= PLAIN_MAX_WORDS
     best: tuple[float, Fact] | None = None
@@ -252,7 +247,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         found = named_alike(fact, fact.text, [r for r in said if not negated(r.text)])
         best = found if found is not None and FLAG_OR_VAR.search(fact.text) else None
     if best is None and not keyed:
-        best = _same_shape(fact, rules, cues, cued=cued)
+        best = same_shape(fact, rules, cues, cued=cued)
     said_with = [f for f in ledger.facts[-40:] if f.source == fact.source]  # its message's
     if best is None and not keyed and cues is not None:
         soft = cued or cues.has("soft_change", fact.text) or cues.has("current", fact.text)
@@ -372,29 +367,6 @@ def _earlier_alike(fact: Fact, rules: list[Fact], alike: Callable[[str], bool]) 
         and not (prohibition and negated(old.text))
         and alike(old.text)
     ]
-
-
-def _same_shape(
-    fact: Fact, rules: list[Fact], cues: Cues | None, *, cued: bool
-) -> tuple[float, Fact] | None:
-    """A change with no look-alike in words — cued, or written in another script than
-    the original ("上传上限改成 50MB" after "Uploads are capped at 20MB"): the one earlier
-    rule stating another value of the same shape (unit, key) is the one it changes."""
-    mine = cjk(fact.text)  # cued: the value must stand in the clause of the cue
-    start, end = cues.cue_span(fact.text, ("change", "revoke")) if cued and cues else (0, None)
-    said = fact.text[start:end]
-    found = [
-        old
-        for old in rules[-250:]
-        if old is not fact
-        and old.live
-        and (cued or cjk(old.text) != mine)
-        and (shaped_pairs(said, old.text) or same_unit(said, old.text))
-        and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
-        and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
-        and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))
-    ]
-    return (0.0, found[0]) if len(found) == 1 else None
 
 
 __all__ = ["supersede"]

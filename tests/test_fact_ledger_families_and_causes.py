@@ -31,6 +31,18 @@ def _live_text(*said: str) -> str:
             "LOG_LEVEL_WARN",
         ),
         (
+            "Round every mark with ROUND_HALF_UP.",
+            "The exam board wants ROUND_HALF_EVEN like their own system does.",
+            "ROUND_HALF_UP",
+            "ROUND_HALF_EVEN",
+        ),
+        (
+            "Compute the totals and write marks.csv.",
+            "And the upload should be marks.xlsx, the portal rejects CSV.",
+            "marks.csv",
+            "marks.xlsx",
+        ),
+        (
             "Export the timetable as timetable.csv.",
             "And the export should be timetable.xlsx, one sheet per school.",
             "timetable.csv",
@@ -74,6 +86,7 @@ def test_a_value_of_the_same_family_replaces_the_old(
         ("Component logic lives in Grid.tsx.", "Styles go in Grid.css, no inline styles."),
         ("Gate the new flow behind FLAG_NEW_CHECKOUT.", "Gate the rewrite behind FLAG_NEW_SEARCH."),
         ("Admins get PERM_ROSTER_WRITE.", "Teachers get PERM_ROSTER_READ."),
+        ("Log with LOG_LEVEL_INFO everywhere.", "Use LOG_LEVEL_DEBUG for the file handler."),
         ("导出 rooms.csv。", "另外导出 rooms.xlsx。"),
         ("Export rooms.csv.", "Don't export rooms.xlsx."),
     ],
@@ -159,7 +172,6 @@ def test_a_change_naming_its_own_subject_leaves_a_rule_of_the_same_unit() -> Non
     for rule, later in (
         ("Card padding is 12px.", "Increase the font size to 16px."),
         ("Keep backups for 30 days.", "Reduce the log retention to 7 days."),
-        ("Card padding is 12px.", "Change the heading size to 28px."),
     ):
         assert rule in live_rules(ledger_of_said(START, rule, later)), later
 
@@ -248,6 +260,16 @@ Caused by: java.io.UncheckedIOException: cannot write rooms.csv
 		at app.Export.close(Export.java:88)
 Caused by: java.nio.file.AccessDeniedException: /srv/export/rooms.csv
 	at sun.nio.fs.UnixException.translateToIOException(UnixException.java:90)"""
+
+
+def test_a_short_gradle_failure_keeps_its_nested_cause() -> None:
+    output = (
+        "FAILURE: Build failed with an exception.\n\n* What went wrong:\n"
+        "Execution failed for task ':app:compileKotlin'.\n"
+        "> Could not resolve all files for configuration ':app:compileClasspath'.\n"
+        "   > Could not find org.acme:timetable-core:4.2.0.\n\nBUILD FAILED in 2s\n"
+    )
+    assert "> Could not find org.acme:timetable-core:4.2.0." in failure_lines(output)
 
 
 def test_a_code_frame_or_a_suppressed_cause_is_no_root_cause() -> None:

@@ -28,9 +28,7 @@ from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, shaped_pairs
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
 from tether.builtin_plugins.memory.fact_ledger.words import (
-    STOP,
     memo_per_cues,
-    stemmed,
     vocabulary,
     words_of,
 )
@@ -60,8 +58,6 @@ def bare(text: str, cues: Cues) -> bool:
     found = values(text, cues)
     if len(found) != 1:
         return False
-    if cue_subject(text, cues):  # "increase the font size to 16px" names its subject
-        return False
     text = cues.blank(text.replace(found[0].text, " "), _BLANKED)
     rest = {
         w
@@ -69,37 +65,6 @@ def bare(text: str, cues: Cues) -> bool:
         if w not in _FILLER and not w.isdigit() and not set(w) <= _PARTICLES
     }
     return not rest
-
-
-def cue_subject(text: str, cues: Cues) -> frozenset[str]:
-    """The words a gapped cue of ``text`` holds between its own ("increase the font size to
-    16px": font, size) that name a subject, not a pointer ("make it", "switch that to")."""
-    said: set[str] = set()
-    for kind in _BLANKED:
-        span = cues.find(kind, text)
-        if span is not None and text[span[0] : span[1]].isascii():  # a gap is ASCII
-            said |= words_of(text[span[0] : span[1]]) - cues.words(kind) - _FILLER - STOP
-    return frozenset(said)
-
-
-def blank_cue(text: str, span: tuple[int, int], vocabulary: frozenset[str]) -> str:
-    """``text`` with the cue at ``span`` blanked: its own words only when it is written in
-    ASCII (the words a gapped cue holds name the subject), all of it otherwise."""
-    said = text[span[0] : span[1]]
-    if not said.isascii():
-        return text[: span[0]] + " " * len(said) + text[span[1] :]
-    kept = _WORD.sub(lambda m: " " * len(m[0]) if m[0].casefold() in vocabulary else m[0], said)
-    return text[: span[0]] + kept + text[span[1] :]
-
-
-_WORD = re.compile(r"[A-Za-z][\w'-]*")
-
-
-def other_subject(new: str, old: str, cues: Cues) -> bool:
-    """Whether the cue of ``new`` names a subject ``old`` says nothing of: "increase the font
-    size to 16px" is no change of "Card padding is 12px"."""
-    subject = cue_subject(new, cues)
-    return bool(subject) and not stemmed(set(subject)) & stemmed(words_of(old))
 
 
 def bare_part(text: str, cues: Cues) -> str:
@@ -131,13 +96,19 @@ def bare_change(
     instead = faulted_instead(fact, rules, cues, said_with)
     if instead is not None:
         return instead
-    for old in reversed(rules[-250:]):
+    for old in sorted(rules[-250:], key=_said_order, reverse=True):  # requests come last
         if old is fact or not old.live or old.source == fact.source:
             continue
         said = values(old.text, cues)
         if any(_same_class(mine, v) and v.text != mine.text for v in said):
             return [old]
     return []
+
+
+def _said_order(fact: Fact) -> int:
+    """Where ``fact`` was filed among the others (its id counts up: ``f12``)."""
+    digits = fact.id.lstrip("f")
+    return int(digits) if digits.isdigit() else -1
 
 
 def faulted_instead(
@@ -260,7 +231,6 @@ def same_shape(
         and not (cues is not None and parts_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))
-        and not (cued and cues is not None and other_subject(fact.text, old.text, cues))
     ]
     return (0.0, found[0]) if len(found) == 1 else None
 
@@ -269,10 +239,7 @@ __all__ = [
     "bare",
     "bare_change",
     "bare_part",
-    "blank_cue",
-    "cue_subject",
     "inherited",
     "note_step",
-    "other_subject",
     "same_shape",
 ]

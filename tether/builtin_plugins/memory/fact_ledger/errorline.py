@@ -261,7 +261,8 @@ def failure_lines(text: str, limit: int = MAX_LINES) -> tuple[str, ...]:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     lines = [line for line in lines if not _EXIT_LINE.match(line)]
     if len(lines) <= SHORT_LINES and sum(map(len, lines)) <= SHORT_CHARS:
-        return _excerpt(first, lines)
+        kept, root = _excerpt(first, lines), _root_cause(text)
+        return kept if not root or any(root in line for line in kept) else (*kept, root)
     found = _error_lines(lines, _MORE_SHAPES)
     extra = [
         line[:MAX_FACT]

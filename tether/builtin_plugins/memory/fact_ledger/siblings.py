@@ -5,11 +5,14 @@ reconciled.xlsx". Two constants that differ only in their last part (``ROUND_HAL
 thing, so a later rule stating one in place of the other changes it.
 
 It is no change when the later sentence also names the earlier value, or its clause adds
-("also", 另外), bans, or says a word the earlier clause does not ("Styles go in
-Settings.css" after "Component logic lives in Settings.tsx": two files for two things); nor
-for a constant that names a setting rather than a value of one (``DB_HOST`` / ``DB_PORT``: a
-last part that is a noun of configuration, or one assigned a value: ``LOG_LEVEL_FILE=…``);
-constants need three parts or more (``MAX_RETRIES`` / ``MAX_WORKERS`` are two settings).
+("also", 另外) or bans. When its clause says a word the earlier one does not, two files are
+alternatives only when those words are of output ("the upload should be payroll.xlsx", not
+"Styles go in Settings.css" after "Component logic lives in Settings.tsx"), and two
+constants only when their family names a choice (``LOG_LEVEL``, ``ROUND_HALF``; not
+``FLAG_NEW_*``, ``AES_256_*``), in a frame of the new one's own and not for a part. A
+constant that names a setting (``DB_HOST`` / ``DB_PORT``: a last part that is a noun of
+configuration, or one assigned a value: ``LOG_LEVEL_FILE=…``) is no value, and constants
+need three parts or more (``MAX_RETRIES`` / ``MAX_WORKERS`` are two settings).
 """
 
 from __future__ import annotations
@@ -53,25 +56,45 @@ def _files(text: str) -> dict[str, str]:
 
 def sibling_value(new: str, old: str) -> bool:
     """Whether ``new`` states, in place of a value ``old`` states, another of its family."""
-    for read in (_constants, _files):
+    for read, apart in ((_constants, _other_frame), (_files, _not_output)):
         mine, theirs = read(new), read(old)
         if any(name in new for name in theirs):
             continue  # "ROUND_HALF_EVEN, not ROUND_HALF_UP" is read elsewhere
         for name, family in mine.items():
             said = [n for n, f in theirs.items() if f == family]
-            if said and _in_place(_clause_of(new, name), name, _clause_of(old, said[0]), said[0]):
+            if not said:
+                continue
+            clause, old_clause = _clause_of(new, name), _clause_of(old, said[0])
+            if negated(clause) or negated(old_clause) or ADDED.search(clause):
+                continue  # "don't export users.xlsx", "另外导出 users.xlsx": beside it
+            mine_words = _content(clause.replace(name, " "))
+            theirs_words = _content(old_clause.replace(said[0], " "))
+            if mine_words <= theirs_words or not apart(mine_words, theirs_words, clause, family):
                 return True
     return False
 
 
-def _in_place(clause: str, name: str, old_clause: str, old_name: str) -> bool:
-    """Whether ``clause`` puts ``name`` where ``old_clause`` put ``old_name``: neither bans,
-    it adds nothing ("also", 另外), and it says nothing the old clause does not — "Styles
-    go in Settings.css" is no place of "Component logic lives in Settings.tsx"."""
-    if negated(clause) or negated(old_clause) or ADDED.search(clause):
-        return False
-    mine = _content(clause.replace(name, " "))
-    return mine <= _content(old_clause.replace(old_name, " "))
+def _other_frame(mine: set[str], theirs: set[str], clause: str, family: str) -> bool:
+    """Two constants are two settings unless their family names a choice (``LOG_LEVEL_*``,
+    ``ROUND_HALF_*``: the ``choice_families`` words), the new one is said in a frame of its
+    own ("Accountant wants ROUND_HALF_EVEN"), not the old one's with other words, and not
+    for a part ("… for the file handler")."""
+    if family.rpartition("_")[2].casefold() not in _CHOICES:
+        return True
+    return bool(mine & theirs) or _FOR_PART.search(clause) is not None
+
+
+def _not_output(mine: set[str], theirs: set[str], clause: str, family: str) -> bool:
+    """Two files of one stem are alternatives only as what is written out, said in nothing
+    but words of output ("the upload should be payroll.xlsx" after "write payroll.csv");
+    "Styles go in Grid.css" or "export model.onnx for serving" is another file."""
+    extra = mine - theirs
+    return not (mine & _OUTPUT) or not extra <= _OUTPUT
+
+
+_CHOICES = vocabulary("choice_families")
+_OUTPUT = stemmed(set(vocabulary("output_words")))
+_FOR_PART = re.compile(r"\b(?:for|on|in)\s+(?:the\s+|our\s+|my\s+)?[a-z][\w-]*", re.IGNORECASE)
 
 
 def _content(text: str) -> set[str]:

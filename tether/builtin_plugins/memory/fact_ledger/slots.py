@@ -37,7 +37,11 @@ _UNITS = {
     # rates and frequencies ("30 Hz", "0.8 m/s", "60 fps", "3000 rpm", "50 赫兹")
     "hz": "hz", "khz": "khz", "mhz": "mhz", "ghz": "ghz", "赫兹": "hz", "fps": "fps",
     "rpm": "rpm", "m/s": "m/s", "km/h": "km/h", "kmh": "km/h", "mph": "mph",
+    # money, by its code or its sign ("20 USD" / "$25", "40 EUR" / "€40")
+    "usd": "usd", "dollars": "usd", "eur": "eur", "euros": "eur", "gbp": "gbp",
+    "pounds": "gbp", "jpy": "jpy", "yen": "jpy",
 }  # fmt: skip
+_CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}
 WORD_STOP = vocabulary("slot_stop")
 _QTY = re.compile(
     rf"(?<!{LATIN_W})(?<!\.)(\d+(?:\.\d+)?)(?:(\s?|-)(%|[a-zA-Z]{{1,12}}(?:/[a-zA-Z]{{1,3}})?\b)|\s?(分钟|小时|毫秒|赫兹|[个条行次秒天年月周页位台人件张元块倍层字兆份组批项列]))"
@@ -149,7 +153,7 @@ def slots(text: str) -> tuple[Slot, ...]:
     for match in _DIMENSIONS.finditer(text):  # "256x256", "1920×1080": one value
         add(match.start(), match.end(), Slot(match.group(0), "qty:dims"))
     for match in _MONEY.finditer(text):  # "$0.02", "€ 40": an amount of that currency
-        add(match.start(), match.end(), Slot(match.group(0), "qty:" + match.group(1)))
+        add(match.start(), match.end(), Slot(match.group(0), "qty:" + _CURRENCY[match.group(1)]))
     for match in _QTY.finditer(text):
         unit = (match.group(3) or match.group(4) or "").casefold()
         if match.group(2) == "-" and (unit not in _UNITS or len(unit) < 2):

@@ -15,7 +15,6 @@ from tether.builtin_plugins.memory.fact_ledger.bare import (
     bare,
     bare_change,
     bare_part,
-    blank_cue,
     faulted_instead,
     inherited,
     note_step,
@@ -155,8 +154,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cued and cues is not None:
         for kind in ("change", "revoke", "change", "revoke"):
             span = cues.find(kind, text)
-            if span:  # "reduce the log retention to": "log retention" stays, its subject
-                text = blank_cue(text, span, cues.words(kind))
+            if span:
+                text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
     mine = words_of(text)
     short = len(fact.text.split()) <= PLAIN_MAX_WORDS
     best: tuple[float, Fact] | None = None

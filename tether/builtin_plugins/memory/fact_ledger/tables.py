@@ -52,9 +52,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it", "make that",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
         "i meant", "meant to say", "revert ... to", "roll back to", "back to", "revert that",
-        "undo that", "roll that back", "go down to", "go up to", "lower ... to",
-        "raise ... to", "reduce ... to", "increase ... to", "tighten ... to", "loosen ... to",
-        "bring ... down to", "bring ... up to", "turn ... down to", "turn ... up to",
+        "undo that", "roll that back", "go down to", "go up to",
     ),
     "revoke": (
         "no longer", "scratch that", "scratch the", "scrap", "forget", "never mind", "nevermind",

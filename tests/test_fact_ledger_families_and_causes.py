@@ -87,6 +87,7 @@ def test_a_value_of_the_same_family_replaces_the_old(
         ("Gate the new flow behind FLAG_NEW_CHECKOUT.", "Gate the rewrite behind FLAG_NEW_SEARCH."),
         ("Admins get PERM_ROSTER_WRITE.", "Teachers get PERM_ROSTER_READ."),
         ("Log with LOG_LEVEL_INFO everywhere.", "Use LOG_LEVEL_DEBUG for the file handler."),
+        ("Input is always rooms.csv.", "Output is always rooms.parquet."),
         ("导出 rooms.csv。", "另外导出 rooms.xlsx。"),
         ("Export rooms.csv.", "Don't export rooms.xlsx."),
     ],

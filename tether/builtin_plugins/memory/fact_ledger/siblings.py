@@ -88,8 +88,8 @@ def _not_output(mine: set[str], theirs: set[str], clause: str, family: str) -> b
     """Two files of one stem are alternatives only as what is written out, said in nothing
     but words of output ("the upload should be payroll.xlsx" after "write payroll.csv");
     "Styles go in Grid.css" or "export model.onnx for serving" is another file."""
-    extra = mine - theirs
-    return not (mine & _OUTPUT) or not extra <= _OUTPUT
+    extra = mine - theirs  # "Input is always data.csv" / "Output is …": two files
+    return not (mine & _OUTPUT and theirs & _OUTPUT) or not extra <= _OUTPUT
 
 
 _CHOICES = vocabulary("choice_families")

@@ -27,11 +27,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, val
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, shaped_pairs
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
-from tether.builtin_plugins.memory.fact_ledger.words import (
-    memo_per_cues,
-    vocabulary,
-    words_of,
-)
+from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
 
 
 class Ledger(Protocol):

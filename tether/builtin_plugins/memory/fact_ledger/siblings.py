@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.subject import clause
 from tether.builtin_plugins.memory.fact_ledger.words import (
     ADDED,
     STOP,
@@ -102,11 +103,12 @@ def _content(text: str) -> set[str]:
 
 
 def _clause_of(text: str, name: str) -> str:
-    """The clause of ``text`` that names ``name`` (a file name's dot aside)."""
-    at = text.find(name)
-    start = max(text.rfind(mark, 0, at) for mark in ",;:!?，；：。！？") + 1
-    ends = [e for e in (text.find(mark, at + len(name)) for mark in ",;:!?，；：。！？") if e >= 0]
-    return text[start : min(ends, default=len(text))]
+    """The clause of ``text`` naming ``name``; a colon ends a clause too ("it's too noisy:
+    LOG_LEVEL_WARN there")."""
+    return clause(_COLON.sub(",", text), name)
+
+
+_COLON = re.compile(r"[:：]")
 
 
 __all__ = ["sibling_value"]

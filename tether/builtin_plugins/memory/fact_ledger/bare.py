@@ -228,6 +228,8 @@ def same_shape(
         and not (cues is not None and subjects_differ(fact.text, old.text, cues.concepts))
         and not (cues is not None and per_parts(fact.text, old.text, cues.concepts))
     ]
+    if len(found) > 1 and fact.source:  # "40%浇得太勤了。阈值改为35%": a remark beside the
+        found = [old for old in found if old.source != fact.source]  # change, not its rule
     return (0.0, found[0]) if len(found) == 1 else None
 
 

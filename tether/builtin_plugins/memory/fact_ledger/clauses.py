@@ -228,7 +228,10 @@ def _with_value(new: str, clauses: list[str], changed: list[bool]) -> list[bool]
 
 @lru_cache(maxsize=1024)
 def _pattern(value: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w-]|\.\w)", re.IGNORECASE)
+    """``value`` as a whole token; a CJK character beside it is no part of it ("低于40%就")."""
+    return re.compile(
+        r"(?<![A-Za-z0-9_.-])" + re.escape(value) + r"(?![A-Za-z0-9_-]|\.\w)", re.IGNORECASE
+    )
 
 
 def _names(value: str, text: str) -> bool:

@@ -332,6 +332,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             heading_at, heading_sentence = len(out), index
         change = _asked(cues, "change", words)
         revoke = _takes_back(cues, words) and not symptom_gone(words, cues)
+        if kind == "next_step" and revoke and not _LABEL.match(words):
+            kind = "constraint"  # "然后LCD1602屏幕不再用了" takes back a rule; "下一步：…" a step
         if kind == "request" and (change or revoke or cues.has("gone", words)):
             if revoke or not _CONDITION.search(words):  # "try X and make that the default
                 kind = "constraint"  # if it's faster" stays a trial: "Scratch that: port 9000."

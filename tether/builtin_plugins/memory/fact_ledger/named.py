@@ -11,14 +11,23 @@ from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.partial import qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
-from tether.builtin_plugins.memory.fact_ledger.words import CLAUSE_ENDS, FUNCTION_WORDS, word_root
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    CLAUSE_ENDS,
+    CLAUSES,
+    FUNCTION_WORDS,
+    word_root,
+)
 
 #: A capitalised, dotted or hyphenated name: "Postgres", "SQLite", "pg-bouncer", "k8s.io".
+#: A CJK character beside one is no part of it ("然后Sentry不再用了" names Sentry): ASCII words.
 NAME = re.compile(
-    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])"
+    r"(?<![\w.-])(?:[A-Z][a-z]+[A-Z]?\w*|[a-z]+[.-][a-z][\w.-]*|[A-Z]{2,}\w*)(?![\w-])",
+    re.ASCII,
 )
 #: A flag or an environment variable: "--offline", "-O2", "NODE_ENV".
-FLAG_OR_VAR = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+|(?<![\w$])[A-Z][A-Z0-9]*_[A-Z0-9_]+")
+FLAG_OR_VAR = re.compile(
+    r"(?<![\w-])--?[A-Za-z][\w-]+|(?<![\w$])[A-Z][A-Z0-9]*_[A-Z0-9_]+", re.ASCII
+)
 
 
 _TO = re.compile(r"(?:\b(?:to|onto|into)\s+(?:the\s+|a\s+)?|换成|改用|改为|改成|切到)\s*$", re.I)
@@ -60,6 +69,15 @@ def _names_part(pattern: re.Pattern[str], text: str, name: str, old: str) -> boo
     return not _noun_after(text, name) and pattern.search(_tails(old)) is not None
 
 
+def _either_number(word: str) -> str:
+    """A pattern for a plain word in the singular or the plural ("no longer doing coupons"
+    names "a coupon field")."""
+    lower = word.casefold()
+    if lower.endswith("s") and not lower.endswith("ss") and len(lower) > 3:
+        return re.escape(word[:-1]) + "s?"
+    return re.escape(word) + "(?:s)?"
+
+
 def named_alike(
     fact: Fact, text: str, rules: list[Fact], *, any_word: bool = False
 ) -> tuple[float, Fact] | None:
@@ -69,15 +87,17 @@ def named_alike(
     names = NAME.findall(text)
     names += [m.group(0) for m in FLAG_OR_VAR.finditer(text) if m.group(0) not in names]
     proper = len(names)  # the names proper; with a take-back cue, any word after them
-    if any_word:
-        words = re.findall(r"(?<![\w'])[A-Za-z][\w.-]{2,}(?![\w'])", text)
+    if any_word:  # a plain word of the cue's own clause, not of the remark after it
+        own = CLAUSES.split(text, maxsplit=1)[0]  # ("drop the X, marketing no longer wants it")
+        words = re.findall(r"(?<![\w'])[A-Za-z][\w.-]{2,}(?![\w'])", own)
         words = [w.rstrip(".-") for w in words]  # "it." ends a sentence: no word of 3 letters
         names += [w for w in words if len(w) > 2 and w not in names]
     for index, name in enumerate(names):
         if name.casefold() in FUNCTION_WORDS or _destination(fact.text, name):
             continue
         head = r"(?<![\w.-])" if name[:1].isalnum() else r"(?<![\w.])"
-        pattern = re.compile(head + re.escape(name) + r"(?![\w-])", re.IGNORECASE)
+        body = re.escape(name) if index < proper else _either_number(name)
+        pattern = re.compile(head + body + r"(?![\w-])", re.IGNORECASE | re.ASCII)
         naming = [
             old for old in rules if old is not fact and _names_part(pattern, text, name, old.text)
         ]

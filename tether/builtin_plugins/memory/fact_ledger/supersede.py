@@ -176,7 +176,10 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     gone = stemmed(_replaced_words(fact.text, cues)) if cued else set()
     switched = SWITCHED.search(fact.text)
     scope = stemmed(words_of(switched.group(1))) - FUNCTION_WORDS if switched else set()
+    dropped = _dropped_names(fact.text, cues) if statement.revoke else set()
     for old in rules[-250:] if not keyed else []:
+        if dropped and not any(name in old.text for name in dropped):
+            continue  # "drop the utm_content dimension": only a rule naming utm_content
         if old is fact or bare_said:
             continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
         if old.source == fact.source and old.parent in goals:
@@ -231,15 +234,21 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         ):
             if best is None or score > best[0]:
                 best = (score, old)
+    earlier = [  # not a rule said beside it; one naming what the take-back names, if it does
+        r
+        for r in rules
+        if not (fact.source and r.source == fact.source)
+        and not (dropped and not any(name in r.text for name in dropped))
+    ]
     if statement.revoke and cues is not None:  # "forget pglogical, …": the rule naming it
-        best = revoked_object(fact, rules, cues) or best
+        best = revoked_object(fact, earlier, cues) or best
     if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
-        best = named_alike(fact, text[start:end], rules, any_word=statement.revoke)
+        best = named_alike(fact, text[start:end], earlier, any_word=statement.revoke)
         if best is None and statement.revoke:  # "scratch the 45 min": the rule of 45 minutes
-            best = quantity_named(fact, text[start:end], rules, cues)
+            best = quantity_named(fact, text[start:end], earlier, cues)
     if best is None and not keyed and statement.revoke and cues is not None:
-        for old in revoked_topic(fact, rules, cues):  # "邮件那个不要了，不再发": all of it
+        for old in revoked_topic(fact, earlier, cues):  # "邮件那个不要了，不再发": all of it
             ledger.retire(old, fact)
     if best is None and not cued and _short_prohibition(fact.text, cues):
         said = rules + ledger.live("request")[-50:]
@@ -301,6 +310,19 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         alone = old.source != fact.source and " " not in old.text  # not an error line quoting it
         if alone and renumbered(fact.text, old.text, cues, now, paths):
             ledger.retire(old, fact)
+
+
+_SNAKE = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+(?![\w-])")  # utm_content
+
+
+def _dropped_names(text: str, cues: Cues | None) -> set[str]:
+    """The identifiers (``utm_content``, ``--legacy``) the clause of a take-back cue names:
+    the rule it ends must name one of them."""
+    if cues is None:
+        return set()
+    start, end = cues.cue_span(text, ("revoke",))
+    said = text[start:end]
+    return {m.group(0) for m in FLAG_OR_VAR.finditer(said)} | set(_SNAKE.findall(said))
 
 
 def _replaced_words(text: str, cues: Cues | None) -> set[str]:

@@ -1,4 +1,5 @@
-"""The built-in cue tables, English and Chinese: data, one table per language.
+"""The built-in cue tables, English and Chinese (Spanish, French and German in
+:mod:`.tables_european`): data, one table per language.
 
 Each maps a cue kind (:data:`~tether.builtin_plugins.memory.fact_ledger.cues.KINDS`) to
 phrases; :mod:`.cues` merges them with the tables plugins register (``register_fact_cues``).
@@ -7,6 +8,8 @@ phrases; :mod:`.cues` merges them with the tables plugins register (``register_f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from tether.builtin_plugins.memory.fact_ledger.tables_european import FRENCH, GERMAN, SPANISH
 
 ENGLISH: dict[str, tuple[str, ...]] = {
     "constraint": (
@@ -181,7 +184,8 @@ CHINESE: dict[str, tuple[str, ...]] = {
     "change": (
         "改为", "换成", "改用", "改成", "替换", "而不是", "以后", "从现在起", "从现在开始",
         "今后", "不用了", "还是用", "还是", "更正", "其实", "改回", "换回", "回退到", "恢复成",
-        "改到", "挪到", "切到", "切换到", "缩短到", "缩短为", "延长到", "延长为", "提高到",
+        "改到", "挪到", "切到", "切换到", "改接", "改连", "改放", "改存", "改走", "改发", "改挂",
+        "缩短到", "缩短为", "延长到", "延长为", "提高到",
         "提高为", "降低到", "降低为", "增加到", "减少到", "放宽到", "收紧到",
     ),
     "revoke": (
@@ -243,5 +247,8 @@ SIGNS: dict[str, tuple[str, ...]] = {
 BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {
     "en": ENGLISH,
     "zh": CHINESE,
+    "es": SPANISH,
+    "fr": FRENCH,
+    "de": GERMAN,
     "signs": SIGNS,
 }

@@ -33,7 +33,9 @@ _SETTING = re.compile(
 _NOT_KEYS = vocabulary("not_keys")
 _ERRORISH = re.compile(r"error|exception|fail|warn|traceback|fatal|panic", re.IGNORECASE)
 _ACK_WORDS = vocabulary("acknowledgements")
-_ACK_WIDE = ("继续", "好的", "好", "嗯", "行", "谢谢", "可以", "收到", "接着", "没问题", "吧", "啊")
+_ACK_WIDE = (
+    "继续", "好的", "好", "嗯", "行", "谢谢", "可以", "收到", "接着", "没问题", "吧", "啊", "了",
+)  # fmt: skip
 _STRIP = re.compile(r"[\s.,!?…，。！？~、:;'\"()\[\]]+|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
 
 

@@ -1,0 +1,93 @@
+"""Cue tables for Spanish, French and German users: the same kinds as the English table.
+
+A user who writes "Nada de Trainer de Hugging Face", "Prochaine étape : porter fir1" or "wir
+nehmen stattdessen Redis" states a rule, a next step and a change as an English or Chinese user
+does; these tables let the ledger file them so (a rule under Constraints, a next step under
+Next Steps, never ticked done). Phrases are lower case; ``...`` stands for a gap of a few words.
+"""
+
+from __future__ import annotations
+
+SPANISH: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "nunca", "siempre", "no uses", "no usar", "no quiero", "nada de", "debe",
+        "deben", "tiene que", "tienen que", "hay que", "solo", "sólo", "solamente", "prefiero",
+        "mejor", "evita", "evitar", "asegúrate", "como máximo", "como mínimo", "al menos",
+        "mantén", "mantener", "fija", "usamos", "a partir de ahora", "ya no", "en lugar de",
+        "en vez de", "no toques", "prohibido", "obligatorio", "límite",
+    ),
+    "decision": (
+        "vamos con", "usemos", "decidimos", "nos quedamos con", "elegimos", "empecemos con",
+        "mejor usar", "en lugar de", "en vez de",
+    ),
+    "next_step": (
+        "siguiente paso", "próximo paso", "lo siguiente", "después", "luego", "a continuación",
+        "más tarde", "cuando termines",
+    ),
+    "change": (
+        "cambia a", "cambiar a", "cámbialo a", "pasa a", "pasar a", "en lugar de", "en vez de",
+        "a partir de ahora", "de ahora en adelante", "mejor usa", "usa mejor", "ahora usa",
+        "sube a", "baja a", "cambiemos a",
+    ),
+    "revoke": ("ya no", "olvida", "olvídate de", "quita", "elimina", "no hace falta"),
+    "replaces": ("en lugar de", "en vez de"),
+    "accept": ("sí", "vale", "de acuerdo", "perfecto", "genial", "bien"),
+    "filler": ("sigue", "continúa", "adelante", "dale"),
+    "goal": ("objetivo", "quiero", "necesito", "la tarea es", "el objetivo es"),
+}  # fmt: skip
+
+FRENCH: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "jamais", "toujours", "ne ... pas", "n'utilise pas", "pas de", "sans", "il faut",
+        "doit", "doivent", "uniquement", "seulement", "je préfère", "de préférence", "évite",
+        "éviter", "assure-toi", "au maximum", "au minimum", "au moins", "garde", "garder",
+        "on utilise", "désormais", "à partir de maintenant", "plus de", "au lieu de",
+        "à la place", "ne touche pas", "interdit", "obligatoire", "limite",
+    ),
+    "decision": (
+        "on part sur", "on prend", "utilisons", "on a décidé", "on garde", "on choisit",
+        "allons avec", "au lieu de", "à la place",
+    ),
+    "next_step": (
+        "prochaine étape", "étape suivante", "ensuite", "après ça", "plus tard", "puis",
+        "la suite",
+    ),
+    "change": (
+        "passe à", "passer à", "change pour", "remplace par", "au lieu de", "à la place",
+        "désormais", "à partir de maintenant", "dorénavant", "finalement",
+    ),
+    "revoke": ("plus besoin", "oublie", "laisse tomber", "supprime", "on n'utilise plus"),
+    "replaces": ("au lieu de", "à la place de", "plutôt que"),
+    "accept": ("oui", "d'accord", "parfait", "ça marche", "très bien", "ok"),
+    "filler": ("continue", "vas-y", "poursuis"),
+    "goal": ("objectif", "je dois", "je veux", "il s'agit de", "le but est"),
+}  # fmt: skip
+
+GERMAN: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "nie", "niemals", "immer", "kein", "keine", "nicht", "ohne", "muss", "müssen", "soll",
+        "sollen", "nur", "ich bevorzuge", "lieber", "vermeide", "achte darauf", "höchstens",
+        "mindestens", "behalte", "wir nutzen", "wir verwenden", "ab jetzt", "nicht mehr",
+        "statt", "stattdessen", "anstatt", "verboten", "pflicht", "limit",
+    ),
+    "decision": (
+        "wir nehmen", "nehmen wir", "wir haben entschieden", "entschieden", "wir bleiben bei",
+        "stattdessen", "anstatt",
+    ),
+    "next_step": (
+        "nächster schritt", "als nächstes", "danach", "anschließend", "später", "dann",
+    ),
+    "change": (
+        "wechsle zu", "wechseln zu", "umstellen auf", "stell ... um auf", "stattdessen",
+        "statt", "anstatt", "ab jetzt", "ab sofort", "ändere ... auf", "doch lieber",
+    ),
+    "revoke": (
+        "nicht mehr", "vergiss", "lass ... weg", "streich", "entferne", "brauchen wir nicht",
+    ),
+    "replaces": ("statt", "anstatt", "anstelle von"),
+    "accept": ("ja", "passt", "einverstanden", "gut", "perfekt", "alles klar"),
+    "filler": ("weiter", "mach weiter", "fortfahren"),
+    "goal": ("ziel", "ich möchte", "ich brauche", "die aufgabe ist", "das ziel ist"),
+}  # fmt: skip
+
+__all__ = ["FRENCH", "GERMAN", "SPANISH"]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tether.builtin_plugins.memory.fact_ledger import build_ledger
+from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
 
 
 def _ledger(*turns: str) -> Any:
@@ -176,14 +177,214 @@ def test_a_rule_and_a_next_step_in_spanish_french_or_german(rule: str, step: str
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        (
-            "Empecemos con bert-base-cased.",
-            "Mejor usa xlm-roberta-base en lugar de bert-base-cased.",
-        ),
-        ("On part sur SQLite pour le cache.", "Finalement, passe à Redis au lieu de SQLite."),
-        ("Wir nehmen Flask für die API.", "Stattdessen FastAPI, Flask ist zu langsam."),
+        ("Usa lr=5e-5 para el fine-tuning.", "A partir de ahora lr=2e-5."),
+        ("On vise Python 3.9 sur le serveur.", "Finalement on passe à Python 3.11."),
+        ("Wir deployen mit Python 3.10.", "Ab jetzt Python 3.12 für alles."),
+        ("Le filtre notch à 50 Hz reste.", "Le filtre notch à 50 Hz, on n'en a plus besoin."),
     ],
 )
-def test_a_change_in_spanish_french_or_german_retires_the_old_choice(old: str, new: str) -> None:
+def test_a_change_in_spanish_french_or_german_retires_the_old_rule(old: str, new: str) -> None:
     ledger = _ledger("u:Build the service.", "a:ok", f"u:{old}", "a:ok", f"u:{new}")
     assert _status(ledger, old) == "retired"
+
+
+def test_instead_and_forget_in_french_change_nothing() -> None:
+    """Only unambiguous change words are in the tables: "au lieu de discuter" is no swap and
+    "oublie pas" no take-back."""
+    rules = ["Pas de dépendance à part numpy et scipy.", "Garde les noms de fonctions MATLAB."]
+    ledger = _ledger(
+        "u:Porte les filtres vers NumPy.",
+        "a:ok",
+        *(f"u:{rule}" for rule in rules),
+        "a:ok",
+        "u:Au lieu de discuter des détails, essaie. Et oublie pas de mettre à jour le CHANGELOG.",
+    )
+    assert all(rule in _live(ledger, "constraint") for rule in rules)
+
+
+def test_a_key_written_before_its_colon_is_no_value() -> None:
+    """ "id-token: write" names a key; a later "if: github.ref == …" gives it no new value."""
+    rule = "The deploy job needs id-token: write in its permissions, and only that job."
+    ledger = _ledger(
+        "u:Set up the release workflow.",
+        "a:ok",
+        f"u:{rule}",
+        "a:ok",
+        "u:Guard the deploy job with if: github.ref == 'refs/heads/main' so forks skip it.",
+    )
+    assert rule in _live(ledger, "constraint")
+
+
+def test_the_identifiers_of_a_step_done_stay_live() -> None:
+    ledger = _ledger(
+        "u:Set up the release workflow.",
+        "a:ok",
+        "u:Next, tag v1.4.0rc2 on my fork; the tag points at 9be41f07c2aa, the commit with the"
+        " new lockfile.",
+        "a:ok",
+        "u:Next, add the TestPyPI dry-run job.",
+    )
+    assert "9be41f07c2aa" in _live(ledger, "identifier")
+    assert _live(ledger, "next_step") == ["Next, add the TestPyPI dry-run job."]
+
+
+def test_a_new_version_of_a_thing_a_rule_only_uses_changes_no_rule() -> None:
+    uses = "Count the stock in our Room database, then sync when there's wifi."
+    pinned = "Pin Retrofit 2.9.0 for the API client."
+    ledger = _ledger(
+        "u:Build the warehouse scanner app.",
+        "a:ok",
+        f"u:{uses}",
+        "a:ok",
+        f"u:{pinned}",
+        "a:ok",
+        "u:Bump Room, we want upsert. Bump Retrofit to 2.11.0 as well.",
+    )
+    assert uses in _live(ledger, "constraint")
+    assert _status(ledger, pinned) == "retired"
+
+
+def test_a_word_holding_bie_is_no_prohibition() -> None:
+    """级别 (level), 区别, 别的 (other) hold 别 without saying "don't": the rule changes."""
+    ledger = _ledger(
+        "u:做一个日志服务。", "a:好", "u:日志级别用 INFO。", "a:好", "u:日志级别改为 WARN。"
+    )
+    assert _status(ledger, "日志级别用 INFO。") == "retired"
+
+
+def test_a_connective_opening_two_sentences_is_no_shared_key() -> None:
+    ledger = _ledger(
+        "u:写一个配置语言的解析器。", "a:好", "u:另外要支持 @include 指令。", "a:好",
+        "u:另外 CI 的 image 升级了，现在是 GHC 9.6.6。",
+    )  # fmt: skip
+    assert "另外要支持 @include 指令。" in _live(ledger, "constraint")
+
+
+def test_a_ban_swaps_no_choice() -> None:
+    ledger = _ledger(
+        "u:写一个配置语言的解析器。", "a:好", "u:解析器用 Haskell 写。", "a:好",
+        "u:不要用 Template Haskell，编译太慢。",
+    )  # fmt: skip
+    assert "解析器用 Haskell 写。" in _live(ledger, "constraint")
+
+
+def test_a_log_rows_seconds_are_no_tally_of_errors() -> None:
+    """ "…14:41:07 ERROR page 18: …Error: net::ERR_…" says what went wrong: "07 ERROR" is a
+    time and a level, not "7 errors"."""
+    named = (
+        "2024-06-03 14:41:07 ERROR page 18: playwright._impl._errors.Error: "
+        "net::ERR_PROXY_CONNECTION_FAILED at https://shop.example/list?page=18"
+    )
+    output = f"2024-06-03 14:40:55 WARNING page 18: retry 1/3\n{named}\n"
+    output += "2024-06-03 14:41:07 ERROR aborting run, 340 listings kept"
+    assert error_line(output) == named
+
+
+def test_a_fault_found_with_one_thing_leaves_a_rule_naming_a_word_far_before_it() -> None:
+    rule = "one rule from the team lead: no pages between 22:00 and 06:00 unless critical."
+    ledger = _ledger(
+        "u:Route the alerts to chat and the pager.",
+        "a:ok",
+        f"u:{rule}",
+        "a:ok",
+        "u:btw the team decided yesterday the chat channel is wrong, switch to #infra-oncall.",
+    )
+    assert rule in _live(ledger, "constraint")
+
+
+def test_a_label_before_bump_it_is_no_bare_value() -> None:
+    owner = "Dana owns these alerts now, so tag her in the runbook template instead of Lee."
+    ledger = _ledger(
+        "u:Route the alerts to chat and the pager.",
+        "a:ok",
+        f"u:{owner}",
+        "a:ok",
+        "u:prometheus: bump it, we're far behind.",
+    )
+    assert owner in _live(ledger)
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "also I'll switch my editor theme to dark mode later, unrelated, ignore",
+        "我晚上还要把电脑上的 IDE 换成新版，跟这个没关系。",
+    ],
+)
+def test_a_sentence_said_to_be_unrelated_changes_no_rule(aside: str) -> None:
+    rule = "The build uses the editor config in .editorconfig, theme-neutral."
+    ledger = _ledger("u:Set up the repo.", "a:ok", f"u:{rule}", "a:ok", f"u:{aside}")
+    assert rule in _live(ledger, "constraint")
+    assert aside not in _live(ledger, "constraint", "decision")
+
+
+def test_an_accepted_proposal_names_the_identifiers_it_gives() -> None:
+    ledger = _ledger(
+        "u:Run the dashboards locally.",
+        "a:ok",
+        "u:go to grafana/grafana:10.4.1 in compose, same as the other cluster",
+        "a:10.4.1 has a provisioning bug; grafana/grafana:11.0.0 works in my test. Want me to"
+        " bump to that?",
+        "u:yes, go for it",
+    )
+    assert "grafana/grafana:11.0.0" in _live(ledger, "identifier")
+    assert "grafana/grafana:10.4.1" not in _live(ledger, "identifier")
+
+
+def test_a_bare_number_replaces_the_quantity_found_wanting_and_the_remark_goes_too() -> None:
+    rule = "Import 40000 rows per batch."
+    remark = "the import: 40000 was too much, the replica fell behind and lag hit 55s."
+    ledger = _ledger(
+        "u:Backfill the orders table.",
+        "a:ok",
+        f"u:{rule}",
+        "a:ok",
+        f"u:{remark} make it 8000",
+    )
+    assert _status(ledger, rule) == "retired"
+    assert _status(ledger, remark) == "retired"
+    assert "make it 8000" in _live(ledger, "constraint")
+
+
+def test_a_rule_or_change_after_then_is_no_next_step() -> None:
+    """然后/then open many sentences of a long message: a rule or change after one is a
+    rule, and the sentences after it are no steps either."""
+    ledger = _ledger(
+        "u:做一个门铃摄像头。然后我先说一下，全部用 Go 写，不要用 Node。按钮接在 GPIO5 上了。",
+        "a:好",
+        "u:然后我试了一下，GPIO5 那个脚不太稳，所以我把按钮改到 GPIO6 上了，你也改一下。",
+        "a:好",
+        "u:下一步：写 systemd 服务。",
+    )
+    rules = " ".join(_live(ledger, "constraint"))
+    assert "不要用 Node" in rules
+    assert "GPIO6" in rules
+    assert not any("GPIO5 上了。" in text for text in _live(ledger, "constraint"))
+    assert _live(ledger, "next_step") == ["下一步：写 systemd 服务。"]
+
+
+def test_rather_than_names_what_goes_not_a_name_of_the_reason() -> None:
+    board = "我用树莓派 5 加 Camera Module 3 做这个。"
+    ledger = _ledger(
+        "u:做一个门铃摄像头。",
+        "a:好",
+        f"u:{board}",
+        "a:好",
+        "u:OpenCV 在 Camera Module 3 上支持不好，所以用 picamera2 而不是 OpenCV 来拍照吧。",
+    )
+    assert board in _live(ledger, "constraint")
+
+
+def test_a_new_number_said_beside_the_old_changes_only_the_rule_of_the_old() -> None:
+    light = "The IR light hangs on GPIO22, switched by a MOSFET."
+    ledger = _ledger(
+        "u:Build a camera trap.",
+        "a:ok",
+        "u:The PIR signal is on GPIO17.",
+        "a:ok",
+        f"u:{light}",
+        "a:ok",
+        "u:GPIO17 has a loose contact, so I moved the PIR to GPIO27, change it in the code.",
+    )
+    assert _status(ledger, "The PIR signal is on GPIO17.") == "retired"
+    assert light in _live(ledger, "constraint")

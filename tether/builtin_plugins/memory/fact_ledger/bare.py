@@ -23,7 +23,7 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after, value_spans
-from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.implicit import Value, shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, shaped_pairs
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
@@ -85,6 +85,8 @@ def bare_change(
     if not part:
         return []
     mine = values(part, cues)[0]
+    if part[mine.start + len(mine.text) :].startswith(":"):
+        return []  # "grafana: bump it": the label names what changes, it is no new value
     if mine.cls == "name" and _completes_take_back(fact, said_with, cues):
         return []  # "not using bazel-diff anymore … switch to target-determinator instead"
     if mine.cls == "qty:dims":
@@ -122,9 +124,15 @@ def faulted_instead(
     for old in reversed(rules[-250:]):
         if old is not fact and old.live and old.source != fact.source:
             said = values(old.text, cues)
-            if any(_same_class(found[0], v) and _names_any(v.text, wanting) for v in said):
+            if any(_of_class(found[0], v) and _names_any(v.text, wanting) for v in said):
                 return [old]
     return []
+
+
+def _of_class(new: Value, old: Value) -> bool:
+    """Whether ``new`` may replace ``old``: of one class, or a bare number for a quantity
+    whose number was found wanting ("50000 was too aggressive … make it 10000")."""
+    return _same_class(new, old) or (new.cls == "num" and old.cls.startswith("qty:"))
 
 
 def _names_any(value: str, wanting: set[str]) -> bool:

@@ -191,6 +191,9 @@ class _Reader:
                 said = Statement("decision", proposal, source, change)
                 fact = self.ledger.add(said, self.cues)
                 fact.note = ACCEPTED
+                for token, key in identifiers(proposal):  # "grafana/grafana:11.0.0 …": its tag
+                    named = Statement("identifier", token, source, key=key, parent=proposal)
+                    self.ledger.add(named, self.cues)  # replaces the image's earlier one
             retire_for_named_pick(self.ledger, short, offer, source, [], self.cues)
             offer = ""  # its question is answered
         self.proposals = []

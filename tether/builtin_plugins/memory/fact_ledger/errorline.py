@@ -33,7 +33,8 @@ _LOCATED = re.compile(r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s")  # file:1
 #: "*** [target] Error 1", "Build finished with 1 error", "3 errors generated.", "FAILED",
 #: "error: aborting due to 1 previous error".
 _TALLY = re.compile(
-    r"^\W*\*{3}|\bError \d+\s*$|\b\d+\s+(?:errors?|failures?|failed)\b|\bprevious errors?\b"
+    r"^\W*\*{3}|\bError \d+\s*$|(?<![:.])\b\d+\s+(?:errors?|failures?|failed)\b"  # not "…:07 ERROR"
+    r"|\bprevious errors?\b"
     r"|\b(?:tests?|builds?|commands?|scripts?|jobs?|steps?)\s+failed\b"
     r"|^(?:build|compilation|command|task|job)\b.*\b(?:failed|finished|completed)\b"
     r"|^\W*(?:FAILED|ERROR|FAILURE)\W*$"

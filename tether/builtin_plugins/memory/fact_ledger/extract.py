@@ -54,6 +54,7 @@ from tether.builtin_plugins.memory.fact_ledger.steps import (
     announces_more,
     follow_steps,
     names_next_step,
+    weakly_opened,
 )
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
@@ -168,7 +169,13 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "decision"
     if announces_more(sentence):  # "next bit is annoying, sorry this is long"
         return "request"
-    if cues.has("next_step", sentence) or names_next_step(sentence):
+    if names_next_step(sentence) or (
+        cues.has("next_step", sentence)
+        and not (
+            weakly_opened(sentence)
+            and (rule_cue(sentence, cues) == "rule" or cues.has("change", sentence))
+        )
+    ):  # "然后…，不要用 ROS", "然后…我把 PIR 改到 GPIO27 上了": a rule after "then", no step
         return "next_step"
     if cues.has("decision", sentence):
         return "decision"
@@ -285,6 +292,7 @@ _PRESENTING = re.compile(
 )
 #: A condition word: a change asked for only if something holds is a trial, not yet a rule.
 _CONDITION = word_search("conditions")
+_ASIDE = word_search("aside_markers")  # "unrelated", "跟这个没关系": said in passing
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 
@@ -332,6 +340,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             heading_at, heading_sentence = len(out), index
         change = _asked(cues, "change", words)
         revoke = _takes_back(cues, words) and not symptom_gone(words, cues)
+        if _ASIDE.search(words):  # "I'll switch the dashboards to dark mode later, unrelated"
+            kind, change, revoke = "request", False, False  # the user says it is no rule here
         if kind == "next_step" and revoke and not _LABEL.match(words):
             kind = "constraint"  # "然后LCD1602屏幕不再用了" takes back a rule; "下一步：…" a step
         if kind == "request" and (change or revoke or cues.has("gone", words)):

@@ -118,8 +118,40 @@ def only_faulted(text: str, cues: Cues) -> bool:
     )
 
 
+def faults_first(text: str, cues: Cues) -> list[str]:
+    """The values ``text`` finds fault with when the first value it states is one of them
+    and it has no cue of a change ("50000 was too aggressive, … lag spiked to 40s": 50000;
+    the 40s after it is what was seen); [] otherwise."""
+    if any(cues.has(kind, text) for kind in (*_CHANGES, "revert")):
+        return []
+    said = value_spans(text, cues)
+    if not said:
+        return []
+    ends = [start for start, _end in said[1:]] + [len(text)]
+    faulted = [
+        text[start:end]
+        for (start, end), stop in zip(said, ends, strict=True)
+        if faulted_after(text, end, stop)
+    ]
+    return faulted if faulted and text[said[0][0] : said[0][1]] == faulted[0] else []
+
+
+def reports_fault(text: str, cues: Cues) -> bool:
+    """Whether ``text`` finds fault with the first value it states and its other values are
+    of other classes — what was seen, not a new value ("40000 was too much, … lag hit 55s"):
+    it sets no value, as :func:`only_faulted`."""
+    faulted = faults_first(text, cues)
+    if not faulted:
+        return False
+    said = values(text, cues)
+    wanting = {v.cls for v in said if v.text in faulted}
+    return all(v.text in faulted or v.cls not in wanting for v in said)
+
+
 __all__ = [
     "CRITICISM",
+    "faults_first",
+    "reports_fault",
     "defended",
     "faulted",
     "faulted_after",

@@ -20,6 +20,7 @@ from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import (
     CRITICISM,
     faulted_after,
+    faults_first,
     only_faulted,
     value_spans,
 )
@@ -43,6 +44,7 @@ _NO_PICK = frozenset(
     "it them that this those these both each all one two three four five some more less".split()
 )
 MAX_EARLIER = 100  # live rules looked at, newest first
+NEAR_NAME = 30  # characters between a name and the fault found with it
 _MIN_NAME = 2
 
 
@@ -53,8 +55,10 @@ def _faulted_names(said: str) -> list[tuple[str, int]]:
         name = match.group(0).rstrip(".:/")
         if len(name) < _MIN_NAME or name.casefold() in STOP:
             continue
-        if faulted_after(said, match.end()):
-            out.append((name, match.end()))
+        fault = CRITICISM.search(said, match.end())
+        near = fault is not None and fault.start() - match.end() <= NEAR_NAME
+        if near and faulted_after(said, match.end()):  # "the slack channel is wrong": not
+            out.append((name, match.end()))  # "team" of "the team decided … is wrong"
     return out
 
 
@@ -185,8 +189,9 @@ def retire_gone_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
 
 def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
     """Retire each rule of message ``source`` that only finds fault with old values ("03:30
-    clashes with the plex library scan") when another fact of that message replaced the rules
-    naming them ("04:15 then"): a reason given for the change, shown by the change."""
+    clashes with the plex library scan"), or first with one and then tells what was seen,
+    when another fact of that message replaced the rules naming them ("04:15 then"): a
+    reason given for the change, shown by the change."""
     mine = {f.id: f for f in _facts_of(ledger, source) if f.live}
     if not any(f.replaces for f in mine.values()):
         return  # the message replaced nothing: no reason to give
@@ -196,9 +201,12 @@ def retire_fault_reasons(ledger: Ledger, source: str, cues: Cues) -> None:
     if not replaced:
         return
     for fact in list(mine.values()):
-        if fact.kind not in _RULES or not only_faulted(fact.text, cues):
+        if fact.kind not in _RULES:
             continue
-        said = [fact.text[a:b] for a, b in value_spans(fact.text, cues)]
+        if only_faulted(fact.text, cues):
+            said = [fact.text[a:b] for a, b in value_spans(fact.text, cues)]
+        else:  # "50000 was too aggressive, … it spiked to 40s": what was seen says why
+            said = [] if fact.replaces else faults_first(fact.text, cues)
         by = [next((o for o in replaced if v in o.text), None) for v in said]
         new = mine[by[0].replaced_by] if said and all(by) and by[0] is not None else fact
         if new is not fact:

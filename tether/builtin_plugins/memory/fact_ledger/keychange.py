@@ -32,7 +32,7 @@ from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_pairs
 from tether.builtin_plugins.memory.fact_ledger.partial import other_topic, qualified_elsewhere
 from tether.builtin_plugins.memory.fact_ledger.reasoned import reasoned
 from tether.builtin_plugins.memory.fact_ledger.refile import as_rule
-from tether.builtin_plugins.memory.fact_ledger.words import WIDE
+from tether.builtin_plugins.memory.fact_ledger.words import WIDE, negated
 
 
 class Ledger(Protocol):
@@ -158,8 +158,9 @@ def retire_reshaped(
             hits = [
                 (old, ("", b))
                 for old in earlier
-                if old.live
+                if old.live and not new.replaces  # "parser 库换成 megaparsec" ended attoparsec
                 for _a, b in swapped(new.text, old.text, cues)
+                if not _banned(b, new.text)  # "不要用 Template Haskell" picks no Template
             ]
         if not hits:
             hits = [
@@ -246,14 +247,25 @@ def swapped(new: str, old: str, cues: Cues | None = None) -> list[tuple[str, str
     if other_topic(new, old):
         return []  # "窗帘电机那个…不走 MQTT 了": the curtain motor's way, not the broker
     mine = keyed_values(new, cues)
+    replaced = cues.find("replaces", new)  # "用 picamera2 而不是 OpenCV": OpenCV goes, not
+    gone = _CLAUSES.split(new[replaced[1] :])[0] if replaced else new  # a name of the reason
     for o in keyed_values(old, cues):  # not "未压缩的 vcf" of "raw VCF": another thing
-        if kept_as_is(new, o.value):  # "打点的 topic 保持不变": named to say it stays
+        if kept_as_is(new, o.value) or o.value not in gone:  # "打点的 topic 保持不变" stays
             continue
         if o.shape in _NAMES and _said(o.value, new) and not qualified_elsewhere(new, o.value, old):
             for n in mine:
                 if n.shape in _NAMES and n.form == o.form and not _said(n.value, old):
                     return [(o.value, n.value)]
     return []
+
+
+_CLAUSES = re.compile(r"[,;，；。！？!?]")
+
+
+def _banned(value: str, text: str) -> bool:
+    """Whether ``value`` stands in a prohibiting clause of ``text`` ("不要用 Template
+    Haskell"; not calamine in "别用 openpyxl 了，用 calamine")."""
+    return any(value in clause and negated(clause) for clause in _CLAUSES.split(text))
 
 
 def _inherited(ledger: Ledger, new: str, old: Fact, cues: Cues | None) -> list[tuple[str, str]]:

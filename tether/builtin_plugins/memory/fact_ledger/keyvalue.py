@@ -51,6 +51,7 @@ _VALUE = re.compile("|".join((_HEX_COLOR, _NUMBER, _TOKEN, _WORD)))
 _ASCII = re.compile(r"[a-z][a-z0-9'-]*")
 _ADDRESS = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}\b")  # 10.12.0.4: an address, no number
 _CLAUSE = re.compile(r"[,;!?，；。！？()（）]|\s[-—–]+\s")
+_KEY_LABEL = re.compile(r":\s")  # right after a token: it names a key ("id-token: write")
 #: Words that say how a value is set, not what it is about.
 _FILLER = vocabulary("setting_filler")
 #: Chinese words that join or qualify and never name a subject or a unit ("1000 和 2000",
@@ -127,6 +128,8 @@ def _pairs(text: str, cues: Cues | None) -> tuple[Pair, ...]:
                     continue
                 if not (wide or (short and not rest and _PLAIN_AFTER.search(before))):
                     continue
+            if kind == "token" and _KEY_LABEL.match(clause, match.end()):
+                continue  # "id-token: write", "timeout-minutes: 10": a key, its value after
             following = _NEXT.match(clause, match.end())
             if kind != "num" and following and following.group(1).casefold() not in _FILLER | STOP:
                 continue  # "on the A100 nodes": a word naming which nodes, not a value

@@ -176,13 +176,16 @@ class Ledger:
         self.facts.insert(at, fact)
         return fact
 
-    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None:
+    def retire(
+        self, old: Fact, new: Fact | None, status: str = "retired", *, orphans: bool = True
+    ) -> None:
+        """``old`` is out of force (and, with ``orphans``, identifiers only it still said)."""
         self._unlist(old)
         old.status = status
         if new is not None:
             old.replaced_by = new.id
             new.replaces.append(old.id)
-        if old.kind != "identifier":  # its identifiers, and those only it still said
+        if orphans and old.kind != "identifier":  # its identifiers, and those only it said
             for child in self.live("identifier"):
                 orphan = child.text in old.text and not self._live_parent(child)
                 if (child.parent == old.id or orphan) and not self._said_elsewhere(child):

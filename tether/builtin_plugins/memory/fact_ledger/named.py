@@ -16,6 +16,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     CLAUSES,
     FUNCTION_WORDS,
     word_root,
+    word_search,
 )
 
 #: A capitalised, dotted or hyphenated name: "Postgres", "SQLite", "pg-bouncer", "k8s.io".
@@ -195,4 +196,39 @@ def revoked_object(fact: Fact, rules: list[Fact], cues: Cues) -> tuple[float, Fa
 
 MIN_OBJECT = 4  # letters: shorter words name no thing ("the", "it")
 
-__all__ = ["FLAG_OR_VAR", "NAME", "named_alike", "quantity_named", "revoked_object"]
+_VERSION_VERB = word_search("version_verbs")
+
+
+def unversioned(new: str, old: str) -> bool:
+    """Whether ``new`` opens with a verb that changes a version ("Bump Room", 升级 X) of a
+    thing ``old`` names with no version after it: it only uses the thing, so a new version of
+    it changes no rule ("…in our Room database"; not "Room 2.4.3")."""
+    verb = _VERSION_VERB.match(new.lstrip())
+    thing = re.match(r"\s*(?:the\s+)?([\w.+-]+)", new.lstrip()[verb.end() :]) if verb else None
+    if thing is None:
+        return False
+    return re.search(re.escape(thing.group(1)) + r"[\s:=@v-]{0,3}\d", old, re.I) is None
+
+
+_SNAKE = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+(?![\w-])")  # utm_content
+
+
+def dropped_names(text: str, cues: Cues | None) -> set[str]:
+    """The identifiers (``utm_content``, ``--legacy``) the clause of a take-back cue names:
+    the rule it ends must name one of them."""
+    if cues is None:
+        return set()
+    start, end = cues.cue_span(text, ("revoke",))
+    said = text[start:end]
+    return {m.group(0) for m in FLAG_OR_VAR.finditer(said)} | set(_SNAKE.findall(said))
+
+
+__all__ = [
+    "FLAG_OR_VAR",
+    "NAME",
+    "dropped_names",
+    "named_alike",
+    "quantity_named",
+    "revoked_object",
+    "unversioned",
+]

@@ -61,14 +61,15 @@ def renumbered(
     new: str, old: str, cues: Cues | None = None, now: bool = False, structured: bool = True
 ) -> bool:
     """Whether ``new`` names a numbered name of ``old`` with another number only (the old
-    number is not said again: "SF9 beats SF12" compares, it does not change); ``now``: said
+    number is not said again: "SF9 beats SF12" compares, it does not change; nor another
+    number beside the new one: it names which rule changes); ``now``: said
     only as what holds now, so not when the two name different parts ("the primary" /
     "the replica"); ``structured``: paths, dotted names and hosts count too."""
     if now and cues is not None and parts_differ(new, old, cues.concepts):
         return False
     mine, theirs = numbered(new, structured=structured), numbered(old, structured=structured)
-    return any(
-        len(theirs[name]) == 1 and not theirs[name] & numbers
+    return any(  # "GPIO17 is flaky, PIR goes to GPIO27": of GPIO17, never of a GPIO22 rule
+        len(theirs[name]) == 1 and not theirs[name] & numbers and len(numbers) == 1
         for name, numbers in mine.items()
         if name in theirs
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tether.builtin_plugins.memory.fact_ledger.words import alternation
+from tether.builtin_plugins.memory.fact_ledger.words import alternation, word_search
 
 _LATER = alternation("later_times")
 
@@ -49,6 +49,17 @@ def announces_more(sentence: str) -> bool:
     return _ANNOUNCED.match(sentence) is not None
 
 
+_WEAK_OPENER = word_search("weak_step_openers")
+
+
+def weakly_opened(sentence: str) -> bool:
+    """Whether ``sentence`` opens with a word that only says what comes after ("然后…",
+    "then …"): in a long message it often goes on with what the user already did or wants
+    kept ("然后我先说清楚啊，全部用 Python 写，不要用 ROS"), not with a step to take."""
+    found = _WEAK_OPENER.search(sentence)
+    return found is not None and not sentence[: found.start()].strip(" ,，.。")
+
+
 def follow_steps(kinds: list[str], texts: list[str]) -> list[str]:
     """The kinds of one message's sentences, with each request after a next step that
     asks nothing a next step too ("下一步：发布到 registry。发布前先跟 @lina 确认一下。",
@@ -57,9 +68,9 @@ def follow_steps(kinds: list[str], texts: list[str]) -> list[str]:
     for kind, text in zip(kinds, texts, strict=True):
         if step and kind == "request" and not text.rstrip().endswith(("?", "？")):
             kind = "next_step"
-        step = step or kind == "next_step"
+        step = step or (kind == "next_step" and not weakly_opened(text))
         out.append(kind)
     return out
 
 
-__all__ = ["announces_more", "follow_steps", "names_next_step"]
+__all__ = ["announces_more", "follow_steps", "names_next_step", "weakly_opened"]

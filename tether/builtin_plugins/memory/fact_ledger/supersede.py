@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.clauses import names_new, retire_
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faulted import only_faulted
+from tether.builtin_plugins.memory.fact_ledger.faulted import only_faulted, reports_fault
 from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
 from tether.builtin_plugins.memory.fact_ledger.gone import ditches, retire_named_gone
 from tether.builtin_plugins.memory.fact_ledger.guards import (
@@ -44,9 +44,11 @@ from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key
 from tether.builtin_plugins.memory.fact_ledger.measured import measures_apart
 from tether.builtin_plugins.memory.fact_ledger.named import (
     FLAG_OR_VAR,
+    dropped_names,
     named_alike,
     quantity_named,
     revoked_object,
+    unversioned,
 )
 from tether.builtin_plugins.memory.fact_ledger.negation import agrees_with_pick, denied
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
@@ -145,7 +147,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     rules = ledger.live("constraint") + ledger.live("decision")
     if cues is not None and deictic(fact.text, cues, [r for r in rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
-    if cues is not None and only_faulted(fact.text, cues):
+    if cues is not None and (only_faulted(fact.text, cues) or reports_fault(fact.text, cues)):
         return  # "02:00 was too early": the old value named, none set (:mod:`.faulted`)
     cued = statement.change or statement.revoke
     if cues is not None:  # "the run took 13 min" reports on "under 10 minutes", no change
@@ -176,7 +178,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     gone = stemmed(_replaced_words(fact.text, cues)) if cued else set()
     switched = SWITCHED.search(fact.text)
     scope = stemmed(words_of(switched.group(1))) - FUNCTION_WORDS if switched else set()
-    dropped = _dropped_names(fact.text, cues) if statement.revoke else set()
+    dropped = dropped_names(fact.text, cues) if statement.revoke else set()
     for old in rules[-250:] if not keyed else []:
         if dropped and not any(name in old.text for name in dropped):
             continue  # "drop the utm_content dimension": only a rule naming utm_content
@@ -245,6 +247,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
         best = named_alike(fact, text[start:end], earlier, any_word=statement.revoke)
+        if best is not None and not statement.revoke and unversioned(fact.text, best[1].text):
+            best = None  # "Bump Room" after "…in our Room database": no version of it said
         if best is None and statement.revoke:  # "scratch the 45 min": the rule of 45 minutes
             best = quantity_named(fact, text[start:end], earlier, cues)
     if best is None and not keyed and statement.revoke and cues is not None:
@@ -310,19 +314,6 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         alone = old.source != fact.source and " " not in old.text  # not an error line quoting it
         if alone and renumbered(fact.text, old.text, cues, now, paths):
             ledger.retire(old, fact)
-
-
-_SNAKE = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+(?![\w-])")  # utm_content
-
-
-def _dropped_names(text: str, cues: Cues | None) -> set[str]:
-    """The identifiers (``utm_content``, ``--legacy``) the clause of a take-back cue names:
-    the rule it ends must name one of them."""
-    if cues is None:
-        return set()
-    start, end = cues.cue_span(text, ("revoke",))
-    said = text[start:end]
-    return {m.group(0) for m in FLAG_OR_VAR.finditer(said)} | set(_SNAKE.findall(said))
 
 
 def _replaced_words(text: str, cues: Cues | None) -> set[str]:

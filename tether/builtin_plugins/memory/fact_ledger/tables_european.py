@@ -3,7 +3,10 @@
 A user who writes "Nada de Trainer de Hugging Face", "Prochaine étape : porter fir1" or "wir
 nehmen stattdessen Redis" states a rule, a next step and a change as an English or Chinese user
 does; these tables let the ledger file them so (a rule under Constraints, a next step under
-Next Steps, never ticked done). Phrases are lower case; ``...`` stands for a gap of a few words.
+Next Steps, never ticked done). Their change cues are the unambiguous ones ("passe à", "ab
+jetzt", "plus besoin"); "instead" and "forget" are left out: "au lieu de discuter" or "oublie
+pas" change nothing, and the readers that tell such uses apart know English and Chinese only.
+Phrases are lower case; ``...`` stands for a gap of a few words.
 """
 
 from __future__ import annotations
@@ -25,12 +28,10 @@ SPANISH: dict[str, tuple[str, ...]] = {
         "más tarde", "cuando termines",
     ),
     "change": (
-        "cambia a", "cambiar a", "cámbialo a", "pasa a", "pasar a", "en lugar de", "en vez de",
-        "a partir de ahora", "de ahora en adelante", "mejor usa", "usa mejor", "ahora usa",
-        "sube a", "baja a", "cambiemos a",
+        "cambia a", "cambiar a", "cámbialo a", "pasa a", "pasar a", "a partir de ahora",
+        "de ahora en adelante", "cambiemos a",
     ),
-    "revoke": ("ya no", "olvida", "olvídate de", "quita", "elimina", "no hace falta"),
-    "replaces": ("en lugar de", "en vez de"),
+    "revoke": ("ya no hace falta", "no hace falta", "ya no necesitamos"),
     "accept": ("sí", "vale", "de acuerdo", "perfecto", "genial", "bien"),
     "filler": ("sigue", "continúa", "adelante", "dale"),
     "goal": ("objetivo", "quiero", "necesito", "la tarea es", "el objetivo es"),
@@ -53,11 +54,10 @@ FRENCH: dict[str, tuple[str, ...]] = {
         "la suite",
     ),
     "change": (
-        "passe à", "passer à", "change pour", "remplace par", "au lieu de", "à la place",
-        "désormais", "à partir de maintenant", "dorénavant", "finalement",
+        "passe à", "passer à", "on passe à", "change pour", "remplace par", "désormais",
+        "à partir de maintenant", "dorénavant",
     ),
-    "revoke": ("plus besoin", "oublie", "laisse tomber", "supprime", "on n'utilise plus"),
-    "replaces": ("au lieu de", "à la place de", "plutôt que"),
+    "revoke": ("plus besoin", "n'en a plus besoin", "on n'a plus besoin"),
     "accept": ("oui", "d'accord", "parfait", "ça marche", "très bien", "ok"),
     "filler": ("continue", "vas-y", "poursuis"),
     "goal": ("objectif", "je dois", "je veux", "il s'agit de", "le but est"),
@@ -77,14 +77,8 @@ GERMAN: dict[str, tuple[str, ...]] = {
     "next_step": (
         "nächster schritt", "als nächstes", "danach", "anschließend", "später", "dann",
     ),
-    "change": (
-        "wechsle zu", "wechseln zu", "umstellen auf", "stell ... um auf", "stattdessen",
-        "statt", "anstatt", "ab jetzt", "ab sofort", "ändere ... auf", "doch lieber",
-    ),
-    "revoke": (
-        "nicht mehr", "vergiss", "lass ... weg", "streich", "entferne", "brauchen wir nicht",
-    ),
-    "replaces": ("statt", "anstatt", "anstelle von"),
+    "change": ("wechsle zu", "wechseln zu", "umstellen auf", "ab jetzt", "ab sofort"),
+    "revoke": ("brauchen wir nicht mehr", "nicht mehr nötig"),
     "accept": ("ja", "passt", "einverstanden", "gut", "perfekt", "alles klar"),
     "filler": ("weiter", "mach weiter", "fortfahren"),
     "goal": ("ziel", "ich möchte", "ich brauche", "die aufgabe ist", "das ziel ist"),

@@ -131,7 +131,8 @@ def normal(text: str) -> str:
 
 _NEGATED = re.compile(
     r"^\W*(?:no|never|don'?t|do not|stop|avoid)\b|\b(?:never|don'?t|do not|must not|mustn'?t)\b"
-    r"|不要|禁止|不得|不准|不许|别|勿",
+    r"|不要|禁止|不得|不准|不许|勿"
+    r"|(?<![特区分类级识告性差个鉴辨离])别(?![的人处名墅致])",  # not 别的 (other), 级别 (level)
     re.IGNORECASE,
 )
 

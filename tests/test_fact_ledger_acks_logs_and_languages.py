@@ -388,3 +388,57 @@ def test_a_new_number_said_beside_the_old_changes_only_the_rule_of_the_old() -> 
     )
     assert _status(ledger, "The PIR signal is on GPIO17.") == "retired"
     assert light in _live(ledger, "constraint")
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "the old db1.internal was always slow, glad it is gone.",
+        "mich hat der alte db1.internal echt genervt, der war immer so lahm.",
+        "db1.internal was way too slow anyway.",
+    ],
+)
+def test_a_remark_on_a_replaced_value_keeps_the_value_in_force(remark: str) -> None:
+    moved = "Move the DB to db2.internal:6432."
+    ledger = _ledger(
+        "u:Build the API.", "a:ok", "u:The DB is on db1.internal:5432.", "a:ok",
+        f"u:{moved}", "a:ok", f"u:{remark}",
+    )  # fmt: skip
+    assert moved in _live(ledger, "constraint")
+    assert _status(ledger, remark) == "retired"
+
+
+def test_an_old_value_said_again_as_current_is_restated() -> None:
+    again = "The DB is on db1.internal:5432 again."
+    ledger = _ledger(
+        "u:Build the API.", "a:ok", "u:The DB is on db1.internal:5432.", "a:ok",
+        "u:Move the DB to db2.internal:6432.", "a:ok", f"u:{again}",
+    )  # fmt: skip
+    assert again in _live(ledger, "constraint")
+
+
+def test_bump_names_the_thing_not_a_new_value_of_another_rule() -> None:
+    pin = "Decode with ML Kit, pinned to com.google.mlkit:barcode-scanning:17.2.0."
+    ledger = _ledger(
+        "u:Build the stock scanner app.", "a:ok", f"u:{pin}", "a:ok",
+        "u:Bump Room, we want upsert semantics anyway.",
+    )  # fmt: skip
+    assert pin in _live(ledger, "constraint")
+
+
+def test_a_demonstrative_is_no_key_shared() -> None:
+    rule = "我试了一下，GPIO17 那个脚接触不太好，所以我把 PIR 改到 GPIO27 上了。"
+    ledger = _ledger(
+        "u:做一个相机陷阱。", "a:好", "u:PIR 接在 GPIO17 上。", "a:好", f"u:{rule}", "a:好",
+        "u:那个 upload() 的空函数你也删掉吧，留着也没用。",
+    )  # fmt: skip
+    assert any("GPIO27" in text for text in _live(ledger, "constraint"))
+
+
+def test_a_new_choice_ends_the_clause_holding_the_old_one_not_only_its_reason() -> None:
+    ledger = _ledger(
+        "u:写一个配置语言的解析器。先用 attoparsec，因为 repo 里别的 module 已经 depend 它了。",
+        "a:好",
+        "u:那 parser 库换成 megaparsec 吧，错误信息好很多，别的 module 以后再说。",
+    )  # fmt: skip
+    assert not any("attoparsec" in text for text in _live(ledger, "constraint", "request"))

@@ -27,7 +27,14 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import Value, shape_chan
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, shaped_pairs
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
-from tether.builtin_plugins.memory.fact_ledger.words import memo_per_cues, vocabulary, words_of
+from tether.builtin_plugins.memory.fact_ledger.words import (
+    memo_per_cues,
+    vocabulary,
+    word_search,
+    words_of,
+)
+
+_VERSION_VERB = word_search("version_verbs")  # "bump", "upgrade", 升级: of the thing after
 
 
 class Ledger(Protocol):
@@ -87,6 +94,8 @@ def bare_change(
     mine = values(part, cues)[0]
     if part[mine.start + len(mine.text) :].startswith(":"):
         return []  # "grafana: bump it": the label names what changes, it is no new value
+    if mine.cls == "name" and _VERSION_VERB.match(part.lstrip()):
+        return []  # "Bump Room": the thing to bump, not a new value of some rule
     if mine.cls == "name" and _completes_take_back(fact, said_with, cues):
         return []  # "not using bazel-diff anymore … switch to target-determinator instead"
     if mine.cls == "qty:dims":

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change
+from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.named import NAME
@@ -195,7 +195,7 @@ def retire_rule(
         changed = [
             hit and not _ban_apart(new.text, c) for c, hit in zip(clauses, changed, strict=True)
         ]
-        changed = _with_value(new.text, clauses, changed)
+        changed = _with_value(new.text, clauses, changed, cues)
         if cues is not None:  # "…, and keep bowtie2" after "switch to bwa-mem2"
             changed = name_kept_elsewhere(new.text, old.text, clauses, changed, cues)
         if any(changed) and not all(changed):
@@ -213,15 +213,24 @@ def retire_rule(
                 child.parent = home.id
 
 
-def _with_value(new: str, clauses: list[str], changed: list[bool]) -> list[bool]:
+def _with_value(new: str, clauses: list[str], changed: list[bool], cues: Cues | None) -> list[bool]:
     """A change is of a value: when the clauses judged changed state none ("the batch export
     endpoint needs it" beside "bump the read timeout to 120s"), they are remarks on the value,
     and the clauses stating one that ``new`` names a word of change with them."""
     if any(hit and values_said(c) for c, hit in zip(clauses, changed, strict=True)):
         return changed
     mine = {w for w in words_of(new) if w not in STOP}
-    return [
-        hit or bool(values_said(c) and mine & words_of(c))
+    old = " ".join(clauses)  # a value ``new`` brings: the clauses holding one it does not say
+    fresh = cues is not None and any(v.text not in old for v in values(new, cues))
+    return [  # ("先用 attoparsec，因为 …" → "换成 megaparsec，别的 module 以后再说") change too
+        hit
+        or bool(values_said(c) and mine & words_of(c))
+        or (
+            fresh
+            and cues is not None
+            and not negated(c)  # "不要引入 Redis" is no choice a new one replaces
+            and any(v.text not in new for v in values(c, cues))
+        )
         for c, hit in zip(clauses, changed, strict=True)
     ]
 

@@ -52,6 +52,7 @@ from tether.builtin_plugins.memory.fact_ledger.named import (
 )
 from tether.builtin_plugins.memory.fact_ledger.negation import agrees_with_pick, denied
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values
+from tether.builtin_plugins.memory.fact_ledger.oldremark import in_force_instead
 from tether.builtin_plugins.memory.fact_ledger.partial import agrees_with_ban, partial_take_back
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
@@ -147,6 +148,13 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     rules = ledger.live("constraint") + ledger.live("decision")
     if cues is not None and deictic(fact.text, cues, [r for r in rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
+    if cues is not None and not (
+        statement.change or statement.revoke or cues.has("revert", fact.text)
+    ):
+        current = in_force_instead(ledger, fact)  # "the old db1.internal was slow": no rule
+        if current is not None:
+            ledger.retire(fact, current)
+            return
     if cues is not None and (only_faulted(fact.text, cues) or reports_fault(fact.text, cues)):
         return  # "02:00 was too early": the old value named, none set (:mod:`.faulted`)
     cued = statement.change or statement.revoke

@@ -1,7 +1,7 @@
 """Cue tables for Spanish, French and German users: the same kinds as the English table.
 
 A user who writes "Nada de Trainer de Hugging Face", "Prochaine étape : porter fir1" or "wir
-nehmen stattdessen Redis" states a rule, a next step and a change as an English or Chinese user
+nehmen ab jetzt Redis" states a rule, a next step and a change as an English or Chinese user
 does; these tables let the ledger file them so (a rule under Constraints, a next step under
 Next Steps, never ticked done). Their change cues are the unambiguous ones ("passe à", "ab
 jetzt", "plus besoin"); "instead" and "forget" are left out: "au lieu de discuter" or "oublie
@@ -16,12 +16,12 @@ SPANISH: dict[str, tuple[str, ...]] = {
         "nunca", "siempre", "no uses", "no usar", "no quiero", "nada de", "debe",
         "deben", "tiene que", "tienen que", "hay que", "solo", "sólo", "solamente", "prefiero",
         "mejor", "evita", "evitar", "asegúrate", "como máximo", "como mínimo", "al menos",
-        "mantén", "mantener", "fija", "usamos", "a partir de ahora", "ya no", "en lugar de",
-        "en vez de", "no toques", "prohibido", "obligatorio", "límite",
+        "mantén", "mantener", "fija", "usamos", "a partir de ahora", "ya no", "no toques",
+        "prohibido", "obligatorio", "límite",
     ),
     "decision": (
         "vamos con", "usemos", "decidimos", "nos quedamos con", "elegimos", "empecemos con",
-        "mejor usar", "en lugar de", "en vez de",
+        "mejor usar",
     ),
     "next_step": (
         "siguiente paso", "próximo paso", "lo siguiente", "después", "luego", "a continuación",
@@ -42,16 +42,15 @@ FRENCH: dict[str, tuple[str, ...]] = {
         "jamais", "toujours", "ne ... pas", "n'utilise pas", "pas de", "sans", "il faut",
         "doit", "doivent", "uniquement", "seulement", "je préfère", "de préférence", "évite",
         "éviter", "assure-toi", "au maximum", "au minimum", "au moins", "garde", "garder",
-        "on utilise", "désormais", "à partir de maintenant", "plus de", "au lieu de",
-        "à la place", "ne touche pas", "interdit", "obligatoire", "limite",
+        "on utilise", "désormais", "à partir de maintenant", "plus de", "ne touche pas",
+        "interdit", "obligatoire", "limite",
     ),
     "decision": (
         "on part sur", "on prend", "utilisons", "on a décidé", "on garde", "on choisit",
-        "allons avec", "au lieu de", "à la place",
+        "allons avec",
     ),
     "next_step": (
         "prochaine étape", "étape suivante", "ensuite", "après ça", "plus tard", "puis",
-        "la suite",
     ),
     "change": (
         "passe à", "passer à", "on passe à", "change pour", "remplace par", "désormais",
@@ -68,11 +67,10 @@ GERMAN: dict[str, tuple[str, ...]] = {
         "nie", "niemals", "immer", "kein", "keine", "nicht", "ohne", "muss", "müssen", "soll",
         "sollen", "nur", "ich bevorzuge", "lieber", "vermeide", "achte darauf", "höchstens",
         "mindestens", "behalte", "wir nutzen", "wir verwenden", "ab jetzt", "nicht mehr",
-        "statt", "stattdessen", "anstatt", "verboten", "pflicht", "limit",
+        "verboten", "pflicht", "limit",
     ),
     "decision": (
         "wir nehmen", "nehmen wir", "wir haben entschieden", "entschieden", "wir bleiben bei",
-        "stattdessen", "anstatt",
     ),
     "next_step": (
         "nächster schritt", "als nächstes", "danach", "anschließend", "später", "dann",

@@ -1,0 +1,76 @@
+"""A remark on a value already replaced: "the old db1.internal was always slow", "mich hat der
+alte db1.intern echt genervt".
+
+Every value such a sentence states is one only retired facts state and no live fact says, and
+it marks one as old ("the old …", 之前的 …: ``old_words``) or finds fault with it: it looks
+back at what a change ended ("the DB is on db1.internal again" restates it instead). It sets
+nothing — it never replaces the rule now in force — and it is no rule of its own: it retires
+at once, shown by the fact in force that replaced the value (the last of a chain of changes).
+A sentence with a cue of a change, a take-back or a revert ("go back to db1.internal") is no
+such remark: :mod:`.revert` reads it.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
+from tether.builtin_plugins.memory.fact_ledger.keyvalue import values_said
+from tether.builtin_plugins.memory.fact_ledger.words import word_search
+
+_OLD = word_search("old_words")
+OLD_REACH = 12  # characters from an "old" word to the value it marks
+
+MAX_CHAIN = 20  # changes followed from the retired fact to the one in force
+
+
+class Ledger(Protocol):
+    """What this module needs of :class:`~.ledger.Ledger`."""
+
+    facts: list[Fact]
+
+    def live(self, *kinds: str) -> list[Fact]: ...
+
+    def get(self, fact_id: str) -> Fact | None: ...
+
+
+def in_force_instead(ledger: Ledger, fact: Fact) -> Fact | None:
+    """The live fact that replaced every value ``fact`` states, when only retired facts state
+    them (``fact`` only remarks on old values); ``None`` otherwise."""
+    said = values_said(fact.text)
+    if not said or not any(_looked_back(fact.text, value) for value in said):
+        return None
+    live = " ".join(f.text for f in ledger.live() if f is not fact and f.kind != "identifier")
+    holder: Fact | None = None
+    for value in said:
+        if value in live:
+            return None  # a value still in force: the sentence speaks of it
+        holder = next(
+            (
+                f
+                for f in reversed(ledger.facts)
+                if f.status == "retired" and f.kind != "identifier" and value in f.text
+            ),
+            None,
+        )
+        if holder is None:
+            return None  # a value never said before: news
+    for _ in range(MAX_CHAIN):
+        if holder is None or holder.live or not holder.replaced_by:
+            break
+        holder = ledger.get(holder.replaced_by)
+    return holder if holder is not None and holder.live and holder is not fact else None
+
+
+def _looked_back(text: str, value: str) -> bool:
+    """Whether ``text`` marks ``value`` as old ("the old X", "der alte X") or finds fault
+    with it right after it."""
+    at = text.find(value)
+    if at < 0:
+        return False
+    before = text[max(0, at - OLD_REACH) : at]
+    return _OLD.search(before) is not None or faulted_after(text, at + len(value))
+
+
+__all__ = ["in_force_instead"]

@@ -10,6 +10,8 @@ import pytest
 
 from tether.builtin_plugins.memory.fact_ledger import build_ledger
 from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
+from tether.builtin_plugins.memory.offline_summarizer.checkpoint import build_checkpoint
+from tether.builtin_plugins.memory.offline_summarizer.facts import Facts
 
 
 def _ledger(*turns: str) -> Any:
@@ -442,3 +444,64 @@ def test_a_new_choice_ends_the_clause_holding_the_old_one_not_only_its_reason() 
         "u:那 parser 库换成 megaparsec 吧，错误信息好很多，别的 module 以后再说。",
     )  # fmt: skip
     assert not any("attoparsec" in text for text in _live(ledger, "constraint", "request"))
+
+
+@pytest.mark.parametrize(
+    ("said", "rules"),
+    [
+        (
+            "几点要求：不要用 Template Haskell。错误信息要带行号和列号。"
+            "还有 section 名大小写不敏感。",
+            ["错误信息要带行号和列号。", "还有 section 名大小写不敏感。"],
+        ),
+        (
+            "A few rules: no Template Haskell. Errors carry line and column. Names ignore case.",
+            ["Errors carry line and column.", "Names ignore case."],
+        ),
+    ],
+)
+def test_sentences_after_a_label_of_rules_are_rules(said: str, rules: list[str]) -> None:
+    ledger = _ledger("u:Write the config parser.", "a:ok", f"u:{said}")
+    assert all(rule in _live(ledger, "constraint") for rule in rules)
+
+
+def test_a_message_holding_the_next_step_is_not_listed_as_a_request_done() -> None:
+    step = "下一步写 hspec 测试，覆盖嵌套 section 的边界情况。"
+    ledger = _ledger("u:写一个配置语言的解析器。", "a:好", f"u:{step}写完我 review。")
+    done = build_checkpoint(Facts(), ledger).done
+    assert not any(step in line for line in done)
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        (
+            "plain POSIX sed please, busybox has no GNU flags and they silently do nothing.",
+            "constraint",
+        ),
+        ("yes do that, the import runs offline on weekends.", "decision"),
+        ("run the tests please.", "request"),
+    ],
+)
+def test_a_thing_wished_for_or_an_option_taken_is_filed_as_a_rule(said: str, kind: str) -> None:
+    more = " Also the rotation itself should run daily at 02:00 and keep fourteen days of logs."
+    ledger = _ledger(
+        "u:Write the log rotation scripts.", "a:Option: run it offline.", f"u:{said}{more}"
+    )
+    assert said in _live(ledger, kind)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Usamos Vuetify para los componentes.", "cambiamos a PrimeVue, pesa mucho menos"),
+        ("Y modo oscuro en la barra.", "y olvídate del modo oscuro, nadie lo quiere"),
+        (
+            "Die DB ist MariaDB 10.11 auf nc-web-01.",
+            "wir wechseln auf PostgreSQL 15, die MariaDB fliegt raus",
+        ),
+    ],
+)
+def test_more_spanish_and_german_changes_retire_the_old_rule(old: str, new: str) -> None:
+    ledger = _ledger("u:Build the admin panel.", "a:ok", f"u:{old}", "a:ok", f"u:{new}")
+    assert _status(ledger, old) == "retired"

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.answers import (
     retire_answered,
     settled_names,
 )
+from tether.builtin_plugins.memory.fact_ledger.calls import call_target, error_key
 from tether.builtin_plugins.memory.fact_ledger.comments import (
     comment_rules,
     pasted_notes,
@@ -31,9 +32,7 @@ from tether.builtin_plugins.memory.fact_ledger.delegated import delegating, file
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
 from tether.builtin_plugins.memory.fact_ledger.extract import (
     Statement,
-    call_target,
     classify,
-    error_key,
     flat,
     sentences,
     text_of,

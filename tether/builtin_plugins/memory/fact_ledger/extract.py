@@ -16,7 +16,6 @@ here decides what replaces what: :mod:`.ledger` does.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,7 +34,7 @@ from tether.builtin_plugins.memory.fact_ledger.errorline import (
 from tether.builtin_plugins.memory.fact_ledger.exact import observed
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
-from tether.builtin_plugins.memory.fact_ledger.labels import label_list
+from tether.builtin_plugins.memory.fact_ledger.labels import label_list, opens_rules
 from tether.builtin_plugins.memory.fact_ledger.logline import (
     LOG_LINE,
     first_logged_error,
@@ -80,6 +79,8 @@ _QUOTED_RULE = re.compile(
 )
 #: "Debug builds are signed with…", "Test data lives in…": a verb-looking first word that is
 #: the subject of a statement, not a request for work.
+#: A thing wished for, no verb: "plain POSIX awk please", "tabs pls", "UTC please, always".
+_THING_PLEASE = re.compile(r"^\W*((?:[\w.+#/-]+\s+){0,3}[\w.+#/-]+)\s+(?:please|pls|plz)\b", re.I)
 _DECLARATIVE = re.compile(
     r"^\W*[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:is|are|was|were|has|have|gets?|stays?"
     r"|lives?|runs?|goes|go)\b",
@@ -196,6 +197,12 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "constraint"
     if terse_choice(sentence, cues):
         return "decision"
+    head, _, rest = sentence.partition(",")  # "yes do that, the backfill runs online …"
+    if rest and cues.has("accept", head) and _DECLARATIVE.match(rest.strip()):
+        return "decision"  # the option taken, said as what holds
+    wish = _THING_PLEASE.match(sentence)  # "plain POSIX awk please, mawk is what's on …"
+    if wish and not cues.has("task", wish.group(1)) and not cues.has("ask", wish.group(1)):
+        return "constraint"
     if (
         remark
         and (not cue or ";" in sentence)  # "…a tenant we don't have; ask me first"
@@ -292,7 +299,8 @@ _PRESENTING = re.compile(
 )
 #: A condition word: a change asked for only if something holds is a trial, not yet a rule.
 _CONDITION = word_search("conditions")
-_ASIDE = word_search("aside_markers")  # "unrelated", "跟这个没关系": said in passing
+_ASIDE = word_search("aside_markers")
+# "unrelated", "跟这个没关系": said in passing
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 
@@ -321,9 +329,13 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     heading_at = -1  # where that heading's own statement is in ``out``
     heading_sentence = 0
     labels: set[int] = set()  # headings that only name their list: not facts of their own
+    ruled = False  # "几点要求：不要用 X。错误信息要带行号。": the sentences after it are rules
     for index, sentence in enumerate(said):
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
+        if ruled and kind == "request" and not words.rstrip().endswith(("?", "？")):
+            kind = "constraint"
+        ruled = ruled or opens_rules(words)
         if terse and kind == "request" and terse_setting(words, cues):
             kind = "constraint"  # "lr 0.015\nbatch 240\nwarmup 500": one setting a line
         if _LIST_ITEM.match(words):
@@ -374,29 +386,10 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     return [statement for at, statement in enumerate(out) if at not in labels]
 
 
-def call_target(name: str, args: Any) -> str:
-    """What a tool call acted on: the command, the path, the pattern."""
-    if not isinstance(args, dict):
-        return ""
-    if name == "bash":
-        return str(args.get("command", "")).strip()
-    if isinstance(args.get("path"), str) and name in ("read", "write", "edit", "ls"):
-        return str(args["path"])
-    parts = [str(args[k]) for k in ("pattern", "path") if isinstance(args.get(k), str)]
-    return " in ".join(parts) if parts else json.dumps(args, ensure_ascii=False)[:120]
-
-
-def error_key(name: str, target: str) -> str:
-    """The key of a failing call: a later success of the same call resolves it."""
-    return json.dumps([name, target], ensure_ascii=False)
-
-
 __all__ = [
     "MAX_FACT",
     "Statement",
-    "call_target",
     "classify",
-    "error_key",
     "error_line",
     "flat",
     "pasted_error",

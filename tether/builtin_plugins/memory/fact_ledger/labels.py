@@ -26,4 +26,18 @@ def label_list(sentence: str) -> bool:
     return len(items) >= MIN_ITEMS and len(wide) >= MIN_ITEMS
 
 
-__all__ = ["label_list"]
+#: A label opening a message's rules in prose ("几点要求：…", "Some rules: …").
+_RULES_LABEL = re.compile(
+    r"^\W*(?:[^:：。.]{0,6}(?:要求|规则|约束|规范)|(?:\w+\s+){0,2}(?:rules|requirements|constraints))"
+    r"\s*[:：]",
+    re.IGNORECASE,
+)
+
+
+def opens_rules(sentence: str) -> bool:
+    """Whether ``sentence`` opens with a label of rules ("几点要求：不要用 X。"): the sentences
+    of its message after it state rules too ("错误信息要带行号和列号。")."""
+    return _RULES_LABEL.match(sentence) is not None
+
+
+__all__ = ["label_list", "opens_rules"]

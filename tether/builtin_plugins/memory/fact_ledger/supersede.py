@@ -304,7 +304,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         old
         for old in retired
         if not restates(fact.text, old.text)
-        and not (cued and pin_kept(fact.text, old.text))
+        and not (statement.change and not statement.revoke and pin_kept(fact.text, old.text))
         and not (statement.revoke and partial_take_back(fact.text, old.text))
         and not (statement.revoke and agrees_with_ban(fact.text, old.text))
         and not (cued and cues is not None and agrees_with_pick(fact.text, old.text, cues))

@@ -4,8 +4,9 @@ A user who writes "Nada de Trainer de Hugging Face", "Prochaine étape : porter 
 nehmen ab jetzt Redis" states a rule, a next step and a change as an English or Chinese user
 does; these tables let the ledger file them so (a rule under Constraints, a next step under
 Next Steps, never ticked done). Their change cues are the unambiguous ones ("passe à", "ab
-jetzt", "plus besoin"); "instead" and "forget" are left out: "au lieu de discuter" or "oublie
-pas" change nothing, and the readers that tell such uses apart know English and Chinese only.
+jetzt", "plus besoin", "olvídate de", "vergiss den"); "instead" and a bare "forget" are left
+out: "au lieu de discuter" or "oublie pas" change nothing, and the readers that tell such uses
+apart know English and Chinese only.
 Phrases are lower case; ``...`` stands for a gap of a few words.
 """
 
@@ -29,9 +30,12 @@ SPANISH: dict[str, tuple[str, ...]] = {
     ),
     "change": (
         "cambia a", "cambiar a", "cámbialo a", "pasa a", "pasar a", "a partir de ahora",
-        "de ahora en adelante", "cambiemos a",
+        "de ahora en adelante", "cambiemos a", "cambiamos a", "pasamos a", "nos pasamos a",
     ),
-    "revoke": ("ya no hace falta", "no hace falta", "ya no necesitamos"),
+    "revoke": (
+        "ya no hace falta", "no hace falta", "ya no necesitamos", "ya no usamos",
+        "ya no lo usamos", "olvídate de", "olvidate de", "olvídate del", "olvidate del",
+    ),
     "accept": ("sí", "vale", "de acuerdo", "perfecto", "genial", "bien"),
     "filler": ("sigue", "continúa", "adelante", "dale"),
     "goal": ("objetivo", "quiero", "necesito", "la tarea es", "el objetivo es"),
@@ -54,9 +58,12 @@ FRENCH: dict[str, tuple[str, ...]] = {
     ),
     "change": (
         "passe à", "passer à", "on passe à", "change pour", "remplace par", "désormais",
-        "à partir de maintenant", "dorénavant",
+        "à partir de maintenant", "dorénavant", "on bascule sur", "bascule sur",
     ),
-    "revoke": ("plus besoin", "n'en a plus besoin", "on n'a plus besoin"),
+    "revoke": (
+        "plus besoin", "n'en a plus besoin", "on n'a plus besoin", "laisse tomber",
+        "on laisse tomber", "on abandonne", "on n'utilise plus",
+    ),
     "accept": ("oui", "d'accord", "parfait", "ça marche", "très bien", "ok"),
     "filler": ("continue", "vas-y", "poursuis"),
     "goal": ("objectif", "je dois", "je veux", "il s'agit de", "le but est"),
@@ -75,8 +82,14 @@ GERMAN: dict[str, tuple[str, ...]] = {
     "next_step": (
         "nächster schritt", "als nächstes", "danach", "anschließend", "später", "dann",
     ),
-    "change": ("wechsle zu", "wechseln zu", "umstellen auf", "ab jetzt", "ab sofort"),
-    "revoke": ("brauchen wir nicht mehr", "nicht mehr nötig"),
+    "change": (
+        "wechsle zu", "wechseln zu", "wechsle auf", "wechseln auf", "umstellen auf",
+        "umsteigen auf", "ab jetzt", "ab sofort",
+    ),
+    "revoke": (
+        "brauchen wir nicht mehr", "nicht mehr nötig", "fliegt ... raus", "kann ... weg",
+        "vergiss den", "vergiss die", "vergiss das",
+    ),
     "accept": ("ja", "passt", "einverstanden", "gut", "perfekt", "alles klar"),
     "filler": ("weiter", "mach weiter", "fortfahren"),
     "goal": ("ziel", "ich möchte", "ich brauche", "die aufgabe ist", "das ziel ist"),

@@ -117,10 +117,12 @@ def build_checkpoint(
     add_unique(cp.decisions, [shown(ledger, f) for f in ledger.live("decision")])
     pending = facts.requests[-1] if facts.requests and not facts.answered else ""
     pending_key = normal(pending)
-    requests = [
+    steps = [normal(step.text) for step in ledger.live("next_step")]
+    requests = [  # not a message holding a step still to take: it is no request done
         f'Request: "{quote(f.text, 2000)}"'
         for f in ledger.live("request", "said")
         if not (pending_key and normal(f.text) in pending_key)
+        and not any(step and step in normal(f.text) for step in steps)
     ]
     actions = [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]
     add_unique(cp.done, actions)

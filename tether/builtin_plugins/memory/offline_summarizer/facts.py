@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger import default_cues
+from tether.builtin_plugins.memory.fact_ledger.calls import call_target
 from tether.builtin_plugins.memory.fact_ledger.errorline import failure_lines
-from tether.builtin_plugins.memory.fact_ledger.extract import call_target
 from tether.builtin_plugins.memory.fact_ledger.extract import error_line as ledger_error_line
 from tether.builtin_plugins.memory.offline_summarizer.scan import find_functions, find_paths
 from tether.builtin_plugins.memory.offline_summarizer.sections import Checkpoint, parse_summary

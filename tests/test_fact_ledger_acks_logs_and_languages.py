@@ -505,3 +505,12 @@ def test_a_thing_wished_for_or_an_option_taken_is_filed_as_a_rule(said: str, kin
 def test_more_spanish_and_german_changes_retire_the_old_rule(old: str, new: str) -> None:
     ledger = _ledger("u:Build the admin panel.", "a:ok", f"u:{old}", "a:ok", f"u:{new}")
     assert _status(ledger, old) == "retired"
+
+
+def test_old_named_in_a_take_back_names_nothing() -> None:
+    moved = "redis ist umgezogen, liegt jetzt auf 10.20.0.31 (die alte kiste wird abgebaut)"
+    ledger = _ledger(
+        "u:Bau ein Playbook für Nextcloud.", "a:ok", f"u:{moved}", "a:ok",
+        "u:die alte MariaDB 10.11 auf nc-web-01 kann dann auch weg, das mach ich manuell",
+    )  # fmt: skip
+    assert moved in _live(ledger, "constraint")

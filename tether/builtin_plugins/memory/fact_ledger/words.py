@@ -73,9 +73,9 @@ def latin_view(text: str) -> str:
 
 
 STOP = vocabulary("stop")
-#: Function words and vague ones ("not", "after", "many", "thing"): none names what a
-#: take-back is about.
-FUNCTION_WORDS = STOP | vocabulary("weak_subject")
+#: Function words, vague ones ("not", "after", "many", "thing") and "old" in any language
+#: ("alte", 之前): none names what a take-back is about.
+FUNCTION_WORDS = STOP | vocabulary("weak_subject") | vocabulary("old_words")
 
 
 #: Characters that glue Chinese words together: a pair of characters with one of them ("释要"

@@ -514,3 +514,22 @@ def test_old_named_in_a_take_back_names_nothing() -> None:
         "u:die alte MariaDB 10.11 auf nc-web-01 kann dann auch weg, das mach ich manuell",
     )  # fmt: skip
     assert moved in _live(ledger, "constraint")
+
+
+def test_a_clause_remarking_on_an_old_value_goes_with_its_rule() -> None:
+    ledger = _ledger(
+        "u:Build the checkout.", "a:ok", "u:free shipping over $40, otherwise flat 3.90.", "a:ok",
+        "u:sales says free shipping over $70 actually, the $40 figure was from the old store.",
+        "a:ok", "u:one more change: free shipping over $55.",
+    )  # fmt: skip
+    assert not any("$40" in text for text in _live(ledger, "constraint"))
+    assert "otherwise flat 3.90" in _live(ledger, "constraint")
+
+
+def test_a_take_back_leaves_a_rule_that_already_took_the_thing_back() -> None:
+    switch = "wir wechseln auf PostgreSQL 15, eigener host pg-db.intern, die mariadb fliegt raus"
+    ledger = _ledger(
+        "u:Bau ein Playbook für Nextcloud.", "a:ok", "u:DB ist MariaDB 10.11 auf web-01.", "a:ok",
+        f"u:{switch}", "a:ok", "u:die MariaDB 10.11 auf web-01 kann dann auch weg, mach ich manuell",
+    )  # fmt: skip
+    assert switch in _live(ledger, "constraint")

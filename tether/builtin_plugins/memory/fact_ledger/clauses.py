@@ -23,6 +23,7 @@ from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, val
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
 from tether.builtin_plugins.memory.fact_ledger.named import NAME
+from tether.builtin_plugins.memory.fact_ledger.oldremark import looks_back
 from tether.builtin_plugins.memory.fact_ledger.renumbered import renumbered
 from tether.builtin_plugins.memory.fact_ledger.slots import slots
 from tether.builtin_plugins.memory.fact_ledger.subject import changed_pairs, relation
@@ -201,6 +202,7 @@ def retire_rule(
         if any(changed) and not all(changed):
             kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
             kept = [c for c in kept if _substantial(c) and not _remark(c)]
+    kept = [c for c in kept if not looks_back(ledger, c, old)]  # "the $50 number was old"
     facts = []
     for clause in kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))

@@ -21,6 +21,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import word_search
 
 _OLD = word_search("old_words")
 OLD_REACH = 12  # characters from an "old" word to the value it marks
+OLD_AFTER = 30  # … or after it, in a remark on it ("the $50 number was from the old shop")
 
 MAX_CHAIN = 20  # changes followed from the retired fact to the one in force
 
@@ -33,6 +34,19 @@ class Ledger(Protocol):
     def live(self, *kinds: str) -> list[Fact]: ...
 
     def get(self, fact_id: str) -> Fact | None: ...
+
+
+def looks_back(ledger: Ledger, text: str, besides: Fact) -> bool:
+    """Whether ``text`` (a clause of ``besides``, the rule now being replaced) only remarks on
+    old values ("the $50 number was from the old shop"): each value it states is one only
+    retired facts or ``besides`` state, and it marks one as old or finds fault with it."""
+    said = values_said(text)
+    if not said or not any(_marked_old(text, value) for value in said):
+        return False  # (a fault is no sign here: "keep --reruns=3 for the flaky UI tests")
+    others = [f for f in ledger.live() if f is not besides and f.kind not in ("identifier", "said")]
+    live = " ".join(f.text for f in others)
+    retired = " ".join(f.text for f in ledger.facts if f.status == "retired")
+    return all(v not in live and (v in retired or v in besides.text) for v in said)
 
 
 def in_force_instead(ledger: Ledger, fact: Fact) -> Fact | None:
@@ -67,10 +81,17 @@ def _looked_back(text: str, value: str) -> bool:
     """Whether ``text`` marks ``value`` as old ("the old X", "der alte X") or finds fault
     with it right after it."""
     at = text.find(value)
+    return at >= 0 and (_marked_old(text, value) or faulted_after(text, at + len(value)))
+
+
+def _marked_old(text: str, value: str) -> bool:
+    """Whether an "old" word stands near ``value`` in ``text`` ("the old X", "the X number
+    was from the old shop", "der alte X")."""
+    at = text.find(value)
     if at < 0:
         return False
-    before = text[max(0, at - OLD_REACH) : at]
-    return _OLD.search(before) is not None or faulted_after(text, at + len(value))
+    near = text[max(0, at - OLD_REACH) : at + len(value) + OLD_AFTER]
+    return _OLD.search(near) is not None
 
 
-__all__ = ["in_force_instead"]
+__all__ = ["in_force_instead", "looks_back"]

@@ -249,6 +249,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         for r in rules
         if not (fact.source and r.source == fact.source)
         and not (dropped and not any(name in r.text for name in dropped))
+        and not (statement.revoke and cues is not None and _switched_away(r.text, cues))
     ]
     if statement.revoke and cues is not None:  # "forget pglogical, …": the rule naming it
         best = revoked_object(fact, earlier, cues) or best
@@ -322,6 +323,13 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         alone = old.source != fact.source and " " not in old.text  # not an error line quoting it
         if alone and renumbered(fact.text, old.text, cues, now, paths):
             ledger.retire(old, fact)
+
+
+def _switched_away(text: str, cues: Cues) -> bool:
+    """Whether ``text`` switches to a new value and takes the old one back ("wir wechseln auf
+    PostgreSQL 15, die mariadb fliegt raus"): a later take-back of the old thing agrees with
+    it and does not end it."""
+    return cues.has("revoke", text) and cues.has("change", text)
 
 
 def _replaced_words(text: str, cues: Cues | None) -> set[str]:

@@ -530,6 +530,6 @@ def test_a_take_back_leaves_a_rule_that_already_took_the_thing_back() -> None:
     switch = "wir wechseln auf PostgreSQL 15, eigener host pg-db.intern, die mariadb fliegt raus"
     ledger = _ledger(
         "u:Bau ein Playbook für Nextcloud.", "a:ok", "u:DB ist MariaDB 10.11 auf web-01.", "a:ok",
-        f"u:{switch}", "a:ok", "u:die MariaDB 10.11 auf web-01 kann dann auch weg, mach ich manuell",
+        f"u:{switch}", "a:ok", "u:die MariaDB 10.11 auf web-01 kann dann auch weg, mach ich das",
     )  # fmt: skip
     assert switch in _live(ledger, "constraint")

@@ -222,8 +222,14 @@ def _with_value(new: str, clauses: list[str], changed: list[bool], cues: Cues | 
     if any(hit and values_said(c) for c, hit in zip(clauses, changed, strict=True)):
         return changed
     mine = {w for w in words_of(new) if w not in STOP}
-    old = " ".join(clauses)  # a value ``new`` brings: the clauses holding one it does not say
-    fresh = cues is not None and any(v.text not in old for v in values(new, cues))
+    old = " ".join(clauses)  # a value ``new`` brings, when only a reason clause was judged
+    reasons = [c for c, hit in zip(clauses, changed, strict=True) if hit]  # changed: the
+    fresh = (  # clauses holding a value it does not say ("先用 attoparsec，因为 …")
+        cues is not None
+        and bool(reasons)
+        and all(_REASON.match(c) for c in reasons)
+        and any(v.text not in old for v in values(new, cues))
+    )
     return [  # ("先用 attoparsec，因为 …" → "换成 megaparsec，别的 module 以后再说") change too
         hit
         or bool(values_said(c) and mine & words_of(c))
@@ -235,6 +241,9 @@ def _with_value(new: str, clauses: list[str], changed: list[bool], cues: Cues | 
         )
         for c, hit in zip(clauses, changed, strict=True)
     ]
+
+
+_REASON = re.compile(r"^\W*(?:因为|由于|because|since|as)\b", re.IGNORECASE)  # a reason clause
 
 
 @lru_cache(maxsize=1024)

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tether.builtin_plugins.memory.fact_ledger.asides import aside
+from tether.builtin_plugins.memory.fact_ledger.asks import asks_for_work, option_taken, wished
 from tether.builtin_plugins.memory.fact_ledger.comments import FENCED_BODY
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.errorline import (
@@ -53,7 +55,7 @@ from tether.builtin_plugins.memory.fact_ledger.steps import (
     announces_more,
     follow_steps,
     names_next_step,
-    weakly_opened,
+    narrated,
 )
 from tether.builtin_plugins.memory.fact_ledger.terse import MAX_TERSE, bare_ack, terse_setting
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
@@ -79,8 +81,6 @@ _QUOTED_RULE = re.compile(
 )
 #: "Debug builds are signed with…", "Test data lives in…": a verb-looking first word that is
 #: the subject of a statement, not a request for work.
-#: A thing wished for, no verb: "plain POSIX awk please", "tabs pls", "UTC please, always".
-_THING_PLEASE = re.compile(r"^\W*((?:[\w.+#/-]+\s+){0,3}[\w.+#/-]+)\s+(?:please|pls|plz)\b", re.I)
 _DECLARATIVE = re.compile(
     r"^\W*[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:is|are|was|were|has|have|gets?|stays?"
     r"|lives?|runs?|goes|go)\b",
@@ -171,12 +171,8 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
     if announces_more(sentence):  # "next bit is annoying, sorry this is long"
         return "request"
     if names_next_step(sentence) or (
-        cues.has("next_step", sentence)
-        and not (
-            weakly_opened(sentence)
-            and (rule_cue(sentence, cues) == "rule" or cues.has("change", sentence))
-        )
-    ):  # "然后…，不要用 ROS", "然后…我把 PIR 改到 GPIO27 上了": a rule after "then", no step
+        cues.has("next_step", sentence) and not narrated(sentence, cues)
+    ):  # "然后我…，不要用 ROS", "then I moved the PIR to GPIO27": what holds, no step
         return "next_step"
     if cues.has("decision", sentence):
         return "decision"
@@ -197,11 +193,9 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         return "constraint"
     if terse_choice(sentence, cues):
         return "decision"
-    head, _, rest = sentence.partition(",")  # "yes do that, the backfill runs online …"
-    if rest and cues.has("accept", head) and _DECLARATIVE.match(rest.strip()):
-        return "decision"  # the option taken, said as what holds
-    wish = _THING_PLEASE.match(sentence)  # "plain POSIX awk please, mawk is what's on …"
-    if wish and not cues.has("task", wish.group(1)) and not cues.has("ask", wish.group(1)):
+    if option_taken(sentence):  # "yes do that, the backfill runs online during the week"
+        return "decision"
+    if wished(sentence, cues):  # "plain POSIX awk please, mawk is what's on the servers"
         return "constraint"
     if (
         remark
@@ -299,8 +293,6 @@ _PRESENTING = re.compile(
 )
 #: A condition word: a change asked for only if something holds is a trial, not yet a rule.
 _CONDITION = word_search("conditions")
-_ASIDE = word_search("aside_markers")
-# "unrelated", "跟这个没关系": said in passing
 MAX_LABEL = 24  # characters: a heading this short only names its list ("Ground rules:")
 
 
@@ -333,8 +325,8 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
     for index, sentence in enumerate(said):
         words = flat(sentence)
         kind = classify(words, cues, remark=remark)
-        if ruled and kind == "request" and not words.rstrip().endswith(("?", "？")):
-            kind = "constraint"
+        if ruled and kind == "request" and not asks_for_work(words, cues):
+            kind = "constraint"  # not "Can you start with the lexer", "先帮我写…"
         ruled = ruled or opens_rules(words)
         if terse and kind == "request" and terse_setting(words, cues):
             kind = "constraint"  # "lr 0.015\nbatch 240\nwarmup 500": one setting a line
@@ -352,7 +344,7 @@ def user_statements(text: str, source: str, cues: Cues) -> list[Statement]:
             heading_at, heading_sentence = len(out), index
         change = _asked(cues, "change", words)
         revoke = _takes_back(cues, words) and not symptom_gone(words, cues)
-        if _ASIDE.search(words):  # "I'll switch the dashboards to dark mode later, unrelated"
+        if aside(words):  # "I'll switch the dashboards to dark mode later, unrelated, ignore"
             kind, change, revoke = "request", False, False  # the user says it is no rule here
         if kind == "next_step" and revoke and not _LABEL.match(words):
             kind = "constraint"  # "然后LCD1602屏幕不再用了" takes back a rule; "下一步：…" a step

@@ -28,8 +28,9 @@ def label_list(sentence: str) -> bool:
 
 #: A label opening a message's rules in prose ("几点要求：…", "Some rules: …").
 _RULES_LABEL = re.compile(
-    r"^\W*(?:[^:：。.]{0,6}(?:要求|规则|约束|规范)|(?:\w+\s+){0,2}(?:rules|requirements|constraints))"
-    r"\s*[:：]",
+    r"^\W*(?:[^:：。.]{0,6}(?:要求|规则|约束|规范)"
+    r"|(?:(?:a few|some|my|our|the|ground|house|project|team)\s+)?"
+    r"(?:rules|requirements|constraints))\s*[:：]",  # not a topic's ("ESLint rules: …")
     re.IGNORECASE,
 )
 

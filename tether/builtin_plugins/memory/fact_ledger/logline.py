@@ -86,10 +86,11 @@ def first_logged_error(rows: list[str]) -> str:
     return ""
 
 
-#: A line of a log or test run, not prose: a timestamp (maybe in brackets: "[2024-05-03, 09:12:44
-#: UTC] {…} WARNING - …"), a level column, a rule, a result.
+#: A line of a log or test run, not prose: a timestamp (a date or a time to the second maybe in
+#: brackets: "[2024-05-03, 09:12:44 UTC] {…} WARNING - …", "[09:12:44] WARN …"; not a chat's
+#: "[10:30] standup moved, …"; not "04:15 then"), a level column, a rule, a result.
 LOG_LINE = re.compile(
-    r"^\s*(?:\[?\d{2,4}[-/]\d{2}|\[?\d{2,4}:\d{2}(?![,\s]+then\b)"  # not "04:15 then"
+    r"^\s*(?:\[?\d{2,4}[-/]\d{2}|\[\d{2}:\d{2}:\d{2}|\d{2,4}:\d{2}(?![,\s]+then\b)"
     r"|[EWIF] {2,}|={3,}|-{3,}|\.{3,}|PASSED|FAILED|at |File \"|\$ |> )"
 )
 

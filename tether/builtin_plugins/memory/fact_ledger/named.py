@@ -223,12 +223,32 @@ def dropped_names(text: str, cues: Cues | None) -> set[str]:
     return {m.group(0) for m in FLAG_OR_VAR.finditer(said)} | set(_SNAKE.findall(said))
 
 
+def _plain(text: str) -> str:
+    """``text`` with case and ``-``/``_`` aside: ``--legacy-peer-deps`` is ``legacy_peer_deps``."""
+    return text.casefold().replace("-", "_")
+
+
+def switched_away(text: str, cues: Cues) -> bool:
+    """Whether ``text`` switches to a new value and takes the old one back ("wir wechseln auf
+    PostgreSQL 15, die mariadb fliegt raus"): a later take-back of the old thing agrees with
+    it and does not end it."""
+    return cues.has("revoke", text) and cues.has("change", text)
+
+
+def names_any(names: set[str], text: str) -> bool:
+    """Whether ``text`` names one of ``names``, case and ``-``/``_`` aside."""
+    said = _plain(text)
+    return any(_plain(name).lstrip("_") in said for name in names)
+
+
 __all__ = [
     "FLAG_OR_VAR",
     "NAME",
     "dropped_names",
     "named_alike",
+    "names_any",
     "quantity_named",
     "revoked_object",
+    "switched_away",
     "unversioned",
 ]

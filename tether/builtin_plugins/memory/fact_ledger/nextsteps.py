@@ -13,9 +13,13 @@ from tether.builtin_plugins.memory.fact_ledger.supersede import Ledger, supersed
 
 
 def _measured(text: str, cues: Cues) -> bool:
-    """Whether ``text`` states a value other than a name (a time, a size, a count…): only
-    such a step gives a rule a new value ("make it spit out a CSV" changes no rule)."""
-    return any(value.cls != "name" for value in values(text, cues))
+    """Whether ``text`` states a value other than a plain name (a time, a size, a count, a
+    numbered name: "then move the buzzer to GPIO18"): only such a step gives a rule a new
+    value ("make it spit out a CSV" changes no rule)."""
+    return any(
+        value.cls != "name" or any(ch.isdigit() for ch in value.text)
+        for value in values(text, cues)
+    )
 
 
 def file_next_step(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | None) -> bool:

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import values_said
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
 
 _OLD = word_search("old_words")
+_STANDING = word_search("standing_words")  # "keep the old v1 API …", "… which must stay up"
 OLD_REACH = 12  # characters from an "old" word to the value it marks
 OLD_AFTER = 30  # … or after it, in a remark on it ("the $50 number was from the old shop")
 
+TASK_REACH = 12  # characters where a verb of work opens an instruction ("Run the old 3.10 …")
 MAX_CHAIN = 20  # changes followed from the retired fact to the one in force
 
 
@@ -49,9 +52,13 @@ def looks_back(ledger: Ledger, text: str, besides: Fact) -> bool:
     return all(v not in live and (v in retired or v in besides.text) for v in said)
 
 
-def in_force_instead(ledger: Ledger, fact: Fact) -> Fact | None:
+def in_force_instead(ledger: Ledger, fact: Fact, cues: Cues) -> Fact | None:
     """The live fact that replaced every value ``fact`` states, when only retired facts state
-    them (``fact`` only remarks on old values); ``None`` otherwise."""
+    them (``fact`` only remarks on old values); ``None`` otherwise, and for a standing
+    instruction about an old value ("Keep the old v1 API for mobile clients", "the old
+    bucket still holds the backups, leave it alone")."""
+    if _STANDING.search(fact.text) or cues.has("task", fact.text[:TASK_REACH]):
+        return None
     said = values_said(fact.text)
     if not said or not any(_looked_back(fact.text, value) for value in said):
         return None

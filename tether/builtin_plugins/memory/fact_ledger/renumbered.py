@@ -61,18 +61,29 @@ def renumbered(
     new: str, old: str, cues: Cues | None = None, now: bool = False, structured: bool = True
 ) -> bool:
     """Whether ``new`` names a numbered name of ``old`` with another number only (the old
-    number is not said again: "SF9 beats SF12" compares, it does not change; nor another
-    number beside the new one: it names which rule changes); ``now``: said
+    number is not said again: "SF9 beats SF12" compares, it does not change); ``now``: said
     only as what holds now, so not when the two name different parts ("the primary" /
     "the replica"); ``structured``: paths, dotted names and hosts count too."""
     if now and cues is not None and parts_differ(new, old, cues.concepts):
         return False
     mine, theirs = numbered(new, structured=structured), numbered(old, structured=structured)
-    return any(  # "GPIO17 is flaky, PIR goes to GPIO27": of GPIO17, never of a GPIO22 rule
-        len(theirs[name]) == 1 and not theirs[name] & numbers and len(numbers) == 1
+    return any(
+        len(theirs[name]) == 1 and not theirs[name] & numbers
         for name, numbers in mine.items()
         if name in theirs
     )
 
 
-__all__ = ["numbered", "renumbered", "said_now"]
+def names_its_rule(new: str, rules: list[str]) -> bool:
+    """Whether ``new`` names a number of a name that one of ``rules`` states ("GPIO17 is
+    loose, PIR goes to GPIO27" after "PIR on GPIO17"): that rule is the one it renumbers, not
+    another rule of the name ("IR light on GPIO22")."""
+    mine = numbered(new, structured=False)
+    for rule in rules:
+        theirs = numbered(rule, structured=False)
+        if any(name in theirs and theirs[name] & numbers for name, numbers in mine.items()):
+            return True
+    return False
+
+
+__all__ = ["names_its_rule", "numbered", "renumbered", "said_now"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.words import alternation, word_search
 
 _LATER = alternation("later_times")
@@ -52,6 +53,24 @@ def announces_more(sentence: str) -> bool:
 _WEAK_OPENER = word_search("weak_step_openers")
 
 
+#: A first person right after the opener: what the user did or says, not a step to take.
+_NARRATOR = re.compile(r"^[\s,，]*(?:(?:I|we|I'm|we're|I've|we've|ich|wir|yo|je|nous)\b|我)", re.I)
+_FIRST_CLAUSE = re.compile(r"[,;，；。]")
+
+
+def narrated(sentence: str, cues: Cues) -> bool:
+    """Whether ``sentence`` opens with "then"/然后/luego and goes on in the first person
+    ("然后我先说清楚啊，…不要用 ROS", "then I moved the PIR to GPIO27") or states a rule in its
+    first clause ("then never push to main", "luego no uses polling"): what holds, no step to
+    take ("Then add a test, don't mock the DB" is a step)."""
+    found = _WEAK_OPENER.search(sentence)
+    if found is None or sentence[: found.start()].strip(" ,，.。"):
+        return False
+    rest = sentence[found.end() :]
+    first = _FIRST_CLAUSE.split(rest.lstrip(" ,，"), maxsplit=1)[0]
+    return _NARRATOR.match(rest) is not None or cues.has("constraint", first)
+
+
 def weakly_opened(sentence: str) -> bool:
     """Whether ``sentence`` opens with a word that only says what comes after ("然后…",
     "then …"): in a long message it often goes on with what the user already did or wants
@@ -73,4 +92,4 @@ def follow_steps(kinds: list[str], texts: list[str]) -> list[str]:
     return out
 
 
-__all__ = ["announces_more", "follow_steps", "names_next_step", "weakly_opened"]
+__all__ = ["announces_more", "follow_steps", "names_next_step", "narrated", "weakly_opened"]

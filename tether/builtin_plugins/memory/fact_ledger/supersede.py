@@ -46,8 +46,10 @@ from tether.builtin_plugins.memory.fact_ledger.named import (
     FLAG_OR_VAR,
     dropped_names,
     named_alike,
+    names_any,
     quantity_named,
     revoked_object,
+    switched_away,
     unversioned,
 )
 from tether.builtin_plugins.memory.fact_ledger.negation import agrees_with_pick, denied
@@ -57,6 +59,7 @@ from tether.builtin_plugins.memory.fact_ledger.partial import agrees_with_ban, p
 from tether.builtin_plugins.memory.fact_ledger.provisional import BONUS as PROVISIONAL_BONUS
 from tether.builtin_plugins.memory.fact_ledger.provisional import held_for_now
 from tether.builtin_plugins.memory.fact_ledger.renumbered import (
+    names_its_rule,
     numbered,
     renumbered,
     said_now,
@@ -151,7 +154,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if cues is not None and not (
         statement.change or statement.revoke or cues.has("revert", fact.text)
     ):
-        current = in_force_instead(ledger, fact)  # "the old db1.internal was slow": no rule
+        current = in_force_instead(ledger, fact, cues)  # "the old db1.internal was slow": no rule
         if current is not None:
             ledger.retire(fact, current)
             return
@@ -178,6 +181,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     if (cued or now or fact.kind == "decision") and numbered(fact.text):  # "GRCh37" → "GRCh38"
         paths = cued or now  # a decision renumbers a name ("GRCh38"), not a path or host
         keyed = _earlier_alike(fact, rules, lambda o: renumbered(fact.text, o, cues, now, paths))
+        others = [r.text for r in rules if r not in keyed and r is not fact and r.live]
+        keyed = [] if keyed and names_its_rule(fact.text, others) else keyed  # "GPIO17 … 27"
     renumbering = bool(keyed)  # its old value, quoted alone, goes too (see the end)
     # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
     parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
@@ -188,7 +193,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     scope = stemmed(words_of(switched.group(1))) - FUNCTION_WORDS if switched else set()
     dropped = dropped_names(fact.text, cues) if statement.revoke else set()
     for old in rules[-250:] if not keyed else []:
-        if dropped and not any(name in old.text for name in dropped):
+        if dropped and not names_any(dropped, old.text):
             continue  # "drop the utm_content dimension": only a rule naming utm_content
         if old is fact or bare_said:
             continue  # "make that 02:30": no subject words to liken (:mod:`.bare`)
@@ -248,8 +253,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         r
         for r in rules
         if not (fact.source and r.source == fact.source)
-        and not (dropped and not any(name in r.text for name in dropped))
-        and not (statement.revoke and cues is not None and _switched_away(r.text, cues))
+        and not (dropped and not names_any(dropped, r.text))
+        and not (statement.revoke and cues is not None and switched_away(r.text, cues))
     ]
     if statement.revoke and cues is not None:  # "forget pglogical, …": the rule naming it
         best = revoked_object(fact, earlier, cues) or best
@@ -323,13 +328,6 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         alone = old.source != fact.source and " " not in old.text  # not an error line quoting it
         if alone and renumbered(fact.text, old.text, cues, now, paths):
             ledger.retire(old, fact)
-
-
-def _switched_away(text: str, cues: Cues) -> bool:
-    """Whether ``text`` switches to a new value and takes the old one back ("wir wechseln auf
-    PostgreSQL 15, die mariadb fliegt raus"): a later take-back of the old thing agrees with
-    it and does not end it."""
-    return cues.has("revoke", text) and cues.has("change", text)
 
 
 def _replaced_words(text: str, cues: Cues | None) -> set[str]:

@@ -71,7 +71,7 @@ FRENCH: dict[str, tuple[str, ...]] = {
 
 GERMAN: dict[str, tuple[str, ...]] = {
     "constraint": (
-        "nie", "niemals", "immer", "kein", "keine", "nicht", "ohne", "muss", "müssen", "soll",
+        "nie", "niemals", "immer", "auf keinen fall", "ohne", "muss", "müssen", "soll",
         "sollen", "nur", "ich bevorzuge", "lieber", "vermeide", "achte darauf", "höchstens",
         "mindestens", "behalte", "wir nutzen", "wir verwenden", "ab jetzt", "nicht mehr",
         "verboten", "pflicht", "limit",
@@ -80,7 +80,7 @@ GERMAN: dict[str, tuple[str, ...]] = {
         "wir nehmen", "nehmen wir", "wir haben entschieden", "entschieden", "wir bleiben bei",
     ),
     "next_step": (
-        "nächster schritt", "als nächstes", "danach", "anschließend", "später", "dann",
+        "nächster schritt", "als nächstes", "danach", "anschließend", "später",
     ),
     "change": (
         "wechsle zu", "wechseln zu", "wechsle auf", "wechseln auf", "umstellen auf",

@@ -36,6 +36,29 @@ def ledger_of_turns(*turns: tuple[str, str]) -> Ledger:
     )
 
 
+def ledger_of_chat(*turns: str) -> Ledger:
+    """The ledger of ``"u:…"`` (user) and ``"a:…"`` (assistant) turns, in order."""
+    messages: list[dict[str, Any]] = []
+    for turn in turns:
+        role, said = turn.split(":", 1)
+        content = [{"type": "text", "text": said}]
+        if role == "u":
+            messages.append({"role": "user", "content": content})
+        else:
+            messages.append({"role": "assistant", "content": content, "stopReason": "stop"})
+    return ledger_of(messages)
+
+
+def live_texts(ledger: Ledger, *kinds: str) -> list[str]:
+    """The texts of the live facts of ``kinds`` (all kinds when none), in order."""
+    return [f.text for f in ledger.live(*kinds)]
+
+
+def status_of(ledger: Ledger, said: str) -> str:
+    """The status (live, retired…) of the fact whose text is ``said``."""
+    return next(f.status for f in ledger.facts if f.text == said)
+
+
 def live_rules(ledger: Ledger) -> set[str]:
     """The texts of the live constraints, decisions and requests of ``ledger``."""
     return {f.text for f in ledger.live("constraint", "decision", "request")}

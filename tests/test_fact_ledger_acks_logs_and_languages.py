@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.ledger_helpers import ledger_of_chat, live_texts, status_of
+from tether.builtin_plugins.memory.fact_ledger import default_cues
 from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
+from tether.builtin_plugins.memory.fact_ledger.recall import kept_requests
 from tether.builtin_plugins.memory.offline_summarizer.checkpoint import build_checkpoint
 from tether.builtin_plugins.memory.offline_summarizer.facts import Facts
 
@@ -514,3 +516,10 @@ def test_a_take_back_leaves_a_rule_that_already_took_the_thing_back() -> None:
         f"u:{switch}", "a:ok", "u:die MariaDB 10.11 auf web-01 kann dann auch weg, mach ich das",
     )  # fmt: skip
     assert switch in live_texts(ledger, "constraint")
+
+
+def test_the_gate_keeps_no_message_holding_the_next_step_as_history() -> None:
+    step = "下一步写 hspec 测试，覆盖嵌套 section 的边界情况。"
+    ledger = ledger_of_chat("u:写一个配置语言的解析器。", "a:好", f"u:{step}写完我 review。")
+    kept = kept_requests(ledger, default_cues())
+    assert not any(step in fact.text for fact in kept)

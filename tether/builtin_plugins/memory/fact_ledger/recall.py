@@ -26,7 +26,7 @@ from tether.builtin_plugins.memory.fact_ledger.ledger import Ledger
 from tether.builtin_plugins.memory.fact_ledger.negation import rule_cue
 from tether.builtin_plugins.memory.fact_ledger.noted import CODE, LABEL, noted
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
-from tether.builtin_plugins.memory.fact_ledger.words import negated, word_count
+from tether.builtin_plugins.memory.fact_ledger.words import negated, normal, word_count
 
 #: Kinds a summary keeps whole: an identifier quoted in one of them needs no line of its own
 #: (an open error is not one: only the newest are shown).
@@ -175,8 +175,13 @@ def kept_requests(
 ) -> list[Fact]:
     """Live requests that state something, ranked (see the module) within the budgets, in
     the order they were said (history: shown under ``Done``)."""
+    steps = [normal(step.text) for step in ledger.live("next_step")]
     weight = {f.id: w for f in ledger.live("request", "said") if (w := _stated(f, cues))}
-    said = [f for f in ledger.live("request", "said") if f.id in weight]
+    said = [  # not a message holding the step still to take: it is no history yet
+        f
+        for f in ledger.live("request", "said")
+        if f.id in weight and not any(step and step in normal(f.text) for step in steps)
+    ]
     order = _recency(ledger)
     ranked = sorted(said, key=lambda f: (-weight[f.id], -order.get(f.id, 0)))
     kept, _ = _fit(ledger, ranked, max_items, max_chars)

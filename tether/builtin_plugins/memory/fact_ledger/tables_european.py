@@ -7,7 +7,9 @@ Next Steps, never ticked done). Their change cues are the unambiguous ones ("pas
 jetzt", "plus besoin", "olvídate de", "vergiss den"); "instead" and a bare "forget" are left
 out: "au lieu de discuter" or "oublie pas" change nothing, and the readers that tell such uses
 apart know English and Chinese only.
-Phrases are lower case; ``...`` stands for a gap of a few words.
+Goal cues ask for the work itself ("quiero que", "das ziel ist"), as the English ones do: a
+bare "ich brauche" or "je veux" later in a session states no new goal. Phrases are lower
+case; ``...`` stands for a gap of a few words.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ SPANISH: dict[str, tuple[str, ...]] = {
     ),
     "accept": ("sí", "vale", "de acuerdo", "perfecto", "genial", "bien"),
     "filler": ("sigue", "continúa", "adelante", "dale"),
-    "goal": ("objetivo", "quiero", "necesito", "la tarea es", "el objetivo es"),
+    "goal": ("el objetivo es", "la tarea es", "quiero que", "necesito que", "objetivo:"),
 }  # fmt: skip
 
 FRENCH: dict[str, tuple[str, ...]] = {
@@ -66,7 +68,7 @@ FRENCH: dict[str, tuple[str, ...]] = {
     ),
     "accept": ("oui", "d'accord", "parfait", "ça marche", "très bien", "ok"),
     "filler": ("continue", "vas-y", "poursuis"),
-    "goal": ("objectif", "je dois", "je veux", "il s'agit de", "le but est"),
+    "goal": ("le but est", "l'objectif est", "je veux que", "il s'agit de", "objectif :"),
 }  # fmt: skip
 
 GERMAN: dict[str, tuple[str, ...]] = {
@@ -92,7 +94,7 @@ GERMAN: dict[str, tuple[str, ...]] = {
     ),
     "accept": ("ja", "passt", "einverstanden", "gut", "perfekt", "alles klar"),
     "filler": ("weiter", "mach weiter", "fortfahren"),
-    "goal": ("ziel", "ich möchte", "ich brauche", "die aufgabe ist", "das ziel ist"),
+    "goal": ("das ziel ist", "die aufgabe ist", "ich möchte, dass", "ich hätte gern", "ziel:"),
 }  # fmt: skip
 
 __all__ = ["FRENCH", "GERMAN", "SPANISH"]

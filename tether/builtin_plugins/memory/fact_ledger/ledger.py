@@ -176,16 +176,13 @@ class Ledger:
         self.facts.insert(at, fact)
         return fact
 
-    def retire(
-        self, old: Fact, new: Fact | None, status: str = "retired", *, orphans: bool = True
-    ) -> None:
-        """``old`` is out of force (and, with ``orphans``, identifiers only it still said)."""
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None:
         self._unlist(old)
         old.status = status
         if new is not None:
             old.replaced_by = new.id
             new.replaces.append(old.id)
-        if orphans and old.kind != "identifier":  # its identifiers, and those only it said
+        if old.kind != "identifier":  # its identifiers, and those only it still said
             for child in self.live("identifier"):
                 orphan = child.text in old.text and not self._live_parent(child)
                 if (child.parent == old.id or orphan) and not self._said_elsewhere(child):

@@ -37,7 +37,10 @@ def file_next_step(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues 
         if cues is not None and rule_cue(old.text, cues) == "rule":
             old.kind, moved = "constraint", True  # "The deadline is 14 March, so next …"
         else:  # stays once its step is done; what it named ("the tag points at 3f9c2ab1")
-            ledger.retire(old, fact, orphans=False)  # is no less true for that
+            for child in ledger.live("identifier"):  # is no less true for that: its
+                if child.parent == old.id:  # identifiers stay, standing on their own
+                    child.parent = ""
+            ledger.retire(old, fact)
     return moved
 
 

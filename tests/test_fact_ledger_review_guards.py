@@ -111,3 +111,19 @@ def test_then_opens_a_step_unless_a_rule_follows_it(said: str, kind: str) -> Non
 def test_a_chat_time_a_bare_please_and_a_german_question(said: str, kind: str) -> None:
     ledger = ledger_of_chat(*START, f"u:{said}")
     assert said in live_texts(ledger, kind)
+
+
+@pytest.mark.parametrize(
+    ("remark", "kept"),
+    [
+        ("the old Vuetify theme was always slow anyway.", False),
+        ("Keep the old Vuetify export for the PDF report.", True),
+    ],
+)
+def test_a_remark_on_an_old_name_goes_a_standing_rule_stays(remark: str, kept: bool) -> None:
+    ledger = ledger_of_chat(
+        *START, "u:Use Vuetify for the components.", "a:ok", "u:Switch the components to PrimeVue.",
+        "a:ok", f"u:{remark}",
+    )  # fmt: skip
+    assert (remark in live_texts(ledger)) is kept
+    assert "Switch the components to PrimeVue." in live_texts(ledger, "constraint")

@@ -17,6 +17,7 @@ from typing import Protocol
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
+from tether.builtin_plugins.memory.fact_ledger.implicit import Value, values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import values_said
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
 
@@ -59,7 +60,8 @@ def in_force_instead(ledger: Ledger, fact: Fact, cues: Cues) -> Fact | None:
     bucket still holds the backups, leave it alone")."""
     if _STANDING.search(fact.text) or cues.has("task", fact.text[:TASK_REACH]):
         return None
-    said = values_said(fact.text)
+    said = values_said(fact.text)  # and the names it says ("the old Vuetify theme …")
+    said += [v.text for v in values(fact.text, cues) if _proper(v) and v.text not in said]
     if not said or not any(_looked_back(fact.text, value) for value in said):
         return None
     live = " ".join(f.text for f in ledger.live() if f is not fact and f.kind != "identifier")
@@ -82,6 +84,12 @@ def in_force_instead(ledger: Ledger, fact: Fact, cues: Cues) -> Fact | None:
             break
         holder = ledger.get(holder.replaced_by)
     return holder if holder is not None and holder.live and holder is not fact else None
+
+
+def _proper(value: Value) -> bool:
+    """A name written as one: capitalised or with a digit ("Vuetify", "np2"), not "gone"."""
+    written = value.text[:1].isupper() or any(ch.isdigit() for ch in value.text)
+    return value.cls == "name" and written
 
 
 def _looked_back(text: str, value: str) -> bool:

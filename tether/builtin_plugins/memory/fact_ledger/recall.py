@@ -167,6 +167,18 @@ def _weight(fact: Fact, cues: Cues, body: str) -> int:
     return 1 if not body.isascii() and cues.has("select", body) else 0  # "语言用 Go": a choice
 
 
+def requests_done(ledger: Ledger) -> list[Fact]:
+    """The live requests and whole messages, history shown under ``Done``: not a message
+    that holds the next step still to take ("下一步写 hspec 测试。写完我 review。")."""
+    steps = [normal(step.text) for step in ledger.live("next_step")]
+    out = []
+    for fact in ledger.live("request", "said"):
+        said = normal(fact.text)
+        if not any(step and step in said for step in steps):
+            out.append(fact)
+    return out
+
+
 def kept_requests(
     ledger: Ledger,
     cues: Cues,
@@ -175,17 +187,13 @@ def kept_requests(
 ) -> list[Fact]:
     """Live requests that state something, ranked (see the module) within the budgets, in
     the order they were said (history: shown under ``Done``)."""
-    steps = [normal(step.text) for step in ledger.live("next_step")]
-    weight = {f.id: w for f in ledger.live("request", "said") if (w := _stated(f, cues))}
-    said = [  # not a message holding the step still to take: it is no history yet
-        f
-        for f in ledger.live("request", "said")
-        if f.id in weight and not any(step and step in normal(f.text) for step in steps)
-    ]
+    done = requests_done(ledger)
+    weight = {f.id: w for f in done if (w := _stated(f, cues))}
+    said = [f for f in done if f.id in weight]
     order = _recency(ledger)
     ranked = sorted(said, key=lambda f: (-weight[f.id], -order.get(f.id, 0)))
     kept, _ = _fit(ledger, ranked, max_items, max_chars)
     return kept
 
 
-__all__ = ["QUOTING", "kept_identifiers", "kept_requests"]
+__all__ = ["QUOTING", "kept_identifiers", "kept_requests", "requests_done"]

@@ -22,7 +22,7 @@ from tether.builtin_plugins.memory.fact_ledger import (
 from tether.builtin_plugins.memory.fact_ledger.goal import goal_shown, in_goal
 from tether.builtin_plugins.memory.fact_ledger.moot import MOOT
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note, revision_note
-from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers
+from tether.builtin_plugins.memory.fact_ledger.recall import kept_identifiers, requests_done
 from tether.builtin_plugins.memory.offline_summarizer.facts import (
     MAX_ERRORS,
     MAX_FUNCTIONS,
@@ -117,12 +117,10 @@ def build_checkpoint(
     add_unique(cp.decisions, [shown(ledger, f) for f in ledger.live("decision")])
     pending = facts.requests[-1] if facts.requests and not facts.answered else ""
     pending_key = normal(pending)
-    steps = [normal(step.text) for step in ledger.live("next_step")]
-    requests = [  # not a message holding a step still to take: it is no request done
+    requests = [
         f'Request: "{quote(f.text, 2000)}"'
-        for f in ledger.live("request", "said")
+        for f in requests_done(ledger)
         if not (pending_key and normal(f.text) in pending_key)
-        and not any(step and step in normal(f.text) for step in steps)
     ]
     actions = [a + (f" ({n}×)" if n > 1 else "") for a, n in facts.done.items()]
     add_unique(cp.done, actions)

@@ -51,11 +51,18 @@ def announces_more(sentence: str) -> bool:
 
 
 _WEAK_OPENER = word_search("weak_step_openers")
-
-
 #: A first person right after the opener: what the user did or says, not a step to take.
 _NARRATOR = re.compile(r"^[\s,，]*(?:(?:I|we|I'm|we're|I've|we've|ich|wir|yo|je|nous)\b|我)", re.I)
 _FIRST_CLAUSE = re.compile(r"[,;，；。]")
+
+
+def _after_opener(sentence: str) -> str | None:
+    """What ``sentence`` says after a word opening it that only says what comes after
+    ("然后…", "then …", ``weak_step_openers``); ``None`` when it opens with no such word."""
+    found = _WEAK_OPENER.search(sentence)
+    if found is None or sentence[: found.start()].strip(" ,，.。"):
+        return None
+    return sentence[found.end() :]
 
 
 def narrated(sentence: str, cues: Cues) -> bool:
@@ -63,33 +70,25 @@ def narrated(sentence: str, cues: Cues) -> bool:
     ("然后我先说清楚啊，…不要用 ROS", "then I moved the PIR to GPIO27") or states a rule in its
     first clause ("then never push to main", "luego no uses polling"): what holds, no step to
     take ("Then add a test, don't mock the DB" is a step)."""
-    found = _WEAK_OPENER.search(sentence)
-    if found is None or sentence[: found.start()].strip(" ,，.。"):
+    rest = _after_opener(sentence)
+    if rest is None:
         return False
-    rest = sentence[found.end() :]
     first = _FIRST_CLAUSE.split(rest.lstrip(" ,，"), maxsplit=1)[0]
     return _NARRATOR.match(rest) is not None or cues.has("constraint", first)
-
-
-def weakly_opened(sentence: str) -> bool:
-    """Whether ``sentence`` opens with a word that only says what comes after ("然后…",
-    "then …"): in a long message it often goes on with what the user already did or wants
-    kept ("然后我先说清楚啊，全部用 Python 写，不要用 ROS"), not with a step to take."""
-    found = _WEAK_OPENER.search(sentence)
-    return found is not None and not sentence[: found.start()].strip(" ,，.。")
 
 
 def follow_steps(kinds: list[str], texts: list[str]) -> list[str]:
     """The kinds of one message's sentences, with each request after a next step that
     asks nothing a next step too ("下一步：发布到 registry。发布前先跟 @lina 确认一下。",
-    "Next: cut the release. Tag it from main."): the message lists what comes next."""
+    "Next: cut the release. Tag it from main."): the message lists what comes next. Not
+    after a step opened only by "then"/然后, which a long message says of much besides."""
     out, step = [], False
     for kind, text in zip(kinds, texts, strict=True):
         if step and kind == "request" and not text.rstrip().endswith(("?", "？")):
             kind = "next_step"
-        step = step or (kind == "next_step" and not weakly_opened(text))
+        step = step or (kind == "next_step" and _after_opener(text) is None)
         out.append(kind)
     return out
 
 
-__all__ = ["announces_more", "follow_steps", "names_next_step", "narrated", "weakly_opened"]
+__all__ = ["announces_more", "follow_steps", "names_next_step", "narrated"]

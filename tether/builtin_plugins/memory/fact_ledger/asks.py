@@ -18,8 +18,12 @@ OPENING_REACH = 24  # characters of a clause where a request for work shows itse
 _CLAUSE = re.compile(r"[,;，；。]\s*")
 _CAN_YOU = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bplease\b|麻烦|帮我", re.I)
 _TAKEN = re.compile(r"\b(?:do|go with|take|use)\s+(?:that|this|it|option\s+\w+)\b", re.I)
-_STATED = re.compile(
-    r"^\W*[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:is|are|runs?|stays?|lives?|goes|go)\b", re.I
+#: "Debug builds are signed with…", "Test data lives in…", "the backfill runs online": a
+#: statement of how a thing is, its first word the subject (not a request for work).
+DECLARATIVE = re.compile(
+    r"^\W*[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:is|are|was|were|has|have|gets?|stays?"
+    r"|lives?|runs?|goes|go)\b",
+    re.IGNORECASE,
 )
 _THING_PLEASE = re.compile(
     r"^\W*((?:[\w.+#/-]+\s+){0,3}[\w.+#/-]+)\s+(?:please|pls|plz)\b(?=\s*[,;]\s*\S)", re.I
@@ -40,9 +44,8 @@ def asks_for_work(sentence: str, cues: Cues) -> bool:
 def option_taken(sentence: str) -> bool:
     """Whether ``sentence`` takes an offered option and says what holds (see the module)."""
     head, _, rest = sentence.partition(",")
-    return (
-        bool(rest) and _TAKEN.search(head) is not None and _STATED.match(rest.strip()) is not None
-    )
+    stated = DECLARATIVE.match(rest.strip()) is not None
+    return bool(rest) and stated and _TAKEN.search(head) is not None
 
 
 def wished(sentence: str, cues: Cues) -> bool:
@@ -51,4 +54,4 @@ def wished(sentence: str, cues: Cues) -> bool:
     return wish is not None and not any(cues.has(k, wish.group(1)) for k in ("task", "ask"))
 
 
-__all__ = ["asks_for_work", "option_taken", "wished"]
+__all__ = ["DECLARATIVE", "asks_for_work", "option_taken", "wished"]

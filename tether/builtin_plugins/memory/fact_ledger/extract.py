@@ -21,7 +21,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tether.builtin_plugins.memory.fact_ledger.asides import aside
-from tether.builtin_plugins.memory.fact_ledger.asks import asks_for_work, option_taken, wished
+from tether.builtin_plugins.memory.fact_ledger.asks import (
+    DECLARATIVE,
+    asks_for_work,
+    option_taken,
+    wished,
+)
 from tether.builtin_plugins.memory.fact_ledger.comments import FENCED_BODY
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.errorline import (
@@ -78,13 +83,6 @@ _NOT_SETTING = re.compile(r"error|exception|fail|warn|traceback|fatal", re.IGNOR
 #: ``Always say: "see the docs"`` — not a JSON member (``"command": "cat x.log"``).
 _QUOTED_RULE = re.compile(
     r"(?<![\"'])[:：]\s*[\"“「『']([^\"”」』'\n]*(?:\s|[\u3400-\u9fff])[^\"”」』'\n]*)[\"”」』']"
-)
-#: "Debug builds are signed with…", "Test data lives in…": a verb-looking first word that is
-#: the subject of a statement, not a request for work.
-_DECLARATIVE = re.compile(
-    r"^\W*[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:is|are|was|were|has|have|gets?|stays?"
-    r"|lives?|runs?|goes|go)\b",
-    re.IGNORECASE,
 )
 
 
@@ -201,7 +199,7 @@ def classify(sentence: str, cues: Cues, *, remark: bool = False) -> str:
         remark
         and (not cue or ";" in sentence)  # "…a tenant we don't have; ask me first"
         and not sentence.rstrip().endswith(("?", "？"))
-        and not (cues.has("task", sentence) and not _DECLARATIVE.match(sentence))
+        and not (cues.has("task", sentence) and not DECLARATIVE.match(sentence))
         and (3 if sentence.isascii() else 1) <= len(sentence.split()) <= MAX_REMARK_WORDS
     ):
         return "constraint"

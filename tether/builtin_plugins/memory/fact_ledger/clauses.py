@@ -218,28 +218,25 @@ def retire_rule(
 def _with_value(new: str, clauses: list[str], changed: list[bool], cues: Cues | None) -> list[bool]:
     """A change is of a value: when the clauses judged changed state none ("the batch export
     endpoint needs it" beside "bump the read timeout to 120s"), they are remarks on the value,
-    and the clauses stating one that ``new`` names a word of change with them."""
+    and the clauses stating one that ``new`` names a word of change with them. When those
+    are only reasons ("先用 attoparsec，因为 repo 里别的 module 已经 depend 它了" matched by "换成
+    megaparsec，别的 module 以后再说") and ``new`` brings a value none says, the clauses holding
+    a value it does not say change too (never a ban: "不要引入 Redis")."""
     if any(hit and values_said(c) for c, hit in zip(clauses, changed, strict=True)):
         return changed
     mine = {w for w in words_of(new) if w not in STOP}
-    old = " ".join(clauses)  # a value ``new`` brings, when only a reason clause was judged
-    reasons = [c for c, hit in zip(clauses, changed, strict=True) if hit]  # changed: the
-    fresh = (  # clauses holding a value it does not say ("先用 attoparsec，因为 …")
-        cues is not None
-        and bool(reasons)
-        and all(_REASON.match(c) for c in reasons)
-        and any(v.text not in old for v in values(new, cues))
-    )
-    return [  # ("先用 attoparsec，因为 …" → "换成 megaparsec，别的 module 以后再说") change too
-        hit
-        or bool(values_said(c) and mine & words_of(c))
-        or (
-            fresh
-            and cues is not None
-            and not negated(c)  # "不要引入 Redis" is no choice a new one replaces
-            and any(v.text not in new for v in values(c, cues))
-        )
+    out = [
+        hit or bool(values_said(c) and mine & words_of(c))
         for c, hit in zip(clauses, changed, strict=True)
+    ]
+    reasons = [c for c, hit in zip(clauses, changed, strict=True) if hit]
+    if cues is None or not reasons or not all(_REASON.match(c) for c in reasons):
+        return out
+    if all(v.text in " ".join(clauses) for v in values(new, cues)):
+        return out
+    return [
+        hit or (not negated(c) and any(v.text not in new for v in values(c, cues)))
+        for c, hit in zip(clauses, out, strict=True)
     ]
 
 

@@ -24,7 +24,7 @@ def aside(sentence: str) -> bool:
     lowered = sentence.casefold()
     if not any(anchor in lowered for anchor in _ANCHORS):
         return False
-    found = [m for m in _ASIDE.finditer(sentence)]
+    found = list(_ASIDE.finditer(sentence))
     last = found[-1] if found else None
     return last is not None and last.start() > 0 and _TAIL.match(sentence[last.end() :]) is not None
 

@@ -150,12 +150,12 @@ def reports_fault(text: str, cues: Cues) -> bool:
 
 __all__ = [
     "CRITICISM",
-    "faults_first",
-    "reports_fault",
     "defended",
     "faulted",
     "faulted_after",
+    "faults_first",
     "only_faulted",
+    "reports_fault",
     "revert_faulted",
     "said_wanting",
     "value_spans",

@@ -105,7 +105,8 @@ _PART_WORDS = frozenset().union(*CONTRAST)
 #: connectives that open a sentence ("另外 CI 的 image…") and demonstratives ("那个
 #: upload()"), which name no key.
 _CJK_LINKS = re.compile(
-    r"另外|此外|还有|然后|而且|但是|不过|所以|其实|同时|那个|这个|那些|这些|一个|一下|保持|不变|不要动|别动|还是|就用|改成|改为|换成|调到|调成|设为|设成|改到|改用|定为|统一|一律|"
+    r"另外|此外|还有|然后|而且|但是|不过|所以|其实|同时|那个|这个|那些|这些|一个|一下|"
+    r"保持|不变|不要动|别动|还是|就用|改成|改为|换成|调到|调成|设为|设成|改到|改用|定为|统一|一律|"
     r"要求|必须|应该|需要|我们|咱们|现在|以后|的话|吧|了|的|是|为|用|到|成|给|就|也|都|先|要|请|把"
 )
 #: Words after which an all-capitals word is a value ("keep it in UTC", "encoding: GBK").

@@ -2,7 +2,7 @@
 alte db1.intern echt genervt".
 
 Every value such a sentence states is one only retired facts state and no live fact says, and
-it marks one as old ("the old …", 之前的 …: ``old_words``) or finds fault with it: it looks
+it marks one as old ("the old …", 旧的 …: ``old_words``) or finds fault with it: it looks
 back at what a change ended ("the DB is on db1.internal again" restates it instead). It sets
 nothing — it never replaces the rule now in force — and it is no rule of its own: it retires
 at once, shown by the fact in force that replaced the value (the last of a chain of changes).

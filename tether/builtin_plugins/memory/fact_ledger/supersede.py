@@ -151,16 +151,14 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     rules = ledger.live("constraint") + ledger.live("decision")
     if cues is not None and deictic(fact.text, cues, [r for r in rules if r is not fact]):
         return  # "scratch that": the latest message is taken back (:mod:`.revert`)
-    if cues is not None and not (
-        statement.change or statement.revoke or cues.has("revert", fact.text)
-    ):
+    cued = statement.change or statement.revoke
+    if cues is not None and not cued and not cues.has("revert", fact.text):
         current = in_force_instead(ledger, fact, cues)  # "the old db1.internal was slow": no rule
         if current is not None:
             ledger.retire(fact, current)
             return
     if cues is not None and (only_faulted(fact.text, cues) or reports_fault(fact.text, cues)):
         return  # "02:00 was too early": the old value named, none set (:mod:`.faulted`)
-    cued = statement.change or statement.revoke
     if cues is not None:  # "the run took 13 min" reports on "under 10 minutes", no change
         rules = [r for r in rules if not measures_bound(fact.text, r.text, cues, cued=cued)]
     text = fact.text

@@ -7,6 +7,7 @@ Next Steps, never ticked done). Their change cues are the unambiguous ones ("pas
 jetzt", "plus besoin", "olvídate de", "vergiss den"); "instead" and a bare "forget" are left
 out: "au lieu de discuter" or "oublie pas" change nothing, and the readers that tell such uses
 apart know English and Chinese only.
+
 Goal cues ask for the work itself ("quiero que", "das ziel ist"), as the English ones do: a
 bare "ich brauche" or "je veux" later in a session states no new goal. Phrases are lower
 case; ``...`` stands for a gap of a few words.

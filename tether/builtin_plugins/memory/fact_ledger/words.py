@@ -74,7 +74,7 @@ def latin_view(text: str) -> str:
 
 STOP = vocabulary("stop")
 #: Function words, vague ones ("not", "after", "many", "thing") and "old" in any language
-#: ("alte", 之前): none names what a take-back is about.
+#: ("alte", 旧): none names what a take-back is about.
 FUNCTION_WORDS = STOP | vocabulary("weak_subject") | vocabulary("old_words")
 
 

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after
+from tether.builtin_plugins.memory.fact_ledger.faulted import CRITICISM, faulted_after
 from tether.builtin_plugins.memory.fact_ledger.implicit import Value, values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import values_said
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
@@ -44,9 +44,11 @@ def looks_back(ledger: Ledger, text: str, besides: Fact) -> bool:
     """Whether ``text`` (a clause of ``besides``, the rule now being replaced) only remarks on
     old values ("the $50 number was from the old shop"): each value it states is one only
     retired facts or ``besides`` state, and it marks one as old or finds fault with it."""
+    if _OLD.search(text) is None:
+        return False  # (a fault is no sign here: "keep --reruns=3 for the flaky UI tests")
     said = values_said(text)
     if not said or not any(_marked_old(text, value) for value in said):
-        return False  # (a fault is no sign here: "keep --reruns=3 for the flaky UI tests")
+        return False
     others = [f for f in ledger.live() if f is not besides and f.kind not in ("identifier", "said")]
     live = " ".join(f.text for f in others)
     retired = " ".join(f.text for f in ledger.facts if f.status == "retired")
@@ -58,6 +60,8 @@ def in_force_instead(ledger: Ledger, fact: Fact, cues: Cues) -> Fact | None:
     them (``fact`` only remarks on old values); ``None`` otherwise, and for a standing
     instruction about an old value ("Keep the old v1 API for mobile clients", "the old
     bucket still holds the backups, leave it alone")."""
+    if not (_OLD.search(fact.text) or CRITICISM.search(fact.text)):
+        return None  # nothing marked old or found wanting (most sentences: no reading more)
     if _STANDING.search(fact.text) or cues.has("task", fact.text[:TASK_REACH]):
         return None
     said = values_said(fact.text)  # and the names it says ("the old Vuetify theme …")

@@ -81,6 +81,15 @@ def bare_part(text: str, cues: Cues) -> str:
     return first if cues.has("change", first) and bare(first, cues) else ""
 
 
+def bare_head(text: str, cues: Cues) -> bool:
+    """Whether ``text``, or its first clause, states one value and no subject ("04:15 then,
+    nothing runs at that time": the rest gives the reason)."""
+    if bare(text, cues):
+        return True
+    first = next((c for c in split_clauses(text) if c.strip()), "")
+    return first != text and bare(first, cues)
+
+
 def bare_change(
     fact: Fact, rules: list[Fact], cues: Cues, said_with: Sequence[Fact] = ()
 ) -> list[Fact]:
@@ -123,19 +132,31 @@ def faulted_instead(
 ) -> list[Fact] | None:
     """For a bare ``fact`` whose message finds fault with a value of its class ("01:30
     clashes with the backups. 02:45 then"): the live rule stating that value, or none when
-    it is gone already; ``None`` when the message faults no such value."""
+    it is gone already; ``None`` when the message faults no such value. With no fault
+    found, the one value of its class the message names stands for it ("Tomasz says 03:30
+    is when the vacuum job starts. 04:15 then"), if a live rule states it."""
     found = values(fact.text, cues)
     if len(found) != 1:
         return None
-    wanting = _found_wanting([f for f in said_with if f is not fact], cues)
-    if not wanting:
+    others = [f for f in said_with if f is not fact and f.kind != "said"]
+    wanting = _found_wanting(others, cues)
+    named = set() if wanting else _named_of_class(found[0], others, cues)
+    if not wanting and not named:
         return None
     for old in reversed(rules[-250:]):
         if old is not fact and old.live and old.source != fact.source:
             said = values(old.text, cues)
-            if any(_of_class(found[0], v) and _names_any(v.text, wanting) for v in said):
+            if any(_of_class(found[0], v) and _names_any(v.text, wanting | named) for v in said):
                 return [old]
-    return []
+    return None if named else []  # a value only named, no rule of it: no answer to it
+
+
+def _named_of_class(new: Value, said: Sequence[Fact], cues: Cues) -> set[str]:
+    """The one value of ``new``'s class the other sentences of its message name ("Tomasz
+    says 03:30 is when the vacuum job starts. 04:15 then"): a bare value after it answers
+    it. Empty when they name none or several."""
+    named = {v.text for f in said for v in values(f.text, cues) if _same_class(new, v)}
+    return named if len(named) == 1 and new.text not in named else set()
 
 
 def _of_class(new: Value, old: Value) -> bool:
@@ -253,6 +274,7 @@ def same_shape(
 __all__ = [
     "bare",
     "bare_change",
+    "bare_head",
     "bare_part",
     "inherited",
     "note_step",

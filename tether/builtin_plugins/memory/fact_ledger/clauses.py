@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
@@ -100,6 +101,15 @@ def _remark(clause: str) -> bool:
         return len(clause) <= 2 * MAX_REMARK_WORDS and any(w in clause for w in _BACK)
     words = re.findall(r"[a-z']+", lower)
     return len(words) <= MAX_REMARK_WORDS and bool(_BACK.intersection(words))
+
+
+#: A value given to "it" ("move it to 23:00"): its subject is in the clause beside it, so it
+#: goes when that clause goes ("the 22:00 run overlaps the backup, move it to 23:00").
+_OF_IT = re.compile(
+    r"^\W*(?:(?:and|but|so|then|just|pls|please)\s+)*(?:move|make|set|bump|change|push|put"
+    r"|switch|raise|lower|cut|shift)\s+(?:it|that|this|them)\s+(?:to|at|down to|up to)?\s*\d",
+    re.IGNORECASE,
+)
 
 
 #: A setting of a flag or key: "--jobs=32", "--retries 3", "max_workers=8".
@@ -197,12 +207,13 @@ def retire_rule(
             hit and not _ban_apart(new.text, c) for c, hit in zip(clauses, changed, strict=True)
         ]
         changed = _with_value(new.text, clauses, changed, cues)
+        changed = _of_its_class(new.text, clauses, changed, cues)
         if cues is not None:  # "…, and keep bowtie2" after "switch to bwa-mem2"
             changed = name_kept_elsewhere(new.text, old.text, clauses, changed, cues)
         if any(changed) and not all(changed):
             kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
             kept = [c for c in kept if _substantial(c) and not _remark(c)]
-    kept = [c for c in kept if not looks_back(ledger, c, old)]  # "the $50 number was old"
+    kept = [c for c in kept if not looks_back(ledger, c, old) and not _OF_IT.match(c)]
     facts = []
     for clause in kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))
@@ -238,6 +249,29 @@ def _with_value(new: str, clauses: list[str], changed: list[bool], cues: Cues | 
         hit or (not negated(c) and any(v.text not in new for v in values(c, cues)))
         for c, hit in zip(clauses, out, strict=True)
     ]
+
+
+_LOOSE_CLASSES = frozenset({"name", "num"})  # too common to say which clause a value is of
+
+
+def _of_its_class(
+    new: str, clauses: list[str], changed: list[bool], cues: Cues | None
+) -> list[bool]:
+    """A new value of a class (a host, a port, a size) changes the one clause stating
+    another value of that class, whatever words name it ("网关换成 192.168.1.60" changes
+    "地址是 192.168.1.50" beside "…挂了一个 RS485 网关", not only the clause naming the gateway)."""
+    if cues is None or len(list(identifier_spans(new))) > 1:
+        return changed  # several identifiers: which clause each is of, only words tell
+    said = " ".join(clauses)
+    brought = {
+        v.cls for v in values(new, cues) if v.cls not in _LOOSE_CLASSES and v.text not in said
+    }
+    out = list(changed)
+    for cls in brought:
+        holding = [i for i, c in enumerate(clauses) if any(v.cls == cls for v in values(c, cues))]
+        if len(holding) == 1:
+            out[holding[0]] = True
+    return out
 
 
 _REASON = re.compile(r"^\W*(?:因为|由于|because|since|as)\b", re.IGNORECASE)  # a reason clause

@@ -219,8 +219,40 @@ def dropped_names(text: str, cues: Cues | None) -> set[str]:
     if cues is None:
         return set()
     start, end = cues.cue_span(text, ("revoke",))
-    said = text[start:end]
+    own, *after = CLAUSES.split(text[start:end], maxsplit=1)
+    said = own if after and _names_anew(after[0], cues) else text[start:end]
     return {m.group(0) for m in FLAG_OR_VAR.finditer(said)} | set(_SNAKE.findall(said))
+
+
+_NAMING = re.compile(r"^\W*(?:call|name|rename)\b", re.IGNORECASE)  # "call it pub_billing"
+_NAMED_AS = re.compile(  # "call the publication pub_billing": a new name, "pub_" its stem
+    r"\b(?:call|name|rename)\b[^,.;:!?]{0,40}?(?<![\w.-])(([A-Za-z][A-Za-z0-9]*[_-])[\w-]+)",
+    re.IGNORECASE,
+)
+
+
+def renamed(fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fact] | None:
+    """A new name given to a thing ("call the publication pub_billing"): the one earlier
+    rule naming another identifier of its stem ("pub_orders is fine") held the old name."""
+    found = _NAMED_AS.search(text)
+    if found is None:
+        return None
+    new, stem = found.group(1).casefold(), re.escape(found.group(2))
+    other = re.compile(r"(?<![\w.-])" + stem + r"[\w-]+", re.IGNORECASE)
+    naming = [
+        old
+        for old in rules
+        if old is not fact and any(m.group(0).casefold() != new for m in other.finditer(old.text))
+    ]
+    return (0.0, naming[0]) if len(naming) == 1 else None
+
+
+def _names_anew(clause: str, cues: Cues) -> bool:
+    """Whether ``clause``, after a take-back's own, gives what comes in its place ("scratch
+    that name, call the publication pub_billing"): its names are new, not dropped."""
+    return bool(_NAMING.match(clause)) or any(
+        cues.has(kind, clause) for kind in ("change", "select", "decision")
+    )
 
 
 def _plain(text: str) -> str:
@@ -246,6 +278,7 @@ __all__ = [
     "NAME",
     "dropped_names",
     "named_alike",
+    "renamed",
     "names_any",
     "quantity_named",
     "revoked_object",

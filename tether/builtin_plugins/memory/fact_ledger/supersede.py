@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.bare import (
-    bare,
     bare_change,
+    bare_head,
     bare_part,
     faulted_instead,
     inherited,
@@ -48,6 +48,7 @@ from tether.builtin_plugins.memory.fact_ledger.named import (
     named_alike,
     names_any,
     quantity_named,
+    renamed,
     revoked_object,
     switched_away,
     unversioned,
@@ -256,6 +257,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
     ]
     if statement.revoke and cues is not None:  # "forget pglogical, …": the rule naming it
         best = revoked_object(fact, earlier, cues) or best
+    if cued:  # "scratch that name, call it pub_billing": the rule naming another of its stem
+        best = renamed(fact, fact.text, earlier) or best
     if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
         best = named_alike(fact, text[start:end], earlier, any_word=statement.revoke)
@@ -278,7 +281,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         requests = [] if cued else ledger.live("request")[-50:]  # "use npm" / "go with yarn"
         requests = [r for r in requests if r.source not in opening]
         keyed = _shape_changed(fact, rules + requests, cues, cued=soft)
-        if bare(fact.text, cues):  # "01:30 clashes with X. 02:45 then": 01:30's rule
+        if bare_head(fact.text, cues):  # "01:30 clashes with X. 02:45 then": 01:30's rule
             instead = faulted_instead(fact, rules, cues, said_with)
             keyed = keyed if instead is None else instead
             keyed = keyed if len(keyed) == 1 else []  # of many rules, no subject says which

@@ -87,10 +87,11 @@ GERMAN: dict[str, tuple[str, ...]] = {
     ),
     "change": (
         "wechsle zu", "wechseln zu", "wechsle auf", "wechseln auf", "umstellen auf",
-        "umsteigen auf", "ab jetzt", "ab sofort",
+        "umsteigen auf", "ab jetzt", "ab sofort", "mach ... draus", "mach ... daraus",
     ),
     "revoke": (
-        "brauchen wir nicht mehr", "nicht mehr nötig", "fliegt ... raus", "kann ... weg",
+        "brauchen wir nicht mehr", "brauchen ... nicht mehr", "nicht mehr nötig",
+        "fliegt ... raus", "kann ... weg", "lass ... weg", "lassen ... weg",
         "vergiss den", "vergiss die", "vergiss das",
     ),
     "accept": ("ja", "passt", "einverstanden", "gut", "perfekt", "alles klar"),

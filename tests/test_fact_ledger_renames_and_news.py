@@ -1,0 +1,121 @@
+"""Readings from a private set read after its blind figures were taken: a news line ("update
+on X"), a bare value answering a value its message only named, a new name of one stem, a
+host given for a clause that never named the word the change used, German take-backs with a
+word between the cue's parts, and a verdict ("the rest is fine") that sets no value."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ledger_helpers import ledger_of_chat, live_texts, status_of
+from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
+
+START = ("u:Build the nightly export job.", "a:ok")
+
+
+@pytest.mark.parametrize(
+    ("said", "is_change"),
+    [
+        ("quick update on the mirrors.", False),
+        ("an update about staging, nothing big.", False),
+        ("Update: the mirror lives on port 8081 now.", True),
+        ("small update : mirrors moved.", True),
+    ],
+)
+def test_update_is_a_change_cue_only_as_a_label(said: str, is_change: bool) -> None:
+    assert (default_cues().find("change", said) is not None) is is_change
+
+
+def test_a_news_line_takes_back_no_rule() -> None:
+    rule = "Cache the catalog in Redis."
+    ledger = ledger_of_chat(
+        *START, f"u:{rule}", "a:ok", "u:ok, update on mirrors. the cache host is cache-2 now."
+    )
+    assert status_of(ledger, rule) == "live"
+
+
+def test_a_bare_value_with_a_reason_answers_the_value_its_message_named() -> None:
+    rule = "the 22:00 run overlaps the backup, move it to 23:00"
+    ledger = ledger_of_chat(
+        *START, "u:add a row-count check at 21:00", "a:ok", f"u:{rule}", "a:ok",
+        "u:Mara says 23:00 is when the stocktake script starts. 23:45 then, all quiet by then.",
+    )  # fmt: skip
+    assert not any("23:00" in said for said in live_texts(ledger, "constraint", "decision"))
+    assert "23:45 then, all quiet by then." in live_texts(ledger)
+
+
+def test_a_bare_value_beside_a_value_no_rule_states_still_changes_the_latest() -> None:
+    rule = "Keep 7 daily snapshots."
+    ledger = ledger_of_chat(*START, f"u:{rule}", "a:ok", "u:the old box had 3 disks. make it 14")
+    assert status_of(ledger, rule) == "retired"
+
+
+@pytest.mark.parametrize(
+    "renaming",
+    [
+        "forget that name, call the queue jobs_nightly so ops can find it",
+        "scratch that, rename the queue to jobs_nightly",
+    ],
+)
+def test_a_new_name_of_one_stem_replaces_the_old_name(renaming: str) -> None:
+    ledger = ledger_of_chat(
+        *START, "u:Which queue name?", "a:Which queue name should I use?",
+        "u:jobs_export works.", "a:ok", f"u:{renaming}",
+    )  # fmt: skip
+    assert status_of(ledger, "jobs_export works.") == "retired"
+    assert renaming in live_texts(ledger)
+
+
+def test_a_new_name_leaves_identifiers_of_another_stem_alone() -> None:
+    rule = "Read the token from EXPORT_TOKEN."
+    ledger = ledger_of_chat(
+        *START, f"u:{rule}", "a:ok", "u:scratch that name, call the bucket nightly_dumps"
+    )
+    assert status_of(ledger, rule) == "live"
+
+
+def test_a_new_address_changes_the_clause_holding_the_old_one() -> None:
+    ledger = ledger_of_chat(
+        "u:我想给仓库的温湿度传感器写一个采集服务，走 Modbus TCP。传感器前面挂了一个 RS485 "
+        "转以太网的网关，地址是 10.0.8.21，端口 4001，从站号 3。说明书我回头发你。",
+        "a:好的",
+        "u:那个网关坏了，我换了个新的，网关换成 10.0.8.35 了，端口还是 4001，从站号不变。",
+    )
+    live = live_texts(ledger, "constraint", "decision")
+    assert not any("10.0.8.21" in said for said in live)
+    assert "端口 4001" in live
+
+
+@pytest.mark.parametrize(
+    ("rule", "take_back"),
+    [
+        (
+            "Und mit SSO-Login, damit nur das Team reinkommt.",
+            "Den SSO-Login brauchen wir jetzt doch nicht mehr, das läuft nur intern.",
+        ),
+        ("Bitte mit Dark-Mode-Schalter.", "Den Dark-Mode-Schalter lass bitte weg."),
+    ],
+)
+def test_german_take_backs_with_words_between_the_cue(rule: str, take_back: str) -> None:
+    ledger = ledger_of_chat(
+        "u:Ich brauche eine kleine Admin-Seite.", "a:ok", f"u:{rule}", "a:ok", f"u:{take_back}"
+    )
+    assert status_of(ledger, rule) == "retired"
+
+
+def test_a_german_make_it_changes_the_interval() -> None:
+    rule = "Der Import läuft alle 10 Minuten."
+    ledger = ledger_of_chat(
+        "u:Ich brauche eine kleine Admin-Seite.", "a:ok", f"u:{rule}", "a:ok",
+        "u:Das ist zu oft für den alten Server. Mach alle 30 Minuten draus.",
+    )  # fmt: skip
+    assert status_of(ledger, rule) == "retired"
+
+
+def test_a_verdict_sets_no_value() -> None:
+    rule = "We're moving the API behind Envoy so the mobile team can call REST, see OPS-77."
+    ledger = ledger_of_chat(
+        *START, f"u:{rule}", "a:ok",
+        "u:the crash came from commit 9ab4e01 — revert just that commit, the rest of it is fine.",
+    )  # fmt: skip
+    assert status_of(ledger, rule) == "live"

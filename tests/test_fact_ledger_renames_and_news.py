@@ -9,6 +9,7 @@ import pytest
 
 from tests.ledger_helpers import ledger_of_chat, live_texts, status_of
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
+from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 
 START = ("u:Build the nightly export job.", "a:ok")
 
@@ -119,3 +120,42 @@ def test_a_verdict_sets_no_value() -> None:
         "u:the crash came from commit 9ab4e01 — revert just that commit, the rest of it is fine.",
     )  # fmt: skip
     assert status_of(ledger, rule) == "live"
+
+
+def _note_of(ledger, said: str) -> str:
+    fact = next(f for f in ledger.live() if f.text.startswith(said))
+    return fact_note(ledger, fact)
+
+
+@pytest.mark.parametrize(
+    ("rule", "take_back", "ended"),
+    [
+        (
+            "El panel lleva modo oscuro con un interruptor arriba.",
+            "olvídate del modo oscuro, al final nadie lo quiere",
+            "modo oscuro",
+        ),
+        (
+            "Außerdem brauchen wir das Plugin imagemagick-extra für die Vorschaubilder.",
+            "imagemagick-extra brauchen wir nicht mehr, die IT hat jetzt einen Thumbor-Dienst.",
+            "imagemagick-extra",
+        ),
+        (
+            "另外要加一个除湿开关实体，放在首页。",
+            "除湿开关实体不再需要了，空调自己会处理。",
+            "除湿开关实体",
+        ),
+    ],
+)
+def test_a_take_back_names_what_it_ends(rule: str, take_back: str, ended: str) -> None:
+    ledger = ledger_of_chat(*START, f"u:{rule}", "a:ok", f"u:{take_back}")
+    assert status_of(ledger, rule) == "retired"
+    assert f"no longer: {ended}" in _note_of(ledger, take_back[:12])
+
+
+def test_a_change_with_a_new_value_is_no_take_back() -> None:
+    ledger = ledger_of_chat(
+        *START, "u:Usamos Vuetify para los componentes.", "a:ok",
+        "u:cambiamos a PrimeVue, que pesa menos que Vuetify",
+    )  # fmt: skip
+    assert "no longer" not in _note_of(ledger, "cambiamos a PrimeVue")

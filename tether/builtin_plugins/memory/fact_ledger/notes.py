@@ -9,9 +9,13 @@ error's command on the old path)."""
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
+from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE
 
 
 class Ledger(Protocol):
@@ -82,10 +86,14 @@ def revision_note(ledger: Ledger, text: str) -> str:
 
 
 def fact_note(ledger: Ledger, fact: Fact) -> str:
-    """The note a live fact is shown with: :func:`revision_note`, and for a rule stated in
-    the opening message (beside the goal) the values later facts gave another value of
+    """The note a live fact is shown with: :func:`revision_note`, what a take-back ends
+    (:func:`taken_back`: "no longer: modo oscuro"), and for a rule stated in the opening
+    message (beside the goal) the values later facts gave another value of
     (:func:`retold_pairs`: "RHEL8 changed to RHEL9")."""
     notes = revisions(ledger, fact.text)
+    for ended in taken_back(ledger, fact):
+        if not any(ended in note for note in notes.values()):
+            notes.setdefault(ended, f"no longer: {ended}")
     goal = ledger.goal()
     if goal is not None and fact.source == goal.source and fact.kind != "goal":
         later = ledger.facts[ledger.facts.index(fact) + 1 :]
@@ -94,6 +102,54 @@ def fact_note(ledger: Ledger, fact: Fact) -> str:
                 for old, new in retold_pairs(other.text, fact.text):
                     notes.setdefault(old, f"{old} changed to {new}")
     return "; ".join(notes.values())
+
+
+MIN_RUN = 4  # characters of a shared run in a script with spaces (2 in one without)
+
+
+@lru_cache(maxsize=1)
+def _cues() -> Cues:
+    return default_cues()
+
+
+def taken_back(ledger: Ledger, fact: Fact) -> list[str]:
+    """What a live take-back ends, in the words it shares with each rule it retired ("olvidate
+    del modo oscuro" after "…, con modo oscuro": "modo oscuro"), so the summary says in one
+    form, whatever the user's language, which value no longer holds."""
+    if fact.kind not in _RULES or not fact.replaces or not _cues().has("revoke", fact.text):
+        return []
+    out: list[str] = []
+    for old_id in fact.replaces:
+        old = ledger.get(old_id)
+        run = shared_run(fact.text, old.text) if old is not None and old.kind in _RULES else ""
+        if run and run not in out:
+            out.append(run)
+    return out
+
+
+def _lower(text: str) -> str:
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)  # same length
+
+
+def shared_run(new: str, old: str) -> str:
+    """The longest run of ``new`` that ``old`` says too, cut to whole words and without the
+    function words at its edges ("" when it is too short to name anything)."""
+    found = SequenceMatcher(None, _lower(new), _lower(old), autojunk=False).find_longest_match(
+        0, len(new), 0, len(old)
+    )
+    start, end = found.a, found.a + found.size
+    if not WIDE.search(new[start:end]):  # whole words only: no "ing" of "staging"
+        while start < end and start > 0 and new[start - 1].isalnum():
+            start += 1
+        while end > start and end < len(new) and new[end].isalnum():
+            end -= 1
+    words = new[start:end].strip(" ,.;:!?()\"'，。；：！？").split(" ")
+    while words and words[0].casefold() in STOP:
+        words.pop(0)
+    while words and words[-1].casefold() in STOP:
+        words.pop()
+    run = " ".join(words)
+    return run if len(run) >= (2 if WIDE.search(run) else MIN_RUN) else ""
 
 
 def _values(text: str) -> dict[tuple[str, str], str]:
@@ -122,4 +178,12 @@ def retold_pairs(new: str, old: str) -> list[tuple[str, str]]:
     return out
 
 
-__all__ = ["REVOKED", "fact_note", "retold_pairs", "revision_note", "revisions"]
+__all__ = [
+    "REVOKED",
+    "fact_note",
+    "retold_pairs",
+    "revision_note",
+    "revisions",
+    "shared_run",
+    "taken_back",
+]

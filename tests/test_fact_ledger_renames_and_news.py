@@ -159,3 +159,30 @@ def test_a_change_with_a_new_value_is_no_take_back() -> None:
         "u:cambiamos a PrimeVue, que pesa menos que Vuetify",
     )  # fmt: skip
     assert "no longer" not in _note_of(ledger, "cambiamos a PrimeVue")
+
+
+def test_a_remark_on_values_no_rule_states_any_more_goes_with_them() -> None:
+    remark = "the 10 min one still spams the pager (the old 2 min one was way worse)"
+    ledger = ledger_of_chat(
+        *START, "u:poll the upstream every 2 min while it is degraded", "a:ok",
+        "u:2 min is too aggressive. make it 10 min", "a:ok",
+        f"u:after a day of this: ok actually, poll every 30 minutes. {remark}",
+    )  # fmt: skip
+    assert status_of(ledger, remark) == "retired"
+    assert "ok actually, poll every 30 minutes." in live_texts(ledger)[-1]
+
+
+def test_a_remark_on_a_value_still_in_force_stays() -> None:
+    remark = "the 10 min one still spams the pager a bit"
+    ledger = ledger_of_chat(*START, "u:poll the upstream every 10 min", "a:ok", f"u:{remark}")
+    assert status_of(ledger, remark) == "live"
+
+
+def test_a_bare_name_replaces_a_chosen_name_not_any_dashed_word() -> None:
+    ledger = ledger_of_chat(
+        *START, "u:I'll use pandas since I know it.", "a:ok",
+        "u:risk: 1% per trade, no leverage. exit when z-score crosses 0.", "a:ok",
+        "u:switch to polars",
+    )  # fmt: skip
+    assert status_of(ledger, "I'll use pandas since I know it.") == "retired"
+    assert "exit when z-score crosses 0." in live_texts(ledger)

@@ -23,7 +23,12 @@ from tether.builtin_plugins.memory.fact_ledger.concepts import (
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.faulted import faulted_after, value_spans
-from tether.builtin_plugins.memory.fact_ledger.implicit import Value, shape_change, values
+from tether.builtin_plugins.memory.fact_ledger.implicit import (
+    Value,
+    selected,
+    shape_change,
+    values,
+)
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_unit
 from tether.builtin_plugins.memory.fact_ledger.subject import cjk, shaped_pairs
 from tether.builtin_plugins.memory.fact_ledger.terse import bare_ack
@@ -112,13 +117,31 @@ def bare_change(
     instead = faulted_instead(fact, rules, cues, said_with)
     if instead is not None:
         return instead
-    for old in sorted(rules[-250:], key=_said_order, reverse=True):  # requests come last
+    for old in sorted(rules[-250:], key=_rules_first, reverse=True):  # requests come last
         if old is fact or not old.live or old.source == fact.source:
             continue
         said = values(old.text, cues)
-        if any(_same_class(mine, v) and v.text != mine.text for v in said):
+        if any(
+            _same_class(mine, v) and v.text != mine.text and _chosen(old.text, v, cues)
+            for v in said
+        ):
             return [old]
     return []
+
+
+def _chosen(text: str, value: Value, cues: Cues) -> bool:
+    """Whether ``value`` of ``text`` may be what a bare name replaces: any value but a name,
+    and a name written as one ("Postgres") or said as a choice ("use pandas"), not any
+    word with a dash ("exit when z-score crosses 0")."""
+    if value.cls != "name" or value.text[:1].isupper() or not value.text.isascii():
+        return True
+    return selected(text[: value.start].rstrip(), cues)
+
+
+def _rules_first(fact: Fact) -> tuple[bool, int]:
+    """Newest first, rules before requests ("switch to vectorbt" changes "I'll use
+    backtrader", not the later request "exit when z-score crosses 0")."""
+    return fact.kind != "request", _said_order(fact)
 
 
 def _said_order(fact: Fact) -> int:

@@ -69,6 +69,28 @@ def split_clauses(text: str) -> list[str]:
     return out
 
 
+def side_by_side(text: str, clauses: list[str], kept: list[str]) -> list[str]:
+    """``kept`` (of ``text``'s ``clauses``), those side by side joined again as ``text`` has
+    them: a Chinese rule runs over clauses cut by "，" ("先按金额精确匹配，金额相同的再按摘要
+    模糊匹配") and stays whole when a change ends only another clause of its sentence."""
+    spans, at = [], 0
+    for clause in clauses:
+        start = text.find(clause, at)
+        if start < 0:
+            return kept
+        spans.append((start, start + len(clause)))
+        at = start + len(clause)
+    wanted, runs = set(kept), []
+    for index, clause in enumerate(clauses):
+        if clause not in wanted:
+            continue
+        if runs and runs[-1][1] == index - 1:
+            runs[-1][1] = index
+        else:
+            runs.append([index, index])
+    return [text[spans[first][0] : spans[last][1]] for first, last in runs]
+
+
 def _substantial(clause: str) -> bool:
     if WIDE.search(clause):
         return len(clause) >= 4
@@ -215,7 +237,7 @@ def retire_rule(
             kept = [c for c in kept if _substantial(c) and not _remark(c)]
     kept = [c for c in kept if not looks_back(ledger, c, old) and not _OF_IT.match(c)]
     facts = []
-    for clause in kept:
+    for clause in side_by_side(old.text, clauses, kept) if WIDE.search(old.text) else kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))
     ledger.retire(old, new)
     resolve_moot(ledger, old, new, cues)

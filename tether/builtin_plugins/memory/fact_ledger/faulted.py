@@ -10,8 +10,10 @@ of them; a value faulted is no value in force.
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
+from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.identifiers import identifiers
 from tether.builtin_plugins.memory.fact_ledger.implicit import values
 from tether.builtin_plugins.memory.fact_ledger.words import word_search
@@ -148,6 +150,34 @@ def reports_fault(text: str, cues: Cues) -> bool:
     return all(v.text in faulted or v.cls not in wanting for v in said)
 
 
+class Ledger(Protocol):
+    """What :func:`remarks_only` needs of :class:`~.ledger.Ledger`."""
+
+    facts: list[Fact]
+
+    def live(self, *kinds: str) -> list[Fact]: ...
+
+    def retire(self, old: Fact, new: Fact | None, status: str = "retired") -> None: ...
+
+
+def remarks_only(ledger: Ledger, remark: Fact, cues: Cues) -> bool:
+    """Whether ``remark`` only finds fault with values it names (:func:`only_faulted`,
+    :func:`reports_fault`): it sets none. When no live rule states them any more ("the 2m one
+    still floods the audit log (the old 30s one was worse)", said beside "requeue every
+    5m"), it is about old values and retires with the rule that replaced the newest."""
+    if not (only_faulted(remark.text, cues) or reports_fault(remark.text, cues)):
+        return False
+    said = [remark.text[a:b] for a, b in value_spans(remark.text, cues)]
+    rules = [f for f in ledger.live("constraint", "decision") if f is not remark]
+    if any(value in rule.text for value in said for rule in rules):
+        return True
+    stated = [f for f in ledger.facts if f.replaced_by and any(v in f.text for v in said)]
+    if stated:
+        newest = next((f for f in ledger.facts if f.id == stated[-1].replaced_by), None)
+        ledger.retire(remark, newest)
+    return True
+
+
 __all__ = [
     "CRITICISM",
     "defended",
@@ -156,6 +186,7 @@ __all__ = [
     "faults_first",
     "only_faulted",
     "reports_fault",
+    "remarks_only",
     "revert_faulted",
     "said_wanting",
     "value_spans",

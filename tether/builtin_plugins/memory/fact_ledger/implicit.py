@@ -149,12 +149,12 @@ def _names(text: str, cues: Cues) -> list[Value]:
             continue
         if lower.endswith(("ed", "ing", "ly", "able", "ful")):
             continue  # "are provisioned", "is loading": not a name
-        if _selected(before, cues):
+        if selected(before, cues):
             out.append(Value(word, "name", start))
     return out
 
 
-def _selected(before: str, cues: Cues) -> bool:
+def selected(before: str, cues: Cues) -> bool:
     """Whether ``before`` ends with a word that takes a chosen value: the sentence's first
     such word ("use", "with", "is"), or a later "use"/"with" ("…, we use ujson")."""
     span = cues.find("select", before + " ")
@@ -391,4 +391,4 @@ def _named(value: str, text: str) -> bool:
     return re.search(r"(?<![\w.-])" + re.escape(value.casefold()) + r"(?![\w-])", text) is not None
 
 
-__all__ = ["Value", "clause_of", "distinct", "shape_change", "values"]
+__all__ = ["Value", "clause_of", "distinct", "selected", "shape_change", "values"]

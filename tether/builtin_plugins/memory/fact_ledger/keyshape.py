@@ -229,6 +229,7 @@ def _read(text: str, cues: Cues | None) -> list[Keyed]:
             before[cut] == "." and cut + 1 < len(before) and before[cut + 1] != " "
         ):
             before = before[cut + 1 :]
+        before = _own_clause(before)
         stop = spans[index + 1][0] if index + 1 < len(spans) else len(text)
         after = CLAUSE_END.split(text[end:stop], maxsplit=1)[0]
         key, tail = key_words(before, cues), key_words(after, cues, last=False)
@@ -246,6 +247,20 @@ def _read(text: str, cues: Cues | None) -> list[Keyed]:
 
 
 MAX_GAP_WORDS = 3
+MIN_OWN_KEY = 4  # "保持 UTC" names no key of its own: "日志时区不要动，" before it does
+_CJK_COMMA = re.compile(r"[，、：]")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+
+
+def _own_clause(before: str) -> str:
+    """In a script without spaces, the clause a value ends when it names its key in
+    :data:`MIN_OWN_KEY` characters or more ("匹配规则：先按金额精确匹配，…，模糊匹配用
+    rapidfuzz" is "模糊匹配用"): the clauses before it are other rules, not its key."""
+    cuts = list(_CJK_COMMA.finditer(before))
+    if not cuts:
+        return before
+    own = before[cuts[-1].end() :]
+    return own if len(_CJK_CHAR.findall(own)) >= MIN_OWN_KEY else before
 
 
 def _beside(

@@ -25,7 +25,7 @@ from tether.builtin_plugins.memory.fact_ledger.clauses import names_new, retire_
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.extract import Statement
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.faulted import only_faulted, reports_fault
+from tether.builtin_plugins.memory.fact_ledger.faulted import remarks_only
 from tether.builtin_plugins.memory.fact_ledger.formats import reformatted
 from tether.builtin_plugins.memory.fact_ledger.gone import ditches, retire_named_gone
 from tether.builtin_plugins.memory.fact_ledger.guards import (
@@ -158,7 +158,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         if current is not None:
             ledger.retire(fact, current)
             return
-    if cues is not None and (only_faulted(fact.text, cues) or reports_fault(fact.text, cues)):
+    if cues is not None and remarks_only(ledger, fact, cues):
         return  # "02:00 was too early": the old value named, none set (:mod:`.faulted`)
     if cues is not None:  # "the run took 13 min" reports on "under 10 minutes", no change
         rules = [r for r in rules if not measures_bound(fact.text, r.text, cues, cued=cued)]

@@ -49,7 +49,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "once done",
     ),
     "change": (
-        "switch to", "switched to", "instead of", "instead", "rather than", "scratch that",
+        "switch to", "switched to", "switching to", "instead of", "instead", "rather than",
+        "scratch that",
         "after all", "from now on", "change to", "changed to", "change it to", "now use",
         "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it", "make that",

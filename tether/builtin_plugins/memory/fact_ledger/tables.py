@@ -1,5 +1,6 @@
-"""The built-in cue tables, English and Chinese (Spanish, French and German in
-:mod:`.tables_european`): data, one table per language.
+"""The built-in cue tables, English and Chinese (Spanish, French, German, Portuguese,
+Italian and Dutch in :mod:`.tables_european`, Japanese and Korean in :mod:`.tables_asian`):
+data, one table per language.
 
 Each maps a cue kind (:data:`~tether.builtin_plugins.memory.fact_ledger.cues.KINDS`) to
 phrases; :mod:`.cues` merges them with the tables plugins register (``register_fact_cues``).
@@ -9,7 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tether.builtin_plugins.memory.fact_ledger.tables_european import FRENCH, GERMAN, SPANISH
+from tether.builtin_plugins.memory.fact_ledger.tables_asian import JAPANESE, KOREAN
+from tether.builtin_plugins.memory.fact_ledger.tables_european import (
+    DUTCH,
+    FRENCH,
+    GERMAN,
+    ITALIAN,
+    PORTUGUESE,
+    SPANISH,
+)
 
 ENGLISH: dict[str, tuple[str, ...]] = {
     "constraint": (
@@ -52,7 +61,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "switch to", "switched to", "switching to", "instead of", "instead", "rather than",
         "scratch that",
         "after all", "from now on", "change to", "changed to", "change it to", "now use",
-        "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
+        "replace", "replaced", "move to", "moved to", "actually", "correction",
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it", "make that",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
         "i meant", "meant to say", "revert ... to", "roll back to", "back to", "revert that",
@@ -251,5 +260,10 @@ BUILTIN_TABLES: dict[str, Mapping[str, Sequence[str]]] = {
     "es": SPANISH,
     "fr": FRENCH,
     "de": GERMAN,
+    "pt": PORTUGUESE,
+    "it": ITALIAN,
+    "nl": DUTCH,
+    "ja": JAPANESE,
+    "ko": KOREAN,
     "signs": SIGNS,
 }

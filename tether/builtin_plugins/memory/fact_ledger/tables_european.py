@@ -1,4 +1,5 @@
-"""Cue tables for Spanish, French and German users: the same kinds as the English table.
+"""Cue tables for Spanish, French, German, Portuguese, Italian and Dutch users: the same
+kinds as the English table.
 
 A user who writes "Nada de Trainer de Hugging Face", "Prochaine étape : porter fir1" or "wir
 nehmen ab jetzt Redis" states a rule, a next step and a change as an English or Chinese user
@@ -42,6 +43,7 @@ SPANISH: dict[str, tuple[str, ...]] = {
     "accept": ("sí", "vale", "de acuerdo", "perfecto", "genial", "bien"),
     "filler": ("sigue", "continúa", "adelante", "dale"),
     "goal": ("el objetivo es", "la tarea es", "quiero que", "necesito que", "objetivo:"),
+    "provisional": ("por ahora", "de momento", "por el momento", "para empezar"),
 }  # fmt: skip
 
 FRENCH: dict[str, tuple[str, ...]] = {
@@ -70,6 +72,7 @@ FRENCH: dict[str, tuple[str, ...]] = {
     "accept": ("oui", "d'accord", "parfait", "ça marche", "très bien", "ok"),
     "filler": ("continue", "vas-y", "poursuis"),
     "goal": ("le but est", "l'objectif est", "je veux que", "il s'agit de", "objectif :"),
+    "provisional": ("pour l'instant", "pour le moment", "pour commencer", "en attendant"),
 }  # fmt: skip
 
 GERMAN: dict[str, tuple[str, ...]] = {
@@ -97,6 +100,80 @@ GERMAN: dict[str, tuple[str, ...]] = {
     "accept": ("ja", "passt", "einverstanden", "gut", "perfekt", "alles klar"),
     "filler": ("weiter", "mach weiter", "fortfahren"),
     "goal": ("das ziel ist", "die aufgabe ist", "ich möchte, dass", "ich hätte gern", "ziel:"),
+    "provisional": ("vorerst", "erstmal", "fürs erste", "vorläufig", "zunächst"),
 }  # fmt: skip
 
-__all__ = ["FRENCH", "GERMAN", "SPANISH"]
+PORTUGUESE: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "nunca", "sempre", "não use", "não usar", "não quero", "nada de", "deve", "devem",
+        "tem que", "têm que", "só", "somente", "apenas", "prefiro", "evite", "evitar",
+        "no máximo", "no mínimo", "pelo menos", "mantenha", "manter", "a partir de agora",
+        "não mexa", "proibido", "obrigatório", "limite",
+    ),
+    "decision": ("vamos de", "vamos com", "vamos usar", "decidimos", "ficamos com", "escolhemos"),
+    "next_step": (
+        "próximo passo", "depois", "em seguida", "mais tarde", "quando terminar", "aí depois",
+    ),
+    "change": (
+        "muda para", "mude para", "mudar para", "muda pra", "muda pro", "mudei pra", "mudei pro",
+        "troca para", "troque para", "troca pra", "troca pro", "troquei pra", "troquei pro",
+        "a partir de agora", "de agora em diante", "passa a ser", "passamos a",
+    ),
+    "revoke": (
+        "não precisa mais", "não precisamos mais", "não usamos mais", "não vamos mais",
+        "esquece o", "esquece a", "esqueça o", "esqueça a", "pode tirar", "tira o", "tira a",
+    ),
+    "accept": ("sim", "beleza", "fechado", "perfeito", "ótimo", "combinado"),
+    "filler": ("continua", "segue", "pode seguir"),
+    "goal": ("o objetivo é", "a ideia é", "quero que", "preciso que", "objetivo:"),
+    "provisional": ("por enquanto", "por ora", "por agora", "pra começar"),
+}  # fmt: skip
+
+ITALIAN: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "mai", "sempre", "non usare", "non voglio", "niente", "deve", "devono", "bisogna",
+        "soltanto", "preferisco", "evita", "evitare", "assicurati", "al massimo", "al minimo",
+        "almeno", "mantieni", "d'ora in poi", "non toccare", "vietato", "obbligatorio",
+    ),
+    "decision": ("andiamo con", "usiamo", "abbiamo deciso", "decidiamo", "scegliamo"),
+    "next_step": (
+        "prossimo passo", "passo successivo", "dopo", "poi", "in seguito", "più tardi",
+        "quando hai finito",
+    ),
+    "change": (
+        "passa a", "passiamo a", "cambia in", "cambiamo in", "sostituisci con", "d'ora in poi",
+        "da ora in poi", "da adesso in poi", "spostiamo su", "spostalo su",
+    ),
+    "revoke": (
+        "non serve più", "non ci serve più", "non usiamo più", "lascia perdere",
+        "lasciamo perdere", "togli", "toglilo", "toglila", "scordati",
+    ),
+    "accept": ("sì", "va bene", "perfetto", "ottimo", "d'accordo"),
+    "filler": ("continua", "vai avanti", "procedi"),
+    "goal": ("l'obiettivo è", "lo scopo è", "voglio che", "vorrei che", "obiettivo:"),
+    "provisional": ("per ora", "per adesso", "per il momento", "per iniziare"),
+}  # fmt: skip
+
+DUTCH: dict[str, tuple[str, ...]] = {
+    "constraint": (
+        "nooit", "altijd", "gebruik geen", "niet gebruiken", "geen", "moet", "moeten", "alleen",
+        "liever", "vermijd", "zorg dat", "maximaal", "minimaal", "minstens", "hooguit",
+        "vanaf nu", "voortaan", "verboden", "verplicht", "limiet",
+    ),
+    "decision": ("we gaan voor", "we nemen", "we kiezen", "besloten", "we gebruiken"),
+    "next_step": ("volgende stap", "daarna", "hierna", "vervolgens", "als dat klaar is"),
+    "change": (
+        "overstappen op", "stap over op", "stappen over op", "we stappen over", "wissel naar",
+        "verander naar", "vanaf nu", "voortaan", "zet ... op",
+    ),
+    "revoke": (
+        "niet meer nodig", "hebben we niet meer nodig", "gebruiken we niet meer",
+        "laat ... weg", "mag weg", "kan weg", "vergeet de", "vergeet het", "schrap",
+    ),
+    "accept": ("ja", "prima", "akkoord", "oké", "goed zo"),
+    "filler": ("ga door", "ga verder", "doorgaan"),
+    "goal": ("het doel is", "ik wil dat", "de bedoeling is", "doel:"),
+    "provisional": ("voorlopig", "voor nu", "voorlopig even", "om te beginnen"),
+}  # fmt: skip
+
+__all__ = ["DUTCH", "FRENCH", "GERMAN", "ITALIAN", "PORTUGUESE", "SPANISH"]

@@ -62,9 +62,10 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     Return: nothing. Ordering: all plugins are called, built-ins first; tables add up (a
     language registered twice: the later table replaces the earlier). Built-ins: English
     (``en``) and Chinese (``zh``) ship with the ledger and need no registration; so do smaller
-    Spanish (``es``), French (``fr``) and German (``de``) tables (rules, next steps, decisions
-    and only unambiguous change words: "passe à", "ab jetzt", "olvídate de"); a plugin
-    registering ``de`` replaces the built-in German table.
+    Spanish (``es``), French (``fr``), German (``de``), Portuguese (``pt``), Italian (``it``),
+    Dutch (``nl``), Japanese (``ja``) and Korean (``ko``) tables (rules, next steps, decisions,
+    values held for now and only unambiguous change words: "passe à", "ab jetzt", "troca
+    pro", "に変更"); a plugin registering ``de`` replaces the built-in German table.
 
     Example::
 

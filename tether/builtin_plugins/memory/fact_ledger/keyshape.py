@@ -58,6 +58,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 )
 _PATTERN = re.compile("|".join(f"(?P<{name}>{regex})" for name, regex in _SHAPES))
 _CODE = re.compile(r"`([^`\s]{2,80})`")
+_ACKS = vocabulary("acknowledgements")  # "OK、-Fc でいきましょう": an answer, no value
 _ASCII_WORD = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*")
 _ASCII = re.compile(r"[a-z][a-z0-9_]*")
 #: Shapes that say what they are: a shared word of the keys is enough.
@@ -161,7 +162,8 @@ def key_words(said: str, cues: Cues | None, *, last: bool = True) -> frozenset[s
     if WIDE.search(said):
         runs = WIDE_RUN.findall(_CJK_LINKS.sub(" ", said))
         run = "".join(runs) if last else (runs[0] if runs else "")
-        cjk = frozenset(run[i : i + 2] for i in range(len(run) - 1))
+        pairs = (run[i : i + 2] for i in range(len(run) - 1))  # no two kana of grammar: して
+        cjk = frozenset(p for p in pairs if not all("\u3040" <= ch <= "\u309f" for ch in p))
         if cjk:
             return cjk
     ignored = FILLER | STOP
@@ -212,7 +214,7 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
         for match in _ASCII_WORD.finditer(text):
             a, b = match.span()
             taken = any(s < b and a < e for s, e, _ in out) or _SETS.match(text, b)
-            if not taken and len(match.group(0)) > 1:
+            if not taken and len(match.group(0)) > 1 and match.group(0).casefold() not in _ACKS:
                 out.append((a, b, "word"))
     return sorted(out)
 
@@ -254,8 +256,7 @@ _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 
 def _own_clause(before: str) -> str:
     """In a script without spaces, the clause a value ends when it names its key in
-    :data:`MIN_OWN_KEY` characters or more ("匹配规则：先按金额精确匹配，…，模糊匹配用
-    rapidfuzz" is "模糊匹配用"): the clauses before it are other rules, not its key."""
+    :data:`MIN_OWN_KEY` characters or more ("…，模糊匹配用 rapidfuzz"); earlier ones are rules."""
     cuts = list(_CJK_COMMA.finditer(before))
     if not cuts:
         return before

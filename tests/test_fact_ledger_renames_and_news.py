@@ -197,3 +197,20 @@ def test_an_error_said_to_have_occurred_is_the_error_line() -> None:
     )
     said = "A CONFIG ERROR has occurred: keystore /etc/app/keys.jks holds no alias 'signer'."
     assert error_line(output) == said
+
+
+def test_one_sentence_changing_two_rules_changes_both() -> None:
+    ledger = ledger_of_chat(
+        *START, "u:Use MariaDB for the DB.", "a:ok", "u:Use Redis for the cache.", "a:ok",
+        "u:Switch the DB to Postgres and the cache to KeyDB.",
+    )  # fmt: skip
+    assert status_of(ledger, "Use MariaDB for the DB.") == "retired"
+    assert status_of(ledger, "Use Redis for the cache.") == "retired"
+
+
+def test_a_value_found_slow_but_back_in_force_is_no_remark() -> None:
+    ledger = ledger_of_chat(
+        *START, "u:Cache on cache1.internal.", "a:ok", "u:Cache on cache2.internal.", "a:ok",
+        "u:cache1.internal was slow but it's the primary again as of today.",
+    )  # fmt: skip
+    assert status_of(ledger, "Cache on cache2.internal.") == "retired"

@@ -87,10 +87,12 @@ def bare_part(text: str, cues: Cues) -> str:
 
 
 def bare_head(text: str, cues: Cues) -> bool:
-    """Whether ``text``, or its first clause, states one value and no subject ("04:15 then,
-    nothing runs at that time": the rest gives the reason)."""
+    """Whether ``text``, or its first clause when ``text`` states one value only, states one
+    value and no subject ("04:15 then, nothing runs at that time": the rest gives a reason)."""
     if bare(text, cues):
         return True
+    if len(values(text, cues)) != 1:
+        return False  # "Switch the DB to Postgres and the cache to Valkey": two changes
     first = next((c for c in split_clauses(text) if c.strip()), "")
     return first != text and bare(first, cues)
 

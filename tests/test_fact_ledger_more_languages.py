@@ -64,7 +64,7 @@ def test_a_take_back_in_each_language_ends_the_rule(rule: str, take_back: str) -
         ("Mai salvare le password in chiaro.", "constraint"),
         ("Gebruik nooit de productie-database voor tests.", "constraint"),
         ("Próximo passo: tela de relatórios mensais.", "next_step"),
-        ("Poi aggiungi i filtri per data.", "next_step"),
+        ("Prossimo passo: aggiungi i filtri per data.", "next_step"),
         ("次は CSV エクスポートを作ってください。", "next_step"),
         ("다음은 CSV 내보내기를 만들어 주세요.", "next_step"),
     ],

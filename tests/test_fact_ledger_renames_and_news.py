@@ -16,10 +16,22 @@ START = ("u:Build the nightly export job.", "a:ok")
 
 
 @pytest.mark.parametrize(
-    "said", ["quick update on the mirrors.", "an update about staging, nothing big."]
+    ("said", "is_change"),
+    [
+        ("quick update on the mirrors.", False),
+        ("an update about staging, nothing big.", False),
+        ("Update: the mirror lives on port 8081 now.", True),
+        ("UPDATE : mirrors moved to eu-west.", True),
+    ],
 )
-def test_news_of_an_update_is_no_change_cue(said: str) -> None:
-    assert default_cues().find("change", said) is None
+def test_update_is_a_change_cue_only_as_a_label(said: str, is_change: bool) -> None:
+    assert (default_cues().find("change", said) is not None) is is_change
+
+
+def test_a_goal_said_with_its_label_later_in_the_sentence_is_the_goal() -> None:
+    goal = "so the goal for this sprint: move the invoices to the new billing API."
+    ledger = ledger_of_chat(f"u:{goal} the repo is billing-core, CI on GitLab.")
+    assert goal in live_texts(ledger, "goal")[0]
 
 
 def test_a_news_line_takes_back_no_rule() -> None:

@@ -159,7 +159,8 @@ def faulted_instead(
     clashes with the backups. 02:45 then"): the live rule stating that value, or none when
     it is gone already; ``None`` when the message faults no such value. With no fault
     found, the one value of its class the message names stands for it ("Tomasz says 03:30
-    is when the vacuum job starts. 04:15 then"), if a live rule states it."""
+    is when the vacuum job starts. 04:15 then"), if the latest live rule of its class
+    states it ("Grafana keeps 3000. 8081 then" changes the rule said last, not Grafana's)."""
     found = values(fact.text, cues)
     if len(found) != 1:
         return None
@@ -173,6 +174,8 @@ def faulted_instead(
             said = values(old.text, cues)
             if any(_of_class(found[0], v) and _names_any(v.text, wanting | named) for v in said):
                 return [old]
+            if named and any(_of_class(found[0], v) for v in said):
+                return None  # "Redis keeps 6379. 5050 then": of the latest rule of the class
     return None if named else []  # a value only named, no rule of it: no answer to it
 
 

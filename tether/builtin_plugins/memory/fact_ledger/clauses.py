@@ -16,10 +16,14 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Protocol
 
+from tether.builtin_plugins.memory.fact_ledger.clausepick import (
+    lost_its_subject,
+    of_its_class,
+    side_by_side,
+)
 from tether.builtin_plugins.memory.fact_ledger.concepts import parts_differ
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.identifiers import identifier_spans
 from tether.builtin_plugins.memory.fact_ledger.implicit import shape_change, values
 from tether.builtin_plugins.memory.fact_ledger.keyvalue import same_key, values_said
 from tether.builtin_plugins.memory.fact_ledger.moot import resolve_moot
@@ -69,28 +73,6 @@ def split_clauses(text: str) -> list[str]:
     return out
 
 
-def side_by_side(text: str, clauses: list[str], kept: list[str]) -> list[str]:
-    """``kept`` (of ``text``'s ``clauses``), those side by side joined again as ``text`` has
-    them: a Chinese rule runs over clauses cut by "，" ("先按金额精确匹配，金额相同的再按摘要
-    模糊匹配") and stays whole when a change ends only another clause of its sentence."""
-    spans, at = [], 0
-    for clause in clauses:
-        start = text.find(clause, at)
-        if start < 0:
-            return kept
-        spans.append((start, start + len(clause)))
-        at = start + len(clause)
-    wanted, runs = set(kept), []
-    for index, clause in enumerate(clauses):
-        if clause not in wanted:
-            continue
-        if runs and runs[-1][1] == index - 1:
-            runs[-1][1] = index
-        else:
-            runs.append([index, index])
-    return [text[spans[first][0] : spans[last][1]] for first, last in runs]
-
-
 def _substantial(clause: str) -> bool:
     if WIDE.search(clause):
         return len(clause) >= 4
@@ -123,15 +105,6 @@ def _remark(clause: str) -> bool:
         return len(clause) <= 2 * MAX_REMARK_WORDS and any(w in clause for w in _BACK)
     words = re.findall(r"[a-z']+", lower)
     return len(words) <= MAX_REMARK_WORDS and bool(_BACK.intersection(words))
-
-
-#: A value given to "it" ("move it to 23:00"): its subject is in the clause beside it, so it
-#: goes when that clause goes ("the 22:00 run overlaps the backup, move it to 23:00").
-_OF_IT = re.compile(
-    r"^\W*(?:(?:and|but|so|then|just|pls|please)\s+)*(?:move|make|set|bump|change|push|put"
-    r"|switch|raise|lower|cut|shift)\s+(?:it|that|this|them)\s+(?:to|at|down to|up to)?\s*\d",
-    re.IGNORECASE,
-)
 
 
 #: A setting of a flag or key: "--jobs=32", "--retries 3", "max_workers=8".
@@ -229,13 +202,17 @@ def retire_rule(
             hit and not _ban_apart(new.text, c) for c, hit in zip(clauses, changed, strict=True)
         ]
         changed = _with_value(new.text, clauses, changed, cues)
-        changed = _of_its_class(new.text, clauses, changed, cues)
+        changed = of_its_class(new.text, clauses, changed, cues)
         if cues is not None:  # "…, and keep bowtie2" after "switch to bwa-mem2"
             changed = name_kept_elsewhere(new.text, old.text, clauses, changed, cues)
         if any(changed) and not all(changed):
             kept = [c for c, hit in zip(clauses, changed, strict=True) if not hit]
             kept = [c for c in kept if _substantial(c) and not _remark(c)]
-    kept = [c for c in kept if not looks_back(ledger, c, old) and not _OF_IT.match(c)]
+    kept = [
+        c
+        for c in kept
+        if not looks_back(ledger, c, old) and not lost_its_subject(c, clauses, kept, new.text, cues)
+    ]
     facts = []
     for clause in side_by_side(old.text, clauses, kept) if WIDE.search(old.text) else kept:
         facts.append(ledger.new_clause(old, clause, note=old.note))
@@ -271,29 +248,6 @@ def _with_value(new: str, clauses: list[str], changed: list[bool], cues: Cues | 
         hit or (not negated(c) and any(v.text not in new for v in values(c, cues)))
         for c, hit in zip(clauses, out, strict=True)
     ]
-
-
-_LOOSE_CLASSES = frozenset({"name", "num"})  # too common to say which clause a value is of
-
-
-def _of_its_class(
-    new: str, clauses: list[str], changed: list[bool], cues: Cues | None
-) -> list[bool]:
-    """A new value of a class (a host, a port, a size) changes the one clause stating
-    another value of that class, whatever words name it ("网关换成 192.168.1.60" changes
-    "地址是 192.168.1.50" beside "…挂了一个 RS485 网关", not only the clause naming the gateway)."""
-    if cues is None or len(list(identifier_spans(new))) > 1:
-        return changed  # several identifiers: which clause each is of, only words tell
-    said = " ".join(clauses)
-    brought = {
-        v.cls for v in values(new, cues) if v.cls not in _LOOSE_CLASSES and v.text not in said
-    }
-    out = list(changed)
-    for cls in brought:
-        holding = [i for i, c in enumerate(clauses) if any(v.cls == cls for v in values(c, cues))]
-        if len(holding) == 1:
-            out[holding[0]] = True
-    return out
 
 
 _REASON = re.compile(r"^\W*(?:因为|由于|because|since|as)\b", re.IGNORECASE)  # a reason clause

@@ -151,6 +151,8 @@ def _gap_pattern(phrase: str) -> str:
     go $"``: the words at the end of the sentence ("--legacy-fonts can go.", not "we can go
     with Redis")."""
     end = phrase.endswith("$")
+    if phrase.endswith(":") and "..." not in phrase:  # "update:", not "an update on X"
+        return r"\b" + re.escape(phrase[:-1].strip()) + r"\s*:"
     parts = [re.escape(part.strip()) for part in phrase.rstrip("$ ").split("...")]
     tail = r"[\s.!?)]*$" if end else ""
     return r"\b" + r"\s+(?:.{0,40}?\s)?".join(parts) + r"\b" + tail
@@ -162,7 +164,8 @@ def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
     other: list[str] = []
     for phrase in set(phrases):
         phrase = phrase.casefold()
-        if "..." in phrase or (phrase.endswith("$") and phrase.isascii()):
+        labeled = phrase.endswith(":") and phrase.isascii()  # a label needs its colon
+        if "..." in phrase or (phrase.endswith("$") and phrase.isascii()) or labeled:
             gapped.append(phrase)
         elif phrase.isascii():
             words.add(tuple(_WORD.findall(phrase)))
@@ -175,7 +178,7 @@ def _matcher(phrases: Iterable[str], *, anchored: bool) -> Matcher:
             first.setdefault(phrase_words[0], set()).add(len(phrase_words))
     firsts = {w: tuple(sorted(n, reverse=True)) for w, n in first.items()}
     hints = {max(w, key=len) for w in words if w} | {
-        p.rstrip("$ ").split("...")[0].strip() for p in gapped
+        p.rstrip("$: ").split("...")[0].strip() for p in gapped
     }
     others = tuple(sorted(other, key=lambda p: (-len(p), p)))  # longest first, then fixed
     gap_firsts = frozenset(_WORD.findall(p)[0] for p in gapped if _WORD.findall(p))

@@ -57,7 +57,7 @@ _SAYS_WHAT = re.compile(
     r"|\w+(?:\.\w+)*\.(?:errors?|exceptions?|exc)\.[A-Z]\w*"
     r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)(?:\s?\([^()\s]{1,40}\))?\s?:\s+\S"
     r"|\b[A-Z][\w-]{1,30}\s(?:error|exception|failure)\s(?:in|at|from|on|while)\s[^:]{1,80}:\s"
-    r"|\b(?i:error|exception|failure)\s(?:has\s|was\s)?occurred:\s+\S"  # "A USER ERROR has…"
+    r"|\bAn?\s(?:[A-Z]+\s)?(?:ERROR|[Ee]rror)\shas\soccurred:\s+\S"  # "A USER ERROR has…"
 )
 
 

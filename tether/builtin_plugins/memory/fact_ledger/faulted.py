@@ -164,7 +164,8 @@ def remarks_only(ledger: Ledger, remark: Fact, cues: Cues) -> bool:
     """Whether ``remark`` only finds fault with values it names (:func:`only_faulted`,
     :func:`reports_fault`): it sets none. When no live rule states them any more ("the 2m one
     still floods the audit log (the old 30s one was worse)", said beside "requeue every
-    5m"), it is about old values and retires with the rule that replaced the newest."""
+    5m"), and the message that replaced the newest says it, it gives the reason for that
+    change and retires with it; said later, it reports what still happens and stays."""
     if not (only_faulted(remark.text, cues) or reports_fault(remark.text, cues)):
         return False
     said = [remark.text[a:b] for a, b in value_spans(remark.text, cues)]
@@ -172,9 +173,9 @@ def remarks_only(ledger: Ledger, remark: Fact, cues: Cues) -> bool:
     if any(value in rule.text for value in said for rule in rules):
         return True
     stated = [f for f in ledger.facts if f.replaced_by and any(v in f.text for v in said)]
-    if stated:
-        newest = next((f for f in ledger.facts if f.id == stated[-1].replaced_by), None)
-        ledger.retire(remark, newest)
+    newest = next((f for f in ledger.facts if stated and f.id == stated[-1].replaced_by), None)
+    if newest is not None and newest.source == remark.source and "?" not in remark.text:
+        ledger.retire(remark, newest)  # said with the change: why it was made
     return True
 
 

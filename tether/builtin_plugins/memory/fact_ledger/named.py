@@ -231,12 +231,16 @@ _NAMED_AS = re.compile(  # "call the publication pub_billing": a new name, "pub_
 )
 
 
+_RENAMING = re.compile(r"\brenam\w*|\b(?:that|the|this|its|a new|new) name\b", re.IGNORECASE)
+
+
 def renamed(fact: Fact, text: str, rules: list[Fact]) -> tuple[float, Fact] | None:
-    """A new name given to a thing ("call the publication pub_billing"): the one earlier
-    rule naming another identifier of its stem ("pub_orders is fine") held the old name."""
+    """A new name given to a thing, said as a rename ("scratch that name, call the
+    publication pub_billing", "rename it to pub_billing"): the one earlier rule naming
+    another identifier of its stem ("pub_orders is fine") held the old name."""
     found = _NAMED_AS.search(text)
-    if found is None:
-        return None
+    if found is None or not _RENAMING.search(text):
+        return None  # "call get_user from the handler", "name the env var X": no new name
     new, stem = found.group(1).casefold(), re.escape(found.group(2))
     other = re.compile(r"(?<![\w.-])" + stem + r"[\w-]+", re.IGNORECASE)
     naming = [

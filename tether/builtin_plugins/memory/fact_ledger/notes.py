@@ -15,7 +15,7 @@ from typing import Protocol
 
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
-from tether.builtin_plugins.memory.fact_ledger.words import STOP, WIDE
+from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, STOP, WIDE
 
 
 class Ledger(Protocol):
@@ -113,15 +113,20 @@ def _cues() -> Cues:
 
 
 def taken_back(ledger: Ledger, fact: Fact) -> list[str]:
-    """What a live take-back ends, in the words it shares with each rule it retired ("olvidate
-    del modo oscuro" after "…, con modo oscuro": "modo oscuro"), so the summary says in one
-    form, whatever the user's language, which value no longer holds."""
+    """What a live take-back ends, in the words its take-back clauses share with each rule
+    it retired ("olvidate del modo oscuro" after "…, con modo oscuro": "modo oscuro"; not
+    "session cache" of "forget Redis, use Memcached for the session cache"), so the summary
+    says in one form, whatever the user's language, which value no longer holds."""
     if fact.kind not in _RULES or not fact.replaces or not _cues().has("revoke", fact.text):
         return []
+    taking = [c for c in CLAUSES.split(fact.text) if c and _cues().has("revoke", c)]
     out: list[str] = []
     for old_id in fact.replaces:
         old = ledger.get(old_id)
-        run = shared_run(fact.text, old.text) if old is not None and old.kind in _RULES else ""
+        if old is None or old.kind not in _RULES:
+            continue
+        runs = [shared_run(clause, old.text) for clause in taking]  # not what stays
+        run = max(runs, key=len, default="")  # ("forget Redis, use X for the session cache")
         if run and run not in out:
             out.append(run)
     return out

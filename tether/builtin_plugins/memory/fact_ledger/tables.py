@@ -61,7 +61,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "switch to", "switched to", "switching to", "instead of", "instead", "rather than",
         "scratch that",
         "after all", "from now on", "change to", "changed to", "change it to", "now use",
-        "replace", "replaced", "move to", "moved to", "actually", "correction",
+        "replace", "replaced", "move to", "moved to", "actually", "correction", "update:",
         "no wait", "on second thought", "bump", "bumped", "make it", "let's make it", "make that",
         "use ... now", "switch ... to", "change ... to", "move ... to", "go back to",
         "i meant", "meant to say", "revert ... to", "roll back to", "back to", "revert that",
@@ -143,7 +143,7 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "goal": (
         "i'd like you to", "i want you to", "i need you to", "i'd like to", "i want to",
         "we want to", "we'd like to", "the goal is", "our goal", "my goal", "the aim is",
-        "goal:", "objective:",
+        "goal", "objective",
         "i'm trying to", "we're trying to", "help me", "i was hoping", "i'm hoping",
         "we're hoping", "i'm looking to", "we're looking to", "the task is",
         "wondering if you could", "would it be possible", "it would be great if",

@@ -42,7 +42,7 @@ SPANISH: dict[str, tuple[str, ...]] = {
     ),
     "accept": ("sí", "vale", "de acuerdo", "perfecto", "genial", "bien"),
     "filler": ("sigue", "continúa", "adelante", "dale"),
-    "goal": ("el objetivo es", "la tarea es", "quiero que", "necesito que", "objetivo:"),
+    "goal": ("el objetivo es", "la tarea es", "quiero que", "necesito que", "objetivo"),
     "provisional": ("por ahora", "de momento", "por el momento", "para empezar"),
 }  # fmt: skip
 
@@ -71,7 +71,7 @@ FRENCH: dict[str, tuple[str, ...]] = {
     ),
     "accept": ("oui", "d'accord", "parfait", "ça marche", "très bien", "ok"),
     "filler": ("continue", "vas-y", "poursuis"),
-    "goal": ("le but est", "l'objectif est", "je veux que", "il s'agit de", "objectif :"),
+    "goal": ("le but est", "l'objectif est", "je veux que", "il s'agit de", "objectif"),
     "provisional": ("pour l'instant", "pour le moment", "pour commencer", "en attendant"),
 }  # fmt: skip
 
@@ -93,26 +93,28 @@ GERMAN: dict[str, tuple[str, ...]] = {
         "umsteigen auf", "ab jetzt", "ab sofort", "mach ... draus", "mach ... daraus",
     ),
     "revoke": (
-        "brauchen wir nicht mehr", "brauchen ... nicht mehr", "nicht mehr nötig",
+        "brauchen wir nicht mehr", "brauchen wir doch nicht mehr",
+        "brauchen wir jetzt nicht mehr", "brauchen wir jetzt doch nicht mehr",
+        "brauchen wir eigentlich nicht mehr", "nicht mehr nötig",
         "fliegt ... raus", "kann ... weg", "lass ... weg", "lassen ... weg",
         "vergiss den", "vergiss die", "vergiss das",
     ),
     "accept": ("ja", "passt", "einverstanden", "gut", "perfekt", "alles klar"),
     "filler": ("weiter", "mach weiter", "fortfahren"),
-    "goal": ("das ziel ist", "die aufgabe ist", "ich möchte, dass", "ich hätte gern", "ziel:"),
+    "goal": ("das ziel ist", "die aufgabe ist", "ich möchte, dass", "ich hätte gern", "ziel"),
     "provisional": ("vorerst", "erstmal", "fürs erste", "vorläufig", "zunächst"),
 }  # fmt: skip
 
 PORTUGUESE: dict[str, tuple[str, ...]] = {
     "constraint": (
         "nunca", "sempre", "não use", "não usar", "não quero", "nada de", "deve", "devem",
-        "tem que", "têm que", "só", "somente", "apenas", "prefiro", "evite", "evitar",
+        "tem que", "têm que", "somente", "apenas", "prefiro", "evite", "evitar",
         "no máximo", "no mínimo", "pelo menos", "mantenha", "manter", "a partir de agora",
         "não mexa", "proibido", "obrigatório", "limite",
     ),
     "decision": ("vamos de", "vamos com", "vamos usar", "decidimos", "ficamos com", "escolhemos"),
     "next_step": (
-        "próximo passo", "depois", "em seguida", "mais tarde", "quando terminar", "aí depois",
+        "próximo passo", "depois disso", "mais tarde", "quando terminar", "aí depois",
     ),
     "change": (
         "muda para", "mude para", "mudar para", "muda pra", "muda pro", "mudei pra", "mudei pro",
@@ -121,11 +123,11 @@ PORTUGUESE: dict[str, tuple[str, ...]] = {
     ),
     "revoke": (
         "não precisa mais", "não precisamos mais", "não usamos mais", "não vamos mais",
-        "esquece o", "esquece a", "esqueça o", "esqueça a", "pode tirar", "tira o", "tira a",
+        "esquece o", "esquece a", "esqueça o", "esqueça a", "pode tirar",
     ),
     "accept": ("sim", "beleza", "fechado", "perfeito", "ótimo", "combinado"),
-    "filler": ("continua", "segue", "pode seguir"),
-    "goal": ("o objetivo é", "a ideia é", "quero que", "preciso que", "objetivo:"),
+    "filler": ("pode seguir", "pode continuar"),
+    "goal": ("o objetivo é", "a ideia é", "quero que", "preciso que", "objetivo"),
     "provisional": ("por enquanto", "por ora", "por agora", "pra começar"),
 }  # fmt: skip
 
@@ -137,7 +139,7 @@ ITALIAN: dict[str, tuple[str, ...]] = {
     ),
     "decision": ("andiamo con", "usiamo", "abbiamo deciso", "decidiamo", "scegliamo"),
     "next_step": (
-        "prossimo passo", "passo successivo", "dopo", "poi", "in seguito", "più tardi",
+        "prossimo passo", "passo successivo", "dopodiché", "in seguito", "più tardi",
         "quando hai finito",
     ),
     "change": (
@@ -146,11 +148,11 @@ ITALIAN: dict[str, tuple[str, ...]] = {
     ),
     "revoke": (
         "non serve più", "non ci serve più", "non usiamo più", "lascia perdere",
-        "lasciamo perdere", "togli", "toglilo", "toglila", "scordati",
+        "lasciamo perdere", "toglilo", "toglila", "scordati",
     ),
     "accept": ("sì", "va bene", "perfetto", "ottimo", "d'accordo"),
-    "filler": ("continua", "vai avanti", "procedi"),
-    "goal": ("l'obiettivo è", "lo scopo è", "voglio che", "vorrei che", "obiettivo:"),
+    "filler": ("vai avanti", "procedi"),
+    "goal": ("l'obiettivo è", "lo scopo è", "voglio che", "vorrei che", "obiettivo"),
     "provisional": ("per ora", "per adesso", "per il momento", "per iniziare"),
 }  # fmt: skip
 
@@ -161,18 +163,18 @@ DUTCH: dict[str, tuple[str, ...]] = {
         "vanaf nu", "voortaan", "verboden", "verplicht", "limiet",
     ),
     "decision": ("we gaan voor", "we nemen", "we kiezen", "besloten", "we gebruiken"),
-    "next_step": ("volgende stap", "daarna", "hierna", "vervolgens", "als dat klaar is"),
+    "next_step": ("volgende stap", "als dat klaar is"),
     "change": (
         "overstappen op", "stap over op", "stappen over op", "we stappen over", "wissel naar",
-        "verander naar", "vanaf nu", "voortaan", "zet ... op",
+        "verander naar", "vanaf nu", "voortaan",
     ),
     "revoke": (
         "niet meer nodig", "hebben we niet meer nodig", "gebruiken we niet meer",
         "laat ... weg", "mag weg", "kan weg", "vergeet de", "vergeet het", "schrap",
     ),
     "accept": ("ja", "prima", "akkoord", "oké", "goed zo"),
-    "filler": ("ga door", "ga verder", "doorgaan"),
-    "goal": ("het doel is", "ik wil dat", "de bedoeling is", "doel:"),
+    "filler": ("doorgaan",),
+    "goal": ("het doel is", "ik wil dat", "de bedoeling is", "doel"),
     "provisional": ("voorlopig", "voor nu", "voorlopig even", "om te beginnen"),
 }  # fmt: skip
 

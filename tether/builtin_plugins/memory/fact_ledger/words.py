@@ -108,8 +108,17 @@ def words_of(text: str) -> set[str]:
     for token in [t for t in tokens if not t.isalnum()]:  # a host, a pin: its parts count too
         tokens.update(p for p in _PARTS.split(token) if len(p) > 1 and p not in STOP)
     for run in WIDE_RUN.findall(lower):
-        tokens.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+        if _HANGUL.match(run):  # Korean is spaced: a word, its particle off ("로그인은": 로그인)
+            tokens.add(_PARTICLE.sub("", run) or run)
+            continue
+        pairs = (run[i : i + 2] for i in range(max(1, len(run) - 1)))
+        tokens.update(p for p in pairs if not _KANA_PAIR.fullmatch(p))  # not "くだ" of ください
     return tokens
+
+
+_HANGUL = re.compile("[\uac00-\ud7af]+$")
+_PARTICLE = re.compile("(?:으로|에서|에게|까지|부터|처럼|은|는|이|가|을|를|에|로|의|도|만|와|과)$")
+_KANA_PAIR = re.compile("[\u3040-\u309f]{1,2}")  # hiragana: grammar, not what a rule is about
 
 
 def word_count(text: str) -> int:
@@ -137,10 +146,14 @@ _NEGATED = re.compile(
 )
 
 
+#: Prohibitions of the other built-in languages (``prohibitions`` of ``vocabulary.json``).
+_PROHIBITED = word_search("prohibitions")
+
+
 def negated(text: str) -> bool:
-    """A prohibition ("never touch X", "不要改 X"): two of them on different objects add up,
-    they do not replace each other."""
-    return _NEGATED.search(text) is not None
+    """A prohibition ("never touch X", "不要改 X", "ook geen locks", "nunca uses X"): two of
+    them on different objects add up, they do not replace each other."""
+    return _NEGATED.search(text) is not None or _PROHIBITED.search(text) is not None
 
 
 def memo_per_cues(read: Callable[[str, _Cues], _Read]) -> Callable[[str, _Cues], _Read]:

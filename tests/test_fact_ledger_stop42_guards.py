@@ -111,3 +111,17 @@ def test_a_retry_warning_is_not_the_error_line() -> None:
         ]
     )
     assert error_line(output) == "ERROR: gave up on registry.example.com after 3 attempts"
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "nice 👍 next step 先把导出的集成测试写了，断网→录3条记录→恢复网络→确认服务器没有重复",
+        "ok great, next: write the integration test for the upload queue with 3 records",
+    ],
+)
+def test_a_next_step_after_an_acknowledgement_is_a_next_step(step: str) -> None:
+    rule = "the API takes at most 500 records per push"
+    ledger = ledger_of_chat(*START, f"u:{rule}", "a:ok", f"u:{step}")
+    assert step in live_texts(ledger, "next_step")
+    assert status_of(ledger, rule) == "live"

@@ -71,7 +71,13 @@ def check_table(language: str, table: Mapping[str, Sequence[str]]) -> dict[str, 
 
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_LEAD = frozenset({"and", "so", "ok", "okay", "well", "also"})
+_JOINING = frozenset({"and", "so", "ok", "okay", "well", "also"})  # before an anchored cue
+#: Words before an anchored cue that leave it first: a joining word or a short acknowledgement
+#: ("nice 👍 next step …", "ok great, next: …"), at most :data:`MAX_LEAD` of them.
+_LEAD = _JOINING | frozenset(
+    "nice great cool good thanks thx perfect alright yes yeah yep sure fine lgtm awesome".split()
+)
+MAX_LEAD = 2
 _CJK_LEAD = re.compile(r"^[^，,。.！!？?\s]{1,3}[，,]\s*")  # "好，" "那么，" before the cue
 
 
@@ -111,8 +117,11 @@ class Matcher:
             if self.first.keys().isdisjoint(present):
                 starts = []
         else:
-            lead = 1 if words and words[0] in _LEAD else 0
-            starts = range(lead, min(lead + 1, len(words)))
+            joined = 1 if words and words[0] in _JOINING else 0
+            lead = joined
+            while lead < min(MAX_LEAD, len(words) - 1) and words[lead] in _LEAD:
+                lead += 1  # "nice 👍 next step …": the cue after the acknowledgement
+            starts = [i for i in dict.fromkeys((joined, lead)) if i < len(words)]
         first = self.first
         for i in starts:
             lengths = first.get(words[i])

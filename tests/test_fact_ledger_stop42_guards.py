@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ledger_helpers import ledger_of_chat, live_texts, status_of
-from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
+from tether.builtin_plugins.memory.fact_ledger.errorline import error_line, failure_lines
 from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 
 START = ("u:Set up the services.", "a:ok")
@@ -125,3 +125,43 @@ def test_a_next_step_after_an_acknowledgement_is_a_next_step(step: str) -> None:
     ledger = ledger_of_chat(*START, f"u:{rule}", "a:ok", f"u:{step}")
     assert step in live_texts(ledger, "next_step")
     assert status_of(ledger, rule) == "live"
+
+
+def test_a_numbered_check_that_failed_with_a_reason_is_the_error_line() -> None:
+    output = "\n".join(
+        [
+            "Validating build/Gain.vst3",
+            "Starting test: leaks / Handles during render...",
+            "!!! Check 2 failed: 5 handles leaked during render",
+            "    HandleTable::open (scratch)",
+            "FAILED!!  1 test failed, out of a total of 12",
+        ]
+    )
+    assert error_line(output) == "!!! Check 2 failed: 5 handles leaked during render"
+
+
+def test_a_linker_s_missing_library_is_among_the_error_lines() -> None:
+    output = "\n".join(
+        [
+            "   Compiling zstd-sys v2.0.9",
+            "   Compiling ring v0.17.8",
+            "   Compiling tracing v0.1.40",
+            "   Compiling edgeproxy v1.4.0 (/src/edgeproxy)",
+            "error: linking with `x86_64-linux-musl-gcc` failed: exit status: 1",
+            "  |",
+            "  = note: /opt/musl/bin/ld: cannot find -lzstd: No such file or directory",
+            "          collect2: error: ld returned 1 exit status",
+            'error: could not compile `edgeproxy` (bin "edgeproxy") due to 1 previous error',
+        ]
+    )
+    lines = failure_lines(output)
+    assert any("cannot find -lzstd" in line for line in lines)
+
+
+def test_a_german_they_no_longer_need_it_takes_back() -> None:
+    rule = "Die Spalte kunden_plz soll mit raus, der Vertrieb braucht sie."
+    ledger = ledger_of_chat(
+        "u:Baue den Export.", "a:ok", f"u:{rule}", "a:ok",
+        "u:Der Vertrieb hat sich gemeldet: kunden_plz brauchen sie nicht mehr.",
+    )  # fmt: skip
+    assert status_of(ledger, rule) == "retired"

@@ -33,7 +33,7 @@ _LOCATED = re.compile(r"^\s*[\w./\\-]+\.\w+[:(]\d+(?:[:,]\d+)?\)?:\s")  # file:1
 #: "*** [target] Error 1", "Build finished with 1 error", "3 errors generated.", "FAILED",
 #: "error: aborting due to 1 previous error".
 _TALLY = re.compile(
-    r"^\W*\*{3}|\bError \d+\s*$|(?<![:.])\b\d+\s+(?:errors?|failures?|failed)\b"  # not "…:07 ERROR"
+    r"^\W*\*{3}|\bError \d+\s*$|(?<![:.])\b\d+\s+(?:errors?|failures?|failed)\b(?!:\s+\S)"
     r"|\bprevious errors?\b"
     r"|\b(?:tests?|builds?|commands?|scripts?|jobs?|steps?)\s+failed\b"
     r"|^(?:build|compilation|command|task|job)\b.*\b(?:failed|finished|completed)\b"
@@ -58,6 +58,7 @@ _SAYS_WHAT = re.compile(
     r"|(?:fatal\s+)?error(?:\[\w+\])?|fatal|panic)(?:\s?\([^()\s]{1,40}\))?\s?:\s+\S"
     r"|\b[A-Z][\w-]{1,30}\s(?:error|exception|failure)\s(?:in|at|from|on|while)\s[^:]{1,80}:\s"
     r"|\bAn?\s(?:[A-Z]+\s)?(?:ERROR|[Ee]rror)\shas\soccurred:\s+\S"  # "A USER ERROR has…"
+    r"|\b(?i:test|check|case|step)\s+\d+\s+failed:\s+\S"  # "Test 1 failed: 3 allocations …"
 )
 
 
@@ -170,7 +171,8 @@ _MORE_SHAPES = re.compile(
     r"|core dumped|\bkilled\b|\bexit(?:ed)?\b.{0,40}\b(?:code|status)\s*:?\s*[1-9]"
     r"|\bstatus\s*:?\s*[1-9]|\bat \S+ line \d+|\bexpected\b|\bgot\b.{0,60}\bwant\b"
     r"|\bHTTP\S*\s+[45]\d\d\b)"
-    r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b|(?i:\bfault(?:ing|ed)\b)",
+    r"|\S\s*!=\s*\S|\b(?:FAIL|FATAL|FAULT|ERR)\b|[a-z]Fault\b|(?i:\bfault(?:ing|ed)\b)"
+    r"|(?i:\bcannot find -l\w|\bno such file or directory\b)",  # a linker's missing library
 )
 #: Lines of a short failing output that tell what went wrong without an error word: "Caused
 #: by: Process exceeded running time limit (4h)", "… contains an unknown field: x".

@@ -95,7 +95,9 @@ GERMAN: dict[str, tuple[str, ...]] = {
     "revoke": (
         "brauchen wir nicht mehr", "brauchen wir doch nicht mehr",
         "brauchen wir jetzt nicht mehr", "brauchen wir jetzt doch nicht mehr",
-        "brauchen wir eigentlich nicht mehr", "nicht mehr nötig",
+        "brauchen wir eigentlich nicht mehr", "brauchen sie nicht mehr",
+        "brauchen sie doch nicht mehr", "brauche ich nicht mehr",
+        "braucht keiner mehr", "nicht mehr nötig",
         "fliegt ... raus", "kann ... weg", "lass ... weg", "lassen ... weg",
         "vergiss den", "vergiss die", "vergiss das",
     ),

@@ -48,8 +48,9 @@ def register_fact_cues(register: Callable[..., None]) -> None:
     not", "又"), ``provisional`` (says a value holds for now only: "for now", "先用"), ``mask``
     (words that only look like a cue, blanked before matching). An ASCII phrase matches whole
     words, case aside; ``"switch ... to"`` with words between, ``"can go $"`` at a sentence's
-    end; any other phrase matches as a substring. An unknown kind fails the compaction with
-    one line naming it (the session is left untouched).
+    end, ``"update:"`` only with its colon; any other phrase matches as a substring. An
+    unknown kind fails the compaction with one line naming it (the session is left
+    untouched).
     Also ``soft_change`` (a casual change that counts only with another value of the same
     subject: "go with", "nah", "就用"), ``discard`` (a named thing goes: "remove", "删掉";
     revokes an identifier said earlier) and ``revert`` (back to the value before the latest

@@ -165,3 +165,14 @@ def test_a_german_they_no_longer_need_it_takes_back() -> None:
         "u:Der Vertrieb hat sich gemeldet: kunden_plz brauchen sie nicht mehr.",
     )  # fmt: skip
     assert status_of(ledger, rule) == "retired"
+
+
+def test_the_words_of_a_take_back_cue_name_no_rule() -> None:
+    other = "regola: niente CSS inline, solo classi di Pico e un po di JS se proprio serve"
+    login = "poi un login con Authlib, utente e password semplice"
+    ledger = ledger_of_chat(
+        "u:Voglio una todo app in Flask.", "a:ok", f"u:{other}", "a:ok", f"u:{login}", "a:ok",
+        "u:il login per ora non serve più, la uso solo io a casa. togli Authlib",
+    )  # fmt: skip
+    assert status_of(ledger, other) == "live"
+    assert status_of(ledger, login) == "retired"

@@ -14,7 +14,7 @@ import re
 from tether.builtin_plugins.memory.fact_ledger.cues import Cues
 from tether.builtin_plugins.memory.fact_ledger.hosts import moved
 from tether.builtin_plugins.memory.fact_ledger.nowvalue import now_values, old_kinds, value_kind
-from tether.builtin_plugins.memory.fact_ledger.words import stemmed, word_search
+from tether.builtin_plugins.memory.fact_ledger.words import stemmed, word_search, words_of
 
 NUMBER_BONUS = 0.5  # a rule whose number a cued change names again is the one it changes
 _OLD_NUMBER = re.compile(r"(?<![\w.:/])\d{2,}(?:\.\d+)?(?![\w:/]|\.\d)")  # not 05:30
@@ -92,4 +92,9 @@ def _unit(text: str, number: str) -> str:
     return next(iter(stemmed({found.group(1).casefold()})), "") if found else ""
 
 
-__all__ = ["NUMBER_BONUS", "SWITCHED", "adds", "keyed_elsewhere", "renumbers", "said_now_of"]
+def cue_words_of(text: str, cues: Cues | None) -> set[str]:
+    """The words of ``text``'s change and take-back cues, when said in a few words ("non serve
+    più"); a gapped cue's span holds the subject ("switch the state backend to")."""
+    spans = [cues.find(kind, text) for kind in ("change", "revoke")] if cues else []
+    said = [text[a:b] for a, b in (s for s in spans if s) if len(text[a:b].split()) <= 3]
+    return set().union(*(words_of(cue) for cue in said))

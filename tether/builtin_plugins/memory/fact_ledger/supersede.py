@@ -32,6 +32,7 @@ from tether.builtin_plugins.memory.fact_ledger.guards import (
     NUMBER_BONUS,
     SWITCHED,
     adds,
+    cue_words_of,
     keyed_elsewhere,
     renumbers,
     said_now_of,
@@ -168,7 +169,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             span = cues.find(kind, text)
             if span:
                 text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
-    mine = words_of(text)
+    mine, cue_words = words_of(text), cue_words_of(fact.text, cues)
     short = len(fact.text.split()) <= PLAIN_MAX_WORDS
     best: tuple[float, Fact] | None = None
     goal_facts = [f for f in ledger.facts if f.kind == "goal"]
@@ -183,8 +184,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         others = [r.text for r in rules if r not in keyed and r is not fact and r.live]
         keyed = [] if keyed and names_its_rule(fact.text, others) else keyed  # "GPIO17 … 27"
     renumbering = bool(keyed)  # its old value, quoted alone, goes too (see the end)
-    # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
-    parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
+    parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]  # clauses
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
     goals = {f.id for f in goal_facts}
     gone = stemmed(_replaced_words(fact.text, cues)) if cued else set()
@@ -207,7 +207,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             score = max(score, likeness(stems, their_stems))
             shared = shared_count(stems & their_stems)
             if shared < 2 and text != fact.text:  # "switch the state backend to X": the
-                full = stemmed(words_of(fact.text))  # words inside the cue name the subject
+                full = stemmed(words_of(fact.text) - cue_words)  # words in a gapped cue
                 if shared_count(full & their_stems) >= 2:
                     score, shared = max(score, likeness(full, their_stems)), 2
             close = score >= CUED_LIKENESS or (score >= 0.08 and shared >= 2)
@@ -261,7 +261,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         best = renamed(fact, fact.text, earlier) or best
     if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
-        best = named_alike(fact, text[start:end], earlier, any_word=statement.revoke)
+        spoken = cues.blank(text[start:end], ("revoke",)) if cues else text[start:end]  # no "serve"
+        best = named_alike(fact, spoken, earlier, any_word=statement.revoke)
         if best is not None and not statement.revoke and unversioned(fact.text, best[1].text):
             best = None  # "Bump Room" after "…in our Room database": no version of it said
         if best is None and statement.revoke:  # "scratch the 45 min": the rule of 45 minutes

@@ -176,3 +176,12 @@ def test_the_words_of_a_take_back_cue_name_no_rule() -> None:
     )  # fmt: skip
     assert status_of(ledger, other) == "live"
     assert status_of(ledger, login) == "retired"
+
+
+def test_a_subject_inside_a_gapped_change_cue_still_names_the_rule() -> None:
+    ledger = ledger_of_chat(
+        *START, "u:Use the EU region for logs.", "a:ok", "u:Use the US region for metrics.",
+        "a:ok", "u:Move logs to the APAC region.",
+    )  # fmt: skip
+    assert status_of(ledger, "Use the EU region for logs.") == "retired"
+    assert status_of(ledger, "Use the US region for metrics.") == "live"

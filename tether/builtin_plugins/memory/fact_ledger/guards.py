@@ -93,8 +93,23 @@ def _unit(text: str, number: str) -> str:
 
 
 def cue_words_of(text: str, cues: Cues | None) -> set[str]:
-    """The words of ``text``'s change and take-back cues, when said in a few words ("non serve
-    più"); a gapped cue's span holds the subject ("switch the state backend to")."""
-    spans = [cues.find(kind, text) for kind in ("change", "revoke")] if cues else []
-    said = [text[a:b] for a, b in (s for s in spans if s) if len(text[a:b].split()) <= 3]
-    return set().union(*(words_of(cue) for cue in said))
+    """The words of ``text``'s change and take-back cues ("non serve più", "no longer"), not
+    the subject words a gapped cue spans ("move data to": "data" stays a subject word)."""
+    out: set[str] = set()
+    for kind in ("change", "revoke") if cues is not None else ():
+        span = cues.find(kind, text) if cues is not None else None
+        if span is not None and cues is not None:
+            cue = text[span[0] : span[1]]
+            out |= words_of(cue) if not cue.isascii() else words_of(cue) & cues.words(kind)
+    return out
+
+
+__all__ = [
+    "NUMBER_BONUS",
+    "SWITCHED",
+    "adds",
+    "cue_words_of",
+    "keyed_elsewhere",
+    "renumbers",
+    "said_now_of",
+]

@@ -185,3 +185,13 @@ def test_a_subject_inside_a_gapped_change_cue_still_names_the_rule() -> None:
     )  # fmt: skip
     assert status_of(ledger, "Use the EU region for logs.") == "retired"
     assert status_of(ledger, "Use the US region for metrics.") == "live"
+
+
+def test_a_goal_note_names_a_channel_with_its_sign() -> None:
+    ledger = ledger_of_chat(
+        "u:帮我做一个 Slack bot：每周一早上把周报自动发到 #eng-digest 频道。"
+        "内容包括上周的 incident 列表。",
+        "a:好的",
+        "u:我们换成 #eng-weekly 频道。",
+    )
+    assert '"#eng-digest" changed to "#eng-weekly"' in ledger.goal_note()

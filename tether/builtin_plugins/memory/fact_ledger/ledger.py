@@ -24,7 +24,7 @@ from tether.builtin_plugins.memory.fact_ledger.faulted import wanting
 from tether.builtin_plugins.memory.fact_ledger.keychange import goal_changes
 from tether.builtin_plugins.memory.fact_ledger.keypair import terse_changes
 from tether.builtin_plugins.memory.fact_ledger.nextsteps import file_next_step
-from tether.builtin_plugins.memory.fact_ledger.notes import retold_pairs, revisions
+from tether.builtin_plugins.memory.fact_ledger.notes import change_notes, retold_pairs, revisions
 from tether.builtin_plugins.memory.fact_ledger.restated import restates_rule
 from tether.builtin_plugins.memory.fact_ledger.schedules import whole_pairs
 from tether.builtin_plugins.memory.fact_ledger.settinglike import setting_like, soft_value
@@ -103,7 +103,7 @@ class Ledger:
         if goal is None:
             return ""
         changes = self.goal_changes()
-        shown = "; ".join(f'"{old}" changed to "{new}"' for old, new in changes.items())
+        shown = change_notes(changes, goal.text)
         revised = [note for old, note in revisions(self, goal.text).items() if old not in changes]
         shown = "; ".join(part for part in (shown, *revised) if part)
         return f" (changed later: {shown})" if shown else ""

@@ -104,6 +104,21 @@ def fact_note(ledger: Ledger, fact: Fact) -> str:
     return "; ".join(notes.values())
 
 
+def change_notes(changes: dict[str, str], text: str) -> str:
+    """``"4.2" changed to "5.0"`` for each change of a value ``text`` quotes, the value with
+    the sign ``text`` writes before it ("#sre-handover", a channel; "@alice", a handle)."""
+    return "; ".join(
+        '"{}" changed to "{}"'.format(*_signed(o, n, text)) for o, n in changes.items()
+    )
+
+
+def _signed(old: str, new: str, text: str) -> tuple[str, str]:
+    for sign in "#@$":
+        if not old.startswith(sign) and f"{sign}{old}" in text:
+            return sign + old, new if new.startswith(sign) else sign + new
+    return old, new
+
+
 MIN_RUN = 4  # characters of a shared run in a script with spaces (2 in one without)
 
 
@@ -185,6 +200,7 @@ def retold_pairs(new: str, old: str) -> list[tuple[str, str]]:
 
 __all__ = [
     "REVOKED",
+    "change_notes",
     "fact_note",
     "retold_pairs",
     "revision_note",

@@ -300,7 +300,7 @@ def _masked(text: str, masks: tuple[str, ...]) -> str:
 
 @lru_cache(maxsize=1)
 def default_cues() -> Cues:
-    """The built-in tables (English, Chinese), compiled once."""
+    """The built-in tables (:data:`~.tables.BUILTIN_TABLES`), compiled once."""
     return build_cues()
 
 

@@ -96,9 +96,11 @@ def cue_words_of(text: str, cues: Cues | None) -> set[str]:
     """The words of ``text``'s change and take-back cues ("non serve più", "no longer"), not
     the subject words a gapped cue spans ("move data to": "data" stays a subject word)."""
     out: set[str] = set()
-    for kind in ("change", "revoke") if cues is not None else ():
-        span = cues.find(kind, text) if cues is not None else None
-        if span is not None and cues is not None:
+    if cues is None:
+        return out
+    for kind in ("change", "revoke"):
+        span = cues.find(kind, text)
+        if span is not None:
             cue = text[span[0] : span[1]]
             out |= words_of(cue) if not cue.isascii() else words_of(cue) & cues.words(kind)
     return out

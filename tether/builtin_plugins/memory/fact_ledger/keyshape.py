@@ -31,6 +31,7 @@ from tether.builtin_plugins.memory.fact_ledger.words import (
     WIDE,
     WIDE_RUN,
     alternation,
+    cjk_pairs,
     negated,
     vocabulary,
 )
@@ -162,8 +163,7 @@ def key_words(said: str, cues: Cues | None, *, last: bool = True) -> frozenset[s
     if WIDE.search(said):
         runs = WIDE_RUN.findall(_CJK_LINKS.sub(" ", said))
         run = "".join(runs) if last else (runs[0] if runs else "")
-        pairs = (run[i : i + 2] for i in range(len(run) - 1))  # no two kana of grammar: して
-        cjk = frozenset(p for p in pairs if not all("\u3040" <= ch <= "\u309f" for ch in p))
+        cjk = frozenset(cjk_pairs(run))
         if cjk:
             return cjk
     ignored = FILLER | STOP

@@ -229,8 +229,6 @@ _NAMED_AS = re.compile(  # "call the publication pub_billing": a new name, "pub_
     r"\b(?:call|name|rename)\b[^,.;:!?]{0,40}?(?<![\w.-])(([A-Za-z][A-Za-z0-9]*[_-])[\w-]+)",
     re.IGNORECASE,
 )
-
-
 _RENAMING = re.compile(r"\brenam\w*|\b(?:that|the|this|its|a new|new) name\b", re.IGNORECASE)
 
 
@@ -282,9 +280,9 @@ __all__ = [
     "NAME",
     "dropped_names",
     "named_alike",
-    "renamed",
     "names_any",
     "quantity_named",
+    "renamed",
     "revoked_object",
     "switched_away",
     "unversioned",

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
-from functools import lru_cache
 from typing import Protocol
 
-from tether.builtin_plugins.memory.fact_ledger.cues import Cues, default_cues
+from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
 from tether.builtin_plugins.memory.fact_ledger.fact import Fact
 from tether.builtin_plugins.memory.fact_ledger.words import CLAUSES, STOP, WIDE
 
@@ -122,19 +121,15 @@ def _signed(old: str, new: str, text: str) -> tuple[str, str]:
 MIN_RUN = 4  # characters of a shared run in a script with spaces (2 in one without)
 
 
-@lru_cache(maxsize=1)
-def _cues() -> Cues:
-    return default_cues()
-
-
 def taken_back(ledger: Ledger, fact: Fact) -> list[str]:
     """What a live take-back ends, in the words its take-back clauses share with each rule
     it retired ("olvidate del modo oscuro" after "…, con modo oscuro": "modo oscuro"; not
     "session cache" of "forget Redis, use Memcached for the session cache"), so the summary
     says in one form, whatever the user's language, which value no longer holds."""
-    if fact.kind not in _RULES or not fact.replaces or not _cues().has("revoke", fact.text):
+    cues = default_cues()  # compiled once
+    if fact.kind not in _RULES or not fact.replaces or not cues.has("revoke", fact.text):
         return []
-    taking = [c for c in CLAUSES.split(fact.text) if c and _cues().has("revoke", c)]
+    taking = [c for c in CLAUSES.split(fact.text) if c and cues.has("revoke", c)]
     out: list[str] = []
     for old_id in fact.replaces:
         old = ledger.get(old_id)

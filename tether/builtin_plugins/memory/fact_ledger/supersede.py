@@ -169,7 +169,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
             span = cues.find(kind, text)
             if span:
                 text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
-    mine, cue_words = words_of(text), cue_words_of(fact.text, cues)
+    mine, cue_words = words_of(text), cue_words_of(fact.text, cues) if cued else set()
     short = len(fact.text.split()) <= PLAIN_MAX_WORDS
     best: tuple[float, Fact] | None = None
     goal_facts = [f for f in ledger.facts if f.kind == "goal"]
@@ -184,7 +184,8 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         others = [r.text for r in rules if r not in keyed and r is not fact and r.live]
         keyed = [] if keyed and names_its_rule(fact.text, others) else keyed  # "GPIO17 … 27"
     renumbering = bool(keyed)  # its old value, quoted alone, goes too (see the end)
-    parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]  # clauses
+    # the sentence, then each clause of it: "Use TensorRT for inference, X is 2x slower"
+    parts = [fact.text, *(c for c in _CLAUSE.split(fact.text) if c.strip() != fact.text)]
     bare_said = cued and cues is not None and bool(bare_part(fact.text, cues))
     goals = {f.id for f in goal_facts}
     gone = stemmed(_replaced_words(fact.text, cues)) if cued else set()
@@ -261,8 +262,7 @@ def supersede(ledger: Ledger, fact: Fact, statement: Statement, cues: Cues | Non
         best = renamed(fact, fact.text, earlier) or best
     if best is None and cued:  # a name where the cue speaks ("… MB file, and no longer …")
         start, end = cues.cue_span(fact.text, ("change", "revoke")) if cues else (0, len(text))
-        spoken = cues.blank(text[start:end], ("revoke",)) if cues else text[start:end]  # no "serve"
-        best = named_alike(fact, spoken, earlier, any_word=statement.revoke)
+        best = named_alike(fact, text[start:end], earlier, any_word=statement.revoke)
         if best is not None and not statement.revoke and unversioned(fact.text, best[1].text):
             best = None  # "Bump Room" after "…in our Room database": no version of it said
         if best is None and statement.revoke:  # "scratch the 45 min": the rule of 45 minutes

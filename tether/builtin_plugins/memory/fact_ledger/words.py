@@ -111,14 +111,20 @@ def words_of(text: str) -> set[str]:
         if _HANGUL.match(run):  # Korean is spaced: a word, its particle off ("로그인은": 로그인)
             tokens.add(_PARTICLE.sub("", run) or run)
             continue
-        pairs = (run[i : i + 2] for i in range(max(1, len(run) - 1)))
-        tokens.update(p for p in pairs if not _KANA_PAIR.fullmatch(p))  # not "くだ" of ください
+        tokens.update(cjk_pairs(run, lone=True))
     return tokens
+
+
+def cjk_pairs(run: str, *, lone: bool = False) -> set[str]:
+    """The character pairs of a CJK ``run`` (a lone character itself, with ``lone``), none of
+    two hiragana: those are grammar ("くだ" of ください, "して"), not what a rule is about."""
+    pairs = (run[i : i + 2] for i in range(max(1 if lone else 0, len(run) - 1)))
+    return {pair for pair in pairs if not _KANA_PAIR.fullmatch(pair)}
 
 
 _HANGUL = re.compile("[\uac00-\ud7af]+$")
 _PARTICLE = re.compile("(?:으로|에서|에게|까지|부터|처럼|은|는|이|가|을|를|에|로|의|도|만|와|과)$")
-_KANA_PAIR = re.compile("[\u3040-\u309f]{1,2}")  # hiragana: grammar, not what a rule is about
+_KANA_PAIR = re.compile("[\u3040-\u309f]{1,2}")  # hiragana only
 
 
 def word_count(text: str) -> int:
@@ -249,6 +255,7 @@ __all__ = [
     "LATIN_W",
     "FUNCTION_WORDS",
     "STOP",
+    "cjk_pairs",
     "latin_view",
     "leads_with",
     "shortened",

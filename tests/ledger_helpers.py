@@ -10,6 +10,7 @@ from typing import Any
 from tests.compaction_helpers import hooks_with, settings
 from tests.gate_helpers import assistant, text, tool_turn, user
 from tether.builtin_plugins.memory.fact_ledger import Ledger, build_ledger
+from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 from tether.core.memory.compaction import compact
 from tether.core.session.session import Session
 from tether.hookspecs import hookimpl
@@ -57,6 +58,12 @@ def live_texts(ledger: Ledger, *kinds: str) -> list[str]:
 def status_of(ledger: Ledger, said: str) -> str:
     """The status (live, retired…) of the fact whose text is ``said``."""
     return next(f.status for f in ledger.facts if f.text == said)
+
+
+def note_of(ledger: Ledger, said: str) -> str:
+    """The note the live fact opening with ``said`` is shown with (``fact_note``)."""
+    fact = next(f for f in ledger.live() if f.text.startswith(said))
+    return fact_note(ledger, fact)
 
 
 def live_rules(ledger: Ledger) -> set[str]:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of_chat, live_texts, status_of
+from tests.ledger_helpers import ledger_of_chat, live_texts, note_of, status_of
 from tether.builtin_plugins.memory.fact_ledger.cues import default_cues
 from tether.builtin_plugins.memory.fact_ledger.errorline import error_line
-from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 
 START = ("u:Build the nightly export job.", "a:ok")
 
@@ -129,11 +128,6 @@ def test_a_verdict_sets_no_value() -> None:
     assert status_of(ledger, rule) == "live"
 
 
-def _note_of(ledger, said: str) -> str:
-    fact = next(f for f in ledger.live() if f.text.startswith(said))
-    return fact_note(ledger, fact)
-
-
 @pytest.mark.parametrize(
     ("rule", "take_back", "ended"),
     [
@@ -157,7 +151,7 @@ def _note_of(ledger, said: str) -> str:
 def test_a_take_back_names_what_it_ends(rule: str, take_back: str, ended: str) -> None:
     ledger = ledger_of_chat(*START, f"u:{rule}", "a:ok", f"u:{take_back}")
     assert status_of(ledger, rule) == "retired"
-    assert f"no longer: {ended}" in _note_of(ledger, take_back[:12])
+    assert f"no longer: {ended}" in note_of(ledger, take_back[:12])
 
 
 def test_a_change_with_a_new_value_is_no_take_back() -> None:
@@ -165,7 +159,7 @@ def test_a_change_with_a_new_value_is_no_take_back() -> None:
         *START, "u:Usamos Vuetify para los componentes.", "a:ok",
         "u:cambiamos a PrimeVue, que pesa menos que Vuetify",
     )  # fmt: skip
-    assert "no longer" not in _note_of(ledger, "cambiamos a PrimeVue")
+    assert "no longer" not in note_of(ledger, "cambiamos a PrimeVue")
 
 
 def test_a_remark_on_values_no_rule_states_any_more_goes_with_them() -> None:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledger_helpers import ledger_of_chat, live_texts, status_of
+from tests.ledger_helpers import ledger_of_chat, live_texts, note_of, status_of
 from tether.builtin_plugins.memory.fact_ledger.errorline import error_line, failure_lines
-from tether.builtin_plugins.memory.fact_ledger.notes import fact_note
 
 START = ("u:Set up the services.", "a:ok")
 
@@ -61,8 +60,7 @@ def test_a_later_complaint_about_an_old_value_stays() -> None:
 def test_a_take_back_note_names_what_goes_not_what_stays() -> None:
     said = "forget RabbitMQ, use NATS for the job queue."
     ledger = ledger_of_chat(*START, "u:Use RabbitMQ for the job queue.", "a:ok", f"u:{said}")
-    fact = next(f for f in ledger.live() if f.text == said)
-    assert fact_note(ledger, fact) == "no longer: RabbitMQ"
+    assert note_of(ledger, said) == "no longer: RabbitMQ"
 
 
 @pytest.mark.parametrize(
